@@ -1,0 +1,93 @@
+/**
+ * Token responses and the OAuth token endpoint (PROTOCOL.md §2.1, §2.6). Token responses are
+ * validated before anything is stored (SPEC.md §5): a non-empty access token, `token_type`
+ * bearer or dpop in any case, a positive `expires_in` where present, never the text `undefined`.
+ *
+ * @module
+ */
+import { Redacted, Schema } from "effect"
+import * as Endpoint from "../core/Endpoint.js"
+import {
+  InvalidOauthClientIdOrSecret,
+  InvalidPublishableClientKey,
+  InvalidScope,
+  PublishableClientKeyRequiredForProject,
+  RefreshTokenNotFoundOrExpired
+} from "../core/KnownErrors.js"
+import { defaultedField, field, optionalField, RedactedToken } from "../core/Wire.js"
+
+/** `{access_token, refresh_token, user_id}` of password/anonymous sign-in and sign-up. */
+export const SignInTokens = Schema.Struct({
+  accessToken: field("access_token", RedactedToken),
+  refreshToken: field("refresh_token", RedactedToken),
+  userId: field("user_id", Schema.String),
+  isNewUser: optionalField("is_new_user", Schema.Boolean)
+})
+
+/** A sign-in answer in the domain. */
+export type SignInTokens = typeof SignInTokens.Type
+
+/** `token_type` of an OAuth token response: bearer or dpop, any case. */
+export const TokenType = Schema.String.pipe(
+  Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
+)
+
+/** Answer of `POST /auth/oauth/token`. */
+export const OAuthTokenResponse = Schema.Struct({
+  accessToken: field("access_token", RedactedToken),
+  tokenType: field("token_type", TokenType),
+  expiresIn: optionalField("expires_in", Schema.Number.pipe(Schema.positive())),
+  scope: optionalField("scope", Schema.String),
+  /** Only on the code grant: the refresh grant keeps the old refresh token. */
+  refreshToken: optionalField("refresh_token", RedactedToken),
+  isNewUser: optionalField("is_new_user", Schema.Boolean),
+  afterCallbackRedirectUrl: defaultedField("after_callback_redirect_url", Schema.NullOr(Schema.String), () => null)
+})
+
+/** A token-endpoint answer in the domain. */
+export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
+
+/** The client secret sent when the project has no publishable key. */
+export const publicClientSentinel = "__stack_public_client__"
+
+/** The refresh grant's form fields. */
+export const RefreshGrant = Schema.Struct({
+  grantType: field("grant_type", Schema.Literal("refresh_token")),
+  refreshToken: field("refresh_token", Schema.Redacted(Schema.String)),
+  clientId: field("client_id", Schema.String),
+  clientSecret: field("client_secret", Schema.Redacted(Schema.String))
+})
+
+/** The refresh grant in the domain. */
+export type RefreshGrant = typeof RefreshGrant.Type
+
+/** `POST /auth/oauth/token` with the refresh grant (form-encoded, no x-stack headers). */
+export const refreshGrant = Endpoint.make({
+  name: "Auth.refreshAccessToken",
+  method: "POST",
+  path: "/auth/oauth/token",
+  access: "none",
+  session: "none",
+  payload: RefreshGrant,
+  payloadEncoding: "form",
+  success: OAuthTokenResponse,
+  errors: [
+    RefreshTokenNotFoundOrExpired,
+    InvalidOauthClientIdOrSecret,
+    InvalidPublishableClientKey,
+    PublishableClientKeyRequiredForProject,
+    InvalidScope
+  ]
+})
+
+/** Builds the refresh grant for a project. */
+export const makeRefreshGrant = (options: {
+  readonly projectId: string
+  readonly publishableClientKey: Redacted.Redacted<string> | undefined
+  readonly refreshToken: Redacted.Redacted<string>
+}): RefreshGrant => ({
+  grantType: "refresh_token",
+  refreshToken: options.refreshToken,
+  clientId: options.projectId,
+  clientSecret: options.publishableClientKey ?? Redacted.make(publicClientSentinel)
+})

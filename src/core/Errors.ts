@@ -1,0 +1,87 @@
+/**
+ * The small, fixed set of failures that are not known errors of the service:
+ * transport faults, malformed answers, unknown codes and client-side states.
+ *
+ * Every endpoint's error channel is its declared known errors plus {@link TransportError}.
+ * No `@effect/platform` error type ever reaches a public signature: they are translated here.
+ *
+ * @module
+ */
+import { Data } from "effect"
+
+/**
+ * A response the SDK cannot trust: malformed JSON, a body that does not match the endpoint's
+ * schema, a known-error header that names another code than the body, an invalid token response.
+ */
+export class InvalidResponse extends Data.TaggedError("InvalidResponse")<{
+  /** What was wrong, without any token or key text. */
+  readonly message: string
+  /** HTTP status of the response (the actual status when the override header was used). */
+  readonly status: number
+  /** Method and URL of the request (no query secrets: the SDK never puts secrets in URLs). */
+  readonly method: string
+  readonly url: string
+}> {}
+
+/**
+ * A non-2xx answer that is not a known error (no known-error header): plain-text 4xx/5xx,
+ * HTML error pages, 508 without the loop marker, a 429 that persisted past the retry policy.
+ */
+export class HttpError extends Data.TaggedError("HttpError")<{
+  readonly message: string
+  readonly status: number
+  /** The response body as text (the service's plain-text message). */
+  readonly body: string
+  readonly method: string
+  readonly url: string
+}> {}
+
+/**
+ * A known error whose code this endpoint does not declare, or that the catalogue does not know
+ * (a newer service). Code, status, message and raw details are kept.
+ */
+export class UnsupportedKnownError extends Data.TaggedError("UnsupportedKnownError")<{
+  readonly message: string
+  readonly code: string
+  readonly status: number
+  readonly details: unknown
+}> {}
+
+/**
+ * The request never got an answer (DNS, refused or reset connection, aborted body). Raised at once
+ * for non-idempotent requests; for idempotent ones only after the retry policy gave up.
+ */
+export class ConnectivityError extends Data.TaggedError("ConnectivityError")<{
+  readonly message: string
+  readonly method: string
+  readonly url: string
+  /** The underlying failure (a platform error or a thrown value), for diagnostics. */
+  readonly cause: unknown
+}> {}
+
+/** The service kept answering 429 until the retry policy gave up. */
+export class RateLimited extends Data.TaggedError("RateLimited")<{
+  readonly message: string
+  readonly method: string
+  readonly url: string
+  /** The last `Retry-After` value in seconds, when the service sent one. */
+  readonly retryAfterSeconds: number | undefined
+}> {}
+
+/** The failures any request can end in, whatever the endpoint. */
+export type TransportError = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
+
+/** A call that needs a signed-in user was made while the session holds no usable token. */
+export class UserNotSignedIn extends Data.TaggedError("UserNotSignedIn")<{
+  readonly message: string
+}> {
+  /** The error with its standard message. */
+  static readonly make = () => new UserNotSignedIn({ message: "No user is signed in." })
+}
+
+/** An argument the SDK rejects before anything is sent (e.g. both a user and a team owner). */
+export class InvalidArgument extends Data.TaggedError("InvalidArgument")<{
+  readonly message: string
+  /** The argument's name. */
+  readonly argument: string
+}> {}

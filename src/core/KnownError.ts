@@ -1,0 +1,100 @@
+/**
+ * The shape shared by every known error of the service (PROTOCOL.md §1.5, §4) and the factory
+ * that defines one tagged class per code. The catalogue itself is in `KnownErrors.ts`.
+ *
+ * A known error arrives as `{ code, error, details? }` with the header `x-stack-known-error: CODE`.
+ * Its class has the PascalCase tag of the code (`EMAIL_PASSWORD_MISMATCH` → `EmailPasswordMismatch`),
+ * the HTTP status, the message the service sent, and `details` decoded by the class's schema.
+ *
+ * @module
+ */
+import type { Cause } from "effect"
+import { Data, Schema } from "effect"
+
+/** Members every known-error instance has. */
+export interface KnownErrorInstance<Code extends string = string, Details = unknown> extends Error {
+  readonly _tag: string
+  /** The wire code, e.g. `"EMAIL_PASSWORD_MISMATCH"`. */
+  readonly code: Code
+  /** The HTTP status the service uses for this code. */
+  readonly status: number
+  /** The human readable message (the body's `error`). */
+  readonly message: string
+  /** Typed `details` (an empty object for codes without details). */
+  readonly details: Details
+}
+
+/** Constructor arguments of a known-error class. */
+export interface KnownErrorArgs<Details> {
+  readonly message: string
+  readonly details: Details
+}
+
+/** Statics of a known-error class: what the transport needs to decode one from a response. */
+export interface KnownErrorClass<Code extends string = string, Details = any, Instance = KnownErrorInstance<Code, Details>> {
+  new (args: KnownErrorArgs<Details>): Instance
+  readonly code: Code
+  readonly status: number
+  readonly detailsSchema: Schema.Schema<Details, any, never>
+  /** Builds the error with the service's message template (for errors the SDK raises itself). */
+  readonly make: (details: Details) => Instance
+}
+
+/** Schema for codes without details: decodes anything to `{}`. */
+export const NoDetails: Schema.Schema<{}, unknown, never> = Schema.transform(Schema.Unknown, Schema.Struct({}), {
+  strict: true,
+  decode: () => ({}),
+  encode: (value) => value
+})
+
+/**
+ * Defines the class of one known error.
+ *
+ * @example
+ * ```ts
+ * export class PasswordTooShort extends KnownError("PasswordTooShort", "PASSWORD_TOO_SHORT", 400,
+ *   Schema.Struct({ min_length: Schema.Number }),
+ *   (d) => `Password too short. Minimum length is ${d.min_length}.`) {}
+ * ```
+ */
+export const KnownError = <const Tag extends string, const Code extends string, Details>(
+  tag: Tag,
+  code: Code,
+  status: number,
+  detailsSchema: Schema.Schema<Details, any, never>,
+  message: (details: Details) => string
+) => {
+  class Base extends Data.TaggedError(tag)<{ readonly message: string; readonly details: Details }> {
+    static readonly code: Code = code
+    static readonly status: number = status
+    static readonly detailsSchema: Schema.Schema<Details, any, never> = detailsSchema
+    /** The wire code. */
+    readonly code: Code = code
+    /** The HTTP status of this code. */
+    readonly status: number = status
+    /** Builds the error with the service's message template. */
+    static make(this: new (args: KnownErrorArgs<Details>) => any, details: Details) {
+      return new this({ message: message(details), details })
+    }
+  }
+  return Base as unknown as (new (args: KnownErrorArgs<Details>) => Cause.YieldableError & {
+    readonly _tag: Tag
+    readonly message: string
+    readonly details: Details
+    readonly code: Code
+    readonly status: number
+  }) & {
+    readonly code: Code
+    readonly status: number
+    readonly detailsSchema: Schema.Schema<Details, any, never>
+    readonly make: <Self>(this: new (args: KnownErrorArgs<Details>) => Self, details: Details) => Self
+  }
+}
+
+/** Turns `SOME_CODE` into `SomeCode`. */
+export const tagOfCode = (code: string): string =>
+  code
+    .toLowerCase()
+    .split("_")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("")

@@ -1,0 +1,1788 @@
+/**
+ * The catalogue of the service's known errors (PROTOCOL.md §4): one tagged class per code,
+ * its HTTP status, its message template and its typed `details`, plus the registry from code
+ * to class and guards for the error families (the wire carries only the concrete code).
+ *
+ * Class names and `_tag`s are the PascalCase of the code; `details` keep the wire's key names.
+ * Abstract parents (`VERIFICATION_ERROR`, `API_KEY_NOT_VALID`, …) never appear on the wire: they
+ * are represented by a code set, a guard and a union type at the bottom of this module.
+ * `UNSUPPORTED_ERROR` is not here: unknown codes become `UnsupportedKnownError` (`Errors.ts`).
+ *
+ * @module
+ */
+import { Schema } from "effect"
+import { KnownError, NoDetails } from "./KnownError.js"
+import type { KnownErrorClass } from "./KnownError.js"
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------------
+
+/** The `{brand}` placeholder of the service's messages. */
+const brand = "Stack Auth"
+
+/** The pointer the service appends to some project-authentication messages. */
+const restApiAuthenticationDocs =
+  "\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
+
+/** The suffix of the "already exists but the e-mail is not verified" variants. */
+const notVerifiedSuffix =
+  " but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method."
+
+/** `restricted_reason` of a restricted user (`{ type }`, e.g. `"anonymous"`, `"email_not_verified"`). */
+const RestrictedReason = Schema.Struct({ type: Schema.String })
+
+/** `would_work_if_email_was_verified`: older services omit it, which means `false`. */
+const WouldWorkIfEmailWasVerified = Schema.optionalWith(Schema.Boolean, { default: () => false })
+
+/** Free-form details that may be absent: `undefined`/`null` decode to `{}`. */
+const FreeFormDetails = Schema.transform(
+  Schema.UndefinedOr(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  { strict: true, decode: (details) => details ?? {}, encode: (details) => details }
+)
+
+// ---------------------------------------------------------------------------------------------
+// Request and schema
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the body could not be parsed (bad JSON, unknown content type). */
+export class BodyParsingError extends KnownError("BodyParsingError", "BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
+
+/** 400 — the request failed the endpoint's schema (unknown keys, wrong types). */
+export class SchemaError extends KnownError(
+  "SchemaError",
+  "SCHEMA_ERROR",
+  400,
+  Schema.Struct({ message: Schema.String }),
+  (d) => d.message
+) {}
+
+/** 400 — every overload of the endpoint rejected the request. */
+export class AllOverloadsFailed extends KnownError(
+  "AllOverloadsFailed",
+  "ALL_OVERLOADS_FAILED",
+  400,
+  Schema.Struct({ overload_errors: Schema.Array(Schema.Unknown) }),
+  (d) =>
+    [
+      "This endpoint has multiple overloads, but they all failed to process the request.",
+      ...d.overload_errors.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
+    ].join("\n\n")
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Project authentication (family PROJECT_AUTHENTICATION_ERROR)
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — a key or admin token was sent without `x-stack-access-type`. */
+export class ProjectKeyWithoutAccessType extends KnownError(
+  "ProjectKeyWithoutAccessType",
+  "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+  400,
+  NoDetails,
+  () =>
+    "Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate."
+) {}
+
+/** 400 — `x-stack-access-type` is not `client`, `server` or `admin` (the value is not in details). */
+export class InvalidAccessType extends KnownError(
+  "InvalidAccessType",
+  "INVALID_ACCESS_TYPE",
+  400,
+  NoDetails,
+  () => "The x-stack-access-type header must be 'client', 'server', or 'admin'."
+) {}
+
+/** 400 — `x-stack-access-type` was sent without `x-stack-project-id`. */
+export class AccessTypeWithoutProjectId extends KnownError(
+  "AccessTypeWithoutProjectId",
+  "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+  400,
+  Schema.Struct({ request_type: Schema.String }),
+  (d) =>
+    `The x-stack-access-type header was '${d.request_type}', but the x-stack-project-id header was not provided.${restApiAuthenticationDocs}`
+) {}
+
+/** 400 — no access type (and usually no keys) was sent. */
+export class AccessTypeRequired extends KnownError(
+  "AccessTypeRequired",
+  "ACCESS_TYPE_REQUIRED",
+  400,
+  NoDetails,
+  () =>
+    `You must specify an access level for this ${brand} project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.${restApiAuthenticationDocs}`
+) {}
+
+/** 401 — the endpoint needs a higher access type than the one sent. */
+export class InsufficientAccessType extends KnownError(
+  "InsufficientAccessType",
+  "INSUFFICIENT_ACCESS_TYPE",
+  401,
+  Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: Schema.Array(Schema.String) }),
+  (d) =>
+    `The x-stack-access-type header must be ${d.allowed_access_types.map((t) => `'${t}'`).join(" or ")}, but was '${d.actual_access_type}'.`
+) {}
+
+/** 401 — the publishable client key is wrong for the project. */
+export class InvalidPublishableClientKey extends KnownError(
+  "InvalidPublishableClientKey",
+  "INVALID_PUBLISHABLE_CLIENT_KEY",
+  401,
+  Schema.Struct({ project_id: Schema.String }),
+  (d) => `The publishable key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
+) {}
+
+/** 401 — the secret server key is wrong for the project. */
+export class InvalidSecretServerKey extends KnownError(
+  "InvalidSecretServerKey",
+  "INVALID_SECRET_SERVER_KEY",
+  401,
+  Schema.Struct({ project_id: Schema.String }),
+  (d) => `The secret server key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
+) {}
+
+/** 401 — the super secret admin key is wrong for the project. */
+export class InvalidSuperSecretAdminKey extends KnownError(
+  "InvalidSuperSecretAdminKey",
+  "INVALID_SUPER_SECRET_ADMIN_KEY",
+  401,
+  Schema.Struct({ project_id: Schema.String }),
+  (d) => `The super secret admin key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
+) {}
+
+/** 401 — the admin access token could not be parsed or verified. */
+export class UnparsableAdminAccessToken extends KnownError(
+  "UnparsableAdminAccessToken",
+  "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+  401,
+  NoDetails,
+  () => "Admin access token is not parsable."
+) {}
+
+/** 401 — the admin access token has expired. */
+export class AdminAccessTokenExpired extends KnownError(
+  "AdminAccessTokenExpired",
+  "ADMIN_ACCESS_TOKEN_EXPIRED",
+  401,
+  Schema.Struct({ expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)) }),
+  (d) =>
+    `Admin access token has expired. Please refresh it and try again.${
+      d.expired_at_millis != null ? ` (The access token expired at ${new Date(d.expired_at_millis).toISOString()}.)` : ""
+    }`
+) {}
+
+/** 401 — admin access tokens must come from the internal project (not raised today). */
+export class InvalidProjectForAdminAccessToken extends KnownError(
+  "InvalidProjectForAdminAccessToken",
+  "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
+  401,
+  NoDetails,
+  () => "Admin access tokens must be created on the internal project."
+) {}
+
+/** 401 — the admin access token's user does not own this project. */
+export class AdminAccessTokenIsNotAdmin extends KnownError(
+  "AdminAccessTokenIsNotAdmin",
+  "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+  401,
+  NoDetails,
+  () => "Admin access token does not have the required permissions to access this project."
+) {}
+
+/** 401 — the publishable client key is missing (deprecated, not raised today). */
+export class ClientAuthenticationRequired extends KnownError(
+  "ClientAuthenticationRequired",
+  "CLIENT_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "The publishable client key must be provided."
+) {}
+
+/** 401 — neither a publishable client key nor a secret server key was sent (deprecated, not raised today). */
+export class ClientOrServerAuthenticationRequired extends KnownError(
+  "ClientOrServerAuthenticationRequired",
+  "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "Either the publishable client key or the secret server key must be provided."
+) {}
+
+/** 401 — neither a publishable client key nor a super secret admin key was sent (deprecated, not raised today). */
+export class ClientOrAdminAuthenticationRequired extends KnownError(
+  "ClientOrAdminAuthenticationRequired",
+  "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "Either the publishable client key or the super secret admin key must be provided."
+) {}
+
+/** 401 — no project key at all was sent (deprecated, not raised today). */
+export class ClientOrServerOrAdminAuthenticationRequired extends KnownError(
+  "ClientOrServerOrAdminAuthenticationRequired",
+  "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "Either the publishable client key, the secret server key, or the super secret admin key must be provided."
+) {}
+
+/** 401 — the project requires a publishable client key and none was sent. */
+export class PublishableClientKeyRequiredForProject extends KnownError(
+  "PublishableClientKeyRequiredForProject",
+  "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+  401,
+  Schema.Struct({ project_id: Schema.optional(Schema.NullOr(Schema.String)) }),
+  () =>
+    "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access."
+) {}
+
+/** 401 — the secret server key is missing. */
+export class ServerAuthenticationRequired extends KnownError(
+  "ServerAuthenticationRequired",
+  "SERVER_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "The secret server key must be provided."
+) {}
+
+/** 401 — the super secret admin key is missing. */
+export class AdminAuthenticationRequired extends KnownError(
+  "AdminAuthenticationRequired",
+  "ADMIN_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "The super secret admin key must be provided."
+) {}
+
+/** 401 — the endpoint only works on the internal project. */
+export class ExpectedInternalProject extends KnownError(
+  "ExpectedInternalProject",
+  "EXPECTED_INTERNAL_PROJECT",
+  401,
+  NoDetails,
+  () => "The project ID is expected to be internal."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Session (families INVALID_ACCESS_TOKEN and REFRESH_TOKEN_ERROR)
+// ---------------------------------------------------------------------------------------------
+
+/** 401 — the access token could not be parsed or verified. */
+export class UnparsableAccessToken extends KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
+
+/** 401 — the access token has expired. */
+export class AccessTokenExpired extends KnownError(
+  "AccessTokenExpired",
+  "ACCESS_TOKEN_EXPIRED",
+  401,
+  Schema.Struct({
+    expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)),
+    project_id: Schema.optional(Schema.NullOr(Schema.String)),
+    user_id: Schema.optional(Schema.NullOr(Schema.String)),
+    refresh_token_id: Schema.optional(Schema.NullOr(Schema.String))
+  }),
+  () => "Access token has expired. Please refresh it and try again."
+) {}
+
+/** 401 — the access token belongs to another project. */
+export class InvalidProjectForAccessToken extends KnownError(
+  "InvalidProjectForAccessToken",
+  "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+  401,
+  Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
+  (d) =>
+    `Access token not valid for this project. Expected project ID "${d.expected_project_id}", but the token is for project ID "${d.actual_project_id}".`
+) {}
+
+/** 401 — the refresh token is unknown, expired or revoked. */
+export class RefreshTokenNotFoundOrExpired extends KnownError(
+  "RefreshTokenNotFoundOrExpired",
+  "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+  401,
+  NoDetails,
+  () => "Refresh token not found for this project, or the session has expired/been revoked."
+) {}
+
+/** 400 — a session cannot delete itself by id (sign out instead). */
+export class CannotDeleteCurrentSession extends KnownError(
+  "CannotDeleteCurrentSession",
+  "CANNOT_DELETE_CURRENT_SESSION",
+  400,
+  NoDetails,
+  () => "Cannot delete the current session."
+) {}
+
+/** 401 — the OAuth provider refused to refresh its token (legacy, not raised today). */
+export class ProviderRejected extends KnownError(
+  "ProviderRejected",
+  "PROVIDER_REJECTED",
+  401,
+  NoDetails,
+  () =>
+    "The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Users and projects
+// ---------------------------------------------------------------------------------------------
+
+/** 409 — another user already signs in with this e-mail. */
+export class UserEmailAlreadyExists extends KnownError(
+  "UserEmailAlreadyExists",
+  "USER_EMAIL_ALREADY_EXISTS",
+  409,
+  Schema.Struct({ email: Schema.String, would_work_if_email_was_verified: WouldWorkIfEmailWasVerified }),
+  (d) => `A user with email "${d.email}" already exists${d.would_work_if_email_was_verified ? notVerifiedSuffix : "."}`
+) {}
+
+/** 400 — the e-mail is not verified (not raised today). */
+export class EmailNotVerified extends KnownError("EmailNotVerified", "EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
+
+/** 400 — `me` was used without a signed-in user. */
+export class CannotGetOwnUserWithoutUser extends KnownError(
+  "CannotGetOwnUserWithoutUser",
+  "CANNOT_GET_OWN_USER_WITHOUT_USER",
+  400,
+  NoDetails,
+  () => "You have specified 'me' as a userId, but did not provide authentication for a user."
+) {}
+
+/** 400 — a user id given in the request does not exist. */
+export class UserIdDoesNotExist extends KnownError(
+  "UserIdDoesNotExist",
+  "USER_ID_DOES_NOT_EXIST",
+  400,
+  Schema.Struct({ user_id: Schema.String }),
+  (d) => `The given user with the ID ${d.user_id} does not exist.`
+) {}
+
+/** 404 — no such user. */
+export class UserNotFound extends KnownError("UserNotFound", "USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
+
+/** 403 — the signed-in user is restricted and the request did not allow restricted users. */
+export class RestrictedUserNotAllowed extends KnownError(
+  "RestrictedUserNotAllowed",
+  "RESTRICTED_USER_NOT_ALLOWED",
+  403,
+  Schema.Struct({ restricted_reason: RestrictedReason }),
+  (d) =>
+    `The user in the access token is in restricted state. Reason: ${d.restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.`
+) {}
+
+/** 404 — the project does not exist or the current user cannot see it. */
+export class ProjectNotFound extends KnownError(
+  "ProjectNotFound",
+  "PROJECT_NOT_FOUND",
+  404,
+  Schema.Struct({ project_id: Schema.String }),
+  (d) => `Project ${d.project_id} not found or is not accessible with the current user.`
+) {}
+
+/** 400 — the project named by `x-stack-project-id` does not exist. */
+export class CurrentProjectNotFound extends KnownError(
+  "CurrentProjectNotFound",
+  "CURRENT_PROJECT_NOT_FOUND",
+  400,
+  Schema.Struct({ project_id: Schema.String }),
+  (d) => `The current project with ID ${d.project_id} was not found. Please check the value of the x-stack-project-id header.`
+) {}
+
+/** 400 — the branch does not exist. */
+export class BranchDoesNotExist extends KnownError(
+  "BranchDoesNotExist",
+  "BRANCH_DOES_NOT_EXIST",
+  400,
+  Schema.Struct({ branch_id: Schema.String }),
+  (d) => `The branch with ID ${d.branch_id} does not exist.`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-up and feature switches
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the project does not allow new accounts. */
+export class SignUpNotEnabled extends KnownError(
+  "SignUpNotEnabled",
+  "SIGN_UP_NOT_ENABLED",
+  400,
+  NoDetails,
+  () => "Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."
+) {}
+
+/** 403 — a sign-up rule of the project rejected the sign-up. */
+export class SignUpRejected extends KnownError(
+  "SignUpRejected",
+  "SIGN_UP_REJECTED",
+  403,
+  Schema.Struct({ message: Schema.optional(Schema.String) }),
+  (d) => d.message ?? "Your sign up was rejected by an administrator's sign-up rule."
+) {}
+
+/** 409 — the sign-up needs an additional (visible) bot challenge. */
+export class BotChallengeRequired extends KnownError(
+  "BotChallengeRequired",
+  "BOT_CHALLENGE_REQUIRED",
+  409,
+  NoDetails,
+  () => "An additional bot challenge is required before sign-up can continue."
+) {}
+
+/** 400 — the bot challenge token was rejected. */
+export class BotChallengeFailed extends KnownError(
+  "BotChallengeFailed",
+  "BOT_CHALLENGE_FAILED",
+  400,
+  Schema.Struct({ message: Schema.String }),
+  (d) => d.message
+) {}
+
+/** 400 — password sign-in/sign-up is switched off for the project. */
+export class PasswordAuthenticationNotEnabled extends KnownError(
+  "PasswordAuthenticationNotEnabled",
+  "PASSWORD_AUTHENTICATION_NOT_ENABLED",
+  400,
+  NoDetails,
+  () => "Password authentication is not enabled for this project."
+) {}
+
+/** 400 — passkeys are switched off for the project. */
+export class PasskeyAuthenticationNotEnabled extends KnownError(
+  "PasskeyAuthenticationNotEnabled",
+  "PASSKEY_AUTHENTICATION_NOT_ENABLED",
+  400,
+  NoDetails,
+  () => "Passkey authentication is not enabled for this project."
+) {}
+
+/** 400 — anonymous accounts are switched off for the project (not raised today). */
+export class AnonymousAccountsNotEnabled extends KnownError(
+  "AnonymousAccountsNotEnabled",
+  "ANONYMOUS_ACCOUNTS_NOT_ENABLED",
+  400,
+  NoDetails,
+  () => "Anonymous accounts are not enabled for this project."
+) {}
+
+/** 401 — an anonymous user's token was sent without `X-Stack-Allow-Anonymous-User: true`. */
+export class AnonymousAuthenticationNotAllowed extends KnownError(
+  "AnonymousAuthenticationNotAllowed",
+  "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+  401,
+  NoDetails,
+  () =>
+    "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Login and passwords (family PASSWORD_REQUIREMENTS_NOT_MET)
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — wrong e-mail or password. */
+export class EmailPasswordMismatch extends KnownError("EmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
+
+/** 400 — a callback or redirect URL is not on the project's trusted domains. */
+export class RedirectUrlNotWhitelisted extends KnownError(
+  "RedirectUrlNotWhitelisted",
+  "REDIRECT_URL_NOT_WHITELISTED",
+  400,
+  NoDetails,
+  () => `Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the ${brand} dashboard?`
+) {}
+
+/** 400 — the password is shorter than the minimum. */
+export class PasswordTooShort extends KnownError(
+  "PasswordTooShort",
+  "PASSWORD_TOO_SHORT",
+  400,
+  Schema.Struct({ min_length: Schema.Number }),
+  (d) => `Password too short. Minimum length is ${d.min_length}.`
+) {}
+
+/** 400 — the password is longer than the maximum. */
+export class PasswordTooLong extends KnownError(
+  "PasswordTooLong",
+  "PASSWORD_TOO_LONG",
+  400,
+  Schema.Struct({ maxLength: Schema.Number }),
+  (d) => `Password too long. Maximum length is ${d.maxLength}.`
+) {}
+
+/** 400 — the user has no password to check or change. */
+export class UserDoesNotHavePassword extends KnownError(
+  "UserDoesNotHavePassword",
+  "USER_DOES_NOT_HAVE_PASSWORD",
+  400,
+  NoDetails,
+  () => "This user does not have password authentication enabled."
+) {}
+
+/** 400 — the old password given to a password update is wrong. */
+export class PasswordConfirmationMismatch extends KnownError(
+  "PasswordConfirmationMismatch",
+  "PASSWORD_CONFIRMATION_MISMATCH",
+  400,
+  NoDetails,
+  () => "Passwords do not match."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Verification codes and e-mails (family VERIFICATION_ERROR)
+// ---------------------------------------------------------------------------------------------
+
+/** 404 — the verification code does not exist. */
+export class VerificationCodeNotFound extends KnownError(
+  "VerificationCodeNotFound",
+  "VERIFICATION_CODE_NOT_FOUND",
+  404,
+  NoDetails,
+  () => "The verification code does not exist for this project."
+) {}
+
+/** 400 — the verification code has expired. */
+export class VerificationCodeExpired extends KnownError(
+  "VerificationCodeExpired",
+  "VERIFICATION_CODE_EXPIRED",
+  400,
+  NoDetails,
+  () => "The verification code has expired."
+) {}
+
+/** 409 — the verification code was already used. */
+export class VerificationCodeAlreadyUsed extends KnownError(
+  "VerificationCodeAlreadyUsed",
+  "VERIFICATION_CODE_ALREADY_USED",
+  409,
+  NoDetails,
+  () => "The verification link has already been used."
+) {}
+
+/** 400 — too many wrong attempts: the code is void. */
+export class VerificationCodeMaxAttemptsReached extends KnownError(
+  "VerificationCodeMaxAttemptsReached",
+  "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
+  400,
+  NoDetails,
+  () => "The verification code nonce has reached the maximum number of attempts. This code is not valid anymore."
+) {}
+
+/** 409 — the e-mail is already verified. */
+export class EmailAlreadyVerified extends KnownError(
+  "EmailAlreadyVerified",
+  "EMAIL_ALREADY_VERIFIED",
+  409,
+  NoDetails,
+  () => "The e-mail is already verified."
+) {}
+
+/** 400 — no user can log in with this e-mail (not raised today). */
+export class EmailNotAssociatedWithUser extends KnownError(
+  "EmailNotAssociatedWithUser",
+  "EMAIL_NOT_ASSOCIATED_WITH_USER",
+  400,
+  NoDetails,
+  () => "The e-mail is not associated with a user that could log in with that e-mail."
+) {}
+
+/** 400 — the e-mail must be the user's primary e-mail. */
+export class EmailIsNotPrimaryEmail extends KnownError(
+  "EmailIsNotPrimaryEmail",
+  "EMAIL_IS_NOT_PRIMARY_EMAIL",
+  400,
+  Schema.Struct({ email: Schema.String, primary_email: Schema.NullOr(Schema.String) }),
+  (d) => `The given e-mail (${d.email}) must equal the user's primary e-mail (${d.primary_email}).`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Passkeys
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — passkey registration failed (the service's reason is only in the message). */
+export class PasskeyRegistrationFailed extends KnownError(
+  "PasskeyRegistrationFailed",
+  "PASSKEY_REGISTRATION_FAILED",
+  400,
+  NoDetails,
+  () => "Failed to start passkey registration due to unknown error"
+) {}
+
+/** 400 — client-side only: a browser WebAuthn ceremony error; `code` is its name (e.g. `ERROR_CEREMONY_ABORTED`). */
+export class PasskeyWebauthnError extends KnownError(
+  "PasskeyWebauthnError",
+  "PASSKEY_WEBAUTHN_ERROR",
+  400,
+  Schema.Struct({ message: Schema.String, code: Schema.String }),
+  (d) => d.message
+) {}
+
+/** 400 — passkey sign-in failed (the service's reason is only in the message). */
+export class PasskeyAuthenticationFailed extends KnownError(
+  "PasskeyAuthenticationFailed",
+  "PASSKEY_AUTHENTICATION_FAILED",
+  400,
+  NoDetails,
+  () => "Failed to sign in with passkey"
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Permissions
+// ---------------------------------------------------------------------------------------------
+
+/** 404 — no permission definition with this id. */
+export class PermissionNotFound extends KnownError(
+  "PermissionNotFound",
+  "PERMISSION_NOT_FOUND",
+  404,
+  Schema.Struct({ permission_id: Schema.String }),
+  (d) => `Permission "${d.permission_id}" not found. Make sure you created it on the dashboard.`
+) {}
+
+/** 404 — the permission exists, but for the other scope (team vs project). */
+export class WrongPermissionScope extends KnownError(
+  "WrongPermissionScope",
+  "WRONG_PERMISSION_SCOPE",
+  404,
+  Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: Schema.NullOr(Schema.String) }),
+  (d) =>
+    `Permission ${JSON.stringify(d.permission_id)} not found. (It was found for a different scope ${JSON.stringify(d.actual_scope)}, but scope ${JSON.stringify(d.expected_scope)} was expected.)`
+) {}
+
+/** 400 — a contained permission id does not exist. */
+export class ContainedPermissionNotFound extends KnownError(
+  "ContainedPermissionNotFound",
+  "CONTAINED_PERMISSION_NOT_FOUND",
+  400,
+  Schema.Struct({ permission_id: Schema.String }),
+  (d) => `Contained permission with ID "${d.permission_id}" not found. Make sure you created it on the dashboard.`
+) {}
+
+/** 400 — a permission definition with this id already exists. */
+export class PermissionIdAlreadyExists extends KnownError(
+  "PermissionIdAlreadyExists",
+  "PERMISSION_ID_ALREADY_EXISTS",
+  400,
+  Schema.Struct({ permission_id: Schema.String }),
+  (d) => `Permission with ID "${d.permission_id}" already exists. Choose a different ID.`
+) {}
+
+/** 401 — the user lacks a project permission. */
+export class ProjectPermissionRequired extends KnownError(
+  "ProjectPermissionRequired",
+  "PROJECT_PERMISSION_REQUIRED",
+  401,
+  Schema.Struct({ user_id: Schema.String, permission_id: Schema.String }),
+  (d) => `User ${d.user_id} does not have permission ${d.permission_id}.`
+) {}
+
+/** 401 — the user lacks a team permission. */
+export class TeamPermissionRequired extends KnownError(
+  "TeamPermissionRequired",
+  "TEAM_PERMISSION_REQUIRED",
+  401,
+  Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
+  (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
+) {}
+
+/** 401 — the team permission to revoke is not granted to the user. */
+export class TeamPermissionNotFound extends KnownError(
+  "TeamPermissionNotFound",
+  "TEAM_PERMISSION_NOT_FOUND",
+  401,
+  Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
+  (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Teams
+// ---------------------------------------------------------------------------------------------
+
+/** 404 — no such team. */
+export class TeamNotFound extends KnownError(
+  "TeamNotFound",
+  "TEAM_NOT_FOUND",
+  404,
+  Schema.Struct({ team_id: Schema.String }),
+  (d) => `Team ${d.team_id} not found.`
+) {}
+
+/** 409 — the team already exists (SPEC.md §8 "team exists"; absent from PROTOCOL.md's table). */
+export class TeamAlreadyExists extends KnownError(
+  "TeamAlreadyExists",
+  "TEAM_ALREADY_EXISTS",
+  409,
+  Schema.Struct({ team_id: Schema.String }),
+  (d) => `Team ${d.team_id} already exists.`
+) {}
+
+/** 404 — the user is not a member of the team. */
+export class TeamMembershipNotFound extends KnownError(
+  "TeamMembershipNotFound",
+  "TEAM_MEMBERSHIP_NOT_FOUND",
+  404,
+  Schema.Struct({ team_id: Schema.String, user_id: Schema.String }),
+  (d) => `User ${d.user_id} is not found in team ${d.team_id}.`
+) {}
+
+/** 409 — the user is already a member of the team. */
+export class TeamMembershipAlreadyExists extends KnownError(
+  "TeamMembershipAlreadyExists",
+  "TEAM_MEMBERSHIP_ALREADY_EXISTS",
+  409,
+  NoDetails,
+  () => "Team membership already exists."
+) {}
+
+/** 403 — a restricted user tried to accept a team invitation. */
+export class TeamInvitationRestrictedUserNotAllowed extends KnownError(
+  "TeamInvitationRestrictedUserNotAllowed",
+  "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
+  403,
+  Schema.Struct({ restricted_reason: RestrictedReason }),
+  (d) =>
+    `Restricted users cannot accept team invitations. Reason: ${d.restricted_reason.type}. Please complete the onboarding process before accepting team invitations.`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// OAuth and connected accounts
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the OAuth connection is not connected to any user. */
+export class OauthConnectionNotConnectedToUser extends KnownError(
+  "OauthConnectionNotConnectedToUser",
+  "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+  400,
+  NoDetails,
+  () => "The OAuth connection is not connected to any user."
+) {}
+
+/** 409 — the OAuth account is already connected to another user. */
+export class OauthConnectionAlreadyConnectedToAnotherUser extends KnownError(
+  "OauthConnectionAlreadyConnectedToAnotherUser",
+  "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
+  409,
+  NoDetails,
+  () => "The OAuth connection is already connected to another user."
+) {}
+
+/** 400 — the OAuth connection lacks a requested scope. */
+export class OauthConnectionDoesNotHaveRequiredScope extends KnownError(
+  "OauthConnectionDoesNotHaveRequiredScope",
+  "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+  400,
+  NoDetails,
+  () => "The OAuth connection does not have the required scope."
+) {}
+
+/** 400 — client-side only: no provider access token could be obtained for the connected account. */
+export class OauthAccessTokenNotAvailable extends KnownError(
+  "OauthAccessTokenNotAvailable",
+  "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
+  400,
+  Schema.Struct({ provider: Schema.String, details: Schema.String }),
+  (d) => `Failed to retrieve an OAuth access token for the connected account (provider: ${d.provider}). ${d.details}`
+) {}
+
+/** 400 — extra scopes need the project's own OAuth keys. */
+export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
+  "OauthExtraScopeNotAvailableWithSharedOauthKeys",
+  "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+  400,
+  NoDetails,
+  () => `Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the ${brand} dashboard to use extra scopes.`
+) {}
+
+/** 400 — provider access tokens need the project's own OAuth keys. */
+export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
+  "OauthAccessTokenNotAvailableWithSharedOauthKeys",
+  "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+  400,
+  NoDetails,
+  () => `Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the ${brand} dashboard to use access tokens.`
+) {}
+
+/** 400 — the OAuth client id/secret of the token endpoint are wrong. */
+export class InvalidOauthClientIdOrSecret extends KnownError(
+  "InvalidOauthClientIdOrSecret",
+  "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+  400,
+  Schema.Struct({ client_id: Schema.optional(Schema.NullOr(Schema.String)) }),
+  () =>
+    "The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key."
+) {}
+
+/** 400 — a requested OAuth scope is not valid (the scope is not in details). */
+export class InvalidScope extends KnownError(
+  "InvalidScope",
+  "INVALID_SCOPE",
+  400,
+  NoDetails,
+  () => `The requested scope is not a valid OAuth scope for ${brand}.`
+) {}
+
+/** 409 — the user is already connected to another OAuth account (not raised by the API today). */
+export class UserAlreadyConnectedToAnotherOauthConnection extends KnownError(
+  "UserAlreadyConnectedToAnotherOauthConnection",
+  "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
+  409,
+  NoDetails,
+  () => "The user is already connected to another OAuth account. Did you maybe selected the wrong account?"
+) {}
+
+/** 408 — the outer OAuth flow timed out. */
+export class OuterOauthTimeout extends KnownError(
+  "OuterOauthTimeout",
+  "OUTER_OAUTH_TIMEOUT",
+  408,
+  NoDetails,
+  () => "The OAuth flow has timed out. Please sign in again."
+) {}
+
+/** 400 — the OAuth provider is unknown or disabled for the project. */
+export class OauthProviderNotFoundOrNotEnabled extends KnownError(
+  "OauthProviderNotFoundOrNotEnabled",
+  "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
+  400,
+  NoDetails,
+  () => "The OAuth provider is not found or not enabled."
+) {}
+
+/** 400 — Apple Sign In is on but no bundle ids are configured. */
+export class AppleBundleIdNotConfigured extends KnownError(
+  "AppleBundleIdNotConfigured",
+  "APPLE_BUNDLE_ID_NOT_CONFIGURED",
+  400,
+  NoDetails,
+  () =>
+    `Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the ${brand} dashboard under OAuth Providers > Apple > Apple Bundle IDs.`
+) {}
+
+/** 400 — another user already signs in with this provider account. */
+export class OauthProviderAccountIdAlreadyUsedForSignIn extends KnownError(
+  "OauthProviderAccountIdAlreadyUsedForSignIn",
+  "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
+  400,
+  NoDetails,
+  () => "A provider with the same account ID is already used for signing in."
+) {}
+
+/** 400 — the shared OAuth provider id is not valid (not raised today). */
+export class InvalidSharedOauthProviderId extends KnownError(
+  "InvalidSharedOauthProviderId",
+  "INVALID_SHARED_OAUTH_PROVIDER_ID",
+  400,
+  Schema.Struct({ provider_id: Schema.String }),
+  (d) => `The shared OAuth provider with ID ${d.provider_id} is not valid.`
+) {}
+
+/** 400 — the standard OAuth provider id is not valid. */
+export class InvalidStandardOauthProviderId extends KnownError(
+  "InvalidStandardOauthProviderId",
+  "INVALID_STANDARD_OAUTH_PROVIDER_ID",
+  400,
+  Schema.Struct({ provider_id: Schema.String }),
+  (d) => `The standard OAuth provider with ID ${d.provider_id} is not valid.`
+) {}
+
+/** 400 — the authorization code (or its PKCE verifier) is invalid. */
+export class InvalidAuthorizationCode extends KnownError(
+  "InvalidAuthorizationCode",
+  "INVALID_AUTHORIZATION_CODE",
+  400,
+  NoDetails,
+  () => "The given authorization code is invalid."
+) {}
+
+/** 400 — the Apple Sign In credentials could not be verified. */
+export class InvalidAppleCredentials extends KnownError(
+  "InvalidAppleCredentials",
+  "INVALID_APPLE_CREDENTIALS",
+  400,
+  NoDetails,
+  () => "The Apple Sign In credentials could not be verified. Please try signing in again."
+) {}
+
+/** 400 — the OAuth provider denied access. */
+export class OauthProviderAccessDenied extends KnownError(
+  "OauthProviderAccessDenied",
+  "OAUTH_PROVIDER_ACCESS_DENIED",
+  400,
+  NoDetails,
+  () => "The OAuth provider denied access to the user."
+) {}
+
+/** 503 — the OAuth provider is temporarily unavailable. */
+export class OauthProviderTemporarilyUnavailable extends KnownError(
+  "OauthProviderTemporarilyUnavailable",
+  "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
+  503,
+  NoDetails,
+  () => "The OAuth provider is temporarily unavailable. Please try signing in again."
+) {}
+
+/** 409 — the contact channel is already used for authentication by another account. */
+export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError(
+  "ContactChannelAlreadyUsedForAuthBySomeoneElse",
+  "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+  409,
+  Schema.Struct({
+    type: Schema.String,
+    contact_channel_value: Schema.NullOr(Schema.String),
+    would_work_if_email_was_verified: WouldWorkIfEmailWasVerified
+  }),
+  (d) =>
+    `This ${d.type} ${d.contact_channel_value ? `"(${d.contact_channel_value})"` : ""} is already used for authentication by another account${
+      d.would_work_if_email_was_verified ? notVerifiedSuffix : "."
+    }`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Multi-factor authentication
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the user has MFA: finish the sign-in with a TOTP code and this attempt code. */
+export class MultiFactorAuthenticationRequired extends KnownError(
+  "MultiFactorAuthenticationRequired",
+  "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
+  400,
+  Schema.Struct({ attempt_code: Schema.String }),
+  () => "Multi-factor authentication is required for this user."
+) {}
+
+/** 400 — the TOTP code is wrong (the attempt code stays usable). */
+export class InvalidTotpCode extends KnownError(
+  "InvalidTotpCode",
+  "INVALID_TOTP_CODE",
+  400,
+  NoDetails,
+  () => "The TOTP code is invalid. Please try again."
+) {}
+
+/** 401 — the endpoint needs a signed-in user. */
+export class UserAuthenticationRequired extends KnownError(
+  "UserAuthenticationRequired",
+  "USER_AUTHENTICATION_REQUIRED",
+  401,
+  NoDetails,
+  () => "User authentication required for this endpoint."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// CLI authentication
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the CLI polling code is invalid or unknown (details are free-form and optional). */
+export class InvalidPollingCode extends KnownError(
+  "InvalidPollingCode",
+  "INVALID_POLLING_CODE",
+  400,
+  FreeFormDetails,
+  () => "The polling code is invalid or does not exist."
+) {}
+
+/** 400 — client-side only: the CLI authentication failed. */
+export class CliAuthError extends KnownError("CliAuthError", "CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
+
+/** 400 — client-side only: the CLI authentication request expired. */
+export class CliAuthExpiredError extends KnownError(
+  "CliAuthExpiredError",
+  "CLI_AUTH_EXPIRED_ERROR",
+  400,
+  NoDetails,
+  () => "CLI authentication request expired. Please try again."
+) {}
+
+/** 400 — client-side only: the CLI authentication token was already used. */
+export class CliAuthUsedError extends KnownError(
+  "CliAuthUsedError",
+  "CLI_AUTH_USED_ERROR",
+  400,
+  NoDetails,
+  () => "This authentication token has already been used."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// API keys (family API_KEY_NOT_VALID)
+// ---------------------------------------------------------------------------------------------
+
+/** 401 — the API key has expired. */
+export class ApiKeyExpired extends KnownError("ApiKeyExpired", "API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
+
+/** 401 — the API key was revoked. */
+export class ApiKeyRevoked extends KnownError("ApiKeyRevoked", "API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
+
+/** 400 — a user key was given where a team key is expected, or the reverse. */
+export class WrongApiKeyType extends KnownError(
+  "WrongApiKeyType",
+  "WRONG_API_KEY_TYPE",
+  400,
+  Schema.Struct({ expected_type: Schema.String, actual_type: Schema.String }),
+  (d) => `This endpoint is for ${d.expected_type} API keys, but a ${d.actual_type} API key was provided.`
+) {}
+
+/** 404 — no such API key. */
+export class ApiKeyNotFound extends KnownError("ApiKeyNotFound", "API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
+
+/** 400 — public API keys cannot be revoked by the secret-scanner endpoint. */
+export class PublicApiKeyCannotBeRevoked extends KnownError(
+  "PublicApiKeyCannotBeRevoked",
+  "PUBLIC_API_KEY_CANNOT_BE_REVOKED",
+  400,
+  NoDetails,
+  () => "Public API keys cannot be revoked by the secretscanner endpoint."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// E-mails and e-mail templates
+// ---------------------------------------------------------------------------------------------
+
+/** 409 — the e-mail template already exists (not raised today). */
+export class EmailTemplateAlreadyExists extends KnownError(
+  "EmailTemplateAlreadyExists",
+  "EMAIL_TEMPLATE_ALREADY_EXISTS",
+  409,
+  NoDetails,
+  () => "Email template already exists."
+) {}
+
+/** 400 — the action needs the project's own e-mail (SMTP) server. */
+export class RequiresCustomEmailServer extends KnownError(
+  "RequiresCustomEmailServer",
+  "REQUIRES_CUSTOM_EMAIL_SERVER",
+  400,
+  NoDetails,
+  () => "This action requires a custom SMTP server. Please edit your email server configuration and try again."
+) {}
+
+/** 400 — the e-mail (template with theme) could not be rendered. */
+export class EmailRenderingError extends KnownError(
+  "EmailRenderingError",
+  "EMAIL_RENDERING_ERROR",
+  400,
+  Schema.Struct({ error: Schema.String }),
+  (d) => `Failed to render email with theme: ${d.error}`
+) {}
+
+/** 400 — the template source could not be rewritten. */
+export class TemplateSourceRewriteError extends KnownError(
+  "TemplateSourceRewriteError",
+  "TEMPLATE_SOURCE_REWRITE_ERROR",
+  400,
+  Schema.Struct({ error: Schema.String }),
+  (d) => `Failed to rewrite template source: ${d.error}`
+) {}
+
+/** 409 — an e-mail capacity boost is already active. */
+export class EmailCapacityBoostAlreadyActive extends KnownError(
+  "EmailCapacityBoostAlreadyActive",
+  "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",
+  409,
+  Schema.Struct({ expires_at: Schema.Union(Schema.String, Schema.Number) }),
+  (d) => `Email capacity boost is already active until ${d.expires_at}.`
+) {}
+
+/** 400 — the e-mail can no longer be edited in its current status. */
+export class EmailNotEditable extends KnownError(
+  "EmailNotEditable",
+  "EMAIL_NOT_EDITABLE",
+  400,
+  Schema.Struct({ email_id: Schema.String, status: Schema.String }),
+  (d) =>
+    `Email with ID "${d.email_id}" cannot be edited because it is in status "${d.status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the product does not exist (or is server-only, or is an item). */
+export class ProductDoesNotExist extends KnownError(
+  "ProductDoesNotExist",
+  "PRODUCT_DOES_NOT_EXIST",
+  400,
+  Schema.Struct({ product_id: Schema.String, context: Schema.optional(Schema.NullOr(Schema.String)) }),
+  (d) =>
+    `Product with ID "${d.product_id}" ${
+      d.context === "server_only"
+        ? "is marked as server-only and cannot be accessed client side."
+        : d.context === "item_exists"
+          ? "does not exist, but an item with this ID exists."
+          : "does not exist."
+    }`
+) {}
+
+/** 404 — no such item. */
+export class ItemNotFound extends KnownError(
+  "ItemNotFound",
+  "ITEM_NOT_FOUND",
+  404,
+  Schema.Struct({ item_id: Schema.String }),
+  (d) => `Item with ID "${d.item_id}" not found.`
+) {}
+
+/** 400 — the customer's type does not match the item's customer type. */
+export class ItemCustomerTypeDoesNotMatch extends KnownError(
+  "ItemCustomerTypeDoesNotMatch",
+  "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
+  400,
+  Schema.Struct({
+    item_id: Schema.String,
+    customer_id: Schema.String,
+    item_customer_type: Schema.optional(Schema.NullOr(Schema.String)),
+    actual_customer_type: Schema.String
+  }),
+  (d) =>
+    `The ${d.actual_customer_type} with ID "${d.customer_id}" is not a valid customer for the item with ID "${d.item_id}". ${
+      d.item_customer_type
+        ? `The item is configured to only be available for ${d.item_customer_type} customers, but the customer is a ${d.actual_customer_type}.`
+        : "The item is missing a customer type field. Please make sure it is set up correctly in your project configuration."
+    }`
+) {}
+
+/** 400 — no such customer. */
+export class CustomerDoesNotExist extends KnownError(
+  "CustomerDoesNotExist",
+  "CUSTOMER_DOES_NOT_EXIST",
+  400,
+  Schema.Struct({ customer_id: Schema.String }),
+  (d) => `Customer with ID "${d.customer_id}" does not exist.`
+) {}
+
+/** 404 — no such subscription invoice. */
+export class SubscriptionInvoiceNotFound extends KnownError(
+  "SubscriptionInvoiceNotFound",
+  "SUBSCRIPTION_INVOICE_NOT_FOUND",
+  404,
+  Schema.Struct({ subscription_invoice_id: Schema.String }),
+  (d) => `Subscription invoice with ID "${d.subscription_invoice_id}" does not exist.`
+) {}
+
+/** 404 — no such one-time purchase. */
+export class OneTimePurchaseNotFound extends KnownError(
+  "OneTimePurchaseNotFound",
+  "ONE_TIME_PURCHASE_NOT_FOUND",
+  404,
+  Schema.Struct({ one_time_purchase_id: Schema.String }),
+  (d) => `One-time purchase with ID "${d.one_time_purchase_id}" does not exist.`
+) {}
+
+/** 400 — the subscription was already refunded. */
+export class SubscriptionAlreadyRefunded extends KnownError(
+  "SubscriptionAlreadyRefunded",
+  "SUBSCRIPTION_ALREADY_REFUNDED",
+  400,
+  Schema.Struct({ subscription_id: Schema.String }),
+  (d) => `Subscription with ID "${d.subscription_id}" was already refunded.`
+) {}
+
+/** 400 — the one-time purchase was already refunded. */
+export class OneTimePurchaseAlreadyRefunded extends KnownError(
+  "OneTimePurchaseAlreadyRefunded",
+  "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
+  400,
+  Schema.Struct({ one_time_purchase_id: Schema.String }),
+  (d) => `One-time purchase with ID "${d.one_time_purchase_id}" was already refunded.`
+) {}
+
+/** 400 — test-mode purchases cannot be refunded. */
+export class TestModePurchaseNonRefundable extends KnownError(
+  "TestModePurchaseNonRefundable",
+  "TEST_MODE_PURCHASE_NON_REFUNDABLE",
+  400,
+  NoDetails,
+  () => "Test mode purchases are not refundable."
+) {}
+
+/** 400 — the customer's type does not match the (inline) product's customer type. */
+export class ProductCustomerTypeDoesNotMatch extends KnownError(
+  "ProductCustomerTypeDoesNotMatch",
+  "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+  400,
+  Schema.Struct({
+    product_id: Schema.optional(Schema.NullOr(Schema.String)),
+    customer_id: Schema.String,
+    product_customer_type: Schema.optional(Schema.NullOr(Schema.String)),
+    actual_customer_type: Schema.String
+  }),
+  (d) =>
+    `The ${d.actual_customer_type} with ID "${d.customer_id}" is not a valid customer for the inline product that has been passed in. ${
+      d.product_customer_type
+        ? `The product is configured to only be available for ${d.product_customer_type} customers, but the customer is a ${d.actual_customer_type}.`
+        : "The product is missing a customer type field. Please make sure it is set up correctly in your project configuration."
+    }`
+) {}
+
+/** 400 — the customer already owns the product. */
+export class ProductAlreadyGranted extends KnownError(
+  "ProductAlreadyGranted",
+  "PRODUCT_ALREADY_GRANTED",
+  400,
+  Schema.Struct({ product_id: Schema.String, customer_id: Schema.String }),
+  (d) => `Customer with ID "${d.customer_id}" already owns product "${d.product_id}".`
+) {}
+
+/** 400 — the customer does not hold enough of the item. */
+export class ItemQuantityInsufficientAmount extends KnownError(
+  "ItemQuantityInsufficientAmount",
+  "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
+  400,
+  Schema.Struct({ item_id: Schema.String, customer_id: Schema.String, quantity: Schema.Number }),
+  (d) =>
+    `The item with ID "${d.item_id}" has an insufficient quantity for the customer with ID "${d.customer_id}". An attempt was made to charge ${d.quantity} credits.`
+) {}
+
+/** 404 — the project has no Stripe account information yet. */
+export class StripeAccountInfoNotFound extends KnownError(
+  "StripeAccountInfoNotFound",
+  "STRIPE_ACCOUNT_INFO_NOT_FOUND",
+  404,
+  NoDetails,
+  () => "Stripe account information not found. Please make sure the user has onboarded with Stripe."
+) {}
+
+/** 400 — the customer has no default payment method. */
+export class DefaultPaymentMethodRequired extends KnownError(
+  "DefaultPaymentMethodRequired",
+  "DEFAULT_PAYMENT_METHOD_REQUIRED",
+  400,
+  Schema.Struct({ customer_type: Schema.String, customer_id: Schema.String }),
+  () => "No default payment method is set for this customer."
+) {}
+
+/** 403 — new purchases are blocked for the project. */
+export class NewPurchasesBlocked extends KnownError(
+  "NewPurchasesBlocked",
+  "NEW_PURCHASES_BLOCKED",
+  403,
+  NoDetails,
+  () => "New purchases are currently blocked for this project. Please contact support for more information."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Analytics
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — the analytics query timed out. */
+export class AnalyticsQueryTimeout extends KnownError(
+  "AnalyticsQueryTimeout",
+  "ANALYTICS_QUERY_TIMEOUT",
+  400,
+  Schema.Struct({ timeout_ms: Schema.Number }),
+  (d) => `The query timed out. Please try again with a shorter query or increase the timeout. Timeout was ${d.timeout_ms}ms.`
+) {}
+
+/** 400 — the analytics query failed. */
+export class AnalyticsQueryError extends KnownError(
+  "AnalyticsQueryError",
+  "ANALYTICS_QUERY_ERROR",
+  400,
+  Schema.Struct({ error: Schema.String }),
+  (d) => d.error
+) {}
+
+/** 400 — analytics are not enabled for the project. */
+export class AnalyticsNotEnabled extends KnownError(
+  "AnalyticsNotEnabled",
+  "ANALYTICS_NOT_ENABLED",
+  400,
+  NoDetails,
+  () => "Analytics is not enabled for this project."
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Data vault
+// ---------------------------------------------------------------------------------------------
+
+/** 400 — no data-vault store with this id. */
+export class DataVaultStoreDoesNotExist extends KnownError(
+  "DataVaultStoreDoesNotExist",
+  "DATA_VAULT_STORE_DOES_NOT_EXIST",
+  400,
+  Schema.Struct({ store_id: Schema.String }),
+  (d) => `Data vault store with ID ${d.store_id} does not exist.`
+) {}
+
+/** 400 — the data-vault store holds no key with this hash. */
+export class DataVaultStoreHashedKeyDoesNotExist extends KnownError(
+  "DataVaultStoreHashedKeyDoesNotExist",
+  "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",
+  400,
+  Schema.Struct({ store_id: Schema.String, hashed_key: Schema.String }),
+  (d) => `Data vault store with ID ${d.store_id} does not contain a key with hash ${d.hashed_key}.`
+) {}
+
+// ---------------------------------------------------------------------------------------------
+// Registry
+// ---------------------------------------------------------------------------------------------
+
+/** Every known-error class of the catalogue. */
+export const all: ReadonlyArray<KnownErrorClass> = [
+  // Request and schema
+  BodyParsingError,
+  SchemaError,
+  AllOverloadsFailed,
+  // Project authentication
+  ProjectKeyWithoutAccessType,
+  InvalidAccessType,
+  AccessTypeWithoutProjectId,
+  AccessTypeRequired,
+  InsufficientAccessType,
+  InvalidPublishableClientKey,
+  InvalidSecretServerKey,
+  InvalidSuperSecretAdminKey,
+  UnparsableAdminAccessToken,
+  AdminAccessTokenExpired,
+  InvalidProjectForAdminAccessToken,
+  AdminAccessTokenIsNotAdmin,
+  ClientAuthenticationRequired,
+  ClientOrServerAuthenticationRequired,
+  ClientOrAdminAuthenticationRequired,
+  ClientOrServerOrAdminAuthenticationRequired,
+  PublishableClientKeyRequiredForProject,
+  ServerAuthenticationRequired,
+  AdminAuthenticationRequired,
+  ExpectedInternalProject,
+  // Session
+  UnparsableAccessToken,
+  AccessTokenExpired,
+  InvalidProjectForAccessToken,
+  RefreshTokenNotFoundOrExpired,
+  CannotDeleteCurrentSession,
+  ProviderRejected,
+  // Users and projects
+  UserEmailAlreadyExists,
+  EmailNotVerified,
+  CannotGetOwnUserWithoutUser,
+  UserIdDoesNotExist,
+  UserNotFound,
+  RestrictedUserNotAllowed,
+  ProjectNotFound,
+  CurrentProjectNotFound,
+  BranchDoesNotExist,
+  // Sign-up and feature switches
+  SignUpNotEnabled,
+  SignUpRejected,
+  BotChallengeRequired,
+  BotChallengeFailed,
+  PasswordAuthenticationNotEnabled,
+  PasskeyAuthenticationNotEnabled,
+  AnonymousAccountsNotEnabled,
+  AnonymousAuthenticationNotAllowed,
+  // Login and passwords
+  EmailPasswordMismatch,
+  RedirectUrlNotWhitelisted,
+  PasswordTooShort,
+  PasswordTooLong,
+  UserDoesNotHavePassword,
+  PasswordConfirmationMismatch,
+  // Verification
+  VerificationCodeNotFound,
+  VerificationCodeExpired,
+  VerificationCodeAlreadyUsed,
+  VerificationCodeMaxAttemptsReached,
+  EmailAlreadyVerified,
+  EmailNotAssociatedWithUser,
+  EmailIsNotPrimaryEmail,
+  // Passkeys
+  PasskeyRegistrationFailed,
+  PasskeyWebauthnError,
+  PasskeyAuthenticationFailed,
+  // Permissions
+  PermissionNotFound,
+  WrongPermissionScope,
+  ContainedPermissionNotFound,
+  PermissionIdAlreadyExists,
+  ProjectPermissionRequired,
+  TeamPermissionRequired,
+  TeamPermissionNotFound,
+  // Teams
+  TeamNotFound,
+  TeamAlreadyExists,
+  TeamMembershipNotFound,
+  TeamMembershipAlreadyExists,
+  TeamInvitationRestrictedUserNotAllowed,
+  // OAuth
+  OauthConnectionNotConnectedToUser,
+  OauthConnectionAlreadyConnectedToAnotherUser,
+  OauthConnectionDoesNotHaveRequiredScope,
+  OauthAccessTokenNotAvailable,
+  OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthAccessTokenNotAvailableWithSharedOauthKeys,
+  InvalidOauthClientIdOrSecret,
+  InvalidScope,
+  UserAlreadyConnectedToAnotherOauthConnection,
+  OuterOauthTimeout,
+  OauthProviderNotFoundOrNotEnabled,
+  AppleBundleIdNotConfigured,
+  OauthProviderAccountIdAlreadyUsedForSignIn,
+  InvalidSharedOauthProviderId,
+  InvalidStandardOauthProviderId,
+  InvalidAuthorizationCode,
+  InvalidAppleCredentials,
+  OauthProviderAccessDenied,
+  OauthProviderTemporarilyUnavailable,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  // MFA
+  MultiFactorAuthenticationRequired,
+  InvalidTotpCode,
+  UserAuthenticationRequired,
+  // CLI
+  InvalidPollingCode,
+  CliAuthError,
+  CliAuthExpiredError,
+  CliAuthUsedError,
+  // API keys
+  ApiKeyExpired,
+  ApiKeyRevoked,
+  WrongApiKeyType,
+  ApiKeyNotFound,
+  PublicApiKeyCannotBeRevoked,
+  // E-mails
+  EmailTemplateAlreadyExists,
+  RequiresCustomEmailServer,
+  EmailRenderingError,
+  TemplateSourceRewriteError,
+  EmailCapacityBoostAlreadyActive,
+  EmailNotEditable,
+  // Payments
+  ProductDoesNotExist,
+  ItemNotFound,
+  ItemCustomerTypeDoesNotMatch,
+  CustomerDoesNotExist,
+  SubscriptionInvoiceNotFound,
+  OneTimePurchaseNotFound,
+  SubscriptionAlreadyRefunded,
+  OneTimePurchaseAlreadyRefunded,
+  TestModePurchaseNonRefundable,
+  ProductCustomerTypeDoesNotMatch,
+  ProductAlreadyGranted,
+  ItemQuantityInsufficientAmount,
+  StripeAccountInfoNotFound,
+  DefaultPaymentMethodRequired,
+  NewPurchasesBlocked,
+  // Analytics
+  AnalyticsQueryTimeout,
+  AnalyticsQueryError,
+  AnalyticsNotEnabled,
+  // Data vault
+  DataVaultStoreDoesNotExist,
+  DataVaultStoreHashedKeyDoesNotExist
+]
+
+/** The catalogue keyed by wire code. */
+export const byCode: ReadonlyMap<string, KnownErrorClass> = new Map(all.map((cls) => [cls.code, cls]))
+
+/** Any instance of the catalogue. */
+export type AnyKnownError =
+  | BodyParsingError
+  | SchemaError
+  | AllOverloadsFailed
+  | ProjectKeyWithoutAccessType
+  | InvalidAccessType
+  | AccessTypeWithoutProjectId
+  | AccessTypeRequired
+  | InsufficientAccessType
+  | InvalidPublishableClientKey
+  | InvalidSecretServerKey
+  | InvalidSuperSecretAdminKey
+  | UnparsableAdminAccessToken
+  | AdminAccessTokenExpired
+  | InvalidProjectForAdminAccessToken
+  | AdminAccessTokenIsNotAdmin
+  | ClientAuthenticationRequired
+  | ClientOrServerAuthenticationRequired
+  | ClientOrAdminAuthenticationRequired
+  | ClientOrServerOrAdminAuthenticationRequired
+  | PublishableClientKeyRequiredForProject
+  | ServerAuthenticationRequired
+  | AdminAuthenticationRequired
+  | ExpectedInternalProject
+  | UnparsableAccessToken
+  | AccessTokenExpired
+  | InvalidProjectForAccessToken
+  | RefreshTokenNotFoundOrExpired
+  | CannotDeleteCurrentSession
+  | ProviderRejected
+  | UserEmailAlreadyExists
+  | EmailNotVerified
+  | CannotGetOwnUserWithoutUser
+  | UserIdDoesNotExist
+  | UserNotFound
+  | RestrictedUserNotAllowed
+  | ProjectNotFound
+  | CurrentProjectNotFound
+  | BranchDoesNotExist
+  | SignUpNotEnabled
+  | SignUpRejected
+  | BotChallengeRequired
+  | BotChallengeFailed
+  | PasswordAuthenticationNotEnabled
+  | PasskeyAuthenticationNotEnabled
+  | AnonymousAccountsNotEnabled
+  | AnonymousAuthenticationNotAllowed
+  | EmailPasswordMismatch
+  | RedirectUrlNotWhitelisted
+  | PasswordTooShort
+  | PasswordTooLong
+  | UserDoesNotHavePassword
+  | PasswordConfirmationMismatch
+  | VerificationCodeNotFound
+  | VerificationCodeExpired
+  | VerificationCodeAlreadyUsed
+  | VerificationCodeMaxAttemptsReached
+  | EmailAlreadyVerified
+  | EmailNotAssociatedWithUser
+  | EmailIsNotPrimaryEmail
+  | PasskeyRegistrationFailed
+  | PasskeyWebauthnError
+  | PasskeyAuthenticationFailed
+  | PermissionNotFound
+  | WrongPermissionScope
+  | ContainedPermissionNotFound
+  | PermissionIdAlreadyExists
+  | ProjectPermissionRequired
+  | TeamPermissionRequired
+  | TeamPermissionNotFound
+  | TeamNotFound
+  | TeamAlreadyExists
+  | TeamMembershipNotFound
+  | TeamMembershipAlreadyExists
+  | TeamInvitationRestrictedUserNotAllowed
+  | OauthConnectionNotConnectedToUser
+  | OauthConnectionAlreadyConnectedToAnotherUser
+  | OauthConnectionDoesNotHaveRequiredScope
+  | OauthAccessTokenNotAvailable
+  | OauthExtraScopeNotAvailableWithSharedOauthKeys
+  | OauthAccessTokenNotAvailableWithSharedOauthKeys
+  | InvalidOauthClientIdOrSecret
+  | InvalidScope
+  | UserAlreadyConnectedToAnotherOauthConnection
+  | OuterOauthTimeout
+  | OauthProviderNotFoundOrNotEnabled
+  | AppleBundleIdNotConfigured
+  | OauthProviderAccountIdAlreadyUsedForSignIn
+  | InvalidSharedOauthProviderId
+  | InvalidStandardOauthProviderId
+  | InvalidAuthorizationCode
+  | InvalidAppleCredentials
+  | OauthProviderAccessDenied
+  | OauthProviderTemporarilyUnavailable
+  | ContactChannelAlreadyUsedForAuthBySomeoneElse
+  | MultiFactorAuthenticationRequired
+  | InvalidTotpCode
+  | UserAuthenticationRequired
+  | InvalidPollingCode
+  | CliAuthError
+  | CliAuthExpiredError
+  | CliAuthUsedError
+  | ApiKeyExpired
+  | ApiKeyRevoked
+  | WrongApiKeyType
+  | ApiKeyNotFound
+  | PublicApiKeyCannotBeRevoked
+  | EmailTemplateAlreadyExists
+  | RequiresCustomEmailServer
+  | EmailRenderingError
+  | TemplateSourceRewriteError
+  | EmailCapacityBoostAlreadyActive
+  | EmailNotEditable
+  | ProductDoesNotExist
+  | ItemNotFound
+  | ItemCustomerTypeDoesNotMatch
+  | CustomerDoesNotExist
+  | SubscriptionInvoiceNotFound
+  | OneTimePurchaseNotFound
+  | SubscriptionAlreadyRefunded
+  | OneTimePurchaseAlreadyRefunded
+  | TestModePurchaseNonRefundable
+  | ProductCustomerTypeDoesNotMatch
+  | ProductAlreadyGranted
+  | ItemQuantityInsufficientAmount
+  | StripeAccountInfoNotFound
+  | DefaultPaymentMethodRequired
+  | NewPurchasesBlocked
+  | AnalyticsQueryTimeout
+  | AnalyticsQueryError
+  | AnalyticsNotEnabled
+  | DataVaultStoreDoesNotExist
+  | DataVaultStoreHashedKeyDoesNotExist
+
+// ---------------------------------------------------------------------------------------------
+// Families (abstract parents: never on the wire, so the client maps codes to them itself)
+// ---------------------------------------------------------------------------------------------
+
+const codesOf = (classes: ReadonlyArray<KnownErrorClass>): ReadonlySet<string> => new Set(classes.map((cls) => cls.code))
+
+const hasCodeIn =
+  (codes: ReadonlySet<string>) =>
+  (u: unknown): boolean =>
+    typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" && codes.has(u.code)
+
+/** `INVALID_ADMIN_ACCESS_TOKEN`: the admin access token is unusable. */
+export type InvalidAdminAccessToken =
+  | UnparsableAdminAccessToken
+  | AdminAccessTokenExpired
+  | InvalidProjectForAdminAccessToken
+  | AdminAccessTokenIsNotAdmin
+
+/** Codes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
+export const invalidAdminAccessTokenCodes: ReadonlySet<string> = codesOf([
+  UnparsableAdminAccessToken,
+  AdminAccessTokenExpired,
+  InvalidProjectForAdminAccessToken,
+  AdminAccessTokenIsNotAdmin
+])
+
+/** Whether `u` carries a code of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
+export const isInvalidAdminAccessToken: (u: unknown) => boolean = hasCodeIn(invalidAdminAccessTokenCodes)
+
+/** `INVALID_PROJECT_AUTHENTICATION`: the project credentials or access type sent are wrong. */
+export type InvalidProjectAuthentication =
+  | ProjectKeyWithoutAccessType
+  | InvalidAccessType
+  | AccessTypeWithoutProjectId
+  | AccessTypeRequired
+  | InsufficientAccessType
+  | InvalidPublishableClientKey
+  | InvalidSecretServerKey
+  | InvalidSuperSecretAdminKey
+  | InvalidAdminAccessToken
+
+/** Codes of the `INVALID_PROJECT_AUTHENTICATION` family (includes `INVALID_ADMIN_ACCESS_TOKEN`'s). */
+export const invalidProjectAuthenticationCodes: ReadonlySet<string> = new Set([
+  ...codesOf([
+    ProjectKeyWithoutAccessType,
+    InvalidAccessType,
+    AccessTypeWithoutProjectId,
+    AccessTypeRequired,
+    InsufficientAccessType,
+    InvalidPublishableClientKey,
+    InvalidSecretServerKey,
+    InvalidSuperSecretAdminKey
+  ]),
+  ...invalidAdminAccessTokenCodes
+])
+
+/** Whether `u` carries a code of the `INVALID_PROJECT_AUTHENTICATION` family. */
+export const isInvalidProjectAuthentication: (u: unknown) => boolean = hasCodeIn(invalidProjectAuthenticationCodes)
+
+/** `PROJECT_AUTHENTICATION_REQUIRED`: a project credential is missing. */
+export type ProjectAuthenticationRequired =
+  | ClientAuthenticationRequired
+  | ClientOrServerAuthenticationRequired
+  | ClientOrAdminAuthenticationRequired
+  | ClientOrServerOrAdminAuthenticationRequired
+  | PublishableClientKeyRequiredForProject
+  | ServerAuthenticationRequired
+  | AdminAuthenticationRequired
+
+/** Codes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
+export const projectAuthenticationRequiredCodes: ReadonlySet<string> = codesOf([
+  ClientAuthenticationRequired,
+  ClientOrServerAuthenticationRequired,
+  ClientOrAdminAuthenticationRequired,
+  ClientOrServerOrAdminAuthenticationRequired,
+  PublishableClientKeyRequiredForProject,
+  ServerAuthenticationRequired,
+  AdminAuthenticationRequired
+])
+
+/** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
+export const isProjectAuthenticationRequired: (u: unknown) => boolean = hasCodeIn(projectAuthenticationRequiredCodes)
+
+/** `PROJECT_AUTHENTICATION_ERROR`: any project-authentication failure. */
+export type ProjectAuthenticationError = InvalidProjectAuthentication | ProjectAuthenticationRequired | ExpectedInternalProject
+
+/** Codes of the `PROJECT_AUTHENTICATION_ERROR` family. */
+export const projectAuthenticationErrorCodes: ReadonlySet<string> = new Set([
+  ...invalidProjectAuthenticationCodes,
+  ...projectAuthenticationRequiredCodes,
+  ExpectedInternalProject.code
+])
+
+/** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_ERROR` family. */
+export const isProjectAuthenticationError: (u: unknown) => boolean = hasCodeIn(projectAuthenticationErrorCodes)
+
+/** `INVALID_ACCESS_TOKEN`: the client marks the token expired and retries. */
+export type InvalidAccessToken = UnparsableAccessToken | AccessTokenExpired | InvalidProjectForAccessToken
+
+/** Codes of the `INVALID_ACCESS_TOKEN` family: the client marks the token expired and retries. */
+export const invalidAccessTokenCodes: ReadonlySet<string> = new Set([
+  "UNPARSABLE_ACCESS_TOKEN",
+  "ACCESS_TOKEN_EXPIRED",
+  "INVALID_PROJECT_FOR_ACCESS_TOKEN"
+])
+
+/** Whether `u` carries a code of the `INVALID_ACCESS_TOKEN` family. */
+export const isInvalidAccessToken: (u: unknown) => boolean = hasCodeIn(invalidAccessTokenCodes)
+
+/** `INVALID_SESSION_AUTHENTICATION`: today exactly the `INVALID_ACCESS_TOKEN` family. */
+export type InvalidSessionAuthentication = InvalidAccessToken
+
+/** Codes of the `INVALID_SESSION_AUTHENTICATION` family. */
+export const invalidSessionAuthenticationCodes: ReadonlySet<string> = new Set(invalidAccessTokenCodes)
+
+/** Whether `u` carries a code of the `INVALID_SESSION_AUTHENTICATION` family. */
+export const isInvalidSessionAuthentication: (u: unknown) => boolean = hasCodeIn(invalidSessionAuthenticationCodes)
+
+/** `SESSION_AUTHENTICATION_ERROR`: today exactly the `INVALID_SESSION_AUTHENTICATION` family. */
+export type SessionAuthenticationError = InvalidSessionAuthentication
+
+/** Codes of the `SESSION_AUTHENTICATION_ERROR` family. */
+export const sessionAuthenticationErrorCodes: ReadonlySet<string> = new Set(invalidSessionAuthenticationCodes)
+
+/** Whether `u` carries a code of the `SESSION_AUTHENTICATION_ERROR` family. */
+export const isSessionAuthenticationError: (u: unknown) => boolean = hasCodeIn(sessionAuthenticationErrorCodes)
+
+/** `REFRESH_TOKEN_ERROR`: the session is over. */
+export type RefreshTokenError = RefreshTokenNotFoundOrExpired | CannotDeleteCurrentSession | ProviderRejected
+
+/** Codes of the `REFRESH_TOKEN_ERROR` family: the session is over. */
+export const refreshTokenErrorCodes: ReadonlySet<string> = new Set([
+  "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+  "CANNOT_DELETE_CURRENT_SESSION",
+  "PROVIDER_REJECTED"
+])
+
+/** Whether `u` carries a code of the `REFRESH_TOKEN_ERROR` family. */
+export const isRefreshTokenError: (u: unknown) => boolean = hasCodeIn(refreshTokenErrorCodes)
+
+/** `PASSWORD_REQUIREMENTS_NOT_MET`: the new password is too short or too long. */
+export type PasswordRequirementsNotMet = PasswordTooShort | PasswordTooLong
+
+/** Codes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
+export const passwordRequirementsNotMetCodes: ReadonlySet<string> = codesOf([PasswordTooShort, PasswordTooLong])
+
+/** Whether `u` carries a code of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
+export const isPasswordRequirementsNotMet: (u: unknown) => boolean = hasCodeIn(passwordRequirementsNotMetCodes)
+
+/** `VERIFICATION_ERROR`: the one-time code (e-mail link, OTP, invitation, MFA attempt) is unusable. */
+export type VerificationError =
+  | VerificationCodeNotFound
+  | VerificationCodeExpired
+  | VerificationCodeAlreadyUsed
+  | VerificationCodeMaxAttemptsReached
+
+/** Codes of the `VERIFICATION_ERROR` family. */
+export const verificationErrorCodes: ReadonlySet<string> = codesOf([
+  VerificationCodeNotFound,
+  VerificationCodeExpired,
+  VerificationCodeAlreadyUsed,
+  VerificationCodeMaxAttemptsReached
+])
+
+/** Whether `u` carries a code of the `VERIFICATION_ERROR` family. */
+export const isVerificationError: (u: unknown) => boolean = hasCodeIn(verificationErrorCodes)
+
+/** `API_KEY_NOT_VALID`: the API key cannot be used (the SDK's key check answers `null`). */
+export type ApiKeyNotValid = ApiKeyExpired | ApiKeyRevoked | WrongApiKeyType | ApiKeyNotFound | PublicApiKeyCannotBeRevoked
+
+/** Codes of the `API_KEY_NOT_VALID` family. */
+export const apiKeyNotValidCodes: ReadonlySet<string> = codesOf([
+  ApiKeyExpired,
+  ApiKeyRevoked,
+  WrongApiKeyType,
+  ApiKeyNotFound,
+  PublicApiKeyCannotBeRevoked
+])
+
+/** Whether `u` carries a code of the `API_KEY_NOT_VALID` family. */
+export const isApiKeyNotValid: (u: unknown) => boolean = hasCodeIn(apiKeyNotValidCodes)

@@ -1,0 +1,175 @@
+/**
+ * Project settings every request needs: project id, API base URL, publishable client key,
+ * client version and extra headers. Built from options or from `Config` (environment variables,
+ * PROTOCOL.md §5.4); a missing or malformed setting fails the layer with an error naming it.
+ *
+ * @module
+ */
+import { Config, ConfigError, Context, Data, Effect, Either, Layer, Option, Redacted } from "effect"
+
+/** The settings the transport reads. */
+export interface StackConfigShape {
+  /** `internal` or the project's uuid. */
+  readonly projectId: string
+  /** API origin without trailing slash; requests go to `{baseUrl}/api/v1{path}`. */
+  readonly baseUrl: string
+  /** The publishable client key, when the project uses one. */
+  readonly publishableClientKey: Option.Option<Redacted.Redacted<string>>
+  /** Value of `X-Stack-Client-Version`: `"<platform> <package>@<version>"`. */
+  readonly clientVersion: string
+  /** Extra headers merged after the defaults and before per-call headers. */
+  readonly extraHeaders: Readonly<Record<string, string>>
+}
+
+/** Options accepted by {@link make} and {@link layer}. */
+export interface StackConfigOptions {
+  readonly projectId: string
+  /** Defaults to {@link defaultBaseUrl}. */
+  readonly baseUrl?: string | undefined
+  readonly publishableClientKey?: string | Redacted.Redacted<string> | undefined
+  readonly clientVersion?: string | undefined
+  readonly extraHeaders?: Readonly<Record<string, string>> | undefined
+}
+
+/** A setting is missing or malformed; `setting` names it (an option or an environment variable). */
+export class StackConfigError extends Data.TaggedError("StackConfigError")<{
+  readonly setting: string
+  readonly message: string
+}> {}
+
+/** The project settings service. */
+export class StackConfig extends Context.Tag("stack-auth-effect/StackConfig")<StackConfig, StackConfigShape>() {}
+
+/** The hosted service's API origin. */
+export const defaultBaseUrl = "https://api.stack-auth.com"
+
+/** This package's name and version as sent in `X-Stack-Client-Version`. */
+export const packageVersion = "0.1.0"
+
+/** The default `X-Stack-Client-Version` value. */
+export const defaultClientVersion = `js stack-auth-effect@${packageVersion}`
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Checks a project id: `internal` or a uuid. */
+export const isProjectId = (value: string): boolean => value === "internal" || uuidPattern.test(value)
+
+const fail = (setting: string, message: string) => Effect.fail(new StackConfigError({ setting, message }))
+
+/**
+ * Validates options into settings.
+ *
+ * @example
+ * ```ts
+ * const settings = yield* StackConfig.make({ projectId: "internal", baseUrl: "http://127.0.0.1:8102" })
+ * ```
+ */
+export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShape, StackConfigError> =>
+  Effect.gen(function* () {
+    if (typeof options.projectId !== "string" || options.projectId.length === 0) {
+      return yield* fail("projectId", "No project id provided. Set the projectId option or STACK_PROJECT_ID.")
+    }
+    if (!isProjectId(options.projectId)) {
+      return yield* fail("projectId", `Project id "${options.projectId}" is neither "internal" nor a uuid.`)
+    }
+    const rawBase = options.baseUrl ?? defaultBaseUrl
+    let parsed: URL
+    try {
+      parsed = new URL(rawBase)
+    } catch {
+      return yield* fail("baseUrl", `API base URL "${rawBase}" is not a valid URL.`)
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      return yield* fail("baseUrl", `API base URL "${rawBase}" must use http or https.`)
+    }
+    const baseUrl = rawBase.replace(/\/+$/, "")
+    const key = options.publishableClientKey
+    const publishableClientKey =
+      key === undefined
+        ? Option.none()
+        : Redacted.isRedacted(key)
+          ? Option.some(key)
+          : key.length === 0
+            ? Option.none()
+            : Option.some(Redacted.make(key))
+    return {
+      projectId: options.projectId,
+      baseUrl,
+      publishableClientKey,
+      clientVersion: options.clientVersion ?? defaultClientVersion,
+      extraHeaders: options.extraHeaders ?? {}
+    }
+  })
+
+/** A layer from options. */
+export const layer = (options: StackConfigOptions): Layer.Layer<StackConfig, StackConfigError> =>
+  Layer.effect(StackConfig, make(options))
+
+const firstOf = (names: ReadonlyArray<string>): Config.Config<Option.Option<string>> =>
+  names
+    .map((name) => Config.option(Config.string(name)).pipe(Config.map((value) => Option.map(value, (v) => [name, v] as const))))
+    .reduce(
+      (acc, next) => Config.zipWith(acc, next, (a, b) => (Option.isSome(a) ? a : b)),
+      Config.succeed(Option.none<readonly [string, string]>())
+    )
+    .pipe(Config.map(Option.map(([, value]) => value)))
+
+/** Environment variables read by {@link layerConfig}, first match wins. */
+export const environmentVariables = {
+  projectId: ["NEXT_PUBLIC_STACK_PROJECT_ID", "STACK_PROJECT_ID"],
+  publishableClientKey: ["NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY", "STACK_PUBLISHABLE_CLIENT_KEY"],
+  baseUrl: ["NEXT_PUBLIC_STACK_API_URL", "STACK_API_URL", "NEXT_PUBLIC_STACK_URL"],
+  extraHeaders: ["NEXT_PUBLIC_STACK_EXTRA_REQUEST_HEADERS", "STACK_EXTRA_REQUEST_HEADERS"]
+} as const
+
+/**
+ * Reads the settings from `Config` (by default the environment): `STACK_PROJECT_ID`,
+ * `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`, `STACK_EXTRA_REQUEST_HEADERS` and their
+ * `NEXT_PUBLIC_` variants.
+ */
+export const fromConfig: Effect.Effect<StackConfigShape, StackConfigError> = Effect.gen(function* () {
+  const read = (names: ReadonlyArray<string>) =>
+    firstOf(names).pipe(
+      Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: names.join(" / "), message: String(error) }))
+    )
+  const projectId = yield* read(environmentVariables.projectId)
+  if (Option.isNone(projectId)) {
+    return yield* fail(
+      "STACK_PROJECT_ID",
+      "No project id provided. Please copy it from the Stack Auth dashboard and put it in the STACK_PROJECT_ID environment variable."
+    )
+  }
+  const baseUrl = yield* read(environmentVariables.baseUrl)
+  const key = yield* read(environmentVariables.publishableClientKey)
+  const extra = yield* read(environmentVariables.extraHeaders)
+  let extraHeaders: Record<string, string> = {}
+  if (Option.isSome(extra)) {
+    const parsed = Either.try(() => JSON.parse(extra.value) as unknown)
+    if (
+      Either.isLeft(parsed) ||
+      typeof parsed.right !== "object" ||
+      parsed.right === null ||
+      Array.isArray(parsed.right) ||
+      !Object.values(parsed.right).every((v) => typeof v === "string")
+    ) {
+      return yield* fail("STACK_EXTRA_REQUEST_HEADERS", "STACK_EXTRA_REQUEST_HEADERS must be a JSON object of strings.")
+    }
+    extraHeaders = parsed.right as Record<string, string>
+  }
+  return yield* make({
+    projectId: projectId.value,
+    baseUrl: Option.getOrUndefined(baseUrl),
+    publishableClientKey: Option.getOrUndefined(key),
+    extraHeaders
+  }).pipe(
+    Effect.mapError((error) =>
+      new StackConfigError({
+        setting: error.setting === "projectId" ? "STACK_PROJECT_ID" : error.setting === "baseUrl" ? "STACK_API_URL" : error.setting,
+        message: error.message
+      })
+    )
+  )
+})
+
+/** A layer reading the settings from `Config` (see {@link fromConfig}). */
+export const layerConfig: Layer.Layer<StackConfig, StackConfigError> = Layer.effect(StackConfig, fromConfig)

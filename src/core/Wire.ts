@@ -1,0 +1,41 @@
+/**
+ * Schema helpers for the wire ↔ domain mapping: snake_case keys become camelCase properties,
+ * `*_millis` numbers become `Date`s, tokens become `Redacted`. Nothing else renames fields.
+ *
+ * @module
+ */
+import { Schema } from "effect"
+import { isUsableToken } from "../session/TokenStore.js"
+
+/** A required property read from the wire key `key`. */
+export const field = <const Key extends string, S extends Schema.Schema.Any>(key: Key, schema: S) =>
+  Schema.propertySignature(schema).pipe(Schema.fromKey(key))
+
+/** An optional property read from the wire key `key` (absent stays absent). */
+export const optionalField = <const Key extends string, S extends Schema.Schema.All>(key: Key, schema: S) =>
+  Schema.optional(schema).pipe(Schema.fromKey(key))
+
+/** A property that older service versions may omit: decodes to `fallback` when absent. */
+export const defaultedField = <const Key extends string, S extends Schema.Schema.AnyNoContext>(
+  key: Key,
+  schema: S,
+  fallback: () => Schema.Schema.Type<S>
+) => Schema.optionalWith(schema, { default: fallback }).pipe(Schema.fromKey(key))
+
+/** Milliseconds since the epoch on the wire, a `Date` in the domain. */
+export const DateFromMillis = Schema.DateFromNumber.pipe(Schema.validDate())
+
+/** Arbitrary JSON (metadata fields). */
+export const Json: Schema.Schema<unknown> = Schema.Unknown
+
+/** A token text: non-empty and never the string `"undefined"` (SPEC.md §5). */
+export const TokenText = Schema.String.pipe(Schema.filter((value) => isUsableToken(value), { message: () => "unusable token" }))
+
+/** A token on the wire, `Redacted` in the domain. */
+export const RedactedToken = Schema.Redacted(TokenText)
+
+/** The `{ "success": true }` answer of endpoints that succeed with nothing. */
+export const SuccessTrue = Schema.Struct({ success: Schema.Literal(true) })
+
+/** Any JSON object answer whose content the SDK does not use (e.g. `{}`). */
+export const AnyObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })

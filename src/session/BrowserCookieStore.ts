@@ -1,0 +1,156 @@
+/**
+ * The browser cookie token store (PROTOCOL.md §5.2 `"cookie"`): tokens live in `document.cookie`
+ * in the official SDK's format (`cookies.ts`), so they survive reloads, are shared with other tabs
+ * and reach the app's own server on every request.
+ *
+ * - Outside a browser (no `document`) the store fails with {@link TokenStoreError}
+ *   "Cannot use cookie token store on the server!".
+ * - `changes` notices cookies written by someone else (another tab, the server) by polling
+ *   `document.cookie` every 100 ms (SPEC.md §9); this store's own writes are not reported.
+ * - As the official SDK, an access token without a refresh token cannot live in the cookies
+ *   (`stack-access` is keyed by the refresh token); the store keeps it in memory as long as the
+ *   refresh token in the cookies is unchanged.
+ *
+ * `document` is reached through `globalThis`, so this module compiles and loads in Node.
+ *
+ * @module
+ */
+import { Clock, Duration, Effect, Layer, Option, PubSub, Redacted, Ref, Schedule, type Scope, Stream } from "effect"
+import * as Cookies from "./cookies.js"
+import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
+
+/** Options of the browser cookie store. */
+export interface BrowserCookieStoreOptions {
+  /** The project whose refresh cookie is read and written. */
+  readonly projectId: string
+  /** How often `document.cookie` is polled for outside changes; 100 ms by default. */
+  readonly pollInterval?: Duration.DurationInput | undefined
+}
+
+/** Default interval between two reads of `document.cookie` (SPEC.md §9 "Cookie poll interval"). */
+export const defaultPollInterval: Duration.Duration = Duration.millis(100)
+
+/** The message of the error raised when no `document` exists (the official SDK's wording). */
+export const notInBrowserMessage = "Cannot use cookie token store on the server!"
+
+/**
+ * Makes a cookie token store over `document.cookie`. The polling fiber behind `changes` lives as
+ * long as the scope.
+ *
+ * @example
+ * ```ts
+ * const store = yield* BrowserCookieStore.make({ projectId })
+ * yield* store.changes.pipe(Stream.runForEach((tokens) => Effect.log("tokens changed in another tab")), Effect.forkScoped)
+ * ```
+ */
+export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenStoreShape, TokenStoreError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const browser = yield* browserGlobals
+    const { projectId } = options
+    const interval = options.pollInterval === undefined ? defaultPollInterval : Duration.decode(options.pollInterval)
+
+    /** The tokens last seen in (or written to) the cookies: the baseline for `changes`. */
+    const last = yield* Ref.make<StoredTokens>(empty)
+    const lock = yield* Effect.makeSemaphore(1)
+    const hub = yield* Effect.acquireRelease(PubSub.unbounded<StoredTokens>(), PubSub.shutdown)
+
+    const readJar = (remembered: StoredTokens): StoredTokens => {
+      const fromCookies = Cookies.readTokens(Cookies.parseCookieHeader(readCookieString(browser)), projectId)
+      // Keep an access token we hold in memory while the cookies still hold its refresh token
+      // (or, as both have none, when it was set without a refresh token).
+      return Option.isNone(fromCookies.accessToken) &&
+          equals({ ...empty, refreshToken: fromCookies.refreshToken }, { ...empty, refreshToken: remembered.refreshToken })
+        ? { ...fromCookies, accessToken: remembered.accessToken }
+        : fromCookies
+    }
+
+    yield* Ref.set(last, readJar(empty))
+
+    const get: Effect.Effect<StoredTokens> = Effect.flatMap(Ref.get(last), (remembered) => Effect.sync(() => readJar(remembered)))
+
+    const set = (raw: StoredTokens): Effect.Effect<void> =>
+      lock.withPermits(1)(
+        Effect.gen(function*() {
+          const tokens = sanitize(raw)
+          const now = yield* Clock.currentTimeMillis
+          const existing = Cookies.parseCookieHeader(readCookieString(browser))
+          const written = Cookies.writeTokens(tokens, { projectId, secure: isSecure(browser), now, existing })
+          yield* Effect.sync(() => {
+            for (const cookie of written) writeCookieString(browser, cookie)
+          })
+          yield* Ref.set(last, tokens)
+        })
+      )
+
+    const poll: Effect.Effect<void> = lock.withPermits(1)(
+      Effect.gen(function*() {
+        const previous = yield* Ref.get(last)
+        const current = readJar(previous)
+        if (equals(current, previous)) return
+        yield* Ref.set(last, current)
+        yield* PubSub.publish(hub, current)
+      })
+    )
+
+    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(interval)))
+
+    return {
+      get,
+      set,
+      changes: Stream.fromPubSub(hub)
+    } satisfies TokenStoreShape
+  })
+
+/** The browser cookie store as the {@link TokenStore} service. */
+export const layer = (options: BrowserCookieStoreOptions): Layer.Layer<TokenStore, TokenStoreError> =>
+  Layer.scoped(TokenStore, make(options))
+
+// ---------------------------------------------------------------------------------------------
+// Implementation
+// ---------------------------------------------------------------------------------------------
+
+interface CookieDocument {
+  cookie: string
+}
+
+interface BrowserGlobals {
+  readonly document: CookieDocument
+  readonly location: { readonly protocol?: string } | undefined
+}
+
+const browserGlobals: Effect.Effect<BrowserGlobals, TokenStoreError> = Effect.suspend(() => {
+  const scope = globalThis as { readonly document?: unknown; readonly location?: unknown }
+  const document = scope.document
+  if (typeof document !== "object" || document === null || !("cookie" in document)) {
+    return Effect.fail(new TokenStoreError({ message: notInBrowserMessage }))
+  }
+  const location = typeof scope.location === "object" && scope.location !== null ? (scope.location as { readonly protocol?: string }) : undefined
+  return Effect.succeed({ document: document as CookieDocument, location })
+})
+
+const isSecure = (browser: BrowserGlobals): boolean => browser.location?.protocol === "https:"
+
+/** Reads `document.cookie`; a throwing getter (sandboxed frames) reads as no cookies. */
+const readCookieString = (browser: BrowserGlobals): string => {
+  try {
+    const value: unknown = browser.document.cookie
+    return typeof value === "string" ? value : ""
+  } catch {
+    return ""
+  }
+}
+
+/** Assigns one cookie; a throwing setter (cookies disabled) is ignored: the write is lost. */
+const writeCookieString = (browser: BrowserGlobals, cookie: string): void => {
+  try {
+    browser.document.cookie = cookie
+  } catch {
+    // ignored: the next poll reports what the cookies really hold
+  }
+}
+
+/** Drops unusable texts a hand-built `StoredTokens` may carry. */
+const sanitize = (tokens: StoredTokens): StoredTokens => ({
+  accessToken: Option.flatMap(tokens.accessToken, (value) => token(Redacted.value(value))),
+  refreshToken: Option.flatMap(tokens.refreshToken, (value) => token(Redacted.value(value)))
+})

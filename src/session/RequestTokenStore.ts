@@ -1,0 +1,166 @@
+/**
+ * The token store for server code handling one request (PROTOCOL.md §5.2, request-like stores):
+ *
+ * - when the request carries an `x-stack-auth` header (see {@link authHeaders}: a browser forwarding
+ *   its tokens to the app's own backend), the tokens come from that JSON object
+ *   `{ accessToken, refreshToken }`; it must hold both tokens, or neither (a signed-out browser);
+ * - otherwise they are read from the `cookie` header with the official cookie rules (`cookies.ts`).
+ *
+ * Writes (a refreshed access token, a sign-out) are kept in memory for the life of the store: a
+ * server cannot write the browser's cookies from here (the framework helpers of `src/next` can).
+ * Build one store per request (its layer is cheap), as the official SDK caches one per request.
+ *
+ * Error messages never contain the header value or any token text.
+ *
+ * @module
+ */
+import { Effect, Layer, Option, Redacted, Stream, SubscriptionRef } from "effect"
+import * as Cookies from "./cookies.js"
+import {
+  empty,
+  isUsableToken,
+  type StoredTokens,
+  token,
+  TokenStore,
+  TokenStoreError,
+  type TokenStoreShape
+} from "./TokenStore.js"
+
+/** Headers as the Fetch API (`Headers`) and most frameworks expose them. */
+export interface HeadersLike {
+  readonly get: (name: string) => string | null | undefined
+}
+
+/** Headers as Node's `IncomingMessage` exposes them (lower-case names). */
+export type HeaderRecord = { readonly [name: string]: string | ReadonlyArray<string> | undefined }
+
+/** A request-like object (a Fetch `Request`, a Node request) or its headers. */
+export type RequestLike = { readonly headers: HeadersLike | HeaderRecord } | HeadersLike
+
+/** Options of the request store. */
+export interface RequestTokenStoreOptions {
+  /** The project whose refresh cookie is read from the `cookie` header. */
+  readonly projectId: string
+}
+
+/** Name of the header carrying forwarded tokens. */
+export const authHeaderName = "x-stack-auth"
+
+/**
+ * Makes a store seeded from a request: the `x-stack-auth` header when present, else the cookies.
+ * Fails with {@link TokenStoreError} `Invalid x-stack-auth header: <reason>` when that header is
+ * not a JSON object of two tokens (strings or null), holds only one token, or a token that is not
+ * usable (the text `"undefined"`, `"null"` or empty).
+ *
+ * @example
+ * ```ts
+ * const handler = (request: Request) =>
+ *   Users.getCurrent().pipe(Effect.provide(RequestTokenStore.layer(request, { projectId })))
+ * ```
+ */
+export const make = (
+  request: RequestLike,
+  options: RequestTokenStoreOptions
+): Effect.Effect<TokenStoreShape, TokenStoreError> =>
+  Effect.gen(function*() {
+    const initial = yield* readRequestTokens(request, options)
+    const ref = yield* SubscriptionRef.make(initial)
+    return {
+      get: SubscriptionRef.get(ref),
+      set: (tokens) => SubscriptionRef.set(ref, sanitize(tokens)),
+      changes: Stream.empty
+    } satisfies TokenStoreShape
+  })
+
+/** The request store as the {@link TokenStore} service. */
+export const layer = (request: RequestLike, options: RequestTokenStoreOptions): Layer.Layer<TokenStore, TokenStoreError> =>
+  Layer.effect(TokenStore, make(request, options))
+
+/**
+ * The tokens a request carries, without making a store (`x-stack-auth` first, then the cookies).
+ * Fails as {@link make}.
+ */
+export const readRequestTokens = (
+  request: RequestLike,
+  options: RequestTokenStoreOptions
+): Effect.Effect<StoredTokens, TokenStoreError> =>
+  Effect.suspend(() => {
+    const header = headerValue(request, authHeaderName)
+    // An empty header counts as absent, as in the official SDK.
+    if (header !== undefined && header.trim() !== "") return parseAuthHeader(header)
+    return Effect.succeed(Cookies.readTokens(Cookies.parseCookieHeader(headerValue(request, "cookie")), options.projectId))
+  })
+
+/**
+ * Parses an `x-stack-auth` header value: a JSON object `{ accessToken?, refreshToken? }` whose
+ * members are strings or null, both present or both absent.
+ */
+export const parseAuthHeader = (value: string): Effect.Effect<StoredTokens, TokenStoreError> => {
+  const fail = (reason: string) => Effect.fail(new TokenStoreError({ message: `Invalid ${authHeaderName} header: ${reason}` }))
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    return fail("not valid JSON")
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail("not a JSON object")
+  const record = parsed as Record<string, unknown>
+  const accessToken = record["accessToken"] ?? null
+  const refreshToken = record["refreshToken"] ?? null
+  for (const [name, member] of [["accessToken", accessToken], ["refreshToken", refreshToken]] as const) {
+    if (member !== null && typeof member !== "string") return fail(`${name} must be a string or null`)
+    if (member !== null && !isUsableToken(member)) return fail(`${name} is not a usable token`)
+  }
+  if (accessToken === null && refreshToken === null) return Effect.succeed(empty)
+  if (accessToken === null || refreshToken === null) return fail("both accessToken and refreshToken are required")
+  return Effect.succeed({ accessToken: token(accessToken), refreshToken: token(refreshToken) })
+}
+
+/**
+ * The header that hands a browser's tokens to the app's own backend:
+ * `{ "x-stack-auth": JSON.stringify({ accessToken, refreshToken }) }`, absent tokens as `null`.
+ * The value reveals the tokens: send it only over HTTPS to your own server, never log it.
+ */
+export const authHeaders = (tokens: StoredTokens): Record<string, string> => ({
+  [authHeaderName]: JSON.stringify({
+    accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
+    refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Implementation
+// ---------------------------------------------------------------------------------------------
+
+const isHeadersLike = (value: unknown): value is HeadersLike =>
+  typeof value === "object" && value !== null && typeof (value as { readonly get?: unknown }).get === "function"
+
+/** One header's value (the first one if repeated), `undefined` when absent; never throws. */
+const headerValue = (request: RequestLike, name: string): string | undefined => {
+  try {
+    const headers: unknown = isHeadersLike(request) ? request : (request as { readonly headers?: unknown }).headers
+    if (isHeadersLike(headers)) {
+      const value = headers.get(name)
+      return typeof value === "string" ? value : undefined
+    }
+    if (typeof headers !== "object" || headers === null) return undefined
+    for (const [key, value] of Object.entries(headers)) {
+      if (key.toLowerCase() !== name) continue
+      if (typeof value === "string") return value
+      if (Array.isArray(value)) {
+        // Node joins repeated Cookie headers with "; "; other repeated headers: the first one.
+        const strings = value.filter((item): item is string => typeof item === "string")
+        return strings.length === 0 ? undefined : name === "cookie" ? strings.join("; ") : strings[0]
+      }
+    }
+    return undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Drops unusable texts a hand-built `StoredTokens` may carry. */
+const sanitize = (tokens: StoredTokens): StoredTokens => ({
+  accessToken: Option.flatMap(tokens.accessToken, (value) => token(Redacted.value(value))),
+  refreshToken: Option.flatMap(tokens.refreshToken, (value) => token(Redacted.value(value)))
+})

@@ -1,0 +1,73 @@
+/**
+ * The signed-in user: read, update (PROTOCOL.md §3.3). More user operations (server access,
+ * deletion) grow here.
+ *
+ * @module
+ */
+import { Effect, Option, Schema } from "effect"
+import * as Endpoint from "../core/Endpoint.js"
+import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists } from "../core/KnownErrors.js"
+import { Json, optionalField } from "../core/Wire.js"
+import { CurrentUser } from "./User.js"
+
+/** `GET /users/me` (client access). */
+export const getCurrentEndpoint = Endpoint.make({
+  name: "Users.getCurrent",
+  method: "GET",
+  path: "/users/me",
+  access: "client",
+  session: "required",
+  success: CurrentUser,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** Fields the signed-in user may change (client access). */
+export const CurrentUserUpdate = Schema.Struct({
+  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
+  clientMetadata: optionalField("client_metadata", Json),
+  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Schema.String)),
+  profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
+  totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
+  otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
+  passkeyAuthEnabled: optionalField("passkey_auth_enabled", Schema.Boolean),
+  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String))
+})
+
+/** An update of the signed-in user. */
+export type CurrentUserUpdate = typeof CurrentUserUpdate.Type
+
+/** `PATCH /users/me` (client access). */
+export const updateCurrentEndpoint = Endpoint.make({
+  name: "Users.updateCurrent",
+  method: "PATCH",
+  path: "/users/me",
+  access: "client",
+  session: "required",
+  payload: CurrentUserUpdate,
+  success: CurrentUser,
+  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists]
+})
+
+/**
+ * The signed-in user, or `Option.none()` when nobody is signed in (no token, a rejected refresh
+ * token, or a deleted user: `CANNOT_GET_OWN_USER_WITHOUT_USER`). `GET /users/me`.
+ *
+ * Anonymous users are returned as they are (`isAnonymous`); the `or` policies of `getUser` build on this.
+ */
+export const getCurrent = Effect.fn("Users.getCurrent")(function* () {
+  return yield* Endpoint.call(getCurrentEndpoint, {}).pipe(
+    Effect.map(Option.some),
+    Effect.catchTags({
+      UserNotSignedIn: () => Effect.succeed(Option.none<CurrentUser>()),
+      CannotGetOwnUserWithoutUser: () => Effect.succeed(Option.none<CurrentUser>())
+    })
+  )
+})
+
+/**
+ * Updates the signed-in user and returns it. `PATCH /users/me`.
+ * Fails with `UserNotSignedIn` when nobody is signed in.
+ */
+export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update: CurrentUserUpdate) {
+  return yield* Endpoint.call(updateCurrentEndpoint, { payload: update })
+})

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  esbuild: { jsx: "automatic" },
+  test: {
+    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    typecheck: { enabled: false }
+  }
+})
