@@ -15,9 +15,10 @@
  * @module
  */
 import type { Effect, Option, Redacted, Scope, Stream } from "effect"
-import { Context, Layer } from "effect"
+import { Layer } from "effect"
 import type { StackClient } from "../core/StackClient.js"
 import { makeSession } from "./internal/session.js"
+import { minimumRemaining, Session } from "./internal/tag.js"
 import type { TransportError } from "../core/Errors.js"
 import type {
   InvalidOauthClientIdOrSecret,
@@ -64,10 +65,10 @@ export interface SessionShape {
 }
 
 /** The session service. */
-export class Session extends Context.Tag("stack-auth-effect/Session")<Session, SessionShape>() {}
+export { Session } from "./internal/tag.js"
 
 /** Minimum remaining validity for reusing an access token. */
-export const minimumRemainingMillis = 20_000
+export const minimumRemainingMillis: number = minimumRemaining
 
 /**
  * Builds the session over a `TokenStore` and the transport. Scoped: a refresh in flight belongs

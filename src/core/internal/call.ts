@@ -7,7 +7,7 @@ import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
 import type { RequestCredentials, StackResponse } from "../StackClient.js"
-import { Session } from "../../session/Session.js"
+import { Session } from "../../session/internal/tag.js"
 
 /** Known errors every endpoint of an access level declares (see `CommonErrors`). */
 export const commonErrorClasses = (access: EndpointAccess): ReadonlyArray<KnownErrorClass> => {

@@ -1,0 +1,8 @@
+import { Context } from "effect"
+import type { SessionShape } from "../Session.js"
+
+/** The session tag, in a leaf module so the transport can depend on it without a cycle. */
+export class Session extends Context.Tag("stack-auth-effect/Session")<Session, SessionShape>() {}
+
+/** Minimum remaining validity for reusing an access token. */
+export const minimumRemaining = 20_000

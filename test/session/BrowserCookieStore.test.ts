@@ -1,0 +1,170 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Option, Redacted, type Scope, Stream, TestClock } from "effect"
+import * as BrowserCookieStore from "../../src/session/BrowserCookieStore.js"
+import * as Cookies from "../../src/session/cookies.js"
+import { empty, fromStrings, type StoredTokens, TokenStore } from "../../src/session/TokenStore.js"
+
+const projectId = "proj-1"
+
+const texts = (tokens: StoredTokens) => ({
+  accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
+  refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
+})
+
+/** What another tab does when it signs in: writes the cookies itself. */
+const otherTabSignsIn = (browser: FakeBrowser, refreshToken: string, accessToken: string, now: number) => {
+  for (const cookie of Cookies.writeTokens(fromStrings(accessToken, refreshToken), {
+    projectId,
+    secure: browser.secure,
+    now,
+    existing: Cookies.parseCookieHeader(browser.document.cookie)
+  })) browser.document.cookie = cookie
+}
+
+describe("BrowserCookieStore", () => {
+  it.scoped("fails with the spec's message outside a browser", () =>
+    Effect.gen(function*() {
+      expect("document" in globalThis).toBe(false)
+      const error = yield* Effect.flip(BrowserCookieStore.make({ projectId }))
+      expect(error._tag).toBe("TokenStoreError")
+      expect(error.message).toBe("Cannot use cookie token store on the server!")
+      const fromLayer = yield* Effect.flip(Effect.provide(TokenStore, BrowserCookieStore.layer({ projectId })))
+      expect(fromLayer.message).toBe("Cannot use cookie token store on the server!")
+    }))
+
+  it.scoped("reads the tokens already in document.cookie", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:")
+      otherTabSignsIn(browser, "r0", "a0", 1)
+      const store = yield* BrowserCookieStore.make({ projectId })
+      expect(texts(yield* store.get)).toEqual({ accessToken: "a0", refreshToken: "r0" })
+    }))
+
+  it.scoped("writes the __Host- refresh cookie and stack-access over HTTPS, and deletes legacy cookies", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("https:")
+      browser.document.cookie = "stack-refresh-proj-1=legacy; Path=/"
+      const store = yield* BrowserCookieStore.make({ projectId })
+      expect(texts(yield* store.get).refreshToken).toBe("legacy")
+      yield* TestClock.setTime(4_200)
+      const before = browser.assignments.length
+      yield* store.set(fromStrings("a1", "r1"))
+      expect([...browser.jar.keys()].sort()).toEqual(["__Host-stack-refresh-proj-1--default", "stack-access"])
+      expect(JSON.parse(decodeURIComponent(browser.jar.get("__Host-stack-refresh-proj-1--default") ?? ""))).toEqual({
+        refresh_token: "r1",
+        updated_at_millis: 4_200
+      })
+      expect(browser.assignments.slice(before).filter((cookie) => !cookie.includes("Max-Age=0")).every((cookie) => cookie.includes("; Secure"))).toBe(
+        true
+      )
+    }))
+
+  it.scoped("notices a cookie changed by another tab within 100 ms", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:")
+      const store = yield* BrowserCookieStore.make({ projectId })
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      yield* Effect.yieldNow()
+
+      otherTabSignsIn(browser, "r-tab", "a-tab", 7)
+      yield* TestClock.adjust("99 millis")
+      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+
+      yield* TestClock.adjust("1 millis")
+      const emitted = Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)
+      expect(emitted).toEqual([{ accessToken: "a-tab", refreshToken: "r-tab" }])
+      expect(texts(yield* store.get)).toEqual({ accessToken: "a-tab", refreshToken: "r-tab" })
+    }))
+
+  it.scoped("does not re-emit its own write, but reports a later sign-out in another tab", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:")
+      const store = yield* BrowserCookieStore.make({ projectId })
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      yield* Effect.yieldNow()
+
+      yield* store.set(fromStrings("a1", "r1"))
+      yield* TestClock.adjust("1 second")
+      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+
+      for (const name of [...browser.jar.keys()]) browser.document.cookie = `${name}=; Path=/; Max-Age=0`
+      yield* TestClock.adjust("100 millis")
+      expect(Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)).toEqual([texts(empty)])
+    }))
+
+  it.scoped("emits each outside change once", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:")
+      const store = yield* BrowserCookieStore.make({ projectId })
+      const first = yield* store.changes.pipe(Stream.take(2), Stream.runCollect, Effect.fork)
+      yield* Effect.yieldNow()
+
+      otherTabSignsIn(browser, "r1", "a1", 1)
+      yield* TestClock.adjust("500 millis")
+      otherTabSignsIn(browser, "r2", "a2", 2)
+      yield* TestClock.adjust("100 millis")
+      expect(Chunk.toReadonlyArray(yield* Fiber.join(first)).map((tokens) => texts(tokens).refreshToken)).toEqual(["r1", "r2"])
+    }))
+
+  it.scoped("honours a custom poll interval", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:")
+      const store = yield* BrowserCookieStore.make({ projectId, pollInterval: "1 second" })
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      yield* Effect.yieldNow()
+
+      otherTabSignsIn(browser, "r1", "a1", 1)
+      yield* TestClock.adjust("999 millis")
+      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+      yield* TestClock.adjust("1 millis")
+      expect(Chunk.size(yield* Fiber.join(next))).toBe(1)
+    }))
+})
+
+// ---------------------------------------------------------------------------------------------
+// A minimal browser
+// ---------------------------------------------------------------------------------------------
+
+/** A `document` whose cookie jar honours `Max-Age=0`, and a `location` with a protocol. */
+interface FakeBrowser {
+  readonly document: { cookie: string }
+  readonly jar: Map<string, string>
+  readonly assignments: Array<string>
+  readonly secure: boolean
+}
+
+function installFakeBrowser(protocol: "http:" | "https:"): Effect.Effect<FakeBrowser, never, Scope.Scope> {
+  return Effect.acquireRelease(
+    Effect.sync(() => {
+      const jar = new Map<string, string>()
+      const assignments: Array<string> = []
+      const document = {
+        get cookie(): string {
+          return [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+        },
+        set cookie(assignment: string) {
+          assignments.push(assignment)
+          const [pair = "", ...attributes] = assignment.split(";")
+          const eq = pair.indexOf("=")
+          if (eq <= 0) return
+          const name = pair.slice(0, eq).trim()
+          const maxAge = attributes
+            .map((attribute) => attribute.trim().split("="))
+            .find(([key]) => key?.toLowerCase() === "max-age")?.[1]
+          if (maxAge !== undefined && Number(maxAge) <= 0) jar.delete(name)
+          else jar.set(name, pair.slice(eq + 1).trim())
+        }
+      }
+      const scope = globalThis as Record<string, unknown>
+      scope["document"] = document
+      scope["location"] = { protocol }
+      return { document, jar, assignments, secure: protocol === "https:" }
+    }),
+    () =>
+      Effect.sync(() => {
+        const scope = globalThis as Record<string, unknown>
+        delete scope["document"]
+        delete scope["location"]
+      })
+  )
+}

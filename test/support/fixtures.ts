@@ -1,0 +1,86 @@
+import { Chunk, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
+import { UnsecuredJWT } from "jose"
+import { setupServer } from "msw/node"
+import * as RetryPolicy from "../../src/core/RetryPolicy.js"
+import * as StackClient from "../../src/core/StackClient.js"
+import * as StackConfig from "../../src/core/StackConfig.js"
+import * as Session from "../../src/session/Session.js"
+import * as TokenStore from "../../src/session/TokenStore.js"
+import type { StoredTokens } from "../../src/session/TokenStore.js"
+
+/** A project id and keys used by unit tests (never real). */
+export const projectId = "6a1d4a4f-6a51-4a8e-8a8d-0b3c1d2e3f40"
+export const baseUrl = "http://stack.test"
+export const apiUrl = `${baseUrl}/api/v1`
+export const publishableClientKey = "pck_testpublishablekey0000000000000000000000000000"
+export const secretServerKey = "ssk_testsecretserverkey000000000000000000000000000"
+export const superSecretAdminKey = "sak_testsupersecretadminkey000000000000000000000000"
+export const refreshTokenText = "refreshtoken0000000000000000000000000000000000"
+
+/** An msw server for a test file; `onUnhandledRequest: "error"` so nothing escapes. */
+export const makeMswServer = () => {
+  const server = setupServer()
+  return server
+}
+
+/** An unsigned JWT whose `exp` is `expSeconds` (epoch seconds), or without `exp`. */
+export const accessToken = (expSeconds: number | undefined, subject = "user-1"): string => {
+  const jwt = new UnsecuredJWT({ sub: subject, project_id: projectId }).setIssuedAt(0)
+  if (expSeconds !== undefined) jwt.setExpirationTime(expSeconds)
+  return jwt.encode()
+}
+
+/** Stored tokens from texts. */
+export const tokens = (access: string | undefined, refresh: string | undefined): StoredTokens => ({
+  accessToken: access === undefined ? Option.none() : Option.some(Redacted.make(access)),
+  refreshToken: refresh === undefined ? Option.none() : Option.some(Redacted.make(refresh))
+})
+
+/** Settings + transport over `fetch` (msw intercepts) + the given retry policy. */
+export const transportLayer = (retryPolicy: Layer.Layer<RetryPolicy.RetryPolicy> = RetryPolicy.layer) =>
+  StackClient.layerWithoutDependencies.pipe(
+    Layer.provide(StackClient.layerFetch),
+    Layer.provide(retryPolicy),
+    Layer.provideMerge(StackConfig.layer({ projectId, baseUrl, publishableClientKey }))
+  )
+
+/** Transport + session over a memory store seeded with `initial`. */
+export const sessionLayer = (initial: StoredTokens = TokenStore.empty, retryPolicy?: Layer.Layer<RetryPolicy.RetryPolicy>) =>
+  Session.layer.pipe(Layer.provideMerge(TokenStore.layerMemory(initial)), Layer.provideMerge(transportLayer(retryPolicy)))
+
+/** Lets real I/O (fetch through msw) progress while the test clock stands still. */
+export const realPause = (millis = 2) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
+
+/**
+ * Waits (in real time) until the fiber is sleeping on the test clock or done; returns the
+ * pending wake-up times relative to now.
+ */
+export const pendingSleeps = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 2000; i++) {
+      const sleeps = yield* TestClock.sleeps()
+      if (Chunk.size(sleeps) > 0) {
+        const now = yield* TestClock.currentTimeMillis
+        return Chunk.toReadonlyArray(sleeps).map((at) => at - now)
+      }
+      const done = yield* Fiber.poll(fiber)
+      if (Option.isSome(done)) return []
+      yield* realPause()
+    }
+    return []
+  })
+
+/** Runs a fiber to completion, advancing the test clock to each pending sleep; returns the delays slept. */
+export const runAdvancingClock = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+  Effect.gen(function* () {
+    const delays: Array<number> = []
+    for (;;) {
+      const sleeps = yield* pendingSleeps(fiber)
+      if (sleeps.length === 0) break
+      const next = Math.min(...sleeps)
+      delays.push(next)
+      yield* TestClock.adjust(next)
+    }
+    const exit = yield* Fiber.await(fiber)
+    return { exit, delays }
+  })
