@@ -97,6 +97,7 @@ const contract = (name: string, makeStore: MakeStore) =>
       Effect.gen(function*() {
         const store = yield* makeStore(noSeed)
         const fiber = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+        yield* Effect.yieldNow() // let the subscriber subscribe
         yield* store.set(fromStrings("access-5", "refresh-5"))
         yield* TestClock.adjust("1 second")
         const done = yield* Fiber.poll(fiber)
