@@ -78,7 +78,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
           yield* Effect.sync(() => {
             for (const cookie of written) writeCookieString(browser, cookie)
           })
-          void tokens
+          yield* Ref.set(last, tokens)
         })
       )
 

@@ -61,11 +61,17 @@ export const equals = (a: StoredTokens, b: StoredTokens): boolean => {
   return same(a.accessToken, b.accessToken) && same(a.refreshToken, b.refreshToken)
 }
 
+/** Drops unusable token texts (empty, `"undefined"`) from a pair before it is stored. */
+export const sanitize = (tokens: StoredTokens): StoredTokens => ({
+  accessToken: Option.flatMap(tokens.accessToken, (value) => token(Redacted.value(value))),
+  refreshToken: Option.flatMap(tokens.refreshToken, (value) => token(Redacted.value(value)))
+})
+
 /** An in-memory store (the default): tokens live as long as the layer. */
 export const makeMemory = (initial: StoredTokens = empty): Effect.Effect<TokenStoreShape> =>
-  Effect.map(SubscriptionRef.make(initial), (ref) => ({
+  Effect.map(SubscriptionRef.make(sanitize(initial)), (ref) => ({
     get: SubscriptionRef.get(ref),
-    set: (tokens) => SubscriptionRef.set(ref, tokens),
+    set: (tokens) => SubscriptionRef.set(ref, sanitize(tokens)),
     changes: Stream.empty
   }))
 
@@ -93,8 +99,8 @@ export const makeCustom = (options: CustomStoreOptions): TokenStoreShape => ({
   set: (tokens) =>
     Effect.tryPromise(async () =>
       options.set({
-        accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
-        refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
+        accessToken: Option.getOrNull(Option.map(sanitize(tokens).accessToken, Redacted.value)),
+        refreshToken: Option.getOrNull(Option.map(sanitize(tokens).refreshToken, Redacted.value))
       })
     ).pipe(Effect.catchAll(() => Effect.logWarning("Custom token store: set failed"))),
   changes: Stream.empty
