@@ -57,8 +57,8 @@ export interface Endpoint<
   readonly path: string
   readonly access: Access
   readonly session: Use
-  readonly params: Schema.Schema<Params, Readonly<Record<string, string>>> | undefined
-  readonly query: Schema.Schema<Query, Readonly<Record<string, string | undefined>>> | undefined
+  readonly params: Schema.Schema<Params, any> | undefined
+  readonly query: Schema.Schema<Query, any> | undefined
   readonly payload: Schema.Schema<Payload, any> | undefined
   readonly payloadEncoding: PayloadEncoding
   readonly success: Schema.Schema<Success, any>
@@ -86,8 +86,8 @@ export interface Definition<
   readonly path: string
   readonly access: Access
   readonly session: Use
-  readonly params?: Schema.Schema<Params, Readonly<Record<string, string>>>
-  readonly query?: Schema.Schema<Query, Readonly<Record<string, string | undefined>>>
+  readonly params?: Schema.Schema<Params, any>
+  readonly query?: Schema.Schema<Query, any>
   readonly payload?: Schema.Schema<Payload, any>
   readonly payloadEncoding?: PayloadEncoding
   readonly success: Schema.Schema<Success, any>

@@ -17,7 +17,7 @@ import { Context, Duration, Effect, Layer, Random, Schedule } from "effect"
 export type RetrySignal =
   | { readonly _tag: "RateLimitedSignal"; readonly retryAfterSeconds: number | undefined }
   | { readonly _tag: "LoopDetectedSignal" }
-  | { readonly _tag: "NetworkFailureSignal" }
+  | { readonly _tag: "NetworkFailureSignal"; readonly cause: unknown }
 
 /** The retry policy service: a schedule fed with the signal of each failed attempt. */
 export interface RetryPolicyShape {

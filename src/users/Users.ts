@@ -1,14 +1,14 @@
 /**
- * The signed-in user: read, update (PROTOCOL.md §3.3). More user operations (server access,
- * deletion) grow here.
+ * Users (PROTOCOL.md §3.3): the signed-in user with client access (read, update) and any user
+ * by id with server access. More operations grow here.
  *
  * @module
  */
 import { Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists } from "../core/KnownErrors.js"
+import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
 import { Json, optionalField } from "../core/Wire.js"
-import { CurrentUser } from "./User.js"
+import { CurrentUser, ServerUser } from "./User.js"
 
 /** `GET /users/me` (client access). */
 export const getCurrentEndpoint = Endpoint.make({
@@ -70,4 +70,24 @@ export const getCurrent = Effect.fn("Users.getCurrent")(function* () {
  */
 export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update: CurrentUserUpdate) {
   return yield* Endpoint.call(updateCurrentEndpoint, { payload: update })
+})
+
+/** `GET /users/{user_id}` (server access). */
+export const getByIdEndpoint = Endpoint.make({
+  name: "Users.getById",
+  method: "GET",
+  path: "/users/:userId",
+  access: "server",
+  session: "none",
+  params: Schema.Struct({ userId: Schema.String }),
+  success: ServerUser,
+  errors: [UserNotFound]
+})
+
+/**
+ * Any user of the project by id, server view. `GET /users/{user_id}`; needs server access.
+ * Fails with `UserNotFound`.
+ */
+export const getById = Effect.fn("Users.getById")(function* (userId: string) {
+  return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
 })

@@ -90,7 +90,7 @@ export const makeTransport = Effect.gen(function* () {
       }
       const networkFailure = (cause: unknown) =>
         idempotent
-          ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal" })
+          ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
           : Effect.succeed(Either.left(connectivity(method, url, cause)))
       const exchange = Effect.gen(function* () {
         const response: HttpClientResponse.HttpClientResponse = yield* client.execute(httpRequest)
@@ -120,7 +120,7 @@ export const makeTransport = Effect.gen(function* () {
       Effect.catchAll((failure): Effect.Effect<never, ConnectivityError | RateLimited | HttpError> => {
         switch (failure._tag) {
           case "NetworkFailureSignal":
-            return Effect.fail(connectivity(method, url, "retries exhausted"))
+            return Effect.fail(connectivity(method, url, failure.cause))
           case "RateLimitedSignal":
             return Effect.fail(
               new RateLimited({
@@ -156,8 +156,15 @@ const connectivity = (method: string, url: string, cause: unknown) =>
     message: `Could not reach the Stack Auth API: ${method} ${url} failed (${describe(cause)}). Check the network connection and the API base URL.`,
     method,
     url,
-    cause
+    cause: underlying(cause)
   })
+
+/**
+ * The platform error carries the request, headers (tokens, keys) included: keep only the
+ * underlying failure (e.g. fetch's `TypeError`), never the request.
+ */
+const underlying = (cause: unknown): unknown =>
+  typeof cause === "object" && cause !== null && "_tag" in cause && "cause" in cause ? cause.cause : cause
 
 const describe = (cause: unknown): string => {
   if (typeof cause === "string") return cause

@@ -1,0 +1,111 @@
+/**
+ * Tokens and keys never appear in a log line, an error message or a span attribute
+ * (issue: "Tokens are Redacted everywhere").
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Context, Effect, Layer, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { http, HttpResponse } from "msw"
+import { afterAll, afterEach, beforeAll } from "vitest"
+import * as Password from "../../src/auth/Password.js"
+import * as Sessions from "../../src/auth/Sessions.js"
+import { layerServer } from "../../src/core/Access.js"
+import * as RetryPolicy from "../../src/core/RetryPolicy.js"
+import * as Users from "../../src/users/Users.js"
+import { accessToken, apiUrl, makeMswServer, publishableClientKey, refreshTokenText, secretServerKey, sessionLayer } from "../support/fixtures.js"
+
+const server = makeMswServer()
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+const signInAccess = accessToken(60)
+const refreshedAccess = accessToken(100_000)
+const secrets = [signInAccess, refreshedAccess, refreshTokenText, secretServerKey, publishableClientKey, "hunter2-password"]
+
+/** A tracer that records every span's name and attributes. */
+const recordingTracer = (spans: Array<{ name: string; attributes: Map<string, unknown> }>) =>
+  Tracer.make({
+    span: (name, parent, context, links, startTime, kind) => {
+      const attributes = new Map<string, unknown>()
+      spans.push({ name, attributes })
+      const span: Tracer.Span = {
+        _tag: "Span",
+        name,
+        spanId: `span-${spans.length}`,
+        traceId: "trace",
+        parent,
+        context,
+        status: { _tag: "Started", startTime },
+        attributes,
+        links,
+        sampled: true,
+        kind,
+        end: () => {},
+        attribute: (key, value) => void attributes.set(key, value),
+        event: (eventName, _time, eventAttributes) => void attributes.set(`event:${eventName}`, eventAttributes),
+        addLinks: () => {}
+      }
+      return span
+    },
+    context: (f) => f()
+  })
+
+describe("no secret text leaks", () => {
+  it.effect("logs, error messages and span attributes of sign-in, refresh, failures and sign-out hold no token or key", () =>
+    Effect.gen(function* () {
+      const lines: Array<string> = []
+      const spans: Array<{ name: string; attributes: Map<string, unknown> }> = []
+      let meCalls = 0
+      server.use(
+        http.post(`${apiUrl}/auth/password/sign-in`, () =>
+          HttpResponse.json({ access_token: signInAccess, refresh_token: refreshTokenText, user_id: "u1" })
+        ),
+        http.post(`${apiUrl}/auth/oauth/token`, () => HttpResponse.json({ access_token: refreshedAccess, token_type: "Bearer" })),
+        http.get(`${apiUrl}/users/me`, () =>
+          ++meCalls === 1
+            ? HttpResponse.json({ code: "ACCESS_TOKEN_EXPIRED", error: "Access token has expired." }, { status: 401, headers: { "x-stack-known-error": "ACCESS_TOKEN_EXPIRED" } })
+            : HttpResponse.error()
+        ),
+        http.get(`${apiUrl}/users/:id`, () => new HttpResponse(`bad ${"request"}`, { status: 400 })),
+        http.delete(`${apiUrl}/auth/sessions/current`, () => HttpResponse.json({ code: "X" }, { headers: { "x-stack-known-error": "Y" } }))
+      )
+      const logger = Logger.make((options) => void lines.push(Logger.logfmtLogger.log(options)))
+      const failures: Array<unknown> = []
+      const record = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(
+          Effect.tapErrorCause((cause) => Effect.logError("call failed", cause)),
+          Effect.catchAllCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
+        )
+      const program = Effect.gen(function* () {
+        yield* record(Password.signInWithPassword({ email: "ada@example.com", password: "hunter2-password" }))
+        yield* Effect.log("signed in")
+        yield* record(Users.getCurrent())
+        yield* record(Users.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11"))
+        yield* record(Sessions.signOut())
+      })
+      yield* program.pipe(
+        Effect.provide(Layer.merge(sessionLayer(undefined, RetryPolicy.layerNoRetries), layerServer(secretServerKey))),
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+        Logger.withMinimumLogLevel(LogLevel.All),
+        Effect.withTracer(recordingTracer(spans))
+      )
+      expect(failures.length).toBeGreaterThanOrEqual(3)
+      const texts = [
+        ...lines,
+        ...failures.flatMap((failure) => [String(failure), failure instanceof Error ? failure.message : "", JSON.stringify(failure) ?? ""]),
+        ...spans.flatMap((span) => [span.name, ...[...span.attributes.entries()].map(([key, value]) => `${key}=${JSON.stringify(value)}`)])
+      ]
+      expect(spans.length).toBeGreaterThan(0)
+      for (const secret of secrets) {
+        for (const text of texts) expect(text.includes(secret), `leaked ${secret.slice(0, 8)}… in: ${text.slice(0, 200)}`).toBe(false)
+      }
+    }))
+
+  it("Redacted tokens print as <redacted>", () => {
+    const token = Redacted.make(refreshTokenText)
+    expect(String(token)).not.toContain(refreshTokenText)
+    expect(JSON.stringify({ token })).not.toContain(refreshTokenText)
+    void Option
+    void Context
+  })
+})

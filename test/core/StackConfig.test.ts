@@ -1,0 +1,117 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
+import * as Access from "../../src/core/Access.js"
+import { AdminAccess, ServerAccess } from "../../src/core/Access.js"
+import * as StackConfig from "../../src/core/StackConfig.js"
+
+const uuid = "6a1d4a4f-6a51-4a8e-8a8d-0b3c1d2e3f40"
+const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+describe("StackConfig from options", () => {
+  it.effect("accepts 'internal' or a uuid, strips the base URL's trailing slash, wraps the key in Redacted", () =>
+    Effect.gen(function* () {
+      const config = yield* StackConfig.make({ projectId: uuid, baseUrl: "http://127.0.0.1:8102/", publishableClientKey: "pck_abc" })
+      expect(config.baseUrl).toBe("http://127.0.0.1:8102")
+      expect(Redacted.value(Option.getOrThrow(config.publishableClientKey))).toBe("pck_abc")
+      expect(String(Option.getOrThrow(config.publishableClientKey))).not.toContain("pck_abc")
+      expect(config.clientVersion).toMatch(/^js stack-auth-effect@/)
+      const internal = yield* StackConfig.make({ projectId: "internal" })
+      expect(internal.baseUrl).toBe(StackConfig.defaultBaseUrl)
+    }))
+
+  it.effect("a malformed project id or base URL fails naming the setting", () =>
+    Effect.gen(function* () {
+      const badId = yield* Effect.flip(StackConfig.make({ projectId: "not a project" }))
+      expect(badId.setting).toBe("projectId")
+      const badUrl = yield* Effect.flip(StackConfig.make({ projectId: uuid, baseUrl: "ftp://x" }))
+      expect(badUrl.setting).toBe("baseUrl")
+      const notUrl = yield* Effect.flip(StackConfig.make({ projectId: uuid, baseUrl: "::" }))
+      expect(notUrl.setting).toBe("baseUrl")
+    }))
+})
+
+describe("StackConfig from the environment (PROTOCOL.md §5.4)", () => {
+  it.effect("reads STACK_PROJECT_ID, STACK_PUBLISHABLE_CLIENT_KEY and STACK_API_URL", () =>
+    Effect.gen(function* () {
+      const config = yield* StackConfig.fromConfig.pipe(
+        withEnv({ STACK_PROJECT_ID: uuid, STACK_PUBLISHABLE_CLIENT_KEY: "pck_env", STACK_API_URL: "http://127.0.0.1:9/" })
+      )
+      expect(config.projectId).toBe(uuid)
+      expect(config.baseUrl).toBe("http://127.0.0.1:9")
+      expect(Redacted.value(Option.getOrThrow(config.publishableClientKey))).toBe("pck_env")
+    }))
+
+  it.effect("the NEXT_PUBLIC_ variants win over the plain ones", () =>
+    Effect.gen(function* () {
+      const config = yield* StackConfig.fromConfig.pipe(
+        withEnv({
+          NEXT_PUBLIC_STACK_PROJECT_ID: "internal",
+          STACK_PROJECT_ID: uuid,
+          NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: "pck_public",
+          NEXT_PUBLIC_STACK_API_URL: "https://api.example.com"
+        })
+      )
+      expect(config.projectId).toBe("internal")
+      expect(Redacted.value(Option.getOrThrow(config.publishableClientKey))).toBe("pck_public")
+      expect(config.baseUrl).toBe("https://api.example.com")
+    }))
+
+  it.effect("a missing project id fails the layer with an error naming STACK_PROJECT_ID", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(Layer.build(StackConfig.layerConfig).pipe(Effect.scoped, withEnv({})))
+      expect(error.setting).toBe("STACK_PROJECT_ID")
+      expect(error.message).toContain("STACK_PROJECT_ID")
+    }))
+
+  it.effect("a malformed setting fails naming it", () =>
+    Effect.gen(function* () {
+      const badId = yield* Effect.flip(StackConfig.fromConfig.pipe(withEnv({ STACK_PROJECT_ID: "nope" })))
+      expect(badId.setting).toBe("STACK_PROJECT_ID")
+      const badUrl = yield* Effect.flip(StackConfig.fromConfig.pipe(withEnv({ STACK_PROJECT_ID: uuid, STACK_API_URL: "nope" })))
+      expect(badUrl.setting).toBe("STACK_API_URL")
+      const badHeaders = yield* Effect.flip(
+        StackConfig.fromConfig.pipe(withEnv({ STACK_PROJECT_ID: uuid, STACK_EXTRA_REQUEST_HEADERS: "[1]" }))
+      )
+      expect(badHeaders.setting).toBe("STACK_EXTRA_REQUEST_HEADERS")
+    }))
+
+  it.effect("STACK_EXTRA_REQUEST_HEADERS is a JSON object of strings", () =>
+    Effect.gen(function* () {
+      const config = yield* StackConfig.fromConfig.pipe(
+        withEnv({ STACK_PROJECT_ID: uuid, STACK_EXTRA_REQUEST_HEADERS: JSON.stringify({ "x-trace": "1" }) })
+      )
+      expect(config.extraHeaders).toEqual({ "x-trace": "1" })
+    }))
+})
+
+describe("access keys", () => {
+  it.effect("server and admin keys come from STACK_SECRET_SERVER_KEY and STACK_SUPER_SECRET_ADMIN_KEY", () =>
+    Effect.gen(function* () {
+      const server = yield* ServerAccess
+      const admin = yield* AdminAccess
+      expect(Redacted.value(server.secretServerKey)).toBe("ssk_env")
+      const credential = yield* admin.credential
+      expect(credential._tag).toBe("AdminKey")
+    }).pipe(
+      Effect.provide(Layer.merge(Access.layerServerConfig, Access.layerAdminConfig)),
+      withEnv({ STACK_SECRET_SERVER_KEY: "ssk_env", STACK_SUPER_SECRET_ADMIN_KEY: "sak_env" })
+    ))
+
+  it.effect("a missing secret key fails with the spec's message naming the variable", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(Layer.build(Access.layerServerConfig).pipe(Effect.scoped, withEnv({})))
+      expect(error.setting).toBe("STACK_SECRET_SERVER_KEY")
+      expect(error.message).toContain("put it in the STACK_SECRET_SERVER_KEY environment variable")
+      const admin = yield* Effect.flip(Layer.build(Access.layerAdminConfig).pipe(Effect.scoped, withEnv({})))
+      expect(admin.setting).toBe("STACK_SUPER_SECRET_ADMIN_KEY")
+      const empty = yield* Effect.flip(Layer.build(Access.layerServer("")).pipe(Effect.scoped))
+      expect(empty._tag).toBe("MissingAccessKey")
+    }))
+
+  it.effect("admin access works with an admin access token (owner session on the internal project)", () =>
+    Effect.gen(function* () {
+      const admin = yield* AdminAccess
+      const credential = yield* admin.credential
+      expect(credential._tag).toBe("AdminAccessToken")
+    }).pipe(Effect.provide(Access.layerAdminAccessToken(Effect.succeed(Redacted.make("eyJ.admin.token"))))))
+})
