@@ -15,7 +15,8 @@
  *
  * @module
  */
-import { Clock, Duration, Effect, Layer, Option, PubSub, Redacted, Ref, Schedule, type Scope, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Option, PubSub, Redacted, Ref, type Scope, Stream } from "effect"
+import * as Schedules from "../core/Schedules.js"
 import * as Cookies from "./cookies.js"
 import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
 
@@ -28,7 +29,7 @@ export interface BrowserCookieStoreOptions {
 }
 
 /** Default interval between two reads of `document.cookie` (SPEC.md §9 "Cookie poll interval"). */
-export const defaultPollInterval: Duration.Duration = Duration.millis(100)
+export const defaultPollInterval: Duration.Duration = Schedules.cookiePollInterval
 
 /** The message of the error raised when no `document` exists (the official SDK's wording). */
 export const notInBrowserMessage = "Cannot use cookie token store on the server!"
@@ -92,7 +93,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
       })
     )
 
-    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(interval)))
+    yield* Effect.forkScoped(Effect.repeat(poll, Schedules.cookiePoll(interval)))
 
     return {
       get,

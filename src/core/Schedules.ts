@@ -1,0 +1,54 @@
+/**
+ * Every `Schedule` of the SDK in one place: the retry policy's default schedule and the polling
+ * cadences. Keeping them together keeps timing rules easy to find and to change.
+ *
+ * @module
+ */
+import { Duration, Effect, Random, Schedule } from "effect"
+
+/** Why an attempt may be retried. */
+export type RetrySignal =
+  | { readonly _tag: "RateLimitedSignal"; readonly retryAfterSeconds: number | undefined }
+  | { readonly _tag: "LoopDetectedSignal" }
+  | { readonly _tag: "NetworkFailureSignal"; readonly cause: unknown }
+
+/** Attempts per logical request, the first one included. */
+export const maxAttempts = 5
+
+/** Base delay of the exponential backoff. */
+export const backoffBase: Duration.Duration = Duration.millis(1000)
+
+/** The backoff before retry number `retryIndex` (0-based): base × 2^index × random(0.5…1.5). */
+export const backoff = (retryIndex: number): Effect.Effect<Duration.Duration> =>
+  Effect.map(Random.nextRange(0.5, 1.5), (factor) =>
+    Duration.millis(Math.round(Duration.toMillis(backoffBase) * 2 ** retryIndex * factor))
+  )
+
+/** The delay before the next attempt for a signal. */
+export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect<Duration.Duration> => {
+  switch (signal._tag) {
+    case "RateLimitedSignal":
+      return Effect.succeed(
+        signal.retryAfterSeconds === undefined ? Duration.zero : Duration.seconds(signal.retryAfterSeconds)
+      )
+    case "LoopDetectedSignal":
+    case "NetworkFailureSignal":
+      return backoff(retryIndex)
+  }
+}
+
+/** The default retry schedule: up to {@link maxAttempts} attempts, delays by {@link delayFor}. */
+export const retry: Schedule.Schedule<unknown, RetrySignal> = Schedule.identity<RetrySignal>().pipe(
+  Schedule.intersect(Schedule.count),
+  Schedule.whileOutput(([, retryIndex]) => retryIndex < maxAttempts - 1),
+  Schedule.modifyDelayEffect(([signal, retryIndex]) => delayFor(signal, retryIndex)),
+  Schedule.map(([, retryIndex]) => retryIndex)
+)
+
+
+/** How often the browser cookie store looks for tokens changed by another tab (SPEC.md §9). */
+export const cookiePollInterval: Duration.Duration = Duration.millis(100)
+
+/** The browser cookie store's polling cadence. */
+export const cookiePoll = (interval: Duration.DurationInput = cookiePollInterval): Schedule.Schedule<number> =>
+  Schedule.spaced(interval)
