@@ -173,6 +173,8 @@ export type ErrorOf<E extends Any> =
         | SessionErrors<Use>
         | TransportError
         | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
+        // an admin access token comes from an owner's session, which may be signed out
+        | (Access extends "admin" ? UserNotSignedIn : never)
     : never
 
 /** The success value of an endpoint. */
