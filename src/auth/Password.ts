@@ -26,14 +26,17 @@ import { SignInTokens } from "./Tokens.js"
 /** Payload of `POST /auth/password/sign-in`. */
 export const SignInPayload = Schema.Struct({
   email: Schema.String.pipe(Schema.minLength(1)),
-  password: Schema.String
+  password: Schema.String.pipe(Schema.maxLength(70))
 })
 
 /** Payload of `POST /auth/password/sign-up`. */
 export const SignUpPayload = Schema.Struct({
   email: Schema.String.pipe(Schema.minLength(1)),
   password: Schema.String,
-  verificationCallbackUrl: optionalField("verification_callback_url", Schema.String)
+  verificationCallbackUrl: optionalField("verification_callback_url", Schema.String),
+  botChallengeToken: optionalField("bot_challenge_token", Schema.String),
+  botChallengePhase: optionalField("bot_challenge_phase", Schema.Literal("invisible", "visible")),
+  botChallengeUnavailable: optionalField("bot_challenge_unavailable", Schema.Literal("true"))
 })
 
 /** `POST /auth/password/sign-in`. */

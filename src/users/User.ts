@@ -5,7 +5,7 @@
  * @module
  */
 import { Schema } from "effect"
-import { DateFromMillis, defaultedField, field, Json } from "../core/Wire.js"
+import { DateFromMillis, defaultedField, field, Json, optionalField } from "../core/Wire.js"
 
 /** A team as embedded in a user (`selected_team`), client view. */
 export const ClientTeam = Schema.Struct({
@@ -83,7 +83,13 @@ export const ServerUser = Schema.Struct({
   serverMetadata: defaultedField("server_metadata", Json, () => null),
   lastActiveAt: field("last_active_at_millis", DateFromMillis),
   restrictedByAdminPrivateDetails: defaultedField("restricted_by_admin_private_details", Schema.NullOr(Schema.String), () => null),
-  countryCode: defaultedField("country_code", Schema.NullOr(Schema.String), () => null)
+  countryCode: defaultedField("country_code", Schema.NullOr(Schema.String), () => null),
+  riskScores: optionalField(
+    "risk_scores",
+    Schema.Struct({
+      signUp: field("sign_up", Schema.Struct({ bot: Schema.Number, freeTrialAbuse: field("free_trial_abuse", Schema.Number) }))
+    })
+  )
 })
 
 /** A user, server view. */

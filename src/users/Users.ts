@@ -7,7 +7,7 @@
 import { Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
-import { Json, optionalField } from "../core/Wire.js"
+import { field, Json, optionalField } from "../core/Wire.js"
 import { CurrentUser, ServerUser } from "./User.js"
 
 /** `GET /users/me` (client access). */
@@ -25,7 +25,7 @@ export const getCurrentEndpoint = Endpoint.make({
 export const CurrentUserUpdate = Schema.Struct({
   displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
   clientMetadata: optionalField("client_metadata", Json),
-  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Schema.String)),
+  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Schema.UUID)),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
   totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
   otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
@@ -76,10 +76,10 @@ export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update:
 export const getByIdEndpoint = Endpoint.make({
   name: "Users.getById",
   method: "GET",
-  path: "/users/:userId",
+  path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: Schema.String }),
+  params: Schema.Struct({ userId: field("user_id", Schema.String) }),
   success: ServerUser,
   errors: [UserNotFound]
 })

@@ -1,0 +1,62 @@
+/**
+ * The emulator's seeded projects and fixed development credentials, and its default settings.
+ * These keys are public on purpose: they only open the local emulator.
+ *
+ * @module
+ */
+
+/** Credentials of a seeded project. */
+export interface SeededProject {
+  readonly projectId: string
+  readonly displayName: string
+  readonly publishableClientKey: string
+  readonly secretServerKey: string
+  readonly superSecretAdminKey: string
+}
+
+/**
+ * The emulator's defaults.
+ *
+ * - `demo`: project `3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91` ("Demo Project"): sign-up and password
+ *   sign-in on, `allow_localhost` true, no trusted domains, publishable key not required.
+ * - `internal`: project `internal` ("Stack Dashboard"), the project whose users own projects.
+ * - Keys are the service's prefix (`pck_`, `ssk_`, `sak_`) + 45 lowercase Crockford base32 characters.
+ * - `accessTokenLifetimeSeconds`: 600 (the service's default is 10 minutes).
+ * - `passwordHashIterations`: 10 000 PBKDF2-SHA256 iterations. Deliberately low: a production
+ *   service should use ≥ 100 000, which makes every sign-up/sign-in in a test suite slow; the
+ *   emulator protects no real secret, only stores no clear passwords.
+ * - `refreshTokenLifetimeMillis`: one year (PROTOCOL.md §2.5).
+ *
+ * @example
+ * ```ts
+ * import { defaults } from "stack-auth-effect/emulator"
+ * const config = { projectId: defaults.demo.projectId, publishableClientKey: defaults.demo.publishableClientKey }
+ * ```
+ */
+export const defaults = {
+  demo: {
+    projectId: "3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91",
+    displayName: "Demo Project",
+    publishableClientKey: "pck_282exj7w8gsm85wtqg43r8enp05am3snvb5j60dbpzg2g",
+    secretServerKey: "ssk_teadwt0nscbrrfv75m052c9hvcfeyvzb7xv3xfsjzm1gq",
+    superSecretAdminKey: "sak_wsgydcwdbwb1g5dejfvr7xn27ta8bk7s3vgnz0bhs5eps"
+  },
+  internal: {
+    projectId: "internal",
+    displayName: "Stack Dashboard",
+    publishableClientKey: "pck_ygv5zdgbyy2r7qx2j7117s3pw6bwz0cmy2fvm4j04snzk",
+    secretServerKey: "ssk_ed3apq3xjgn5sh17hhhapem5qnzn7dyxarqpzrdf6gjhb",
+    superSecretAdminKey: "sak_vfezh2w3aq0fcqfz1kpz8ym0t6gq1gxnvn92sgzkct4vp"
+  },
+  accessTokenLifetimeSeconds: 600,
+  passwordHashIterations: 10_000,
+  refreshTokenLifetimeMillis: 365 * 24 * 60 * 60 * 1000,
+  /** Lifetime of codes sent by e-mail (7 days). */
+  emailCodeLifetimeMillis: 7 * 24 * 60 * 60 * 1000,
+  /** Lifetime of an MFA attempt code (5 minutes). */
+  mfaAttemptLifetimeMillis: 5 * 60 * 1000
+} as const satisfies {
+  readonly demo: SeededProject
+  readonly internal: SeededProject
+  readonly [key: string]: unknown
+}

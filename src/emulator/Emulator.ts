@@ -1,0 +1,238 @@
+/**
+ * The local emulator of the hosted service: in memory, wire-compatible with PROTOCOL.md. One
+ * implementation, `handle(request) → Effect<Response>` (time from Effect's `Clock`, so tests drive
+ * expiry with `TestClock`), served by three adapters: an in-process `HttpClient` layer
+ * (`layerHttpClient`), msw handlers (`mswHandlers`) and a Node HTTP server (`./server.js`).
+ *
+ * The core uses WebCrypto only (no `node:` imports), so it also runs in a browser under msw.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import * as Emulator from "stack-auth-effect/emulator"
+ *
+ * const program = Effect.gen(function* () {
+ *   const emulator = yield* Emulator.make()
+ *   const response = yield* emulator.handle(new Request("http://localhost/api/v1"))
+ *   console.log(response.status, emulator.demo.projectId)
+ * })
+ * ```
+ *
+ * @module
+ */
+import { Cause, Clock, Context, Data, Effect } from "effect"
+import { generateSigningKeys } from "./AccessTokens.js"
+import { defaults } from "./Defaults.js"
+import type { OutboxEntry, OutboxFilter } from "./Outbox.js"
+import * as Outbox from "./Outbox.js"
+import { randomRequestId, randomToken45, randomUuid, isUuid } from "./Random.js"
+import type { EmulatorEnv, Settings } from "./RequestContext.js"
+import { finalize, internalErrorText, textResponse } from "./Responses.js"
+import * as Router from "./Router.js"
+import { allRoutes } from "./routes/index.js"
+import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
+import { defaultProjectConfig, makeState } from "./State.js"
+
+/** How to create a project. Every field has a default (random id and keys, {@link defaultProjectConfig}). */
+export interface ProjectOptions {
+  /** `internal` or a uuid; default a random uuid. */
+  readonly id?: string
+  readonly displayName?: string
+  readonly description?: string
+  /** `pck_…`; default random. */
+  readonly publishableClientKey?: string
+  /** `ssk_…`; default random. */
+  readonly secretServerKey?: string
+  /** `sak_…`; default random. */
+  readonly superSecretAdminKey?: string
+  /** Client requests must carry the publishable key (default false, as for projects created since Feb 2026). */
+  readonly requiresPublishableClientKey?: boolean
+  /** Config switches; omitted ones take {@link defaultProjectConfig}'s values. */
+  readonly config?: Partial<ProjectConfig>
+  /** Users of the `internal` project whose admin access tokens manage this project. */
+  readonly ownerUserIds?: ReadonlyArray<string>
+}
+
+/** The id and keys of a project, for configuring a client. */
+export interface ProjectCredentials {
+  readonly projectId: string
+  readonly publishableClientKey: string
+  readonly secretServerKey: string
+  readonly superSecretAdminKey: string
+}
+
+/** Options of {@link make}. */
+export interface EmulatorOptions {
+  /**
+   * The API base written into token issuers and links, e.g. `http://127.0.0.1:8102`. Default:
+   * the origin of each request.
+   */
+  readonly baseUrl?: string
+  /** Lifetime of access tokens (default 600 s). */
+  readonly accessTokenLifetimeSeconds?: number
+  /** PBKDF2 iterations for new password hashes (default 10 000; see `defaults`). */
+  readonly passwordHashIterations?: number
+  /** Overrides of the demo project (id, keys, config…). */
+  readonly demo?: ProjectOptions
+  /** Overrides of the internal project (its id stays `internal`). */
+  readonly internal?: Omit<ProjectOptions, "id">
+  /** More projects to create. */
+  readonly projects?: ReadonlyArray<ProjectOptions>
+}
+
+/** A project could not be created (duplicate or malformed id, empty key). */
+export class EmulatorError extends Data.TaggedError("EmulatorError")<{ readonly message: string }> {}
+
+/** A running emulator. */
+export interface Emulator {
+  /** Answers one request to the API (never fails: unexpected failures become a 500). Time comes from `Clock`. */
+  readonly handle: (request: Request) => Effect.Effect<Response>
+  /** The in-memory state (read it in tests; change it through the API). */
+  readonly state: EmulatorState
+  readonly settings: Settings
+  /** The demo project's credentials. */
+  readonly demo: ProjectCredentials
+  /** The internal project's credentials. */
+  readonly internal: ProjectCredentials
+  /** Creates a project with the given id and keys (defaults for what is omitted). */
+  readonly createProject: (options?: ProjectOptions) => Effect.Effect<ProjectCredentials, EmulatorError>
+  /** The credentials of a project (its first key set), if it exists. */
+  readonly credentials: (projectId: string) => ProjectCredentials | undefined
+  /** E-mails the emulator "sent", oldest first. */
+  readonly outbox: (filter?: OutboxFilter) => ReadonlyArray<OutboxEntry>
+  /** The newest e-mail matching a filter. */
+  readonly latestEmail: (filter?: OutboxFilter) => OutboxEntry | undefined
+}
+
+/** An emulator in the context (for layers that share one). */
+export class CurrentEmulator extends Context.Tag("stack-auth-effect/emulator/CurrentEmulator")<CurrentEmulator, Emulator>() {}
+
+const credentialsOf = (project: ProjectRecord): ProjectCredentials => {
+  const keys = project.keys[0]!
+  return {
+    projectId: project.id,
+    publishableClientKey: keys.publishableClientKey ?? "",
+    secretServerKey: keys.secretServerKey ?? "",
+    superSecretAdminKey: keys.superSecretAdminKey ?? ""
+  }
+}
+
+const overrideHeaderNames = ["x-stack-override-error-status", "x-hexclave-override-error-status"]
+
+/** Builds an emulator with the internal and demo projects seeded (see `defaults`). */
+export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, EmulatorError> =>
+  Effect.gen(function* () {
+    const state = makeState()
+    const settings: Settings = {
+      baseUrl: options.baseUrl?.replace(/\/+$/, ""),
+      accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? defaults.accessTokenLifetimeSeconds,
+      passwordHashIterations: options.passwordHashIterations ?? defaults.passwordHashIterations,
+      refreshTokenLifetimeMillis: defaults.refreshTokenLifetimeMillis,
+      emailCodeLifetimeMillis: defaults.emailCodeLifetimeMillis,
+      mfaAttemptLifetimeMillis: defaults.mfaAttemptLifetimeMillis
+    }
+    const env: EmulatorEnv = { state, settings }
+    const router = Router.make(allRoutes)
+
+    const createProject = (projectOptions: ProjectOptions = {}): Effect.Effect<ProjectCredentials, EmulatorError> =>
+      Effect.gen(function* () {
+        const id = projectOptions.id ?? randomUuid()
+        if (id !== "internal" && !isUuid(id)) {
+          return yield* Effect.fail(new EmulatorError({ message: `Project id must be "internal" or a lowercase uuid, got "${id}".` }))
+        }
+        if (state.projects.has(id)) return yield* Effect.fail(new EmulatorError({ message: `Project ${id} already exists.` }))
+        for (const key of [projectOptions.publishableClientKey, projectOptions.secretServerKey, projectOptions.superSecretAdminKey]) {
+          if (key === "") return yield* Effect.fail(new EmulatorError({ message: "Project keys must not be empty." }))
+        }
+        const nowMillis = yield* Clock.currentTimeMillis
+        const signingKeys = yield* generateSigningKeys
+        // checked again: key generation yielded
+        if (state.projects.has(id)) return yield* Effect.fail(new EmulatorError({ message: `Project ${id} already exists.` }))
+        const project: ProjectRecord = {
+          id,
+          displayName: projectOptions.displayName ?? "Emulated Project",
+          description: projectOptions.description ?? "",
+          createdAtMillis: nowMillis,
+          requiresPublishableClientKey: projectOptions.requiresPublishableClientKey ?? false,
+          config: { ...defaultProjectConfig, ...projectOptions.config },
+          keys: [
+            {
+              id: randomUuid(),
+              description: "Default keys",
+              publishableClientKey: projectOptions.publishableClientKey ?? `pck_${randomToken45()}`,
+              secretServerKey: projectOptions.secretServerKey ?? `ssk_${randomToken45()}`,
+              superSecretAdminKey: projectOptions.superSecretAdminKey ?? `sak_${randomToken45()}`,
+              createdAtMillis: nowMillis,
+              expiresAtMillis: undefined,
+              revokedAtMillis: undefined
+            }
+          ],
+          signingKeys,
+          ownerUserIds: new Set(projectOptions.ownerUserIds ?? []),
+          users: new Map(),
+          sessions: new Map(),
+          codes: new Map()
+        }
+        state.projects.set(id, project)
+        return credentialsOf(project)
+      })
+
+    const internal = yield* createProject({
+      id: defaults.internal.projectId,
+      displayName: defaults.internal.displayName,
+      publishableClientKey: defaults.internal.publishableClientKey,
+      secretServerKey: defaults.internal.secretServerKey,
+      superSecretAdminKey: defaults.internal.superSecretAdminKey,
+      ...options.internal
+    })
+    const demo = yield* createProject({
+      id: defaults.demo.projectId,
+      displayName: defaults.demo.displayName,
+      publishableClientKey: defaults.demo.publishableClientKey,
+      secretServerKey: defaults.demo.secretServerKey,
+      superSecretAdminKey: defaults.demo.superSecretAdminKey,
+      ...options.demo,
+      config: { signUpEnabled: true, credentialEnabled: true, allowLocalhost: true, domains: [], ...options.demo?.config }
+    })
+    for (const project of options.projects ?? []) yield* createProject(project)
+
+    const handle = (request: Request): Effect.Effect<Response> =>
+      Effect.suspend(() => {
+        const requestId = randomRequestId()
+        const overrideRequested = overrideHeaderNames.some((name) => request.headers.has(name))
+        return Effect.gen(function* () {
+          if (request.method.toUpperCase() === "OPTIONS") {
+            return finalize(new Response(null, { status: 200 }), { requestId, overrideErrorStatus: false })
+          }
+          const nowMillis = yield* Clock.currentTimeMillis
+          const dispatched = yield* router.dispatch(request, { env, nowMillis, requestId })
+          return finalize(dispatched.response, {
+            requestId,
+            overrideErrorStatus: overrideRequested && dispatched.route?.options.overrideErrorStatus !== false
+          })
+        }).pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.failCause(cause as Cause.Cause<never>)
+              : Effect.logError("stack-auth-effect emulator: unexpected failure", cause).pipe(
+                  Effect.as(finalize(textResponse(500, internalErrorText(requestId)), { requestId, overrideErrorStatus: false }))
+                )
+          )
+        )
+      })
+
+    return {
+      handle,
+      state,
+      settings,
+      demo,
+      internal,
+      createProject,
+      credentials: (projectId) => {
+        const project = state.projects.get(projectId)
+        return project === undefined ? undefined : credentialsOf(project)
+      },
+      outbox: (filter) => Outbox.list(state, filter),
+      latestEmail: (filter) => Outbox.latest(state, filter)
+    }
+  })

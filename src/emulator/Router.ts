@@ -1,0 +1,333 @@
+/**
+ * Routes derived from endpoint definitions. A route is `route(endpoint, handler, options?)`: the
+ * router matches the endpoint's method and path pattern, resolves project authentication, picks
+ * the entry for the request's access type (equal, else the highest one below it: admin ⊇ server ⊇
+ * client), decodes path parameters, query and payload FROM THE WIRE with the endpoint's schemas
+ * (unknown keys → SCHEMA_ERROR), calls the handler with the domain input, and encodes the
+ * handler's domain result with the endpoint's success schema, answering `successStatus`.
+ *
+ * Several entries with the same method, path and access are overloads: the first whose input
+ * decodes handles the request.
+ *
+ * @module
+ */
+import { Effect, Either, ParseResult, Schema } from "effect"
+import type * as Endpoint from "../core/Endpoint.js"
+import { matchPath } from "../core/Endpoint.js"
+import type { KnownErrorInstance } from "../core/KnownError.js"
+import { AccessTypeRequired, BodyParsingError, InsufficientAccessType } from "../core/KnownErrors.js"
+import type { AccessType, Auth } from "./ProjectAuth.js"
+import { accessTypes, headerReader, resolveProjectAuth } from "./ProjectAuth.js"
+import type { EmulatorEnv, RequestContext } from "./RequestContext.js"
+import { schemaError } from "./RequestContext.js"
+import type { HandlerFailure } from "./Responses.js"
+import { failureResponse, jsonResponse, knownErrorResponse, textResponse } from "./Responses.js"
+
+/** How a route answers and decodes beyond its endpoint definition. */
+export interface RouteOptions {
+  /** Reject unknown keys in body, query and path parameters (default true). */
+  readonly rejectUnknownKeys?: boolean
+  /** Apply the override-error-status rewrite when asked (default true). */
+  readonly overrideErrorStatus?: boolean
+  /** `cache-control` of a successful answer (default `no-store, max-age=0`). */
+  readonly cacheControl?: string
+  /** Extra headers of a successful answer. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** `"text"`: the encoded success is a string answered as `text/plain`. Default JSON. */
+  readonly responseType?: "json" | "text"
+  /** The payload decoded when the request has no body (e.g. `{}` where the body is optional). */
+  readonly emptyBody?: unknown
+  /** Skip project authentication (emulator-only routes). */
+  readonly skipProjectAuth?: boolean
+}
+
+/** The decoded input of a handler. */
+export interface RouteInput<Params, Query, Payload> {
+  readonly params: Params
+  readonly query: Query
+  readonly payload: Payload
+}
+
+/** A handler for an endpoint: domain input in, domain success out. */
+export type Handler<E extends Endpoint.Any> =
+  E extends Endpoint.Endpoint<any, any, any, infer Params, infer Query, infer Payload, infer Success, any>
+    ? (input: RouteInput<Params, Query, Payload>, context: RequestContext) => Effect.Effect<Success, HandlerFailure>
+    : never
+
+/** One route entry. */
+export interface Route {
+  readonly endpoint: Endpoint.Any
+  readonly handler: (input: RouteInput<any, any, any>, context: RequestContext) => Effect.Effect<unknown, HandlerFailure>
+  readonly options: RouteOptions
+}
+
+/** Declares the route of an endpoint. */
+export const route = <E extends Endpoint.Any>(endpoint: E, handler: Handler<E>, options: RouteOptions = {}): Route => ({
+  endpoint,
+  handler: handler as Route["handler"],
+  options
+})
+
+/** The result of dispatching a request: the response, and the route that answered (if any). */
+export interface Dispatched {
+  readonly response: Response
+  readonly route: Route | undefined
+}
+
+/** A request body after content-type handling. */
+type Body = { readonly _tag: "None" } | { readonly _tag: "Value"; readonly value: unknown }
+
+const apiPrefix = "/api/v1"
+
+/** The 404 text of an unknown path. */
+export const notFoundText = (url: string): string =>
+  `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com, or visit the Stack Auth dashboard at https://app.stack-auth.com\n\nURL: ${url}`
+
+const readBody = (request: Request, method: string): Effect.Effect<Body, KnownErrorInstance> =>
+  Effect.gen(function* () {
+    if (method === "GET" || method === "HEAD") return { _tag: "None" } as const
+    const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase()
+    const text = yield* Effect.promise(() => request.text())
+    if (contentType === undefined || contentType === "") return { _tag: "None" } as const
+    switch (contentType) {
+      case "application/json": {
+        if (text.trim() === "") return { _tag: "None" } as const
+        try {
+          return { _tag: "Value", value: JSON.parse(text) as unknown } as const
+        } catch {
+          return yield* Effect.fail(new BodyParsingError({ message: "Invalid JSON in request body", details: {} }))
+        }
+      }
+      case "application/x-www-form-urlencoded": {
+        const map: Record<string, string> = {}
+        for (const [key, value] of new URLSearchParams(text)) map[key] = value
+        return { _tag: "Value", value: map } as const
+      }
+      case "text/plain":
+      case "application/octet-stream":
+        return text === "" ? ({ _tag: "None" } as const) : ({ _tag: "Value", value: text } as const)
+      default:
+        return yield* Effect.fail(
+          new BodyParsingError({ message: `Unknown content type in request body: ${contentType}`, details: {} })
+        )
+    }
+  })
+
+const typeNames: Readonly<Record<string, string>> = {
+  string: "string",
+  number: "number",
+  boolean: "boolean",
+  null: "null"
+}
+
+const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = root
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
+
+const showPath = (prefix: string, path: ReadonlyArray<PropertyKey>): string =>
+  [prefix, ...path.map((key) => (typeof key === "number" ? `[${key}]` : String(key)))].join(".").replace(/\.\[/g, "[")
+
+/** Turns a parse error into the service's problem lines (`body contains unknown properties: x`, `body.x must be …`). */
+export const describeProblems = (prefix: string, input: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const problems: Array<string> = []
+  const unknownByParent = new Map<string, Array<string>>()
+  const typeByPath = new Map<string, { path: ReadonlyArray<PropertyKey>; expected: Array<string> }>()
+  for (const issue of issues) {
+    if (issue._tag === "Unexpected") {
+      const parent = showPath(prefix, issue.path.slice(0, -1))
+      const list = unknownByParent.get(parent) ?? []
+      list.push(String(issue.path[issue.path.length - 1]))
+      unknownByParent.set(parent, list)
+    } else if (issue._tag === "Missing") {
+      problems.push(`${showPath(prefix, issue.path)} must be defined`)
+    } else if (issue._tag === "Type") {
+      const key = showPath(prefix, issue.path)
+      const entry = typeByPath.get(key) ?? { path: issue.path, expected: [] }
+      const match = /^Expected (.+?), actual/.exec(issue.message)
+      entry.expected.push(match?.[1] ?? issue.message)
+      typeByPath.set(key, entry)
+    } else {
+      const separator = issue.message.startsWith("must ") ? " " : ": "
+      problems.push(`${showPath(prefix, issue.path)}${separator}${issue.message}`)
+    }
+  }
+  for (const [key, entry] of typeByPath) {
+    const value = valueAt(input, entry.path)
+    if (value === undefined && entry.path.length === 0) {
+      problems.push(`${key} must be defined`)
+      continue
+    }
+    const expected = entry.expected.filter((e) => e !== "undefined")
+    const primary = expected.find((e) => e !== "null") ?? expected[0] ?? "value"
+    const name = typeNames[primary] ?? (primary.startsWith("{") || primary.startsWith("Struct") ? "object" : primary)
+    problems.push(`${key} must be a \`${name}\` type, but the final value was: \`${JSON.stringify(value)}\`.`)
+  }
+  const unknownProblems = [...unknownByParent].map(([parent, keys]) => `${parent} contains unknown properties: ${keys.join(", ")}`)
+  return [...unknownProblems, ...problems]
+}
+
+const decodeWith = (
+  schema: Schema.Schema<any, any, never>,
+  input: unknown,
+  rejectUnknownKeys: boolean
+): Either.Either<unknown, ParseResult.ParseError> =>
+  Schema.decodeUnknownEither(schema)(input, { onExcessProperty: rejectUnknownKeys ? "error" : "ignore", errors: "all" })
+
+const levelOf = (access: Endpoint.EndpointAccess): number =>
+  access === "none" ? -1 : (accessTypes as ReadonlyArray<string>).indexOf(access)
+
+/** Picks the entries for the request's access type: equal, else the highest below; `"none"` entries take anything. */
+const selectByAccess = (
+  entries: ReadonlyArray<Route>,
+  auth: Auth | null
+): Either.Either<ReadonlyArray<Route>, KnownErrorInstance> => {
+  const open = entries.filter((entry) => entry.endpoint.access === "none")
+  if (open.length > 0) return Either.right(open)
+  if (auth === null) return Either.left(AccessTypeRequired.make({}))
+  const level = levelOf(auth.type)
+  const exact = entries.filter((entry) => entry.endpoint.access === auth.type)
+  if (exact.length > 0) return Either.right(exact)
+  const below = entries.filter((entry) => levelOf(entry.endpoint.access) < level)
+  if (below.length > 0) {
+    const best = Math.max(...below.map((entry) => levelOf(entry.endpoint.access)))
+    return Either.right(below.filter((entry) => levelOf(entry.endpoint.access) === best))
+  }
+  const lowest = Math.min(...entries.map((entry) => levelOf(entry.endpoint.access)))
+  const allowed = accessTypes.filter((_, index) => index >= lowest)
+  return Either.left(
+    InsufficientAccessType.make({ actual_access_type: auth.type, allowed_access_types: allowed as Array<AccessType> })
+  )
+}
+
+/** Dispatches requests to a fixed set of routes. */
+export interface Router {
+  readonly routes: ReadonlyArray<Route>
+  /** Answers one request (never fails; unexpected defects are left to the caller's 500 handler). */
+  readonly dispatch: (
+    request: Request,
+    environment: { readonly env: EmulatorEnv; readonly nowMillis: number; readonly requestId: string }
+  ) => Effect.Effect<Dispatched>
+}
+
+/** Builds a router over routes (order matters only among overloads). */
+export const make = (routes: ReadonlyArray<Route>): Router => {
+  const dispatch: Router["dispatch"] = (request, environment) =>
+    Effect.gen(function* () {
+      const url = new URL(request.url)
+      const method = request.method.toUpperCase()
+      let pathname = url.pathname
+      if (pathname !== apiPrefix && !pathname.startsWith(`${apiPrefix}/`)) {
+        return { response: textResponse(404, notFoundText(url.href)), route: undefined }
+      }
+      let subPath = pathname.slice(apiPrefix.length)
+      if (subPath.length > 1 && subPath.endsWith("/")) subPath = subPath.slice(0, -1)
+      if (subPath === "") subPath = "/"
+      if (pathname.length > 1 && pathname.endsWith("/")) pathname = pathname.slice(0, -1)
+
+      const candidates = routes
+        .map((entry) => ({ entry, params: matchPath(entry.endpoint.path, subPath) }))
+        .filter((m): m is { entry: Route; params: Record<string, string> } => m.params !== undefined)
+      if (candidates.length === 0) return { response: textResponse(404, notFoundText(url.href)), route: undefined }
+      // a literal segment beats a parameter: `/users/me` is not `/users/:user_id`
+      const specificity = (pattern: string) => pattern.split("/").filter((part) => !part.startsWith(":")).length
+      const best = Math.max(...candidates.map((m) => specificity(m.entry.endpoint.path)))
+      const matching = candidates.filter((m) => specificity(m.entry.endpoint.path) === best)
+      const withMethod = matching.filter((m) => m.entry.endpoint.method === method)
+      if (withMethod.length === 0) {
+        const allow = [...new Set(matching.map((m) => m.entry.endpoint.method))].join(", ")
+        return { response: new Response(null, { status: 405, headers: { allow } }), route: undefined }
+      }
+      const first = withMethod[0]!.entry
+      const answer = (response: Response, route: Route = first): Dispatched => ({ response, route })
+
+      const header = headerReader(request.headers)
+      const body = yield* Effect.either(readBody(request, method))
+      if (Either.isLeft(body)) return answer(knownErrorResponse(body.left))
+
+      let auth: Auth | null = null
+      if (first.options.skipProjectAuth !== true) {
+        const resolved = yield* Effect.either(
+          resolveProjectAuth({ header, state: environment.env.state, nowMillis: environment.nowMillis })
+        )
+        if (Either.isLeft(resolved)) return answer(failureResponse(resolved.left))
+        auth = resolved.right
+      }
+
+      const selected = selectByAccess(
+        withMethod.map((m) => m.entry),
+        auth
+      )
+      if (Either.isLeft(selected)) return answer(knownErrorResponse(selected.left))
+
+      const context: RequestContext = {
+        request,
+        url,
+        method,
+        path: pathname,
+        apiBase: environment.env.settings.baseUrl ?? url.origin,
+        nowMillis: environment.nowMillis,
+        requestId: environment.requestId,
+        header,
+        auth,
+        env: environment.env
+      }
+
+      const query: Record<string, string> = {}
+      for (const [key, value] of url.searchParams) query[key] = value
+      const params = withMethod[0]!.params
+
+      let firstFailure: ReadonlyArray<string> | undefined
+      for (const entry of selected.right) {
+        const { endpoint, options } = entry
+        const reject = options.rejectUnknownKeys !== false
+        const problems: Array<string> = []
+        const decodedParams = endpoint.params === undefined ? Either.right(undefined) : decodeWith(endpoint.params, params, reject)
+        if (Either.isLeft(decodedParams)) problems.push(...describeProblems("params", params, decodedParams.left))
+        // an empty Struct accepts any key, so a route without a query schema checks the keys itself
+        const decodedQuery = endpoint.query === undefined ? Either.right(undefined) : decodeWith(endpoint.query, query, reject)
+        if (Either.isLeft(decodedQuery)) problems.push(...describeProblems("query", query, decodedQuery.left))
+        const queryKeys = Object.keys(query)
+        if (endpoint.query === undefined && reject && queryKeys.length > 0) {
+          problems.push(`query contains unknown properties: ${queryKeys.join(", ")}`)
+        }
+        let decodedPayload: Either.Either<unknown, ParseResult.ParseError> = Either.right(undefined)
+        let payloadInput: unknown = undefined
+        if (endpoint.payload !== undefined) {
+          payloadInput = body.right._tag === "Value" ? body.right.value : options.emptyBody
+          decodedPayload = decodeWith(endpoint.payload, payloadInput, reject)
+          if (Either.isLeft(decodedPayload)) problems.push(...describeProblems("body", payloadInput, decodedPayload.left))
+        }
+        if (problems.length > 0 || Either.isLeft(decodedParams) || Either.isLeft(decodedQuery) || Either.isLeft(decodedPayload)) {
+          firstFailure ??= problems
+          continue
+        }
+        const input: RouteInput<unknown, unknown, unknown> = {
+          params: decodedParams.right,
+          query: decodedQuery.right,
+          payload: decodedPayload.right
+        }
+        const outcome = yield* Effect.either(entry.handler(input, context))
+        if (Either.isLeft(outcome)) return answer(failureResponse(outcome.left), entry)
+        if (outcome.right instanceof Response) return answer(outcome.right, entry)
+        const encoded = yield* Schema.encodeUnknown(endpoint.success)(outcome.right).pipe(Effect.orDie)
+        const pretty = (request.headers.get("accept") ?? "").includes("text/html")
+        const headers = {
+          ...options.headers,
+          ...(options.cacheControl !== undefined ? { "cache-control": options.cacheControl } : {})
+        }
+        const response =
+          options.responseType === "text"
+            ? textResponse(endpoint.successStatus, String(encoded), headers)
+            : jsonResponse(endpoint.successStatus, encoded, { pretty, headers })
+        return answer(response, entry)
+      }
+      return answer(knownErrorResponse(schemaError(context, firstFailure ?? ["invalid request"])), selected.right[0])
+    })
+  return { routes, dispatch }
+}

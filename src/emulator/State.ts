@@ -1,0 +1,224 @@
+/**
+ * The emulator's state: in memory, per project. Records are plain mutable objects owned by the
+ * emulator; tests may read them (e.g. to check that no clear password is stored) but should
+ * change them only through the emulator's API or HTTP routes.
+ *
+ * Field names follow the server view of the wire (PROTOCOL.md §3.0) in camelCase.
+ *
+ * @module
+ */
+import type { ProjectSigningKeys } from "./AccessTokens.js"
+
+/** A trusted domain of a project: a base URL (`https://app.example.com`, `*` wildcards allowed) and its handler path. */
+export interface TrustedDomain {
+  readonly domain: string
+  readonly handlerPath: string
+}
+
+/** The project switches of the admin config that this emulator knows. */
+export interface ProjectConfig {
+  readonly signUpEnabled: boolean
+  readonly credentialEnabled: boolean
+  readonly magicLinkEnabled: boolean
+  readonly passkeyEnabled: boolean
+  readonly clientTeamCreationEnabled: boolean
+  readonly clientUserDeletionEnabled: boolean
+  readonly allowUserApiKeys: boolean
+  readonly allowTeamApiKeys: boolean
+  readonly allowLocalhost: boolean
+  readonly domains: ReadonlyArray<TrustedDomain>
+  readonly createTeamOnSignUp: boolean
+}
+
+/** Config of a new project: sign-up and password on, localhost trusted, everything else off. */
+export const defaultProjectConfig: ProjectConfig = {
+  signUpEnabled: true,
+  credentialEnabled: true,
+  magicLinkEnabled: false,
+  passkeyEnabled: false,
+  clientTeamCreationEnabled: false,
+  clientUserDeletionEnabled: false,
+  allowUserApiKeys: false,
+  allowTeamApiKeys: false,
+  allowLocalhost: true,
+  domains: [],
+  createTeamOnSignUp: false
+}
+
+/** One set of project API keys (any of the three may be absent). */
+export interface ProjectKeySet {
+  readonly id: string
+  readonly description: string
+  readonly publishableClientKey: string | undefined
+  readonly secretServerKey: string | undefined
+  readonly superSecretAdminKey: string | undefined
+  readonly createdAtMillis: number
+  /** A key set past this instant is not valid. */
+  expiresAtMillis: number | undefined
+  /** A revoked key set is not valid. */
+  revokedAtMillis: number | undefined
+}
+
+/** `risk_scores` of a user (server view). */
+export interface RiskScores {
+  readonly signUp: { readonly bot: number; readonly freeTrialAbuse: number }
+}
+
+/** A user of a project. */
+export interface UserRecord {
+  readonly id: string
+  displayName: string | null
+  primaryEmail: string | null
+  primaryEmailVerified: boolean
+  primaryEmailAuthEnabled: boolean
+  profileImageUrl: string | null
+  signedUpAtMillis: number
+  lastActiveAtMillis: number
+  clientMetadata: unknown
+  clientReadOnlyMetadata: unknown
+  serverMetadata: unknown
+  /** PBKDF2 hash (see `Passwords.ts`), never the password itself; null = no password. */
+  passwordHash: string | null
+  otpAuthEnabled: boolean
+  passkeyAuthEnabled: boolean
+  totpSecretBase64: string | null
+  selectedTeamId: string | null
+  isAnonymous: boolean
+  restrictedByAdmin: boolean
+  restrictedByAdminReason: string | null
+  restrictedByAdminPrivateDetails: string | null
+  countryCode: string | null
+  riskScores: RiskScores
+}
+
+/** A session: one refresh token and the access tokens minted from it. */
+export interface SessionRecord {
+  /** uuid; the `refresh_token_id` claim of its access tokens. */
+  readonly id: string
+  readonly refreshToken: string
+  readonly userId: string
+  readonly createdAtMillis: number
+  lastUsedAtMillis: number
+  readonly expiresAtMillis: number
+  readonly isImpersonation: boolean
+}
+
+/** What a code sent by e-mail (or handed out) is for. */
+export type CodePurpose = "email_verification" | "mfa_attempt"
+
+/** A one-time code (45 Crockford base32 characters). */
+export interface CodeRecord {
+  readonly code: string
+  readonly purpose: CodePurpose
+  readonly userId: string
+  readonly email: string | null
+  readonly createdAtMillis: number
+  readonly expiresAtMillis: number
+  usedAtMillis: number | undefined
+  attempts: number
+}
+
+/** An e-mail the emulator "sent". */
+export interface OutboxEntry {
+  readonly id: string
+  readonly projectId: string
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+  /** What the e-mail is for, e.g. `"email_verification"`. */
+  readonly kind: CodePurpose
+  /** The code it carries, if any. */
+  readonly code: string | null
+  /** The link it carries, if any (`callback?code=…`). */
+  readonly link: string | null
+  readonly sentAtMillis: number
+}
+
+/** A project and everything in it. */
+export interface ProjectRecord {
+  readonly id: string
+  displayName: string
+  description: string
+  readonly createdAtMillis: number
+  /** Client requests must carry a valid publishable key (projects created before Feb 2026 do). */
+  requiresPublishableClientKey: boolean
+  config: ProjectConfig
+  readonly keys: Array<ProjectKeySet>
+  readonly signingKeys: ProjectSigningKeys
+  /** Users of the `internal` project who manage this project (admin access tokens). */
+  readonly ownerUserIds: Set<string>
+  readonly users: Map<string, UserRecord>
+  readonly sessions: Map<string, SessionRecord>
+  readonly codes: Map<string, CodeRecord>
+}
+
+/** The whole state. */
+export interface EmulatorState {
+  readonly projects: Map<string, ProjectRecord>
+  readonly outbox: Array<OutboxEntry>
+}
+
+/** An empty state. */
+export const makeState = (): EmulatorState => ({ projects: new Map(), outbox: [] })
+
+/** A user with every field at its default (no e-mail, no password, not anonymous). */
+export const makeUser = (id: string, nowMillis: number): UserRecord => ({
+  id,
+  displayName: null,
+  primaryEmail: null,
+  primaryEmailVerified: false,
+  primaryEmailAuthEnabled: false,
+  profileImageUrl: null,
+  signedUpAtMillis: nowMillis,
+  lastActiveAtMillis: nowMillis,
+  clientMetadata: null,
+  clientReadOnlyMetadata: null,
+  serverMetadata: null,
+  passwordHash: null,
+  otpAuthEnabled: false,
+  passkeyAuthEnabled: false,
+  totpSecretBase64: null,
+  selectedTeamId: null,
+  isAnonymous: false,
+  restrictedByAdmin: false,
+  restrictedByAdminReason: null,
+  restrictedByAdminPrivateDetails: null,
+  countryCode: null,
+  riskScores: { signUp: { bot: 0, freeTrialAbuse: 0 } }
+})
+
+/** Why a user is restricted (`restricted_reason`), or null. Anonymous users are always restricted. */
+export const restrictionOf = (
+  user: UserRecord
+): { readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } | null =>
+  user.isAnonymous ? { type: "anonymous" } : user.restrictedByAdmin ? { type: "restricted_by_administrator" } : null
+
+/** The user who signs in with this e-mail (primary e-mail used for auth), if any. */
+export const findUserByAuthEmail = (project: ProjectRecord, email: string): UserRecord | undefined => {
+  for (const user of project.users.values()) {
+    if (user.primaryEmailAuthEnabled && user.primaryEmail === email) return user
+  }
+  return undefined
+}
+
+/** The live session holding this refresh token (not expired, user still there), if any. */
+export const findLiveSession = (project: ProjectRecord, refreshToken: string, nowMillis: number): SessionRecord | undefined => {
+  for (const session of project.sessions.values()) {
+    if (session.refreshToken === refreshToken) {
+      return session.expiresAtMillis > nowMillis && project.users.has(session.userId) ? session : undefined
+    }
+  }
+  return undefined
+}
+
+/** Removes a user with its sessions and codes. */
+export const deleteUser = (project: ProjectRecord, userId: string): void => {
+  project.users.delete(userId)
+  for (const [id, session] of project.sessions) if (session.userId === userId) project.sessions.delete(id)
+  for (const [code, record] of project.codes) if (record.userId === userId) project.codes.delete(code)
+}
+
+/** Whether a key set is usable at `nowMillis`. */
+export const isKeySetValid = (keys: ProjectKeySet, nowMillis: number): boolean =>
+  keys.revokedAtMillis === undefined && (keys.expiresAtMillis === undefined || keys.expiresAtMillis > nowMillis)

@@ -1,0 +1,50 @@
+/**
+ * Users as the wire shows them, in the SDK's domain shapes (the router encodes them with the
+ * endpoint's success schema): the client view (`CurrentUser`) and the server view.
+ *
+ * @module
+ */
+import type { CurrentUser } from "../users/User.js"
+import type { ServerUserWire } from "./Endpoints.js"
+import type { UserRecord } from "./State.js"
+import { restrictionOf } from "./State.js"
+
+/** The client view of a user (`GET /users/me` with client access). */
+export const toCurrentUser = (user: UserRecord): CurrentUser => {
+  const restriction = restrictionOf(user)
+  return {
+    id: user.id,
+    displayName: user.displayName,
+    primaryEmail: user.primaryEmail,
+    primaryEmailVerified: user.primaryEmailVerified,
+    profileImageUrl: user.profileImageUrl,
+    signedUpAt: new Date(user.signedUpAtMillis),
+    clientMetadata: user.clientMetadata,
+    clientReadOnlyMetadata: user.clientReadOnlyMetadata,
+    hasPassword: user.passwordHash !== null,
+    emailAuthEnabled: user.primaryEmail !== null && user.primaryEmailAuthEnabled,
+    otpAuthEnabled: user.otpAuthEnabled,
+    passkeyAuthEnabled: user.passkeyAuthEnabled,
+    isMultiFactorRequired: user.totpSecretBase64 !== null,
+    oauthProviders: [],
+    selectedTeamId: user.selectedTeamId,
+    isAnonymous: user.isAnonymous,
+    isRestricted: restriction !== null,
+    restrictedReason: restriction,
+    restrictedByAdmin: user.restrictedByAdmin,
+    restrictedByAdminReason: user.restrictedByAdmin ? user.restrictedByAdminReason : null,
+    selectedTeam: null
+  }
+}
+
+/** The server view of a user (`/users`, `/users/{id}`, `/users/me` with server/admin access). */
+export const toServerUser = (user: UserRecord): ServerUserWire => ({
+  ...toCurrentUser(user),
+  selectedTeam: null,
+  primaryEmailAuthEnabled: user.primaryEmail !== null && user.primaryEmailAuthEnabled,
+  serverMetadata: user.serverMetadata,
+  lastActiveAt: new Date(user.lastActiveAtMillis),
+  restrictedByAdminPrivateDetails: user.restrictedByAdmin ? user.restrictedByAdminPrivateDetails : null,
+  countryCode: user.countryCode,
+  riskScores: user.riskScores
+})

@@ -1,0 +1,23 @@
+/**
+ * The local emulator of the hosted service (`stack-auth-effect/emulator`): in memory,
+ * wire-compatible with PROTOCOL.md, for examples, end-to-end tests and your own tests.
+ *
+ * - {@link make} builds one (internal + demo projects seeded, see {@link defaults}).
+ * - {@link layerHttpClient} answers the SDK's requests in-process. msw handlers are in
+ *   `stack-auth-effect/emulator/msw` (needs `msw`), the Node HTTP server and its CLI in
+ *   `stack-auth-effect/emulator/server` (Node only).
+ * - The outbox keeps every e-mail "sent": `emulator.outbox({ email })`, or
+ *   `GET /api/v1/emulator/outbox?email=…`.
+ *
+ * @module
+ */
+export { CurrentEmulator, EmulatorError, make } from "./Emulator.js"
+export type { Emulator, EmulatorOptions, ProjectCredentials, ProjectOptions } from "./Emulator.js"
+export { defaults } from "./Defaults.js"
+export type { SeededProject } from "./Defaults.js"
+export { layer, layerHttpClient, makeHttpClient } from "./InProcessClient.js"
+export * as Outbox from "./Outbox.js"
+export type { OutboxEntry, OutboxFilter } from "./Outbox.js"
+export { defaultProjectConfig } from "./State.js"
+export type { EmulatorState, ProjectConfig, ProjectRecord, SessionRecord, TrustedDomain, UserRecord } from "./State.js"
+export type { AccessTokenClaims } from "./AccessTokens.js"

@@ -1,0 +1,16 @@
+/**
+ * Every route of the emulator, in one list (order matters only among overloads).
+ *
+ * @module
+ */
+import type { Route } from "../Router.js"
+import { routes as health } from "./health.js"
+import { routes as jwks } from "./jwks.js"
+import { routes as outbox } from "./outbox.js"
+import { routes as password } from "./password.js"
+import { routes as sessions } from "./sessions.js"
+import { routes as tokens } from "./tokens.js"
+import { routes as users } from "./users.js"
+
+/** The routes of this emulator. */
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users]
