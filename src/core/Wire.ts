@@ -39,3 +39,8 @@ export const SuccessTrue = Schema.Struct({ success: Schema.Literal(true) })
 
 /** Any JSON object answer whose content the SDK does not use (e.g. `{}`). */
 export const AnyObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A uuid (ids in paths and bodies); the failure reads "must be a valid UUID" as the service's does. */
+export const Uuid = Schema.String.pipe(Schema.filter((value) => uuidPattern.test(value), { message: () => "must be a valid UUID" }))

@@ -22,16 +22,14 @@ import {
   PasswordTooShort,
   PublishableClientKeyRequiredForProject,
   RefreshTokenNotFoundOrExpired,
-  UserEmailAlreadyExists,
-  UserNotFound
+  UserEmailAlreadyExists
 } from "../core/KnownErrors.js"
 import { SignInTokens } from "../auth/Tokens.js"
 import { ServerUser } from "../users/User.js"
-import { field, SuccessTrue } from "../core/Wire.js"
-import { isUuid } from "./Random.js"
+import { SuccessTrue, Uuid as WireUuid } from "../core/Wire.js"
 
-/** A uuid path/body value; the failure reads "… must be a valid UUID" as the service's does. */
-export const Uuid = Schema.String.pipe(Schema.filter((value) => isUuid(value), { message: () => "must be a valid UUID" }))
+/** A uuid path/body value (the SDK's `Wire.Uuid`). */
+export const Uuid = WireUuid
 
 /** `"true"` / `"false"` in a query string, a boolean in the domain. */
 export const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Schema.Boolean, {
@@ -40,25 +38,6 @@ export const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Sc
   encode: (value) => (value ? "true" : "false")
 })
 
-/** `risk_scores` of the server view. */
-export const RiskScores = Schema.Struct({
-  signUp: field(
-    "sign_up",
-    Schema.Struct({
-      bot: Schema.Number,
-      freeTrialAbuse: field("free_trial_abuse", Schema.Number)
-    })
-  )
-})
-
-/** The server view of a user on the wire: the SDK's `ServerUser` plus `risk_scores`. */
-export const ServerUserWire = Schema.Struct({
-  ...ServerUser.fields,
-  riskScores: field("risk_scores", RiskScores)
-})
-
-/** A server-view user in the emulator's domain. */
-export type ServerUserWire = typeof ServerUserWire.Type
 
 // ---------------------------------------------------------------------------------------------
 // Health, JWKS, outbox
@@ -217,7 +196,7 @@ export const getCurrentUserServer = Endpoint.make({
   path: "/users/me",
   access: "server",
   session: "required",
-  success: ServerUserWire,
+  success: ServerUser,
   errors: []
 })
 
@@ -262,7 +241,7 @@ export const updateCurrentUserServer = Endpoint.make({
   access: "server",
   session: "required",
   payload: ServerUserUpdate,
-  success: ServerUserWire,
+  success: ServerUser,
   errors: [UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
 })
 
@@ -275,18 +254,6 @@ export const deleteCurrentUser = Endpoint.make({
   session: "required",
   success: SuccessTrue,
   errors: []
-})
-
-/** `GET /users/{user_id}` (server, admin). */
-export const getUser = Endpoint.make({
-  name: "Emulator.getUser",
-  method: "GET",
-  path: "/users/:user_id",
-  access: "server",
-  session: "none",
-  params: Schema.Struct({ user_id: Uuid }),
-  success: ServerUserWire,
-  errors: [UserNotFound]
 })
 
 /** A decimal integer ≥ 1 in a query string. */
@@ -311,7 +278,7 @@ export const listUsers = Endpoint.make({
     only_anonymous: Schema.optional(QueryBoolean)
   }),
   success: Schema.Struct({
-    items: Schema.Array(ServerUserWire),
+    items: Schema.Array(ServerUser),
     is_paginated: Schema.Literal(true),
     pagination: Schema.Struct({ next_cursor: Schema.NullOr(Schema.String) })
   }),

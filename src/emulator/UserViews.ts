@@ -5,7 +5,7 @@
  * @module
  */
 import type { CurrentUser } from "../users/User.js"
-import type { ServerUserWire } from "./Endpoints.js"
+import type { ServerUser } from "../users/User.js"
 import type { UserRecord } from "./State.js"
 import { restrictionOf } from "./State.js"
 
@@ -38,7 +38,7 @@ export const toCurrentUser = (user: UserRecord): CurrentUser => {
 }
 
 /** The server view of a user (`/users`, `/users/{id}`, `/users/me` with server/admin access). */
-export const toServerUser = (user: UserRecord): ServerUserWire => ({
+export const toServerUser = (user: UserRecord): ServerUser => ({
   ...toCurrentUser(user),
   selectedTeam: null,
   primaryEmailAuthEnabled: user.primaryEmail !== null && user.primaryEmailAuthEnabled,

@@ -7,7 +7,7 @@
 import { Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
-import { field, Json, optionalField } from "../core/Wire.js"
+import { field, Json, optionalField, Uuid } from "../core/Wire.js"
 import { CurrentUser, ServerUser } from "./User.js"
 
 /** `GET /users/me` (client access). */
@@ -25,7 +25,7 @@ export const getCurrentEndpoint = Endpoint.make({
 export const CurrentUserUpdate = Schema.Struct({
   displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
   clientMetadata: optionalField("client_metadata", Json),
-  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Schema.UUID)),
+  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
   totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
   otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
@@ -79,7 +79,7 @@ export const getByIdEndpoint = Endpoint.make({
   path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Schema.String) }),
+  params: Schema.Struct({ userId: field("user_id", Uuid) }),
   success: ServerUser,
   errors: [UserNotFound]
 })

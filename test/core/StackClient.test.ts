@@ -19,7 +19,8 @@ import {
   sessionLayer,
   superSecretAdminKey,
   tokens,
-  transportLayer
+  transportLayer,
+  userBody
 } from "../support/fixtures.js"
 
 const server = makeMswServer()
@@ -27,29 +28,6 @@ beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
-const userBody = {
-  id: "2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11",
-  display_name: "Ada",
-  primary_email: "ada@example.com",
-  primary_email_verified: false,
-  profile_image_url: null,
-  signed_up_at_millis: 1_700_000_000_000,
-  client_metadata: null,
-  client_read_only_metadata: null,
-  has_password: true,
-  auth_with_email: true,
-  otp_auth_enabled: false,
-  passkey_auth_enabled: false,
-  requires_totp_mfa: false,
-  oauth_providers: [],
-  selected_team_id: null,
-  selected_team: null,
-  is_anonymous: false,
-  is_restricted: false,
-  restricted_reason: null,
-  restricted_by_admin: false,
-  restricted_by_admin_reason: null
-}
 
 const knownError = (code: string, status: number, message: string, details?: unknown, headerCode = code) =>
   HttpResponse.json(

@@ -84,3 +84,28 @@ export const runAdvancingClock = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
     const exit = yield* Fiber.await(fiber)
     return { exit, delays }
   })
+
+/** A client-view user as `GET /users/me` answers it. */
+export const userBody = {
+  id: "2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11",
+  display_name: "Ada",
+  primary_email: "ada@example.com",
+  primary_email_verified: false,
+  profile_image_url: null,
+  signed_up_at_millis: 1_700_000_000_000,
+  client_metadata: null,
+  client_read_only_metadata: null,
+  has_password: true,
+  auth_with_email: true,
+  otp_auth_enabled: false,
+  passkey_auth_enabled: false,
+  requires_totp_mfa: false,
+  oauth_providers: [],
+  selected_team_id: null,
+  selected_team: null,
+  is_anonymous: false,
+  is_restricted: false,
+  restricted_reason: null,
+  restricted_by_admin: false,
+  restricted_by_admin_reason: null
+}

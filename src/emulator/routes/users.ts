@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../../core/KnownErrors.js"
-import { getCurrentEndpoint, updateCurrentEndpoint } from "../../users/Users.js"
+import { getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/Users.js"
 import type { CurrentUserUpdate } from "../../users/Users.js"
 import type { ServerUserUpdate } from "../Endpoints.js"
 import * as Endpoints from "../Endpoints.js"
@@ -155,8 +155,8 @@ export const routes = [
       return { success: true as const }
     })
   ),
-  route(Endpoints.getUser, ({ params }, context) => {
-    const user = projectOf(context).users.get(params.user_id)
+  route(getByIdEndpoint, ({ params }, context) => {
+    const user = projectOf(context).users.get(params.userId)
     return user === undefined ? Effect.fail(UserNotFound.make({})) : Effect.succeed(toServerUser(user))
   }),
   route(Endpoints.listUsers, ({ query }, context) =>
