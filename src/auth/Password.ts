@@ -1,26 +1,31 @@
 /**
- * Password sign-up and sign-in (PROTOCOL.md §3.1). A successful call stores the tokens in the
- * `Session`; the caller gets the user id.
+ * Password sign-up and sign-in, and changing the password of the signed-in user (PROTOCOL.md
+ * §3.1). A successful sign-in stores the tokens in the `Session`; the caller gets the user id.
+ * Forgotten passwords are in `PasswordReset.ts`.
  *
  * @module
  */
-import { Effect, Option, Schema } from "effect"
+import { Data, Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
+import { HttpError } from "../core/Errors.js"
 import {
   BotChallengeFailed,
   BotChallengeRequired,
   EmailPasswordMismatch,
   MultiFactorAuthenticationRequired,
   PasswordAuthenticationNotEnabled,
+  PasswordConfirmationMismatch,
   PasswordTooLong,
   PasswordTooShort,
   RedirectUrlNotWhitelisted,
   SignUpNotEnabled,
   SignUpRejected,
+  UserDoesNotHavePassword,
   UserEmailAlreadyExists
 } from "../core/KnownErrors.js"
-import { optionalField } from "../core/Wire.js"
+import { field, optionalField, SuccessTrue } from "../core/Wire.js"
 import { Session } from "../session/Session.js"
+import { callbackUrl } from "../urls/HandlerUrls.js"
 import { SignInTokens } from "./Tokens.js"
 
 /** Payload of `POST /auth/password/sign-in`. */
@@ -75,10 +80,13 @@ export const signUpEndpoint = Endpoint.make({
   ]
 })
 
-const store = (tokens: SignInTokens) =>
+/** Stores the tokens of a sign-in answer in the `Session`; yields the user id. */
+export const storeSignIn = (tokens: SignInTokens) =>
   Effect.flatMap(Session, (session) =>
     session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.some(tokens.refreshToken) })
   ).pipe(Effect.as({ userId: tokens.userId }))
+
+const store = storeSignIn
 
 /**
  * Signs in with e-mail and password and stores the tokens. `POST /auth/password/sign-in`.
@@ -102,7 +110,96 @@ export const signUpWithPassword = Effect.fn("Auth.signUpWithPassword")(function*
   readonly email: string
   readonly password: string
   readonly verificationCallbackUrl?: string
+  /** Send no verification e-mail, even where the default page could be resolved. */
+  readonly noVerificationCallback?: boolean
 }) {
-  const tokens = yield* Endpoint.call(signUpEndpoint, { payload: input })
+  const { noVerificationCallback, verificationCallbackUrl: explicit, ...credentials } = input
+  // The callback is optional on the wire: when the default page cannot be resolved (no
+  // HandlerUrls app URL, not in a browser) sign-up goes ahead without a verification e-mail.
+  const verificationCallbackUrl =
+    noVerificationCallback === true
+      ? undefined
+      : yield* callbackUrl("emailVerification", "verificationCallbackUrl", explicit).pipe(
+          Effect.map((url): string | undefined => url),
+          Effect.catchTag("CallbackUrlRequired", () => Effect.succeed(undefined))
+        )
+  const payload = verificationCallbackUrl === undefined ? credentials : { ...credentials, verificationCallbackUrl }
+  const tokens = yield* Endpoint.call(signUpEndpoint, { payload })
   return yield* store(tokens)
+})
+
+// ---------------------------------------------------------------------------------------------
+// Changing the password of the signed-in user
+// ---------------------------------------------------------------------------------------------
+
+/** Payload of `POST /auth/password/update`. */
+export const UpdatePasswordPayload = Schema.Struct({
+  oldPassword: field("old_password", Schema.String),
+  newPassword: field("new_password", Schema.String)
+})
+
+/** `POST /auth/password/update` (signed-in user; the refresh token header keeps the current session). */
+export const updatePasswordEndpoint = Endpoint.make({
+  name: "Auth.updatePassword",
+  method: "POST",
+  path: "/auth/password/update",
+  access: "client",
+  session: "required",
+  payload: UpdatePasswordPayload,
+  success: SuccessTrue,
+  errors: [PasswordAuthenticationNotEnabled, PasswordTooShort, PasswordTooLong, UserDoesNotHavePassword, PasswordConfirmationMismatch]
+})
+
+/** Payload of `POST /auth/password/set`. */
+export const SetPasswordPayload = Schema.Struct({ password: Schema.String })
+
+/** `POST /auth/password/set` (signed-in user without a password). */
+export const setPasswordEndpoint = Endpoint.make({
+  name: "Auth.setPassword",
+  method: "POST",
+  path: "/auth/password/set",
+  access: "client",
+  session: "required",
+  payload: SetPasswordPayload,
+  success: SuccessTrue,
+  errors: [PasswordAuthenticationNotEnabled, PasswordTooShort, PasswordTooLong]
+})
+
+/** The service's plain-text answer when `set` is called for a user who has a password. */
+export const userAlreadyHasPasswordText = "User already has a password set."
+
+/** `POST /auth/password/set` for a user who already has a password (the service answers 400 text). */
+export class UserAlreadyHasPassword extends Data.TaggedError("UserAlreadyHasPassword")<{
+  readonly message: string
+}> {
+  /** The error with the service's message. */
+  static readonly make = () => new UserAlreadyHasPassword({ message: userAlreadyHasPasswordText })
+}
+
+/**
+ * Changes the signed-in user's password. `POST /auth/password/update`. The current session's
+ * refresh token is sent, so it survives; every other session of the user is revoked.
+ * Fails with `PasswordConfirmationMismatch` (wrong old password), `UserDoesNotHavePassword`,
+ * `PasswordTooShort` / `PasswordTooLong` (new password; 8–70 characters),
+ * `PasswordAuthenticationNotEnabled`, or `UserNotSignedIn`.
+ */
+export const updatePassword = Effect.fn("Auth.updatePassword")(function* (input: {
+  readonly oldPassword: string
+  readonly newPassword: string
+}) {
+  yield* Endpoint.call(updatePasswordEndpoint, { payload: input })
+})
+
+/**
+ * Gives the signed-in user a password when it has none (e.g. signed up by magic link).
+ * `POST /auth/password/set`. Fails with {@link UserAlreadyHasPassword}, `PasswordTooShort` /
+ * `PasswordTooLong`, `PasswordAuthenticationNotEnabled`, or `UserNotSignedIn`.
+ */
+export const setPassword = Effect.fn("Auth.setPassword")(function* (input: { readonly password: string }) {
+  yield* Endpoint.call(setPasswordEndpoint, { payload: input }).pipe(
+    Effect.catchIf(
+      (error): boolean => error instanceof HttpError && error.status === 400 && error.body.trim() === userAlreadyHasPasswordText,
+      () => Effect.fail(UserAlreadyHasPassword.make())
+    )
+  )
 })

@@ -52,3 +52,19 @@ export const cookiePollInterval: Duration.Duration = Duration.millis(100)
 /** The browser cookie store's polling cadence. */
 export const cookiePoll = (interval: Duration.DurationInput = cookiePollInterval): Schedule.Schedule<number> =>
   Schedule.spaced(interval)
+
+/** How often the CLI login polls for the browser's confirmation (PROTOCOL.md §5.6). */
+export const cliPollInterval: Duration.Duration = Duration.millis(2000)
+
+/**
+ * The CLI login's polling cadence: every {@link cliPollInterval} (or `interval`), without limit
+ * unless `maxAttempts` (polls in all, the first one included) is given.
+ */
+export const cliPoll = (
+  options: { readonly interval?: Duration.DurationInput; readonly maxAttempts?: number } = {}
+): Schedule.Schedule<unknown> => {
+  const spaced = Schedule.spaced(options.interval ?? cliPollInterval)
+  return options.maxAttempts === undefined
+    ? spaced
+    : spaced.pipe(Schedule.intersect(Schedule.recurs(Math.max(0, options.maxAttempts - 1))))
+}

@@ -44,3 +44,14 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** A uuid (ids in paths and bodies); the failure reads "must be a valid UUID" as the service's does. */
 export const Uuid = Schema.String.pipe(Schema.filter((value) => uuidPattern.test(value), { message: () => "must be a valid UUID" }))
+
+/**
+ * A verification code (e-mailed links, magic-link/OTP sign-in, MFA attempts): exactly 45
+ * characters; the service lower-cases it. The failure reads "must be exactly 45 characters".
+ */
+export const VerificationCode = Schema.String.pipe(
+  Schema.filter((value) => value.length === 45, { message: () => "must be exactly 45 characters" })
+)
+
+/** The `{ "is_code_valid": true }` answer of the check-code endpoints. */
+export const CodeValid = Schema.Struct({ isCodeValid: field("is_code_valid", Schema.Literal(true)) })

@@ -25,6 +25,7 @@ import { generateSigningKeys } from "./AccessTokens.js"
 import { defaults } from "./Defaults.js"
 import type { OutboxEntry, OutboxFilter } from "./Outbox.js"
 import * as Outbox from "./Outbox.js"
+import { demoOAuthProviders } from "./OAuthProvider.js"
 import { randomRequestId, randomToken45, randomUuid, isUuid } from "./Random.js"
 import type { EmulatorEnv, Settings } from "./RequestContext.js"
 import { finalize, internalErrorText, textResponse } from "./Responses.js"
@@ -192,7 +193,14 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       secretServerKey: defaults.demo.secretServerKey,
       superSecretAdminKey: defaults.demo.superSecretAdminKey,
       ...options.demo,
-      config: { signUpEnabled: true, credentialEnabled: true, allowLocalhost: true, domains: [], ...options.demo?.config }
+      config: {
+        signUpEnabled: true,
+        credentialEnabled: true,
+        allowLocalhost: true,
+        domains: [],
+        oauthProviders: demoOAuthProviders,
+        ...options.demo?.config
+      }
     })
     for (const project of options.projects ?? []) yield* createProject(project)
 

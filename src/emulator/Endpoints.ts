@@ -25,6 +25,7 @@ import {
   UserEmailAlreadyExists
 } from "../core/KnownErrors.js"
 import { SignInTokens } from "../auth/Tokens.js"
+import { AuthorizeQuery } from "../auth/OAuth.js"
 import { ServerUser } from "../users/User.js"
 import { SuccessTrue, Uuid as WireUuid } from "../core/Wire.js"
 
@@ -282,5 +283,76 @@ export const listUsers = Endpoint.make({
     is_paginated: Schema.Literal(true),
     pagination: Schema.Struct({ next_cursor: Schema.NullOr(Schema.String) })
   }),
+  errors: []
+})
+
+// ---------------------------------------------------------------------------------------------
+// OAuth (the service's authorize and callback, and the emulator's mock provider)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `GET /auth/oauth/authorize/{provider_id}` as the service serves it: the SDK's query schema
+ * (`OAuth.AuthorizeQuery`; unknown keys tolerated by the route), answered with a 307 redirect or
+ * `{location}` (JSON mode) — the route builds the response itself.
+ */
+export const oauthAuthorize = Endpoint.make({
+  name: "Emulator.oauthAuthorize",
+  method: "GET",
+  path: "/auth/oauth/authorize/:provider_id",
+  access: "none",
+  session: "none",
+  params: Schema.Struct({ provider_id: Schema.String }),
+  query: AuthorizeQuery,
+  success: Schema.instanceOf(Response),
+  errors: []
+})
+
+/** `GET /auth/oauth/callback/{provider_id}?code&state&iss` (or `error`): the provider sends the browser back. */
+export const oauthCallback = Endpoint.make({
+  name: "Emulator.oauthCallback",
+  method: "GET",
+  path: "/auth/oauth/callback/:provider_id",
+  access: "none",
+  session: "none",
+  params: Schema.Struct({ provider_id: Schema.String }),
+  query: Schema.Struct({
+    code: Schema.optional(Schema.String),
+    state: Schema.optional(Schema.String),
+    iss: Schema.optional(Schema.String),
+    error: Schema.optional(Schema.String),
+    error_description: Schema.optional(Schema.String)
+  }),
+  success: Schema.instanceOf(Response),
+  errors: []
+})
+
+/** Parameters of the mock provider's authorization page (query or form), all strings. */
+export const MockProviderParameters = Schema.Record({ key: Schema.String, value: Schema.String })
+
+/** `GET /emulator/oauth-provider/{provider_id}/authorize` (emulator only): consent page, or `auto=1&email=…`. */
+export const mockProviderAuthorize = Endpoint.make({
+  name: "Emulator.mockProviderAuthorize",
+  method: "GET",
+  path: "/emulator/oauth-provider/:provider_id/authorize",
+  access: "none",
+  session: "none",
+  params: Schema.Struct({ provider_id: Schema.String }),
+  query: MockProviderParameters,
+  success: Schema.instanceOf(Response),
+  errors: []
+})
+
+/** `POST /emulator/oauth-provider/{provider_id}/authorize` (emulator only): the consent form's answer. */
+export const mockProviderApprove = Endpoint.make({
+  name: "Emulator.mockProviderApprove",
+  method: "POST",
+  path: "/emulator/oauth-provider/:provider_id/authorize",
+  access: "none",
+  session: "none",
+  params: Schema.Struct({ provider_id: Schema.String }),
+  query: MockProviderParameters,
+  payload: MockProviderParameters,
+  payloadEncoding: "form",
+  success: Schema.instanceOf(Response),
   errors: []
 })

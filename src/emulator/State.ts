@@ -28,6 +28,20 @@ export interface ProjectConfig {
   readonly allowLocalhost: boolean
   readonly domains: ReadonlyArray<TrustedDomain>
   readonly createTeamOnSignUp: boolean
+  /** Enabled OAuth providers (`config.oauth_providers`); the emulator serves each with its mock provider. */
+  readonly oauthProviders: ReadonlyArray<OAuthProviderConfig>
+}
+
+/**
+ * An enabled OAuth provider of a project. `id` is the provider config id used in paths
+ * (`/auth/oauth/authorize/{id}`), `provider` the kind (`github`, `google`, `microsoft`…, the
+ * `type` of `/oauth-providers` items), `type` whether the service's shared OAuth app or the
+ * project's own keys are used (shared keys refuse provider access tokens and extra scopes).
+ */
+export interface OAuthProviderConfig {
+  readonly id: string
+  readonly provider: string
+  readonly type: "shared" | "standard"
 }
 
 /** Config of a new project: sign-up and password on, localhost trusted, everything else off. */
@@ -42,7 +56,8 @@ export const defaultProjectConfig: ProjectConfig = {
   allowTeamApiKeys: false,
   allowLocalhost: true,
   domains: [],
-  createTeamOnSignUp: false
+  createTeamOnSignUp: false,
+  oauthProviders: []
 }
 
 /** One set of project API keys (any of the three may be absent). */
@@ -89,6 +104,25 @@ export interface UserRecord {
   restrictedByAdminPrivateDetails: string | null
   countryCode: string | null
   riskScores: RiskScores
+  /** The user's OAuth connections (`oauth_providers`, connected accounts). */
+  oauthAccounts: Array<OAuthAccountRecord>
+}
+
+/** An OAuth connection of a user: one provider account. */
+export interface OAuthAccountRecord {
+  /** uuid of the connection (`id` of `/oauth-providers` items). */
+  readonly id: string
+  /** The project's provider config id (`github`). */
+  readonly providerConfigId: string
+  /** The provider kind (`github`). */
+  readonly provider: string
+  /** The provider's account id (the mock provider uses the e-mail). */
+  readonly accountId: string
+  email: string | null
+  allowSignIn: boolean
+  allowConnectedAccounts: boolean
+  /** Provider scopes granted to this connection. */
+  grantedScopes: Array<string>
 }
 
 /** A session: one refresh token and the access tokens minted from it. */
@@ -104,13 +138,17 @@ export interface SessionRecord {
 }
 
 /** What a code sent by e-mail (or handed out) is for. */
-export type CodePurpose = "email_verification" | "mfa_attempt"
+export type CodePurpose = "email_verification" | "mfa_attempt" | "password_reset" | "magic_link"
 
-/** A one-time code (45 Crockford base32 characters). */
+/**
+ * A one-time code (45 Crockford base32 characters), one store for every code family; see
+ * `VerificationCodes.ts` for how codes are checked, used and counted.
+ */
 export interface CodeRecord {
   readonly code: string
   readonly purpose: CodePurpose
-  readonly userId: string
+  /** The user the code acts for; null for a magic-link code sent to an e-mail no user has yet. */
+  readonly userId: string | null
   readonly email: string | null
   readonly createdAtMillis: number
   readonly expiresAtMillis: number
@@ -153,14 +191,33 @@ export interface ProjectRecord {
   readonly codes: Map<string, CodeRecord>
 }
 
+/** A CLI login attempt (`POST /auth/cli`). */
+export interface CliAttemptRecord {
+  readonly projectId: string
+  /** Secret of the CLI (45 characters): polling with it returns the refresh token once. */
+  readonly pollingCode: string
+  /** Shown in the confirmation URL (45 characters). */
+  readonly loginCode: string
+  readonly createdAtMillis: number
+  readonly expiresAtMillis: number
+  /** The CLI's anonymous session, if it brought one (`anon_refresh_token`). */
+  readonly anonRefreshToken: string | null
+  /** Set by `complete`: the refresh token handed to the CLI. */
+  refreshToken: string | null
+  /** Set when a poll returned the refresh token. */
+  usedAtMillis: number | undefined
+}
+
 /** The whole state. */
 export interface EmulatorState {
   readonly projects: Map<string, ProjectRecord>
   readonly outbox: Array<OutboxEntry>
+  /** CLI login attempts of every project, by polling code. */
+  readonly cliAttempts: Map<string, CliAttemptRecord>
 }
 
 /** An empty state. */
-export const makeState = (): EmulatorState => ({ projects: new Map(), outbox: [] })
+export const makeState = (): EmulatorState => ({ projects: new Map(), outbox: [], cliAttempts: new Map() })
 
 /** A user with every field at its default (no e-mail, no password, not anonymous). */
 export const makeUser = (id: string, nowMillis: number): UserRecord => ({
@@ -185,7 +242,8 @@ export const makeUser = (id: string, nowMillis: number): UserRecord => ({
   restrictedByAdminReason: null,
   restrictedByAdminPrivateDetails: null,
   countryCode: null,
-  riskScores: { signUp: { bot: 0, freeTrialAbuse: 0 } }
+  riskScores: { signUp: { bot: 0, freeTrialAbuse: 0 } },
+  oauthAccounts: []
 })
 
 /** Why a user is restricted (`restricted_reason`), or null. Anonymous users are always restricted. */

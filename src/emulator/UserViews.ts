@@ -26,7 +26,7 @@ export const toCurrentUser = (user: UserRecord): CurrentUser => {
     otpAuthEnabled: user.otpAuthEnabled,
     passkeyAuthEnabled: user.passkeyAuthEnabled,
     isMultiFactorRequired: user.totpSecretBase64 !== null,
-    oauthProviders: [],
+    oauthProviders: user.oauthAccounts.map((account) => ({ id: account.providerConfigId, accountId: account.accountId, email: account.email })),
     selectedTeamId: user.selectedTeamId,
     isAnonymous: user.isAnonymous,
     isRestricted: restriction !== null,

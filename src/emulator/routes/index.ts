@@ -4,13 +4,19 @@
  * @module
  */
 import type { Route } from "../Router.js"
+import { routes as cli } from "./cli.js"
+import { routes as connectedAccounts } from "./connectedAccounts.js"
 import { routes as health } from "./health.js"
 import { routes as jwks } from "./jwks.js"
+import { routes as mfa } from "./mfa.js"
+import { routes as oauth } from "./oauth.js"
+import { routes as otp } from "./otp.js"
 import { routes as outbox } from "./outbox.js"
 import { routes as password } from "./password.js"
 import { routes as sessions } from "./sessions.js"
 import { routes as tokens } from "./tokens.js"
 import { routes as users } from "./users.js"
+import { routes as verification } from "./verification.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users]
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts]

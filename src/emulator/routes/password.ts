@@ -1,32 +1,49 @@
 /**
- * Password sign-up and sign-in (PROTOCOL.md §3.1), served from the SDK's endpoint definitions.
- * Sign-up upgrades a current anonymous user in place (same id) and, with a verification
- * callback URL, "sends" a verification e-mail to the outbox.
+ * Password routes (PROTOCOL.md §3.1), served from the SDK's endpoint definitions: sign-up,
+ * sign-in, update and set for the signed-in user, and the forgotten-password flow (send reset
+ * code, check it, reset). Sign-up upgrades a current anonymous user in place (same id) and, with
+ * a verification callback URL, "sends" a verification e-mail to the outbox.
+ *
+ * Codes live in the one code store (`VerificationCodes.ts`). The service waits 2–3 s before
+ * answering `send-reset-code` for an unknown e-mail (so timing does not tell whether the e-mail
+ * exists); the emulator answers at once.
  *
  * @module
  */
 import { Effect } from "effect"
-import { signInEndpoint, signUpEndpoint } from "../../auth/Password.js"
+import {
+  setPasswordEndpoint,
+  signInEndpoint,
+  signUpEndpoint,
+  updatePasswordEndpoint,
+  userAlreadyHasPasswordText
+} from "../../auth/Password.js"
+import { checkResetCodeEndpoint, maybeSent, resetEndpoint, sendResetCodeEndpoint } from "../../auth/PasswordReset.js"
 import {
   EmailPasswordMismatch,
-  MultiFactorAuthenticationRequired,
   PasswordAuthenticationNotEnabled,
+  PasswordConfirmationMismatch,
   PasswordTooLong,
   PasswordTooShort,
   RedirectUrlNotWhitelisted,
   SignUpNotEnabled,
-  UserEmailAlreadyExists
+  UserDoesNotHavePassword,
+  UserEmailAlreadyExists,
+  VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
 import * as Outbox from "../Outbox.js"
 import { hashPassword, verifyPassword } from "../Passwords.js"
-import { randomToken45, randomUuid } from "../Random.js"
+import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
+import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { findUserByAuthEmail, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
+import { requireSecondFactor } from "./mfa.js"
+import * as VerificationCodes from "../VerificationCodes.js"
 
 /** Minimum and maximum password lengths of the service. */
 export const passwordLimits = { min: 8, max: 70 } as const
@@ -44,7 +61,8 @@ export const checkPassword = (password: string): Effect.Effect<void, PasswordToo
       ? Effect.fail(PasswordTooLong.make({ maxLength: passwordLimits.max }))
       : Effect.void
 
-const isUrl = (text: string): boolean => {
+/** Whether a text parses as an absolute URL. */
+export const isUrl = (text: string): boolean => {
   try {
     new URL(text)
     return true
@@ -61,17 +79,7 @@ export const sendVerificationEmail = (
   email: string,
   callbackUrl: string
 ): void => {
-  const code = randomToken45()
-  project.codes.set(code, {
-    code,
-    purpose: "email_verification",
-    userId: user.id,
-    email,
-    createdAtMillis: context.nowMillis,
-    expiresAtMillis: context.nowMillis + context.env.settings.emailCodeLifetimeMillis,
-    usedAtMillis: undefined,
-    attempts: 0
-  })
+  const { code } = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email })
   const link = Outbox.linkWithCode(callbackUrl, code)
   Outbox.send(context.env.state, {
     projectId: project.id,
@@ -84,6 +92,36 @@ export const sendVerificationEmail = (
     link,
     sentAtMillis: context.nowMillis
   })
+}
+
+/** "Sends" the password-reset e-mail of a user, linking to `callbackUrl?code=…`. */
+const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: UserRecord, email: string, callbackUrl: string): void => {
+  const { code } = VerificationCodes.create(context, project, { purpose: "password_reset", userId: user.id, email })
+  const link = Outbox.linkWithCode(callbackUrl, code)
+  Outbox.send(context.env.state, {
+    projectId: project.id,
+    to: email,
+    subject: `Reset your password at ${project.displayName}`,
+    text: `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
+    html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${link}">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`,
+    kind: "password_reset",
+    code,
+    link,
+    sentAtMillis: context.nowMillis
+  })
+}
+
+/** The signed-in user of a route that needs one; the service answers SCHEMA_ERROR without (PROTOCOL.md §1.3). */
+export const requireUser = (context: RequestContext) =>
+  context.auth?.user !== undefined
+    ? Effect.succeed(context.auth.user)
+    : Effect.fail(schemaError(context, ["auth.user must be defined"]))
+
+/** Removes every session of a user except the one holding `keepRefreshToken`. */
+const revokeSessions = (project: ProjectRecord, userId: string, keepRefreshToken: string | undefined): void => {
+  for (const [id, session] of project.sessions) {
+    if (session.userId === userId && session.refreshToken !== keepRefreshToken) project.sessions.delete(id)
+  }
 }
 
 /** The password routes. */
@@ -139,21 +177,74 @@ export const routes = [
       if (user === undefined || user.passwordHash === null) return yield* Effect.fail(EmailPasswordMismatch.make({}))
       const matches = yield* verifyPassword(payload.password, user.passwordHash)
       if (!matches) return yield* Effect.fail(EmailPasswordMismatch.make({}))
-      if (user.totpSecretBase64 !== null) {
-        const code = randomToken45()
-        project.codes.set(code, {
-          code,
-          purpose: "mfa_attempt",
-          userId: user.id,
-          email: null,
-          createdAtMillis: context.nowMillis,
-          expiresAtMillis: context.nowMillis + context.env.settings.mfaAttemptLifetimeMillis,
-          usedAtMillis: undefined,
-          attempts: 0
-        })
-        return yield* Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: code }))
-      }
+      yield* requireSecondFactor(context, project, user)
       return yield* signIn(context, project, user)
+    })
+  ),
+  route(updatePasswordEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      const user = yield* requireUser(context)
+      if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
+      yield* checkPassword(payload.newPassword)
+      if (user.passwordHash === null) return yield* Effect.fail(UserDoesNotHavePassword.make({}))
+      const matches = yield* verifyPassword(payload.oldPassword, user.passwordHash)
+      if (!matches) return yield* Effect.fail(PasswordConfirmationMismatch.make({}))
+      user.passwordHash = yield* hashPassword(payload.newPassword, context.env.settings.passwordHashIterations)
+      // the session of the X-Stack-Refresh-Token header survives; without it, every session goes
+      revokeSessions(project, user.id, context.header("refresh-token"))
+      return { success: true } as const
+    })
+  ),
+  route(setPasswordEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      const user = yield* requireUser(context)
+      if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
+      yield* checkPassword(payload.password)
+      if (user.passwordHash !== null) return yield* Effect.fail(new TextFailure({ status: 400, text: userAlreadyHasPasswordText }))
+      const passwordHash = yield* hashPassword(payload.password, context.env.settings.passwordHashIterations)
+      if (user.passwordHash !== null) return yield* Effect.fail(new TextFailure({ status: 400, text: userAlreadyHasPasswordText }))
+      user.passwordHash = passwordHash
+      return { success: true } as const
+    })
+  ),
+  route(sendResetCodeEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      const problems = [
+        ...(isEmail(payload.email) ? [] : ["body.email must be a valid email"]),
+        ...(isUrl(payload.callbackUrl) ? [] : ["body.callback_url must be a valid URL"])
+      ]
+      if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
+      if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
+      const user = findUserByAuthEmail(project, payload.email)
+      // no user: the same answer, no e-mail (and, as on the service, the callback URL is not checked)
+      if (user !== undefined) {
+        if (!isTrustedUrl(project, payload.callbackUrl)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
+        sendResetEmail(context, project, user, payload.email, payload.callbackUrl)
+      }
+      return { success: maybeSent } as const
+    })
+  ),
+  route(checkResetCodeEndpoint, ({ payload }, context) =>
+    Effect.as(VerificationCodes.redeem(context, projectOf(context), payload.code, "password_reset", "check"), {
+      isCodeValid: true
+    } as const)
+  ),
+  route(resetEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      // as on the service, the code is marked used before the password is looked at
+      const record = yield* VerificationCodes.redeem(context, project, payload.code, "password_reset", "use")
+      if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
+      yield* checkPassword(payload.password)
+      const user = record.userId === null ? undefined : project.users.get(record.userId)
+      if (user === undefined) return yield* Effect.fail(VerificationCodeNotFound.make({}))
+      user.passwordHash = yield* hashPassword(payload.password, context.env.settings.passwordHashIterations)
+      // a password set through the server's user update revokes every session of the user
+      revokeSessions(project, user.id, undefined)
+      return { success: true } as const
     })
   )
 ]

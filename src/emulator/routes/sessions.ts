@@ -1,19 +1,90 @@
 /**
- * Sessions: sign-out (`DELETE /auth/sessions/current`, from the SDK's definition) and anonymous
- * sign-up (`POST /auth/anonymous/sign-up`).
+ * Sessions (PROTOCOL.md §3.0 "Session", §3.1): sign-out (`DELETE /auth/sessions/current`),
+ * anonymous sign-up, the user's active sessions (`GET /auth/sessions?user_id=`,
+ * `DELETE /auth/sessions/{id}?user_id=`) and server-created sessions (`POST /auth/sessions`),
+ * all from the SDK's definitions.
+ *
+ * Lists are newest first and leave out expired sessions; impersonation sessions are listed only
+ * with admin access. Client access reaches only its own user (`me` or its id; another id is a
+ * 403 text). The current session cannot be deleted by id (`CANNOT_DELETE_CURRENT_SESSION`); an
+ * unknown id is a 404 text "Session not found.".
  *
  * @module
  */
-import { Effect } from "effect"
-import { deleteCurrentEndpoint } from "../../auth/Sessions.js"
-import { RefreshTokenNotFoundOrExpired } from "../../core/KnownErrors.js"
-import * as Endpoints from "../Endpoints.js"
+import { Effect, Redacted } from "effect"
+import { signUpEndpoint as anonymousSignUpEndpoint } from "../../auth/Anonymous.js"
+import {
+  adminListForUserEndpoint,
+  createEndpoint,
+  defaultSessionLifetimeMillis,
+  deleteCurrentEndpoint,
+  listEndpoint,
+  listForUserEndpoint,
+  revokeEndpoint,
+  revokeForUserEndpoint
+} from "../../auth/Sessions.js"
+import type { ActiveSession } from "../../auth/Sessions.js"
+import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, RefreshTokenNotFoundOrExpired, UserIdDoesNotExist } from "../../core/KnownErrors.js"
 import { accessTokenExpired } from "../ProjectAuth.js"
 import { randomUuid } from "../Random.js"
-import { projectOf } from "../RequestContext.js"
+import type { RequestContext } from "../RequestContext.js"
+import { projectOf, requireMe } from "../RequestContext.js"
+import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
-import { signIn } from "../SessionTokens.js"
+import { accessTokenFor, createSession, signIn } from "../SessionTokens.js"
+import type { UserRecord } from "../State.js"
 import { makeUser } from "../State.js"
+
+/**
+ * The user a session route addresses: `me` (the signed-in user) or an id. Client access may
+ * only address its own user. `undefined` for an id no user has.
+ */
+const addressedUser = (
+  context: RequestContext,
+  userId: string
+): Effect.Effect<UserRecord | undefined, CannotGetOwnUserWithoutUser | TextFailure> => {
+  if (userId === "me") return requireMe(context)
+  if (context.auth?.type === "client" && context.auth.user?.id !== userId) {
+    return Effect.fail(new TextFailure({ status: 403, text: "Client can only access the sessions of the signed-in user." }))
+  }
+  return Effect.succeed(projectOf(context).users.get(userId))
+}
+
+const listSessions = ({ query }: { readonly query: { readonly userId: string } }, context: RequestContext) =>
+  Effect.gen(function* () {
+    const user = yield* addressedUser(context, query.userId)
+    const currentId = context.auth?.accessToken?.refresh_token_id
+    const admin = context.auth?.type === "admin"
+    const items: Array<ActiveSession> = user === undefined ? [] : [...projectOf(context).sessions.values()]
+      .filter((session) => session.userId === user.id && session.expiresAtMillis > context.nowMillis)
+      .filter((session) => admin || !session.isImpersonation)
+      .sort((a, b) => b.createdAtMillis - a.createdAtMillis || (a.id < b.id ? 1 : -1))
+      .map((session) => ({
+        id: session.id,
+        userId: session.userId,
+        createdAt: new Date(session.createdAtMillis),
+        lastUsedAt: new Date(session.lastUsedAtMillis),
+        isImpersonation: session.isImpersonation,
+        isCurrentSession: session.id === currentId
+      }))
+    return { items, isPaginated: false as const }
+  })
+
+const revokeSession = (
+  { params, query }: { readonly params: { readonly sessionId: string }; readonly query: { readonly userId: string } },
+  context: RequestContext
+) =>
+  Effect.gen(function* () {
+    const project = projectOf(context)
+    const user = yield* addressedUser(context, query.userId)
+    const session = project.sessions.get(params.sessionId)
+    if (user === undefined || session === undefined || session.userId !== user.id || session.expiresAtMillis <= context.nowMillis) {
+      return yield* Effect.fail(new TextFailure({ status: 404, text: "Session not found." }))
+    }
+    if (session.id === context.auth?.accessToken?.refresh_token_id) return yield* Effect.fail(CannotDeleteCurrentSession.make({}))
+    project.sessions.delete(session.id)
+    return { success: true as const }
+  })
 
 /** The session routes. */
 export const routes = [
@@ -36,13 +107,32 @@ export const routes = [
       }),
     { emptyBody: {} }
   ),
-  route(Endpoints.anonymousSignUp, (_input, context) =>
+  route(anonymousSignUpEndpoint, (_input, context) =>
     Effect.suspend(() => {
       const project = projectOf(context)
       const user = makeUser(randomUuid(), context.nowMillis)
       user.isAnonymous = true
       project.users.set(user.id, user)
       return signIn(context, project, user)
+    })
+  ),
+  route(listEndpoint, listSessions),
+  route(listForUserEndpoint, listSessions),
+  route(adminListForUserEndpoint, listSessions),
+  route(revokeEndpoint, revokeSession),
+  route(revokeForUserEndpoint, revokeSession),
+  route(createEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      const user =
+        payload.userId === "me" ? yield* requireMe(context) : project.users.get(payload.userId)
+      if (user === undefined) return yield* Effect.fail(UserIdDoesNotExist.make({ user_id: payload.userId }))
+      const session = createSession(context, project, user, {
+        expiresInMillis: payload.expiresInMillis ?? defaultSessionLifetimeMillis,
+        isImpersonation: payload.isImpersonation ?? false
+      })
+      const accessToken = yield* accessTokenFor(context, project, user, session)
+      return { accessToken: Redacted.make(accessToken), refreshToken: Redacted.make(session.refreshToken) }
     })
   )
 ]

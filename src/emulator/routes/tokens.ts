@@ -8,7 +8,6 @@
 import { Effect } from "effect"
 import { publicClientSentinel } from "../../auth/Tokens.js"
 import {
-  InvalidAuthorizationCode,
   InvalidOauthClientIdOrSecret,
   InvalidScope,
   PublishableClientKeyRequiredForProject,
@@ -22,6 +21,7 @@ import { route } from "../Router.js"
 import { accessTokenFor } from "../SessionTokens.js"
 import type { ProjectRecord } from "../State.js"
 import { findLiveSession, isKeySetValid } from "../State.js"
+import { exchangeAuthorizationCode } from "./oauth.js"
 
 const invalidRequest = (parameter: string) =>
   new JsonFailure({ status: 400, body: { error: "invalid_request", error_description: `Missing parameter: \`${parameter}\`` } })
@@ -65,8 +65,8 @@ export const routes = [
         }
         if (payload.grant_type === "authorization_code") {
           if (payload.code === undefined) return yield* Effect.fail(invalidRequest("code"))
-          // This emulator slice issues no authorization codes yet, so every code is unknown.
-          return yield* Effect.fail(InvalidAuthorizationCode.make({}))
+          // the codes handed out by the OAuth callback (routes/oauth.ts)
+          return yield* exchangeAuthorizationCode(context, project, { ...payload, code: payload.code })
         }
         if (payload.refresh_token === undefined) return yield* Effect.fail(invalidRequest("refresh_token"))
         const accessToken = yield* refreshAccessToken(context, project, payload.refresh_token)

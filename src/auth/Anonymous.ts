@@ -1,0 +1,35 @@
+/**
+ * Anonymous users (PROTOCOL.md §3.1, §6 #1 and #8): a user without any credential, signed in at
+ * once. Its tokens work only with `X-Stack-Allow-Anonymous-User: true` (the SDK always sends it).
+ * A later password sign-up (or another sign-in method) upgrades the same user in place: the id
+ * stays, so data the app stored for it stays attached.
+ *
+ * @module
+ */
+import { Effect, Option } from "effect"
+import * as Endpoint from "../core/Endpoint.js"
+import { Session } from "../session/Session.js"
+import { SignInTokens } from "./Tokens.js"
+
+/** `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`. */
+export const signUpEndpoint = Endpoint.make({
+  name: "Anonymous.signUp",
+  method: "POST",
+  path: "/auth/anonymous/sign-up",
+  access: "client",
+  session: "none",
+  success: SignInTokens,
+  // the service performs no project-switch check: ANONYMOUS_ACCOUNTS_NOT_ENABLED is never raised (§6 #8)
+  errors: []
+})
+
+/**
+ * Creates an anonymous user, signs it in and stores the tokens; returns its id.
+ * `POST /auth/anonymous/sign-up`. Replaces whatever session was stored before.
+ */
+export const signUp = Effect.fn("Anonymous.signUp")(function* () {
+  const tokens = yield* Endpoint.call(signUpEndpoint, {})
+  const session = yield* Session
+  yield* session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.some(tokens.refreshToken) })
+  return { userId: tokens.userId }
+})

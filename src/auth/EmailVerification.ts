@@ -1,0 +1,99 @@
+/**
+ * Verifying the primary e-mail of the signed-in user (PROTOCOL.md §3.2): the service e-mails a
+ * link `callback_url?code=<45 chars>`; the page it opens checks and uses the code, which marks
+ * the e-mail verified. Password sign-up sends the same e-mail when it has a callback URL.
+ *
+ * The callback URL defaults to the app's `emailVerification` handler page
+ * (`/handler/email-verification`, see `HandlerUrls`).
+ *
+ * @module
+ */
+import { Data, Effect, Schema } from "effect"
+import * as Endpoint from "../core/Endpoint.js"
+import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../core/KnownErrors.js"
+import { CodeValid, field, SuccessTrue } from "../core/Wire.js"
+import { callbackUrl } from "../urls/HandlerUrls.js"
+import { CodePayload, verificationCodeErrors } from "./PasswordReset.js"
+
+/** Payload of `POST /contact-channels/send-verification-code`. */
+export const SendVerificationCodePayload = Schema.Struct({
+  email: Schema.String,
+  callbackUrl: field("callback_url", Schema.String)
+})
+
+/** `POST /contact-channels/send-verification-code` (primary e-mail of the signed-in user). */
+export const sendVerificationCodeEndpoint = Endpoint.make({
+  name: "Auth.sendVerificationEmail",
+  method: "POST",
+  path: "/contact-channels/send-verification-code",
+  access: "client",
+  session: "required",
+  payload: SendVerificationCodePayload,
+  success: SuccessTrue,
+  errors: [EmailIsNotPrimaryEmail, EmailAlreadyVerified, RedirectUrlNotWhitelisted]
+})
+
+/** `POST /contact-channels/verify/check-code`. */
+export const checkVerificationCodeEndpoint = Endpoint.make({
+  name: "Auth.checkEmailVerificationCode",
+  method: "POST",
+  path: "/contact-channels/verify/check-code",
+  access: "client",
+  session: "none",
+  payload: CodePayload,
+  success: CodeValid,
+  errors: [...verificationCodeErrors]
+})
+
+/** `POST /contact-channels/verify`. */
+export const verifyEndpoint = Endpoint.make({
+  name: "Auth.verifyEmail",
+  method: "POST",
+  path: "/contact-channels/verify",
+  access: "client",
+  session: "none",
+  payload: CodePayload,
+  success: SuccessTrue,
+  errors: [...verificationCodeErrors]
+})
+
+/** The signed-in user has no primary e-mail to verify (raised before any request). */
+export class UserHasNoPrimaryEmail extends Data.TaggedError("UserHasNoPrimaryEmail")<{ readonly message: string }> {
+  /** The error with the spec's message. */
+  static readonly make = () => new UserHasNoPrimaryEmail({ message: "User does not have a primary email" })
+}
+
+/**
+ * E-mails a verification link for the primary e-mail of `user` (the signed-in user, e.g. from
+ * `Users.getCurrent`). `POST /contact-channels/send-verification-code`.
+ * Fails with {@link UserHasNoPrimaryEmail} without a request when the user has no primary
+ * e-mail; with `EmailAlreadyVerified`, `EmailIsNotPrimaryEmail` (the user object is stale),
+ * `RedirectUrlNotWhitelisted`, or `UserNotSignedIn`. `callbackUrl` defaults to the
+ * `emailVerification` handler page (`CallbackUrlRequired` when it cannot be resolved).
+ */
+export const sendVerificationEmail = Effect.fn("Auth.sendVerificationEmail")(function* (
+  user: { readonly primaryEmail: string | null },
+  options: { readonly callbackUrl?: string | URL } = {}
+) {
+  if (user.primaryEmail === null) return yield* Effect.fail(UserHasNoPrimaryEmail.make())
+  const url = yield* callbackUrl("emailVerification", "callbackUrl", options.callbackUrl)
+  yield* Endpoint.call(sendVerificationCodeEndpoint, { payload: { email: user.primaryEmail, callbackUrl: url } })
+})
+
+/**
+ * Checks an e-mail verification code without using it (counts as an attempt).
+ * `POST /contact-channels/verify/check-code`. Fails with the verification-code error saying why
+ * the code is not usable.
+ */
+export const checkEmailVerificationCode = Effect.fn("Auth.checkEmailVerificationCode")(function* (code: string) {
+  yield* Endpoint.call(checkVerificationCodeEndpoint, { payload: { code } })
+})
+
+/**
+ * Verifies the e-mail the code was sent to (marks it verified). `POST /contact-channels/verify`.
+ * Needs no signed-in user. Fails with a verification-code error, or `HttpError` (400 text) when
+ * the e-mail is no longer the user's.
+ */
+export const verifyEmail = Effect.fn("Auth.verifyEmail")(function* (code: string) {
+  yield* Endpoint.call(verifyEndpoint, { payload: { code } })
+})

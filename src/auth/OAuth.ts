@@ -1,0 +1,504 @@
+/**
+ * OAuth sign-in and account linking with PKCE (SPEC.md §4 "OAuth flow", PROTOCOL.md §2.1,
+ * §3.1.1, §5.3, §5.5).
+ *
+ * Start ({@link signInWithOAuth}, {@link linkAccount}):
+ * 1. a PKCE verifier (32 random bytes, base64url: 43 characters), its S256 challenge
+ *    (base64url SHA-256, WebCrypto) and a random state;
+ * 2. `GET /auth/oauth/authorize/{provider}?…&stack_response_mode=json` → `{location}` (every query
+ *    parameter of §3.1.1; `token` = the current access token — for `link` one with ≥ 45 s left,
+ *    refreshed first if needed);
+ * 3. the verifier is kept in the cookie `stack-oauth-outer-{state}` (1 hour), then the page
+ *    navigates to `location` (the provider).
+ *
+ * Callback ({@link handleCallback}), on the page of `redirect_uri`:
+ * - `errorCode`/`error` in the query → the known error rebuilt from `errorCode`, `message`,
+ *   `details` (those parameters are stripped from the address bar first);
+ * - no `code`/`state`, or no verifier cookie → `Option.none()` (nothing to do);
+ * - else the cookie is deleted, `code`/`state` are stripped from the address bar, the code is
+ *   exchanged at `POST /auth/oauth/token` (code grant, same `redirect_uri`), the tokens are stored,
+ *   and the destination is returned: `after_callback_redirect_url` when present, else
+ *   after-sign-up for new users, after-sign-in for the others (both default to `/`; after-sign-up
+ *   defaults to after-sign-in).
+ *   `MULTI_FACTOR_AUTHENTICATION_REQUIRED` surfaces as that error (its `attempt_code` continues
+ *   with the TOTP code); any other failure is {@link OAuthCallbackError} ("Error signing in
+ *   during OAuth callback. Please try again.", the cause kept).
+ *
+ * The page (cookies, URL, navigation) is the {@link OAuthBrowser} service.
+ *
+ * @module
+ */
+import { Clock, Data, Effect, Option, Redacted, Schema } from "effect"
+import { decodeJwt } from "jose"
+import * as Endpoint from "../core/Endpoint.js"
+import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"
+import type { KnownErrorClass } from "../core/KnownError.js"
+import {
+  AccessTokenExpired,
+  byCode,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  InvalidAuthorizationCode,
+  InvalidOauthClientIdOrSecret,
+  InvalidPublishableClientKey,
+  InvalidScope,
+  MultiFactorAuthenticationRequired,
+  OauthConnectionAlreadyConnectedToAnotherUser,
+  OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthProviderAccessDenied,
+  OauthProviderNotFoundOrNotEnabled,
+  OauthProviderTemporarilyUnavailable,
+  PublishableClientKeyRequiredForProject,
+  RedirectUrlNotWhitelisted,
+  SignUpNotEnabled,
+  SignUpRejected,
+  UnparsableAccessToken
+} from "../core/KnownErrors.js"
+import { StackClient } from "../core/StackClient.js"
+import { field, optionalField } from "../core/Wire.js"
+import * as Cookies from "../session/cookies.js"
+import { Session } from "../session/Session.js"
+import { OAuthBrowser } from "./OAuthBrowser.js"
+import { OAuthTokenResponse, publicClientSentinel } from "./Tokens.js"
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+// ---------------------------------------------------------------------------------------------
+
+/** Query of `GET /auth/oauth/authorize/{provider_id}` (PROTOCOL.md §3.1.1); required keys first. */
+export const AuthorizeQuery = Schema.Struct({
+  clientId: field("client_id", Schema.String),
+  /** The publishable key, or `__stack_public_client__`. */
+  clientSecret: field("client_secret", Schema.Redacted(Schema.String)),
+  /** The callback page, without `code`/`state`. */
+  redirectUri: field("redirect_uri", Schema.String),
+  scope: Schema.Literal("legacy"),
+  state: Schema.String,
+  grantType: field("grant_type", Schema.Literal("authorization_code")),
+  codeChallenge: field("code_challenge", Schema.String),
+  codeChallengeMethod: field("code_challenge_method", Schema.Literal("S256")),
+  responseType: field("response_type", Schema.Literal("code")),
+  type: optionalField("type", Schema.Literal("authenticate", "link")),
+  /** The current access token (required for `link`). */
+  token: optionalField("token", Schema.Redacted(Schema.String)),
+  /** Space-separated extra provider scopes. */
+  providerScope: optionalField("provider_scope", Schema.String),
+  errorRedirectUrl: optionalField("error_redirect_url", Schema.String),
+  afterCallbackRedirectUrl: optionalField("after_callback_redirect_url", Schema.String),
+  stackResponseMode: optionalField("stack_response_mode", Schema.Literal("json", "redirect"))
+})
+
+/** The authorize query in the domain. */
+export type AuthorizeQuery = typeof AuthorizeQuery.Type
+
+/** `{ location }`: where the browser goes next (the provider). */
+export const AuthorizeAnswer = Schema.Struct({ location: Schema.String })
+
+/** `GET /auth/oauth/authorize/{provider_id}` in JSON mode (no x-stack headers; keys in the query). */
+export const authorizeEndpoint = Endpoint.make({
+  name: "OAuth.authorize",
+  method: "GET",
+  path: "/auth/oauth/authorize/:provider_id",
+  access: "none",
+  session: "none",
+  params: Schema.Struct({ providerId: field("provider_id", Schema.String) }),
+  query: AuthorizeQuery,
+  success: AuthorizeAnswer,
+  errors: [
+    InvalidOauthClientIdOrSecret,
+    InvalidPublishableClientKey,
+    PublishableClientKeyRequiredForProject,
+    OauthProviderNotFoundOrNotEnabled,
+    RedirectUrlNotWhitelisted,
+    OauthExtraScopeNotAvailableWithSharedOauthKeys,
+    UnparsableAccessToken,
+    AccessTokenExpired
+  ]
+})
+
+/** The code grant's form fields (in the order the official client sends them). */
+export const AuthorizationCodeGrant = Schema.Struct({
+  redirectUri: field("redirect_uri", Schema.String),
+  codeVerifier: field("code_verifier", Schema.Redacted(Schema.String)),
+  code: Schema.Redacted(Schema.String),
+  grantType: field("grant_type", Schema.Literal("authorization_code")),
+  clientId: field("client_id", Schema.String),
+  clientSecret: field("client_secret", Schema.Redacted(Schema.String))
+})
+
+/** The code grant in the domain. */
+export type AuthorizationCodeGrant = typeof AuthorizationCodeGrant.Type
+
+/** `POST /auth/oauth/token` with the authorization-code grant (form-encoded, no x-stack headers). */
+export const codeGrantEndpoint = Endpoint.make({
+  name: "OAuth.exchangeCode",
+  method: "POST",
+  path: "/auth/oauth/token",
+  access: "none",
+  session: "none",
+  payload: AuthorizationCodeGrant,
+  payloadEncoding: "form",
+  success: OAuthTokenResponse,
+  errors: [
+    InvalidAuthorizationCode,
+    MultiFactorAuthenticationRequired,
+    InvalidOauthClientIdOrSecret,
+    InvalidPublishableClientKey,
+    PublishableClientKeyRequiredForProject,
+    InvalidScope
+  ]
+})
+
+// ---------------------------------------------------------------------------------------------
+// PKCE, state, URLs
+// ---------------------------------------------------------------------------------------------
+
+const base64Url = (bytes: Uint8Array): string => {
+  let binary = ""
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+const randomBytes = (length: number): Effect.Effect<Uint8Array> =>
+  Effect.sync(() => globalThis.crypto.getRandomValues(new Uint8Array(length)))
+
+/** A PKCE code verifier: 32 random bytes, base64url (43 characters). */
+export const makeCodeVerifier: Effect.Effect<string> = Effect.map(randomBytes(32), base64Url)
+
+/** The S256 code challenge of a verifier: base64url(SHA-256(verifier)), WebCrypto. */
+export const codeChallengeOf = (verifier: string): Effect.Effect<string> =>
+  Effect.map(
+    Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))),
+    (digest) => base64Url(new Uint8Array(digest))
+  )
+
+/** A random OAuth state: 16 random bytes, base64url (22 characters). */
+export const makeState: Effect.Effect<string> = Effect.map(randomBytes(16), base64Url)
+
+/** Query parameters the callback carries for an error (stripped before the error is raised). */
+export const callbackErrorParams = ["error", "error_description", "errorCode", "message", "details"] as const
+
+/** Default callback page, relative to the current page (PROTOCOL.md §5.4 `oauthCallback`). */
+export const defaultRedirectPath = "/handler/oauth-callback"
+
+/** Default error page (PROTOCOL.md §5.4 `error`). */
+export const defaultErrorRedirectPath = "/handler/error"
+
+/** Minimum remaining validity of the access token sent as `token` for `link` (PROTOCOL.md §2.7). */
+export const linkTokenMinimumRemainingMillis = 45_000
+
+const withoutParams = (url: URL, names: ReadonlyArray<string>): URL => {
+  const copy = new URL(url.href)
+  for (const name of names) copy.searchParams.delete(name)
+  return copy
+}
+
+/**
+ * The `redirect_uri` sent for a callback page: absolute against `base`, no `#hash`, no `code`
+ * and `state` (the service appends its own). Used identically at authorize and at exchange time.
+ */
+export const normalizeRedirectUri = (target: string, base: string): string => {
+  const url = withoutParams(new URL(target, base), ["code", "state"])
+  url.hash = ""
+  return url.href
+}
+
+const absolute = (target: string, base: string): string => new URL(target, base).href
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/** The callback failed in a way other than a typed known error (PROTOCOL.md §5.5). */
+export class OAuthCallbackError extends Data.TaggedError("OAuthCallbackError")<{
+  /** "Error signing in during OAuth callback. Please try again." */
+  readonly message: string
+  /** The underlying failure (a transport error, an unexpected known error, a provider `error`). */
+  readonly cause: unknown
+}> {
+  /** The error with the official message. */
+  static readonly make = (cause: unknown) =>
+    new OAuthCallbackError({ message: "Error signing in during OAuth callback. Please try again.", cause })
+}
+
+/** A URL given to the flow is not a valid URL. */
+export class InvalidOAuthUrl extends Data.TaggedError("InvalidOAuthUrl")<{
+  readonly message: string
+  /** The option (or `currentUrl`) holding it. */
+  readonly option: string
+}> {}
+
+/** Known errors the service delivers on the callback URL (PROTOCOL.md §3.1.1). */
+export const callbackKnownErrorClasses = [
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  OauthConnectionAlreadyConnectedToAnotherUser,
+  SignUpNotEnabled,
+  SignUpRejected,
+  OauthProviderAccessDenied,
+  OauthProviderTemporarilyUnavailable
+] as const
+
+/** A known error delivered on the callback URL. */
+export type CallbackKnownError = InstanceType<(typeof callbackKnownErrorClasses)[number]>
+
+const parseDetails = (text: string | null): unknown => {
+  if (text === null || text === "") return {}
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return {}
+  }
+}
+
+/** Rebuilds the error carried by a callback URL's `errorCode`/`message`/`details` (or a bare `error`). */
+export const callbackUrlError = (url: URL): CallbackKnownError | UnsupportedKnownError | OAuthCallbackError => {
+  const code = url.searchParams.get("errorCode")
+  if (code === null) {
+    return OAuthCallbackError.make({ error: url.searchParams.get("error"), description: url.searchParams.get("error_description") })
+  }
+  const details = parseDetails(url.searchParams.get("details"))
+  const cls = (callbackKnownErrorClasses as ReadonlyArray<KnownErrorClass>).find((candidate) => candidate.code === code)
+  const known = byCode.get(code)
+  const message = url.searchParams.get("message") ?? url.searchParams.get("error_description") ?? code
+  if (cls !== undefined) {
+    const decoded = Schema.decodeUnknownOption(cls.detailsSchema)(details)
+    if (Option.isSome(decoded)) return new cls({ message, details: decoded.value }) as CallbackKnownError
+  }
+  return new UnsupportedKnownError({ message, code, status: known?.status ?? 400, details })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link signInWithOAuth} and {@link linkAccount}. */
+export interface OAuthStartOptions {
+  /** The provider config id, e.g. `"github"` (lower-cased). */
+  readonly provider: string
+  /** The callback page (default `/handler/oauth-callback`), relative to the current page or absolute. */
+  readonly redirectUri?: string | undefined
+  /** Where the service sends callback errors it cannot put on `redirectUri` (default `/handler/error`). */
+  readonly errorRedirectUrl?: string | undefined
+  /** Echoed back by the code exchange as the destination; must be trusted by the project. */
+  readonly afterCallbackRedirectUrl?: string | undefined
+  /** Extra provider scopes (`provider_scope`). */
+  readonly scopes?: ReadonlyArray<string> | undefined
+}
+
+/** What a started flow sent (for callers that want to log or test it). */
+export interface StartedFlow {
+  /** The provider URL the page navigated to. */
+  readonly location: string
+  readonly state: string
+  readonly redirectUri: string
+}
+
+const redactedUrl = (url: string): string => {
+  const question = url.indexOf("?")
+  return question < 0 ? url : `${url.slice(0, question)}?…`
+}
+
+/**
+ * The authorize URL holds the access token and the key in its query: errors keep the path only.
+ */
+const withoutQuerySecrets = <E>(error: E): E => {
+  if (
+    !(error instanceof HttpError || error instanceof InvalidResponse || error instanceof ConnectivityError || error instanceof RateLimited)
+  ) {
+    return error
+  }
+  const url = redactedUrl(error.url)
+  const message = error.message.split(error.url).join(url)
+  if (error instanceof HttpError) {
+    return new HttpError({ message, url, status: error.status, body: error.body, method: error.method }) as E
+  }
+  if (error instanceof InvalidResponse) return new InvalidResponse({ message, url, status: error.status, method: error.method }) as E
+  if (error instanceof ConnectivityError) {
+    return new ConnectivityError({ message, url, method: error.method, cause: error.cause }) as E
+  }
+  return new RateLimited({ message, url, method: error.method, retryAfterSeconds: error.retryAfterSeconds }) as E
+}
+
+const parseOption = (value: string, base: string | undefined, option: string) =>
+  Effect.try({
+    try: () => (base === undefined ? new URL(value).href : absolute(value, base)),
+    catch: () => new InvalidOAuthUrl({ message: `${option} is not a valid URL: ${value}`, option })
+  })
+
+/** The access token for `link`: the current one if ≥ 45 s remain, else a refreshed one. */
+const linkToken = Effect.gen(function* () {
+  const session = yield* Session
+  const tokens = yield* session.requestTokens
+  if (Option.isNone(tokens.accessToken)) return yield* Effect.fail(UserNotSignedIn.make())
+  const now = yield* Clock.currentTimeMillis
+  const remaining = (() => {
+    try {
+      const exp = decodeJwt(Redacted.value(tokens.accessToken.value)).exp
+      return typeof exp === "number" ? exp * 1000 - now : Number.POSITIVE_INFINITY
+    } catch {
+      return 0
+    }
+  })()
+  if (remaining >= linkTokenMinimumRemainingMillis) return tokens.accessToken.value
+  const refreshed = yield* session.refresh
+  if (Option.isNone(refreshed)) return yield* Effect.fail(UserNotSignedIn.make())
+  return refreshed.value
+})
+
+const start = (type: "authenticate" | "link", options: OAuthStartOptions) =>
+  Effect.gen(function* () {
+    const browser = yield* OAuthBrowser
+    const client = yield* StackClient
+    const session = yield* Session
+    const current = yield* parseOption(yield* browser.currentUrl, undefined, "currentUrl")
+    const redirectUri = yield* Effect.try({
+      try: () => normalizeRedirectUri(options.redirectUri ?? defaultRedirectPath, current),
+      catch: () => new InvalidOAuthUrl({ message: `redirectUri is not a valid URL: ${options.redirectUri}`, option: "redirectUri" })
+    })
+    const errorRedirectUrl = yield* parseOption(options.errorRedirectUrl ?? defaultErrorRedirectPath, current, "errorRedirectUrl")
+    // linking returns to the page it started from unless told otherwise
+    const afterCallback = options.afterCallbackRedirectUrl ?? (type === "link" ? current : undefined)
+    const afterCallbackRedirectUrl =
+      afterCallback === undefined ? undefined : yield* parseOption(afterCallback, current, "afterCallbackRedirectUrl")
+    const token =
+      type === "link"
+        ? Option.some(yield* linkToken)
+        : Option.flatMap(Option.some(yield* session.requestTokens), (tokens) => tokens.accessToken)
+
+    const verifier = yield* makeCodeVerifier
+    const codeChallenge = yield* codeChallengeOf(verifier)
+    const state = yield* makeState
+    const scopes = (options.scopes ?? []).filter((scope) => scope.length > 0)
+
+    const query: AuthorizeQuery = {
+      clientId: client.config.projectId,
+      clientSecret: Option.getOrElse(client.config.publishableClientKey, () => Redacted.make(publicClientSentinel)),
+      redirectUri,
+      scope: "legacy",
+      state,
+      grantType: "authorization_code",
+      codeChallenge,
+      codeChallengeMethod: "S256",
+      responseType: "code",
+      type,
+      ...(Option.isSome(token) ? { token: token.value } : {}),
+      ...(scopes.length > 0 ? { providerScope: scopes.join(" ") } : {}),
+      errorRedirectUrl,
+      ...(afterCallbackRedirectUrl !== undefined ? { afterCallbackRedirectUrl } : {}),
+      stackResponseMode: "json"
+    }
+    const answer = yield* Endpoint.call(authorizeEndpoint, {
+      params: { providerId: options.provider.toLowerCase() },
+      query
+    }).pipe(Effect.mapError(withoutQuerySecrets))
+    yield* browser.setCookie(Cookies.serializeOAuthVerifier(state, verifier, new URL(current).protocol === "https:"))
+    yield* browser.navigate(answer.location)
+    return { location: answer.location, state, redirectUri } satisfies StartedFlow
+  })
+
+/**
+ * Starts an OAuth sign-in: fetches the provider URL (`GET /auth/oauth/authorize/{provider}` in
+ * JSON mode), keeps the PKCE verifier in `stack-oauth-outer-{state}` (1 hour) and navigates the
+ * page to the provider. A current access token is sent as `token` (an anonymous user is upgraded).
+ *
+ * Fails with `OauthProviderNotFoundOrNotEnabled`, `RedirectUrlNotWhitelisted` (redirect, error or
+ * after-callback URL not trusted), `OauthExtraScopeNotAvailableWithSharedOauthKeys` (`scopes` with
+ * shared keys), key errors, `InvalidOAuthUrl` for a malformed URL option.
+ */
+export const signInWithOAuth = Effect.fn("OAuth.signInWithOAuth")(function* (options: OAuthStartOptions) {
+  return yield* start("authenticate", options)
+})
+
+/**
+ * Connects another provider account to the signed-in user: as {@link signInWithOAuth} with
+ * `type=link` and the user's access token (one with ≥ 45 s left, refreshed first if needed).
+ * `afterCallbackRedirectUrl` defaults to the current page. Fails with `UserNotSignedIn` when
+ * nobody is signed in; the service answers 400 text (`HttpError`) for a link without token.
+ */
+export const linkAccount = Effect.fn("OAuth.linkAccount")(function* (options: OAuthStartOptions) {
+  return yield* start("link", options)
+})
+
+// ---------------------------------------------------------------------------------------------
+// Callback
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link handleCallback}. */
+export interface HandleCallbackOptions {
+  /** The callback URL (default: the page's current URL). */
+  readonly url?: string | undefined
+  /** Destination of returning users (default `/`). */
+  readonly afterSignIn?: string | undefined
+  /** Destination of new users (default: `afterSignIn`). */
+  readonly afterSignUp?: string | undefined
+}
+
+/** The outcome of a handled callback. */
+export interface CallbackResult {
+  /** Where to go next: `after_callback_redirect_url`, else after-sign-up / after-sign-in. */
+  readonly redirectUrl: string
+  readonly isNewUser: boolean
+}
+
+/**
+ * Completes an OAuth flow on the callback page. `Option.none()` when the URL carries no
+ * `code`/`state` or no verifier cookie exists for its state (nothing to do). Otherwise deletes
+ * the cookie, strips `code`/`state` from the address bar, exchanges the code
+ * (`POST /auth/oauth/token`, code grant), stores the tokens and returns the destination.
+ *
+ * Fails with the known error named by an `errorCode` parameter (one of
+ * {@link callbackKnownErrorClasses}, else `UnsupportedKnownError`), with
+ * `MultiFactorAuthenticationRequired` (continue with the TOTP code and `details.attempt_code`),
+ * or with {@link OAuthCallbackError} for any other failure.
+ */
+export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input?: string | HandleCallbackOptions) {
+  const options: HandleCallbackOptions = typeof input === "string" ? { url: input } : (input ?? {})
+  const browser = yield* OAuthBrowser
+  const client = yield* StackClient
+  const session = yield* Session
+  const current = yield* browser.currentUrl
+  const text = options.url ?? current
+  let url: URL
+  try {
+    url = new URL(text, current)
+  } catch {
+    return Option.none<CallbackResult>()
+  }
+  const isCurrentPage = options.url === undefined || url.href === current
+
+  if (url.searchParams.has("errorCode") || url.searchParams.has("error")) {
+    if (isCurrentPage) yield* browser.replaceUrl(withoutParams(url, callbackErrorParams).href)
+    return yield* Effect.fail(callbackUrlError(url))
+  }
+  const code = url.searchParams.get("code")
+  const state = url.searchParams.get("state")
+  if (code === null || state === null || code === "" || state === "") return Option.none<CallbackResult>()
+  const cookieName = Cookies.oauthVerifierCookieName(state)
+  const verifier = (yield* browser.cookies).get(cookieName)
+  if (verifier === undefined || verifier === "") return Option.none<CallbackResult>()
+
+  yield* browser.setCookie(Cookies.serializeDeletion(cookieName, { secure: url.protocol === "https:" }))
+  if (isCurrentPage) yield* browser.replaceUrl(withoutParams(url, ["code", "state"]).href)
+
+  const tokens = yield* Endpoint.call(codeGrantEndpoint, {
+    payload: {
+      redirectUri: normalizeRedirectUri(url.href, url.href),
+      codeVerifier: Redacted.make(verifier),
+      code: Redacted.make(code),
+      grantType: "authorization_code",
+      clientId: client.config.projectId,
+      clientSecret: Option.getOrElse(client.config.publishableClientKey, () => Redacted.make(publicClientSentinel))
+    }
+  }).pipe(
+    Effect.catchAll(
+      (error): Effect.Effect<never, MultiFactorAuthenticationRequired | OAuthCallbackError> =>
+        error instanceof MultiFactorAuthenticationRequired ? Effect.fail(error) : Effect.fail(OAuthCallbackError.make(error))
+    )
+  )
+  yield* session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.fromNullable(tokens.refreshToken) })
+
+  const isNewUser = tokens.isNewUser ?? false
+  const afterSignIn = options.afterSignIn ?? "/"
+  const afterSignUp = options.afterSignUp ?? afterSignIn
+  const redirectUrl = tokens.afterCallbackRedirectUrl ?? (isNewUser ? afterSignUp : afterSignIn)
+  return Option.some<CallbackResult>({ redirectUrl, isNewUser })
+})

@@ -1,0 +1,202 @@
+/**
+ * The browser behind the OAuth flow (PROTOCOL.md §5.5): the current page's URL, the cookie jar
+ * that holds the PKCE verifier (`stack-oauth-outer-{state}`), navigation to the provider, and the
+ * address-bar rewrite (`history.replaceState`) after the callback. `OAuth.ts` only talks to this
+ * service, so the flow runs (and is tested) in Node without any `window`.
+ *
+ * - {@link layerBrowser}: `globalThis.document` / `location` / `history`; fails with
+ *   {@link OAuthBrowserUnavailable} where they do not exist (a server).
+ * - {@link makeMemory} / {@link layerMemory}: an in-memory page for tests and non-browser hosts:
+ *   a cookie jar honouring `Max-Age` (time from Effect's `Clock`), the current URL, the list of
+ *   navigations, and an optional `onNavigate` hook that plays the part of the browser following
+ *   redirects (it returns the URL the page finally lands on).
+ *
+ * @example
+ * ```ts
+ * const page = OAuthBrowser.makeMemory({ url: "http://localhost:3000/sign-in" })
+ * yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(page.layer))
+ * page.navigations // ["https://…/authorize?…"]
+ * ```
+ *
+ * @module
+ */
+import { Clock, Context, Data, Effect, Layer } from "effect"
+import * as Cookies from "../session/cookies.js"
+
+/** What the OAuth flow needs from the page it runs in. */
+export interface OAuthBrowserShape {
+  /** The page's absolute URL (`location.href`). */
+  readonly currentUrl: Effect.Effect<string>
+  /** The cookies the page can read (`document.cookie`), URL-decoded. */
+  readonly cookies: Effect.Effect<Cookies.CookieMap>
+  /** Writes one cookie string as `cookies.ts` serialises it (`document.cookie = …`); `Max-Age=0` deletes. */
+  readonly setCookie: (cookie: string) => Effect.Effect<void>
+  /** Navigates the page (`location.assign`). */
+  readonly navigate: (url: string) => Effect.Effect<void>
+  /** Replaces the address bar's URL without navigating (`history.replaceState`). */
+  readonly replaceUrl: (url: string) => Effect.Effect<void>
+}
+
+/** The browser behind the OAuth flow. */
+export class OAuthBrowser extends Context.Tag("stack-auth-effect/OAuthBrowser")<OAuthBrowser, OAuthBrowserShape>() {}
+
+/** No `document` / `location` / `history` in this environment. */
+export class OAuthBrowserUnavailable extends Data.TaggedError("OAuthBrowserUnavailable")<{ readonly message: string }> {}
+
+interface BrowserGlobals {
+  readonly document: { cookie: string }
+  readonly location: { readonly href: string; assign(url: string): void }
+  readonly history: { replaceState(data: unknown, unused: string, url?: string): void; readonly state: unknown }
+}
+
+const browserGlobals = (): BrowserGlobals | undefined => {
+  const g = globalThis as {
+    readonly document?: { cookie?: unknown }
+    readonly location?: { readonly href?: unknown; readonly assign?: unknown }
+    readonly history?: { readonly replaceState?: unknown }
+  }
+  if (typeof g.document?.cookie !== "string") return undefined
+  if (typeof g.location?.href !== "string" || typeof g.location.assign !== "function") return undefined
+  if (typeof g.history?.replaceState !== "function") return undefined
+  return g as unknown as BrowserGlobals
+}
+
+/** The page of a real browser (`document.cookie`, `location`, `history`). */
+export const makeBrowser: Effect.Effect<OAuthBrowserShape, OAuthBrowserUnavailable> = Effect.suspend(() => {
+  const browser = browserGlobals()
+  if (browser === undefined) {
+    return Effect.fail(new OAuthBrowserUnavailable({ message: "OAuth sign-in needs a browser page (document, location, history)." }))
+  }
+  return Effect.succeed<OAuthBrowserShape>({
+    currentUrl: Effect.sync(() => browser.location.href),
+    cookies: Effect.sync(() => Cookies.parseCookieHeader(browser.document.cookie)),
+    setCookie: (cookie) =>
+      Effect.sync(() => {
+        browser.document.cookie = cookie
+      }),
+    navigate: (url) => Effect.sync(() => browser.location.assign(url)),
+    replaceUrl: (url) => Effect.sync(() => browser.history.replaceState(browser.history.state, "", url))
+  })
+})
+
+/** {@link OAuthBrowser} over the real browser page. */
+export const layerBrowser: Layer.Layer<OAuthBrowser, OAuthBrowserUnavailable> = Layer.effect(OAuthBrowser, makeBrowser)
+
+/** A cookie of the in-memory jar. */
+export interface MemoryCookie {
+  readonly value: string
+  /** The `Max-Age` it was written with. */
+  readonly maxAgeSeconds: number | undefined
+  /** When it expires (epoch ms from `Clock`), if it has a `Max-Age`. */
+  readonly expiresAtMillis: number | undefined
+  /** The cookie string as written. */
+  readonly raw: string
+}
+
+/** Options of {@link makeMemory}. */
+export interface MemoryOptions {
+  /** The page's URL at the start. */
+  readonly url: string
+  /**
+   * Plays the browser following a navigation: return the URL the page lands on (after redirects),
+   * or nothing to stay on the navigated URL.
+   */
+  readonly onNavigate?: ((url: string) => Effect.Effect<string | void>) | undefined
+}
+
+/** An in-memory page: the service, and what happened to it. */
+export interface MemoryBrowser {
+  readonly service: OAuthBrowserShape
+  readonly layer: Layer.Layer<OAuthBrowser>
+  /** The cookie jar by name (expired cookies are dropped when read through the service). */
+  readonly jar: Map<string, MemoryCookie>
+  /** Every URL passed to `navigate`, in order. */
+  readonly navigations: ReadonlyArray<string>
+  /** Every URL passed to `replaceUrl`, in order. */
+  readonly replacements: ReadonlyArray<string>
+  /** The page's current URL. */
+  readonly url: () => string
+  /** Moves the page (e.g. the provider redirected the browser back to the app). */
+  readonly setUrl: (url: string) => void
+}
+
+const parseSetCookie = (cookie: string): { readonly name: string; readonly value: string; readonly maxAge: number | undefined } | undefined => {
+  const [pair = "", ...attributes] = cookie.split(";")
+  const eq = pair.indexOf("=")
+  if (eq <= 0) return undefined
+  const name = pair.slice(0, eq).trim()
+  let value = pair.slice(eq + 1).trim()
+  try {
+    value = decodeURIComponent(value)
+  } catch {
+    // keep the raw value
+  }
+  let maxAge: number | undefined
+  for (const attribute of attributes) {
+    const [key = "", raw = ""] = attribute.split("=")
+    if (key.trim().toLowerCase() === "max-age") {
+      const parsed = Number(raw.trim())
+      if (Number.isFinite(parsed)) maxAge = parsed
+    }
+  }
+  return { name, value, maxAge }
+}
+
+/** Builds an in-memory page. */
+export const makeMemory = (options: MemoryOptions): MemoryBrowser => {
+  const jar = new Map<string, MemoryCookie>()
+  const navigations: Array<string> = []
+  const replacements: Array<string> = []
+  let current = options.url
+  const live = (now: number) => {
+    for (const [name, cookie] of jar) if (cookie.expiresAtMillis !== undefined && cookie.expiresAtMillis <= now) jar.delete(name)
+    return new Map([...jar].map(([name, cookie]) => [name, cookie.value] as const))
+  }
+  const service: OAuthBrowserShape = {
+    currentUrl: Effect.sync(() => current),
+    cookies: Effect.map(Clock.currentTimeMillis, live),
+    setCookie: (cookie) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const parsed = parseSetCookie(cookie)
+        if (parsed === undefined) return
+        if (parsed.maxAge !== undefined && parsed.maxAge <= 0) {
+          jar.delete(parsed.name)
+          return
+        }
+        jar.set(parsed.name, {
+          value: parsed.value,
+          maxAgeSeconds: parsed.maxAge,
+          expiresAtMillis: parsed.maxAge === undefined ? undefined : now + parsed.maxAge * 1000,
+          raw: cookie
+        })
+      }),
+    navigate: (url) =>
+      Effect.gen(function* () {
+        navigations.push(url)
+        current = url
+        if (options.onNavigate !== undefined) {
+          const landed = yield* options.onNavigate(url)
+          if (typeof landed === "string") current = landed
+        }
+      }),
+    replaceUrl: (url) =>
+      Effect.sync(() => {
+        replacements.push(url)
+        current = url
+      })
+  }
+  return {
+    service,
+    layer: Layer.succeed(OAuthBrowser, service),
+    jar,
+    navigations,
+    replacements,
+    url: () => current,
+    setUrl: (url) => {
+      current = url
+    }
+  }
+}
+
+/** {@link OAuthBrowser} over a fresh in-memory page. */
+export const layerMemory = (options: MemoryOptions): Layer.Layer<OAuthBrowser> => makeMemory(options).layer

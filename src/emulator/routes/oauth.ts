@@ -1,0 +1,553 @@
+/**
+ * OAuth on the service's side (PROTOCOL.md §2.1, §3.1.1, §7), against the emulator's mock
+ * provider (`OAuthProvider.ts`):
+ *
+ * - `GET /auth/oauth/authorize/{provider_id}`: client id/secret (`INVALID_OAUTH_CLIENT_ID_OR_SECRET`,
+ *   401 `INVALID_PUBLISHABLE_CLIENT_KEY`, `PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT`), provider
+ *   enabled, trusted `redirect_uri` / `error_redirect_url` / `after_callback_redirect_url`,
+ *   `type=link` needs `token` (400 text), extra scopes refused with shared keys, S256 required
+ *   (schema). Redirect mode: 307 to the provider + `stack-oauth-inner-<inner state>` cookie
+ *   (HttpOnly, Max-Age 600); JSON mode: 200 `{location}`. The outer flow lasts 10 minutes.
+ * - `GET /auth/oauth/callback/{provider_id}`: redirect mode needs the inner cookie (else 400 text,
+ *   the flow survives); the provider code is exchanged (inner PKCE), the user is found, created or
+ *   linked, and the browser is sent (303) to `redirect_uri?code=<outer code>&state=<app state>`.
+ *   Errors a user can cause (`SIGN_UP_NOT_ENABLED`, `OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER`,
+ *   `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE`, `OAUTH_PROVIDER_ACCESS_DENIED`) are
+ *   redirected to `redirect_uri` with `error`, `error_description`, `errorCode`, `message`, `details`.
+ * - The code grant of `POST /auth/oauth/token` ({@link exchangeAuthorizationCode}, called by
+ *   `tokens.ts`): one-time codes (5 minutes), `redirect_uri` equality (400 text), PKCE — a wrong
+ *   verifier is `INVALID_AUTHORIZATION_CODE` and does not consume the code; TOTP users get
+ *   `MULTI_FACTOR_AUTHENTICATION_REQUIRED`.
+ * - The mock provider's pages (`/emulator/oauth-provider/{provider_id}/authorize`, GET and POST).
+ *
+ * Users: a returning provider account signs its user in; `type=link` attaches the account to
+ * the token's user; otherwise (merge strategy `link_method`) an account whose e-mail is a
+ * verified sign-in e-mail of a user joins that user, an unverified one is refused, an anonymous
+ * token's user is upgraded, and else a user is created (`primary_email_verified` true,
+ * no password, `auth_with_email` false).
+ *
+ * @module
+ */
+import { Effect, Redacted } from "effect"
+import type { AuthorizeQuery } from "../../auth/OAuth.js"
+import { publicClientSentinel } from "../../auth/Tokens.js"
+import type { KnownErrorInstance } from "../../core/KnownError.js"
+import {
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  InvalidAuthorizationCode,
+  InvalidOauthClientIdOrSecret,
+  InvalidPublishableClientKey,
+  MultiFactorAuthenticationRequired,
+  OauthConnectionAlreadyConnectedToAnotherUser,
+  OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthProviderAccessDenied,
+  OauthProviderNotFoundOrNotEnabled,
+  OuterOauthTimeout,
+  PublishableClientKeyRequiredForProject,
+  RedirectUrlNotWhitelisted,
+  SignUpNotEnabled,
+  UnparsableAccessToken
+} from "../../core/KnownErrors.js"
+import * as Cookies from "../../session/cookies.js"
+import { verifyAccessToken } from "../AccessTokens.js"
+import * as Endpoints from "../Endpoints.js"
+import * as MockProvider from "../OAuthProvider.js"
+import { accessTokenExpired } from "../ProjectAuth.js"
+import { randomBase64Url, randomUuid } from "../Random.js"
+import type { RequestContext } from "../RequestContext.js"
+import type { HandlerFailure } from "../Responses.js"
+import { jsonResponse, TextFailure, textResponse } from "../Responses.js"
+import { route } from "../Router.js"
+import { accessTokenFor, createSession } from "../SessionTokens.js"
+import type { EmulatorState, OAuthProviderConfig, ProjectRecord, UserRecord } from "../State.js"
+import { findUserByAuthEmail, isKeySetValid, makeUser } from "../State.js"
+import { isTrustedUrl } from "../TrustedUrls.js"
+import * as VerificationCodes from "../VerificationCodes.js"
+
+/** How long an outer flow (authorize → callback) may take. */
+export const outerFlowLifetimeMillis = 10 * 60 * 1000
+
+/** How long an authorization code for the token endpoint lives. */
+export const authorizationCodeLifetimeMillis = 5 * 60 * 1000
+
+/** Max-Age of the inner CSRF cookie of redirect mode, in seconds. */
+export const innerCookieMaxAgeSeconds = 600
+
+/** The name of the inner CSRF cookie of a redirect-mode flow. */
+export const innerCookieName = (innerState: string): string => `stack-oauth-inner-${innerState}`
+
+/** The 400 text of a redirect-mode callback without its inner cookie (wire sample oauth/15). */
+export const missingInnerCookieText =
+  "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again"
+
+/** The 400 text of a code exchange with another `redirect_uri` than at authorize time. */
+export const redirectUriMismatchText =
+  "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."
+
+/** An outer flow between authorize and callback, keyed by the inner state sent to the provider. */
+interface Flow {
+  readonly projectId: string
+  readonly provider: OAuthProviderConfig
+  readonly type: "authenticate" | "link"
+  /** The user of `token` (the linking user, or an anonymous user to upgrade). */
+  readonly tokenUserId: string | undefined
+  readonly redirectUri: string
+  readonly errorRedirectUrl: string | undefined
+  readonly afterCallbackRedirectUrl: string | undefined
+  readonly state: string
+  readonly codeChallenge: string
+  readonly providerRequest: MockProvider.ProviderRequest
+  readonly innerVerifier: string
+  readonly responseMode: "json" | "redirect"
+  readonly expiresAtMillis: number
+}
+
+/** An authorization code handed to the app (`redirect_uri?code=`). */
+interface AuthorizationCode {
+  readonly projectId: string
+  readonly userId: string
+  readonly isNewUser: boolean
+  readonly redirectUri: string
+  readonly codeChallenge: string
+  readonly afterCallbackRedirectUrl: string | null
+  readonly expiresAtMillis: number
+  used: boolean
+}
+
+interface OAuthStore {
+  readonly flows: Map<string, Flow>
+  readonly codes: Map<string, AuthorizationCode>
+}
+
+const stores = new WeakMap<EmulatorState, OAuthStore>()
+
+const storeOf = (state: EmulatorState): OAuthStore => {
+  let store = stores.get(state)
+  if (store === undefined) {
+    store = { flows: new Map(), codes: new Map() }
+    stores.set(state, store)
+  }
+  return store
+}
+
+const randomHex = (bytes: number): string => {
+  const buffer = new Uint8Array(bytes)
+  globalThis.crypto.getRandomValues(buffer)
+  return [...buffer].map((byte) => byte.toString(16).padStart(2, "0")).join("")
+}
+
+const redirect = (status: 303 | 307, location: string, headers: Readonly<Record<string, string>> = {}): Response =>
+  status === 307 ? new Response(null, { status, headers: { location, ...headers } }) : jsonResponse(303, {}, { headers: { location, ...headers } })
+
+const callbackPath = (providerId: string): string => `/api/v1/auth/oauth/callback/${encodeURIComponent(providerId)}`
+
+// ---------------------------------------------------------------------------------------------
+// Authorize
+// ---------------------------------------------------------------------------------------------
+
+const authorize = (
+  input: { readonly params: { readonly provider_id: string }; readonly query: AuthorizeQuery },
+  context: RequestContext
+): Effect.Effect<Response, HandlerFailure> =>
+  Effect.gen(function* () {
+    const { query } = input
+    const { state } = context.env
+    const [projectId = "", branchId = "main"] = query.clientId.split("#")
+    const project = state.projects.get(projectId)
+    if (project === undefined || branchId !== "main") {
+      return yield* Effect.fail(InvalidOauthClientIdOrSecret.make({ client_id: query.clientId }))
+    }
+    const secret = Redacted.value(query.clientSecret)
+    if (secret === publicClientSentinel) {
+      if (project.requiresPublishableClientKey) {
+        return yield* Effect.fail(PublishableClientKeyRequiredForProject.make({ project_id: project.id }))
+      }
+    } else if (!project.keys.some((keys) => keys.publishableClientKey === secret && isKeySetValid(keys, context.nowMillis))) {
+      return yield* Effect.fail(InvalidPublishableClientKey.make({ project_id: project.id }))
+    }
+    const provider = project.config.oauthProviders.find((candidate) => candidate.id === input.params.provider_id)
+    if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
+
+    const errorRedirectUrl = query.errorRedirectUrl ?? context.url.searchParams.get("error_redirect_uri") ?? undefined
+    for (const url of [query.redirectUri, errorRedirectUrl, query.afterCallbackRedirectUrl]) {
+      if (url !== undefined && !isTrustedUrl(project, url)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
+    }
+    const type = query.type ?? "authenticate"
+    if (type === "link" && query.token === undefined) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: "?token= query parameter is required for link type" }))
+    }
+    let tokenUserId: string | undefined
+    if (query.token !== undefined) {
+      const verified = yield* verifyAccessToken(Redacted.value(query.token), {
+        projectOf: (id) => state.projects.get(id),
+        nowMillis: context.nowMillis
+      }).pipe(
+        Effect.mapError((failure) =>
+          failure._tag === "Unparsable"
+            ? UnparsableAccessToken.make({})
+            : accessTokenExpired({
+                expired_at_millis: failure.expiredAtMillis,
+                project_id: failure.projectId,
+                user_id: failure.userId,
+                refresh_token_id: failure.refreshTokenId
+              })
+        )
+      )
+      if (verified.project.id !== project.id) {
+        return yield* Effect.fail(new TextFailure({ status: 403, text: "The access token is not valid for this project or branch." }))
+      }
+      tokenUserId = project.users.has(verified.claims.sub) ? verified.claims.sub : undefined
+      if (type === "link" && tokenUserId === undefined) {
+        return yield* Effect.fail(new TextFailure({ status: 400, text: "The user of the access token does not exist anymore." }))
+      }
+    }
+    const extraScopes = (query.providerScope ?? "").split(" ").filter((scope) => scope.length > 0)
+    if (extraScopes.length > 0 && provider.type === "shared") {
+      return yield* Effect.fail(OauthExtraScopeNotAvailableWithSharedOauthKeys.make({}))
+    }
+
+    const innerState = randomBase64Url(32)
+    const innerVerifier = randomBase64Url(32)
+    const providerRequest: MockProvider.ProviderRequest = {
+      clientId: provider.id,
+      redirectUri: `${context.apiBase}${callbackPath(provider.id)}`,
+      state: innerState,
+      codeChallenge: yield* MockProvider.challengeOf(innerVerifier),
+      scopes: [...new Set([...MockProvider.baseScopes(provider.provider), ...extraScopes])]
+    }
+    const responseMode = query.stackResponseMode ?? "redirect"
+    storeOf(state).flows.set(innerState, {
+      projectId: project.id,
+      provider,
+      type,
+      tokenUserId,
+      redirectUri: query.redirectUri,
+      errorRedirectUrl,
+      afterCallbackRedirectUrl: query.afterCallbackRedirectUrl,
+      state: query.state,
+      codeChallenge: query.codeChallenge,
+      providerRequest,
+      innerVerifier,
+      responseMode,
+      expiresAtMillis: context.nowMillis + outerFlowLifetimeMillis
+    })
+    const location = MockProvider.authorizationUrl(context.apiBase, provider.id, providerRequest)
+    if (responseMode === "json") return jsonResponse(200, { location })
+    const expires = new Date(context.nowMillis + innerCookieMaxAgeSeconds * 1000).toUTCString()
+    return redirect(307, location, {
+      "set-cookie": `${innerCookieName(innerState)}=true; Path=/; Expires=${expires}; Max-Age=${innerCookieMaxAgeSeconds}; HttpOnly`
+    })
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Callback
+// ---------------------------------------------------------------------------------------------
+
+/** The user a provider account signs in as (or is linked to), or the known error to redirect with. */
+const resolveUser = (
+  context: RequestContext,
+  project: ProjectRecord,
+  flow: Flow,
+  account: MockProvider.ProviderAccount
+): Effect.Effect<{ readonly user: UserRecord; readonly isNewUser: boolean }, KnownErrorInstance> =>
+  Effect.gen(function* () {
+    const findOwner = (): { readonly user: UserRecord; readonly index: number } | undefined => {
+      for (const user of project.users.values()) {
+        const index = user.oauthAccounts.findIndex(
+          (candidate) => candidate.providerConfigId === flow.provider.id && candidate.accountId === account.accountId
+        )
+        if (index >= 0) return { user, index }
+      }
+      return undefined
+    }
+    const attach = (user: UserRecord) => {
+      const existing = user.oauthAccounts.find(
+        (candidate) => candidate.providerConfigId === flow.provider.id && candidate.accountId === account.accountId
+      )
+      if (existing !== undefined) {
+        existing.email = account.email
+        existing.grantedScopes = [...new Set([...existing.grantedScopes, ...account.scopes])]
+        return
+      }
+      user.oauthAccounts.push({
+        id: randomUuid(),
+        providerConfigId: flow.provider.id,
+        provider: flow.provider.provider,
+        accountId: account.accountId,
+        email: account.email,
+        allowSignIn: true,
+        allowConnectedAccounts: true,
+        grantedScopes: [...account.scopes]
+      })
+    }
+    const owner = findOwner()
+    const tokenUser = flow.tokenUserId === undefined ? undefined : project.users.get(flow.tokenUserId)
+
+    if (flow.type === "link") {
+      if (tokenUser === undefined) return yield* Effect.fail(OauthConnectionAlreadyConnectedToAnotherUser.make({}))
+      if (owner !== undefined && owner.user.id !== tokenUser.id) {
+        return yield* Effect.fail(OauthConnectionAlreadyConnectedToAnotherUser.make({}))
+      }
+      attach(tokenUser)
+      return { user: tokenUser, isNewUser: false }
+    }
+    if (owner !== undefined && owner.user.oauthAccounts[owner.index]!.allowSignIn) {
+      attach(owner.user)
+      return { user: owner.user, isNewUser: false }
+    }
+    const byEmail = findUserByAuthEmail(project, account.email)
+    if (byEmail !== undefined) {
+      if (!byEmail.primaryEmailVerified) {
+        return yield* Effect.fail(
+          ContactChannelAlreadyUsedForAuthBySomeoneElse.make({
+            type: "email",
+            contact_channel_value: account.email,
+            would_work_if_email_was_verified: true
+          })
+        )
+      }
+      attach(byEmail)
+      return { user: byEmail, isNewUser: false }
+    }
+    if (tokenUser !== undefined && tokenUser.isAnonymous) {
+      tokenUser.isAnonymous = false
+      if (tokenUser.primaryEmail === null) {
+        tokenUser.primaryEmail = account.email
+        tokenUser.primaryEmailVerified = true
+      }
+      attach(tokenUser)
+      return { user: tokenUser, isNewUser: true }
+    }
+    if (!project.config.signUpEnabled) return yield* Effect.fail(SignUpNotEnabled.make({}))
+    const user = makeUser(randomUuid(), context.nowMillis)
+    user.primaryEmail = account.email
+    user.primaryEmailVerified = true
+    user.primaryEmailAuthEnabled = false
+    attach(user)
+    project.users.set(user.id, user)
+    return { user, isNewUser: true }
+  })
+
+/** Sends the browser back to the app with a known error in the query (PROTOCOL.md §3.1.1). */
+const errorRedirect = (flow: Flow, error: KnownErrorInstance): Response => {
+  const target = new URL(flow.redirectUri)
+  const details = error.details as Record<string, unknown> | undefined
+  target.searchParams.set("error", "server_error")
+  target.searchParams.set("error_description", error.message)
+  target.searchParams.set("errorCode", error.code)
+  target.searchParams.set("message", error.message)
+  target.searchParams.set("details", JSON.stringify(details ?? {}))
+  return redirect(303, target.href)
+}
+
+const callback = (
+  input: {
+    readonly params: { readonly provider_id: string }
+    readonly query: { readonly code?: string | undefined; readonly state?: string | undefined; readonly error?: string | undefined }
+  },
+  context: RequestContext
+): Effect.Effect<Response, HandlerFailure> =>
+  Effect.gen(function* () {
+    const { query } = input
+    const store = storeOf(context.env.state)
+    const innerState = query.state ?? ""
+    const flow = store.flows.get(innerState)
+    if (flow === undefined || flow.provider.id !== input.params.provider_id) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid OAuth state. Please try signing in again." }))
+    }
+    if (flow.expiresAtMillis <= context.nowMillis) {
+      store.flows.delete(innerState)
+      return yield* Effect.fail(OuterOauthTimeout.make({}))
+    }
+    if (flow.responseMode === "redirect") {
+      const cookies = Cookies.parseCookieHeader(context.request.headers.get("cookie"))
+      if (cookies.get(innerCookieName(innerState)) === undefined) {
+        return yield* Effect.fail(new TextFailure({ status: 400, text: missingInnerCookieText }))
+      }
+    }
+    const project = context.env.state.projects.get(flow.projectId)
+    if (project === undefined) {
+      store.flows.delete(innerState)
+      return yield* Effect.fail(new TextFailure({ status: 400, text: "The project of this OAuth flow does not exist anymore." }))
+    }
+    if (query.error !== undefined) {
+      store.flows.delete(innerState)
+      return errorRedirect(flow, OauthProviderAccessDenied.make({}))
+    }
+    if (query.code === undefined) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: "The OAuth provider's callback has no code." }))
+    }
+    const account = yield* MockProvider.exchangeCode({
+      state: context.env.state,
+      providerId: flow.provider.id,
+      clientId: flow.providerRequest.clientId,
+      code: query.code,
+      redirectUri: flow.providerRequest.redirectUri,
+      codeVerifier: flow.innerVerifier,
+      nowMillis: context.nowMillis
+    }).pipe(
+      Effect.mapError(
+        () => new TextFailure({ status: 400, text: "The OAuth provider rejected the authorization code. Please try signing in again." })
+      )
+    )
+    store.flows.delete(innerState)
+    const resolved = yield* Effect.either(resolveUser(context, project, flow, account))
+    if (resolved._tag === "Left") return errorRedirect(flow, resolved.left)
+
+    const code = randomHex(32)
+    store.codes.set(code, {
+      projectId: project.id,
+      userId: resolved.right.user.id,
+      isNewUser: resolved.right.isNewUser,
+      redirectUri: flow.redirectUri,
+      codeChallenge: flow.codeChallenge,
+      afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl ?? null,
+      expiresAtMillis: context.nowMillis + authorizationCodeLifetimeMillis,
+      used: false
+    })
+    const target = new URL(flow.redirectUri)
+    target.searchParams.set("code", code)
+    target.searchParams.set("state", flow.state)
+    return redirect(303, target.href)
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Code grant
+// ---------------------------------------------------------------------------------------------
+
+/** The token endpoint's answer to the code grant (wire keys, deprecated duplicates included). */
+export interface CodeGrantAnswer {
+  readonly access_token: string
+  readonly token_type: "Bearer"
+  readonly expires_in: number
+  readonly scope: string
+  readonly refresh_token: string
+  readonly is_new_user: boolean
+  readonly newUser: boolean
+  readonly after_callback_redirect_url: string | null
+  readonly afterCallbackRedirectUrl: string | null
+}
+
+/**
+ * The code grant of `POST /auth/oauth/token` for a project whose client id/secret were checked:
+ * unknown, used, expired or foreign code → `INVALID_AUTHORIZATION_CODE`; another `redirect_uri`
+ * → 400 text; a wrong PKCE verifier → `INVALID_AUTHORIZATION_CODE` (the code stays usable); a TOTP
+ * user → `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (the code is used). Else a new session.
+ */
+export const exchangeAuthorizationCode = (
+  context: RequestContext,
+  project: ProjectRecord,
+  grant: { readonly code: string; readonly redirect_uri?: string | undefined; readonly code_verifier?: string | undefined }
+): Effect.Effect<CodeGrantAnswer, HandlerFailure> =>
+  Effect.gen(function* () {
+    const record = storeOf(context.env.state).codes.get(grant.code)
+    if (record === undefined || record.projectId !== project.id || record.used || record.expiresAtMillis <= context.nowMillis) {
+      return yield* Effect.fail(InvalidAuthorizationCode.make({}))
+    }
+    if (grant.redirect_uri !== record.redirectUri) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: redirectUriMismatchText }))
+    }
+    if (grant.code_verifier === undefined || (yield* MockProvider.challengeOf(grant.code_verifier)) !== record.codeChallenge) {
+      return yield* Effect.fail(InvalidAuthorizationCode.make({}))
+    }
+    record.used = true
+    const user = project.users.get(record.userId)
+    if (user === undefined) return yield* Effect.fail(InvalidAuthorizationCode.make({}))
+    if (user.totpSecretBase64 !== null) {
+      const attempt = VerificationCodes.create(context, project, {
+        purpose: "mfa_attempt",
+        userId: user.id,
+        email: null,
+        lifetimeMillis: context.env.settings.mfaAttemptLifetimeMillis
+      })
+      return yield* Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: attempt.code }))
+    }
+    const session = createSession(context, project, user)
+    user.lastActiveAtMillis = context.nowMillis
+    const accessToken = yield* accessTokenFor(context, project, user, session)
+    return {
+      access_token: accessToken,
+      token_type: "Bearer",
+      // the OAuth library's default lifetime as recorded (oauth/06), not the JWT's: read `exp`
+      expires_in: 3599,
+      scope: "legacy",
+      refresh_token: session.refreshToken,
+      is_new_user: record.isNewUser,
+      newUser: record.isNewUser,
+      after_callback_redirect_url: record.afterCallbackRedirectUrl,
+      afterCallbackRedirectUrl: record.afterCallbackRedirectUrl
+    }
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Mock provider pages
+// ---------------------------------------------------------------------------------------------
+
+const providerRequestOf = (parameters: Readonly<Record<string, string>>): MockProvider.ProviderRequest | string => {
+  const missing = ["client_id", "redirect_uri", "state", "code_challenge"].filter((name) => (parameters[name] ?? "") === "")
+  if (missing.length > 0) return `Missing parameters: ${missing.join(", ")}`
+  if ((parameters["code_challenge_method"] ?? "S256") !== "S256") return "Only code_challenge_method=S256 is supported."
+  try {
+    new URL(parameters["redirect_uri"]!)
+  } catch {
+    return "redirect_uri is not a valid URL."
+  }
+  return {
+    clientId: parameters["client_id"]!,
+    redirectUri: parameters["redirect_uri"]!,
+    state: parameters["state"]!,
+    codeChallenge: parameters["code_challenge"]!,
+    scopes: (parameters["scope"] ?? "").split(" ").filter((scope) => scope.length > 0)
+  }
+}
+
+const isEmail = (text: string | undefined): text is string => text !== undefined && /^[^\s@]+@[^\s@]+$/.test(text)
+
+const htmlResponse = (status: number, html: string): Response =>
+  new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } })
+
+const providerPage = (
+  context: RequestContext,
+  providerId: string,
+  parameters: Readonly<Record<string, string>>,
+  decision: "show" | "approve" | "deny"
+): Response => {
+  const request = providerRequestOf(parameters)
+  if (typeof request === "string") return textResponse(400, request)
+  if (decision === "deny") return redirect(303, MockProvider.deny(request))
+  const email = parameters["email"]?.trim()
+  if (decision === "show" || !isEmail(email)) {
+    const problem = decision === "approve" ? "Enter an e-mail address." : undefined
+    return htmlResponse(decision === "approve" ? 400 : 200, MockProvider.consentPage(providerId, parameters, problem))
+  }
+  const location = MockProvider.approve({
+    state: context.env.state,
+    apiBase: context.apiBase,
+    providerId,
+    request,
+    email: email.toLowerCase(),
+    nowMillis: context.nowMillis
+  })
+  return redirect(303, location)
+}
+
+/** The OAuth routes (the code grant is served by `tokens.ts` through {@link exchangeAuthorizationCode}). */
+export const routes = [
+  route(Endpoints.oauthAuthorize, authorize, { rejectUnknownKeys: false, overrideErrorStatus: false }),
+  route(Endpoints.oauthCallback, callback, { rejectUnknownKeys: false, overrideErrorStatus: false }),
+  route(
+    Endpoints.mockProviderAuthorize,
+    ({ params, query }, context) =>
+      Effect.sync(() => providerPage(context, params.provider_id, query, query["auto"] === "1" ? "approve" : "show")),
+    { overrideErrorStatus: false }
+  ),
+  route(
+    Endpoints.mockProviderApprove,
+    ({ params, query, payload }, context) =>
+      Effect.sync(() => {
+        const parameters = { ...query, ...payload }
+        return providerPage(context, params.provider_id, parameters, parameters["action"] === "deny" ? "deny" : "approve")
+      }),
+    { overrideErrorStatus: false, emptyBody: {} }
+  )
+]
