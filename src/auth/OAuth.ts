@@ -344,11 +344,14 @@ const linkToken = Effect.gen(function* () {
   return refreshed.value
 })
 
-const start = (type: "authenticate" | "link", options: OAuthStartOptions) =>
+const start = <E, R>(
+  type: "authenticate" | "link",
+  options: OAuthStartOptions,
+  currentToken: Effect.Effect<Option.Option<Redacted.Redacted<string>>, E, R>
+) =>
   Effect.gen(function* () {
     const browser = yield* OAuthBrowser
     const client = yield* StackClient
-    const session = yield* Session
     const current = yield* parseOption(yield* browser.currentUrl, undefined, "currentUrl")
     const redirectUri = yield* Effect.try({
       try: () => normalizeRedirectUri(options.redirectUri ?? defaultRedirectPath, current),
@@ -359,10 +362,7 @@ const start = (type: "authenticate" | "link", options: OAuthStartOptions) =>
     const afterCallback = options.afterCallbackRedirectUrl ?? (type === "link" ? current : undefined)
     const afterCallbackRedirectUrl =
       afterCallback === undefined ? undefined : yield* parseOption(afterCallback, current, "afterCallbackRedirectUrl")
-    const token =
-      type === "link"
-        ? Option.some(yield* linkToken)
-        : Option.flatMap(Option.some(yield* session.requestTokens), (tokens) => tokens.accessToken)
+    const token = yield* currentToken
 
     const verifier = yield* makeCodeVerifier
     const codeChallenge = yield* codeChallengeOf(verifier)
@@ -405,7 +405,11 @@ const start = (type: "authenticate" | "link", options: OAuthStartOptions) =>
  * shared keys), key errors, `InvalidOAuthUrl` for a malformed URL option.
  */
 export const signInWithOAuth = Effect.fn("OAuth.signInWithOAuth")(function* (options: OAuthStartOptions) {
-  return yield* start("authenticate", options)
+  return yield* start(
+    "authenticate",
+    options,
+    Effect.flatMap(Session, (session) => Effect.map(session.requestTokens, (tokens) => tokens.accessToken))
+  )
 })
 
 /**
@@ -415,7 +419,7 @@ export const signInWithOAuth = Effect.fn("OAuth.signInWithOAuth")(function* (opt
  * nobody is signed in; the service answers 400 text (`HttpError`) for a link without token.
  */
 export const linkAccount = Effect.fn("OAuth.linkAccount")(function* (options: OAuthStartOptions) {
-  return yield* start("link", options)
+  return yield* start("link", options, Effect.map(linkToken, Option.some))
 })
 
 // ---------------------------------------------------------------------------------------------

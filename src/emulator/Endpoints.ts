@@ -24,7 +24,6 @@ import {
   RefreshTokenNotFoundOrExpired,
   UserEmailAlreadyExists
 } from "../core/KnownErrors.js"
-import { SignInTokens } from "../auth/Tokens.js"
 import { AuthorizeQuery } from "../auth/OAuth.js"
 import { ServerUser } from "../users/User.js"
 import { SuccessTrue, Uuid as WireUuid } from "../core/Wire.js"
@@ -173,17 +172,6 @@ export const refreshCurrentSession = Endpoint.make({
   session: "none",
   success: Schema.Struct({ access_token: Schema.String }),
   errors: [RefreshTokenNotFoundOrExpired]
-})
-
-/** `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`. */
-export const anonymousSignUp = Endpoint.make({
-  name: "Emulator.anonymousSignUp",
-  method: "POST",
-  path: "/auth/anonymous/sign-up",
-  access: "client",
-  session: "none",
-  success: SignInTokens,
-  errors: []
 })
 
 // ---------------------------------------------------------------------------------------------

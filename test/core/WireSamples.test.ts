@@ -8,7 +8,13 @@ import { Effect, Either, Option, Schema } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import * as Anonymous from "../../src/auth/Anonymous.js"
+import * as Cli from "../../src/auth/Cli.js"
+import * as EmailVerification from "../../src/auth/EmailVerification.js"
+import * as MagicLink from "../../src/auth/MagicLink.js"
+import * as Mfa from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
+import * as PasswordReset from "../../src/auth/PasswordReset.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Tokens from "../../src/auth/Tokens.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
@@ -32,7 +38,7 @@ const samples: ReadonlyArray<Sample> = readdirSync(samplesRoot, { withFileTypes:
       .map((file) => ({ file: `${dir.name}/${file}`, ...JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) }))
   )
 
-const endpoints: ReadonlyArray<Endpoint.Any> = [Password, Sessions, Tokens, Users].flatMap((module) =>
+const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, EmailVerification, MagicLink, Mfa, Password, PasswordReset, Sessions, Tokens, Users].flatMap((module) =>
   Object.values(module).filter(
     (value): value is Endpoint.Any => typeof value === "object" && value !== null && "method" in value && "success" in value && "errors" in value
   )

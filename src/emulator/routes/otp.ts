@@ -13,7 +13,6 @@
 import { Effect } from "effect"
 import { checkSignInCodeEndpoint, otpNotEnabledText, sendSignInCodeEndpoint, signInEndpoint } from "../../auth/MagicLink.js"
 import {
-  MultiFactorAuthenticationRequired,
   RedirectUrlNotWhitelisted,
   SignUpNotEnabled,
   UserEmailAlreadyExists
@@ -29,6 +28,7 @@ import type { ProjectRecord, UserRecord } from "../State.js"
 import { findUserByAuthEmail, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
+import { requireSecondFactor } from "./mfa.js"
 import { isEmail, isUrl } from "./password.js"
 
 /** The user an OTP sign-in with this e-mail would sign in (null: a new user), or why it may not. */
@@ -107,15 +107,7 @@ export const routes = [
         user.otpAuthEnabled = true
         project.users.set(user.id, user)
       }
-      if (user.totpSecretBase64 !== null) {
-        const attempt = VerificationCodes.create(context, project, {
-          purpose: "mfa_attempt",
-          userId: user.id,
-          email: null,
-          lifetimeMillis: context.env.settings.mfaAttemptLifetimeMillis
-        })
-        return yield* Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: attempt.code }))
-      }
+      yield* requireSecondFactor(context, project, user)
       const tokens = yield* signIn(context, project, user)
       return { ...tokens, isNewUser }
     })

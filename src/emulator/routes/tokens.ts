@@ -1,7 +1,8 @@
 /**
  * Token routes (PROTOCOL.md §2.1, §2.2): the OAuth token endpoint's refresh grant (form or JSON,
  * client_id / client_secret rules incl. the `__stack_public_client__` sentinel, real statuses, no
- * refresh-token rotation) and `POST /auth/sessions/current/refresh`.
+ * refresh-token rotation), its authorization-code grant (served by `oauth.ts`), and
+ * `POST /auth/sessions/current/refresh`.
  *
  * @module
  */

@@ -1,0 +1,89 @@
+/**
+ * Type tests: the error channels of the OAuth flow and of connected accounts are pinned.
+ * Checked by `tsc` (npm run typecheck), run by vitest as a no-op at run time.
+ */
+import type { Effect } from "effect"
+import { describe, expectTypeOf, it } from "vitest"
+import * as OAuth from "../../src/auth/OAuth.js"
+import type { OAuthBrowser } from "../../src/auth/OAuthBrowser.js"
+import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
+import type {
+  ConnectivityError,
+  HttpError,
+  InvalidArgument,
+  InvalidResponse,
+  RateLimited,
+  UnsupportedKnownError,
+  UserNotSignedIn
+} from "../../src/core/Errors.js"
+import type * as KnownErrors from "../../src/core/KnownErrors.js"
+import type { StackClient } from "../../src/core/StackClient.js"
+import type { Session } from "../../src/session/Session.js"
+
+type Transport = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
+type KeyErrors =
+  | KnownErrors.InvalidOauthClientIdOrSecret
+  | KnownErrors.InvalidPublishableClientKey
+  | KnownErrors.PublishableClientKeyRequiredForProject
+type ErrorOf<T> = T extends Effect.Effect<any, infer E, any> ? E : never
+type RequirementsOf<T> = T extends Effect.Effect<any, any, infer R> ? R : never
+
+type StartErrors =
+  | KeyErrors
+  | KnownErrors.OauthProviderNotFoundOrNotEnabled
+  | KnownErrors.RedirectUrlNotWhitelisted
+  | KnownErrors.OauthExtraScopeNotAvailableWithSharedOauthKeys
+  | KnownErrors.UnparsableAccessToken
+  | KnownErrors.AccessTokenExpired
+  | KnownErrors.SchemaError
+  | Transport
+  | InvalidArgument
+  | OAuth.InvalidOAuthUrl
+
+describe("OAuth error unions", () => {
+  it("signInWithOAuth: the authorize errors, a failed refresh of the current token, a malformed URL option", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof OAuth.signInWithOAuth>>>().toEqualTypeOf<StartErrors>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof OAuth.signInWithOAuth>>>().toEqualTypeOf<OAuthBrowser | StackClient | Session>()
+  })
+
+  it("linkAccount adds UserNotSignedIn", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof OAuth.linkAccount>>>().toEqualTypeOf<StartErrors | UserNotSignedIn>()
+  })
+
+  it("handleCallback: the errors delivered on the URL, MFA, and OAuthCallbackError for everything else", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof OAuth.handleCallback>>>().toEqualTypeOf<
+      | KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse
+      | KnownErrors.OauthConnectionAlreadyConnectedToAnotherUser
+      | KnownErrors.SignUpNotEnabled
+      | KnownErrors.SignUpRejected
+      | KnownErrors.OauthProviderAccessDenied
+      | KnownErrors.OauthProviderTemporarilyUnavailable
+      | KnownErrors.MultiFactorAuthenticationRequired
+      | UnsupportedKnownError
+      | OAuth.OAuthCallbackError
+    >()
+    expectTypeOf<RequirementsOf<ReturnType<typeof OAuth.handleCallback>>>().toEqualTypeOf<OAuthBrowser | StackClient | Session>()
+  })
+})
+
+describe("ConnectedAccounts error unions", () => {
+  it("getAccessToken: missing scope and not connected are Option.none, not errors", () => {
+    type E = ErrorOf<ReturnType<typeof ConnectedAccounts.getAccessToken>>
+    expectTypeOf<E>().toEqualTypeOf<
+      | KnownErrors.OauthProviderNotFoundOrNotEnabled
+      | KnownErrors.OauthAccessTokenNotAvailableWithSharedOauthKeys
+      | KnownErrors.CannotGetOwnUserWithoutUser
+      | KnownErrors.SchemaError
+      | KnownErrors.CurrentProjectNotFound
+      | KeyErrors
+      | KnownErrors.UnparsableAccessToken
+      | KnownErrors.AccessTokenExpired
+      | KnownErrors.InvalidProjectForAccessToken
+      | UserNotSignedIn
+      | Transport
+      | InvalidArgument
+    >()
+    expectTypeOf<Extract<E, KnownErrors.OauthConnectionDoesNotHaveRequiredScope>>().toEqualTypeOf<never>()
+    expectTypeOf<Extract<E, KnownErrors.OauthConnectionNotConnectedToUser>>().toEqualTypeOf<never>()
+  })
+})
