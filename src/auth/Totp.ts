@@ -20,6 +20,7 @@
  */
 import { Clock, Effect } from "effect"
 import { InvalidArgument } from "../core/Errors.js"
+import { encodeBase32, rfc4648Alphabet } from "../core/internal/base32.js"
 
 /** The HMAC hash of a TOTP (the service uses SHA-1). */
 export type Algorithm = "SHA-1" | "SHA-256" | "SHA-512"
@@ -65,24 +66,8 @@ export const fromBase64 = (text: string): Uint8Array | undefined => {
   return bytes
 }
 
-const base32Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-
 /** RFC 4648 base32 without padding: the form authenticator apps read in `otpauth://` URIs. */
-export const toBase32 = (bytes: Uint8Array): string => {
-  let out = ""
-  let buffer = 0
-  let bits = 0
-  for (const byte of bytes) {
-    buffer = (buffer << 8) | byte
-    bits += 8
-    while (bits >= 5) {
-      out += base32Alphabet[(buffer >>> (bits - 5)) & 31]
-      bits -= 5
-    }
-  }
-  if (bits > 0) out += base32Alphabet[(buffer << (5 - bits)) & 31]
-  return out
-}
+export const toBase32 = (bytes: Uint8Array): string => encodeBase32(bytes, rfc4648Alphabet)
 
 /**
  * The `otpauth://totp/…` URI an authenticator app imports (usually as a QR code): label

@@ -6,8 +6,10 @@
  * @module
  */
 
+import { crockfordAlphabet } from "../core/internal/base32.js"
+
 /** The lowercase Crockford base32 alphabet (no i, l, o, u). */
-export const crockfordAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+export { crockfordAlphabet }
 
 /** `length` random lowercase Crockford base32 characters (5 random bits each). */
 export const randomBase32 = (length: number): string => {
