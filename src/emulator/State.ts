@@ -106,6 +106,20 @@ export interface UserRecord {
   riskScores: RiskScores
   /** The user's OAuth connections (`oauth_providers`, connected accounts). */
   oauthAccounts: Array<OAuthAccountRecord>
+  /** The user's passkey (one per user; registering again replaces it). */
+  passkey?: PasskeyRecord
+}
+
+/** A registered passkey (WebAuthn credential) of a user. */
+export interface PasskeyRecord {
+  /** base64url credential id; also the `user_handle` answered by `/auth/passkey/register`. */
+  readonly credentialId: string
+  /** The COSE public key, base64url. */
+  readonly publicKey: string
+  /** The authenticator's signature counter seen last. */
+  counter: number
+  readonly transports: ReadonlyArray<string>
+  readonly registeredAtMillis: number
 }
 
 /** An OAuth connection of a user: one provider account. */
@@ -138,7 +152,13 @@ export interface SessionRecord {
 }
 
 /** What a code sent by e-mail (or handed out) is for. */
-export type CodePurpose = "email_verification" | "mfa_attempt" | "password_reset" | "magic_link"
+export type CodePurpose =
+  | "email_verification"
+  | "mfa_attempt"
+  | "password_reset"
+  | "magic_link"
+  | "passkey_registration"
+  | "passkey_authentication"
 
 /**
  * A one-time code (45 Crockford base32 characters), one store for every code family; see
@@ -154,6 +174,8 @@ export interface CodeRecord {
   readonly expiresAtMillis: number
   usedAtMillis: number | undefined
   attempts: number
+  /** Passkey codes: the challenge of the options handed out with the code (base64url). */
+  passkeyChallenge?: string
 }
 
 /** An e-mail the emulator "sent". */

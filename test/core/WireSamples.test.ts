@@ -15,6 +15,9 @@ import * as MagicLink from "../../src/auth/MagicLink.js"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
 import * as PasswordReset from "../../src/auth/PasswordReset.js"
+import * as Passkeys from "../../src/auth/Passkeys.js"
+import * as OAuth from "../../src/auth/OAuth.js"
+import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Tokens from "../../src/auth/Tokens.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
@@ -38,7 +41,7 @@ const samples: ReadonlyArray<Sample> = readdirSync(samplesRoot, { withFileTypes:
       .map((file) => ({ file: `${dir.name}/${file}`, ...JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) }))
   )
 
-const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, EmailVerification, MagicLink, Mfa, Password, PasswordReset, Sessions, Tokens, Users].flatMap((module) =>
+const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, Users].flatMap((module) =>
   Object.values(module).filter(
     (value): value is Endpoint.Any => typeof value === "object" && value !== null && "method" in value && "success" in value && "errors" in value
   )
@@ -49,8 +52,11 @@ const accessOf = (sample: Sample) =>
 
 const endpointFor = (sample: Sample) => {
   const [path] = sample.request.path.replace(/^\/api\/v1/, "").split("?")
+  const grant = grantOf(sample)
   return endpoints.find(
     (endpoint) =>
+      (endpoint.path !== "/auth/oauth/token" ||
+        (grant === "refresh_token" ? endpoint === Tokens.refreshGrant : endpoint !== Tokens.refreshGrant)) &&
       endpoint.method === sample.request.method &&
       Endpoint.matchPath(endpoint.path, path ?? "") !== undefined &&
       (endpoint.access === accessOf(sample) || (endpoint.access === "none" && accessOf(sample) === "none"))
@@ -63,13 +69,14 @@ const notOurRequest = (sample: Sample): string | undefined => {
   if (accessOf(sample) !== "none" && !headers.includes("x-stack-allow-anonymous-user") && sample.response.headers["x-stack-known-error"] === "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED") {
     return "the SDK always sends X-Stack-Allow-Anonymous-User"
   }
+  return undefined
+}
+
+/** The token endpoint serves two grants: pick the definition by the sample's grant type. */
+const grantOf = (sample: Sample): string | undefined => {
   const body = sample.request.body
-  if (typeof body === "string" && sample.request.path.endsWith("/auth/oauth/token") && !body.includes("grant_type=refresh_token")) {
-    return "code grant: a later endpoint"
-  }
-  if (typeof body === "object" && body !== null && "grant_type" in body && body.grant_type !== "refresh_token") {
-    return "code grant: a later endpoint"
-  }
+  if (typeof body === "string") return new URLSearchParams(body).get("grant_type") ?? undefined
+  if (typeof body === "object" && body !== null && "grant_type" in body) return String(body.grant_type)
   return undefined
 }
 

@@ -4,113 +4,24 @@
  * each sample is replayed against a fresh emulator seeded with the samples' project after the
  * setup it needs; placeholders and recorded ids/codes are replaced with live values. Asserted:
  * status, `x-stack-known-error` / `x-stack-actual-status` (present iff recorded, same value),
- * content type, and the body's shape (same keys, same value types, recursively).
+ * content type, and the body's shape (same keys, same value types, recursively); the helpers
+ * are shared with the other conformance tests (conformanceSupport.ts).
  *
  * The MFA samples run at the recorded instant with the recorded TOTP secret (mfa/01), so the
  * recorded codes are right (mfa/05) and wrong (mfa/04) here exactly as they were there.
  */
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { decodeJwt } from "jose"
 import * as Totp from "../../src/auth/Totp.js"
 import type { Emulator, ProjectCredentials } from "../../src/emulator/Emulator.js"
 import type { Answer } from "./helpers.js"
-import { makeEmulator, send } from "./helpers.js"
-
-const samplesRoot = new URL("../../../shared/wire-samples/", import.meta.url).pathname
-
-interface Sample {
-  readonly title: string
-  readonly request: { readonly method: string; readonly path: string; readonly headers: Readonly<Record<string, string>>; readonly body: unknown }
-  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown }
-}
-
-const load = (name: string): Sample => JSON.parse(readFileSync(join(samplesRoot, `${name}.json`), "utf8")) as Sample
-
-const projectId = load("health/02-welcome-client-auth").request.headers["X-Stack-Project-Id"]!
-const publishableClientKey = new URLSearchParams(load("auth/07-oauth-token-refresh").request.body as string).get("client_secret")!
-
-const kind = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value
-
-const shapeDifferences = (expected: unknown, actual: unknown, path = "body"): ReadonlyArray<string> => {
-  const expectedKind = kind(expected)
-  const actualKind = kind(actual)
-  if (expectedKind !== actualKind) return [`${path}: expected ${expectedKind}, got ${actualKind} (${JSON.stringify(actual)})`]
-  if (expectedKind === "object") {
-    const e = expected as Record<string, unknown>
-    const a = actual as Record<string, unknown>
-    return [
-      ...Object.keys(e).filter((key) => !(key in a)).map((key) => `${path}.${key}: missing`),
-      ...Object.keys(a).filter((key) => !(key in e)).map((key) => `${path}.${key}: not in the sample`),
-      ...Object.keys(e).filter((key) => key in a).flatMap((key) => shapeDifferences(e[key], a[key], `${path}.${key}`))
-    ]
-  }
-  if (expectedKind === "array") {
-    const e = expected as ReadonlyArray<unknown>
-    const a = actual as ReadonlyArray<unknown>
-    if ((e.length === 0) !== (a.length === 0)) return [`${path}: expected ${e.length} items, got ${a.length}`]
-    return a.flatMap((item, index) => shapeDifferences(e[Math.min(index, e.length - 1)], item, `${path}[${index}]`))
-  }
-  return []
-}
-
-const substitute = (text: string, substitutions: Readonly<Record<string, string>>): string =>
-  Object.entries(substitutions).reduce((result, [from, to]) => result.split(from).join(to), text)
-
-const substituteDeep = (value: unknown, substitutions: Readonly<Record<string, string>>): unknown =>
-  typeof value === "string"
-    ? substitute(value, substitutions)
-    : Array.isArray(value)
-      ? value.map((item) => substituteDeep(item, substitutions))
-      : typeof value === "object" && value !== null
-        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteDeep(item, substitutions)]))
-        : value
-
-const replaySample = (emulator: Emulator, sample: Sample, substitutions: Readonly<Record<string, string>>): Effect.Effect<Answer> => {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(sample.request.headers)) headers[name] = substitute(value, substitutions)
-  const body = sample.request.body
-  return send(emulator, {
-    method: sample.request.method,
-    path: substitute(sample.request.path, substitutions),
-    headers,
-    ...(body === null ? {} : { body: substituteDeep(body, substitutions) })
-  })
-}
-
-const mediaType = (contentType: string | null | undefined): string | undefined => contentType?.split(";")[0]?.trim()
-
-const compare = (sample: Sample["response"], answer: Answer): ReadonlyArray<string> => {
-  const problems: Array<string> = []
-  if (answer.status !== sample.status) problems.push(`status: expected ${sample.status}, got ${answer.status} (${answer.text.slice(0, 300)})`)
-  for (const name of ["x-stack-known-error", "x-stack-actual-status"]) {
-    const expected = sample.headers[name]
-    const actual = answer.headers.get(name) ?? undefined
-    if (expected !== actual) problems.push(`${name}: expected ${expected}, got ${actual}`)
-  }
-  if (answer.headers.get("x-stack-request-id") === null) problems.push("x-stack-request-id: missing")
-  const expectedType = mediaType(sample.headers["content-type"])
-  const actualType = mediaType(answer.headers.get("content-type"))
-  if (expectedType !== undefined && expectedType !== actualType) problems.push(`content-type: expected ${expectedType}, got ${actualType}`)
-  if (expectedType === "application/json") problems.push(...shapeDifferences(sample.body, answer.json))
-  else if (typeof sample.body === "string" && answer.text !== sample.body) problems.push(`body: expected "${sample.body}", got "${answer.text}"`)
-  return problems
-}
+import type { Substitutions, Tokens } from "./conformanceSupport.js"
+import { compare, load, makeSampleBench, passwordSession, sampleInstant, tokenSubstitutions } from "./conformanceSupport.js"
 
 // ---------------------------------------------------------------------------------------------
 // Setups
 // ---------------------------------------------------------------------------------------------
-
-type Substitutions = Readonly<Record<string, string>>
-
-interface Tokens {
-  readonly access_token: string
-  readonly refresh_token: string
-  readonly user_id: string
-}
 
 interface Setup {
   readonly emulator: Emulator
@@ -132,11 +43,6 @@ const mfaInstant = (decodeJwt((responseBody<{ access_token: string }>("mfa/05-mf
 const sessionUser = responseBody<{ items: ReadonlyArray<{ user_id: string }> }>("auth/17-sessions-list").items[0]!.user_id
 const cliCreate = responseBody<{ polling_code: string; login_code: string }>("auth/31-cli-create")
 const cliRefreshToken = requestBody<{ refresh_token: string }>("auth/33-cli-complete").refresh_token
-
-const tokenSubstitutions = (tokens: Tokens): Substitutions => ({
-  "<access-token>": tokens.access_token,
-  "<refresh-token>": tokens.refresh_token
-})
 
 const sessionIdOf = (tokens: Tokens): string => decodeJwt(tokens.access_token).refresh_token_id as string
 
@@ -268,40 +174,19 @@ describe("conformance of MFA, anonymous, sessions and CLI routes with the record
   for (const [name, { at, prepare }] of Object.entries(cases)) {
     it.effect(`${name}: ${load(name).title}`, () =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(at ?? 1_795_317_595_345)
-        const emulator = yield* makeEmulator({
-          projects: [{ id: projectId, displayName: "SDK Test Project", publishableClientKey, requiresPublishableClientKey: true }]
-        })
-        const project = emulator.credentials(projectId)!
-        const keys: Substitutions = {
-          "<publishable-client-key>": project.publishableClientKey,
-          "<secret-server-key>": project.secretServerKey,
-          "<super-secret-admin-key>": project.superSecretAdminKey
-        }
+        yield* TestClock.setTime(at ?? sampleInstant)
+        const { emulator, project, replay } = yield* makeSampleBench()
         const passwordRoute = (route: "sign-up" | "sign-in") => (email: string, password = mfaUser.password) =>
-          Effect.gen(function* () {
-            const answer = yield* send(emulator, {
-              method: "POST",
-              path: `/api/v1/auth/password/${route}`,
-              headers: {
-                "x-stack-project-id": project.projectId,
-                "x-stack-access-type": "client",
-                "x-stack-publishable-client-key": project.publishableClientKey
-              },
-              body: { email, password }
-            })
-            expect(answer.status).toBe(200)
-            return answer.json as Tokens
-          })
+          passwordSession(emulator, project, route, { email, password })
         const setup: Setup = {
           emulator,
           project,
           signUp: passwordRoute("sign-up"),
           signIn: passwordRoute("sign-in"),
-          replay: (other, substitutions = {}) => replaySample(emulator, load(other), { ...keys, ...substitutions })
+          replay
         }
         const substitutions = yield* prepare(setup)
-        const answer = yield* replaySample(emulator, load(name), { ...keys, ...substitutions })
+        const answer = yield* replay(name, substitutions)
         expect(compare(load(name).response, answer)).toEqual([])
       })
     )

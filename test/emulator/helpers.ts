@@ -54,7 +54,7 @@ export const send = (emulator: Emulator.Emulator, input: Send): Effect.Effect<An
 
 /** Client-access headers of a project (with its publishable key). */
 export const clientHeaders = (
-  credentials: Emulator.ProjectCredentials,
+  credentials: Pick<Emulator.ProjectCredentials, "projectId" | "publishableClientKey">,
   extra: Readonly<Record<string, string>> = {}
 ): Record<string, string> => ({
   "x-stack-project-id": credentials.projectId,

@@ -3,7 +3,7 @@
  * getUser's success type per `or` policy, and the access level each call requires.
  * Checked by `tsc`; a no-op at run time.
  */
-import type { Effect, Option } from "effect"
+import type { Option } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import type * as Anonymous from "../../src/auth/Anonymous.js"
 import type * as Cli from "../../src/auth/Cli.js"
@@ -11,53 +11,28 @@ import type { getUser, NavigationUnavailable } from "../../src/auth/GetUser.js"
 import type * as Mfa from "../../src/auth/Mfa.js"
 import type * as Sessions from "../../src/auth/Sessions.js"
 import type { AdminAccess, ServerAccess } from "../../src/core/Access.js"
-import type {
-  ConnectivityError,
-  HttpError,
-  InvalidArgument,
-  InvalidResponse,
-  RateLimited,
-  UnsupportedKnownError,
-  UserNotSignedIn
-} from "../../src/core/Errors.js"
+import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { Session } from "../../src/session/Session.js"
 import type { CurrentUser } from "../../src/users/User.js"
 import type * as Users from "../../src/users/Users.js"
-
-type Transport = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
-type ClientCommon =
-  | KnownErrors.SchemaError
-  | KnownErrors.CurrentProjectNotFound
-  | KnownErrors.InvalidPublishableClientKey
-  | KnownErrors.PublishableClientKeyRequiredForProject
-type SessionCommon =
-  | KnownErrors.UnparsableAccessToken
-  | KnownErrors.AccessTokenExpired
-  | KnownErrors.InvalidProjectForAccessToken
-  | KnownErrors.InvalidOauthClientIdOrSecret
-type ServerCommon = KnownErrors.ServerAuthenticationRequired | KnownErrors.InvalidSecretServerKey
-type AdminCommon =
-  | KnownErrors.AdminAuthenticationRequired
-  | KnownErrors.InvalidSuperSecretAdminKey
-  | KnownErrors.UnparsableAdminAccessToken
-  | KnownErrors.AdminAccessTokenExpired
-  | KnownErrors.AdminAccessTokenIsNotAdmin
-  | KnownErrors.InvalidProjectForAdminAccessToken
-type VerificationErrors =
-  | KnownErrors.VerificationCodeNotFound
-  | KnownErrors.VerificationCodeExpired
-  | KnownErrors.VerificationCodeAlreadyUsed
-  | KnownErrors.VerificationCodeMaxAttemptsReached
-type ErrorOf<T> = T extends Effect.Effect<any, infer E, any> ? E : never
-type SuccessOf<T> = T extends Effect.Effect<infer A, any, any> ? A : never
-type RequirementsOf<T> = T extends Effect.Effect<any, any, infer R> ? R : never
+import type {
+  AdminCommon,
+  ClientCommon,
+  ErrorOf,
+  RequirementsOf,
+  ServerCommon,
+  SessionCommon,
+  SuccessOf,
+  Transport,
+  VerificationCodeErrors
+} from "./support.js"
 
 describe("MFA and anonymous users", () => {
   it("Mfa.signIn fails with InvalidTotpCode, the verification-code errors, and the common set", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Mfa.signIn>>>().toEqualTypeOf<
-      KnownErrors.InvalidTotpCode | VerificationErrors | ClientCommon | Transport | InvalidArgument
+      KnownErrors.InvalidTotpCode | VerificationCodeErrors | ClientCommon | Transport | InvalidArgument
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof Mfa.signIn>>>().toEqualTypeOf<StackClient | Session>()
   })

@@ -2,45 +2,20 @@
  * Type tests of the password, reset, e-mail verification and magic-link functions: pinned error
  * unions, and HandlerUrls stays out of the requirements (read with Effect.serviceOption).
  */
-import type { Effect } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import * as EmailVerification from "../../src/auth/EmailVerification.js"
 import * as MagicLink from "../../src/auth/MagicLink.js"
 import * as Password from "../../src/auth/Password.js"
 import * as PasswordReset from "../../src/auth/PasswordReset.js"
-import type {
-  ConnectivityError,
-  HttpError,
-  InvalidArgument,
-  InvalidResponse,
-  RateLimited,
-  UnsupportedKnownError,
-  UserNotSignedIn
-} from "../../src/core/Errors.js"
+import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { RefreshError, Session } from "../../src/session/Session.js"
 import type { CallbackUrlRequired } from "../../src/urls/HandlerUrls.js"
+import type { ClientCommon, ErrorOf, RequirementsOf, SessionCommon, Transport, VerificationCodeErrors } from "./support.js"
 
-type Transport = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
-type ClientCommon =
-  | KnownErrors.SchemaError
-  | KnownErrors.CurrentProjectNotFound
-  | KnownErrors.InvalidPublishableClientKey
-  | KnownErrors.PublishableClientKeyRequiredForProject
-type SessionCommon =
-  | KnownErrors.UnparsableAccessToken
-  | KnownErrors.AccessTokenExpired
-  | KnownErrors.InvalidProjectForAccessToken
-  | RefreshError
-  | UserNotSignedIn
-type CodeErrors =
-  | KnownErrors.VerificationCodeNotFound
-  | KnownErrors.VerificationCodeExpired
-  | KnownErrors.VerificationCodeAlreadyUsed
-  | KnownErrors.VerificationCodeMaxAttemptsReached
-type ErrorOf<T> = T extends Effect.Effect<any, infer E, any> ? E : never
-type RequirementsOf<T> = T extends Effect.Effect<any, any, infer R> ? R : never
+/** A call on the signed-in session: the access token's errors, a failed refresh, no user. */
+type SignedInCommon = SessionCommon | RefreshError | UserNotSignedIn
 
 describe("error unions of the password flows", () => {
   it("Password.updatePassword", () => {
@@ -51,7 +26,7 @@ describe("error unions of the password flows", () => {
       | KnownErrors.UserDoesNotHavePassword
       | KnownErrors.PasswordConfirmationMismatch
       | ClientCommon
-      | SessionCommon
+      | SignedInCommon
       | Transport
       | InvalidArgument
     >()
@@ -64,7 +39,7 @@ describe("error unions of the password flows", () => {
       | KnownErrors.PasswordTooLong
       | Password.UserAlreadyHasPassword
       | ClientCommon
-      | SessionCommon
+      | SignedInCommon
       | Transport
       | InvalidArgument
     >()
@@ -75,10 +50,10 @@ describe("error unions of the password flows", () => {
       KnownErrors.PasswordAuthenticationNotEnabled | KnownErrors.RedirectUrlNotWhitelisted | CallbackUrlRequired | ClientCommon | Transport | InvalidArgument
     >()
     expectTypeOf<ErrorOf<ReturnType<typeof PasswordReset.checkPasswordResetCode>>>().toEqualTypeOf<
-      CodeErrors | ClientCommon | Transport | InvalidArgument
+      VerificationCodeErrors | ClientCommon | Transport | InvalidArgument
     >()
     expectTypeOf<ErrorOf<ReturnType<typeof PasswordReset.resetPassword>>>().toEqualTypeOf<
-      | CodeErrors
+      | VerificationCodeErrors
       | KnownErrors.PasswordTooShort
       | KnownErrors.PasswordTooLong
       | KnownErrors.PasswordAuthenticationNotEnabled
@@ -96,12 +71,12 @@ describe("error unions of the password flows", () => {
       | KnownErrors.RedirectUrlNotWhitelisted
       | CallbackUrlRequired
       | ClientCommon
-      | SessionCommon
+      | SignedInCommon
       | Transport
       | InvalidArgument
     >()
     expectTypeOf<ErrorOf<ReturnType<typeof EmailVerification.verifyEmail>>>().toEqualTypeOf<
-      CodeErrors | ClientCommon | Transport | InvalidArgument
+      VerificationCodeErrors | ClientCommon | Transport | InvalidArgument
     >()
   })
 
@@ -119,7 +94,7 @@ describe("error unions of the password flows", () => {
       | InvalidArgument
     >()
     type SignIn =
-      | CodeErrors
+      | VerificationCodeErrors
       | KnownErrors.UserEmailAlreadyExists
       | KnownErrors.SignUpNotEnabled
       | KnownErrors.SignUpRejected

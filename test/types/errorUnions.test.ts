@@ -8,35 +8,14 @@ import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import type { AdminAccess, ServerAccess } from "../../src/core/Access.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
-import type {
-  ConnectivityError,
-  HttpError,
-  InvalidArgument,
-  InvalidResponse,
-  RateLimited,
-  UnsupportedKnownError,
-  UserNotSignedIn
-} from "../../src/core/Errors.js"
+import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import * as Stack from "../../src/Stack.js"
 import type { Session } from "../../src/session/Session.js"
 import * as Users from "../../src/users/Users.js"
 import { Schema } from "effect"
-
-type Transport = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
-type ClientCommon =
-  | KnownErrors.SchemaError
-  | KnownErrors.CurrentProjectNotFound
-  | KnownErrors.InvalidPublishableClientKey
-  | KnownErrors.PublishableClientKeyRequiredForProject
-type SessionCommon =
-  | KnownErrors.UnparsableAccessToken
-  | KnownErrors.AccessTokenExpired
-  | KnownErrors.InvalidProjectForAccessToken
-  | KnownErrors.InvalidOauthClientIdOrSecret
-type ErrorOf<T> = T extends Effect.Effect<any, infer E, any> ? E : never
-type RequirementsOf<T> = T extends Effect.Effect<any, any, infer R> ? R : never
+import type { ClientCommon, ErrorOf, RequirementsOf, SessionCommon, Transport } from "./support.js"
 
 describe("error unions", () => {
   it("Password.signInWithPassword fails with exactly its known errors plus the common set", () => {

@@ -2,31 +2,20 @@
  * Type tests: the error channels of the OAuth flow and of connected accounts are pinned.
  * Checked by `tsc` (npm run typecheck), run by vitest as a no-op at run time.
  */
-import type { Effect } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import type { OAuthBrowser } from "../../src/auth/OAuthBrowser.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
-import type {
-  ConnectivityError,
-  HttpError,
-  InvalidArgument,
-  InvalidResponse,
-  RateLimited,
-  UnsupportedKnownError,
-  UserNotSignedIn
-} from "../../src/core/Errors.js"
+import type { InvalidArgument, UnsupportedKnownError, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { Session } from "../../src/session/Session.js"
+import type { ErrorOf, RequirementsOf, Transport } from "./support.js"
 
-type Transport = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
 type KeyErrors =
   | KnownErrors.InvalidOauthClientIdOrSecret
   | KnownErrors.InvalidPublishableClientKey
   | KnownErrors.PublishableClientKeyRequiredForProject
-type ErrorOf<T> = T extends Effect.Effect<any, infer E, any> ? E : never
-type RequirementsOf<T> = T extends Effect.Effect<any, any, infer R> ? R : never
 
 type StartErrors =
   | KeyErrors

@@ -12,6 +12,7 @@ import { routes as mfa } from "./mfa.js"
 import { routes as oauth } from "./oauth.js"
 import { routes as otp } from "./otp.js"
 import { routes as outbox } from "./outbox.js"
+import { routes as passkeys } from "./passkeys.js"
 import { routes as password } from "./password.js"
 import { routes as sessions } from "./sessions.js"
 import { routes as tokens } from "./tokens.js"
@@ -19,4 +20,4 @@ import { routes as users } from "./users.js"
 import { routes as verification } from "./verification.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts]
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys]

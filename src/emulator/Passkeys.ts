@@ -1,0 +1,235 @@
+/**
+ * WebAuthn for the emulator's passkey routes (PROTOCOL.md §3.0 "Passkey / WebAuthn payloads",
+ * §7 "Passkeys"), with `@simplewebauthn/server` — the library the service uses — whose code runs
+ * on WebCrypto only (no `node:` imports), so the emulator core stays browser-compatible.
+ *
+ * - Options: `generateRegistrationOptions` / `generateAuthenticationOptions` with the service's
+ *   settings (placeholder rp id, resident key required, user verification preferred, 60 s; an
+ *   empty `hints` array removed) and a random 32-byte challenge.
+ * - Origin: the origin in `clientDataJSON` decides. `localhost` is allowed when the project allows
+ *   localhost; any other origin must be one of the project's trusted domains (same scheme, host
+ *   and port). The expected rp id is that origin's host name — not the placeholder of the options.
+ * - Verification: challenge, type, origin, rp id hash, user presence (user verification is not
+ *   required), the attestation (format "none" and the others the library knows) or the assertion
+ *   signature with the stored public key, and the signature counter.
+ *
+ * @module
+ */
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse
+} from "@simplewebauthn/server"
+import { Effect, Encoding, Either, Schema } from "effect"
+import { sentinelRpId } from "../auth/Passkeys.js"
+import type { AuthenticationCredential, RegistrationCredential } from "../auth/WebAuthnBrowser.js"
+import { CreationOptions, RequestOptions } from "../auth/WebAuthnBrowser.js"
+import { base64ToBytes, bytesToBase64Url } from "./Random.js"
+import type { PasskeyRecord, ProjectRecord, UserRecord } from "./State.js"
+
+/** How long the browser may take (the options' `timeout`). */
+export const ceremonyTimeoutMillis = 60_000
+
+/** Lifetime of the code handed out with the options: the ceremony's timeout and 5 s. */
+export const passkeyCodeLifetimeMillis = ceremonyTimeoutMillis + 5_000
+
+/** The name of the user in the options when it has neither display name nor primary e-mail. */
+export const genericUserName = "Stack Auth User"
+
+/** Which ceremony: the words differ in the service's messages. */
+export type Ceremony = "registration" | "authentication"
+
+/** Why a ceremony's result was refused (the message of PASSKEY_REGISTRATION_FAILED / PASSKEY_AUTHENTICATION_FAILED). */
+export interface Refusal {
+  readonly message: string
+}
+
+const refuse = (message: string): Refusal => ({ message })
+
+/** Drops members whose value is `undefined` (they do not go over the wire). */
+const defined = (value: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined))
+
+/** The registration options for a user of a project (random challenge). */
+export const registrationOptions = (project: ProjectRecord, user: UserRecord): Effect.Effect<CreationOptions> =>
+  Effect.promise(() => {
+    const name = user.displayName || user.primaryEmail || genericUserName
+    return generateRegistrationOptions({
+      rpName: project.displayName,
+      rpID: sentinelRpId,
+      userID: new TextEncoder().encode(user.id),
+      userName: name,
+      userDisplayName: name,
+      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+      timeout: ceremonyTimeoutMillis
+    })
+  }).pipe(
+    Effect.map((raw) => {
+      const { hints, ...rest } = raw
+      return defined(Array.isArray(hints) && hints.length === 0 ? rest : raw)
+    }),
+    Effect.flatMap(Schema.decodeUnknown(CreationOptions)),
+    Effect.orDie
+  )
+
+/** The authentication options (random challenge, no credentials listed: discoverable passkeys). */
+export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.promise(() =>
+  generateAuthenticationOptions({
+    rpID: sentinelRpId,
+    userVerification: "preferred",
+    allowCredentials: [],
+    timeout: ceremonyTimeoutMillis
+  })
+).pipe(Effect.map(defined), Effect.flatMap(Schema.decodeUnknown(RequestOptions)), Effect.orDie)
+
+/** The origin in a `clientDataJSON` (base64url of JSON), if it holds one. */
+const originOf = (clientDataJSON: string): string | undefined => {
+  const text = Encoding.decodeBase64UrlString(clientDataJSON)
+  if (Either.isLeft(text)) return undefined
+  try {
+    const parsed: unknown = JSON.parse(text.right)
+    return typeof parsed === "object" && parsed !== null && typeof (parsed as { origin?: unknown }).origin === "string"
+      ? (parsed as { origin: string }).origin
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const originOfDomain = (domain: string): string | undefined => {
+  try {
+    return new URL(domain).origin
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The origin and rp id a ceremony result must have been made for, read from its
+ * `clientDataJSON`, or why the project refuses it (the service's messages).
+ */
+export const expectedRelyingParty = (
+  project: ProjectRecord,
+  clientDataJSON: string,
+  ceremony: Ceremony
+): Either.Either<{ readonly origin: string; readonly rpId: string }, Refusal> => {
+  const capitalized = ceremony === "registration" ? "Passkey registration" : "Passkey authentication"
+  const origin = originOf(clientDataJSON)
+  let url: URL | undefined
+  try {
+    url = origin === undefined ? undefined : new URL(origin)
+  } catch {
+    url = undefined
+  }
+  if (origin === undefined || url === undefined) {
+    return Either.left(refuse(`${capitalized} failed because the client data has no valid origin`))
+  }
+  if (url.hostname === "localhost") {
+    return project.config.allowLocalhost
+      ? Either.right({ origin, rpId: url.hostname })
+      : Either.left(refuse(`${capitalized} failed because localhost is not allowed`))
+  }
+  const trusted = project.config.domains.some((domain) => originOfDomain(domain.domain) === url.origin)
+  return trusted
+    ? Either.right({ origin, rpId: url.hostname })
+    : Either.left(refuse(`${capitalized} failed because the origin is not allowed`))
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Verifies a new credential against the challenge of its code; yields the passkey to store, or
+ * why it is refused.
+ */
+export const verifyRegistration = (input: {
+  readonly project: ProjectRecord
+  readonly credential: RegistrationCredential
+  readonly challenge: string
+  readonly nowMillis: number
+}): Effect.Effect<PasskeyRecord, Refusal> =>
+  Effect.gen(function* () {
+    const party = expectedRelyingParty(input.project, input.credential.response.clientDataJSON, "registration")
+    if (Either.isLeft(party)) return yield* Effect.fail(party.left)
+    const verification = yield* Effect.tryPromise({
+      try: () =>
+        verifyRegistrationResponse({
+          // the route's schema checked the members; the library checks the rest
+          response: input.credential as unknown as RegistrationResponseJSON,
+          expectedChallenge: input.challenge,
+          expectedOrigin: party.right.origin,
+          expectedRPID: party.right.rpId,
+          expectedType: "webauthn.create",
+          requireUserVerification: false
+        }),
+      catch: (error) => refuse(`Passkey registration failed: ${messageOf(error)}`)
+    })
+    if (!verification.verified) {
+      return yield* Effect.fail(refuse("Passkey registration failed because the verification response is invalid"))
+    }
+    const { credential } = verification.registrationInfo
+    return {
+      credentialId: credential.id,
+      publicKey: bytesToBase64Url(credential.publicKey),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      registeredAtMillis: input.nowMillis
+    }
+  })
+
+/** The message of a signature that does not verify (as the service words it). */
+export const badSignatureMessage =
+  "The signature of the authentication response could not be verified with the stored public key tied to this credential ID"
+
+const base64UrlToBytes = (text: string): Uint8Array => {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/")
+  return base64ToBytes(base64 + "=".repeat((4 - (base64.length % 4)) % 4))
+}
+
+/**
+ * Verifies an assertion with a stored passkey and the challenge of its code; yields the new
+ * signature counter, or why it is refused.
+ */
+export const verifyAuthentication = (input: {
+  readonly project: ProjectRecord
+  readonly assertion: AuthenticationCredential
+  readonly passkey: PasskeyRecord
+  readonly challenge: string
+}): Effect.Effect<number, Refusal> =>
+  Effect.gen(function* () {
+    const party = expectedRelyingParty(input.project, input.assertion.response.clientDataJSON, "authentication")
+    if (Either.isLeft(party)) return yield* Effect.fail(party.left)
+    const verification = yield* Effect.tryPromise({
+      try: () =>
+        verifyAuthenticationResponse({
+          response: input.assertion as unknown as AuthenticationResponseJSON,
+          expectedChallenge: input.challenge,
+          expectedOrigin: party.right.origin,
+          expectedRPID: party.right.rpId,
+          expectedType: "webauthn.get",
+          credential: {
+            id: input.passkey.credentialId,
+            publicKey: base64UrlToBytes(input.passkey.publicKey) as Uint8Array<ArrayBuffer>,
+            counter: input.passkey.counter
+          },
+          requireUserVerification: false
+        }),
+      catch: (error) => refuse(`Passkey authentication failed: ${messageOf(error)}`)
+    })
+    if (!verification.verified) return yield* Effect.fail(refuse(badSignatureMessage))
+    return verification.authenticationInfo.newCounter
+  })
+
+/** The user of a project whose passkey has this credential id (passkey sign-in still enabled), if any. */
+export const findByCredentialId = (
+  project: ProjectRecord,
+  credentialId: string
+): { readonly user: UserRecord; readonly passkey: PasskeyRecord } | undefined => {
+  for (const user of project.users.values()) {
+    if (user.passkey !== undefined && user.passkeyAuthEnabled && user.passkey.credentialId === credentialId) {
+      return { user, passkey: user.passkey }
+    }
+  }
+  return undefined
+}
