@@ -200,3 +200,68 @@ export const makeMemory = (options: MemoryOptions): MemoryBrowser => {
 
 /** {@link OAuthBrowser} over a fresh in-memory page. */
 export const layerMemory = (options: MemoryOptions): Layer.Layer<OAuthBrowser> => makeMemory(options).layer
+
+/** What a server route answers after running an OAuth step with {@link makeServerRequest}. */
+export interface ServerOutcome {
+  /** Where to redirect the browser (the provider, or nothing when the flow did not navigate). */
+  readonly redirect: string | undefined
+  /** `Set-Cookie` values to send (the PKCE verifier cookie, its deletion). */
+  readonly setCookies: ReadonlyArray<string>
+}
+
+/** A page on the server side of a redirect-based flow. */
+export interface ServerRequestBrowser {
+  readonly service: OAuthBrowserShape
+  readonly layer: Layer.Layer<OAuthBrowser>
+  /** What to answer the browser: the redirect and the cookies to set. */
+  readonly outcome: Effect.Effect<ServerOutcome>
+}
+
+/**
+ * The OAuth flow in a server route (server-side redirect): the request's URL and `Cookie`
+ * header stand for the page; cookies the flow writes and the navigation it makes are collected
+ * for the route's response (`302 Location` + `Set-Cookie`). Run `OAuth.signInWithOAuth` in the
+ * route that starts the flow and `OAuth.handleCallback` in the callback route, each with a
+ * browser made from its own request.
+ *
+ * @example
+ * ```ts
+ * const page = OAuthBrowser.makeServerRequest({ url: request.url, cookieHeader: request.headers.get("cookie") })
+ * yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(page.layer))
+ * const { redirect, setCookies } = yield* page.outcome // answer 302 to `redirect` with the cookies
+ * ```
+ */
+export const makeServerRequest = (request: { readonly url: string; readonly cookieHeader?: string | null | undefined }): ServerRequestBrowser => {
+  const jar = new Map(Cookies.parseCookieHeader(request.cookieHeader ?? ""))
+  const setCookies: Array<string> = []
+  let redirect: string | undefined
+  let current = request.url
+  const service: OAuthBrowserShape = {
+    currentUrl: Effect.sync(() => current),
+    cookies: Effect.sync((): Cookies.CookieMap => new Map(jar)),
+    setCookie: (cookie) =>
+      Effect.sync(() => {
+        setCookies.push(cookie)
+        const [pair = "", ...attributes] = cookie.split(";")
+        const separator = pair.indexOf("=")
+        if (separator <= 0) return
+        const name = pair.slice(0, separator).trim()
+        const deleted = attributes.some((attribute) => /^\s*max-age\s*=\s*0\s*$/i.test(attribute))
+        if (deleted) jar.delete(name)
+        else jar.set(name, decodeURIComponent(pair.slice(separator + 1).trim()))
+      }),
+    navigate: (url) =>
+      Effect.sync(() => {
+        redirect = url
+      }),
+    replaceUrl: (url) =>
+      Effect.sync(() => {
+        current = url
+      })
+  }
+  return {
+    service,
+    layer: Layer.succeed(OAuthBrowser, service),
+    outcome: Effect.sync(() => ({ redirect, setCookies: [...setCookies] }))
+  }
+}
