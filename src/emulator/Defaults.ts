@@ -20,6 +20,10 @@ export interface SeededProject {
  * - `demo`: project `3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91` ("Demo Project"): sign-up and password
  *   sign-in on, `allow_localhost` true, no trusted domains, publishable key not required.
  * - `internal`: project `internal` ("Stack Dashboard"), the project whose users own projects.
+ * - `internalOwner`: a user of the `internal` project, e-mail `owner@emulator.local`, password
+ *   `emulator-owner-password`, member of the team "Demo Team" (`internalOwner.teamId`), the owner
+ *   team of the demo project: sign in with it on `internal` and its access token administers the
+ *   demo project (`x-stack-admin-access-token`, `Access.layerAdminAccessToken`).
  * - Keys are the service's prefix (`pck_`, `ssk_`, `sak_`) + 45 lowercase Crockford base32 characters.
  * - `accessTokenLifetimeSeconds`: 600 (the service's default is 10 minutes).
  * - `passwordHashIterations`: 10 000 PBKDF2-SHA256 iterations. Deliberately low: a production
@@ -47,6 +51,14 @@ export const defaults = {
     publishableClientKey: "pck_ygv5zdgbyy2r7qx2j7117s3pw6bwz0cmy2fvm4j04snzk",
     secretServerKey: "ssk_ed3apq3xjgn5sh17hhhapem5qnzn7dyxarqpzrdf6gjhb",
     superSecretAdminKey: "sak_vfezh2w3aq0fcqfz1kpz8ym0t6gq1gxnvn92sgzkct4vp"
+  },
+  internalOwner: {
+    userId: "5b0c2a8e-7f41-4d6b-9a3e-1c8d2f6e4a70",
+    email: "owner@emulator.local",
+    password: "emulator-owner-password",
+    displayName: "Emulator Owner",
+    teamId: "8e1f3c5a-2b7d-4e9f-a6c1-0d4b7e2f9a35",
+    teamDisplayName: "Demo Team"
   },
   accessTokenLifetimeSeconds: 600,
   passwordHashIterations: 10_000,

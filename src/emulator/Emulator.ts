@@ -32,7 +32,8 @@ import { finalize, internalErrorText, textResponse } from "./Responses.js"
 import * as Router from "./Router.js"
 import { allRoutes } from "./routes/index.js"
 import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
-import { defaultProjectConfig, makeState } from "./State.js"
+import { defaultProjectConfig, makeState, makeUser, teamsOf } from "./State.js"
+import { hashPassword } from "./Passwords.js"
 
 /** How to create a project. Every field has a default (random id and keys, {@link defaultProjectConfig}). */
 export interface ProjectOptions {
@@ -52,6 +53,8 @@ export interface ProjectOptions {
   readonly config?: Partial<ProjectConfig>
   /** Users of the `internal` project whose admin access tokens manage this project. */
   readonly ownerUserIds?: ReadonlyArray<string>
+  /** A team of the `internal` project whose members own this project (`owner_team_id`); default none. */
+  readonly ownerTeamId?: string
 }
 
 /** The id and keys of a project, for configuring a client. */
@@ -120,6 +123,35 @@ const credentialsOf = (project: ProjectRecord): ProjectCredentials => {
 
 const overrideHeaderNames = ["x-stack-override-error-status", "x-hexclave-override-error-status"]
 
+/**
+ * Seeds the owner of the demo project (`defaults.internalOwner`): a password user of the `internal`
+ * project and the team "Demo Team" holding it, made the demo project's owner team (unless the
+ * options gave the demo project another one).
+ */
+const seedInternalOwner = (state: EmulatorState, iterations: number, demoProjectId: string): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const internal = state.projects.get(defaults.internal.projectId)
+    if (internal === undefined) return
+    const owner = defaults.internalOwner
+    const nowMillis = yield* Clock.currentTimeMillis
+    const user = makeUser(owner.userId, nowMillis)
+    user.displayName = owner.displayName
+    user.primaryEmail = owner.email
+    user.primaryEmailVerified = true
+    user.primaryEmailAuthEnabled = true
+    user.passwordHash = yield* hashPassword(owner.password, iterations)
+    user.selectedTeamId = owner.teamId
+    internal.users.set(user.id, user)
+    teamsOf(internal).set(owner.teamId, {
+      id: owner.teamId,
+      displayName: owner.teamDisplayName,
+      createdAtMillis: nowMillis,
+      memberUserIds: new Set([user.id])
+    })
+    const demo = state.projects.get(demoProjectId)
+    if (demo !== undefined && (demo.ownerTeamId ?? null) === null) demo.ownerTeamId = owner.teamId
+  })
+
 /** Builds an emulator with the internal and demo projects seeded (see `defaults`). */
 export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, EmulatorError> =>
   Effect.gen(function* () {
@@ -170,6 +202,7 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
           ],
           signingKeys,
           ownerUserIds: new Set(projectOptions.ownerUserIds ?? []),
+          ownerTeamId: projectOptions.ownerTeamId ?? null,
           users: new Map(),
           sessions: new Map(),
           codes: new Map()
@@ -203,6 +236,7 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       }
     })
     for (const project of options.projects ?? []) yield* createProject(project)
+    yield* seedInternalOwner(state, settings.passwordHashIterations, demo.projectId)
 
     const handle = (request: Request): Effect.Effect<Response> =>
       Effect.suspend(() => {

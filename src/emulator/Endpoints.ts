@@ -6,8 +6,7 @@
  * - `oauthToken`: the token endpoint as the service accepts it (client_secret optional, both
  *   grants, the deprecated duplicate keys of the answer). The SDK's `refreshGrant` is the
  *   client's view of the same route.
- * - server views of `/users/me`, `/users/{user_id}`, `/users`; `DELETE /users/me`; anonymous
- *   sign-up; `/auth/sessions/current/refresh`; JWKS; the welcome text; the outbox.
+ * - anonymous sign-up; `/auth/sessions/current/refresh`; JWKS; the welcome text; the outbox.
  *
  * @module
  */
@@ -18,15 +17,11 @@ import {
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
   InvalidScope,
-  PasswordTooLong,
-  PasswordTooShort,
   PublishableClientKeyRequiredForProject,
-  RefreshTokenNotFoundOrExpired,
-  UserEmailAlreadyExists
+  RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
 import { AuthorizeQuery } from "../auth/OAuth.js"
-import { ServerUser } from "../users/User.js"
-import { SuccessTrue, Uuid as WireUuid } from "../core/Wire.js"
+import { Uuid as WireUuid } from "../core/Wire.js"
 
 /** A uuid path/body value (the SDK's `Wire.Uuid`). */
 export const Uuid = WireUuid
@@ -178,101 +173,8 @@ export const refreshCurrentSession = Endpoint.make({
 // Users
 // ---------------------------------------------------------------------------------------------
 
-/** `GET /users/me` with server (or admin) access: the server view. */
-export const getCurrentUserServer = Endpoint.make({
-  name: "Emulator.getCurrentUserServer",
-  method: "GET",
-  path: "/users/me",
-  access: "server",
-  session: "required",
-  success: ServerUser,
-  errors: []
-})
-
-/** The server update body of a user (PROTOCOL.md §3.3), wire keys; `password_hash` is not supported by the emulator. */
-export const ServerUserUpdate = Schema.Struct({
-  display_name: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
-  profile_image_url: Schema.optional(Schema.NullOr(Schema.String)),
-  client_metadata: Schema.optional(Schema.Unknown),
-  client_read_only_metadata: Schema.optional(Schema.Unknown),
-  server_metadata: Schema.optional(Schema.Unknown),
-  primary_email: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.minLength(1)))),
-  primary_email_verified: Schema.optional(Schema.Boolean),
-  primary_email_auth_enabled: Schema.optional(Schema.Boolean),
-  passkey_auth_enabled: Schema.optional(Schema.Boolean),
-  otp_auth_enabled: Schema.optional(Schema.Boolean),
-  password: Schema.optional(Schema.NullOr(Schema.String)),
-  totp_secret_base64: Schema.optional(Schema.NullOr(Schema.String)),
-  selected_team_id: Schema.optional(Schema.NullOr(Uuid)),
-  is_anonymous: Schema.optional(Schema.Literal(false)),
-  restricted_by_admin: Schema.optional(Schema.Boolean),
-  restricted_by_admin_reason: Schema.optional(Schema.NullOr(Schema.String)),
-  restricted_by_admin_private_details: Schema.optional(Schema.NullOr(Schema.String)),
-  country_code: Schema.optional(Schema.NullOr(Schema.String)),
-  risk_scores: Schema.optional(
-    Schema.Struct({
-      sign_up: Schema.Struct({
-        bot: Schema.Int.pipe(Schema.between(0, 100)),
-        free_trial_abuse: Schema.Int.pipe(Schema.between(0, 100))
-      })
-    })
-  )
-})
-
-/** A server update of a user. */
-export type ServerUserUpdate = typeof ServerUserUpdate.Type
-
-/** `PATCH /users/me` with server (or admin) access: the server update body, the server view. */
-export const updateCurrentUserServer = Endpoint.make({
-  name: "Emulator.updateCurrentUserServer",
-  method: "PATCH",
-  path: "/users/me",
-  access: "server",
-  session: "required",
-  payload: ServerUserUpdate,
-  success: ServerUser,
-  errors: [UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
-})
-
-/** `DELETE /users/me` (client: only when the project allows client user deletion). */
-export const deleteCurrentUser = Endpoint.make({
-  name: "Emulator.deleteCurrentUser",
-  method: "DELETE",
-  path: "/users/me",
-  access: "client",
-  session: "required",
-  success: SuccessTrue,
-  errors: []
-})
-
-/** A decimal integer ≥ 1 in a query string. */
-const QueryPositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
-
-/** `GET /users` (server, admin): paginated list, restricted and anonymous users excluded by default. */
-export const listUsers = Endpoint.make({
-  name: "Emulator.listUsers",
-  method: "GET",
-  path: "/users",
-  access: "server",
-  session: "none",
-  query: Schema.Struct({
-    limit: Schema.optional(QueryPositiveInt),
-    cursor: Schema.optional(Uuid),
-    order_by: Schema.optional(Schema.Literal("signed_up_at")),
-    desc: Schema.optional(QueryBoolean),
-    query: Schema.optional(Schema.String),
-    team_id: Schema.optional(Uuid),
-    include_restricted: Schema.optional(QueryBoolean),
-    include_anonymous: Schema.optional(QueryBoolean),
-    only_anonymous: Schema.optional(QueryBoolean)
-  }),
-  success: Schema.Struct({
-    items: Schema.Array(ServerUser),
-    is_paginated: Schema.Literal(true),
-    pagination: Schema.Struct({ next_cursor: Schema.NullOr(Schema.String) })
-  }),
-  errors: []
-})
+// The server views of `/users/me`, `PATCH`/`DELETE /users/{user_id}`, `POST /users`, `GET /users`
+// and `DELETE /users/me` are the SDK's definitions (`src/users/ServerUsers.ts`, `src/users/Users.ts`).
 
 // ---------------------------------------------------------------------------------------------
 // OAuth (the service's authorize and callback, and the emulator's mock provider)

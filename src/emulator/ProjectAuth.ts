@@ -32,7 +32,7 @@ import type { AccessTokenClaims } from "./AccessTokens.js"
 import { verifyAccessToken } from "./AccessTokens.js"
 import { TextFailure } from "./Responses.js"
 import type { EmulatorState, ProjectKeySet, ProjectRecord, UserRecord } from "./State.js"
-import { isKeySetValid } from "./State.js"
+import { isKeySetValid, isProjectOwner } from "./State.js"
 
 /** The access types of the service, lowest first. */
 export const accessTypes = ["client", "server", "admin"] as const
@@ -186,7 +186,7 @@ export const resolveProjectAuth = (input: {
       if (!verified.project.users.has(verified.claims.sub)) {
         return yield* Effect.fail(new TextFailure({ status: 401, text: "The user of the admin access token does not exist anymore." }))
       }
-      if (!project.ownerUserIds.has(verified.claims.sub)) return yield* Effect.fail(AdminAccessTokenIsNotAdmin.make({}))
+      if (!isProjectOwner(state, project, verified.claims.sub)) return yield* Effect.fail(AdminAccessTokenIsNotAdmin.make({}))
       via = "admin-access-token"
     } else if (type === "client") {
       if (publishableClientKey === undefined) {

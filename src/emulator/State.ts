@@ -30,6 +30,43 @@ export interface ProjectConfig {
   readonly createTeamOnSignUp: boolean
   /** Enabled OAuth providers (`config.oauth_providers`); the emulator serves each with its mock provider. */
   readonly oauthProviders: ReadonlyArray<OAuthProviderConfig>
+  /** `oauth_account_merge_strategy` (admin config). */
+  readonly oauthAccountMergeStrategy?: "link_method" | "raise_error" | "allow_duplicates"
+  /** `email_config` (admin config); shared when absent. */
+  readonly emailConfig?: EmailConfig
+  /** `email_theme` (admin config): a theme uuid; {@link defaultEmailTheme} when absent. */
+  readonly emailTheme?: string
+  /** Permission ids granted by default (admin config); the service's defaults when absent. */
+  readonly teamCreatorDefaultPermissions?: ReadonlyArray<string>
+  readonly teamMemberDefaultPermissions?: ReadonlyArray<string>
+  readonly userDefaultPermissions?: ReadonlyArray<string>
+}
+
+/** The e-mail server of a project: the service's shared one, or the project's own SMTP server. */
+export type EmailConfig =
+  | { readonly type: "shared" }
+  | {
+      readonly type: "standard"
+      readonly host: string
+      readonly port: number
+      readonly username: string
+      readonly password: string
+      readonly senderName: string
+      readonly senderEmail: string
+    }
+
+/** The e-mail theme every project starts with (the service's default theme id). */
+export const defaultEmailTheme = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
+
+/**
+ * A team (minimal record, for project ownership: `owner_team_id` of projects of the `internal`
+ * project's users). Only id, name and members are kept.
+ */
+export interface TeamRecord {
+  readonly id: string
+  displayName: string
+  readonly createdAtMillis: number
+  readonly memberUserIds: Set<string>
 }
 
 /**
@@ -42,6 +79,11 @@ export interface OAuthProviderConfig {
   readonly id: string
   readonly provider: string
   readonly type: "shared" | "standard"
+  /** Standard keys only: the project's OAuth app. */
+  readonly clientId?: string
+  readonly clientSecret?: string
+  readonly facebookConfigId?: string
+  readonly microsoftTenantId?: string
 }
 
 /** Config of a new project: sign-up and password on, localhost trusted, everything else off. */
@@ -63,7 +105,8 @@ export const defaultProjectConfig: ProjectConfig = {
 /** One set of project API keys (any of the three may be absent). */
 export interface ProjectKeySet {
   readonly id: string
-  readonly description: string
+  /** Changed by `PATCH /internal/api-keys/{id}`. */
+  description: string
   readonly publishableClientKey: string | undefined
   readonly secretServerKey: string | undefined
   readonly superSecretAdminKey: string | undefined
@@ -108,6 +151,25 @@ export interface UserRecord {
   oauthAccounts: Array<OAuthAccountRecord>
   /** The user's passkey (one per user; registering again replaces it). */
   passkey?: PasskeyRecord
+  /**
+   * Id of the primary contact channel: the channel made of `primaryEmail`, `primaryEmailVerified`
+   * and `primaryEmailAuthEnabled` (assigned when the channel is first shown; see
+   * `routes/contactChannels.ts`).
+   */
+  primaryChannelId?: string
+  /** The user's other (non-primary) contact channels, in creation order. */
+  contactChannels?: Array<ContactChannelRecord>
+}
+
+/**
+ * A non-primary contact channel of a user (type `email`). The primary channel is not stored here:
+ * it is the user's `primaryEmail` fields, so `primary_email` always follows the primary channel.
+ */
+export interface ContactChannelRecord {
+  readonly id: string
+  value: string
+  isVerified: boolean
+  usedForAuth: boolean
 }
 
 /** A registered passkey (WebAuthn credential) of a user. */
@@ -176,6 +238,8 @@ export interface CodeRecord {
   attempts: number
   /** Passkey codes: the challenge of the options handed out with the code (base64url). */
   passkeyChallenge?: string
+  /** E-mail verification codes sent for one contact channel: that channel's id. */
+  contactChannelId?: string
 }
 
 /** An e-mail the emulator "sent". */
@@ -211,6 +275,19 @@ export interface ProjectRecord {
   readonly users: Map<string, UserRecord>
   readonly sessions: Map<string, SessionRecord>
   readonly codes: Map<string, CodeRecord>
+  /** `is_production_mode` (false when absent). */
+  isProductionMode?: boolean
+  /** `owner_team_id`: a team of the `internal` project whose members own this project (null when absent). */
+  ownerTeamId?: string | null
+  /** `onboarding_status` ("completed" when absent). */
+  onboardingStatus?: string
+  /** Logo URLs (`logo_url`, `logo_full_url`, `logo_dark_mode_url`, `logo_full_dark_mode_url`); null when absent. */
+  logoUrl?: string | null
+  logoFullUrl?: string | null
+  logoDarkModeUrl?: string | null
+  logoFullDarkModeUrl?: string | null
+  /** Teams of this project's users (`internal`: the teams that own projects). Created on first use. */
+  teams?: Map<string, TeamRecord>
 }
 
 /** A CLI login attempt (`POST /auth/cli`). */
@@ -282,6 +359,18 @@ export const findUserByAuthEmail = (project: ProjectRecord, email: string): User
   return undefined
 }
 
+/**
+ * The user who signs in with this e-mail through any contact channel used for auth (the primary
+ * e-mail or another channel), if any.
+ */
+export const findUserByAuthChannel = (project: ProjectRecord, email: string): UserRecord | undefined => {
+  for (const user of project.users.values()) {
+    if (user.primaryEmailAuthEnabled && user.primaryEmail === email) return user
+    if (user.contactChannels?.some((channel) => channel.usedForAuth && channel.value === email) === true) return user
+  }
+  return undefined
+}
+
 /** The live session holding this refresh token (not expired, user still there), if any. */
 export const findLiveSession = (project: ProjectRecord, refreshToken: string, nowMillis: number): SessionRecord | undefined => {
   for (const session of project.sessions.values()) {
@@ -302,3 +391,21 @@ export const deleteUser = (project: ProjectRecord, userId: string): void => {
 /** Whether a key set is usable at `nowMillis`. */
 export const isKeySetValid = (keys: ProjectKeySet, nowMillis: number): boolean =>
   keys.revokedAtMillis === undefined && (keys.expiresAtMillis === undefined || keys.expiresAtMillis > nowMillis)
+
+/** The teams of a project (created empty on first use). */
+export const teamsOf = (project: ProjectRecord): Map<string, TeamRecord> => {
+  if (project.teams === undefined) project.teams = new Map()
+  return project.teams
+}
+
+/**
+ * Whether a user of the `internal` project owns `project`: listed in its `ownerUserIds`, or a
+ * member of its owner team (a team of the `internal` project).
+ */
+export const isProjectOwner = (state: EmulatorState, project: ProjectRecord, userId: string): boolean => {
+  if (project.ownerUserIds.has(userId)) return true
+  const ownerTeamId = project.ownerTeamId ?? null
+  if (ownerTeamId === null) return false
+  const internal = state.projects.get("internal")
+  return internal?.teams?.get(ownerTeamId)?.memberUserIds.has(userId) ?? false
+}

@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { Effect, Option, Schema } from "effect"
+import { Data, Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
+import { HttpError } from "../core/Errors.js"
+import { Session } from "../session/Session.js"
 import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
-import { field, Json, optionalField, Uuid } from "../core/Wire.js"
+import { field, Json, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
 import { CurrentUser, ServerUser } from "./User.js"
 
 /** `GET /users/me` (client access). */
@@ -91,3 +93,42 @@ export const getByIdEndpoint = Endpoint.make({
 export const getById = Effect.fn("Users.getById")(function* (userId: string) {
   return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
 })
+
+/** `DELETE /users/me` (client access; only when the project allows client user deletion). */
+export const deleteCurrentEndpoint = Endpoint.make({
+  name: "Users.deleteCurrent",
+  method: "DELETE",
+  path: "/users/me",
+  access: "client",
+  session: "required",
+  success: SuccessTrue,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** The service's answer (400, plain text) when the project does not let users delete themselves. */
+export const clientUserDeletionDisabledText = "Client user deletion is not enabled for this project"
+
+/** The project does not let users delete their own account with client access. */
+export class ClientUserDeletionNotEnabled extends Data.TaggedError("ClientUserDeletionNotEnabled")<{
+  readonly message: string
+}> {}
+
+/**
+ * Deletes the signed-in user (and its sessions). `DELETE /users/me`. Fails with
+ * {@link ClientUserDeletionNotEnabled} (400 text) when the project does not allow client user
+ * deletion, `UserNotSignedIn` when nobody is signed in. Clears the local session afterwards.
+ */
+export const deleteCurrent = Effect.fn("Users.deleteCurrent")(function* () {
+  yield* Endpoint.call(deleteCurrentEndpoint, {}).pipe(
+    Effect.catchIf(
+      (error): boolean =>
+        error instanceof HttpError && error.status === 400 && error.body.trim() === clientUserDeletionDisabledText,
+      () => Effect.fail(new ClientUserDeletionNotEnabled({ message: clientUserDeletionDisabledText }))
+    )
+  )
+  const session = yield* Session
+  yield* session.clear
+})
+
+/** The user behind an incoming request (server access); see `ServerUsers.fromRequest`. */
+export { fromRequest } from "./ServerUsers.js"

@@ -18,12 +18,16 @@ import * as PasswordReset from "../../src/auth/PasswordReset.js"
 import * as Passkeys from "../../src/auth/Passkeys.js"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
+import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Tokens from "../../src/auth/Tokens.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
 import { commonErrorClasses, decodeResponse } from "../../src/core/internal/call.js"
 import * as KnownErrors from "../../src/core/KnownErrors.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Users from "../../src/users/Users.js"
+import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
+import * as Projects from "../../src/projects/Projects.js"
 
 const samplesRoot = new URL("../../../shared/wire-samples/", import.meta.url).pathname
 
@@ -41,7 +45,7 @@ const samples: ReadonlyArray<Sample> = readdirSync(samplesRoot, { withFileTypes:
       .map((file) => ({ file: `${dir.name}/${file}`, ...JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) }))
   )
 
-const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, Users].flatMap((module) =>
+const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, ContactChannels, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, ServerUsers, Users, Projects, InternalApiKeys].flatMap((module) =>
   Object.values(module).filter(
     (value): value is Endpoint.Any => typeof value === "object" && value !== null && "method" in value && "success" in value && "errors" in value
   )

@@ -6,6 +6,7 @@
 import type { Route } from "../Router.js"
 import { routes as cli } from "./cli.js"
 import { routes as connectedAccounts } from "./connectedAccounts.js"
+import { routes as contactChannels } from "./contactChannels.js"
 import { routes as health } from "./health.js"
 import { routes as jwks } from "./jwks.js"
 import { routes as mfa } from "./mfa.js"
@@ -13,6 +14,8 @@ import { routes as oauth } from "./oauth.js"
 import { routes as otp } from "./otp.js"
 import { routes as outbox } from "./outbox.js"
 import { routes as passkeys } from "./passkeys.js"
+import { routes as internalApiKeys } from "./internalApiKeys.js"
+import { routes as projects } from "./projects.js"
 import { routes as password } from "./password.js"
 import { routes as sessions } from "./sessions.js"
 import { routes as tokens } from "./tokens.js"
@@ -20,4 +23,4 @@ import { routes as users } from "./users.js"
 import { routes as verification } from "./verification.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys]
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys]

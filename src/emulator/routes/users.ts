@@ -7,19 +7,25 @@
  */
 import { Effect } from "effect"
 import { TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../../core/KnownErrors.js"
-import { getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/Users.js"
-import type { CurrentUserUpdate } from "../../users/Users.js"
-import type { ServerUserUpdate } from "../Endpoints.js"
-import * as Endpoints from "../Endpoints.js"
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getCurrentServerEndpoint,
+  listEndpoint,
+  updateCurrentServerEndpoint,
+  updateEndpoint
+} from "../../users/ServerUsers.js"
+import type { ServerUserUpdate } from "../../users/ServerUsers.js"
+import { deleteCurrentEndpoint, getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/Users.js"
 import { hashPassword } from "../Passwords.js"
-import { base64ToBytes, isUuid } from "../Random.js"
+import { base64ToBytes, isUuid, randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, requireMe, schemaError } from "../RequestContext.js"
 import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
-import { deleteUser, findUserByAuthEmail, restrictionOf } from "../State.js"
+import { deleteUser, findUserByAuthEmail, makeUser, restrictionOf } from "../State.js"
 import { toCurrentUser, toServerUser } from "../UserViews.js"
 import { checkPassword, isEmail } from "./password.js"
 
@@ -38,18 +44,6 @@ const isBase64 = (value: string): boolean => {
   }
 }
 
-/** The client update in the server update's wire terms (only the keys that were given). */
-const fromClientUpdate = (update: CurrentUserUpdate): ServerUserUpdate => ({
-  ...(update.displayName !== undefined ? { display_name: update.displayName } : {}),
-  ...(update.clientMetadata !== undefined ? { client_metadata: update.clientMetadata } : {}),
-  ...(update.selectedTeamId !== undefined ? { selected_team_id: update.selectedTeamId } : {}),
-  ...(update.profileImageUrl !== undefined ? { profile_image_url: update.profileImageUrl } : {}),
-  ...(update.totpSecretBase64 !== undefined ? { totp_secret_base64: update.totpSecretBase64 } : {}),
-  ...(update.otpAuthEnabled !== undefined ? { otp_auth_enabled: update.otpAuthEnabled } : {}),
-  ...(update.passkeyAuthEnabled !== undefined ? { passkey_auth_enabled: update.passkeyAuthEnabled } : {}),
-  ...(update.primaryEmail !== undefined ? { primary_email: update.primaryEmail } : {})
-})
-
 /**
  * Validates and applies an update to a user. Client access: `profile_image_url` must be a base64
  * image. A new password revokes every session but the current one.
@@ -63,57 +57,55 @@ export const applyUpdate = (
 ): Effect.Effect<void, HandlerFailure> =>
   Effect.gen(function* () {
     const problems: Array<string> = []
-    if (update.selected_team_id != null && !isUuid(update.selected_team_id)) problems.push("body.selected_team_id must be a valid UUID")
-    if (update.totp_secret_base64 != null && !isBase64(update.totp_secret_base64)) {
+    if (update.selectedTeamId != null && !isUuid(update.selectedTeamId)) problems.push("body.selected_team_id must be a valid UUID")
+    if (update.totpSecretBase64 != null && !isBase64(update.totpSecretBase64)) {
       problems.push("body.totp_secret_base64 must be valid base64")
     }
-    if (update.primary_email != null && !isEmail(update.primary_email)) problems.push("body.primary_email must be a valid email")
+    if (update.primaryEmail != null && !isEmail(update.primaryEmail)) problems.push("body.primary_email must be a valid email")
     if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
-    if (access === "client" && update.profile_image_url != null && !isBase64Image(update.profile_image_url)) {
+    if (access === "client" && update.profileImageUrl != null && !isBase64Image(update.profileImageUrl)) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid profile image URL" }))
     }
     if (update.password != null) yield* checkPassword(update.password)
-    const newEmail = update.primary_email
+    const newEmail = update.primaryEmail
     if (newEmail != null && newEmail !== user.primaryEmail) {
       const owner = findUserByAuthEmail(project, newEmail)
       if (owner !== undefined && owner.id !== user.id) {
         return yield* Effect.fail(UserEmailAlreadyExists.make({ email: newEmail, would_work_if_email_was_verified: false }))
       }
     }
-    if (update.selected_team_id != null) {
+    if (update.selectedTeamId != null) {
       // teams are not emulated yet: the user belongs to no team
-      return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: update.selected_team_id, user_id: user.id }))
+      return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: update.selectedTeamId, user_id: user.id }))
     }
     const passwordHash =
       update.password == null ? update.password : yield* hashPassword(update.password, context.env.settings.passwordHashIterations)
 
-    if (update.display_name !== undefined) user.displayName = update.display_name
-    if (update.profile_image_url !== undefined) user.profileImageUrl = update.profile_image_url
-    if (update.client_metadata !== undefined) user.clientMetadata = update.client_metadata
-    if (update.client_read_only_metadata !== undefined) user.clientReadOnlyMetadata = update.client_read_only_metadata
-    if (update.server_metadata !== undefined) user.serverMetadata = update.server_metadata
+    if (update.displayName !== undefined) user.displayName = update.displayName
+    if (update.profileImageUrl !== undefined) user.profileImageUrl = update.profileImageUrl
+    if (update.clientMetadata !== undefined) user.clientMetadata = update.clientMetadata
+    if (update.clientReadOnlyMetadata !== undefined) user.clientReadOnlyMetadata = update.clientReadOnlyMetadata
+    if (update.serverMetadata !== undefined) user.serverMetadata = update.serverMetadata
     if (newEmail !== undefined && newEmail !== user.primaryEmail) {
       const hadEmail = user.primaryEmail !== null
       user.primaryEmail = newEmail
       user.primaryEmailVerified = false
       user.primaryEmailAuthEnabled = newEmail !== null && (hadEmail ? user.primaryEmailAuthEnabled : true)
     }
-    if (update.primary_email_verified !== undefined) user.primaryEmailVerified = update.primary_email_verified
-    if (update.primary_email_auth_enabled !== undefined) user.primaryEmailAuthEnabled = update.primary_email_auth_enabled
-    if (update.otp_auth_enabled !== undefined) user.otpAuthEnabled = update.otp_auth_enabled
-    if (update.passkey_auth_enabled !== undefined) user.passkeyAuthEnabled = update.passkey_auth_enabled
-    if (update.totp_secret_base64 !== undefined) user.totpSecretBase64 = update.totp_secret_base64
-    if (update.selected_team_id !== undefined) user.selectedTeamId = update.selected_team_id
-    if (update.is_anonymous === false) user.isAnonymous = false
-    if (update.restricted_by_admin !== undefined) user.restrictedByAdmin = update.restricted_by_admin
-    if (update.restricted_by_admin_reason !== undefined) user.restrictedByAdminReason = update.restricted_by_admin_reason
-    if (update.restricted_by_admin_private_details !== undefined) {
-      user.restrictedByAdminPrivateDetails = update.restricted_by_admin_private_details
+    if (update.primaryEmailVerified !== undefined) user.primaryEmailVerified = update.primaryEmailVerified
+    if (update.primaryEmailAuthEnabled !== undefined) user.primaryEmailAuthEnabled = update.primaryEmailAuthEnabled
+    if (update.otpAuthEnabled !== undefined) user.otpAuthEnabled = update.otpAuthEnabled
+    if (update.passkeyAuthEnabled !== undefined) user.passkeyAuthEnabled = update.passkeyAuthEnabled
+    if (update.totpSecretBase64 !== undefined) user.totpSecretBase64 = update.totpSecretBase64
+    if (update.selectedTeamId !== undefined) user.selectedTeamId = update.selectedTeamId
+    if (update.isAnonymous === false) user.isAnonymous = false
+    if (update.restrictedByAdmin !== undefined) user.restrictedByAdmin = update.restrictedByAdmin
+    if (update.restrictedByAdminReason !== undefined) user.restrictedByAdminReason = update.restrictedByAdminReason
+    if (update.restrictedByAdminPrivateDetails !== undefined) {
+      user.restrictedByAdminPrivateDetails = update.restrictedByAdminPrivateDetails
     }
-    if (update.country_code !== undefined) user.countryCode = update.country_code
-    if (update.risk_scores !== undefined) {
-      user.riskScores = { signUp: { bot: update.risk_scores.sign_up.bot, freeTrialAbuse: update.risk_scores.sign_up.free_trial_abuse } }
-    }
+    if (update.countryCode !== undefined) user.countryCode = update.countryCode
+    if (update.riskScores !== undefined) user.riskScores = update.riskScores
     if (passwordHash !== undefined) {
       user.passwordHash = passwordHash
       const keep = context.auth?.user?.id === user.id ? context.auth.accessToken?.refresh_token_id : undefined
@@ -126,25 +118,30 @@ export const applyUpdate = (
 const compareUsers = (a: UserRecord, b: UserRecord): number =>
   a.signedUpAtMillis - b.signedUpAtMillis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
+const findUser = (context: RequestContext, userId: string): Effect.Effect<UserRecord, UserNotFound> => {
+  const user = projectOf(context).users.get(userId)
+  return user === undefined ? Effect.fail(UserNotFound.make({})) : Effect.succeed(user)
+}
+
 /** The user routes. */
 export const routes = [
   route(getCurrentEndpoint, (_input, context) => Effect.map(requireMe(context), toCurrentUser)),
-  route(Endpoints.getCurrentUserServer, (_input, context) => Effect.map(requireMe(context), toServerUser)),
+  route(getCurrentServerEndpoint, (_input, context) => Effect.map(requireMe(context), toServerUser)),
   route(updateCurrentEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
-      yield* applyUpdate(context, projectOf(context), user, fromClientUpdate(payload), "client")
+      yield* applyUpdate(context, projectOf(context), user, payload, "client")
       return toCurrentUser(user)
     })
   ),
-  route(Endpoints.updateCurrentUserServer, ({ payload }, context) =>
+  route(updateCurrentServerEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
       return toServerUser(user)
     })
   ),
-  route(Endpoints.deleteCurrentUser, (_input, context) =>
+  route(deleteCurrentEndpoint, (_input, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
       const project = projectOf(context)
@@ -155,24 +152,60 @@ export const routes = [
       return { success: true as const }
     })
   ),
-  route(getByIdEndpoint, ({ params }, context) => {
-    const user = projectOf(context).users.get(params.userId)
-    return user === undefined ? Effect.fail(UserNotFound.make({})) : Effect.succeed(toServerUser(user))
-  }),
-  route(Endpoints.listUsers, ({ query }, context) =>
+  route(getByIdEndpoint, ({ params }, context) => Effect.map(findUser(context, params.userId), toServerUser)),
+  route(createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
-      const includeAnonymous = query.include_anonymous ?? false
-      const includeRestricted = includeAnonymous || (query.include_restricted ?? false)
-      if (query.only_anonymous === true && !includeAnonymous) {
+      const project = projectOf(context)
+      const user = makeUser(randomUuid(), context.nowMillis)
+      const { oauthProviders, isAnonymous, ...update } = payload
+      // validated and applied before the user joins the project: a failure leaves no trace
+      yield* applyUpdate(context, project, user, update, "server")
+      if (isAnonymous === true) user.isAnonymous = true
+      for (const link of oauthProviders ?? []) {
+        const config = project.config.oauthProviders.find((provider) => provider.id === link.id)
+        user.oauthAccounts.push({
+          id: randomUuid(),
+          providerConfigId: link.id,
+          provider: config?.provider ?? link.id,
+          accountId: link.accountId,
+          email: link.email ?? null,
+          allowSignIn: true,
+          allowConnectedAccounts: true,
+          grantedScopes: []
+        })
+      }
+      project.users.set(user.id, user)
+      return toServerUser(user)
+    })
+  ),
+  route(updateEndpoint, ({ params, payload }, context) =>
+    Effect.gen(function* () {
+      const user = yield* findUser(context, params.userId)
+      yield* applyUpdate(context, projectOf(context), user, payload, "server")
+      return toServerUser(user)
+    })
+  ),
+  route(deleteEndpoint, ({ params }, context) =>
+    Effect.gen(function* () {
+      yield* findUser(context, params.userId)
+      deleteUser(projectOf(context), params.userId)
+      return { success: true as const }
+    })
+  ),
+  route(listEndpoint, ({ query }, context) =>
+    Effect.gen(function* () {
+      const includeAnonymous = query.includeAnonymous ?? false
+      const includeRestricted = includeAnonymous || (query.includeRestricted ?? false)
+      if (query.onlyAnonymous === true && !includeAnonymous) {
         return yield* Effect.fail(new TextFailure({ status: 400, text: "only_anonymous=true requires include_anonymous=true" }))
       }
       const search = query.query?.toLowerCase()
       const users = [...projectOf(context).users.values()]
         .filter((user) => {
-          if (query.only_anonymous === true && !user.isAnonymous) return false
+          if (query.onlyAnonymous === true && !user.isAnonymous) return false
           if (user.isAnonymous && !includeAnonymous) return false
           if (restrictionOf(user) !== null && !includeRestricted) return false
-          if (query.team_id !== undefined) return false // teams are not emulated yet: no user is a member
+          if (query.teamId !== undefined) return false // teams are not emulated yet: no user is a member
           if (search !== undefined && search !== "") {
             return (
               user.id === query.query ||
@@ -184,13 +217,15 @@ export const routes = [
         })
         .sort(compareUsers)
       if (query.desc === true) users.reverse()
+      // The cursor is the first user of the page: the page starts at its place in the order, so
+      // users inserted meanwhile (later sign-up) neither shift nor repeat what was already listed.
       const start = query.cursor === undefined ? 0 : users.findIndex((user) => user.id === query.cursor)
       const from = start < 0 ? users.length : start
       const end = query.limit === undefined ? users.length : Math.min(users.length, from + query.limit)
       return {
         items: users.slice(from, end).map(toServerUser),
-        is_paginated: true as const,
-        pagination: { next_cursor: end < users.length ? users[end]!.id : null }
+        isPaginated: true as const,
+        pagination: { nextCursor: end < users.length ? users[end]!.id : null }
       }
     })
   )

@@ -14,6 +14,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
+import { verifyChannelCode } from "./contactChannels.js"
 import { isEmail, isUrl, requireUser, sendVerificationEmail } from "./password.js"
 
 /** The service's 400 text when the verified e-mail is no longer the user's. */
@@ -48,6 +49,14 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       const record = yield* VerificationCodes.redeem(context, project, payload.code, "email_verification", "use")
+      // a code sent for one contact channel verifies that channel (primary or not)
+      const { contactChannelId } = record
+      if (contactChannelId !== undefined) {
+        if (!verifyChannelCode(project, { ...record, contactChannelId })) {
+          return yield* Effect.fail(new TextFailure({ status: 400, text: channelGoneText }))
+        }
+        return { success: true } as const
+      }
       const user = record.userId === null ? undefined : project.users.get(record.userId)
       // the e-mail was changed (or the user deleted) after the code was sent
       if (user === undefined || user.primaryEmail !== record.email) {

@@ -1,0 +1,480 @@
+/**
+ * Contact channels (PROTOCOL.md §3.2): the e-mail addresses of a user besides (and including) the
+ * primary one. The signed-in user manages its own channels with client access (`me`); with server
+ * access any user's channels are managed by user id (`…ForUser`).
+ *
+ * A user has at most one primary channel (its `primary_email`); making a channel primary demotes
+ * the old one. A channel `usedForAuth` signs in with its e-mail, so its value may be used for
+ * authentication by one user only (`ContactChannelAlreadyUsedForAuthBySomeoneElse`).
+ *
+ * The service answers "not found" and "already exists" with plain text; this module turns those
+ * answers into {@link ContactChannelNotFound} and {@link ContactChannelAlreadyExists}.
+ *
+ * @module
+ */
+import { Data, Effect, Schema } from "effect"
+import * as EmailVerification from "../auth/EmailVerification.js"
+import * as Endpoint from "../core/Endpoint.js"
+import { HttpError } from "../core/Errors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  EmailAlreadyVerified,
+  RedirectUrlNotWhitelisted,
+  UserIdDoesNotExist
+} from "../core/KnownErrors.js"
+import { field, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
+import { callbackUrl } from "../urls/HandlerUrls.js"
+
+// ---------------------------------------------------------------------------------------------
+// Wire objects
+// ---------------------------------------------------------------------------------------------
+
+/** A contact channel (same shape for client and server access). */
+export const ContactChannel = Schema.Struct({
+  id: Uuid,
+  userId: field("user_id", Uuid),
+  type: Schema.Literal("email"),
+  value: Schema.String,
+  isVerified: field("is_verified", Schema.Boolean),
+  isPrimary: field("is_primary", Schema.Boolean),
+  usedForAuth: field("used_for_auth", Schema.Boolean)
+})
+
+/** A contact channel of a user. */
+export type ContactChannel = typeof ContactChannel.Type
+
+/** The list answer `{ items, is_paginated: false }`. */
+export const ContactChannelList = Schema.Struct({
+  items: Schema.Array(ContactChannel),
+  isPaginated: field("is_paginated", Schema.Literal(false))
+})
+
+/** Path parameters of the signed-in user's channel routes (`/contact-channels/me/{id}`). */
+const OwnChannelParams = Schema.Struct({ contactChannelId: field("contact_channel_id", Uuid) })
+
+/** Path parameters of the server's channel routes (`/contact-channels/{user_id}/{id}`). */
+const UserChannelParams = Schema.Struct({
+  userId: field("user_id", Uuid),
+  contactChannelId: field("contact_channel_id", Uuid)
+})
+
+/** Payload of `POST /contact-channels` (client access: the signed-in user). */
+export const CreatePayload = Schema.Struct({
+  userId: field("user_id", Schema.Literal("me")),
+  type: Schema.Literal("email"),
+  value: Schema.String,
+  usedForAuth: field("used_for_auth", Schema.Boolean),
+  isPrimary: optionalField("is_primary", Schema.Boolean)
+})
+
+/** Payload of `POST /contact-channels` (server access: any user, may be created verified). */
+export const ServerCreatePayload = Schema.Struct({
+  userId: field("user_id", Uuid),
+  type: Schema.Literal("email"),
+  value: Schema.String,
+  usedForAuth: field("used_for_auth", Schema.Boolean),
+  isPrimary: optionalField("is_primary", Schema.Boolean),
+  isVerified: optionalField("is_verified", Schema.Boolean)
+})
+
+/** Payload of `PATCH /contact-channels/me/{id}`. */
+export const UpdatePayload = Schema.Struct({
+  value: optionalField("value", Schema.String),
+  usedForAuth: optionalField("used_for_auth", Schema.Boolean),
+  isPrimary: optionalField("is_primary", Schema.Boolean)
+})
+
+/** Payload of `PATCH /contact-channels/{user_id}/{id}` (server access). */
+export const ServerUpdatePayload = Schema.Struct({
+  value: optionalField("value", Schema.String),
+  usedForAuth: optionalField("used_for_auth", Schema.Boolean),
+  isPrimary: optionalField("is_primary", Schema.Boolean),
+  isVerified: optionalField("is_verified", Schema.Boolean)
+})
+
+/** Payload of `POST /contact-channels/{user_id|me}/{id}/send-verification-code`. */
+export const SendCodePayload = Schema.Struct({ callbackUrl: field("callback_url", Schema.String) })
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints: client access (the signed-in user)
+// ---------------------------------------------------------------------------------------------
+
+/** `GET /contact-channels?user_id=me`. */
+export const listEndpoint = Endpoint.make({
+  name: "ContactChannels.list",
+  method: "GET",
+  path: "/contact-channels",
+  access: "client",
+  session: "required",
+  query: Schema.Struct({ userId: field("user_id", Schema.Literal("me")) }),
+  success: ContactChannelList,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `POST /contact-channels` (201). */
+export const createEndpoint = Endpoint.make({
+  name: "ContactChannels.create",
+  method: "POST",
+  path: "/contact-channels",
+  access: "client",
+  session: "required",
+  payload: CreatePayload,
+  success: ContactChannel,
+  successStatus: 201,
+  errors: [CannotGetOwnUserWithoutUser, ContactChannelAlreadyUsedForAuthBySomeoneElse]
+})
+
+/** `PATCH /contact-channels/me/{id}`. */
+export const updateEndpoint = Endpoint.make({
+  name: "ContactChannels.update",
+  method: "PATCH",
+  path: "/contact-channels/me/:contact_channel_id",
+  access: "client",
+  session: "required",
+  params: OwnChannelParams,
+  payload: UpdatePayload,
+  success: ContactChannel,
+  errors: [CannotGetOwnUserWithoutUser, ContactChannelAlreadyUsedForAuthBySomeoneElse]
+})
+
+/** `DELETE /contact-channels/me/{id}`. */
+export const deleteEndpoint = Endpoint.make({
+  name: "ContactChannels.delete",
+  method: "DELETE",
+  path: "/contact-channels/me/:contact_channel_id",
+  access: "client",
+  session: "required",
+  params: OwnChannelParams,
+  success: SuccessTrue,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `POST /contact-channels/me/{id}/send-verification-code`. */
+export const sendVerificationCodeEndpoint = Endpoint.make({
+  name: "ContactChannels.sendVerificationCode",
+  method: "POST",
+  path: "/contact-channels/me/:contact_channel_id/send-verification-code",
+  access: "client",
+  session: "required",
+  params: OwnChannelParams,
+  payload: SendCodePayload,
+  success: SuccessTrue,
+  errors: [CannotGetOwnUserWithoutUser, EmailAlreadyVerified, RedirectUrlNotWhitelisted]
+})
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints: server access (any user)
+// ---------------------------------------------------------------------------------------------
+
+/** `GET /contact-channels?user_id=<id>` (server access). */
+export const listForUserEndpoint = Endpoint.make({
+  name: "ContactChannels.listForUser",
+  method: "GET",
+  path: "/contact-channels",
+  access: "server",
+  session: "none",
+  query: Schema.Struct({ userId: field("user_id", Uuid) }),
+  success: ContactChannelList,
+  errors: [UserIdDoesNotExist]
+})
+
+/** `POST /contact-channels` (server access, 201). */
+export const createForUserEndpoint = Endpoint.make({
+  name: "ContactChannels.createForUser",
+  method: "POST",
+  path: "/contact-channels",
+  access: "server",
+  session: "none",
+  payload: ServerCreatePayload,
+  success: ContactChannel,
+  successStatus: 201,
+  errors: [UserIdDoesNotExist, ContactChannelAlreadyUsedForAuthBySomeoneElse]
+})
+
+/** `PATCH /contact-channels/{user_id}/{id}` (server access). */
+export const updateForUserEndpoint = Endpoint.make({
+  name: "ContactChannels.updateForUser",
+  method: "PATCH",
+  path: "/contact-channels/:user_id/:contact_channel_id",
+  access: "server",
+  session: "none",
+  params: UserChannelParams,
+  payload: ServerUpdatePayload,
+  success: ContactChannel,
+  errors: [UserIdDoesNotExist, ContactChannelAlreadyUsedForAuthBySomeoneElse]
+})
+
+/** `DELETE /contact-channels/{user_id}/{id}` (server access). */
+export const deleteForUserEndpoint = Endpoint.make({
+  name: "ContactChannels.deleteForUser",
+  method: "DELETE",
+  path: "/contact-channels/:user_id/:contact_channel_id",
+  access: "server",
+  session: "none",
+  params: UserChannelParams,
+  success: SuccessTrue,
+  errors: [UserIdDoesNotExist]
+})
+
+/** `POST /contact-channels/{user_id}/{id}/send-verification-code` (server access). */
+export const sendVerificationCodeForUserEndpoint = Endpoint.make({
+  name: "ContactChannels.sendVerificationCodeForUser",
+  method: "POST",
+  path: "/contact-channels/:user_id/:contact_channel_id/send-verification-code",
+  access: "server",
+  session: "none",
+  params: UserChannelParams,
+  payload: SendCodePayload,
+  success: SuccessTrue,
+  errors: [UserIdDoesNotExist, EmailAlreadyVerified, RedirectUrlNotWhitelisted]
+})
+
+// ---------------------------------------------------------------------------------------------
+// Plain-text errors
+// ---------------------------------------------------------------------------------------------
+
+/** The contact channel does not exist (or is not the user's): the service's 400/404 text "Contact channel not found". */
+export class ContactChannelNotFound extends Data.TaggedError("ContactChannelNotFound")<{
+  readonly message: string
+  readonly status: number
+}> {}
+
+/** The user already has a channel with this value: the service's 400 text "Contact channel already exists". */
+export class ContactChannelAlreadyExists extends Data.TaggedError("ContactChannelAlreadyExists")<{
+  readonly message: string
+}> {}
+
+const notFoundPrefix = "Contact channel not found"
+const alreadyExistsPrefix = "Contact channel already exists"
+
+/** The typed error for a plain-text `HttpError` about a channel, if it is one. */
+const fromText = (error: HttpError): ContactChannelNotFound | ContactChannelAlreadyExists | undefined => {
+  const text = error.body.trim()
+  if ((error.status === 400 || error.status === 404) && text.startsWith(notFoundPrefix)) {
+    return new ContactChannelNotFound({ message: text, status: error.status })
+  }
+  if (error.status === 400 && text.startsWith(alreadyExistsPrefix)) return new ContactChannelAlreadyExists({ message: text })
+  return undefined
+}
+
+/**
+ * Turns the service's plain-text answers about contact channels into typed errors
+ * ({@link ContactChannelNotFound} for 400/404 "Contact channel not found…",
+ * {@link ContactChannelAlreadyExists} for 400 "Contact channel already exists"); any other
+ * `HttpError` stays as it is. For calls that create or rename a channel.
+ */
+export const mapTextErrors = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | ContactChannelNotFound | ContactChannelAlreadyExists, R> =>
+  Effect.mapError(effect, (error): E | ContactChannelNotFound | ContactChannelAlreadyExists =>
+    error instanceof HttpError ? (fromText(error) ?? error) : error
+  )
+
+/**
+ * Turns the service's plain-text "Contact channel not found…" (400/404) into
+ * {@link ContactChannelNotFound}; any other `HttpError` stays as it is. For calls on an existing channel.
+ */
+export const mapNotFound = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | ContactChannelNotFound, R> =>
+  Effect.mapError(effect, (error): E | ContactChannelNotFound => {
+    if (!(error instanceof HttpError)) return error
+    const typed = fromText(error)
+    return typed instanceof ContactChannelNotFound ? typed : error
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Client functions (the signed-in user)
+// ---------------------------------------------------------------------------------------------
+
+/** A new channel of the signed-in user. */
+export interface CreateInput {
+  /** The e-mail address. */
+  readonly value: string
+  /** Whether the e-mail signs in (must not be used for auth by another user). */
+  readonly usedForAuth: boolean
+  /** Make it the primary e-mail (demotes the current primary channel). */
+  readonly isPrimary?: boolean
+}
+
+/** Changes to a channel; absent fields stay as they are. */
+export interface UpdateInput {
+  readonly value?: string
+  readonly usedForAuth?: boolean
+  /** `true` makes it the primary e-mail (demotes the current primary channel). */
+  readonly isPrimary?: boolean
+}
+
+/** Options of sending a verification code. */
+export interface SendCodeOptions {
+  /** Page the e-mailed link opens; defaults to the `emailVerification` handler page. */
+  readonly callbackUrl?: string | URL
+}
+
+/**
+ * The signed-in user's contact channels. `GET /contact-channels?user_id=me`.
+ * Fails with `UserNotSignedIn` when nobody is signed in.
+ */
+export const list = Effect.fn("ContactChannels.list")(function* () {
+  const answer = yield* Endpoint.call(listEndpoint, { query: { userId: "me" } })
+  return answer.items
+})
+
+/**
+ * Adds an e-mail contact channel to the signed-in user. `POST /contact-channels` (201).
+ * Fails with `ContactChannelAlreadyUsedForAuthBySomeoneElse` (another user signs in with this
+ * e-mail), {@link ContactChannelAlreadyExists}, or `UserNotSignedIn`.
+ */
+export const create = Effect.fn("ContactChannels.create")(function* (input: CreateInput) {
+  return yield* mapTextErrors(
+    Endpoint.call(createEndpoint, {
+      payload: {
+        userId: "me",
+        type: "email",
+        value: input.value,
+        usedForAuth: input.usedForAuth,
+        ...(input.isPrimary === undefined ? {} : { isPrimary: input.isPrimary })
+      }
+    })
+  )
+})
+
+/**
+ * Changes a channel of the signed-in user. `PATCH /contact-channels/me/{id}`.
+ * Fails with {@link ContactChannelNotFound}, `ContactChannelAlreadyUsedForAuthBySomeoneElse`,
+ * or `UserNotSignedIn`.
+ */
+export const update = Effect.fn("ContactChannels.update")(function* (id: string, changes: UpdateInput) {
+  return yield* mapTextErrors(Endpoint.call(updateEndpoint, { params: { contactChannelId: id }, payload: changes }))
+})
+
+/**
+ * Removes a channel of the signed-in user (its pending verification codes stop working).
+ * `DELETE /contact-channels/me/{id}`. Fails with {@link ContactChannelNotFound} or `UserNotSignedIn`.
+ */
+const delete_ = Effect.fn("ContactChannels.delete")(function* (id: string) {
+  yield* mapNotFound(Endpoint.call(deleteEndpoint, { params: { contactChannelId: id } }))
+})
+export {
+  /**
+   * Removes a channel of the signed-in user (its pending verification codes stop working).
+   * `DELETE /contact-channels/me/{id}`. Fails with {@link ContactChannelNotFound} or `UserNotSignedIn`.
+   */
+  delete_ as delete
+}
+
+/**
+ * E-mails a verification link (`callbackUrl?code=…`) for one channel of the signed-in user.
+ * `POST /contact-channels/me/{id}/send-verification-code`. `callbackUrl` defaults to the
+ * `emailVerification` handler page (`CallbackUrlRequired` when it cannot be resolved).
+ * Fails with `EmailAlreadyVerified`, `RedirectUrlNotWhitelisted`, {@link ContactChannelNotFound},
+ * or `UserNotSignedIn`.
+ */
+export const sendVerificationCode = Effect.fn("ContactChannels.sendVerificationCode")(function* (
+  id: string,
+  options: SendCodeOptions = {}
+) {
+  const url = yield* callbackUrl("emailVerification", "callbackUrl", options.callbackUrl)
+  yield* mapNotFound(
+    Endpoint.call(sendVerificationCodeEndpoint, { params: { contactChannelId: id }, payload: { callbackUrl: url } })
+  )
+})
+
+/**
+ * Verifies the channel a code was e-mailed for (`EmailVerification.verifyEmail`,
+ * `POST /contact-channels/verify`). Needs no signed-in user. Fails with a verification-code error,
+ * or {@link ContactChannelNotFound} when the channel was deleted after the code was sent.
+ */
+export const verify = Effect.fn("ContactChannels.verify")(function* (code: string) {
+  yield* mapNotFound(EmailVerification.verifyEmail(code))
+})
+
+// ---------------------------------------------------------------------------------------------
+// Server functions (any user)
+// ---------------------------------------------------------------------------------------------
+
+/** A new channel of a user (server access). */
+export interface CreateForUserInput extends CreateInput {
+  /** Create it already verified. */
+  readonly isVerified?: boolean
+}
+
+/** Changes to a channel of a user (server access). */
+export interface UpdateForUserInput extends UpdateInput {
+  readonly isVerified?: boolean
+}
+
+/**
+ * A user's contact channels. `GET /contact-channels?user_id=<id>`; needs server access.
+ * Fails with `UserIdDoesNotExist`.
+ */
+export const listForUser = Effect.fn("ContactChannels.listForUser")(function* (userId: string) {
+  const answer = yield* Endpoint.call(listForUserEndpoint, { query: { userId } })
+  return answer.items
+})
+
+/**
+ * Adds an e-mail contact channel to a user, possibly already verified. `POST /contact-channels`
+ * (201); needs server access. Fails with `UserIdDoesNotExist`,
+ * `ContactChannelAlreadyUsedForAuthBySomeoneElse`, or {@link ContactChannelAlreadyExists}.
+ */
+export const createForUser = Effect.fn("ContactChannels.createForUser")(function* (
+  userId: string,
+  input: CreateForUserInput
+) {
+  return yield* mapTextErrors(
+    Endpoint.call(createForUserEndpoint, {
+      payload: {
+        userId,
+        type: "email",
+        value: input.value,
+        usedForAuth: input.usedForAuth,
+        ...(input.isPrimary === undefined ? {} : { isPrimary: input.isPrimary }),
+        ...(input.isVerified === undefined ? {} : { isVerified: input.isVerified })
+      }
+    })
+  )
+})
+
+/**
+ * Changes a channel of a user. `PATCH /contact-channels/{user_id}/{id}`; needs server access.
+ * Fails with {@link ContactChannelNotFound}, `UserIdDoesNotExist`, or
+ * `ContactChannelAlreadyUsedForAuthBySomeoneElse`.
+ */
+export const updateForUser = Effect.fn("ContactChannels.updateForUser")(function* (
+  userId: string,
+  id: string,
+  changes: UpdateForUserInput
+) {
+  return yield* mapTextErrors(
+    Endpoint.call(updateForUserEndpoint, { params: { userId, contactChannelId: id }, payload: changes })
+  )
+})
+
+/**
+ * Removes a channel of a user. `DELETE /contact-channels/{user_id}/{id}`; needs server access.
+ * Fails with {@link ContactChannelNotFound} or `UserIdDoesNotExist`.
+ */
+export const deleteForUser = Effect.fn("ContactChannels.deleteForUser")(function* (userId: string, id: string) {
+  yield* mapNotFound(Endpoint.call(deleteForUserEndpoint, { params: { userId, contactChannelId: id } }))
+})
+
+/**
+ * E-mails a verification link for a channel of a user.
+ * `POST /contact-channels/{user_id}/{id}/send-verification-code`; needs server access.
+ * `callbackUrl` defaults to the `emailVerification` handler page. Fails with
+ * `EmailAlreadyVerified`, `UserIdDoesNotExist`, `RedirectUrlNotWhitelisted`, or
+ * {@link ContactChannelNotFound}.
+ */
+export const sendVerificationCodeForUser = Effect.fn("ContactChannels.sendVerificationCodeForUser")(function* (
+  userId: string,
+  id: string,
+  options: SendCodeOptions = {}
+) {
+  const url = yield* callbackUrl("emailVerification", "callbackUrl", options.callbackUrl)
+  yield* mapNotFound(
+    Endpoint.call(sendVerificationCodeForUserEndpoint, {
+      params: { userId, contactChannelId: id },
+      payload: { callbackUrl: url }
+    })
+  )
+})

@@ -1,0 +1,427 @@
+/**
+ * Contact channels (PROTOCOL.md §3.2): list, create, read, update, delete and send a verification
+ * code, for the signed-in user (`me` or its own id, client access) and for any user (server
+ * access). Verifying a channel's code is `POST /contact-channels/verify` (`verification.ts`, which
+ * calls {@link verifyChannelCode} for codes sent here).
+ *
+ * How channels are stored: the primary channel IS the user's primary e-mail (`primaryEmail`,
+ * `primaryEmailVerified`, `primaryEmailAuthEnabled`, id in `primaryChannelId`), so
+ * `primary_email` always follows the primary channel and a user has at most one; the other
+ * channels are `UserRecord.contactChannels`. Making a channel primary moves the old primary
+ * e-mail into the other channels.
+ *
+ * The definitions served here are emulator-only (wire terms, snake_case): one path
+ * `/contact-channels/{user_id|me}/{id}` with client access serves the SDK's client (`me`) and
+ * server (`{user_id}`) endpoints alike; what server access may do besides (`is_verified`, any
+ * user) is decided by the handlers.
+ *
+ * @module
+ */
+import { Effect, Schema } from "effect"
+import { ContactChannel, ContactChannelList } from "../../contact-channels/ContactChannels.js"
+import * as Endpoint from "../../core/Endpoint.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  EmailAlreadyVerified,
+  RedirectUrlNotWhitelisted,
+  UserIdDoesNotExist
+} from "../../core/KnownErrors.js"
+import { SuccessTrue, Uuid } from "../../core/Wire.js"
+import * as Outbox from "../Outbox.js"
+import { randomUuid } from "../Random.js"
+import type { RequestContext } from "../RequestContext.js"
+import { projectOf, requireMe, schemaError } from "../RequestContext.js"
+import type { HandlerFailure } from "../Responses.js"
+import { TextFailure } from "../Responses.js"
+import { route } from "../Router.js"
+import type { CodeRecord, ContactChannelRecord, ProjectRecord, UserRecord } from "../State.js"
+import { findUserByAuthChannel } from "../State.js"
+import { isTrustedUrl } from "../TrustedUrls.js"
+import * as VerificationCodes from "../VerificationCodes.js"
+import { isEmail, isUrl } from "./password.js"
+
+// ---------------------------------------------------------------------------------------------
+// Definitions (wire terms)
+// ---------------------------------------------------------------------------------------------
+
+const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+
+const ChannelParams = Schema.Struct({ user_id: UserIdOrMe, contact_channel_id: Uuid })
+
+/** `GET /contact-channels?user_id=<id|me>&contact_channel_id=<id>?`. */
+export const listChannels = Endpoint.make({
+  name: "Emulator.listContactChannels",
+  method: "GET",
+  path: "/contact-channels",
+  access: "client",
+  session: "optional",
+  query: Schema.Struct({ user_id: UserIdOrMe, contact_channel_id: Schema.optional(Uuid) }),
+  success: ContactChannelList,
+  errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist]
+})
+
+/** `POST /contact-channels` (201); `is_verified` only with server access. */
+export const createChannel = Endpoint.make({
+  name: "Emulator.createContactChannel",
+  method: "POST",
+  path: "/contact-channels",
+  access: "client",
+  session: "optional",
+  payload: Schema.Struct({
+    user_id: UserIdOrMe,
+    type: Schema.Literal("email"),
+    value: Schema.String,
+    used_for_auth: Schema.Boolean,
+    is_primary: Schema.optional(Schema.Boolean),
+    is_verified: Schema.optional(Schema.Boolean)
+  }),
+  success: ContactChannel,
+  successStatus: 201,
+  errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist, ContactChannelAlreadyUsedForAuthBySomeoneElse]
+})
+
+/** `GET /contact-channels/{user_id|me}/{id}`. */
+export const getChannel = Endpoint.make({
+  name: "Emulator.getContactChannel",
+  method: "GET",
+  path: "/contact-channels/:user_id/:contact_channel_id",
+  access: "client",
+  session: "optional",
+  params: ChannelParams,
+  success: ContactChannel,
+  errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist]
+})
+
+/** `PATCH /contact-channels/{user_id|me}/{id}`; `is_verified` only with server access. */
+export const updateChannel = Endpoint.make({
+  name: "Emulator.updateContactChannel",
+  method: "PATCH",
+  path: "/contact-channels/:user_id/:contact_channel_id",
+  access: "client",
+  session: "optional",
+  params: ChannelParams,
+  payload: Schema.Struct({
+    value: Schema.optional(Schema.String),
+    type: Schema.optional(Schema.Literal("email")),
+    used_for_auth: Schema.optional(Schema.Boolean),
+    is_primary: Schema.optional(Schema.Boolean),
+    is_verified: Schema.optional(Schema.Boolean)
+  }),
+  success: ContactChannel,
+  errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist, ContactChannelAlreadyUsedForAuthBySomeoneElse]
+})
+
+/** `DELETE /contact-channels/{user_id|me}/{id}`. */
+export const deleteChannel = Endpoint.make({
+  name: "Emulator.deleteContactChannel",
+  method: "DELETE",
+  path: "/contact-channels/:user_id/:contact_channel_id",
+  access: "client",
+  session: "optional",
+  params: ChannelParams,
+  success: SuccessTrue,
+  errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist]
+})
+
+/** `POST /contact-channels/{user_id|me}/{id}/send-verification-code`. */
+export const sendChannelCode = Endpoint.make({
+  name: "Emulator.sendContactChannelVerificationCode",
+  method: "POST",
+  path: "/contact-channels/:user_id/:contact_channel_id/send-verification-code",
+  access: "client",
+  session: "optional",
+  params: ChannelParams,
+  payload: Schema.Struct({ callback_url: Schema.String }),
+  success: SuccessTrue,
+  errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist, EmailAlreadyVerified, RedirectUrlNotWhitelisted]
+})
+
+// ---------------------------------------------------------------------------------------------
+// Texts
+// ---------------------------------------------------------------------------------------------
+
+/** 400 text of PATCH/DELETE on a channel the user does not have. */
+export const notFoundText = "Contact channel not found"
+/** 404 text of GET / send-verification-code on a channel the user does not have. */
+export const notFoundDotText = "Contact channel not found."
+/** 400 text of creating (or renaming to) a value the user already has. */
+export const alreadyExistsText = "Contact channel already exists"
+/** 403 text of client access to another user's channels. */
+export const foreignUserText = "Client can only access its own contact channels."
+
+// ---------------------------------------------------------------------------------------------
+// Channels of a user
+// ---------------------------------------------------------------------------------------------
+
+/** The channel of a user with this id: its primary e-mail, or one of its other channels. */
+type Found = { readonly primary: true } | { readonly primary: false; readonly record: ContactChannelRecord }
+
+/** The id of the user's primary channel (assigned on first use), or undefined without a primary e-mail. */
+const primaryIdOf = (user: UserRecord): string | undefined => {
+  if (user.primaryEmail === null) {
+    delete user.primaryChannelId
+    return undefined
+  }
+  if (user.primaryChannelId === undefined) user.primaryChannelId = randomUuid()
+  return user.primaryChannelId
+}
+
+const othersOf = (user: UserRecord): Array<ContactChannelRecord> => {
+  if (user.contactChannels === undefined) user.contactChannels = []
+  return user.contactChannels
+}
+
+/** Every channel of a user, the primary one first. */
+export const channelsOf = (user: UserRecord): Array<ContactChannel> => {
+  const primaryId = primaryIdOf(user)
+  const primary: Array<ContactChannel> =
+    primaryId === undefined || user.primaryEmail === null
+      ? []
+      : [
+          {
+            id: primaryId,
+            userId: user.id,
+            type: "email",
+            value: user.primaryEmail,
+            isVerified: user.primaryEmailVerified,
+            isPrimary: true,
+            usedForAuth: user.primaryEmailAuthEnabled
+          }
+        ]
+  return [
+    ...primary,
+    ...othersOf(user).map((record): ContactChannel => ({
+      id: record.id,
+      userId: user.id,
+      type: "email",
+      value: record.value,
+      isVerified: record.isVerified,
+      isPrimary: false,
+      usedForAuth: record.usedForAuth
+    }))
+  ]
+}
+
+const find = (user: UserRecord, id: string): Found | undefined => {
+  if (primaryIdOf(user) === id) return { primary: true }
+  const record = othersOf(user).find((channel) => channel.id === id)
+  return record === undefined ? undefined : { primary: false, record }
+}
+
+const viewOf = (user: UserRecord, id: string): ContactChannel => channelsOf(user).find((channel) => channel.id === id)!
+
+/** Moves the primary e-mail (if any) into the other channels; the user has no primary e-mail after. */
+const demotePrimary = (user: UserRecord): void => {
+  const primaryId = primaryIdOf(user)
+  if (primaryId !== undefined && user.primaryEmail !== null) {
+    othersOf(user).push({
+      id: primaryId,
+      value: user.primaryEmail,
+      isVerified: user.primaryEmailVerified,
+      usedForAuth: user.primaryEmailAuthEnabled
+    })
+  }
+  user.primaryEmail = null
+  user.primaryEmailVerified = false
+  user.primaryEmailAuthEnabled = false
+  delete user.primaryChannelId
+}
+
+/** Makes another channel the primary one (the old primary becomes another channel). */
+const promote = (user: UserRecord, record: ContactChannelRecord): void => {
+  const others = othersOf(user)
+  others.splice(others.indexOf(record), 1)
+  demotePrimary(user)
+  user.primaryEmail = record.value
+  user.primaryEmailVerified = record.isVerified
+  user.primaryEmailAuthEnabled = record.usedForAuth
+  user.primaryChannelId = record.id
+}
+
+/** CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when another user signs in with `value`. */
+const checkAuthValue = (project: ProjectRecord, user: UserRecord, value: string) => {
+  const owner = findUserByAuthChannel(project, value)
+  return owner !== undefined && owner.id !== user.id
+    ? Effect.fail(
+        ContactChannelAlreadyUsedForAuthBySomeoneElse.make({
+          type: "email",
+          contact_channel_value: value,
+          would_work_if_email_was_verified: false
+        })
+      )
+    : Effect.void
+}
+
+/**
+ * The user a request addresses: `me` (the signed-in user), or a user id — with client access
+ * only its own (403 text), with server access any existing user (USER_ID_DOES_NOT_EXIST).
+ */
+const addressedUser = (context: RequestContext, userId: string): Effect.Effect<UserRecord, HandlerFailure> => {
+  if (userId === "me") return requireMe(context)
+  if (context.auth?.type === "client") {
+    return context.auth.user?.id === userId
+      ? Effect.succeed(context.auth.user)
+      : Effect.fail(new TextFailure({ status: 403, text: foreignUserText }))
+  }
+  const user = projectOf(context).users.get(userId)
+  return user === undefined ? Effect.fail(UserIdDoesNotExist.make({ user_id: userId })) : Effect.succeed(user)
+}
+
+/** SCHEMA_ERROR for `is_verified` sent with client access (only server/admin may set it). */
+const rejectClientVerified = (context: RequestContext, isVerified: boolean | undefined) =>
+  isVerified !== undefined && context.auth?.type === "client"
+    ? Effect.fail(schemaError(context, ["body contains unknown properties: is_verified"]))
+    : Effect.void
+
+/** "Sends" the verification e-mail of a channel, linking to `callbackUrl?code=…`. */
+const sendChannelEmail = (
+  context: RequestContext,
+  project: ProjectRecord,
+  user: UserRecord,
+  channel: ContactChannel,
+  callbackUrl: string
+): void => {
+  const record = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email: channel.value })
+  record.contactChannelId = channel.id
+  const link = Outbox.linkWithCode(callbackUrl, record.code)
+  Outbox.send(context.env.state, {
+    projectId: project.id,
+    to: channel.value,
+    subject: `Verify your email at ${project.displayName}`,
+    text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
+    html: `<p>Please verify your email address by opening this link:</p><p><a href="${link}">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`,
+    kind: "email_verification",
+    code: record.code,
+    link,
+    sentAtMillis: context.nowMillis
+  })
+}
+
+/**
+ * Verifies the channel a used code was sent for (`POST /contact-channels/verify`); fails with
+ * `false` when the channel was deleted or its value changed since (the route answers 400 text).
+ */
+export const verifyChannelCode = (project: ProjectRecord, record: CodeRecord & { readonly contactChannelId: string }): boolean => {
+  const user = record.userId === null ? undefined : project.users.get(record.userId)
+  if (user === undefined) return false
+  const found = find(user, record.contactChannelId)
+  if (found === undefined) return false
+  if (found.primary) {
+    if (user.primaryEmail !== record.email) return false
+    user.primaryEmailVerified = true
+    return true
+  }
+  if (found.record.value !== record.email) return false
+  found.record.isVerified = true
+  return true
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------------------------
+
+/** The contact channel routes. */
+export const routes = [
+  route(listChannels, ({ query }, context) =>
+    Effect.gen(function* () {
+      const user = yield* addressedUser(context, query.user_id)
+      const items = channelsOf(user).filter((channel) => query.contact_channel_id === undefined || channel.id === query.contact_channel_id)
+      return { items, isPaginated: false as const }
+    })
+  ),
+  route(createChannel, ({ payload }, context) =>
+    Effect.gen(function* () {
+      if (!isEmail(payload.value)) return yield* Effect.fail(schemaError(context, ["body.value must be a valid email"]))
+      yield* rejectClientVerified(context, payload.is_verified)
+      const project = projectOf(context)
+      const user = yield* addressedUser(context, payload.user_id)
+      if (channelsOf(user).some((channel) => channel.value === payload.value)) {
+        return yield* Effect.fail(new TextFailure({ status: 400, text: alreadyExistsText }))
+      }
+      if (payload.used_for_auth) yield* checkAuthValue(project, user, payload.value)
+      const record: ContactChannelRecord = {
+        id: randomUuid(),
+        value: payload.value,
+        isVerified: payload.is_verified ?? false,
+        usedForAuth: payload.used_for_auth
+      }
+      othersOf(user).push(record)
+      if (payload.is_primary === true) promote(user, record)
+      return viewOf(user, record.id)
+    })
+  ),
+  route(getChannel, ({ params }, context) =>
+    Effect.gen(function* () {
+      const user = yield* addressedUser(context, params.user_id)
+      if (find(user, params.contact_channel_id) === undefined) {
+        return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
+      }
+      return viewOf(user, params.contact_channel_id)
+    })
+  ),
+  route(updateChannel, ({ params, payload }, context) =>
+    Effect.gen(function* () {
+      if (payload.value !== undefined && !isEmail(payload.value)) {
+        return yield* Effect.fail(schemaError(context, ["body.value must be a valid email"]))
+      }
+      yield* rejectClientVerified(context, payload.is_verified)
+      const project = projectOf(context)
+      const user = yield* addressedUser(context, params.user_id)
+      const id = params.contact_channel_id
+      const found = find(user, id)
+      if (found === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: notFoundText }))
+      const current = viewOf(user, id)
+      const value = payload.value ?? current.value
+      const usedForAuth = payload.used_for_auth ?? current.usedForAuth
+      if (value !== current.value && channelsOf(user).some((channel) => channel.id !== id && channel.value === value)) {
+        return yield* Effect.fail(new TextFailure({ status: 400, text: alreadyExistsText }))
+      }
+      if (usedForAuth && (value !== current.value || !current.usedForAuth)) yield* checkAuthValue(project, user, value)
+      const isVerified = payload.is_verified ?? (value !== current.value ? false : current.isVerified)
+      if (found.primary) {
+        user.primaryEmail = value
+        user.primaryEmailVerified = isVerified
+        user.primaryEmailAuthEnabled = usedForAuth
+        if (payload.is_primary === false) demotePrimary(user)
+      } else {
+        found.record.value = value
+        found.record.isVerified = isVerified
+        found.record.usedForAuth = usedForAuth
+        if (payload.is_primary === true) promote(user, found.record)
+      }
+      return viewOf(user, id)
+    })
+  ),
+  route(deleteChannel, ({ params }, context) =>
+    Effect.gen(function* () {
+      const user = yield* addressedUser(context, params.user_id)
+      const found = find(user, params.contact_channel_id)
+      if (found === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: notFoundText }))
+      if (found.primary) {
+        demotePrimary(user)
+        const others = othersOf(user)
+        others.splice(others.findIndex((channel) => channel.id === params.contact_channel_id), 1)
+      } else {
+        const others = othersOf(user)
+        others.splice(others.indexOf(found.record), 1)
+      }
+      return { success: true as const }
+    })
+  ),
+  route(sendChannelCode, ({ params, payload }, context) =>
+    Effect.gen(function* () {
+      if (!isUrl(payload.callback_url)) return yield* Effect.fail(schemaError(context, ["body.callback_url must be a valid URL"]))
+      const project = projectOf(context)
+      const user = yield* addressedUser(context, params.user_id)
+      if (find(user, params.contact_channel_id) === undefined) {
+        return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
+      }
+      const channel = viewOf(user, params.contact_channel_id)
+      if (channel.isVerified) return yield* Effect.fail(EmailAlreadyVerified.make({}))
+      if (!isTrustedUrl(project, payload.callback_url)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
+      sendChannelEmail(context, project, user, channel, payload.callback_url)
+      return { success: true as const }
+    })
+  )
+]

@@ -1,0 +1,277 @@
+/**
+ * Projects (PROTOCOL.md §3.6, §3.7, wire samples projects/*): the client view
+ * (`GET /projects/current`), the admin view with config updates and deletion
+ * (`/internal/projects/current`, admin key or an owner's admin access token), and the projects
+ * owned by a user of the `internal` project (`GET|POST /internal/projects`, client access with the
+ * user's token; any other project answers EXPECTED_INTERNAL_PROJECT).
+ *
+ * A project created here is a working project with its own random keys; its owners are the
+ * members of `owner_team_id` (a team of the `internal` project the caller belongs to, else
+ * TEAM_MEMBERSHIP_NOT_FOUND). A deleted project answers CURRENT_PROJECT_NOT_FOUND.
+ *
+ * @module
+ */
+import { Effect, Redacted } from "effect"
+import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../../core/KnownErrors.js"
+import type {
+  AdminProject,
+  AdminProjectConfigUpdate,
+  ClientProject,
+  EmailConfig as WireEmailConfig,
+  OAuthProviderConfig as WireOAuthProviderConfig,
+  OAuthProviderId
+} from "../../projects/Projects.js"
+import {
+  createOwnedEndpoint,
+  deleteCurrentEndpoint,
+  getCurrentAdminEndpoint,
+  getCurrentEndpoint,
+  listOwnedEndpoint,
+  updateCurrentEndpoint
+} from "../../projects/Projects.js"
+import { generateSigningKeys } from "../AccessTokens.js"
+import { randomToken45, randomUuid } from "../Random.js"
+import type { RequestContext } from "../RequestContext.js"
+import { projectOf, schemaError } from "../RequestContext.js"
+import { TextFailure } from "../Responses.js"
+import { route } from "../Router.js"
+import type { EmailConfig, OAuthProviderConfig, ProjectConfig, ProjectRecord } from "../State.js"
+import { defaultEmailTheme, defaultProjectConfig, isProjectOwner, teamsOf } from "../State.js"
+
+/** Providers whose shared (service-owned) OAuth keys exist. */
+const sharedKeyProviders: ReadonlyArray<string> = ["google", "github", "microsoft", "spotify"]
+
+const ids = (values: ReadonlyArray<string>) => values.map((id) => ({ id }))
+
+/** The client view of a project. */
+export const clientView = (project: ProjectRecord): ClientProject => ({
+  id: project.id,
+  displayName: project.displayName,
+  config: {
+    signUpEnabled: project.config.signUpEnabled,
+    credentialEnabled: project.config.credentialEnabled,
+    magicLinkEnabled: project.config.magicLinkEnabled,
+    passkeyEnabled: project.config.passkeyEnabled,
+    clientTeamCreationEnabled: project.config.clientTeamCreationEnabled,
+    clientUserDeletionEnabled: project.config.clientUserDeletionEnabled,
+    allowUserApiKeys: project.config.allowUserApiKeys,
+    allowTeamApiKeys: project.config.allowTeamApiKeys,
+    oauthProviders: project.config.oauthProviders.map((provider) => ({ id: provider.id })),
+    domains: project.config.domains.map((domain) => ({ domain: domain.domain, handlerPath: domain.handlerPath }))
+  }
+})
+
+const providerView = (provider: OAuthProviderConfig): WireOAuthProviderConfig => ({
+  providerConfigId: provider.id,
+  id: provider.provider as OAuthProviderId,
+  type: provider.type,
+  ...(provider.type === "standard"
+    ? { clientId: provider.clientId ?? "", clientSecret: Redacted.make(provider.clientSecret ?? "") }
+    : {}),
+  ...(provider.facebookConfigId !== undefined ? { facebookConfigId: provider.facebookConfigId } : {}),
+  ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {})
+})
+
+const emailConfigView = (config: EmailConfig | undefined): WireEmailConfig =>
+  config === undefined || config.type === "shared" ? { type: "shared" } : { ...config, password: Redacted.make(config.password) }
+
+/** The admin view of a project. */
+export const adminView = (project: ProjectRecord): AdminProject => {
+  const config = project.config
+  const providers = [...config.oauthProviders].sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0))
+  return {
+    id: project.id,
+    displayName: project.displayName,
+    description: project.description,
+    createdAt: new Date(project.createdAtMillis),
+    isProductionMode: project.isProductionMode ?? false,
+    ownerTeamId: project.ownerTeamId ?? null,
+    onboardingStatus: (project.onboardingStatus ?? "completed") as AdminProject["onboardingStatus"],
+    logoUrl: project.logoUrl ?? null,
+    logoFullUrl: project.logoFullUrl ?? null,
+    logoDarkModeUrl: project.logoDarkModeUrl ?? null,
+    logoFullDarkModeUrl: project.logoFullDarkModeUrl ?? null,
+    config: {
+      allowLocalhost: config.allowLocalhost,
+      signUpEnabled: config.signUpEnabled,
+      credentialEnabled: config.credentialEnabled,
+      magicLinkEnabled: config.magicLinkEnabled,
+      passkeyEnabled: config.passkeyEnabled,
+      clientTeamCreationEnabled: config.clientTeamCreationEnabled,
+      clientUserDeletionEnabled: config.clientUserDeletionEnabled,
+      allowUserApiKeys: config.allowUserApiKeys,
+      allowTeamApiKeys: config.allowTeamApiKeys,
+      createTeamOnSignUp: config.createTeamOnSignUp,
+      oauthAccountMergeStrategy: config.oauthAccountMergeStrategy ?? "link_method",
+      oauthProviders: providers.map(providerView),
+      enabledOauthProviders: providers.map((provider) => ({ id: provider.id })),
+      domains: config.domains.map((domain) => ({ domain: domain.domain, handlerPath: domain.handlerPath })),
+      emailConfig: emailConfigView(config.emailConfig),
+      emailTheme: config.emailTheme ?? defaultEmailTheme,
+      teamCreatorDefaultPermissions: ids(config.teamCreatorDefaultPermissions ?? ["team_admin"]),
+      teamMemberDefaultPermissions: ids(config.teamMemberDefaultPermissions ?? ["team_member"]),
+      userDefaultPermissions: ids(config.userDefaultPermissions ?? [])
+    }
+  }
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A config with an update applied (arrays replace the whole list). Fails with SCHEMA_ERROR for a
+ * domain that is not `http(s)://…` or a handler path without a leading `/`, shared keys for a
+ * provider that has none, a duplicate provider; with the service's text for an unknown e-mail theme.
+ */
+const applyConfig = (
+  context: RequestContext,
+  config: ProjectConfig,
+  update: AdminProjectConfigUpdate | undefined
+): Effect.Effect<ProjectConfig, ReturnType<typeof schemaError> | TextFailure> =>
+  Effect.gen(function* () {
+    if (update === undefined) return config
+    const problems: Array<string> = []
+    update.domains?.forEach((domain, index) => {
+      if (!/^https?:\/\//.test(domain.domain)) problems.push(`body.config.domains[${index}].domain must start with http:// or https://`)
+      if (!domain.handlerPath.startsWith("/")) problems.push(`body.config.domains[${index}].handler_path must start with /`)
+    })
+    const seen = new Set<string>()
+    update.oauthProviders?.forEach((provider, index) => {
+      if (provider.type === "shared" && !sharedKeyProviders.includes(provider.id)) {
+        problems.push(`body.config.oauth_providers[${index}]: shared keys are not available for ${provider.id}`)
+      }
+      if (seen.has(provider.id)) problems.push(`body.config.oauth_providers[${index}]: duplicate provider ${provider.id}`)
+      seen.add(provider.id)
+    })
+    if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
+    if (update.emailTheme !== undefined && !uuidPattern.test(update.emailTheme)) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid email theme" }))
+    }
+    const next: { -readonly [K in keyof ProjectConfig]: ProjectConfig[K] } = { ...config }
+    if (update.signUpEnabled !== undefined) next.signUpEnabled = update.signUpEnabled
+    if (update.credentialEnabled !== undefined) next.credentialEnabled = update.credentialEnabled
+    if (update.magicLinkEnabled !== undefined) next.magicLinkEnabled = update.magicLinkEnabled
+    if (update.passkeyEnabled !== undefined) next.passkeyEnabled = update.passkeyEnabled
+    if (update.clientTeamCreationEnabled !== undefined) next.clientTeamCreationEnabled = update.clientTeamCreationEnabled
+    if (update.clientUserDeletionEnabled !== undefined) next.clientUserDeletionEnabled = update.clientUserDeletionEnabled
+    if (update.allowLocalhost !== undefined) next.allowLocalhost = update.allowLocalhost
+    if (update.allowUserApiKeys !== undefined) next.allowUserApiKeys = update.allowUserApiKeys
+    if (update.allowTeamApiKeys !== undefined) next.allowTeamApiKeys = update.allowTeamApiKeys
+    if (update.createTeamOnSignUp !== undefined) next.createTeamOnSignUp = update.createTeamOnSignUp
+    if (update.oauthAccountMergeStrategy !== undefined) next.oauthAccountMergeStrategy = update.oauthAccountMergeStrategy
+    if (update.emailTheme !== undefined) next.emailTheme = update.emailTheme
+    if (update.domains !== undefined) next.domains = update.domains.map((d) => ({ domain: d.domain, handlerPath: d.handlerPath }))
+    if (update.emailConfig !== undefined) {
+      next.emailConfig =
+        update.emailConfig.type === "shared" ? { type: "shared" } : { ...update.emailConfig, password: Redacted.value(update.emailConfig.password) }
+    }
+    if (update.oauthProviders !== undefined) {
+      next.oauthProviders = update.oauthProviders.map((provider) =>
+        provider.type === "shared"
+          ? { id: provider.id, provider: provider.id, type: "shared" as const }
+          : {
+              id: provider.id,
+              provider: provider.id,
+              type: "standard" as const,
+              clientId: provider.clientId,
+              clientSecret: Redacted.value(provider.clientSecret),
+              ...(provider.facebookConfigId !== undefined ? { facebookConfigId: provider.facebookConfigId } : {}),
+              ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {})
+            }
+      )
+    }
+    if (update.teamCreatorDefaultPermissions !== undefined) next.teamCreatorDefaultPermissions = update.teamCreatorDefaultPermissions.map((p) => p.id)
+    if (update.teamMemberDefaultPermissions !== undefined) next.teamMemberDefaultPermissions = update.teamMemberDefaultPermissions.map((p) => p.id)
+    if (update.userDefaultPermissions !== undefined) next.userDefaultPermissions = update.userDefaultPermissions.map((p) => p.id)
+    return next
+  })
+
+/** The signed-in user of the `internal` project, or EXPECTED_INTERNAL_PROJECT / USER_AUTHENTICATION_REQUIRED. */
+const internalUser = (context: RequestContext) =>
+  Effect.gen(function* () {
+    if (projectOf(context).id !== "internal") return yield* Effect.fail(ExpectedInternalProject.make({}))
+    const user = context.auth?.user
+    if (user === undefined) return yield* Effect.fail(UserAuthenticationRequired.make({}))
+    return user
+  })
+
+/** The project routes. */
+export const routes = [
+  route(getCurrentEndpoint, (_input, context) => Effect.succeed(clientView(projectOf(context)))),
+  route(getCurrentAdminEndpoint, (_input, context) => Effect.succeed(adminView(projectOf(context)))),
+  route(updateCurrentEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      const config = yield* applyConfig(context, project.config, payload.config)
+      project.config = config
+      if (payload.displayName !== undefined) project.displayName = payload.displayName
+      if (payload.description !== undefined) project.description = payload.description
+      if (payload.isProductionMode !== undefined) project.isProductionMode = payload.isProductionMode
+      if (payload.onboardingStatus !== undefined) project.onboardingStatus = payload.onboardingStatus
+      if (payload.logoUrl !== undefined) project.logoUrl = payload.logoUrl
+      if (payload.logoFullUrl !== undefined) project.logoFullUrl = payload.logoFullUrl
+      if (payload.logoDarkModeUrl !== undefined) project.logoDarkModeUrl = payload.logoDarkModeUrl
+      if (payload.logoFullDarkModeUrl !== undefined) project.logoFullDarkModeUrl = payload.logoFullDarkModeUrl
+      return adminView(project)
+    })
+  ),
+  route(deleteCurrentEndpoint, (_input, context) =>
+    Effect.sync(() => {
+      context.env.state.projects.delete(projectOf(context).id)
+      return { success: true as const }
+    })
+  ),
+  route(listOwnedEndpoint, (_input, context) =>
+    Effect.gen(function* () {
+      const user = yield* internalUser(context)
+      const state = context.env.state
+      const items = [...state.projects.values()]
+        .filter((project) => project.id !== "internal" && isProjectOwner(state, project, user.id))
+        .sort((a, b) => a.createdAtMillis - b.createdAtMillis)
+        .map(adminView)
+      return { items, isPaginated: false }
+    })
+  ),
+  route(createOwnedEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const user = yield* internalUser(context)
+      const internal = projectOf(context)
+      const team = teamsOf(internal).get(payload.ownerTeamId)
+      if (team === undefined || !team.memberUserIds.has(user.id)) {
+        return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: payload.ownerTeamId, user_id: user.id }))
+      }
+      const config = yield* applyConfig(context, { ...defaultProjectConfig, domains: [], oauthProviders: [] }, payload.config)
+      const signingKeys = yield* generateSigningKeys
+      const id = randomUuid()
+      const project: ProjectRecord = {
+        id,
+        displayName: payload.displayName,
+        description: payload.description ?? "",
+        createdAtMillis: context.nowMillis,
+        requiresPublishableClientKey: false,
+        config,
+        keys: [
+          {
+            id: randomUuid(),
+            description: "Default keys",
+            publishableClientKey: `pck_${randomToken45()}`,
+            secretServerKey: `ssk_${randomToken45()}`,
+            superSecretAdminKey: `sak_${randomToken45()}`,
+            createdAtMillis: context.nowMillis,
+            expiresAtMillis: undefined,
+            revokedAtMillis: undefined
+          }
+        ],
+        signingKeys,
+        ownerUserIds: new Set(),
+        users: new Map(),
+        sessions: new Map(),
+        codes: new Map(),
+        isProductionMode: payload.isProductionMode ?? false,
+        ownerTeamId: payload.ownerTeamId,
+        onboardingStatus: "completed"
+      }
+      context.env.state.projects.set(id, project)
+      return adminView(project)
+    })
+  )
+]

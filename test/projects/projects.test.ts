@@ -1,0 +1,217 @@
+/** Projects through the SDK against the in-process emulator: client view, admin view and update, owned projects, deletion. */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Layer, Redacted } from "effect"
+import * as Emulator from "../../src/emulator/index.js"
+import { defaults } from "../../src/emulator/Defaults.js"
+import { Password, Stack } from "../../src/index.js"
+import * as Projects from "../../src/projects/Projects.js"
+import { makeEmulator } from "../emulator/helpers.js"
+import { adminViaToken, countingClient, ownerOnInternal } from "./support.js"
+
+const setup = Effect.gen(function* () {
+  const emulator = yield* makeEmulator()
+  const httpClient = Emulator.layerHttpClient(emulator)
+  const demoClient = Stack.layerClient({ projectId: emulator.demo.projectId, httpClient })
+  const demoAdmin = Stack.layerAdmin({ projectId: emulator.demo.projectId, httpClient, superSecretAdminKey: emulator.demo.superSecretAdminKey })
+  return { emulator, httpClient, demoClient, demoAdmin }
+})
+
+const fullUpdate: Projects.AdminProjectUpdate = {
+  displayName: "Renamed",
+  description: "with everything",
+  logoUrl: "https://cdn.example.com/logo.png",
+  config: {
+    allowLocalhost: false,
+    magicLinkEnabled: true,
+    passkeyEnabled: true,
+    clientTeamCreationEnabled: true,
+    clientUserDeletionEnabled: true,
+    allowUserApiKeys: true,
+    allowTeamApiKeys: true,
+    createTeamOnSignUp: true,
+    oauthAccountMergeStrategy: "raise_error",
+    domains: [{ domain: "https://app.example.com", handlerPath: "/auth" }],
+    oauthProviders: [
+      { id: "google", type: "shared" },
+      { id: "microsoft", type: "standard", clientId: "ms-client", clientSecret: Redacted.make("ms-secret"), microsoftTenantId: "tenant-1" },
+      { id: "facebook", type: "standard", clientId: "fb-client", clientSecret: Redacted.make("fb-secret"), facebookConfigId: "fb-config" }
+    ],
+    emailConfig: {
+      type: "standard",
+      host: "smtp.example.com",
+      port: 587,
+      username: "mailer",
+      password: Redacted.make("smtp-secret"),
+      senderName: "Example",
+      senderEmail: "noreply@example.com"
+    },
+    teamCreatorDefaultPermissions: [{ id: "team_admin" }, { id: "billing" }],
+    teamMemberDefaultPermissions: [],
+    userDefaultPermissions: [{ id: "reader" }]
+  }
+}
+
+describe("Projects", () => {
+  it.effect("getCurrent: the client view, enabled OAuth providers as config.oauthProviders", () =>
+    Effect.gen(function* () {
+      const { demoClient } = yield* setup
+      const project = yield* Projects.getCurrent().pipe(Effect.provide(demoClient))
+      expect(project.displayName).toBe("Demo Project")
+      expect(project.config.oauthProviders.map((p) => p.id)).toEqual(["github", "google", "microsoft"])
+      expect(project.config.signUpEnabled).toBe(true)
+    })
+  )
+
+  it.effect("updateCurrent with the admin key: every config part round-trips, the client view follows", () =>
+    Effect.gen(function* () {
+      const { demoAdmin, demoClient } = yield* setup
+      const before = yield* Projects.getCurrentAdmin().pipe(Effect.provide(demoAdmin))
+      expect(before.ownerTeamId).toBe(defaults.internalOwner.teamId)
+      expect(before.config.emailConfig).toEqual({ type: "shared" })
+      const updated = yield* Projects.updateCurrent(fullUpdate).pipe(Effect.provide(demoAdmin))
+      expect(updated.displayName).toBe("Renamed")
+      expect(updated.description).toBe("with everything")
+      expect(updated.logoUrl).toBe("https://cdn.example.com/logo.png")
+      expect(updated.logoFullUrl).toBeNull()
+      const config = updated.config
+      expect(config.allowLocalhost).toBe(false)
+      expect(config.oauthAccountMergeStrategy).toBe("raise_error")
+      expect(config.createTeamOnSignUp).toBe(true)
+      expect(config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/auth" }])
+      expect(config.oauthProviders.map((p) => [p.id, p.type, p.clientId])).toEqual([
+        ["facebook", "standard", "fb-client"],
+        ["google", "shared", undefined],
+        ["microsoft", "standard", "ms-client"]
+      ])
+      const microsoft = config.oauthProviders.find((p) => p.id === "microsoft")!
+      expect(Redacted.value(microsoft.clientSecret!)).toBe("ms-secret")
+      expect(microsoft.microsoftTenantId).toBe("tenant-1")
+      expect(config.oauthProviders.find((p) => p.id === "facebook")!.facebookConfigId).toBe("fb-config")
+      expect(config.emailConfig.type).toBe("standard")
+      if (config.emailConfig.type === "standard") {
+        expect(config.emailConfig.senderEmail).toBe("noreply@example.com")
+        expect(Redacted.value(config.emailConfig.password)).toBe("smtp-secret")
+      }
+      expect(config.teamCreatorDefaultPermissions).toEqual([{ id: "team_admin" }, { id: "billing" }])
+      expect(config.teamMemberDefaultPermissions).toEqual([])
+      expect(config.userDefaultPermissions).toEqual([{ id: "reader" }])
+      const client = yield* Projects.getCurrent().pipe(Effect.provide(demoClient))
+      expect(client.displayName).toBe("Renamed")
+      expect(client.config.oauthProviders.map((p) => p.id)).toEqual(["google", "microsoft", "facebook"])
+      expect(client.config.magicLinkEnabled).toBe(true)
+    })
+  )
+
+  it.effect("updateCurrent: a domain without scheme is a SchemaError; shared keys only where they exist", () =>
+    Effect.gen(function* () {
+      const { demoAdmin } = yield* setup
+      const badDomain = yield* Projects.updateCurrent({ config: { domains: [{ domain: "app.example.com", handlerPath: "/h" }] } }).pipe(
+        Effect.provide(demoAdmin),
+        Effect.flip
+      )
+      expect(badDomain._tag).toBe("SchemaError")
+      const badShared = yield* Projects.updateCurrent({ config: { oauthProviders: [{ id: "discord", type: "shared" }] } }).pipe(
+        Effect.provide(demoAdmin),
+        Effect.flip
+      )
+      expect(badShared._tag).toBe("SchemaError")
+    })
+  )
+
+  it.effect("admin access token: the seeded owner's internal session administers the demo project", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { emulator, httpClient } = yield* setup
+        const internal = yield* ownerOnInternal(httpClient)
+        const admin = adminViaToken(emulator.demo.projectId, internal, httpClient)
+        const updated = yield* Projects.updateCurrent({ config: { passkeyEnabled: true } }).pipe(Effect.provide(admin))
+        expect(updated.config.passkeyEnabled).toBe(true)
+        expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(admin))).id).toBe(emulator.demo.projectId)
+      })
+    )
+  )
+
+  it.effect("admin access token of an internal user who owns nothing: AdminAccessTokenIsNotAdmin", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { emulator, httpClient } = yield* setup
+        const internal = yield* Layer.build(Stack.layerClient({ projectId: "internal", httpClient }))
+        yield* Password.signUpWithPassword({ email: "stranger@example.com", password: "correct horse battery" }).pipe(Effect.provide(internal))
+        const error = yield* Projects.getCurrentAdmin().pipe(Effect.provide(adminViaToken(emulator.demo.projectId, internal, httpClient)), Effect.flip)
+        expect(error._tag).toBe("AdminAccessTokenIsNotAdmin")
+      })
+    )
+  )
+
+  it.effect("listOwned / createOwned: on another project they fail with ExpectedInternalProject before sending", () =>
+    Effect.gen(function* () {
+      const { emulator } = yield* setup
+      const counting = countingClient(emulator)
+      const demo = Stack.layerClient({ projectId: emulator.demo.projectId, httpClient: counting.layer })
+      expect((yield* Projects.listOwned().pipe(Effect.provide(demo), Effect.flip))._tag).toBe("ExpectedInternalProject")
+      const created = yield* Projects.createOwned({ displayName: "x", ownerTeamId: defaults.internalOwner.teamId }).pipe(
+        Effect.provide(demo),
+        Effect.flip
+      )
+      expect(created._tag).toBe("ExpectedInternalProject")
+      expect(counting.count()).toBe(0)
+    })
+  )
+
+  it.effect("createOwned: a working project with its own keys, owned by the team; listed; deleted it is gone", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { emulator, httpClient } = yield* setup
+        const internal = yield* ownerOnInternal(httpClient)
+        expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId])
+        const created = yield* Projects.createOwned({
+          displayName: "Second",
+          description: "made by a test",
+          ownerTeamId: defaults.internalOwner.teamId,
+          config: { magicLinkEnabled: true, domains: [{ domain: "https://second.example.com", handlerPath: "/handler" }] }
+        }).pipe(Effect.provide(internal))
+        expect(created).toMatchObject({ displayName: "Second", description: "made by a test", ownerTeamId: defaults.internalOwner.teamId, isProductionMode: false })
+        expect(created.config.magicLinkEnabled).toBe(true)
+        expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId, created.id])
+
+        // its own keys work
+        const keys = emulator.credentials(created.id)!
+        const ownKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: keys.superSecretAdminKey })
+        expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(ownKey))).displayName).toBe("Second")
+        // the demo project's key does not open it
+        const wrongKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: emulator.demo.superSecretAdminKey })
+        expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(wrongKey), Effect.flip))._tag).toBe("InvalidSuperSecretAdminKey")
+
+        const admin = adminViaToken(created.id, internal, httpClient)
+        yield* Projects.deleteCurrent().pipe(Effect.provide(admin))
+        const gone = yield* Projects.getCurrentAdmin().pipe(Effect.provide(admin), Effect.either)
+        expect(Either.isLeft(gone) && gone.left._tag).toBe("CurrentProjectNotFound")
+        const client = yield* Projects.getCurrent().pipe(Effect.provide(Stack.layerClient({ projectId: created.id, httpClient })), Effect.flip)
+        expect(client._tag).toBe("CurrentProjectNotFound")
+        expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId])
+      })
+    )
+  )
+
+  it.effect("createOwned with a team the user is not in: TeamMembershipNotFound", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { httpClient } = yield* setup
+        const internal = yield* ownerOnInternal(httpClient)
+        const error = yield* Projects.createOwned({ displayName: "x", ownerTeamId: "00000000-0000-4000-8000-000000000000" }).pipe(
+          Effect.provide(internal),
+          Effect.flip
+        )
+        expect(error._tag).toBe("TeamMembershipNotFound")
+      })
+    )
+  )
+
+  it.effect("listOwned signed out: UserNotSignedIn", () =>
+    Effect.gen(function* () {
+      const { httpClient } = yield* setup
+      const error = yield* Projects.listOwned().pipe(Effect.provide(Stack.layerClient({ projectId: "internal", httpClient })), Effect.flip)
+      expect(error._tag).toBe("UserNotSignedIn")
+    })
+  )
+})

@@ -1,0 +1,81 @@
+/**
+ * Type tests of the server user operations: error unions of list/create/update/delete, the
+ * stream's element type, and the typed refusal of client self-deletion. Checked by `tsc`.
+ */
+import type { Option, Stream } from "effect"
+import { describe, expectTypeOf, it } from "vitest"
+import type { ServerAccess } from "../../src/core/Access.js"
+import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
+import type * as KnownErrors from "../../src/core/KnownErrors.js"
+import type { StackClient } from "../../src/core/StackClient.js"
+import type { TokenStoreError } from "../../src/session/TokenStore.js"
+import type { ServerUser } from "../../src/users/User.js"
+import type * as ServerUsers from "../../src/users/ServerUsers.js"
+import type * as Users from "../../src/users/Users.js"
+import type { ClientCommon, ErrorOf, RequirementsOf, ServerCommon, SessionCommon, SuccessOf, Transport } from "./support.js"
+
+describe("server users: error unions", () => {
+  it("list fails only with the common server errors", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.list>>>().toEqualTypeOf<
+      ClientCommon | ServerCommon | Transport | InvalidArgument
+    >()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.list>>>().toEqualTypeOf<ServerUsers.UserList>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerUsers.list>>>().toEqualTypeOf<StackClient | ServerAccess>()
+  })
+
+  it("stream yields server users with the errors of list", () => {
+    expectTypeOf<ReturnType<typeof ServerUsers.stream>>().toEqualTypeOf<
+      Stream.Stream<ServerUser, ClientCommon | ServerCommon | Transport | InvalidArgument, StackClient | ServerAccess>
+    >()
+  })
+
+  it("create declares the e-mail conflict and the password limits", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.create>>>().toEqualTypeOf<
+      | KnownErrors.UserEmailAlreadyExists
+      | KnownErrors.PasswordTooShort
+      | KnownErrors.PasswordTooLong
+      | ClientCommon
+      | ServerCommon
+      | Transport
+      | InvalidArgument
+    >()
+  })
+
+  it("update adds UserNotFound", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.update>>>().toEqualTypeOf<
+      | KnownErrors.UserNotFound
+      | KnownErrors.UserEmailAlreadyExists
+      | KnownErrors.PasswordTooShort
+      | KnownErrors.PasswordTooLong
+      | ClientCommon
+      | ServerCommon
+      | Transport
+      | InvalidArgument
+    >()
+  })
+
+  it("delete fails with UserNotFound", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.delete>>>().toEqualTypeOf<
+      KnownErrors.UserNotFound | ClientCommon | ServerCommon | Transport | InvalidArgument
+    >()
+  })
+
+  it("deleteCurrent (client) has its own typed refusal and needs a signed-in user (no input: no InvalidArgument)", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof Users.deleteCurrent>>>().toEqualTypeOf<
+      | Users.ClientUserDeletionNotEnabled
+      | KnownErrors.CannotGetOwnUserWithoutUser
+      | ClientCommon
+      | SessionCommon
+      | UserNotSignedIn
+      | Transport
+    >()
+  })
+
+  it("fromRequest answers an Option and adds the request store's error", () => {
+    expectTypeOf<SuccessOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<Option.Option<ServerUser>>()
+    expectTypeOf<ErrorOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<
+      TokenStoreError | ClientCommon | ServerCommon | SessionCommon | Transport
+    >()
+    expectTypeOf<RequirementsOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<StackClient | ServerAccess>()
+  })
+})
