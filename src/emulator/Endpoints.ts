@@ -246,3 +246,19 @@ export const mockProviderApprove = Endpoint.make({
   success: Schema.instanceOf(Response),
   errors: []
 })
+
+/**
+ * `POST /check-feature-support` (any or no authentication): any JSON object; answers 200
+ * `text/plain` "<feature_name or This feature> is not yet supported. …". The SDK sends it through
+ * `StackClient.send` (`Admin.checkFeatureSupport`), the answer not being JSON.
+ */
+export const checkFeatureSupport = Endpoint.make({
+  name: "Emulator.checkFeatureSupport",
+  method: "POST",
+  path: "/check-feature-support",
+  access: "none",
+  session: "none",
+  payload: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  success: Schema.String,
+  errors: []
+})

@@ -221,6 +221,8 @@ export type CodePurpose =
   | "magic_link"
   | "passkey_registration"
   | "passkey_authentication"
+  /** Outbox only: a test e-mail (`POST /internal/send-test-email`); no code is issued for it. */
+  | "test_email"
 
 /**
  * A one-time code (45 Crockford base32 characters), one store for every code family; see
@@ -288,6 +290,35 @@ export interface ProjectRecord {
   logoFullDarkModeUrl?: string | null
   /** Teams of this project's users (`internal`: the teams that own projects). Created on first use. */
   teams?: Map<string, TeamRecord>
+  /** E-mail templates (current config-based API), by id; seeded with the service's defaults on first use. */
+  emailTemplates?: Map<string, EmailTemplateRecord>
+  /** User and team API keys, by id (see ApiKeys.ts). Created on first use. */
+  apiKeys?: Map<string, ApiKeyRecord>
+}
+
+/** A user or team API key. The full value is never stored: only its SHA-256 hash and last four characters. */
+export interface ApiKeyRecord {
+  readonly id: string
+  readonly type: "user" | "team"
+  /** The owning user's or team's id. */
+  readonly ownerId: string
+  description: string
+  readonly isPublic: boolean
+  readonly createdAtMillis: number
+  readonly expiresAtMillis: number | undefined
+  revokedAtMillis: number | undefined
+  /** Hex SHA-256 of the full key value. */
+  readonly valueHash: string
+  readonly lastFour: string
+}
+
+/** An e-mail template of a project (`/internal/email-templates`). */
+export interface EmailTemplateRecord {
+  readonly id: string
+  displayName: string
+  tsxSource: string
+  /** `theme_id`: a theme uuid, `false` (no theme), `null` (project default); absent when never set. */
+  themeId?: string | false | null
 }
 
 /** A CLI login attempt (`POST /auth/cli`). */

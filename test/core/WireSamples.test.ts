@@ -27,7 +27,11 @@ import * as KnownErrors from "../../src/core/KnownErrors.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Users from "../../src/users/Users.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
+import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as Projects from "../../src/projects/Projects.js"
+import * as Admin from "../../src/projects/Admin.js"
+import * as EmailTemplates from "../../src/emails/EmailTemplates.js"
+import * as Emails from "../../src/emails/Emails.js"
 
 const samplesRoot = new URL("../../../shared/wire-samples/", import.meta.url).pathname
 
@@ -45,7 +49,7 @@ const samples: ReadonlyArray<Sample> = readdirSync(samplesRoot, { withFileTypes:
       .map((file) => ({ file: `${dir.name}/${file}`, ...JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) }))
   )
 
-const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, ContactChannels, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, ServerUsers, Users, Projects, InternalApiKeys].flatMap((module) =>
+const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, ContactChannels, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, ServerUsers, Users, Projects, InternalApiKeys, Admin, EmailTemplates, Emails, UserApiKeys].flatMap((module) =>
   Object.values(module).filter(
     (value): value is Endpoint.Any => typeof value === "object" && value !== null && "method" in value && "success" in value && "errors" in value
   )

@@ -4,9 +4,11 @@
  * @module
  */
 import type { Route } from "../Router.js"
+import { routes as admin } from "./admin.js"
 import { routes as cli } from "./cli.js"
 import { routes as connectedAccounts } from "./connectedAccounts.js"
 import { routes as contactChannels } from "./contactChannels.js"
+import { routes as emails } from "./emails.js"
 import { routes as health } from "./health.js"
 import { routes as jwks } from "./jwks.js"
 import { routes as mfa } from "./mfa.js"
@@ -15,6 +17,7 @@ import { routes as otp } from "./otp.js"
 import { routes as outbox } from "./outbox.js"
 import { routes as passkeys } from "./passkeys.js"
 import { routes as internalApiKeys } from "./internalApiKeys.js"
+import { routes as userApiKeys } from "./apiKeys.js"
 import { routes as projects } from "./projects.js"
 import { routes as password } from "./password.js"
 import { routes as sessions } from "./sessions.js"
@@ -23,4 +26,4 @@ import { routes as users } from "./users.js"
 import { routes as verification } from "./verification.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys]
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys, ...userApiKeys, ...emails, ...admin]

@@ -1,0 +1,230 @@
+/**
+ * User API keys (PROTOCOL.md §3.0 "User / team API keys", §3.6; SPEC.md §4): keys a signed-in
+ * user creates for itself, lists, reads, renames and revokes (client access, own keys only), and
+ * that a server checks (`check`, `checkOrNone`). The full key value appears once, in the create
+ * answer (as `Redacted`); reads show its last four characters. There is no delete: revoke instead.
+ * A project must allow user API keys (`allow_user_api_keys`), otherwise every call but `check`
+ * fails with {@link UserApiKeysNotEnabled}.
+ *
+ * @module
+ */
+import { Data, Effect, Option, Redacted, Schema } from "effect"
+import * as Endpoint from "../core/Endpoint.js"
+import { HttpError, InvalidArgument } from "../core/Errors.js"
+import {
+  ApiKeyExpired,
+  ApiKeyNotFound,
+  ApiKeyRevoked,
+  CannotGetOwnUserWithoutUser,
+  isApiKeyNotValid,
+  UserAuthenticationRequired,
+  WrongApiKeyType
+} from "../core/KnownErrors.js"
+import { DateFromMillis, field, optionalField, Uuid } from "../core/Wire.js"
+import type { ApiKeyOwner } from "./ApiKey.js"
+import { commonKeyFields, firstValue, readValue, resolveOwner } from "./ApiKey.js"
+
+export type { ApiKeyOwner, Validity } from "./ApiKey.js"
+export { validity } from "./ApiKey.js"
+
+const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+
+const userKeyFields = {
+  ...commonKeyFields,
+  type: Schema.Literal("user"),
+  userId: field("user_id", Uuid)
+}
+
+/** A user API key as read (value obfuscated to its last four characters). */
+export const UserApiKey = Schema.Struct({ ...userKeyFields, ...readValue })
+
+/** A user API key (value obfuscated). */
+export type UserApiKey = typeof UserApiKey.Type
+
+/** A just-created user API key: the full value, redacted. */
+export const UserApiKeyFirstView = Schema.Struct({ ...userKeyFields, ...firstValue })
+
+/** A just-created user API key (full value). */
+export type UserApiKeyFirstView = typeof UserApiKeyFirstView.Type
+
+/** The service's answer (400, plain text) when the project does not allow user API keys. */
+export const userApiKeysNotEnabledText = "User API keys are not enabled for this project."
+
+/** The project does not allow user API keys (`allow_user_api_keys` is off; the service answers 400 text). */
+export class UserApiKeysNotEnabled extends Data.TaggedError("UserApiKeysNotEnabled")<{ readonly message: string }> {
+  /** The error with the service's message. */
+  static readonly make = () => new UserApiKeysNotEnabled({ message: userApiKeysNotEnabledText })
+}
+
+const OwnerQuery = Schema.Struct({ userId: field("user_id", UserIdOrMe) })
+const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
+
+/** `GET /user-api-keys?user_id=` (client access, own keys). */
+export const listEndpoint = Endpoint.make({
+  name: "UserApiKeys.list",
+  method: "GET",
+  path: "/user-api-keys",
+  access: "client",
+  session: "required",
+  query: OwnerQuery,
+  success: Schema.Struct({ items: Schema.Array(UserApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
+  errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
+})
+
+/** `POST /user-api-keys` (client access; answered 200 with the full value). */
+export const createEndpoint = Endpoint.make({
+  name: "UserApiKeys.create",
+  method: "POST",
+  path: "/user-api-keys",
+  access: "client",
+  session: "required",
+  payload: Schema.Struct({
+    userId: field("user_id", UserIdOrMe),
+    description: Schema.String,
+    expiresAt: field("expires_at_millis", Schema.NullOr(DateFromMillis)),
+    isPublic: optionalField("is_public", Schema.Boolean)
+  }),
+  success: UserApiKeyFirstView,
+  errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
+})
+
+/** `GET /user-api-keys/{api_key_id}?user_id=` (client access, own keys). */
+export const getEndpoint = Endpoint.make({
+  name: "UserApiKeys.get",
+  method: "GET",
+  path: "/user-api-keys/:api_key_id",
+  access: "client",
+  session: "required",
+  params: KeyParams,
+  query: OwnerQuery,
+  success: UserApiKey,
+  errors: [ApiKeyNotFound, CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
+})
+
+/** `PATCH /user-api-keys/{api_key_id}?user_id=` (client access, own keys). */
+export const updateEndpoint = Endpoint.make({
+  name: "UserApiKeys.update",
+  method: "PATCH",
+  path: "/user-api-keys/:api_key_id",
+  access: "client",
+  session: "required",
+  params: KeyParams,
+  query: OwnerQuery,
+  payload: Schema.Struct({
+    description: optionalField("description", Schema.String),
+    revoked: optionalField("revoked", Schema.Literal(true))
+  }),
+  success: UserApiKey,
+  errors: [ApiKeyNotFound, CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
+})
+
+/** `POST /user-api-keys/check` (server or admin access). */
+export const checkEndpoint = Endpoint.make({
+  name: "UserApiKeys.check",
+  method: "POST",
+  path: "/user-api-keys/check",
+  access: "server",
+  session: "none",
+  payload: Schema.Struct({ apiKey: field("api_key", Schema.Redacted(Schema.String)) }),
+  success: UserApiKey,
+  errors: [ApiKeyNotFound, WrongApiKeyType, ApiKeyRevoked, ApiKeyExpired]
+})
+
+/** Turns the service's feature-disabled text into {@link UserApiKeysNotEnabled}. */
+const featureGate = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, HttpError> | HttpError | UserApiKeysNotEnabled, R> =>
+  effect.pipe(
+    Effect.catchIf(
+      (error): boolean => error instanceof HttpError && error.status === 400 && error.body.trim() === userApiKeysNotEnabledText,
+      () => Effect.fail(UserApiKeysNotEnabled.make())
+    )
+  ) as Effect.Effect<A, Exclude<E, HttpError> | HttpError | UserApiKeysNotEnabled, R>
+
+/** What to create. */
+export interface UserApiKeyCreate {
+  readonly description: string
+  /** When the key stops working; `null`: never. */
+  readonly expiresAt: Date | null
+  /** A public key (`pk_…`) rather than a secret one (`sk_…`). Default: the service's (secret). */
+  readonly isPublic?: boolean
+  /** Whose key: default the signed-in user (`{ userId: "me" }`). Naming a team is an `InvalidArgument`. */
+  readonly owner?: ApiKeyOwner
+}
+
+/**
+ * Creates a key for the signed-in user; the answer is the only place the full value appears
+ * (`Redacted`). `POST /user-api-keys` with `expires_at_millis` always sent (`null`: never
+ * expires). Fails with `InvalidArgument` before sending when `owner` names a team (or both a user
+ * and a team), {@link UserApiKeysNotEnabled}, `UserNotSignedIn`.
+ */
+export const create = Effect.fn("UserApiKeys.create")(function* (input: UserApiKeyCreate) {
+  const owner = yield* resolveOwner(input.owner ?? { userId: "me" })
+  if (owner.type !== "user") {
+    return yield* Effect.fail(
+      new InvalidArgument({ argument: "owner", message: "User API keys belong to a user; use team API keys for a team." })
+    )
+  }
+  const userId = yield* Schema.decodeUnknown(UserIdOrMe)(owner.userId).pipe(
+    Effect.mapError(() => new InvalidArgument({ argument: "owner", message: "A user owner is \"me\" or a user id (uuid)." }))
+  )
+  return yield* featureGate(
+    Endpoint.call(createEndpoint, {
+      payload: {
+        userId,
+        description: input.description,
+        expiresAt: input.expiresAt,
+        ...(input.isPublic === undefined ? {} : { isPublic: input.isPublic })
+      }
+    })
+  )
+})
+
+/** The signed-in user's keys, newest first, values obfuscated. `GET /user-api-keys?user_id=me`. Fails with {@link UserApiKeysNotEnabled}. */
+export const list = Effect.fn("UserApiKeys.list")(function* () {
+  const answer = yield* featureGate(Endpoint.call(listEndpoint, { query: { userId: "me" } }))
+  return answer.items
+})
+
+/** One of the signed-in user's keys. `GET /user-api-keys/{id}?user_id=me`. Fails with `ApiKeyNotFound`, {@link UserApiKeysNotEnabled}. */
+export const get = Effect.fn("UserApiKeys.get")(function* (apiKeyId: string) {
+  return yield* featureGate(Endpoint.call(getEndpoint, { params: { apiKeyId }, query: { userId: "me" } }))
+})
+
+/** Changes a key's description. `PATCH /user-api-keys/{id}?user_id=me`. Fails with `ApiKeyNotFound`, {@link UserApiKeysNotEnabled}. */
+export const update = Effect.fn("UserApiKeys.update")(function* (apiKeyId: string, changes: { readonly description?: string }) {
+  return yield* featureGate(
+    Endpoint.call(updateEndpoint, {
+      params: { apiKeyId },
+      query: { userId: "me" },
+      payload: changes.description === undefined ? {} : { description: changes.description }
+    })
+  )
+})
+
+/**
+ * Revokes a key: it stops authenticating at once; revoking twice keeps the first time.
+ * `PATCH /user-api-keys/{id}?user_id=me` with `{ revoked: true }`. Fails with `ApiKeyNotFound`,
+ * {@link UserApiKeysNotEnabled}.
+ */
+export const revoke = Effect.fn("UserApiKeys.revoke")(function* (apiKeyId: string) {
+  return yield* featureGate(Endpoint.call(updateEndpoint, { params: { apiKeyId }, query: { userId: "me" }, payload: { revoked: true } }))
+})
+
+/**
+ * The key behind a user API key value (server side). `POST /user-api-keys/check`; needs
+ * `ServerAccess`. Fails with the API_KEY_NOT_VALID family, in the service's order: `ApiKeyNotFound`,
+ * `WrongApiKeyType` (a team key), `ApiKeyRevoked`, `ApiKeyExpired`; {@link UserApiKeysNotEnabled}.
+ */
+export const check = Effect.fn("UserApiKeys.check")(function* (apiKey: string | Redacted.Redacted<string>) {
+  return yield* featureGate(Endpoint.call(checkEndpoint, { payload: { apiKey: Redacted.isRedacted(apiKey) ? apiKey : Redacted.make(apiKey) } }))
+})
+
+/** Like {@link check}, but any API_KEY_NOT_VALID error gives `Option.none()`. `POST /user-api-keys/check`; needs `ServerAccess`. */
+export const checkOrNone = Effect.fn("UserApiKeys.checkOrNone")(function* (apiKey: string | Redacted.Redacted<string>) {
+  return yield* check(apiKey).pipe(
+    Effect.map(Option.some),
+    Effect.catchIf(
+      (error): error is ApiKeyNotFound | WrongApiKeyType | ApiKeyRevoked | ApiKeyExpired => isApiKeyNotValid(error),
+      () => Effect.succeed(Option.none<UserApiKey>())
+    )
+  )
+})

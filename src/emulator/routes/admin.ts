@@ -1,0 +1,88 @@
+/**
+ * Admin odds and ends (PROTOCOL.md §3.6, §3.7; wire samples metrics/*, check-feature-support/*):
+ *
+ * - `GET /internal/metrics`: computed from the emulator's state — `total_users`, `daily_users`
+ *   (sign-ups per day) and `daily_active_users` (users last active that day) over the 30 days up
+ *   to today (UTC), `users_by_country` (by `country_code`), `recently_registered` /
+ *   `recently_active` (the 5 newest / most recently active users: id, display name, primary
+ *   e-mail, times), `login_methods` (users per method: password, otp, passkey, each OAuth
+ *   provider). Anonymous users count only with `include_anonymous=true`. The overview blocks
+ *   (`auth_overview`, `payments_overview`, `email_overview`, `analytics_overview`) are empty
+ *   objects: the emulator has no analytics, payments or e-mail statistics.
+ * - `POST /webhooks/svix-token`: 201 with a random token (the emulator has no Svix portal, so no `url`).
+ * - `POST /check-feature-support`: 200 text, authentication optional.
+ *
+ * @module
+ */
+import { Effect } from "effect"
+import { metricsEndpoint, svixTokenEndpoint } from "../../projects/Admin.js"
+import type { Metrics } from "../../projects/Admin.js"
+import * as Endpoints from "../Endpoints.js"
+import { randomToken45 } from "../Random.js"
+import type { RequestContext } from "../RequestContext.js"
+import { projectOf } from "../RequestContext.js"
+import { route } from "../Router.js"
+import type { UserRecord } from "../State.js"
+
+const dayMillis = 86_400_000
+
+const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 10)
+
+const summary = (user: UserRecord) => ({
+  id: user.id,
+  display_name: user.displayName,
+  primary_email: user.primaryEmail,
+  signed_up_at_millis: user.signedUpAtMillis,
+  last_active_at_millis: user.lastActiveAtMillis,
+  is_anonymous: user.isAnonymous
+})
+
+/** Users per login method (password, otp, passkey, each OAuth provider), largest first. */
+const loginMethods = (users: ReadonlyArray<UserRecord>) => {
+  const counts = new Map<string, number>()
+  const add = (method: string) => counts.set(method, (counts.get(method) ?? 0) + 1)
+  for (const user of users) {
+    if (user.passwordHash !== null) add("password")
+    if (user.otpAuthEnabled) add("otp")
+    if (user.passkeyAuthEnabled) add("passkey")
+    for (const provider of new Set(user.oauthAccounts.map((account) => account.provider))) add(provider)
+  }
+  return [...counts].map(([method, count]) => ({ method, count })).sort((a, b) => b.count - a.count || a.method.localeCompare(b.method))
+}
+
+/** The metrics of the request's project. */
+export const computeMetrics = (context: RequestContext, includeAnonymous: boolean): Metrics => {
+  const users = [...projectOf(context).users.values()].filter((user) => includeAnonymous || !user.isAnonymous)
+  const today = Math.floor(context.nowMillis / dayMillis) * dayMillis
+  const days = Array.from({ length: 30 }, (_, index) => dayOf(today - (29 - index) * dayMillis))
+  const series = (at: (user: UserRecord) => number) =>
+    days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
+  const usersByCountry: Record<string, number> = {}
+  for (const user of users) {
+    if (user.countryCode !== null) usersByCountry[user.countryCode] = (usersByCountry[user.countryCode] ?? 0) + 1
+  }
+  return {
+    totalUsers: users.length,
+    dailyUsers: series((user) => user.signedUpAtMillis),
+    dailyActiveUsers: series((user) => user.lastActiveAtMillis),
+    usersByCountry,
+    recentlyRegistered: [...users].sort((a, b) => b.signedUpAtMillis - a.signedUpAtMillis).slice(0, 5).map(summary),
+    recentlyActive: [...users].sort((a, b) => b.lastActiveAtMillis - a.lastActiveAtMillis).slice(0, 5).map(summary),
+    loginMethods: loginMethods(users),
+    authOverview: {},
+    paymentsOverview: {},
+    emailOverview: {},
+    analyticsOverview: {}
+  }
+}
+
+/** The feature-support answer text. */
+export const featureSupportText = (body: Readonly<Record<string, unknown>>) =>
+  `${typeof body.feature_name === "string" ? body.feature_name : "This feature"} is not yet supported. Please reach out to Stack support for more information.`
+
+/** The admin routes. */
+export const routes = [
+  route(metricsEndpoint, ({ query }, context) => Effect.sync(() => computeMetrics(context, query.includeAnonymous === true))),
+  route(svixTokenEndpoint, () => Effect.sync(() => ({ token: `emulator_svix_${randomToken45()}` }))),
+  route(Endpoints.checkFeatureSupport, ({ payload }) => Effect.succeed(featureSupportText(payload)), { responseType: "text" })
+]

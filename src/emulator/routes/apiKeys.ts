@@ -1,0 +1,112 @@
+/**
+ * User API keys (PROTOCOL.md §3.6, wire samples api-keys/01–10, 15): create (200, full value
+ * once), list (newest first), get, update/revoke (revoking twice keeps the first time) and the
+ * server-side check. Every route answers 400 text "User API keys are not enabled for this
+ * project." unless the project's `allow_user_api_keys` is on. Client access may only address
+ * the signed-in user's keys.
+ *
+ * @module
+ */
+import { Effect, Redacted } from "effect"
+import type { UserApiKey } from "../../api-keys/UserApiKeys.js"
+import {
+  checkEndpoint,
+  createEndpoint,
+  getEndpoint,
+  listEndpoint,
+  updateEndpoint,
+  userApiKeysNotEnabledText
+} from "../../api-keys/UserApiKeys.js"
+import { ApiKeyNotFound, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
+import { apiKeysOf, checkKey, issueKey } from "../ApiKeys.js"
+import type { RequestContext } from "../RequestContext.js"
+import { projectOf } from "../RequestContext.js"
+import { TextFailure } from "../Responses.js"
+import { route } from "../Router.js"
+import type { ApiKeyRecord } from "../State.js"
+
+/** The 403 text when client access names another user's keys. */
+export const foreignUserKeysText = "Client can only manage its own API keys."
+
+const enabled = (context: RequestContext): Effect.Effect<void, TextFailure> =>
+  projectOf(context).config.allowUserApiKeys ? Effect.void : Effect.fail(new TextFailure({ status: 400, text: userApiKeysNotEnabledText }))
+
+/** The id of the user a request addresses (`me` or an id); client access only its own. */
+const addressedUserId = (context: RequestContext, userId: string) =>
+  Effect.gen(function* () {
+    yield* enabled(context)
+    const me = context.auth?.user
+    if (userId === "me") {
+      if (me === undefined) return yield* Effect.fail(UserAuthenticationRequired.make({}))
+      return me.id
+    }
+    if (context.auth?.type === "client" && me?.id !== userId) return yield* Effect.fail(new TextFailure({ status: 403, text: foreignUserKeysText }))
+    if (!projectOf(context).users.has(userId)) return yield* Effect.fail(UserNotFound.make({}))
+    return userId
+  })
+
+const common = (key: ApiKeyRecord) => ({
+  id: key.id,
+  description: key.description,
+  createdAt: new Date(key.createdAtMillis),
+  ...(key.expiresAtMillis !== undefined ? { expiresAt: new Date(key.expiresAtMillis) } : {}),
+  ...(key.revokedAtMillis !== undefined ? { manuallyRevokedAt: new Date(key.revokedAtMillis) } : {}),
+  isPublic: key.isPublic,
+  type: "user" as const,
+  userId: key.ownerId
+})
+
+/** The read view of a user key (value obfuscated). */
+export const userKeyView = (key: ApiKeyRecord): UserApiKey => ({ ...common(key), value: { lastFour: key.lastFour } })
+
+const findOwn = (context: RequestContext, userId: string, apiKeyId: string) =>
+  Effect.gen(function* () {
+    const ownerId = yield* addressedUserId(context, userId)
+    const key = apiKeysOf(projectOf(context)).get(apiKeyId)
+    if (key === undefined || key.type !== "user" || key.ownerId !== ownerId) return yield* Effect.fail(ApiKeyNotFound.make({}))
+    return key
+  })
+
+/** The user API key routes. */
+export const routes = [
+  route(checkEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      yield* enabled(context)
+      return userKeyView(yield* checkKey(projectOf(context), Redacted.value(payload.apiKey), "user", context.nowMillis))
+    })
+  ),
+  route(listEndpoint, ({ query }, context) =>
+    Effect.gen(function* () {
+      const ownerId = yield* addressedUserId(context, query.userId)
+      // newest first; keys created at the same millisecond: the later one first
+      const items = [...apiKeysOf(projectOf(context)).values()]
+        .reverse()
+        .filter((key) => key.type === "user" && key.ownerId === ownerId)
+        .sort((a, b) => b.createdAtMillis - a.createdAtMillis)
+        .map(userKeyView)
+      return { items, isPaginated: false }
+    })
+  ),
+  route(createEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      const ownerId = yield* addressedUserId(context, payload.userId)
+      const { record, value } = yield* issueKey(projectOf(context), {
+        type: "user",
+        ownerId,
+        description: payload.description,
+        isPublic: payload.isPublic ?? false,
+        expiresAtMillis: payload.expiresAt === null ? undefined : payload.expiresAt.getTime(),
+        nowMillis: context.nowMillis
+      })
+      return { ...common(record), value: Redacted.make(value) }
+    })
+  ),
+  route(getEndpoint, ({ params, query }, context) => Effect.map(findOwn(context, query.userId, params.apiKeyId), userKeyView)),
+  route(updateEndpoint, ({ params, query, payload }, context) =>
+    Effect.map(findOwn(context, query.userId, params.apiKeyId), (key) => {
+      if (payload.description !== undefined) key.description = payload.description
+      if (payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
+      return userKeyView(key)
+    })
+  )
+]
