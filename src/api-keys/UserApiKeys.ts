@@ -10,7 +10,7 @@
  */
 import { Data, Effect, Option, Redacted, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { HttpError, InvalidArgument } from "../core/Errors.js"
+import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
 import {
   ApiKeyExpired,
   ApiKeyNotFound,
@@ -132,12 +132,11 @@ export const checkEndpoint = Endpoint.make({
 
 /** Turns the service's feature-disabled text into {@link UserApiKeysNotEnabled}. */
 const featureGate = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, HttpError> | HttpError | UserApiKeysNotEnabled, R> =>
-  effect.pipe(
-    Effect.catchIf(
-      (error): boolean => error instanceof HttpError && error.status === 400 && error.body.trim() === userApiKeysNotEnabledText,
-      () => Effect.fail(UserApiKeysNotEnabled.make())
-    )
-  ) as Effect.Effect<A, Exclude<E, HttpError> | HttpError | UserApiKeysNotEnabled, R>
+  effect.pipe(catchPlainText(400, userApiKeysNotEnabledText, () => UserApiKeysNotEnabled.make())) as Effect.Effect<
+    A,
+    Exclude<E, HttpError> | HttpError | UserApiKeysNotEnabled,
+    R
+  >
 
 /** What to create. */
 export interface UserApiKeyCreate {

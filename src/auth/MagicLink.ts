@@ -13,7 +13,7 @@
  */
 import { Data, Effect, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { HttpError, InvalidArgument } from "../core/Errors.js"
+import { catchPlainText, InvalidArgument } from "../core/Errors.js"
 import {
   BotChallengeFailed,
   BotChallengeRequired,
@@ -103,10 +103,7 @@ export const sendMagicLinkEmail = Effect.fn("Auth.sendMagicLinkEmail")(function*
 }) {
   const url = yield* callbackUrl("magicLinkCallback", "callbackUrl", input.callbackUrl)
   return yield* Endpoint.call(sendSignInCodeEndpoint, { payload: { email: input.email, callbackUrl: url } }).pipe(
-    Effect.catchIf(
-      (error): boolean => error instanceof HttpError && error.status === 403 && error.body.trim() === otpNotEnabledText,
-      () => Effect.fail(MagicLinkNotEnabled.make())
-    )
+    catchPlainText(403, otpNotEnabledText, () => MagicLinkNotEnabled.make())
   )
 })
 

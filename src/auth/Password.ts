@@ -7,7 +7,7 @@
  */
 import { Data, Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { HttpError } from "../core/Errors.js"
+import { catchPlainText } from "../core/Errors.js"
 import {
   BotChallengeFailed,
   BotChallengeRequired,
@@ -197,9 +197,6 @@ export const updatePassword = Effect.fn("Auth.updatePassword")(function* (input:
  */
 export const setPassword = Effect.fn("Auth.setPassword")(function* (input: { readonly password: string }) {
   yield* Endpoint.call(setPasswordEndpoint, { payload: input }).pipe(
-    Effect.catchIf(
-      (error): boolean => error instanceof HttpError && error.status === 400 && error.body.trim() === userAlreadyHasPasswordText,
-      () => Effect.fail(UserAlreadyHasPassword.make())
-    )
+    catchPlainText(400, userAlreadyHasPasswordText, () => UserAlreadyHasPassword.make())
   )
 })

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { Data } from "effect"
+import { Data, Effect } from "effect"
 
 /**
  * A response the SDK cannot trust: malformed JSON, a body that does not match the endpoint's
@@ -85,3 +85,23 @@ export class InvalidArgument extends Data.TaggedError("InvalidArgument")<{
   /** The argument's name. */
   readonly argument: string
 }> {}
+
+/**
+ * Turns one of the service's plain-text answers (no known-error code: `status` with exactly
+ * `text` as its body) into a typed error; every other failure passes through unchanged.
+ *
+ * @example
+ * ```ts
+ * Endpoint.call(setPasswordEndpoint, { payload }).pipe(
+ *   catchPlainText(400, "User already has a password set.", () => UserAlreadyHasPassword.make())
+ * )
+ * ```
+ */
+export const catchPlainText =
+  <E2>(status: number, text: string, make: () => E2) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
+    Effect.catchIf(
+      effect,
+      (error): boolean => error instanceof HttpError && error.status === status && error.body.trim() === text,
+      () => Effect.fail(make())
+    )

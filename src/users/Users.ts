@@ -6,7 +6,7 @@
  */
 import { Data, Effect, Option, Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { HttpError } from "../core/Errors.js"
+import { catchPlainText } from "../core/Errors.js"
 import { Session } from "../session/Session.js"
 import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
 import { field, Json, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
@@ -120,11 +120,7 @@ export class ClientUserDeletionNotEnabled extends Data.TaggedError("ClientUserDe
  */
 export const deleteCurrent = Effect.fn("Users.deleteCurrent")(function* () {
   yield* Endpoint.call(deleteCurrentEndpoint, {}).pipe(
-    Effect.catchIf(
-      (error): boolean =>
-        error instanceof HttpError && error.status === 400 && error.body.trim() === clientUserDeletionDisabledText,
-      () => Effect.fail(new ClientUserDeletionNotEnabled({ message: clientUserDeletionDisabledText }))
-    )
+    catchPlainText(400, clientUserDeletionDisabledText, () => new ClientUserDeletionNotEnabled({ message: clientUserDeletionDisabledText }))
   )
   const session = yield* Session
   yield* session.clear
