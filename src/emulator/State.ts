@@ -294,6 +294,27 @@ export interface ProjectRecord {
   emailTemplates?: Map<string, EmailTemplateRecord>
   /** User and team API keys, by id (see ApiKeys.ts). Created on first use. */
   apiKeys?: Map<string, ApiKeyRecord>
+  /** Permission definitions and grants (see Permissions.ts). Created on first use. */
+  permissions?: PermissionState
+}
+
+/** A permission definition of one scope (team or project). */
+export interface PermissionDefinitionRecord {
+  id: string
+  description: string | undefined
+  containedPermissionIds: Array<string>
+}
+
+/** A project's permission definitions per scope and the permissions granted directly to users. */
+export interface PermissionState {
+  /** Team-scope definitions by id, the system `$` permissions included. */
+  readonly teamDefinitions: Map<string, PermissionDefinitionRecord>
+  /** Project-scope definitions by id. */
+  readonly projectDefinitions: Map<string, PermissionDefinitionRecord>
+  /** Direct team grants: team id → user id → permission ids. */
+  readonly teamGrants: Map<string, Map<string, Set<string>>>
+  /** Direct project grants: user id → permission ids. */
+  readonly projectGrants: Map<string, Set<string>>
 }
 
 /** A user or team API key. The full value is never stored: only its SHA-256 hash and last four characters. */
@@ -412,11 +433,14 @@ export const findLiveSession = (project: ProjectRecord, refreshToken: string, no
   return undefined
 }
 
-/** Removes a user with its sessions and codes. */
+/** Removes a user with its sessions, codes, team memberships and permission grants. */
 export const deleteUser = (project: ProjectRecord, userId: string): void => {
   project.users.delete(userId)
   for (const [id, session] of project.sessions) if (session.userId === userId) project.sessions.delete(id)
   for (const [code, record] of project.codes) if (record.userId === userId) project.codes.delete(code)
+  for (const team of project.teams?.values() ?? []) team.memberUserIds.delete(userId)
+  project.permissions?.projectGrants.delete(userId)
+  for (const byUser of project.permissions?.teamGrants.values() ?? []) byUser.delete(userId)
 }
 
 /** Whether a key set is usable at `nowMillis`. */
