@@ -1,5 +1,6 @@
 /**
- * The demo (`npm start`): starts the embedded emulator on 127.0.0.1, walks through the SDK's
+ * The terminal walkthrough (`npm run demo`; `npm start` runs the React demo app instead): starts
+ * the embedded emulator on 127.0.0.1, walks through the SDK's
  * main flows against it over HTTP, then keeps the emulator running so you can try your own
  * code against it (Ctrl-C stops it). `--once` exits after the walkthrough; `--port N` picks the
  * port (default 8102, 0 = any free port).

@@ -4,21 +4,70 @@
  * `StackProvider` only exposes it. Hooks read it with {@link useStackRuntime}; outside a
  * provider they throw an error saying what to do.
  *
+ * The provider also owns the `onError` callback: an effect a component starts and nobody awaits
+ * or shows (a button's sign-out, say) never fails silently; its typed error reaches `onError`,
+ * whose browser default shows `window.alert` with the error's message (SPEC.md §8).
+ *
  * @module
  */
-import type { ManagedRuntime } from "effect"
-import { createContext, createElement, useContext } from "react"
+import type { Cause, ManagedRuntime } from "effect"
+import { createContext, createElement, useContext, useMemo, useState } from "react"
 import type { ReactNode } from "react"
+import type { QueryObserver } from "./internal/QueryObserver.js"
 
 /** The runtime the app built from its layers (client, server or admin access). */
 export type StackRuntime<R = never> = ManagedRuntime.ManagedRuntime<R, unknown>
 
-const RuntimeContext = createContext<StackRuntime<never> | null>(null)
+/**
+ * Receives failures nobody handled: the typed error (`E`) when there is one, else the defect, and
+ * the whole cause.
+ */
+export type StackErrorHandler = (error: unknown, cause: Cause.Cause<unknown>) => void
+
+/** The message of an error for people: its `message`, else its `_tag`, else its text. */
+export const errorMessage = (error: unknown): string => {
+  if (typeof error === "object" && error !== null) {
+    const record = error as { readonly message?: unknown; readonly _tag?: unknown }
+    if (typeof record.message === "string" && record.message !== "") return record.message
+    if (typeof record._tag === "string") return record._tag
+  }
+  return String(error)
+}
+
+/**
+ * The default {@link StackErrorHandler}: in a browser, `window.alert(message)` (SPEC.md §8);
+ * elsewhere (server rendering, tests without a DOM) `console.error`. Reads `window` only when an
+ * error is reported, never while rendering.
+ */
+export const defaultErrorHandler: StackErrorHandler = (error, cause) => {
+  const target = globalThis as { readonly window?: { readonly alert?: (message: string) => void } }
+  if (typeof target.window?.alert === "function") {
+    target.window.alert(errorMessage(error))
+    return
+  }
+  console.error("Unhandled Stack error:", errorMessage(error), cause)
+}
+
+/** What the provider hands to the hooks. */
+export interface StackContextValue {
+  readonly runtime: StackRuntime<never>
+  readonly onError: StackErrorHandler
+  /** Suspense queries by hook identity (they must outlive a suspended render). */
+  readonly suspenseQueries: Map<string, QueryObserver<unknown, unknown>>
+}
+
+const StackContext = createContext<StackContextValue | null>(null)
 
 /** Props of {@link StackProvider}. */
 export interface StackProviderProps {
   /** Built once by the app, e.g. `ManagedRuntime.make(Stack.layerClient({ … }))`. */
   readonly runtime: StackRuntime<never>
+  /**
+   * Called with failures nobody handled (a mutation whose `error` the component never reads and
+   * that has no `onError` of its own, a fire-and-forget callback, a defect). Default:
+   * {@link defaultErrorHandler} (`window.alert` in a browser).
+   */
+  readonly onError?: StackErrorHandler | undefined
   readonly children?: ReactNode
 }
 
@@ -28,20 +77,38 @@ export interface StackProviderProps {
  * @example
  * ```tsx
  * const runtime = ManagedRuntime.make(Stack.layerClient({ projectId, publishableClientKey }))
- * root.render(<StackProvider runtime={runtime}><App /></StackProvider>)
+ * root.render(<StackProvider runtime={runtime} onError={(error) => toast(String(error))}><App /></StackProvider>)
  * ```
  */
-export const StackProvider = (props: StackProviderProps) =>
-  createElement(RuntimeContext.Provider, { value: props.runtime }, props.children)
+export const StackProvider = (props: StackProviderProps) => {
+  const [suspenseQueries] = useState(() => new Map<string, QueryObserver<unknown, unknown>>())
+  const onError = props.onError ?? defaultErrorHandler
+  const value = useMemo(
+    (): StackContextValue => ({ runtime: props.runtime, onError, suspenseQueries }),
+    [props.runtime, onError, suspenseQueries]
+  )
+  return createElement(StackContext.Provider, { value }, props.children)
+}
+
+const missingProvider = (hook: string) =>
+  new Error(
+    `${hook} must be used inside <StackProvider runtime={…}>. Build a ManagedRuntime from your Stack layers once and pass it to StackProvider at the root of your app.`
+  )
+
+/** The nearest provider's runtime, error handler and suspense registry; throws outside one. */
+export const useStackContext = (hook = "useStackContext"): StackContextValue => {
+  const value = useContext(StackContext)
+  if (value === null) throw missingProvider(hook)
+  return value
+}
 
 /** The runtime of the nearest {@link StackProvider}; throws a helpful error outside one. */
 export const useStackRuntime = <R = never,>(): StackRuntime<R> => {
-  const runtime = useContext(RuntimeContext)
-  if (runtime === null) {
-    throw new Error(
-      "useStackRuntime must be used inside <StackProvider runtime={…}>. Build a ManagedRuntime from your Stack layers once and pass it to StackProvider at the root of your app."
-    )
-  }
+  const value = useContext(StackContext)
+  if (value === null) throw missingProvider("useStackRuntime")
   // the provider accepts any runtime; the caller names the services it expects the app to provide
-  return runtime as unknown as StackRuntime<R>
+  return value.runtime as unknown as StackRuntime<R>
 }
+
+/** The error handler of the nearest {@link StackProvider} (to report a failure you caught yourself). */
+export const useStackErrorHandler = (): StackErrorHandler => useStackContext("useStackErrorHandler").onError

@@ -1,7 +1,30 @@
 /**
- * stack-auth-effect/react: the React binding (provider and hooks).
+ * stack-auth-effect/react: the React binding (provider, generic hooks over the app's runtime and
+ * the SDK's query cache, and hooks for the reads the SDK caches).
  *
  * @module
  */
-export { StackProvider, useStackRuntime } from "./StackProvider.js"
-export type { StackProviderProps, StackRuntime } from "./StackProvider.js"
+export {
+  defaultErrorHandler,
+  errorMessage,
+  StackProvider,
+  useStackContext,
+  useStackErrorHandler,
+  useStackRuntime
+} from "./StackProvider.js"
+export type { StackContextValue, StackErrorHandler, StackProviderProps, StackRuntime } from "./StackProvider.js"
+export { useStackCallback, useStackMutation, useStackQuery, useStackSuspenseQuery } from "./hooks.js"
+export type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
+export {
+  useApiKeys,
+  useContactChannels,
+  useProject,
+  useSessions,
+  useSuspenseApiKeys,
+  useSuspenseContactChannels,
+  useSuspenseProject,
+  useSuspenseSessions,
+  useSuspenseUser,
+  useUser
+} from "./domain.js"
+export type { UserFor, UseUserError, UseUserOptions, UseUserOr } from "./domain.js"

@@ -21,6 +21,7 @@
 import type { HttpClient } from "@effect/platform"
 import type { Redacted } from "effect"
 import { Layer } from "effect"
+import * as QueryCache from "./cache/QueryCache.js"
 import * as Access from "./core/Access.js"
 import type { AdminAccess, MissingAccessKey, ServerAccess } from "./core/Access.js"
 import * as RetryPolicy from "./core/RetryPolicy.js"
@@ -37,13 +38,23 @@ export interface Overrides {
   readonly retryPolicy?: Layer.Layer<RetryPolicy.RetryPolicy> | undefined
   /** Defaults to an in-memory store. */
   readonly tokenStore?: Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError> | undefined
+  /**
+   * The query cache (DESIGN.md §3): on by default, one per layer. Pass options to tune it, or
+   * `false` to turn caching off (reads then always ask the service).
+   */
+  readonly queryCache?: QueryCache.Options | false | undefined
 }
 
 /** Options of {@link layerClient}. */
 export interface ClientOptions extends StackConfig.StackConfigOptions, Overrides {}
 
 /** The services every call needs. */
-export type ClientServices = StackConfig.StackConfig | StackClient.StackClient | Session.Session | TokenStore.TokenStore
+export type ClientServices =
+  | StackConfig.StackConfig
+  | StackClient.StackClient
+  | Session.Session
+  | TokenStore.TokenStore
+  | QueryCache.QueryCache
 
 const transport = (config: Layer.Layer<StackConfig.StackConfig, StackConfig.StackConfigError>, overrides: Overrides) =>
   StackClient.layerWithoutDependencies.pipe(
@@ -56,7 +67,8 @@ const withSession = (
   config: Layer.Layer<StackConfig.StackConfig, StackConfig.StackConfigError>,
   overrides: Overrides
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  Session.layer.pipe(
+  QueryCache.layer(overrides.queryCache === false ? { enabled: false } : (overrides.queryCache ?? {})).pipe(
+    Layer.provideMerge(Session.layer),
     Layer.provideMerge(overrides.tokenStore ?? TokenStore.layerMemory()),
     Layer.provideMerge(transport(config, overrides))
   )

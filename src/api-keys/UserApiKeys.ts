@@ -9,6 +9,7 @@
  * @module
  */
 import { Data, Effect, Option, Redacted, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
 import {
@@ -174,12 +175,20 @@ export const create = Effect.fn("UserApiKeys.create")(function* (input: UserApiK
         ...(input.isPublic === undefined ? {} : { isPublic: input.isPublic })
       }
     })
-  )
+  ).pipe(invalidatesKeys)
 })
 
-/** The signed-in user's keys, newest first, values obfuscated. `GET /user-api-keys?user_id=me`. Fails with {@link UserApiKeysNotEnabled}. */
+/** The cache key of the signed-in user's keys (see `QueryCache`). */
+export const cacheKey: QueryCache.Key = ["user-api-keys", "me"]
+
+const invalidatesKeys = QueryCache.invalidating(["user-api-keys"])
+
+/**
+ * The signed-in user's keys, newest first, values obfuscated. `GET /user-api-keys?user_id=me`,
+ * through the query cache (key {@link cacheKey}). Fails with {@link UserApiKeysNotEnabled}.
+ */
 export const list = Effect.fn("UserApiKeys.list")(function* () {
-  const answer = yield* featureGate(Endpoint.call(listEndpoint, { query: { userId: "me" } }))
+  const answer = yield* QueryCache.cached(cacheKey, featureGate(Endpoint.call(listEndpoint, { query: { userId: "me" } })))
   return answer.items
 })
 
@@ -196,7 +205,7 @@ export const update = Effect.fn("UserApiKeys.update")(function* (apiKeyId: strin
       query: { userId: "me" },
       payload: changes.description === undefined ? {} : { description: changes.description }
     })
-  )
+  ).pipe(invalidatesKeys)
 })
 
 /**
@@ -205,7 +214,9 @@ export const update = Effect.fn("UserApiKeys.update")(function* (apiKeyId: strin
  * {@link UserApiKeysNotEnabled}.
  */
 export const revoke = Effect.fn("UserApiKeys.revoke")(function* (apiKeyId: string) {
-  return yield* featureGate(Endpoint.call(updateEndpoint, { params: { apiKeyId }, query: { userId: "me" }, payload: { revoked: true } }))
+  return yield* featureGate(
+    Endpoint.call(updateEndpoint, { params: { apiKeyId }, query: { userId: "me" }, payload: { revoked: true } })
+  ).pipe(invalidatesKeys)
 })
 
 /**

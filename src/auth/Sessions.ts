@@ -8,6 +8,7 @@
  * @module
  */
 import { Effect, Option, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, RefreshTokenNotFoundOrExpired, UserIdDoesNotExist } from "../core/KnownErrors.js"
 import { AnyObject, DateFromMillis, field, optionalField, RedactedToken, SuccessTrue, Uuid } from "../core/Wire.js"
@@ -154,12 +155,16 @@ export const revokeForUserEndpoint = Endpoint.make({
   errors: [CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser]
 })
 
+/** The cache key of the signed-in user's active sessions (see `QueryCache`). */
+export const cacheKey: QueryCache.Key = ["sessions", "me"]
+
 /**
  * The signed-in user's active sessions, newest first (`isCurrentSession` marks this one).
- * `GET /auth/sessions?user_id=me`. Fails with `UserNotSignedIn` when nobody is signed in.
+ * `GET /auth/sessions?user_id=me`, through the query cache (key {@link cacheKey}; a sign-in or
+ * sign-out clears it). Fails with `UserNotSignedIn` when nobody is signed in.
  */
 export const list = Effect.fn("Sessions.list")(function* () {
-  const answer = yield* Endpoint.call(listEndpoint, { query: { userId: "me" } })
+  const answer = yield* QueryCache.cached(cacheKey, Endpoint.call(listEndpoint, { query: { userId: "me" } }))
   return answer.items
 })
 
@@ -169,7 +174,9 @@ export const list = Effect.fn("Sessions.list")(function* () {
  * instead); an unknown id is a 404 `HttpError` ("Session not found.").
  */
 export const revoke = Effect.fn("Sessions.revoke")(function* (sessionId: string) {
-  yield* Endpoint.call(revokeEndpoint, { params: { sessionId }, query: { userId: "me" } })
+  yield* Endpoint.call(revokeEndpoint, { params: { sessionId }, query: { userId: "me" } }).pipe(
+    QueryCache.invalidating(["sessions"])
+  )
 })
 
 /**

@@ -14,6 +14,7 @@
  */
 import { Data, Effect, Schema } from "effect"
 import * as EmailVerification from "../auth/EmailVerification.js"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { HttpError } from "../core/Errors.js"
 import {
@@ -310,12 +311,18 @@ export interface SendCodeOptions {
   readonly callbackUrl?: string | URL
 }
 
+/** The cache key of the signed-in user's channels (see `QueryCache`). */
+export const cacheKey: QueryCache.Key = ["contact-channels", "me"]
+
+// what a change of a channel may change: the list, and the user's primary e-mail / verified flag
+const invalidatesChannels = QueryCache.invalidating(["contact-channels"], ["user"])
+
 /**
- * The signed-in user's contact channels. `GET /contact-channels?user_id=me`.
- * Fails with `UserNotSignedIn` when nobody is signed in.
+ * The signed-in user's contact channels. `GET /contact-channels?user_id=me`, through the query
+ * cache (key {@link cacheKey}). Fails with `UserNotSignedIn` when nobody is signed in.
  */
 export const list = Effect.fn("ContactChannels.list")(function* () {
-  const answer = yield* Endpoint.call(listEndpoint, { query: { userId: "me" } })
+  const answer = yield* QueryCache.cached(cacheKey, Endpoint.call(listEndpoint, { query: { userId: "me" } }))
   return answer.items
 })
 
@@ -335,7 +342,7 @@ export const create = Effect.fn("ContactChannels.create")(function* (input: Crea
         ...(input.isPrimary === undefined ? {} : { isPrimary: input.isPrimary })
       }
     })
-  )
+  ).pipe(invalidatesChannels)
 })
 
 /**
@@ -344,7 +351,9 @@ export const create = Effect.fn("ContactChannels.create")(function* (input: Crea
  * or `UserNotSignedIn`.
  */
 export const update = Effect.fn("ContactChannels.update")(function* (id: string, changes: UpdateInput) {
-  return yield* mapTextErrors(Endpoint.call(updateEndpoint, { params: { contactChannelId: id }, payload: changes }))
+  return yield* mapTextErrors(Endpoint.call(updateEndpoint, { params: { contactChannelId: id }, payload: changes })).pipe(
+    invalidatesChannels
+  )
 })
 
 /**
@@ -352,7 +361,7 @@ export const update = Effect.fn("ContactChannels.update")(function* (id: string,
  * `DELETE /contact-channels/me/{id}`. Fails with {@link ContactChannelNotFound} or `UserNotSignedIn`.
  */
 const delete_ = Effect.fn("ContactChannels.delete")(function* (id: string) {
-  yield* mapNotFound(Endpoint.call(deleteEndpoint, { params: { contactChannelId: id } }))
+  yield* mapNotFound(Endpoint.call(deleteEndpoint, { params: { contactChannelId: id } })).pipe(invalidatesChannels)
 })
 export {
   /**
@@ -385,7 +394,7 @@ export const sendVerificationCode = Effect.fn("ContactChannels.sendVerificationC
  * or {@link ContactChannelNotFound} when the channel was deleted after the code was sent.
  */
 export const verify = Effect.fn("ContactChannels.verify")(function* (code: string) {
-  yield* mapNotFound(EmailVerification.verifyEmail(code))
+  yield* mapNotFound(EmailVerification.verifyEmail(code)).pipe(invalidatesChannels)
 })
 
 // ---------------------------------------------------------------------------------------------

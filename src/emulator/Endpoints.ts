@@ -262,3 +262,48 @@ export const checkFeatureSupport = Endpoint.make({
   success: Schema.String,
   errors: []
 })
+
+// ---------------------------------------------------------------------------------------------
+// Teams: the service's answers to query shapes the SDK never sends
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `GET /team-invitations` with any combination of `team_id` / `user_id` (client+): the overload
+ * after the SDK's two list definitions, reached when the query has both or neither (the service
+ * answers 400 text "Cannot specify both team_id and user_id" / "Must specify either team_id or
+ * user_id").
+ */
+export const teamInvitationsListAnyQuery = Endpoint.make({
+  name: "Emulator.teamInvitationsListAnyQuery",
+  method: "GET",
+  path: "/team-invitations",
+  access: "client",
+  session: "optional",
+  query: Schema.Struct({ team_id: Schema.optional(Schema.String), user_id: Schema.optional(Schema.String) }),
+  success: Schema.Struct({}),
+  errors: []
+})
+
+/** `DELETE /team-invitations/{id}` without `team_id` (client+): 400 text "team_id is required for deleting a team invitation". */
+export const teamInvitationRevokeWithoutTeam = Endpoint.make({
+  name: "Emulator.teamInvitationRevokeWithoutTeam",
+  method: "DELETE",
+  path: "/team-invitations/:id",
+  access: "client",
+  session: "optional",
+  params: Schema.Struct({ id: Uuid }),
+  success: Schema.Struct({}),
+  errors: []
+})
+
+/** `GET /team-member-profiles` without `team_id` with client access: 400 text "team_id is required for access type client". */
+export const teamMemberProfilesWithoutTeam = Endpoint.make({
+  name: "Emulator.teamMemberProfilesWithoutTeam",
+  method: "GET",
+  path: "/team-member-profiles",
+  access: "client",
+  session: "optional",
+  query: Schema.Struct({ user_id: Schema.optional(Schema.String) }),
+  success: Schema.Struct({}),
+  errors: []
+})

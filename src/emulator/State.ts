@@ -66,7 +66,25 @@ export interface TeamRecord {
   readonly id: string
   displayName: string
   readonly createdAtMillis: number
+  /** The members, in the order they joined (the canonical membership set). */
   readonly memberUserIds: Set<string>
+  /** `profile_image_url` (null when absent). */
+  profileImageUrl?: string | null
+  /** `client_metadata`, `client_read_only_metadata`, `server_metadata` (null when absent). */
+  clientMetadata?: unknown
+  clientReadOnlyMetadata?: unknown
+  serverMetadata?: unknown
+  /**
+   * Per-member team profiles (`/team-member-profiles`): what a member set for this team; a null
+   * (or absent) field shows the user's own display name / image. Created on first use.
+   */
+  memberProfiles?: Map<string, TeamMemberProfileRecord>
+}
+
+/** What a member set as their profile in one team (null: use the user's own value). */
+export interface TeamMemberProfileRecord {
+  displayName: string | null
+  profileImageUrl: string | null
 }
 
 /**
@@ -223,6 +241,8 @@ export type CodePurpose =
   | "passkey_authentication"
   /** Outbox only: a test e-mail (`POST /internal/send-test-email`); no code is issued for it. */
   | "test_email"
+  /** A team invitation (`POST /team-invitations/send-code`): `teamId` and `invitationId` are set. */
+  | "team_invitation"
 
 /**
  * A one-time code (45 Crockford base32 characters), one store for every code family; see
@@ -242,6 +262,10 @@ export interface CodeRecord {
   passkeyChallenge?: string
   /** E-mail verification codes sent for one contact channel: that channel's id. */
   contactChannelId?: string
+  /** Team invitation codes: the team the invitation is for. */
+  teamId?: string
+  /** Team invitation codes: the invitation's id (uuid, the `id` of `/team-invitations` items). */
+  invitationId?: string
 }
 
 /** An e-mail the emulator "sent". */

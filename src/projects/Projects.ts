@@ -6,6 +6,7 @@
  * @module
  */
 import { Effect, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
@@ -333,12 +334,16 @@ export const createOwnedEndpoint = Endpoint.make({
 // Operations
 // ---------------------------------------------------------------------------------------------
 
+/** The cache key of the current project, client view (project-wide: a session change keeps it). */
+export const cacheKey: QueryCache.Key = ["project", "current"]
+
 /**
  * The current project as any client sees it (name, sign-in switches, enabled OAuth providers as
- * `config.oauthProviders`, trusted domains). `GET /projects/current`; client access, no user needed.
+ * `config.oauthProviders`, trusted domains). `GET /projects/current`, through the query cache
+ * (key {@link cacheKey}); client access, no user needed.
  */
 export const getCurrent = Effect.fn("Projects.getCurrent")(function* () {
-  return yield* Endpoint.call(getCurrentEndpoint, {})
+  return yield* QueryCache.cached(cacheKey, Endpoint.call(getCurrentEndpoint, {}))
 })
 
 /**
@@ -355,7 +360,7 @@ export const getCurrentAdmin = Effect.fn("Projects.getCurrentAdmin")(function* (
  * Arrays replace the whole list. `PATCH /internal/projects/current`; needs `AdminAccess`.
  */
 export const updateCurrent = Effect.fn("Projects.updateCurrent")(function* (update: AdminProjectUpdate) {
-  return yield* Endpoint.call(updateCurrentEndpoint, { payload: update })
+  return yield* Endpoint.call(updateCurrentEndpoint, { payload: update }).pipe(QueryCache.invalidating(["project"]))
 })
 
 /**
@@ -363,7 +368,7 @@ export const updateCurrent = Effect.fn("Projects.updateCurrent")(function* (upda
  * `CurrentProjectNotFound`. `DELETE /internal/projects/current`; needs `AdminAccess`.
  */
 export const deleteCurrent = Effect.fn("Projects.deleteCurrent")(function* () {
-  yield* Endpoint.call(deleteCurrentEndpoint, {})
+  yield* Endpoint.call(deleteCurrentEndpoint, {}).pipe(QueryCache.invalidating(["project"]))
 })
 
 const requireInternalProject = Effect.flatMap(StackClient, (client) =>

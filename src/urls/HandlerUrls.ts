@@ -8,7 +8,24 @@
  * `globalThis.location`. With neither, resolving fails with {@link CallbackUrlRequired}
  * ("{name} option is required in a non-browser environment.").
  *
- * Every path can be overridden; derived paths follow an overridden `handler` base.
+ * Every path can be overridden; derived paths follow an overridden `handler` base. The pages:
+ *
+ * | Name | Default |
+ * |---|---|
+ * | `handler` | `/handler` |
+ * | `signIn`, `signUp`, `signOut` | `{handler}/sign-in`, `{handler}/sign-up`, `{handler}/sign-out` |
+ * | `emailVerification`, `passwordReset`, `forgotPassword` | `{handler}/email-verification`, `{handler}/password-reset`, `{handler}/forgot-password` |
+ * | `oauthCallback`, `magicLinkCallback` | `{handler}/oauth-callback`, `{handler}/magic-link-callback` |
+ * | `accountSettings`, `teamInvitation`, `error` | `{handler}/account-settings`, `{handler}/team-invitation`, `{handler}/error` |
+ * | `mfa`, `onboarding` | `{handler}/mfa`, `{handler}/onboarding` |
+ * | `cliAuthConfirm` | `{handler}/cli-auth-confirm` (takes `?login_code=…`) |
+ * | `home` | `/` |
+ * | `afterSignIn` | `home` |
+ * | `afterSignUp` | `afterSignIn` |
+ * | `afterSignOut` | `home` |
+ *
+ * Redirects to these pages (with `after_auth_return_to` and the trusted-URL check) are in
+ * `Redirects`.
  *
  * The service is optional: functions read it with `Effect.serviceOption`, so it never appears in
  * their requirements. Without it the default paths apply and only a browser can resolve them;
@@ -45,6 +62,7 @@ export type HandlerName =
   | "error"
   | "mfa"
   | "onboarding"
+  | "cliAuthConfirm"
   | "home"
   | "afterSignIn"
   | "afterSignUp"
@@ -103,6 +121,7 @@ export const pathsFor = (options: HandlerUrlsOptions = {}): HandlerPaths => {
     error: options.error ?? `${handler}/error`,
     mfa: options.mfa ?? `${handler}/mfa`,
     onboarding: options.onboarding ?? `${handler}/onboarding`,
+    cliAuthConfirm: options.cliAuthConfirm ?? `${handler}/cli-auth-confirm`,
     home,
     afterSignIn,
     afterSignUp: options.afterSignUp ?? afterSignIn,

@@ -5,6 +5,7 @@
  * @module
  */
 import { Data, Effect, Option, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
 import { Session } from "../session/Session.js"
@@ -50,19 +51,27 @@ export const updateCurrentEndpoint = Endpoint.make({
   errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists]
 })
 
+/** The cache key of the signed-in user (see `QueryCache`); mutations invalidate the prefix `["user"]`. */
+export const currentUserCacheKey: QueryCache.Key = ["user", "me"]
+
 /**
  * The signed-in user, or `Option.none()` when nobody is signed in (no token, a rejected refresh
- * token, or a deleted user: `CANNOT_GET_OWN_USER_WITHOUT_USER`). `GET /users/me`.
+ * token, or a deleted user: `CANNOT_GET_OWN_USER_WITHOUT_USER`). `GET /users/me`, through the
+ * query cache (key {@link currentUserCacheKey}): concurrent reads share one request, and a read
+ * within 5 s of the last one is served from memory until a mutation or a session change.
  *
  * Anonymous users are returned as they are (`isAnonymous`); the `or` policies of `getUser` build on this.
  */
 export const getCurrent = Effect.fn("Users.getCurrent")(function* () {
-  return yield* Endpoint.call(getCurrentEndpoint, {}).pipe(
-    Effect.map(Option.some),
-    Effect.catchTags({
-      UserNotSignedIn: () => Effect.succeed(Option.none<CurrentUser>()),
-      CannotGetOwnUserWithoutUser: () => Effect.succeed(Option.none<CurrentUser>())
-    })
+  return yield* QueryCache.cached(
+    currentUserCacheKey,
+    Endpoint.call(getCurrentEndpoint, {}).pipe(
+      Effect.map(Option.some),
+      Effect.catchTags({
+        UserNotSignedIn: () => Effect.succeed(Option.none<CurrentUser>()),
+        CannotGetOwnUserWithoutUser: () => Effect.succeed(Option.none<CurrentUser>())
+      })
+    )
   )
 })
 
@@ -71,7 +80,7 @@ export const getCurrent = Effect.fn("Users.getCurrent")(function* () {
  * Fails with `UserNotSignedIn` when nobody is signed in.
  */
 export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update: CurrentUserUpdate) {
-  return yield* Endpoint.call(updateCurrentEndpoint, { payload: update })
+  return yield* Endpoint.call(updateCurrentEndpoint, { payload: update }).pipe(QueryCache.invalidating(["user"]))
 })
 
 /** `GET /users/{user_id}` (server access). */
@@ -120,7 +129,8 @@ export class ClientUserDeletionNotEnabled extends Data.TaggedError("ClientUserDe
  */
 export const deleteCurrent = Effect.fn("Users.deleteCurrent")(function* () {
   yield* Endpoint.call(deleteCurrentEndpoint, {}).pipe(
-    catchPlainText(400, clientUserDeletionDisabledText, () => new ClientUserDeletionNotEnabled({ message: clientUserDeletionDisabledText }))
+    catchPlainText(400, clientUserDeletionDisabledText, () => new ClientUserDeletionNotEnabled({ message: clientUserDeletionDisabledText })),
+    QueryCache.invalidating(["user"])
   )
   const session = yield* Session
   yield* session.clear

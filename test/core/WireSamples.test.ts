@@ -32,6 +32,14 @@ import * as Projects from "../../src/projects/Projects.js"
 import * as Admin from "../../src/projects/Admin.js"
 import * as EmailTemplates from "../../src/emails/EmailTemplates.js"
 import * as Emails from "../../src/emails/Emails.js"
+import * as Teams from "../../src/teams/Teams.js"
+import * as ServerTeams from "../../src/teams/ServerTeams.js"
+import * as TeamMemberProfiles from "../../src/teams/TeamMemberProfiles.js"
+import * as TeamInvitations from "../../src/teams/TeamInvitations.js"
+import * as TeamApiKeys from "../../src/api-keys/TeamApiKeys.js"
+import * as Permissions from "../../src/permissions/Permissions.js"
+import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
+import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 
 const samplesRoot = new URL("../../../shared/wire-samples/", import.meta.url).pathname
 
@@ -49,7 +57,7 @@ const samples: ReadonlyArray<Sample> = readdirSync(samplesRoot, { withFileTypes:
       .map((file) => ({ file: `${dir.name}/${file}`, ...JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) }))
   )
 
-const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, ContactChannels, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, ServerUsers, Users, Projects, InternalApiKeys, Admin, EmailTemplates, Emails, UserApiKeys].flatMap((module) =>
+const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, ContactChannels, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, ServerUsers, Users, Projects, InternalApiKeys, Admin, EmailTemplates, Emails, UserApiKeys, Teams, ServerTeams, TeamMemberProfiles, TeamInvitations, TeamApiKeys, Permissions, ServerPermissions, PermissionDefinitions].flatMap((module) =>
   Object.values(module).filter(
     (value): value is Endpoint.Any => typeof value === "object" && value !== null && "method" in value && "success" in value && "errors" in value
   )

@@ -1,13 +1,13 @@
-/** `npm start` runs the demo against the embedded emulator: the walkthrough completes. */
+/** `npm run demo` runs the terminal walkthrough against the embedded emulator: it completes. */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
-describe("the demo (npm start)", () => {
+describe("the walkthrough (npm run demo)", () => {
   it("starts the emulator on 127.0.0.1 and completes the walkthrough", async () => {
-    const child = spawn(`${root}node_modules/.bin/tsx`, ["examples/demo.ts", "--once", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn("npm", ["run", "--silent", "demo", "--", "--once", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))

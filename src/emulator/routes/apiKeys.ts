@@ -1,9 +1,13 @@
 /**
- * User API keys (PROTOCOL.md §3.6, wire samples api-keys/01–10, 15): create (200, full value
+ * User and team API keys (PROTOCOL.md §3.6, wire samples api-keys/01–15): create (200, full value
  * once), list (newest first), get, update/revoke (revoking twice keeps the first time) and the
  * server-side check. Every route answers 400 text "User API keys are not enabled for this
  * project." unless the project's `allow_user_api_keys` is on. Client access may only address
  * the signed-in user's keys.
+ *
+ * Team keys follow the same rules under `/team-api-keys` with `team_id`, gated by
+ * `allow_team_api_keys`; client access needs `$manage_api_keys` in the key's team, and without
+ * it (not a member included) the answer is `API_KEY_NOT_FOUND`, so as not to reveal the team.
  *
  * @module
  */
@@ -17,7 +21,11 @@ import {
   updateEndpoint,
   userApiKeysNotEnabledText
 } from "../../api-keys/UserApiKeys.js"
+import type { TeamApiKey } from "../../api-keys/TeamApiKeys.js"
+import * as TeamApiKeys from "../../api-keys/TeamApiKeys.js"
 import { ApiKeyNotFound, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
+import { hasTeamPermission } from "../Permissions.js"
+import { findTeam } from "../Teams.js"
 import { apiKeysOf, checkKey, issueKey } from "../ApiKeys.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
@@ -107,6 +115,94 @@ export const routes = [
       if (payload.description !== undefined) key.description = payload.description
       if (payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
       return userKeyView(key)
+    })
+  )
+]
+
+// ---------------------------------------------------------------------------------------------
+// Team keys
+// ---------------------------------------------------------------------------------------------
+
+const teamKeysEnabled = (context: RequestContext): Effect.Effect<void, TextFailure> =>
+  projectOf(context).config.allowTeamApiKeys
+    ? Effect.void
+    : Effect.fail(new TextFailure({ status: 400, text: TeamApiKeys.teamApiKeysNotEnabledText }))
+
+/**
+ * Whether the request may manage a team's keys: client access needs a signed-in user holding
+ * `$manage_api_keys` in the team (else API_KEY_NOT_FOUND); server access needs the team to exist.
+ */
+const canManageTeamKeys = (context: RequestContext, teamId: string) =>
+  Effect.gen(function* () {
+    if (context.auth?.type === "client") {
+      const me = context.auth.user
+      if (me === undefined) return yield* Effect.fail(UserAuthenticationRequired.make({}))
+      if (!hasTeamPermission(projectOf(context), teamId, me.id, "$manage_api_keys")) return yield* Effect.fail(ApiKeyNotFound.make({}))
+      return
+    }
+    yield* findTeam(projectOf(context), teamId)
+  })
+
+const teamCommon = (key: ApiKeyRecord) => ({ ...common(key), type: "team" as const, teamId: key.ownerId })
+
+/** The read view of a team key (value obfuscated). */
+export const teamKeyView = (key: ApiKeyRecord): TeamApiKey => {
+  const { userId: _userId, ...fields } = teamCommon(key)
+  return { ...fields, value: { lastFour: key.lastFour } }
+}
+
+/** A team key by id, once the request may manage the key's team. */
+const findTeamKey = (context: RequestContext, apiKeyId: string) =>
+  Effect.gen(function* () {
+    yield* teamKeysEnabled(context)
+    const key = apiKeysOf(projectOf(context)).get(apiKeyId)
+    if (key === undefined || key.type !== "team") return yield* Effect.fail(ApiKeyNotFound.make({}))
+    yield* canManageTeamKeys(context, key.ownerId)
+    return key
+  })
+
+/** The team API key routes. */
+export const teamRoutes = [
+  route(TeamApiKeys.checkEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      yield* teamKeysEnabled(context)
+      return teamKeyView(yield* checkKey(projectOf(context), Redacted.value(payload.apiKey), "team", context.nowMillis))
+    })
+  ),
+  route(TeamApiKeys.listEndpoint, ({ query }, context) =>
+    Effect.gen(function* () {
+      yield* teamKeysEnabled(context)
+      yield* canManageTeamKeys(context, query.teamId)
+      const items = [...apiKeysOf(projectOf(context)).values()]
+        .reverse()
+        .filter((key) => key.type === "team" && key.ownerId === query.teamId)
+        .sort((a, b) => b.createdAtMillis - a.createdAtMillis)
+        .map(teamKeyView)
+      return { items, isPaginated: false }
+    })
+  ),
+  route(TeamApiKeys.createEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      yield* teamKeysEnabled(context)
+      yield* canManageTeamKeys(context, payload.teamId)
+      const { record, value } = yield* issueKey(projectOf(context), {
+        type: "team",
+        ownerId: payload.teamId,
+        description: payload.description,
+        isPublic: payload.isPublic ?? false,
+        expiresAtMillis: payload.expiresAt === null ? undefined : payload.expiresAt.getTime(),
+        nowMillis: context.nowMillis
+      })
+      const { userId: _userId, ...fields } = teamCommon(record)
+      return { ...fields, value: Redacted.make(value) }
+    })
+  ),
+  route(TeamApiKeys.getEndpoint, ({ params }, context) => Effect.map(findTeamKey(context, params.apiKeyId), teamKeyView)),
+  route(TeamApiKeys.updateEndpoint, ({ params, payload }, context) =>
+    Effect.map(findTeamKey(context, params.apiKeyId), (key) => {
+      if (payload.description !== undefined) key.description = payload.description
+      if (payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
+      return teamKeyView(key)
     })
   )
 ]

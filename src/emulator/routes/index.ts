@@ -24,6 +24,13 @@ import { routes as sessions } from "./sessions.js"
 import { routes as tokens } from "./tokens.js"
 import { routes as users } from "./users.js"
 import { routes as verification } from "./verification.js"
+import { routes as permissions } from "./permissions.js"
+import { routes as permissionDefinitions } from "./permissionDefinitions.js"
+import { routes as teams } from "./teams.js"
+import { routes as teamMemberships } from "./teamMemberships.js"
+import { routes as teamMemberProfiles } from "./teamMemberProfiles.js"
+import { routes as teamInvitations } from "./teamInvitations.js"
+import { teamRoutes as teamApiKeys } from "./apiKeys.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys, ...userApiKeys, ...emails, ...admin]
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys, ...userApiKeys, ...emails, ...admin, ...permissions, ...permissionDefinitions, ...teams, ...teamMemberships, ...teamMemberProfiles, ...teamInvitations, ...teamApiKeys]

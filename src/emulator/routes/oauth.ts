@@ -60,6 +60,7 @@ import { jsonResponse, TextFailure, textResponse } from "../Responses.js"
 import { route } from "../Router.js"
 import { accessTokenFor, createSession } from "../SessionTokens.js"
 import type { EmulatorState, OAuthProviderConfig, ProjectRecord, UserRecord } from "../State.js"
+import { grantUserDefaults } from "../Permissions.js"
 import { findUserByAuthEmail, isKeySetValid, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
@@ -325,6 +326,7 @@ const resolveUser = (
     user.primaryEmailAuthEnabled = false
     attach(user)
     project.users.set(user.id, user)
+    grantUserDefaults(project, user.id)
     return { user, isNewUser: true }
   })
 

@@ -25,6 +25,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
+import { grantUserDefaults } from "../Permissions.js"
 import { findUserByAuthEmail, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
@@ -106,6 +107,7 @@ export const routes = [
         user.primaryEmailAuthEnabled = true
         user.otpAuthEnabled = true
         project.users.set(user.id, user)
+        grantUserDefaults(project, user.id)
       }
       yield* requireSecondFactor(context, project, user)
       const tokens = yield* signIn(context, project, user)

@@ -40,6 +40,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
+import { grantUserDefaults } from "../Permissions.js"
 import { findUserByAuthEmail, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import { requireSecondFactor } from "./mfa.js"
@@ -156,6 +157,7 @@ export const routes = [
       } else {
         user = makeUser(randomUuid(), context.nowMillis)
         project.users.set(user.id, user)
+        grantUserDefaults(project, user.id)
       }
       user.primaryEmail = payload.email
       user.primaryEmailVerified = false

@@ -33,6 +33,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { accessTokenFor, createSession, signIn } from "../SessionTokens.js"
 import type { UserRecord } from "../State.js"
+import { grantUserDefaults } from "../Permissions.js"
 import { makeUser } from "../State.js"
 
 /**
@@ -113,6 +114,7 @@ export const routes = [
       const user = makeUser(randomUuid(), context.nowMillis)
       user.isAnonymous = true
       project.users.set(user.id, user)
+      grantUserDefaults(project, user.id)
       return signIn(context, project, user)
     })
   ),

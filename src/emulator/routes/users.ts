@@ -25,8 +25,9 @@ import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
+import { grantUserDefaults } from "../Permissions.js"
 import { deleteUser, findUserByAuthEmail, makeUser, restrictionOf } from "../State.js"
-import { toCurrentUser, toServerUser } from "../UserViews.js"
+import { createPersonalTeamIfEnabled, currentUserView, isMember, serverUserView } from "../Teams.js"
 import { checkPassword, isEmail } from "./password.js"
 
 const imageDataUrl = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,([A-Za-z0-9+/]+={0,2})$/
@@ -74,8 +75,7 @@ export const applyUpdate = (
         return yield* Effect.fail(UserEmailAlreadyExists.make({ email: newEmail, would_work_if_email_was_verified: false }))
       }
     }
-    if (update.selectedTeamId != null) {
-      // teams are not emulated yet: the user belongs to no team
+    if (update.selectedTeamId != null && !isMember(project, update.selectedTeamId, user.id)) {
       return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: update.selectedTeamId, user_id: user.id }))
     }
     const passwordHash =
@@ -125,20 +125,20 @@ const findUser = (context: RequestContext, userId: string): Effect.Effect<UserRe
 
 /** The user routes. */
 export const routes = [
-  route(getCurrentEndpoint, (_input, context) => Effect.map(requireMe(context), toCurrentUser)),
-  route(getCurrentServerEndpoint, (_input, context) => Effect.map(requireMe(context), toServerUser)),
+  route(getCurrentEndpoint, (_input, context) => Effect.map(requireMe(context), (user) => currentUserView(projectOf(context), user))),
+  route(getCurrentServerEndpoint, (_input, context) => Effect.map(requireMe(context), (user) => serverUserView(projectOf(context), user))),
   route(updateCurrentEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
       yield* applyUpdate(context, projectOf(context), user, payload, "client")
-      return toCurrentUser(user)
+      return currentUserView(projectOf(context), user)
     })
   ),
   route(updateCurrentServerEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
-      return toServerUser(user)
+      return serverUserView(projectOf(context), user)
     })
   ),
   route(deleteCurrentEndpoint, (_input, context) =>
@@ -152,7 +152,9 @@ export const routes = [
       return { success: true as const }
     })
   ),
-  route(getByIdEndpoint, ({ params }, context) => Effect.map(findUser(context, params.userId), toServerUser)),
+  route(getByIdEndpoint, ({ params }, context) =>
+    Effect.map(findUser(context, params.userId), (user) => serverUserView(projectOf(context), user))
+  ),
   route(createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -175,14 +177,16 @@ export const routes = [
         })
       }
       project.users.set(user.id, user)
-      return toServerUser(user)
+      grantUserDefaults(project, user.id)
+      createPersonalTeamIfEnabled(project, user, context.nowMillis)
+      return serverUserView(project, user)
     })
   ),
   route(updateEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const user = yield* findUser(context, params.userId)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
-      return toServerUser(user)
+      return serverUserView(projectOf(context), user)
     })
   ),
   route(deleteEndpoint, ({ params }, context) =>
@@ -200,12 +204,13 @@ export const routes = [
         return yield* Effect.fail(new TextFailure({ status: 400, text: "only_anonymous=true requires include_anonymous=true" }))
       }
       const search = query.query?.toLowerCase()
-      const users = [...projectOf(context).users.values()]
+      const project = projectOf(context)
+      const users = [...project.users.values()]
         .filter((user) => {
           if (query.onlyAnonymous === true && !user.isAnonymous) return false
           if (user.isAnonymous && !includeAnonymous) return false
           if (restrictionOf(user) !== null && !includeRestricted) return false
-          if (query.teamId !== undefined) return false // teams are not emulated yet: no user is a member
+          if (query.teamId !== undefined && !isMember(project, query.teamId, user.id)) return false
           if (search !== undefined && search !== "") {
             return (
               user.id === query.query ||
@@ -223,7 +228,7 @@ export const routes = [
       const from = start < 0 ? users.length : start
       const end = query.limit === undefined ? users.length : Math.min(users.length, from + query.limit)
       return {
-        items: users.slice(from, end).map(toServerUser),
+        items: users.slice(from, end).map((user) => serverUserView(project, user)),
         isPaginated: true as const,
         pagination: { nextCursor: end < users.length ? users[end]!.id : null }
       }

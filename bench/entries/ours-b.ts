@@ -1,0 +1,19 @@
+/**
+ * Bundle entry (b), this SDK: (a) plus password sign-in and sign-up, list and create teams,
+ * update the user.
+ */
+import { Effect, ManagedRuntime } from "effect"
+import { Password, Stack, Users } from "../../src/index.js"
+import * as Teams from "../../src/teams/Teams.js"
+
+const runtime = ManagedRuntime.make(
+  Stack.layerClient({ projectId: "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f", publishableClientKey: "pck_bench" })
+)
+
+export const getCurrentUser = () => runtime.runPromise(Users.getCurrent())
+export const signIn = (email: string, password: string) => runtime.runPromise(Password.signInWithPassword({ email, password }))
+export const signUp = (email: string, password: string) => runtime.runPromise(Password.signUpWithPassword({ email, password }))
+export const listTeams = () => runtime.runPromise(Teams.listMine())
+export const createTeam = (displayName: string) => runtime.runPromise(Teams.create({ displayName }))
+export const rename = (displayName: string) =>
+  runtime.runPromise(Users.updateCurrent({ displayName }).pipe(Effect.asVoid))

@@ -1,0 +1,209 @@
+/**
+ * The demo app's servers in one Node process: the emulator (the Stack Auth API, in memory, over
+ * HTTP) and the Vite dev server of the React app, both on 127.0.0.1. The demo project is seeded
+ * with every sign-in method on (password, magic link, OAuth with the emulator's mock provider,
+ * passkeys), client team creation, user deletion and API keys allowed, and one demo user.
+ *
+ * `start.ts` (`npm start`) prints what {@link startDemo} returns; the browser tests start it on
+ * free ports.
+ *
+ * @module
+ */
+import { createRequire } from "node:module"
+import * as net from "node:net"
+import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import react from "@vitejs/plugin-react"
+import { Effect, Exit, Scope } from "effect"
+import { createServer } from "vite"
+import type { ViteDevServer } from "vite"
+import type { Emulator, ProjectConfig } from "../../src/emulator/index.js"
+import { layerHttpClient } from "../../src/emulator/index.js"
+import { serve } from "../../src/emulator/server.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
+import * as Stack from "../../src/Stack.js"
+
+/** The folder of the app (Vite's root). */
+export const appRoot = fileURLToPath(new URL(".", import.meta.url))
+
+/** The repository (the app imports the SDK from its sources). */
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
+
+/** The seeded demo user. */
+export const demoUser = {
+  email: "demo@example.com",
+  password: "demo-password-1234",
+  displayName: "Demo User"
+} as const
+
+/** What the demo project allows (besides the emulator's defaults: sign-up, password, localhost trusted). */
+export const demoProjectConfig: Partial<ProjectConfig> = {
+  signUpEnabled: true,
+  credentialEnabled: true,
+  magicLinkEnabled: true,
+  passkeyEnabled: true,
+  clientTeamCreationEnabled: true,
+  clientUserDeletionEnabled: true,
+  allowUserApiKeys: true,
+  allowTeamApiKeys: true,
+  allowLocalhost: true
+}
+
+/** What the app reads at start (Vite `define` as `__STACK_DEMO__`). */
+export interface DemoClientConfig {
+  readonly apiUrl: string
+  readonly projectId: string
+  readonly publishableClientKey: string
+  readonly demoUser: { readonly email: string; readonly password: string }
+}
+
+/** Options of {@link startDemo}. */
+export interface DemoOptions {
+  /** Port of the app (Vite); 0 picks a free one. Default 3000. */
+  readonly port?: number
+  /** Port of the emulator; 0 picks a free one. Default 8102. */
+  readonly emulatorPort?: number
+  /** Hot reload and file watching (default true; tests turn them off). */
+  readonly watch?: boolean
+  /** Vite's log level (default "info"). */
+  readonly logLevel?: "info" | "warn" | "error" | "silent"
+  /** Vite's cache of pre-bundled dependencies (default `node_modules/.vite-react-app`). */
+  readonly cacheDir?: string
+}
+
+/** The running demo. */
+export interface RunningDemo {
+  /** `http://localhost:{port}` — a host name, not an IP address: passkeys need a domain as relying-party id. */
+  readonly appUrl: string
+  /** The emulator's base URL, `http://127.0.0.1:{port}`. */
+  readonly emulatorUrl: string
+  readonly emulator: Emulator
+  readonly projectId: string
+  readonly publishableClientKey: string
+  readonly demoUser: typeof demoUser
+  /** Stops the app server, then the emulator. Safe to call twice. */
+  readonly close: () => Promise<void>
+}
+
+/** Dependencies pre-bundled at start, so the first page load does not trigger a re-optimization and reload. */
+const prebundled = [
+  "react",
+  "react/jsx-runtime",
+  "react/jsx-dev-runtime",
+  "react-dom",
+  "react-dom/client",
+  "effect",
+  "@effect/platform",
+  "jose",
+  "@simplewebauthn/browser"
+]
+
+const seedDemoUser = (emulator: Emulator) =>
+  ServerUsers.create({
+    primaryEmail: demoUser.email,
+    primaryEmailVerified: true,
+    primaryEmailAuthEnabled: true,
+    password: demoUser.password,
+    displayName: demoUser.displayName
+  }).pipe(
+    Effect.provide(
+      Stack.layerServer({
+        projectId: emulator.demo.projectId,
+        publishableClientKey: emulator.demo.publishableClientKey,
+        secretServerKey: emulator.demo.secretServerKey,
+        httpClient: layerHttpClient(emulator)
+      })
+    )
+  )
+
+/** A free port on 127.0.0.1 (Vite takes `port: 0` for "the default port"). */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+
+/** The Vite dev server of the app, talking to the API at `config.apiUrl`. */
+export const createAppServer = async (config: DemoClientConfig, options: DemoOptions = {}): Promise<ViteDevServer> => {
+  const watch = options.watch ?? true
+  const port = options.port === 0 ? await freePort() : (options.port ?? 3000)
+  return createServer({
+    configFile: false,
+    envFile: false,
+    root: appRoot,
+    mode: "development",
+    appType: "spa",
+    clearScreen: false,
+    logLevel: options.logLevel ?? "info",
+    cacheDir: options.cacheDir ?? `${repoRoot}node_modules/.vite-react-app`,
+    plugins: [react()],
+    define: { __STACK_DEMO__: JSON.stringify(config) },
+    resolve: { dedupe: ["react", "react-dom", "effect"] },
+    optimizeDeps: { entries: ["index.html"], include: prebundled.filter(resolvable) },
+    server: {
+      host: "127.0.0.1",
+      port,
+      strictPort: true,
+      fs: { allow: [repoRoot] },
+      hmr: watch,
+      ...(watch ? {} : { watch: null })
+    }
+  })
+}
+
+const require = createRequire(import.meta.url)
+const resolvable = (specifier: string): boolean => {
+  try {
+    require.resolve(specifier, { paths: [repoRoot] })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Starts the emulator (demo project + demo user seeded) and the app's dev server. Fails (rejects)
+ * when a port is taken; what was started is stopped again.
+ */
+export const startDemo = async (options: DemoOptions = {}): Promise<RunningDemo> => {
+  const scope = await Effect.runPromise(Scope.make())
+  const closeScope = () => Effect.runPromise(Scope.close(scope, Exit.void))
+  let vite: ViteDevServer | undefined
+  try {
+    const server = await Effect.runPromise(
+      Scope.extend(serve({ port: options.emulatorPort ?? 8102, emulatorOptions: { demo: { config: demoProjectConfig } } }), scope)
+    )
+    const emulator = server.emulator
+    await Effect.runPromise(seedDemoUser(emulator))
+    const config: DemoClientConfig = {
+      apiUrl: server.baseUrl,
+      projectId: emulator.demo.projectId,
+      publishableClientKey: emulator.demo.publishableClientKey,
+      demoUser: { email: demoUser.email, password: demoUser.password }
+    }
+    vite = await createAppServer(config, options)
+    await vite.listen()
+    const address = vite.httpServer?.address() as AddressInfo | null | undefined
+    if (address === null || address === undefined) throw new Error("The app server did not report its address.")
+    const appUrl = `http://localhost:${address.port}`
+    const running = vite
+    let closed: Promise<void> | undefined
+    return {
+      appUrl,
+      emulatorUrl: server.baseUrl,
+      emulator,
+      projectId: emulator.demo.projectId,
+      publishableClientKey: emulator.demo.publishableClientKey,
+      demoUser,
+      close: () => (closed ??= running.close().finally(closeScope))
+    }
+  } catch (error) {
+    await vite?.close().catch(() => undefined)
+    await closeScope()
+    throw error
+  }
+}

@@ -1,0 +1,73 @@
+/** The error page, the CLI login confirmation, and "not found". */
+import { Effect } from "effect"
+import { useState } from "react"
+import * as Cli from "../../../../src/auth/Cli.js"
+import { useStackMutation } from "../../../../react/index.js"
+import { Link, useLocation } from "../router.js"
+import { Alert, AuthCard, Button, ErrorMessage } from "../ui.js"
+
+/** `/handler/error?errorCode=…&message=…`: where the service sends errors it cannot show elsewhere. */
+export const ErrorPage = () => {
+  const url = useLocation()
+  const code = url.searchParams.get("errorCode") ?? url.searchParams.get("error")
+  const message = url.searchParams.get("message") ?? url.searchParams.get("error_description")
+  return (
+    <AuthCard title="Something went wrong">
+      <div className="stack">
+        <Alert kind="error">
+          {message ?? "An unknown error occurred."}
+          {code === null ? null : <span className="error-tag">{code}</span>}
+        </Alert>
+        <Link className="button block" to="/handler/sign-in">
+          Back to sign in
+        </Link>
+        <Link className="button secondary block" to="/">
+          Home
+        </Link>
+      </div>
+    </AuthCard>
+  )
+}
+
+/** `/handler/cli-auth-confirm?login_code=…`: the signed-in user lets a command-line tool sign in as them. */
+export const CliAuthConfirmPage = () => {
+  const url = useLocation()
+  const loginCode = url.searchParams.get("login_code") ?? ""
+  const [done, setDone] = useState(false)
+  const confirm = useStackMutation(() => Cli.complete(loginCode).pipe(Effect.zipRight(Effect.sync(() => setDone(true)))))
+  if (loginCode === "") {
+    return (
+      <AuthCard title="Authorize the CLI">
+        <Alert kind="error">This link has no login code. Start the login again from your terminal.</Alert>
+      </AuthCard>
+    )
+  }
+  return (
+    <AuthCard title="Authorize the CLI" subtitle="A command-line tool asks to sign in as you.">
+      {done ? (
+        <Alert kind="success">The CLI is signed in. You can close this page and go back to your terminal.</Alert>
+      ) : (
+        <div className="stack">
+          <p className="muted small center">Only continue if you started this login yourself.</p>
+          <ErrorMessage error={confirm.error} />
+          <Button block pending={confirm.pending} onClick={() => void confirm.run()}>
+            Authorize CLI
+          </Button>
+          <Link className="button secondary block" to="/">
+            Cancel
+          </Link>
+        </div>
+      )}
+    </AuthCard>
+  )
+}
+
+/** Any other path. */
+export const NotFoundPage = () => (
+  <AuthCard title="Page not found">
+    <p className="center muted">There is nothing at this address.</p>
+    <Link className="button block" to="/">
+      Home
+    </Link>
+  </AuthCard>
+)

@@ -1,0 +1,79 @@
+/**
+ * `npm start`: the emulator and the demo React app together, on 127.0.0.1; prints the app's URL
+ * and the demo credentials, and stops both on Ctrl-C (SIGINT) or SIGTERM.
+ *
+ * Flags: `--port N` (the app, default 3000), `--emulator-port N` (the API, default 8102); 0 picks
+ * a free port. `--quiet` keeps Vite's own log lines out.
+ */
+import { startDemo } from "./server.js"
+
+const usage = "Usage: npm start -- [--port 3000] [--emulator-port 8102] [--quiet]"
+
+const parse = (argv: ReadonlyArray<string>) => {
+  const options: { port?: number; emulatorPort?: number; quiet?: boolean } = {}
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined]
+    if (name === "--quiet") {
+      options.quiet = true
+      continue
+    }
+    if (name !== "--port" && name !== "--emulator-port") throw new Error(`Unknown argument "${argv[i]}".\n${usage}`)
+    const text = inline ?? argv[++i]
+    const value = Number(text)
+    if (text === undefined || !Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} needs a port number (0–65535).\n${usage}`)
+    if (name === "--port") options.port = value
+    else options.emulatorPort = value
+  }
+  return options
+}
+
+const main = async () => {
+  let options: ReturnType<typeof parse>
+  try {
+    options = parse(process.argv.slice(2))
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(2)
+  }
+  const demo = await startDemo({
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.emulatorPort === undefined ? {} : { emulatorPort: options.emulatorPort }),
+    logLevel: options.quiet === true ? "warn" : "info"
+  })
+  console.log(`
+  stack-auth-effect demo
+
+  App        ${demo.appUrl}/
+  API        ${demo.emulatorUrl}  (the Stack Auth emulator; health: ${demo.emulatorUrl}/api/v1)
+  Outbox     ${demo.emulatorUrl}/api/v1/emulator/outbox  (e-mails the emulator "sent")
+
+  Demo user  ${demo.demoUser.email}
+  Password   ${demo.demoUser.password}
+  Project    ${demo.projectId}
+
+  Press Ctrl-C to stop.
+`)
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`\n  ${signal}: stopping the app and the emulator…`)
+    demo.close().then(
+      () => {
+        console.log("  Stopped.")
+        process.exit(0)
+      },
+      (error: unknown) => {
+        console.error("  Could not stop cleanly:", error)
+        process.exit(1)
+      }
+    )
+  }
+  process.on("SIGINT", () => stop("SIGINT"))
+  process.on("SIGTERM", () => stop("SIGTERM"))
+}
+
+main().catch((error: unknown) => {
+  console.error("The demo could not start:", error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,200 @@
+/**
+ * One query of a component (internal): runs the effect on the app's runtime, remembers which
+ * cache entries it read, and runs it again when one of them gets a new value, the session
+ * changes, or `refetch` is called. An external store for `useSyncExternalStore`.
+ *
+ * The fiber starts with the first listener and is interrupted shortly after the last one leaves
+ * (a microtask later, so StrictMode's unmount/mount pair keeps the same fiber).
+ *
+ * @module
+ */
+import { Cause, Effect, Exit, Fiber, Option } from "effect"
+import * as QueryCache from "../../src/cache/QueryCache.js"
+import type { StackErrorHandler, StackRuntime } from "../StackProvider.js"
+
+/** What a query shows. */
+export interface QueryState<A, E> {
+  /** `"loading"` until the first result (and again after a session change). */
+  readonly status: "loading" | "success" | "error"
+  /** The last value (kept while a refetch runs). */
+  readonly data: A | undefined
+  /** The typed error of the last run, when it failed with one. */
+  readonly error: E | undefined
+  /** The whole cause of the last failure (typed error or defect). */
+  readonly cause: Cause.Cause<E> | undefined
+}
+
+const loading: QueryState<never, never> = { status: "loading", data: undefined, error: undefined, cause: undefined }
+
+type Listener = () => void
+
+/** See the module. */
+export class QueryObserver<A, E> {
+  private state: QueryState<A, E> = loading
+  private readonly listeners = new Set<Listener>()
+  private fiber: Fiber.RuntimeFiber<unknown, unknown> | undefined = undefined
+  private stopToken = 0
+  private onRefetch: (() => void) | undefined = undefined
+  private refetchRequested = false
+  private settled: { promise: Promise<void>; resolve: () => void } | undefined = undefined
+  private dropTimer: ReturnType<typeof setTimeout> | undefined = undefined
+
+  constructor(
+    private readonly runtime: StackRuntime<unknown>,
+    private readonly effect: Effect.Effect<A, E, unknown>,
+    private readonly onError: StackErrorHandler
+  ) {}
+
+  /** The current state (a stable object until it changes). */
+  readonly getSnapshot = (): QueryState<A, E> => this.state
+
+  /** Adds a listener; the first one starts the query. */
+  readonly subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener)
+    this.stopToken += 1
+    this.clearDrop()
+    this.start()
+    return () => {
+      this.listeners.delete(listener)
+      if (this.listeners.size === 0) this.scheduleStop()
+    }
+  }
+
+  /** Whether a mounted component listens. */
+  get hasListeners(): boolean {
+    return this.listeners.size > 0
+  }
+
+  /** Runs the effect again; entries it read are invalidated first, so the result is fresh. */
+  readonly refetch = (): void => {
+    if (this.onRefetch !== undefined) this.onRefetch()
+    else {
+      this.refetchRequested = true
+      if (this.listeners.size > 0) this.start()
+    }
+  }
+
+  /** Resolves when the query has a result (for Suspense). */
+  promise(): Promise<void> {
+    if (this.state.status !== "loading") return Promise.resolve()
+    if (this.settled === undefined) {
+      let resolve!: () => void
+      const promise = new Promise<void>((done) => {
+        resolve = done
+      })
+      this.settled = { promise, resolve }
+    }
+    return this.settled.promise
+  }
+
+  /** Starts the query (idempotent). */
+  start(): void {
+    if (this.fiber !== undefined) return
+    const fiber = this.runtime.runFork(this.loop())
+    this.fiber = fiber
+    fiber.addObserver((exit) => {
+      if (this.fiber === fiber) this.fiber = undefined
+      // the loop only ends by interruption, or when the app's layers fail to build
+      if (Exit.isFailure(exit) && !Exit.isInterrupted(exit)) {
+        const cause = exit.cause as Cause.Cause<E>
+        this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(Cause.failureOption(cause)), cause })
+        this.onError(Cause.squash(cause), cause)
+      }
+    })
+  }
+
+  /** Interrupts the query's fiber now. */
+  stop(): void {
+    const fiber = this.fiber
+    this.fiber = undefined
+    this.onRefetch = undefined
+    if (fiber !== undefined) Effect.runFork(Fiber.interrupt(fiber))
+  }
+
+  /**
+   * When nobody listens `millis` after the query settled, stops it and calls `onDrop` (a suspended
+   * render that never committed leaves no listener behind).
+   */
+  armDrop(millis: number, onDrop: () => void): void {
+    this.clearDrop()
+    void this.promise().then(() => {
+      this.clearDrop()
+      const timer = setTimeout(() => {
+        if (this.listeners.size === 0) {
+          this.stop()
+          onDrop()
+        }
+      }, millis)
+      ;(timer as { unref?: () => void }).unref?.()
+      this.dropTimer = timer
+    })
+  }
+
+  private clearDrop() {
+    if (this.dropTimer !== undefined) clearTimeout(this.dropTimer)
+    this.dropTimer = undefined
+  }
+
+  private scheduleStop() {
+    const token = ++this.stopToken
+    queueMicrotask(() => {
+      if (token === this.stopToken && this.listeners.size === 0) this.stop()
+    })
+  }
+
+  private set(state: QueryState<A, E>) {
+    this.state = state
+    if (state.status !== "loading" && this.settled !== undefined) {
+      this.settled.resolve()
+      this.settled = undefined
+    }
+    for (const listener of [...this.listeners]) listener()
+  }
+
+  private settle(exit: Exit.Exit<A, E>) {
+    if (Exit.isSuccess(exit)) {
+      this.set({ status: "success", data: exit.value, error: undefined, cause: undefined })
+      return
+    }
+    if (Cause.isInterruptedOnly(exit.cause)) return
+    const failure = Cause.failureOption(exit.cause)
+    this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(failure), cause: exit.cause })
+    // a typed failure is the component's to show; a defect is a bug nobody handles
+    if (Option.isNone(failure)) this.onError(Cause.squash(exit.cause), exit.cause)
+  }
+
+  private awaitRefetch(): Effect.Effect<"refetch"> {
+    return Effect.async<"refetch">((resume) => {
+      if (this.refetchRequested) {
+        this.refetchRequested = false
+        resume(Effect.succeed("refetch"))
+        return
+      }
+      this.onRefetch = () => {
+        this.onRefetch = undefined
+        resume(Effect.succeed("refetch"))
+      }
+      return Effect.sync(() => {
+        this.onRefetch = undefined
+      })
+    })
+  }
+
+  private loop(): Effect.Effect<never> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    return Effect.gen(function* () {
+      while (true) {
+        const tracked = yield* QueryCache.track(self.effect)
+        self.settle(tracked.exit)
+        const reason = yield* Effect.raceFirst(QueryCache.awaitChange(tracked.dependencies), self.awaitRefetch())
+        if (reason === "session") {
+          // another user (or nobody): show nothing of the previous one while reading again
+          self.set(loading)
+        } else if (reason === "refetch") {
+          yield* Effect.forEach(tracked.dependencies.keys, (dependency) => QueryCache.invalidate(dependency.key), { discard: true })
+        }
+      }
+    }) as Effect.Effect<never, never, unknown> as Effect.Effect<never>
+  }
+}

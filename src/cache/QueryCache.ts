@@ -1,0 +1,553 @@
+/**
+ * The query cache (DESIGN.md §3): reads that many screens share go through it, keyed by call.
+ *
+ * Rules:
+ * - concurrent identical reads (same key) send ONE request and share its result;
+ * - an entry lives while it has subscribers and {@link defaultOptions.ttlMillis} (5 s) after the
+ *   last one leaves; a plain read is a subscriber while it runs; time comes from `Clock`;
+ * - failures are never cached: the next read asks again;
+ * - `invalidate(prefix)` makes every matching entry stale, so the next read is fresh; an entry
+ *   somebody subscribes to is refreshed in the background, at most once per 300 ms, one fetch at a
+ *   time ({@link defaultOptions.throttleMillis});
+ * - a read never runs two fetches of one entry at once: a read after an invalidation waits for
+ *   the fetch that started before it, then fetches again;
+ * - a session change (sign-in, sign-out, another user, another tab) clears the user's entries
+ *   (everything except the project-wide keys of {@link sharedPrefixes}); a fetch that started
+ *   under the previous session never writes its result.
+ *
+ * {@link cached} and {@link invalidate} read the service with `Effect.serviceOption`: they add no
+ * requirement and no error to the caller, and without the service they just run the effect.
+ * `Stack.layerClient` (and the server/admin variants) provide one cache per layer: two apps in one
+ * process never share entries.
+ *
+ * For UI bindings: {@link subscribe} streams an entry's state while holding it, {@link track} runs
+ * an effect and reports which entries it read (with their versions), and {@link awaitChange}
+ * waits until one of them has a new value or the session changed.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { QueryCache } from "stack-auth-effect"
+ *
+ * const listMine = QueryCache.cached(["teams", "me"], Endpoint.call(listTeamsEndpoint, {}))
+ * const create = (name: string) =>
+ *   Endpoint.call(createTeamEndpoint, { payload: { displayName: name } }).pipe(
+ *     Effect.tap(() => QueryCache.invalidate(["teams"]))
+ *   )
+ * ```
+ *
+ * @module
+ */
+import {
+  Cause,
+  Clock,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  FiberRef,
+  Layer,
+  Option,
+  Redacted,
+  Scope,
+  Stream,
+  SubscriptionRef
+} from "effect"
+import { Session } from "../session/Session.js"
+import type { StoredTokens } from "../session/TokenStore.js"
+
+/** A cache key, e.g. `["user", "me"]`, `["team", teamId]`. Invalidation works by prefix. */
+export type Key = ReadonlyArray<string>
+
+/** Settings of a cache. */
+export interface Options {
+  /** How long an entry lives after its last subscriber left (default 5000 ms). */
+  readonly ttlMillis?: number | undefined
+  /** Minimum gap between two background refreshes of one entry (default 300 ms). */
+  readonly throttleMillis?: number | undefined
+  /**
+   * `false` turns caching off: every read runs its effect, nothing is stored; session changes are
+   * still reported to subscribers (default `true`).
+   */
+  readonly enabled?: boolean | undefined
+}
+
+/** The defaults of {@link Options}. */
+export const defaultOptions = { ttlMillis: 5_000, throttleMillis: 300, enabled: true } as const
+
+/** Keys whose first segment is listed here are project-wide: a session change keeps them. */
+export const sharedPrefixes: ReadonlyArray<string> = ["project"]
+
+/** What a subscriber sees of an entry. */
+export interface EntryState {
+  /** The entry's key. */
+  readonly key: Key
+  /**
+   * `"empty"`: nothing read yet (or cleared by a session change); `"success"`: a value is held;
+   * `"failure"`: the last fetch failed (not cached: the next read asks again).
+   */
+  readonly status: "empty" | "success" | "failure"
+  /** The last value read, kept while a refresh runs. */
+  readonly value: Option.Option<unknown>
+  /** The cause of the last failure, when `status` is `"failure"`. */
+  readonly failure: Option.Option<Cause.Cause<unknown>>
+  /** `true` while the value may be served to readers (not invalidated, not expired). */
+  readonly fresh: boolean
+  /** `true` while a fetch runs. */
+  readonly fetching: boolean
+  /** Grows with every new value, invalidation-free: a subscriber re-reads when it changes. */
+  readonly version: number
+  /** The session generation the entry belongs to. */
+  readonly generation: number
+}
+
+/** A version signal for the whole cache. */
+export interface CacheVersion {
+  /** Grows with every new value stored and every session change. */
+  readonly version: number
+  /** Grows with every session change (sign-in, sign-out, another user). */
+  readonly generation: number
+}
+
+/** One entry an effect read, at the version it saw. */
+export interface Dependency {
+  readonly key: Key
+  readonly version: number
+}
+
+/** What {@link track} observed: the entries read and the session generation at the start. */
+export interface Dependencies {
+  readonly keys: ReadonlyArray<Dependency>
+  readonly generation: number
+}
+
+/** Why {@link awaitChange} returned. */
+export type ChangeReason = "value" | "session"
+
+/** The cache service. */
+export interface QueryCacheShape {
+  /** Runs `effect` through the entry `key` (see the module's rules). */
+  readonly cached: <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Makes every entry under `prefix` stale; subscribed ones are refreshed (throttled). */
+  readonly invalidate: (prefix: Key) => Effect.Effect<void>
+  /** Drops every entry (a subscribed one is emptied and refreshed). */
+  readonly clear: Effect.Effect<void>
+  /** The entry's state while the stream runs; running it subscribes (keeps the entry alive). */
+  readonly subscribe: (key: Key) => Stream.Stream<EntryState>
+  /** The cache's version signal (current value first). */
+  readonly changes: Stream.Stream<CacheVersion>
+  /** The current version signal. */
+  readonly version: Effect.Effect<CacheVersion>
+  /** Waits (subscribed to every entry read) until one has a new value or the session changed. */
+  readonly awaitChange: (dependencies: Dependencies) => Effect.Effect<ChangeReason>
+  /** Checks the session now and clears the user's entries if it changed. */
+  readonly syncSession: Effect.Effect<void>
+}
+
+/** The query cache. */
+export class QueryCache extends Context.Tag("stack-auth-effect/QueryCache")<QueryCache, QueryCacheShape>() {}
+
+interface InFlight {
+  readonly deferred: Deferred.Deferred<unknown, unknown>
+  readonly epoch: number
+  outdated: boolean
+}
+
+interface Entry {
+  readonly id: string
+  readonly key: Key
+  readonly ref: SubscriptionRef.SubscriptionRef<EntryState>
+  subscribers: number
+  releasedAt: number
+  value: Option.Option<unknown>
+  failure: Option.Option<Cause.Cause<unknown>>
+  status: EntryState["status"]
+  fresh: boolean
+  version: number
+  epoch: number
+  inFlight: InFlight | undefined
+  lastFetchStartedAt: number
+  refreshScheduled: boolean
+  fetcher: Effect.Effect<unknown, unknown> | undefined
+}
+
+const idOf = (key: Key): string => JSON.stringify(key)
+
+const startsWith = (key: Key, prefix: Key): boolean =>
+  prefix.length <= key.length && prefix.every((segment, index) => key[index] === segment)
+
+const isShared = (key: Key): boolean => key.length > 0 && sharedPrefixes.includes(key[0]!)
+
+/** Which session the tokens belong to: a new sign-in stores a new refresh token. */
+const identityOf = (tokens: StoredTokens): string =>
+  Option.isSome(tokens.refreshToken)
+    ? `r:${Redacted.value(tokens.refreshToken.value)}`
+    : Option.isSome(tokens.accessToken)
+      ? `a:${Redacted.value(tokens.accessToken.value)}`
+      : ""
+
+interface Tracker {
+  readonly keys: Map<string, Dependency>
+}
+
+const currentTracker = FiberRef.unsafeMake<Tracker | undefined>(undefined)
+
+const record = (key: Key, version: number) =>
+  Effect.flatMap(FiberRef.get(currentTracker), (tracker) =>
+    Effect.sync(() => {
+      tracker?.keys.set(idOf(key), { key, version })
+    })
+  )
+
+/**
+ * Builds a cache in the current scope (fetches and refreshes belong to it). Watches the
+ * `Session` when one is provided, so a session change clears the user's entries.
+ */
+export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const ttl = options.ttlMillis ?? defaultOptions.ttlMillis
+    const throttle = options.throttleMillis ?? defaultOptions.throttleMillis
+    const enabled = options.enabled ?? defaultOptions.enabled
+    const scope = yield* Effect.scope
+    const session = yield* Effect.serviceOption(Session)
+    const entries = new Map<string, Entry>()
+    const signal = yield* SubscriptionRef.make<CacheVersion>({ version: 0, generation: 0 })
+    let identity = Option.isSome(session) ? identityOf(yield* session.value.current) : ""
+    let generation = 0
+
+    const snapshot = (entry: Entry): EntryState => ({
+      key: entry.key,
+      status: entry.status,
+      value: entry.value,
+      failure: entry.failure,
+      fresh: entry.fresh,
+      fetching: entry.inFlight !== undefined,
+      version: entry.version,
+      generation
+    })
+
+    // the snapshot is taken when the write runs, so the last write always shows the latest state
+    const publish = (entry: Entry) => Effect.suspend(() => SubscriptionRef.set(entry.ref, snapshot(entry)))
+    const bump = Effect.suspend(() => SubscriptionRef.update(signal, (current) => ({ version: current.version + 1, generation })))
+
+    const isExpired = (entry: Entry, now: number) =>
+      entry.subscribers === 0 && entry.inFlight === undefined && !entry.refreshScheduled && now - entry.releasedAt >= ttl
+
+    const sweep = (now: number) => {
+      for (const [id, entry] of entries) if (isExpired(entry, now)) entries.delete(id)
+    }
+
+    const entryFor = (key: Key) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        sweep(now)
+        const id = idOf(key)
+        const existing = entries.get(id)
+        if (existing !== undefined) return existing
+        const ref = yield* SubscriptionRef.make<EntryState>({
+          key,
+          status: "empty",
+          value: Option.none(),
+          failure: Option.none(),
+          fresh: false,
+          fetching: false,
+          version: 0,
+          generation
+        })
+        // another fiber may have created it meanwhile
+        const raced = entries.get(id)
+        if (raced !== undefined) return raced
+        const entry: Entry = {
+          id,
+          key,
+          ref,
+          subscribers: 0,
+          releasedAt: now,
+          value: Option.none(),
+          failure: Option.none(),
+          status: "empty",
+          fresh: false,
+          version: 0,
+          epoch: 0,
+          inFlight: undefined,
+          lastFetchStartedAt: Number.NEGATIVE_INFINITY,
+          refreshScheduled: false,
+          fetcher: undefined
+        }
+        entries.set(id, entry)
+        return entry
+      })
+
+    const acquire = (key: Key) =>
+      Effect.tap(entryFor(key), (entry) =>
+        Effect.sync(() => {
+          entry.subscribers += 1
+        })
+      )
+
+    const release = (entry: Entry) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.sync(() => {
+          entry.subscribers -= 1
+          if (entry.subscribers === 0) entry.releasedAt = now
+        })
+      )
+
+    const complete = (entry: Entry, flight: InFlight, exit: Exit.Exit<unknown, unknown>) =>
+      Effect.suspend(() => {
+        if (entry.inFlight === flight) entry.inFlight = undefined
+        const current = flight.epoch === entry.epoch && !flight.outdated
+        let changed = false
+        if (current) {
+          if (Exit.isSuccess(exit)) {
+            entry.value = Option.some(exit.value)
+            entry.failure = Option.none()
+            entry.status = "success"
+            entry.fresh = true
+            entry.version += 1
+            changed = true
+          } else if (!Exit.isInterrupted(exit)) {
+            // failures are not cached: the entry stays stale and the next read asks again
+            entry.failure = Option.some(exit.cause)
+            entry.status = "failure"
+            entry.fresh = false
+          }
+        }
+        return publish(entry).pipe(
+          Effect.zipRight(changed ? bump : Effect.void),
+          Effect.zipRight(Deferred.done(flight.deferred, exit))
+        )
+      })
+
+    const startFetch = (entry: Entry, fetch: Effect.Effect<unknown, unknown>) =>
+      Effect.uninterruptible(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const flight: InFlight = { deferred: yield* Deferred.make<unknown, unknown>(), epoch: entry.epoch, outdated: false }
+          entry.inFlight = flight
+          entry.lastFetchStartedAt = now
+          entry.fetcher = fetch
+          yield* fetch.pipe(
+            Effect.exit,
+            Effect.flatMap((exit) => complete(entry, flight, exit)),
+            Effect.forkIn(scope)
+          )
+          yield* publish(entry)
+          return flight
+        })
+      )
+
+    // serve a fresh value, join the fetch that started after the last invalidation, or start one
+    const ensureFresh = (entry: Entry, fetch: Effect.Effect<unknown, unknown>): Effect.Effect<unknown, unknown> =>
+      Effect.suspend(() => {
+        if (entry.fresh && Option.isSome(entry.value)) return Effect.succeed(entry.value.value)
+        const flight = entry.inFlight
+        if (flight !== undefined && flight.epoch === entry.epoch) {
+          if (!flight.outdated) return Deferred.await(flight.deferred)
+          // one fetch at a time: wait for the outdated one, then read again
+          return Deferred.await(flight.deferred).pipe(Effect.exit, Effect.zipRight(ensureFresh(entry, fetch)))
+        }
+        return Effect.flatMap(startFetch(entry, fetch), (started) => Deferred.await(started.deferred))
+      })
+
+    const scheduleRefresh = (entry: Entry): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        if (entry.refreshScheduled || entry.fetcher === undefined) return Effect.void
+        entry.refreshScheduled = true
+        const epoch = entry.epoch
+        return Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const wait = Math.max(0, entry.lastFetchStartedAt + throttle - now)
+          if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
+          entry.refreshScheduled = false
+          if (entry.subscribers > 0 && entry.epoch === epoch && entry.fetcher !== undefined && !entry.fresh) {
+            yield* Effect.exit(ensureFresh(entry, entry.fetcher))
+          }
+        }).pipe(
+          Effect.onInterrupt(() =>
+            Effect.sync(() => {
+              entry.refreshScheduled = false
+            })
+          ),
+          Effect.forkIn(scope),
+          Effect.asVoid
+        )
+      })
+
+    const drop = (entry: Entry, reset: boolean) =>
+      Effect.suspend(() => {
+        entry.fresh = false
+        if (entry.inFlight !== undefined) entry.inFlight.outdated = true
+        if (reset) {
+          // a new session: forget the value and detach the fetch of the previous one
+          entry.epoch += 1
+          entry.inFlight = undefined
+          entry.value = Option.none()
+          entry.failure = Option.none()
+          entry.status = "empty"
+          entry.version += 1
+        }
+        if (entry.subscribers > 0) return Effect.zipRight(publish(entry), scheduleRefresh(entry))
+        if (entry.inFlight === undefined) entries.delete(entry.id)
+        return publish(entry)
+      })
+
+    const applyIdentity = (tokens: StoredTokens) =>
+      Effect.suspend(() => {
+        const next = identityOf(tokens)
+        if (next === identity) return Effect.void
+        identity = next
+        generation += 1
+        const affected = [...entries.values()].filter((entry) => !isShared(entry.key))
+        return Effect.forEach(affected, (entry) => drop(entry, true), { discard: true }).pipe(Effect.zipRight(bump))
+      })
+
+    const syncSession: Effect.Effect<void> = Option.isSome(session)
+      ? Effect.flatMap(session.value.current, applyIdentity)
+      : Effect.void
+
+    if (Option.isSome(session)) {
+      yield* session.value.changes.pipe(Stream.runForEach(applyIdentity), Effect.forkIn(scope))
+    }
+
+    const cached = <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+      if (!enabled) return Effect.zipRight(syncSession, effect)
+      return Effect.gen(function* () {
+        yield* syncSession
+        const context = yield* Effect.context<R>()
+        const fetch = Effect.provide(effect, context) as Effect.Effect<unknown, unknown>
+        const value = yield* Effect.acquireUseRelease(
+          acquire(key),
+          (entry) => ensureFresh(entry, fetch),
+          (entry) => Effect.zipRight(release(entry), record(key, entry.version))
+        )
+        return value as A
+      }) as Effect.Effect<A, E, R>
+    }
+
+    const invalidate = (prefix: Key): Effect.Effect<void> =>
+      Effect.zipRight(
+        syncSession,
+        Effect.suspend(() =>
+          Effect.forEach(
+            [...entries.values()].filter((entry) => startsWith(entry.key, prefix)),
+            (entry) => drop(entry, false),
+            { discard: true }
+          )
+        )
+      )
+
+    const clear: Effect.Effect<void> = Effect.suspend(() =>
+      Effect.forEach([...entries.values()], (entry) => drop(entry, true), { discard: true }).pipe(Effect.zipRight(bump))
+    )
+
+    const subscribe = (key: Key): Stream.Stream<EntryState> =>
+      Stream.unwrapScoped(
+        Effect.map(Effect.acquireRelease(acquire(key), release), (entry) => entry.ref.changes)
+      )
+
+    const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeReason> => {
+      const session_ = signal.changes.pipe(
+        Stream.filter((current) => current.generation !== dependencies.generation),
+        Stream.as<ChangeReason>("session")
+      )
+      const values = dependencies.keys.map((dependency) =>
+        subscribe(dependency.key).pipe(
+          Stream.filter((state) => state.version !== dependency.version),
+          Stream.as<ChangeReason>("value")
+        )
+      )
+      return Stream.mergeAll([session_, ...values], { concurrency: "unbounded" }).pipe(
+        Stream.runHead,
+        Effect.map(Option.getOrElse((): ChangeReason => "session"))
+      )
+    }
+
+    const service: QueryCacheShape = {
+      cached,
+      invalidate,
+      clear,
+      subscribe,
+      changes: signal.changes,
+      version: SubscriptionRef.get(signal),
+      awaitChange,
+      syncSession
+    }
+    return service
+  })
+
+/** A cache as a layer (watches the `Session` when the app provides one). */
+export const layer = (options: Options = {}): Layer.Layer<QueryCache> => Layer.scoped(QueryCache, make(options))
+
+/**
+ * Runs `effect` through the entry `key` of the app's cache: concurrent identical reads share one
+ * request, a fresh value is served without a request, failures are not stored. Adds no
+ * requirement: without a `QueryCache` it just runs `effect`.
+ */
+export const cached = <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) =>
+    Option.isSome(cache) ? cache.value.cached(key, effect) : effect
+  )
+
+/**
+ * Makes every entry whose key starts with `prefix` stale, so the next read is fresh (subscribed
+ * entries are refreshed in the background, throttled). No-op without a `QueryCache`.
+ */
+export const invalidate = (prefix: Key): Effect.Effect<void> =>
+  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) =>
+    Option.isSome(cache) ? cache.value.invalidate(prefix) : Effect.void
+  )
+
+/** Streams an entry's state while subscribed (empty stream without a `QueryCache`). */
+export const subscribe = (key: Key): Stream.Stream<EntryState> =>
+  Stream.unwrap(
+    Effect.map(Effect.serviceOption(QueryCache), (cache) =>
+      Option.isSome(cache) ? cache.value.subscribe(key) : Stream.empty
+    )
+  )
+
+/** The result of {@link track}. */
+export interface Tracked<A, E> {
+  readonly exit: Exit.Exit<A, E>
+  readonly dependencies: Dependencies
+}
+
+/**
+ * Runs `effect` and reports which cache entries it read (and their versions) along with its exit,
+ * so a UI can wait for {@link awaitChange} and run it again. Never fails.
+ */
+export const track = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Tracked<A, E>, never, R> =>
+  Effect.gen(function* () {
+    const cache = yield* Effect.serviceOption(QueryCache)
+    if (Option.isSome(cache)) yield* cache.value.syncSession
+    const before = Option.isSome(cache) ? (yield* cache.value.version).generation : 0
+    const tracker: Tracker = { keys: new Map() }
+    const exit = yield* Effect.exit(Effect.locally(effect, currentTracker, tracker))
+    return { exit, dependencies: { keys: [...tracker.keys.values()], generation: before } }
+  })
+
+/**
+ * Waits until one of the entries in `dependencies` has a new value, or the session changed
+ * (holding a subscription to each meanwhile). Without a `QueryCache` it never returns.
+ */
+export const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeReason> =>
+  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) =>
+    Option.isSome(cache) ? cache.value.awaitChange(dependencies) : Effect.never
+  )
+
+/**
+ * Wraps a mutation so every entry under each of `prefixes` is invalidated when it ends (success
+ * or failure: a failed request may still have changed something). Keeps the effect's type.
+ *
+ * @example
+ * ```ts
+ * const rename = (name: string) => Endpoint.call(updateEndpoint, { payload: { displayName: name } }).pipe(
+ *   QueryCache.invalidating(["user"])
+ * )
+ * ```
+ */
+export const invalidating =
+  (...prefixes: ReadonlyArray<Key>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.ensuring(self, Effect.forEach(prefixes, invalidate, { discard: true }))

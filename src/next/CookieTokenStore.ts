@@ -1,0 +1,270 @@
+/**
+ * A token store over a server-rendering framework's cookie store — the object Next.js' `cookies()`
+ * returns, or anything with the same shape (structural types; no dependency on the framework).
+ * This is the server side of the official SDK's `"nextjs-cookie"` store (PROTOCOL.md §5.2, §5.3):
+ *
+ * - reads with the official rules (`src/session/cookies.ts`): the legacy refresh cookies
+ *   `stack-refresh-{projectId}` / `stack-refresh` win; otherwise the refresh cookie
+ *   (`stack-refresh-{projectId}--default`, `__Host-…` over HTTPS, `…--custom-…`) with the largest
+ *   `updated_at_millis`; the access token from `stack-access` = `["<refresh>", "<access>"]` only
+ *   when its refresh token matches;
+ * - writes (a refresh, a sign-in, a sign-out) the refresh cookie
+ *   `{"refresh_token", "updated_at_millis"}` for 1 year (31 536 000 s), `stack-access` for 1 day
+ *   (86 400 s), `Path=/`, `SameSite=Lax`, `Secure` over HTTPS, never `HttpOnly` (browser code
+ *   reads them), and deletes every other refresh cookie of the project;
+ * - over HTTPS (option `secure`, by default: the browser set the `stack-is-https` marker cookie)
+ *   the refresh cookie is `__Host-stack-refresh-{projectId}--default`;
+ * - where the framework forbids writes (Next.js throws when a Server Component sets a cookie) the
+ *   write is skipped silently, as the official SDK does; the new tokens still serve the rest of
+ *   the request from memory.
+ *
+ * Build one store per request, over that request's cookie store.
+ *
+ * @example
+ * ```ts
+ * // app/api/me/route.ts (Next.js App Router)
+ * import { cookies } from "next/headers"
+ * import { Effect } from "effect"
+ * import { ServerUsers } from "stack-auth-effect"
+ * import { CookieTokenStore } from "stack-auth-effect/next"
+ *
+ * export async function GET() {
+ *   const store = await cookies()
+ *   const user = await runtime.runPromise(
+ *     ServerUsers.getCurrentServer().pipe(Effect.provide(CookieTokenStore.layerSession(store, { projectId })))
+ *   )
+ *   return Response.json(user)
+ * }
+ * ```
+ *
+ * @module
+ */
+import { Clock, Effect, Layer, Option, Redacted, Ref, Stream } from "effect"
+import type { StackClient } from "../core/StackClient.js"
+import * as Cookies from "../session/cookies.js"
+import * as SessionModule from "../session/Session.js"
+import type { Session } from "../session/Session.js"
+import { sanitize, type StoredTokens, TokenStore, type TokenStoreShape } from "../session/TokenStore.js"
+
+// ---------------------------------------------------------------------------------------------
+// The framework's cookie store, structurally
+// ---------------------------------------------------------------------------------------------
+
+/** The attributes this store writes a cookie with (Next's `ResponseCookie` options accept them). */
+export interface FrameworkCookieOptions {
+  /** Lifetime in seconds; `0` deletes. */
+  readonly maxAge: number
+  readonly path: "/"
+  readonly sameSite: "lax"
+  readonly secure: boolean
+  /** Always false: the browser code of the SDK reads the cookies. */
+  readonly httpOnly: false
+  /** Only for the cross-subdomain `--custom-` refresh cookies. */
+  readonly domain?: string
+}
+
+/**
+ * A framework's cookie store: `get(name)` returning `{ value }` (Next's `RequestCookie`) or the
+ * value itself, `set(name, value, options)`, `delete(name)`, and, when available, `getAll()` (needed
+ * to find the `--custom-` refresh cookies of cross-subdomain sign-in). Values are plain (the
+ * framework URL-encodes and decodes them).
+ */
+export interface FrameworkCookies {
+  readonly get: (name: string) => { readonly value: string } | string | null | undefined
+  readonly getAll?: (() => ReadonlyArray<{ readonly name: string; readonly value: string }>) | undefined
+  readonly set: (name: string, value: string, options: FrameworkCookieOptions) => unknown
+  readonly delete: (name: string) => unknown
+}
+
+/** Options of the store. */
+export interface CookieTokenStoreOptions {
+  /** The project whose refresh cookie is read and written. */
+  readonly projectId: string
+  /**
+   * The site is served over HTTPS (`__Host-` refresh cookie name, `Secure`). Default: the browser
+   * set the `stack-is-https` marker cookie.
+   */
+  readonly secure?: boolean | undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cookie writes
+// ---------------------------------------------------------------------------------------------
+
+/** One cookie to set (`maxAge > 0`) or delete (`maxAge` 0, empty value). */
+export interface CookieWrite {
+  readonly name: string
+  readonly value: string
+  readonly options: FrameworkCookieOptions
+}
+
+const attributes = (maxAge: number, secure: boolean, domain?: string): FrameworkCookieOptions => ({
+  maxAge,
+  path: "/",
+  sameSite: "lax",
+  secure,
+  httpOnly: false,
+  ...(domain === undefined ? {} : { domain })
+})
+
+/**
+ * The cookies that store a token pair — the same list, in the same order and with the same
+ * attributes, as `Cookies.writeTokens` serialises: the refresh cookie (or its deletion), then
+ * `stack-access` (or its deletion), then the deletion of every other refresh cookie of the
+ * project found in `existing` (with its `Domain` for `--custom-` ones).
+ */
+export const cookieWrites = (tokens: StoredTokens, options: Cookies.WriteOptions): ReadonlyArray<CookieWrite> => {
+  const { projectId, secure } = options
+  const name = Cookies.refreshCookieName(projectId, secure)
+  // `__Host-` cookies are always Secure (browsers refuse them otherwise)
+  const secureFor = (cookie: string) => secure || cookie.startsWith("__Host-")
+  const refreshToken = Option.getOrUndefined(Option.map(tokens.refreshToken, Redacted.value))
+  const accessToken = Option.getOrUndefined(Option.map(tokens.accessToken, Redacted.value))
+  const writes: Array<CookieWrite> = [
+    refreshToken === undefined
+      ? { name, value: "", options: attributes(0, secureFor(name)) }
+      : {
+        name,
+        value: Cookies.refreshCookieValue(refreshToken, options.now),
+        options: attributes(Cookies.refreshCookieMaxAgeSeconds, secureFor(name))
+      },
+    refreshToken !== undefined && accessToken !== undefined
+      ? {
+        name: Cookies.accessCookieName,
+        value: JSON.stringify([refreshToken, accessToken]),
+        options: attributes(Cookies.accessCookieMaxAgeSeconds, secure)
+      }
+      : { name: Cookies.accessCookieName, value: "", options: attributes(0, secure) }
+  ]
+  for (const existing of options.existing.keys()) {
+    if (existing === name || !Cookies.isRefreshCookieName(existing, projectId)) continue
+    const domain = existing.startsWith("__Host-") ? undefined : Option.getOrUndefined(Cookies.customRefreshCookieDomain(existing, projectId))
+    writes.push({ name: existing, value: "", options: attributes(0, secureFor(existing), domain) })
+  }
+  return writes
+}
+
+/** A {@link CookieWrite} as a `Set-Cookie` header value (`Cookies.serializeCookie`). */
+export const serializeWrite = (write: CookieWrite): string =>
+  Cookies.serializeCookie(write.name, write.value, {
+    maxAgeSeconds: write.options.maxAge,
+    secure: write.options.secure,
+    domain: write.options.domain
+  })
+
+// ---------------------------------------------------------------------------------------------
+// The store
+// ---------------------------------------------------------------------------------------------
+
+/** The names read when the framework offers no `getAll()`. */
+const knownNames = (projectId: string): ReadonlyArray<string> => [
+  Cookies.legacyRefreshCookieName(projectId),
+  Cookies.globalLegacyRefreshCookieName,
+  Cookies.refreshCookieName(projectId, false),
+  Cookies.refreshCookieName(projectId, true),
+  Cookies.accessCookieName,
+  Cookies.isHttpsCookieName
+]
+
+const valueOf = (cookie: unknown): string | undefined => {
+  if (typeof cookie === "string") return cookie
+  if (typeof cookie === "object" && cookie !== null) {
+    const value = (cookie as { readonly value?: unknown }).value
+    return typeof value === "string" ? value : undefined
+  }
+  return undefined
+}
+
+/** The cookies of the store as a map; a throwing store reads as no cookies. */
+export const readCookies = (cookies: FrameworkCookies, projectId: string): Cookies.CookieMap => {
+  const map = new Map<string, string>()
+  try {
+    if (typeof cookies.getAll === "function") {
+      for (const cookie of cookies.getAll()) {
+        const value = valueOf(cookie)
+        if (typeof cookie?.name === "string" && value !== undefined && !map.has(cookie.name)) map.set(cookie.name, value)
+      }
+      return map
+    }
+    for (const name of knownNames(projectId)) {
+      const value = valueOf(cookies.get(name))
+      if (value !== undefined) map.set(name, value)
+    }
+  } catch {
+    // a store that cannot be read (outside a request) holds nothing we can use
+  }
+  return map
+}
+
+/** Whether the site is served over HTTPS according to the options, else the `stack-is-https` marker. */
+const isSecure = (options: CookieTokenStoreOptions, cookies: Cookies.CookieMap): boolean =>
+  options.secure ?? cookies.get(Cookies.isHttpsCookieName) === "true"
+
+/** Applies one write; `false` when the framework refused it (threw). */
+const apply = (cookies: FrameworkCookies, write: CookieWrite): boolean => {
+  try {
+    // A plain deletion goes through the framework's `delete`; `__Host-` and `Domain=` cookies
+    // need their attributes to be deleted, so they are overwritten with Max-Age=0 instead.
+    if (write.options.maxAge === 0 && write.options.domain === undefined && !write.name.startsWith("__Host-")) {
+      cookies.delete(write.name)
+    } else {
+      cookies.set(write.name, write.value, write.options)
+    }
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Makes the store over a framework cookie store. Never fails: unreadable cookies read as signed
+ * out, refused writes are skipped (logged at debug level, without token text).
+ */
+export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): Effect.Effect<TokenStoreShape> =>
+  Effect.gen(function*() {
+    const { projectId } = options
+    /** What this store wrote, served to later reads of the same request. */
+    const written = yield* Ref.make(Option.none<StoredTokens>())
+    const lock = yield* Effect.makeSemaphore(1)
+
+    const get: Effect.Effect<StoredTokens> = Effect.flatMap(Ref.get(written), (tokens) =>
+      Option.match(tokens, {
+        onSome: Effect.succeed,
+        onNone: () => Effect.sync(() => Cookies.readTokens(readCookies(cookies, projectId), projectId))
+      }))
+
+    const set = (raw: StoredTokens): Effect.Effect<void> =>
+      lock.withPermits(1)(
+        Effect.gen(function*() {
+          const tokens = sanitize(raw)
+          const now = yield* Clock.currentTimeMillis
+          const existing = readCookies(cookies, projectId)
+          const writes = cookieWrites(tokens, { projectId, secure: isSecure(options, existing), now, existing })
+          const refused = writes.filter((write) => !apply(cookies, write)).length
+          if (refused > 0) {
+            yield* Effect.logDebug(`Cookie token store: the framework refused ${refused} cookie write(s); kept for this request only`)
+          }
+          yield* Ref.set(written, Option.some(tokens))
+        })
+      )
+
+    return { get, set, changes: Stream.empty } satisfies TokenStoreShape
+  })
+
+/** The store as the `TokenStore` service. */
+export const layer = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): Layer.Layer<TokenStore> =>
+  Layer.effect(TokenStore, make(cookies, options))
+
+/**
+ * A session over the framework's cookies for one request: provide it to an effect run by an
+ * app-wide runtime (built from `Stack.layerServer`, say) and the effect's calls use — and refresh
+ * into the cookies — this request's tokens.
+ */
+export const layerSession = (
+  cookies: FrameworkCookies,
+  options: CookieTokenStoreOptions
+): Layer.Layer<Session | TokenStore, never, StackClient> => SessionModule.layer.pipe(Layer.provideMerge(layer(cookies, options)))
+
+/** The tokens the cookies hold, without making a store. */
+export const readTokens = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): StoredTokens =>
+  Cookies.readTokens(readCookies(cookies, options.projectId), options.projectId)

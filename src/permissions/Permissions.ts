@@ -1,0 +1,332 @@
+/**
+ * Permissions a user holds (PROTOCOL.md §3.0 "Permissions", §3.5): team permissions (granted in
+ * one team) and project permissions (granted project-wide). The signed-in user reads its own with
+ * client access (`user_id=me`); with server access any user's are read by id (`…ForUser`).
+ *
+ * A permission may contain others (its definition's `containedPermissionIds`, see
+ * `PermissionDefinitions.ts`). A *recursive* list holds the direct grants and everything they
+ * contain, transitively; a *direct* list only the grants themselves. The service defaults
+ * `recursive` to false when the query omits it; this SDK defaults it to **true** and always sends
+ * it. Lists come sorted by permission id.
+ *
+ * Team permission ids are custom ids (`^[a-z0-9_:]+$`) or the system permissions `$update_team`,
+ * `$delete_team`, `$read_members`, `$remove_members`, `$invite_members`, `$manage_api_keys`.
+ *
+ * Reads go through the query cache (`QueryCache.cached`; keys `["team-permissions", teamId, user,
+ * "recursive" | "direct"]` and `["project-permissions", user, "recursive" | "direct"]`, where
+ * `user` is `"me"` or the user id); grants, revokes and definition changes invalidate them.
+ *
+ * @example
+ * ```ts
+ * import { Permissions } from "stack-auth-effect"
+ *
+ * // show the delete button only to members holding $delete_team (directly or through team_admin)
+ * const canDelete = (teamId: string) => Permissions.hasTeamPermission(teamId, "$delete_team")
+ * const direct = (teamId: string) => Permissions.listTeamPermissions(teamId, { recursive: false })
+ * ```
+ *
+ * @module
+ */
+import { Effect, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
+import * as Endpoint from "../core/Endpoint.js"
+import { CannotGetOwnUserWithoutUser } from "../core/KnownErrors.js"
+import { field, Uuid } from "../core/Wire.js"
+import { QueryBoolean } from "../users/ServerUsers.js"
+
+// ---------------------------------------------------------------------------------------------
+// Ids
+// ---------------------------------------------------------------------------------------------
+
+/** The system team permissions, in the service's order. */
+export const systemTeamPermissionIds = [
+  "$update_team",
+  "$delete_team",
+  "$read_members",
+  "$remove_members",
+  "$invite_members",
+  "$manage_api_keys"
+] as const
+
+/** A system team permission id. */
+export type SystemTeamPermissionId = (typeof systemTeamPermissionIds)[number]
+
+/** The pattern of custom permission ids (definitions the project creates). */
+export const customPermissionIdPattern = /^[a-z0-9_:]+$/
+
+/** The service's message for a custom id that does not match {@link customPermissionIdPattern}. */
+export const customPermissionIdMessage = 'Only lowercase letters, numbers, ":", "_" are allowed'
+
+/** The service's message for a permission id (custom or `$` system) of the wrong form. */
+export const permissionIdMessage = 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed'
+
+/** The service's message for a `$` id that is not one of the system permissions. */
+export const invalidSystemPermissionMessage = "Invalid system permission"
+
+/**
+ * Why `id` is not a permission id (custom or system), or `undefined` when it is one. The texts
+ * are the service's.
+ */
+export const permissionIdProblem = (id: string): string | undefined => {
+  if (!/^\$?[a-z0-9_:]+$/.test(id)) return permissionIdMessage
+  if (id.startsWith("$") && !(systemTeamPermissionIds as ReadonlyArray<string>).includes(id)) return invalidSystemPermissionMessage
+  return undefined
+}
+
+/** A permission id: custom (`^[a-z0-9_:]+$`) or one of the `$` system team permissions. */
+export const PermissionId = Schema.String.pipe(Schema.filter((id) => permissionIdProblem(id) ?? true))
+
+/** A custom permission id (`^[a-z0-9_:]+$`): the id of a definition the project creates. */
+export const CustomPermissionId = Schema.String.pipe(
+  Schema.filter((id) => customPermissionIdPattern.test(id) || customPermissionIdMessage)
+)
+
+// ---------------------------------------------------------------------------------------------
+// Wire objects
+// ---------------------------------------------------------------------------------------------
+
+/** A team permission a user holds: `{ id, user_id, team_id }`. */
+export const TeamPermission = Schema.Struct({
+  id: Schema.String,
+  userId: field("user_id", Uuid),
+  teamId: field("team_id", Uuid)
+})
+
+/** A team permission a user holds in a team. */
+export type TeamPermission = typeof TeamPermission.Type
+
+/** A project permission a user holds: `{ id, user_id }`. */
+export const ProjectPermission = Schema.Struct({
+  id: Schema.String,
+  userId: field("user_id", Uuid)
+})
+
+/** A project permission a user holds. */
+export type ProjectPermission = typeof ProjectPermission.Type
+
+/** The list answer `{ items, is_paginated: false }` of team permissions. */
+export const TeamPermissionList = Schema.Struct({
+  items: Schema.Array(TeamPermission),
+  isPaginated: field("is_paginated", Schema.Boolean)
+})
+
+/** The list answer `{ items, is_paginated: false }` of project permissions. */
+export const ProjectPermissionList = Schema.Struct({
+  items: Schema.Array(ProjectPermission),
+  isPaginated: field("is_paginated", Schema.Boolean)
+})
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+// ---------------------------------------------------------------------------------------------
+
+/** `GET /team-permissions?team_id=&user_id=me&recursive=` (client access, the signed-in user). */
+export const listTeamPermissionsEndpoint = Endpoint.make({
+  name: "Permissions.listTeamPermissions",
+  method: "GET",
+  path: "/team-permissions",
+  access: "client",
+  session: "required",
+  query: Schema.Struct({
+    teamId: field("team_id", Uuid),
+    userId: field("user_id", Schema.Literal("me")),
+    recursive: field("recursive", QueryBoolean)
+  }),
+  success: TeamPermissionList,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `GET /project-permissions?user_id=me&recursive=` (client access, the signed-in user). */
+export const listProjectPermissionsEndpoint = Endpoint.make({
+  name: "Permissions.listProjectPermissions",
+  method: "GET",
+  path: "/project-permissions",
+  access: "client",
+  session: "required",
+  query: Schema.Struct({
+    userId: field("user_id", Schema.Literal("me")),
+    recursive: field("recursive", QueryBoolean)
+  }),
+  success: ProjectPermissionList,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `GET /team-permissions?team_id=&user_id=<id>&recursive=` (server access, any user). */
+export const listTeamPermissionsForUserEndpoint = Endpoint.make({
+  name: "Permissions.listTeamPermissionsForUser",
+  method: "GET",
+  path: "/team-permissions",
+  access: "server",
+  session: "none",
+  query: Schema.Struct({
+    teamId: field("team_id", Uuid),
+    userId: field("user_id", Uuid),
+    recursive: field("recursive", QueryBoolean)
+  }),
+  success: TeamPermissionList,
+  errors: []
+})
+
+/** `GET /project-permissions?user_id=<id>&recursive=` (server access, any user). */
+export const listProjectPermissionsForUserEndpoint = Endpoint.make({
+  name: "Permissions.listProjectPermissionsForUser",
+  method: "GET",
+  path: "/project-permissions",
+  access: "server",
+  session: "none",
+  query: Schema.Struct({
+    userId: field("user_id", Uuid),
+    recursive: field("recursive", QueryBoolean)
+  }),
+  success: ProjectPermissionList,
+  errors: []
+})
+
+// ---------------------------------------------------------------------------------------------
+// Cache keys
+// ---------------------------------------------------------------------------------------------
+
+/** Options of the list reads. */
+export interface ListOptions {
+  /** With everything the granted permissions contain, transitively (default `true`). */
+  readonly recursive?: boolean
+}
+
+const depth = (recursive: boolean) => (recursive ? "recursive" : "direct")
+
+/** The cache key of a user's team permissions (`user`: `"me"` or a user id). */
+export const teamPermissionsKey = (teamId: string, user: string, recursive: boolean): QueryCache.Key => [
+  "team-permissions",
+  teamId,
+  user,
+  depth(recursive)
+]
+
+/** The cache key of a user's project permissions (`user`: `"me"` or a user id). */
+export const projectPermissionsKey = (user: string, recursive: boolean): QueryCache.Key => [
+  "project-permissions",
+  user,
+  depth(recursive)
+]
+
+// ---------------------------------------------------------------------------------------------
+// Client functions (the signed-in user)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The signed-in user's permissions in a team, sorted by id; `recursive` (default `true`) adds
+ * every contained permission. `GET /team-permissions?team_id=&user_id=me&recursive=true|false`
+ * (cached). A team the user is not in gives an empty list. Fails with `UserNotSignedIn`, or
+ * `InvalidArgument` for a `teamId` that is not a uuid (nothing sent).
+ */
+export const listTeamPermissions = Effect.fn("Permissions.listTeamPermissions")(function* (
+  teamId: string,
+  options: ListOptions = {}
+) {
+  const recursive = options.recursive ?? true
+  const answer = yield* QueryCache.cached(
+    teamPermissionsKey(teamId, "me", recursive),
+    Endpoint.call(listTeamPermissionsEndpoint, { query: { teamId, userId: "me", recursive } })
+  )
+  return answer.items
+})
+
+/**
+ * Whether the signed-in user holds a team permission, directly or through containment (reads
+ * the recursive list, so it shares its cache entry). `GET /team-permissions?…&recursive=true`.
+ * Fails like {@link listTeamPermissions}.
+ */
+export const hasTeamPermission = Effect.fn("Permissions.hasTeamPermission")(function* (teamId: string, permissionId: string) {
+  const permissions = yield* listTeamPermissions(teamId, { recursive: true })
+  return permissions.some((permission) => permission.id === permissionId)
+})
+
+/**
+ * The signed-in user's project permissions, sorted by id; `recursive` (default `true`) adds every
+ * contained permission. `GET /project-permissions?user_id=me&recursive=true|false` (cached).
+ * Fails with `UserNotSignedIn`.
+ */
+export const listProjectPermissions = Effect.fn("Permissions.listProjectPermissions")(function* (options: ListOptions = {}) {
+  const recursive = options.recursive ?? true
+  const answer = yield* QueryCache.cached(
+    projectPermissionsKey("me", recursive),
+    Endpoint.call(listProjectPermissionsEndpoint, { query: { userId: "me", recursive } })
+  )
+  return answer.items
+})
+
+/**
+ * Whether the signed-in user holds a project permission, directly or through containment.
+ * `GET /project-permissions?user_id=me&recursive=true` (shares the recursive list's cache entry).
+ * Fails like {@link listProjectPermissions}.
+ */
+export const hasProjectPermission = Effect.fn("Permissions.hasProjectPermission")(function* (permissionId: string) {
+  const permissions = yield* listProjectPermissions({ recursive: true })
+  return permissions.some((permission) => permission.id === permissionId)
+})
+
+// ---------------------------------------------------------------------------------------------
+// Server functions (any user)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A user's permissions in a team, sorted by id; `recursive` defaults to `true`.
+ * `GET /team-permissions?team_id=&user_id=<id>&recursive=` (server access, cached). A user who is
+ * not a member (or does not exist) has none. Fails with `InvalidArgument` for ids that are not
+ * uuids (nothing sent).
+ */
+export const listTeamPermissionsForUser = Effect.fn("Permissions.listTeamPermissionsForUser")(function* (
+  teamId: string,
+  userId: string,
+  options: ListOptions = {}
+) {
+  const recursive = options.recursive ?? true
+  const answer = yield* QueryCache.cached(
+    teamPermissionsKey(teamId, userId, recursive),
+    Endpoint.call(listTeamPermissionsForUserEndpoint, { query: { teamId, userId, recursive } })
+  )
+  return answer.items
+})
+
+/**
+ * Whether a user holds a team permission, directly or through containment.
+ * `GET /team-permissions?…&recursive=true` (server access). Fails like {@link listTeamPermissionsForUser}.
+ */
+export const hasTeamPermissionForUser = Effect.fn("Permissions.hasTeamPermissionForUser")(function* (
+  teamId: string,
+  userId: string,
+  permissionId: string
+) {
+  const permissions = yield* listTeamPermissionsForUser(teamId, userId, { recursive: true })
+  return permissions.some((permission) => permission.id === permissionId)
+})
+
+/**
+ * A user's project permissions, sorted by id; `recursive` defaults to `true`.
+ * `GET /project-permissions?user_id=<id>&recursive=` (server access, cached). Fails with
+ * `InvalidArgument` for a `userId` that is not a uuid (nothing sent).
+ */
+export const listProjectPermissionsForUser = Effect.fn("Permissions.listProjectPermissionsForUser")(function* (
+  userId: string,
+  options: ListOptions = {}
+) {
+  const recursive = options.recursive ?? true
+  const answer = yield* QueryCache.cached(
+    projectPermissionsKey(userId, recursive),
+    Endpoint.call(listProjectPermissionsForUserEndpoint, { query: { userId, recursive } })
+  )
+  return answer.items
+})
+
+/**
+ * Whether a user holds a project permission, directly or through containment.
+ * `GET /project-permissions?user_id=<id>&recursive=true` (server access). Fails like
+ * {@link listProjectPermissionsForUser}.
+ */
+export const hasProjectPermissionForUser = Effect.fn("Permissions.hasProjectPermissionForUser")(function* (
+  userId: string,
+  permissionId: string
+) {
+  const permissions = yield* listProjectPermissionsForUser(userId, { recursive: true })
+  return permissions.some((permission) => permission.id === permissionId)
+})

@@ -1,0 +1,431 @@
+/**
+ * Redirects to the handler pages and to URLs (SPEC.md §2, PROTOCOL.md §5.4), as Effects.
+ *
+ * - **Where**: a page of {@link HandlerUrls} (`redirectToSignIn()`, `redirectTo("accountSettings")`…)
+ *   or any URL (`redirectToUrl(url)`). Every target passes the trusted-URL check of `UrlTrust`
+ *   (same-origin path, the app's origin, a trusted domain); anything else fails with
+ *   `UntrustedRedirectUrl` "Redirect URL … is not trusted; should be relative." and no navigation.
+ * - **Coming back**: redirects to sign-in, sign-up, onboarding and sign-out add
+ *   `after_auth_return_to` = the current page (a path when the page is on the same origin), or keep
+ *   the one the current page already carries. `redirectToAfterSignIn()` / `redirectToAfterSignUp()`
+ *   go to the current page's `after_auth_return_to` when present (checked like any target), else to
+ *   the `afterSignIn` / `afterSignUp` page. `noRedirectBack: true` turns both off.
+ * - **How**: the {@link RedirectMethod} service: {@link methodWindow} (`location.assign`, or
+ *   `location.replace` with `replace: true`; the default), {@link methodFramework} (a router's
+ *   `push` / `replace`), {@link methodCustom} (any function) or {@link methodNone} (no navigation).
+ *   The window method outside a browser fails with {@link RedirectUnavailable}; a navigate function
+ *   that throws or rejects fails with {@link RedirectFailed}.
+ * - **Waiting**: after triggering the navigation the effect waits {@link redirectWait} (2000 ms,
+ *   on the Effect `Clock`) so the page can unload before anything else runs, then completes.
+ *
+ * Nothing here touches `window` when the module loads: the browser is looked up when a redirect
+ * runs. The services are optional (`Context.Reference` defaults, `HandlerUrls` read with
+ * `Effect.serviceOption`), so the functions require nothing.
+ *
+ * On a server rendering a page, compute the target with {@link urlFor} and hand it to the
+ * framework's own redirect (which usually works by throwing): `redirect(await Effect.runPromise(
+ * Redirects.urlFor("signIn")))`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Redirects } from "stack-auth-effect"
+ *
+ * // in a React component with a router: navigate through it, trust a partner domain
+ * const program = Redirects.redirectToSignIn().pipe(
+ *   Effect.provide(Redirects.layerMethod(Redirects.methodFramework(router))),
+ *   Effect.provide(Redirects.layerTrust({ trustedDomains: ["https://*.partner.example"] }))
+ * )
+ * ```
+ *
+ * @module
+ */
+import { Context, Data, Duration, Effect, Either, Layer, Option } from "effect"
+import * as Projects from "../projects/Projects.js"
+import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "./HandlerUrls.js"
+import { check, type TrustOptions, UntrustedRedirectUrl } from "./UrlTrust.js"
+
+export { UntrustedRedirectUrl } from "./UrlTrust.js"
+
+// ---------------------------------------------------------------------------------------------
+// Errors and constants
+// ---------------------------------------------------------------------------------------------
+
+/** The query parameter carrying the page to come back to after signing in or up. */
+export const returnToParam = "after_auth_return_to"
+
+/** How long a redirect waits after triggering the navigation, so the page can unload (2000 ms). */
+export const redirectWait: Duration.Duration = Duration.millis(2000)
+
+/** The redirect method cannot work here (the window method outside a browser). */
+export class RedirectUnavailable extends Data.TaggedError("RedirectUnavailable")<{
+  readonly message: string
+  /** Where the redirect should have gone. */
+  readonly url: string
+}> {}
+
+/** The navigate function of a framework or custom method threw or rejected. */
+export class RedirectFailed extends Data.TaggedError("RedirectFailed")<{
+  readonly message: string
+  /** Where the redirect should have gone. */
+  readonly url: string
+  /** What the navigate function threw. */
+  readonly cause: unknown
+}> {}
+
+/** Everything a redirect can fail with. */
+export type RedirectError = UntrustedRedirectUrl | RedirectUnavailable | RedirectFailed
+
+// ---------------------------------------------------------------------------------------------
+// Redirect methods
+// ---------------------------------------------------------------------------------------------
+
+/** How the SDK leaves the page. */
+export interface RedirectMethodShape {
+  /** `"none"`, `"window"`, `"framework"` or `"custom"`. */
+  readonly kind: "none" | "window" | "framework" | "custom"
+  /** The absolute URL of the current page, when known (used for `after_auth_return_to` and the origin check). */
+  readonly currentUrl: Effect.Effect<Option.Option<URL>>
+  /** Triggers the navigation to an already checked URL. */
+  readonly navigate: (url: string, options: { readonly replace: boolean }) => Effect.Effect<void, RedirectUnavailable | RedirectFailed>
+  /** How long the redirect waits afterwards (zero for {@link methodNone}). */
+  readonly wait: Duration.Duration
+}
+
+/** Options shared by the method constructors. */
+export interface MethodOptions {
+  /** The wait after navigating; default {@link redirectWait}. */
+  readonly wait?: Duration.DurationInput | undefined
+}
+
+/** Options of {@link methodFramework} and {@link methodCustom}. */
+export interface NavigateFunctionOptions extends MethodOptions {
+  /** Reads the current page's URL; default: the browser's `location.href` when there is one. */
+  readonly currentUrl?: (() => string | URL | null | undefined) | undefined
+}
+
+/** A framework router as most expose it (Next's `useRouter()`, a router's history object). */
+export interface FrameworkRouter {
+  readonly push: (url: string) => unknown
+  readonly replace: (url: string) => unknown
+}
+
+interface BrowserLocation {
+  readonly href: string
+  readonly assign: (url: string) => void
+  readonly replace: (url: string) => void
+}
+
+/** The browser's `location`, looked up at call time (never at import time). */
+const browserLocation = (): BrowserLocation | undefined => {
+  const location = (globalThis as { readonly location?: Partial<BrowserLocation> }).location
+  return typeof location?.href === "string" && typeof location.assign === "function" && typeof location.replace === "function"
+    ? (location as BrowserLocation)
+    : undefined
+}
+
+const browserHref = (): string | undefined => {
+  const location = (globalThis as { readonly location?: { readonly href?: unknown } }).location
+  return typeof location?.href === "string" ? location.href : undefined
+}
+
+const parseUrl = (text: string | URL | null | undefined, base?: URL | string): Option.Option<URL> => {
+  if (text === null || text === undefined) return Option.none()
+  try {
+    return Option.some(base === undefined ? new URL(String(text)) : new URL(String(text), base))
+  } catch {
+    return Option.none()
+  }
+}
+
+const readCurrent = (read: () => string | URL | null | undefined): Effect.Effect<Option.Option<URL>> =>
+  Effect.sync(() => {
+    try {
+      return parseUrl(read())
+    } catch {
+      return Option.none()
+    }
+  })
+
+const callNavigate = (url: string, run: () => unknown): Effect.Effect<void, RedirectFailed> =>
+  Effect.tryPromise({
+    try: async () => {
+      await run()
+    },
+    catch: (cause) => new RedirectFailed({ message: `The navigate function failed while redirecting to ${url}`, url, cause })
+  })
+
+/** No navigation at all (the app handles it): redirects only check their target. The current page is unknown. */
+export const methodNone: RedirectMethodShape = {
+  kind: "none",
+  currentUrl: Effect.succeed(Option.none()),
+  navigate: () => Effect.void,
+  wait: Duration.zero
+}
+
+/**
+ * The browser's `location`: `assign` (a new history entry) or `replace`. Outside a browser every
+ * redirect fails with {@link RedirectUnavailable}. The default method.
+ */
+export const methodWindow = (options: MethodOptions = {}): RedirectMethodShape => ({
+  kind: "window",
+  currentUrl: readCurrent(browserHref),
+  navigate: (url, { replace }) =>
+    Effect.suspend((): Effect.Effect<void, RedirectUnavailable | RedirectFailed> => {
+      const location = browserLocation()
+      if (location === undefined) {
+        return Effect.fail(
+          new RedirectUnavailable({
+            message: "The window redirect method needs a browser (window.location); provide another RedirectMethod here.",
+            url
+          })
+        )
+      }
+      return Effect.try({
+        try: () => (replace ? location.replace(url) : location.assign(url)),
+        catch: (cause) => new RedirectFailed({ message: `window.location refused to navigate to ${url}`, url, cause })
+      })
+    }),
+  wait: Duration.decode(options.wait ?? redirectWait)
+})
+
+/** A framework router: `router.replace(url)` with `replace: true`, else `router.push(url)`; a returned promise is awaited. */
+export const methodFramework = (router: FrameworkRouter, options: NavigateFunctionOptions = {}): RedirectMethodShape => ({
+  kind: "framework",
+  currentUrl: readCurrent(options.currentUrl ?? browserHref),
+  navigate: (url, { replace }) => callNavigate(url, () => (replace ? router.replace(url) : router.push(url))),
+  wait: Duration.decode(options.wait ?? redirectWait)
+})
+
+/** Any navigate function (`(url, { replace }) => …`); a returned promise is awaited. */
+export const methodCustom = (
+  navigate: (url: string, options: { readonly replace: boolean }) => unknown,
+  options: NavigateFunctionOptions = {}
+): RedirectMethodShape => ({
+  kind: "custom",
+  currentUrl: readCurrent(options.currentUrl ?? browserHref),
+  navigate: (url, navigateOptions) => callNavigate(url, () => navigate(url, navigateOptions)),
+  wait: Duration.decode(options.wait ?? redirectWait)
+})
+
+/** The redirect method; defaults to {@link methodWindow}, so it never appears in requirements. */
+export class RedirectMethod extends Context.Reference<RedirectMethod>()("stack-auth-effect/RedirectMethod", {
+  defaultValue: (): RedirectMethodShape => methodWindow()
+}) {}
+
+/** A layer choosing the redirect method. */
+export const layerMethod = (method: RedirectMethodShape): Layer.Layer<RedirectMethod> => Layer.succeed(RedirectMethod, method)
+
+// ---------------------------------------------------------------------------------------------
+// Trusted domains
+// ---------------------------------------------------------------------------------------------
+
+/** The domains redirects may leave the app's origin for. */
+export interface RedirectTrustShape {
+  /** Trusted-domain patterns (`https://app.example.com`, `https://*.example.com`…), see `UrlTrust`. */
+  readonly trustedDomains: ReadonlyArray<string>
+  /** Trust localhost URLs on any port. */
+  readonly allowLocalhost: boolean
+}
+
+/** Trusted domains of redirects; defaults to none (same-origin targets only). */
+export class RedirectTrust extends Context.Reference<RedirectTrust>()("stack-auth-effect/RedirectTrust", {
+  defaultValue: (): RedirectTrustShape => ({ trustedDomains: [], allowLocalhost: false })
+}) {}
+
+/** A layer of trusted domains. */
+export const layerTrust = (options: {
+  readonly trustedDomains?: ReadonlyArray<string> | undefined
+  readonly allowLocalhost?: boolean | undefined
+}): Layer.Layer<RedirectTrust> =>
+  Layer.succeed(RedirectTrust, { trustedDomains: options.trustedDomains ?? [], allowLocalhost: options.allowLocalhost ?? false })
+
+/**
+ * Trusted domains read from the project's configuration (`GET /projects/current`,
+ * `config.domains`), as the official SDK does.
+ */
+export const layerTrustFromProject = (options: { readonly allowLocalhost?: boolean | undefined } = {}) =>
+  Layer.effect(
+    RedirectTrust,
+    Effect.map(Projects.getCurrent(), (project): RedirectTrustShape => ({
+      trustedDomains: project.config.domains.map((domain) => domain.domain),
+      allowLocalhost: options.allowLocalhost ?? false
+    }))
+  )
+
+// ---------------------------------------------------------------------------------------------
+// Redirects
+// ---------------------------------------------------------------------------------------------
+
+/** Options of the redirects to handler pages. */
+export interface RedirectOptions {
+  /** Replace the current history entry instead of adding one (window and framework methods). */
+  readonly replace?: boolean | undefined
+  /** Neither add nor honour `after_auth_return_to`. */
+  readonly noRedirectBack?: boolean | undefined
+}
+
+/** The pages whose redirects carry `after_auth_return_to` (as the official SDK). */
+const returnAwarePages: ReadonlySet<HandlerName> = new Set<HandlerName>(["signIn", "signUp", "onboarding", "signOut"])
+
+/** The pages after which `after_auth_return_to` is honoured. */
+const returnHonouringPages: ReadonlySet<HandlerName> = new Set<HandlerName>(["afterSignIn", "afterSignUp"])
+
+interface Environment {
+  readonly method: RedirectMethodShape
+  readonly paths: HandlerPaths
+  readonly current: Option.Option<URL>
+  readonly trust: TrustOptions
+}
+
+const environment: Effect.Effect<Environment> = Effect.gen(function*() {
+  const method = yield* RedirectMethod
+  const trust = yield* RedirectTrust
+  const urls = yield* Effect.serviceOption(HandlerUrls)
+  const current = yield* method.currentUrl
+  const appUrl = Option.flatMap(urls, (service) => Option.flatMap(service.appUrl, parseUrl))
+  const appOrigin = Option.orElse(appUrl, () => current).pipe(Option.map((url) => url.origin), Option.getOrUndefined)
+  return {
+    method,
+    paths: Option.match(urls, { onNone: () => defaultPaths, onSome: (service) => service.paths }),
+    current,
+    trust: { appOrigin, trustedDomains: trust.trustedDomains, allowLocalhost: trust.allowLocalhost }
+  }
+})
+
+/** `pathname + search + hash` of a URL. */
+const relativePart = (url: URL): string => `${url.pathname}${url.search}${url.hash}`
+
+/**
+ * Where a redirect to a handler page goes, before the trust check: the page, with
+ * `after_auth_return_to` added (sign-in, sign-up, onboarding, sign-out) or honoured (after
+ * sign-in / sign-up) relative to the current page. Same-origin results are paths.
+ */
+export const planHandlerTarget = (
+  name: HandlerName,
+  paths: HandlerPaths,
+  current: Option.Option<URL>,
+  options: RedirectOptions = {}
+): string => {
+  const raw = paths[name]
+  if (options.noRedirectBack === true || Option.isNone(current)) return raw
+  const here = current.value
+  if (returnHonouringPages.has(name)) {
+    const back = here.searchParams.get(returnToParam)
+    return back === null || back === "" ? raw : back
+  }
+  if (!returnAwarePages.has(name)) return raw
+  const next = Option.getOrUndefined(parseUrl(raw, here))
+  if (next === undefined) return raw
+  if (!next.searchParams.has(returnToParam)) {
+    const inherited = here.searchParams.get(returnToParam)
+    next.searchParams.set(returnToParam, inherited ?? (next.origin === here.origin ? relativePart(here) : here.href))
+  }
+  return next.origin === here.origin ? relativePart(next) : next.href
+}
+
+const checked = (target: string, environment: Environment): Effect.Effect<string, UntrustedRedirectUrl> =>
+  Either.match(check(target, environment.trust), { onLeft: Effect.fail, onRight: Effect.succeed })
+
+const go = (target: string, environment: Environment, replace: boolean): Effect.Effect<void, RedirectError> =>
+  Effect.gen(function*() {
+    const url = yield* checked(target, environment)
+    yield* environment.method.navigate(url, { replace })
+    if (Duration.greaterThan(environment.method.wait, Duration.zero)) yield* Effect.sleep(environment.method.wait)
+  })
+
+/**
+ * Checks a redirect target against the current page's (or `HandlerUrls`' app) origin and the
+ * trusted domains, and returns it normalised. Fails with `UntrustedRedirectUrl`.
+ */
+export const ensureTrusted = (url: string | URL): Effect.Effect<string, UntrustedRedirectUrl> =>
+  Effect.flatMap(environment, (env) => checked(String(url), env))
+
+/**
+ * The checked URL a redirect to a handler page would go to (with `after_auth_return_to` handled),
+ * without navigating — for a server that redirects with its framework. Fails with `UntrustedRedirectUrl`.
+ */
+export const urlFor = (name: HandlerName, options: RedirectOptions = {}): Effect.Effect<string, UntrustedRedirectUrl> =>
+  Effect.flatMap(environment, (env) => checked(planHandlerTarget(name, env.paths, env.current, options), env))
+
+/**
+ * Redirects to any URL after the trust check, then waits {@link redirectWait}.
+ * Fails with `UntrustedRedirectUrl` (nothing navigates), `RedirectUnavailable`, `RedirectFailed`.
+ */
+export const redirectToUrl = (
+  url: string | URL,
+  options: { readonly replace?: boolean | undefined } = {}
+): Effect.Effect<void, RedirectError> =>
+  Effect.flatMap(environment, (env) => go(String(url), env, options.replace === true)).pipe(
+    Effect.withSpan("Redirects.redirectToUrl")
+  )
+
+/**
+ * Redirects to a handler page (see the module documentation for `after_auth_return_to`), then
+ * waits {@link redirectWait}. Fails with `UntrustedRedirectUrl`, `RedirectUnavailable`, `RedirectFailed`.
+ */
+export const redirectTo = (name: HandlerName, options: RedirectOptions = {}): Effect.Effect<void, RedirectError> =>
+  Effect.flatMap(environment, (env) => go(planHandlerTarget(name, env.paths, env.current, options), env, options.replace === true)).pipe(
+    Effect.withSpan("Redirects.redirectTo", { attributes: { page: name } })
+  )
+
+/** Redirects to the sign-in page with `after_auth_return_to` = the current page. */
+export const redirectToSignIn = (options?: RedirectOptions) => redirectTo("signIn", options)
+/** Redirects to the sign-up page with `after_auth_return_to` = the current page. */
+export const redirectToSignUp = (options?: RedirectOptions) => redirectTo("signUp", options)
+/** Redirects to the sign-out page with `after_auth_return_to` = the current page. */
+export const redirectToSignOut = (options?: RedirectOptions) => redirectTo("signOut", options)
+/** Redirects to the onboarding page with `after_auth_return_to` = the current page. */
+export const redirectToOnboarding = (options?: RedirectOptions) => redirectTo("onboarding", options)
+/** Redirects to the current page's `after_auth_return_to` when present, else to the `afterSignIn` page. */
+export const redirectToAfterSignIn = (options?: RedirectOptions) => redirectTo("afterSignIn", options)
+/** Redirects to the current page's `after_auth_return_to` when present, else to the `afterSignUp` page. */
+export const redirectToAfterSignUp = (options?: RedirectOptions) => redirectTo("afterSignUp", options)
+/** Redirects to the `afterSignOut` page. */
+export const redirectToAfterSignOut = (options?: RedirectOptions) => redirectTo("afterSignOut", options)
+/** Redirects to the home page. */
+export const redirectToHome = (options?: RedirectOptions) => redirectTo("home", options)
+/** Redirects to the e-mail verification page. */
+export const redirectToEmailVerification = (options?: RedirectOptions) => redirectTo("emailVerification", options)
+/** Redirects to the password reset page. */
+export const redirectToPasswordReset = (options?: RedirectOptions) => redirectTo("passwordReset", options)
+/** Redirects to the forgot-password page. */
+export const redirectToForgotPassword = (options?: RedirectOptions) => redirectTo("forgotPassword", options)
+/** Redirects to the OAuth callback page. */
+export const redirectToOAuthCallback = (options?: RedirectOptions) => redirectTo("oauthCallback", options)
+/** Redirects to the magic-link callback page. */
+export const redirectToMagicLinkCallback = (options?: RedirectOptions) => redirectTo("magicLinkCallback", options)
+/** Redirects to the account settings page. */
+export const redirectToAccountSettings = (options?: RedirectOptions) => redirectTo("accountSettings", options)
+/** Redirects to the error page. */
+export const redirectToError = (options?: RedirectOptions) => redirectTo("error", options)
+/** Redirects to the team invitation page. */
+export const redirectToTeamInvitation = (options?: RedirectOptions) => redirectTo("teamInvitation", options)
+/** Redirects to the MFA code entry page. */
+export const redirectToMfa = (options?: RedirectOptions) => redirectTo("mfa", options)
+
+/**
+ * The CLI confirmation page for a login code: `{cliAuthConfirm}?login_code=<url-encoded>`, made
+ * absolute against `HandlerUrls`' `appUrl` when configured. Fails with `UntrustedRedirectUrl` when
+ * an overridden page is not trusted.
+ */
+export const cliAuthConfirmUrl = (loginCode: string): Effect.Effect<string, UntrustedRedirectUrl> =>
+  Effect.gen(function*() {
+    const env = yield* environment
+    const page = env.paths.cliAuthConfirm
+    const base = env.trust.appOrigin ?? "https://relative.stack-auth-effect.invalid"
+    const parsed = parseUrl(page, base)
+    if (Option.isNone(parsed)) return yield* Effect.fail(UntrustedRedirectUrl.make(page, "not a valid URL"))
+    const url = parsed.value
+    url.searchParams.set("login_code", loginCode)
+    const target = Option.isSome(parseUrl(page)) || env.trust.appOrigin !== undefined ? url.href : relativePart(url)
+    return yield* checked(target, env)
+  })
+
+/** Redirects to the CLI confirmation page, with `login_code` when given. */
+export const redirectToCliAuthConfirm = (
+  options: RedirectOptions & { readonly loginCode?: string | undefined } = {}
+): Effect.Effect<void, RedirectError> =>
+  options.loginCode === undefined
+    ? redirectTo("cliAuthConfirm", options)
+    : Effect.flatMap(cliAuthConfirmUrl(options.loginCode), (url) => redirectToUrl(url, options))

@@ -1,0 +1,199 @@
+/**
+ * The demo app (examples/react-app) in real Chromium against the emulator: the journey of a user
+ * from sign-up to CLI login, one step per test (they share the browser and the account, in order).
+ * Screenshots of the main screens go to `test-output/screenshots/`.
+ */
+import { Effect, Option, Redacted } from "effect"
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import * as Cli from "../../src/auth/Cli.js"
+import * as Totp from "../../src/auth/Totp.js"
+import * as Stack from "../../src/Stack.js"
+import { startDemo } from "../../examples/react-app/server.js"
+import type { RunningDemo } from "../../examples/react-app/server.js"
+import { addVirtualAuthenticator, decodeBase32, describeBrowser, latestEmail, launchChromium, screenshot } from "./support.js"
+
+const stepTimeout = 30_000
+
+const visible = (locator: Locator) => locator.first().waitFor({ state: "visible" })
+const gone = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0)
+const containsText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: 10_000 }).toContain(text)
+const hasText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: 10_000 }).toBe(text)
+
+describeBrowser("the demo app in Chromium", () => {
+  let demo: RunningDemo
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  const email = `ada-${Date.now()}@example.com`
+  const password = "correct horse battery"
+  let totpSecret: Uint8Array | undefined
+  const dialogs: Array<string> = []
+
+  beforeAll(async () => {
+    demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn" })
+    browser = await launchChromium()
+    context = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
+    context.setDefaultTimeout(15_000)
+    page = await context.newPage()
+    // an unhandled failure would show an alert (the provider's default): record it, fail later
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await demo?.close()
+  }, 60_000)
+
+  const signInWithPassword = async (address: string, secret: string) => {
+    await page.goto("/handler/sign-in")
+    const form = page.getByRole("form", { name: "Sign in with password" })
+    await form.getByLabel("E-mail").fill(address)
+    await form.getByLabel("Password").fill(secret)
+    await form.getByRole("button", { name: "Sign in" }).click()
+  }
+
+  const signOut = async () => {
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await visible(page.getByRole("heading", { name: "You are signed out" }))
+  }
+
+  const totpNow = () => Effect.runPromise(Totp.generate(totpSecret!))
+
+  it("serves the home page to a visitor", async () => {
+    await page.goto("/")
+    await visible(page.getByRole("heading", { name: "Authentication, as Effects" }))
+    await screenshot(page, "01-home-visitor")
+  }, 60_000)
+
+  it("signs up with e-mail and password", async () => {
+    await page.getByRole("link", { name: "Sign up" }).first().click()
+    const form = page.getByRole("form", { name: "Sign up" })
+    await form.getByLabel("E-mail").fill(email)
+    await form.getByLabel("Password", { exact: true }).fill(password)
+    await form.getByLabel("Repeat password").fill(password)
+    await screenshot(page, "02-sign-up")
+    await form.getByRole("button", { name: "Sign up" }).click()
+    await visible(page.getByRole("heading", { name: /^Welcome/ }))
+    await visible(page.getByText(`Please verify ${email}`))
+    expect(new URL(page.url()).pathname).toBe("/")
+    await screenshot(page, "03-home-unverified")
+  }, stepTimeout)
+
+  it("verifies the e-mail with the link from the emulator's outbox", async () => {
+    const mail = await latestEmail(demo.emulatorUrl, email, "/handler/email-verification")
+    const link = new URL(mail.link!)
+    expect(link.origin).toBe(demo.appUrl)
+    expect(link.searchParams.get("code")).toMatch(/\S+/)
+    await page.goto(link.href)
+    await screenshot(page, "04-email-verification")
+    await page.getByRole("button", { name: "Verify my e-mail" }).click()
+    await visible(page.getByText("Your e-mail address is verified."))
+    await page.getByRole("link", { name: "Continue" }).click()
+    await gone(page.getByText(`Please verify ${email}`))
+  }, stepTimeout)
+
+  it("signs out", async () => {
+    await signOut()
+    await screenshot(page, "05-signed-out")
+    await page.getByRole("link", { name: "Back to home" }).click()
+    await visible(page.getByRole("heading", { name: "Authentication, as Effects" }))
+  }, stepTimeout)
+
+  it("shows a wrong password's typed error by its message, then signs in", async () => {
+    await signInWithPassword(email, "not the password")
+    const alert = page.getByRole("alert")
+    await containsText(alert, "Wrong e-mail or password.")
+    await containsText(alert, "EmailPasswordMismatch")
+    await screenshot(page, "06-sign-in-error")
+    const form = page.getByRole("form", { name: "Sign in with password" })
+    await form.getByLabel("Password").fill(password)
+    await form.getByRole("button", { name: "Sign in" }).click()
+    await visible(page.getByRole("heading", { name: /^Welcome/ }))
+    await hasText(page.getByTestId("current-user"), email)
+  }, stepTimeout)
+
+  it("changes the display name in account settings", async () => {
+    await page.getByRole("link", { name: "Account settings" }).click()
+    const profile = page.getByRole("form", { name: "Profile" })
+    await profile.getByLabel("Display name").fill("Ada Lovelace")
+    await profile.getByRole("button", { name: "Save profile" }).click()
+    await hasText(page.getByTestId("current-user"), "Ada Lovelace")
+    await screenshot(page, "07-account-settings")
+  }, stepTimeout)
+
+  it("turns on TOTP two-factor authentication and signs in again with a generated code", async () => {
+    await page.getByRole("button", { name: "Set up an authenticator app" }).click()
+    const setup = page.getByRole("form", { name: "Set up two-factor authentication" })
+    totpSecret = decodeBase32(await page.getByTestId("totp-secret").innerText())
+    expect(totpSecret.length).toBe(20)
+    await setup.getByLabel("Code from the app").fill("000000" === (await totpNow()) ? "111111" : "000000")
+    await setup.getByRole("button", { name: "Turn on two-factor authentication" }).click()
+    await containsText(setup.getByRole("alert"), "That code does not match")
+    await setup.getByLabel("Code from the app").fill(await totpNow())
+    await screenshot(page, "08-totp-setup")
+    await setup.getByRole("button", { name: "Turn on two-factor authentication" }).click()
+    await visible(page.getByRole("button", { name: "Turn off two-factor authentication" }))
+
+    await signOut()
+    await signInWithPassword(email, password)
+    await visible(page.getByRole("heading", { name: "Two-factor authentication" }))
+    expect(new URL(page.url()).pathname).toBe("/handler/mfa")
+    await page.getByRole("textbox", { name: "Authenticator code" }).fill(await totpNow())
+    await screenshot(page, "09-mfa")
+    await page.getByRole("button", { name: "Verify" }).click()
+    await visible(page.getByRole("heading", { name: "Welcome, Ada Lovelace" }))
+  }, stepTimeout)
+
+  it("signs in with the emulator's mock OAuth provider", async () => {
+    await signOut()
+    await page.goto("/handler/sign-in")
+    await screenshot(page, "10-sign-in")
+    await page.getByRole("button", { name: "Continue with GitHub" }).click()
+    // the provider's consent page (served by the emulator)
+    await page.waitForURL((url) => url.href.startsWith(demo.emulatorUrl))
+    await page.getByLabel("E-mail").fill(`grace-${Date.now()}@example.com`)
+    await page.getByRole("button", { name: "Authorize" }).click()
+    await page.waitForURL((url) => url.href.startsWith(demo.appUrl) && !url.pathname.startsWith("/handler/oauth-callback"))
+    await visible(page.getByRole("heading", { name: /^Welcome/ }))
+    await visible(page.getByText("github"))
+    await screenshot(page, "11-home-oauth")
+  }, stepTimeout)
+
+  it("registers a passkey and signs in with it (Chromium's virtual authenticator)", async () => {
+    await addVirtualAuthenticator(context, page)
+    await page.getByRole("link", { name: "Account settings" }).click()
+    await page.getByRole("button", { name: "Register a passkey" }).click()
+    await visible(page.getByText("Your passkey is ready"))
+    await visible(page.getByText("Passkey registered"))
+    await screenshot(page, "12-passkey-registered")
+    const name = await page.getByTestId("current-user").innerText()
+
+    await signOut()
+    await page.goto("/handler/sign-in")
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click()
+    await visible(page.getByRole("heading", { name: /^Welcome/ }))
+    await hasText(page.getByTestId("current-user"), name)
+  }, stepTimeout)
+
+  it("confirms a CLI login", async () => {
+    const cli = Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: demo.emulatorUrl })
+    const attempt = await Effect.runPromise(Cli.initiate().pipe(Effect.provide(cli)))
+    await page.goto(Cli.confirmationUrl(demo.appUrl, attempt.loginCode))
+    await visible(page.getByRole("heading", { name: "Authorize the CLI" }))
+    await screenshot(page, "13-cli-auth-confirm")
+    await page.getByRole("button", { name: "Authorize CLI" }).click()
+    await visible(page.getByText("The CLI is signed in."))
+    const answer = await Effect.runPromise(Cli.poll(attempt.pollingCode).pipe(Effect.provide(cli)))
+    expect(answer.status).toBe("success")
+    expect(Option.isSome(Option.fromNullable(answer.refreshToken))).toBe(true)
+    expect(Redacted.value(answer.refreshToken!).length).toBeGreaterThan(10)
+  }, stepTimeout)
+
+  it("never fell back to the provider's alert for an unhandled failure", () => {
+    expect(dialogs).toEqual([])
+  })
+})

@@ -1,0 +1,110 @@
+/**
+ * `verifyAccessToken` over real HTTP against the emulator server: tokens the server issued verify
+ * with the JWKS fetched once; anonymous tokens need the allowance and use the anonymous key set;
+ * a tampered token fails; a made-up kid costs no request within the cooldown.
+ */
+import { Effect, Layer, Option, Redacted } from "effect"
+import * as jose from "jose"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Anonymous from "../../src/auth/Anonymous.js"
+import * as Password from "../../src/auth/Password.js"
+import type { RunningServer } from "../../src/emulator/server.js"
+import * as AccessTokenVerifier from "../../src/session/AccessTokenVerifier.js"
+import { Session } from "../../src/session/Session.js"
+import * as Stack from "../../src/Stack.js"
+import { countingFetch, startServer } from "./support.js"
+
+let main: { server: RunningServer; stop: () => Promise<void> }
+
+beforeAll(async () => {
+  main = await startServer({ passwordHashIterations: 1000 })
+})
+afterAll(async () => {
+  await main?.stop()
+})
+
+const layers = () => {
+  const fetch = countingFetch()
+  const stack = Stack.layerClient({
+    projectId: main.server.emulator.demo.projectId,
+    publishableClientKey: main.server.emulator.demo.publishableClientKey,
+    baseUrl: main.server.baseUrl,
+    httpClient: fetch.layer
+  })
+  return { layer: Layer.provideMerge(AccessTokenVerifier.layer(), stack), count: fetch.count }
+}
+
+const run = <A, E>(effect: Effect.Effect<A, E, AccessTokenVerifier.AccessTokenVerifier | Stack.ClientServices>, layer: Layer.Layer<AccessTokenVerifier.AccessTokenVerifier | Stack.ClientServices, unknown>) =>
+  Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
+
+const accessToken = Effect.gen(function* () {
+  const session = yield* Session
+  return Redacted.value(Option.getOrThrow((yield* session.current).accessToken))
+})
+
+const jwksPath = () => `GET /projects/${main.server.emulator.demo.projectId}/.well-known/jwks.json`
+
+describe("verifyAccessToken over HTTP", () => {
+  it("verifies the server's tokens with one JWKS request for 200 verifications, and refuses a tampered one", async () => {
+    const { layer, count } = layers()
+    const result = await run(
+      Effect.gen(function* () {
+        const { userId } = yield* Password.signUpWithPassword({ email: `verify-e2e-${Date.now()}@example.com`, password: "correct horse battery" })
+        const token = yield* accessToken
+        const all = yield* Effect.forEach(Array.from({ length: 200 }), () => AccessTokenVerifier.verifyAccessToken(token), { concurrency: 10 })
+        const [header, payload, signature] = token.split(".") as [string, string, string]
+        const claims = jose.decodeJwt(token)
+        const forged = `${header}.${jose.base64url.encode(JSON.stringify({ ...claims, email: "mallory@example.com" }))}.${signature}`
+        const tampered = yield* Effect.flip(AccessTokenVerifier.verifyAccessToken(forged))
+        return { userId, all, tampered, payload }
+      }),
+      layer
+    )
+    expect(result.all.every((claims) => claims.userId === result.userId)).toBe(true)
+    expect(result.all[0]!.issuer).toBe(`${main.server.baseUrl}/api/v1/projects/${main.server.emulator.demo.projectId}`)
+    expect(result.tampered._tag).toBe("TokenSignatureInvalid")
+    expect(count(jwksPath())).toBe(1)
+  })
+
+  it("anonymous tokens: refused without the allowance (no request), verified with it from the anonymous key set", async () => {
+    const { layer, count } = layers()
+    const outcome = await run(
+      Effect.gen(function* () {
+        const { userId } = yield* Anonymous.signUp()
+        const token = yield* accessToken
+        const refused = yield* Effect.flip(AccessTokenVerifier.verifyAccessToken(token))
+        const before = count(jwksPath())
+        const claims = yield* AccessTokenVerifier.verifyAccessToken(token, { allowAnonymous: true })
+        return { userId, refused, before, claims }
+      }),
+      layer
+    )
+    expect(outcome.refused._tag).toBe("TokenUserNotAllowed")
+    expect(outcome.before).toBe(0)
+    expect(outcome.claims.userId).toBe(outcome.userId)
+    expect(outcome.claims.isAnonymous).toBe(true)
+    expect(outcome.claims.issuer).toBe(`${main.server.baseUrl}/api/v1/projects-anonymous-users/${main.server.emulator.demo.projectId}`)
+    expect(count(jwksPath())).toBe(1)
+  })
+
+  it("made-up kids right after the first fetch cost no request (refetch cooldown)", async () => {
+    const { layer, count } = layers()
+    const { privateKey } = await jose.generateKeyPair("ES256")
+    const errors = await run(
+      Effect.gen(function* () {
+        yield* Password.signUpWithPassword({ email: `verify-kid-${Date.now()}@example.com`, password: "correct horse battery" })
+        const token = yield* accessToken
+        yield* AccessTokenVerifier.verifyAccessToken(token)
+        const claims = jose.decodeJwt(token)
+        return yield* Effect.forEach(Array.from({ length: 50 }, (_, i) => `kid${i}`), (kid) =>
+          Effect.promise(() => new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid }).sign(privateKey)).pipe(
+            Effect.flatMap((forged) => Effect.flip(AccessTokenVerifier.verifyAccessToken(forged)))
+          )
+        )
+      }),
+      layer
+    )
+    expect(errors.every((error) => error._tag === "TokenKeyUnknown")).toBe(true)
+    expect(count(jwksPath())).toBe(1)
+  })
+})
