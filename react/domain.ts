@@ -8,11 +8,16 @@
  * @module
  */
 import { Effect, Option } from "effect"
+import * as TeamApiKeys from "../src/api-keys/TeamApiKeys.js"
 import * as UserApiKeys from "../src/api-keys/UserApiKeys.js"
 import * as GetUser from "../src/auth/GetUser.js"
 import * as Sessions from "../src/auth/Sessions.js"
 import * as ContactChannels from "../src/contact-channels/ContactChannels.js"
+import * as Permissions from "../src/permissions/Permissions.js"
 import * as Projects from "../src/projects/Projects.js"
+import * as TeamInvitations from "../src/teams/TeamInvitations.js"
+import * as TeamMemberProfiles from "../src/teams/TeamMemberProfiles.js"
+import * as Teams from "../src/teams/Teams.js"
 import type { CurrentUser } from "../src/users/User.js"
 import { useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 import type { StackQueryResult } from "./hooks.js"
@@ -89,3 +94,44 @@ export const useProject = () => useStackQuery(Projects.getCurrent(), [])
 
 /** {@link useProject} for Suspense. */
 export const useSuspenseProject = () => useStackSuspenseQuery(Projects.getCurrent(), [])
+
+/** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
+export const useTeams = () => useStackQuery(Teams.listMine(), [])
+
+/** {@link useTeams} for Suspense. */
+export const useSuspenseTeams = () => useStackSuspenseQuery(Teams.listMine(), [])
+
+/** One team of the signed-in user (`Teams.get`, cached). */
+export const useTeam = (teamId: string) => useStackQuery(Teams.get(teamId), [teamId])
+
+/** {@link useTeam} for Suspense. */
+export const useSuspenseTeam = (teamId: string) => useStackSuspenseQuery(Teams.get(teamId), [teamId])
+
+/** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
+export const useTeamMembers = (teamId: string) => useStackQuery(TeamMemberProfiles.list(teamId), [teamId])
+
+/** {@link useTeamMembers} for Suspense. */
+export const useSuspenseTeamMembers = (teamId: string) => useStackSuspenseQuery(TeamMemberProfiles.list(teamId), [teamId])
+
+/** The pending invitations of a team (`TeamInvitations.list`, cached). */
+export const useTeamInvitations = (teamId: string) => useStackQuery(TeamInvitations.list(teamId), [teamId])
+
+/** {@link useTeamInvitations} for Suspense. */
+export const useSuspenseTeamInvitations = (teamId: string) => useStackSuspenseQuery(TeamInvitations.list(teamId), [teamId])
+
+/**
+ * Whether the signed-in user has a permission in a team, contained permissions included
+ * (`Permissions.hasTeamPermission`, over the cached recursive list).
+ */
+export const usePermission = (teamId: string, permissionId: string) =>
+  useStackQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+
+/** {@link usePermission} for Suspense. */
+export const useSuspensePermission = (teamId: string, permissionId: string) =>
+  useStackSuspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+
+/** A team's API keys (`TeamApiKeys.list`, cached). */
+export const useTeamApiKeys = (teamId: string) => useStackQuery(TeamApiKeys.list(teamId), [teamId])
+
+/** {@link useTeamApiKeys} for Suspense. */
+export const useSuspenseTeamApiKeys = (teamId: string) => useStackSuspenseQuery(TeamApiKeys.list(teamId), [teamId])

@@ -18,13 +18,25 @@ export type { StackMutationOptions, StackMutationResult, StackQueryOptions, Stac
 export {
   useApiKeys,
   useContactChannels,
+  usePermission,
   useProject,
   useSessions,
   useSuspenseApiKeys,
   useSuspenseContactChannels,
+  useSuspensePermission,
   useSuspenseProject,
   useSuspenseSessions,
+  useSuspenseTeam,
+  useSuspenseTeamApiKeys,
+  useSuspenseTeamInvitations,
+  useSuspenseTeamMembers,
+  useSuspenseTeams,
   useSuspenseUser,
+  useTeam,
+  useTeamApiKeys,
+  useTeamInvitations,
+  useTeamMembers,
+  useTeams,
   useUser
 } from "./domain.js"
 export type { UserFor, UseUserError, UseUserOptions, UseUserOr } from "./domain.js"

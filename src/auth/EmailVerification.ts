@@ -9,6 +9,7 @@
  * @module
  */
 import { Data, Effect, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../core/KnownErrors.js"
 import { CodeValid, field, SuccessTrue } from "../core/Wire.js"
@@ -95,5 +96,6 @@ export const checkEmailVerificationCode = Effect.fn("Auth.checkEmailVerification
  * the e-mail is no longer the user's.
  */
 export const verifyEmail = Effect.fn("Auth.verifyEmail")(function* (code: string) {
-  yield* Endpoint.call(verifyEndpoint, { payload: { code } })
+  // the user's verified flag and the channel list change: cached reads must ask again
+  yield* Endpoint.call(verifyEndpoint, { payload: { code } }).pipe(QueryCache.invalidating(["user"], ["contact-channels"]))
 })

@@ -32,6 +32,7 @@
  * @module
  */
 import { Effect, Encoding, Either, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import {
   MultiFactorAuthenticationRequired,
@@ -207,7 +208,10 @@ export const register = Effect.fn("Passkeys.register")(function* () {
   const credential = yield* browser
     .register({ ...optionsJson, rp: { ...optionsJson.rp, id: rpId } })
     .pipe(Effect.mapError(mapCeremonyError(() => PasskeyRegistrationFailed.make({}))))
-  const { userHandle } = yield* Endpoint.call(registerEndpoint, { payload: { code, credential } })
+  // `passkeyAuthEnabled` of the cached user changes
+  const { userHandle } = yield* Endpoint.call(registerEndpoint, { payload: { code, credential } }).pipe(
+    QueryCache.invalidating(["user"])
+  )
   return { userHandle }
 })
 

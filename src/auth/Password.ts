@@ -6,6 +6,7 @@
  * @module
  */
 import { Data, Effect, Option, Schema } from "effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
 import {
@@ -197,6 +198,8 @@ export const updatePassword = Effect.fn("Auth.updatePassword")(function* (input:
  */
 export const setPassword = Effect.fn("Auth.setPassword")(function* (input: { readonly password: string }) {
   yield* Endpoint.call(setPasswordEndpoint, { payload: input }).pipe(
-    catchPlainText(400, userAlreadyHasPasswordText, () => UserAlreadyHasPassword.make())
+    catchPlainText(400, userAlreadyHasPasswordText, () => UserAlreadyHasPassword.make()),
+    // `hasPassword` of the cached user changes
+    QueryCache.invalidating(["user"])
   )
 })

@@ -227,8 +227,8 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       generation
     })
 
-    // the snapshot is taken when the write runs, so the last write always shows the latest state
-    const publish = (entry: Entry) => Effect.suspend(() => SubscriptionRef.set(entry.ref, snapshot(entry)))
+    // the snapshot is taken inside the ref's lock, so the last write always shows the latest state
+    const publish = (entry: Entry) => SubscriptionRef.update(entry.ref, () => snapshot(entry))
     const bump = Effect.suspend(() => SubscriptionRef.update(signal, (current) => ({ version: current.version + 1, generation })))
 
     const isExpired = (entry: Entry, now: number) =>
@@ -408,7 +408,9 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       : Effect.void
 
     if (Option.isSome(session)) {
-      yield* session.value.changes.pipe(Stream.runForEach(applyIdentity), Effect.forkIn(scope))
+      // a change is a cue to look at the session now: replaying an older emitted state could
+      // undo a newer one that a reader already applied
+      yield* session.value.changes.pipe(Stream.runForEach(() => syncSession), Effect.forkIn(scope))
     }
 
     const cached = <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {

@@ -146,13 +146,30 @@ export const deleteTeam = (project: ProjectRecord, teamId: string): void => {
   for (const user of project.users.values()) if (user.selectedTeamId === teamId) user.selectedTeamId = null
 }
 
+/** The name of a personal team created for a user with neither display name nor e-mail (e.g. anonymous). */
+export const personalTeamDefaultName = "Personal Team"
+
 /** The display name of a user's personal team (the service's rule). */
-export const personalTeamName = (user: UserRecord): string =>
+export const personalTeamName = (user: Pick<UserRecord, "displayName" | "primaryEmail">): string =>
   user.displayName !== null && user.displayName !== ""
     ? `${user.displayName}'s Team`
     : user.primaryEmail !== null && user.primaryEmail !== ""
       ? `${user.primaryEmail}'s Team`
-      : "Personal Team"
+      : personalTeamDefaultName
+
+/**
+ * When an anonymous user is upgraded: its teams still named {@link personalTeamDefaultName} are
+ * renamed after the given display name / e-mail (the service's rule).
+ */
+export const renamePersonalTeams = (
+  project: ProjectRecord,
+  userId: string,
+  names: Pick<UserRecord, "displayName" | "primaryEmail">
+): void => {
+  for (const team of teamsOf(project).values()) {
+    if (team.memberUserIds.has(userId) && team.displayName === personalTeamDefaultName) team.displayName = personalTeamName(names)
+  }
+}
 
 /**
  * When the project's `create_team_on_sign_up` is on: creates the new user's personal team (the

@@ -56,9 +56,9 @@ export const listEndpoint = Endpoint.make({
   path: "/teams",
   access: "server",
   session: "none",
-  query: Schema.Struct({ userId: optionalField("user_id", Uuid) }),
+  query: Schema.Struct({ userId: optionalField("user_id", UserIdOrMe) }),
   success: Schema.Struct({ items: Schema.Array(ServerTeam), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: []
+  errors: [CannotGetOwnUserWithoutUser]
 })
 
 /** `GET /teams/{team_id}` (server). */
@@ -111,7 +111,7 @@ export const deleteEndpoint = Endpoint.make({
   errors: [TeamNotFound]
 })
 
-const MembershipParams = Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", Uuid) })
+const MembershipParams = Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
 
 /** `POST /team-memberships/{team_id}/{user_id}` (server; body `{}`; 201). */
 export const addMemberEndpoint = Endpoint.make({
@@ -124,7 +124,7 @@ export const addMemberEndpoint = Endpoint.make({
   payload: Schema.Struct({}),
   success: Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", Uuid) }),
   successStatus: 201,
-  errors: [UserNotFound, TeamNotFound, TeamMembershipAlreadyExists]
+  errors: [UserNotFound, TeamNotFound, TeamMembershipAlreadyExists, CannotGetOwnUserWithoutUser]
 })
 
 /** `DELETE /team-memberships/{team_id}/{user_id}` (server). */
@@ -136,7 +136,7 @@ export const removeMemberEndpoint = Endpoint.make({
   session: "none",
   params: MembershipParams,
   success: SuccessTrue,
-  errors: [TeamMembershipNotFound, UserNotFound]
+  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser]
 })
 
 /** `GET /team-member-profiles?team_id=&user_id=` (server: either filter, or none). */
@@ -146,9 +146,9 @@ export const listMemberProfilesEndpoint = Endpoint.make({
   path: "/team-member-profiles",
   access: "server",
   session: "none",
-  query: Schema.Struct({ teamId: optionalField("team_id", Uuid), userId: optionalField("user_id", Uuid) }),
+  query: Schema.Struct({ teamId: optionalField("team_id", Uuid), userId: optionalField("user_id", UserIdOrMe) }),
   success: Schema.Struct({ items: Schema.Array(ServerTeamMemberProfile), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: [TeamNotFound, UserNotFound]
+  errors: [TeamNotFound, UserNotFound, CannotGetOwnUserWithoutUser]
 })
 
 /** `GET /team-member-profiles/{team_id}/{user_id}` (server). */

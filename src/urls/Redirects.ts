@@ -15,6 +15,7 @@
  *   `push` / `replace`), {@link methodCustom} (any function) or {@link methodNone} (no navigation).
  *   The window method outside a browser fails with {@link RedirectUnavailable}; a navigate function
  *   that throws or rejects fails with {@link RedirectFailed}.
+ * - **getUser**: {@link layerNavigation} gives `GetUser.getUser({ or: "redirect" })` the same method.
  * - **Waiting**: after triggering the navigation the effect waits {@link redirectWait} (2000 ms,
  *   on the Effect `Clock`) so the page can unload before anything else runs, then completes.
  *
@@ -41,6 +42,7 @@
  * @module
  */
 import { Context, Data, Duration, Effect, Either, Layer, Option } from "effect"
+import { Navigation, NavigationUnavailable, type NavigationShape } from "../auth/GetUser.js"
 import * as Projects from "../projects/Projects.js"
 import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "./HandlerUrls.js"
 import { check, type TrustOptions, UntrustedRedirectUrl } from "./UrlTrust.js"
@@ -215,6 +217,28 @@ export class RedirectMethod extends Context.Reference<RedirectMethod>()("stack-a
 
 /** A layer choosing the redirect method. */
 export const layerMethod = (method: RedirectMethodShape): Layer.Layer<RedirectMethod> => Layer.succeed(RedirectMethod, method)
+
+/**
+ * The `Navigation` of `GetUser.getUser({ or: "redirect" })` over a redirect method, so one method
+ * serves both. The current page must be known (else `NavigationUnavailable`); navigation failures
+ * of the method become `NavigationUnavailable` too.
+ */
+export const navigationFor = (method: RedirectMethodShape): NavigationShape => ({
+  currentUrl: Effect.flatMap(method.currentUrl, (current) =>
+    Option.match(current, {
+      onNone: () =>
+        Effect.fail(new NavigationUnavailable({ message: `The ${method.kind} redirect method does not know the current page.`, url: "" })),
+      onSome: (url) => Effect.succeed(url.href)
+    })),
+  replace: (url) =>
+    method.navigate(url, { replace: true }).pipe(
+      Effect.mapError((error) => new NavigationUnavailable({ message: error.message, url }))
+    )
+})
+
+/** A layer giving `GetUser`'s `Navigation` from a redirect method (see {@link navigationFor}). */
+export const layerNavigation = (method: RedirectMethodShape): Layer.Layer<Navigation> =>
+  Layer.succeed(Navigation, navigationFor(method))
 
 // ---------------------------------------------------------------------------------------------
 // Trusted domains

@@ -36,6 +36,12 @@ describeBrowser("the demo app in Chromium", () => {
     context = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
     context.setDefaultTimeout(15_000)
     page = await context.newPage()
+    if (process.env["DEBUG_BROWSER"] === "1") {
+      page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 300)))
+      page.on("pageerror", (e) => console.log("pageerror:", e.message))
+      page.on("request", (r) => { if (r.url().includes("/api/") || r.isNavigationRequest()) console.log("req:", r.method(), r.url().slice(0, 120)) })
+      page.on("framenavigated", (f) => console.log("nav:", f.url().slice(0, 120)))
+    }
     // an unhandled failure would show an alert (the provider's default): record it, fail later
     page.on("dialog", (dialog) => {
       dialogs.push(dialog.message())
@@ -148,10 +154,62 @@ describeBrowser("the demo app in Chromium", () => {
     await visible(page.getByRole("heading", { name: "Welcome, Ada Lovelace" }))
   }, stepTimeout)
 
+  it("creates a team", async () => {
+    await page.getByRole("link", { name: "Teams", exact: true }).click()
+    const create = page.getByRole("form", { name: "Create a team" })
+    await create.getByLabel("Team name").fill("Analytical Engines")
+    await create.getByRole("button", { name: "Create team" }).click()
+    await visible(page.getByRole("heading", { name: "Analytical Engines" }))
+    await containsText(page.getByTestId("team-permissions"), "$invite_members")
+    await containsText(page.getByRole("list", { name: "Members" }), "Ada Lovelace")
+  }, stepTimeout)
+
+  it("invites a second user, who accepts in a second browser context", async () => {
+    const bobEmail = `bob-${Date.now()}@example.com`
+    const invite = page.getByRole("form", { name: "Invite a member" })
+    await invite.getByLabel("E-mail to invite").fill(bobEmail)
+    await invite.getByRole("button", { name: "Send invitation" }).click()
+    await visible(page.getByText(`Invitation sent to ${bobEmail}.`))
+    await containsText(page.getByRole("list", { name: "Pending invitations" }), bobEmail)
+    await screenshot(page, "10-team")
+
+    const mail = await latestEmail(demo.emulatorUrl, bobEmail, "/handler/team-invitation")
+    const bobContext = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
+    bobContext.setDefaultTimeout(15_000)
+    try {
+      const bob = await bobContext.newPage()
+      bob.on("dialog", (dialog) => {
+        dialogs.push(dialog.message())
+        void dialog.dismiss()
+      })
+      // not signed in: the invitation page sends Bob to sign in (he signs up from there) and back
+      await bob.goto(mail.link!)
+      await bob.waitForURL((url) => url.pathname === "/handler/sign-in")
+      await bob.getByRole("link", { name: "Sign up" }).last().click()
+      const form = bob.getByRole("form", { name: "Sign up" })
+      await form.getByLabel("E-mail").fill(bobEmail)
+      await form.getByLabel("Password", { exact: true }).fill(password)
+      await form.getByLabel("Repeat password").fill(password)
+      await form.getByRole("button", { name: "Sign up" }).click()
+      await bob.waitForURL((url) => url.pathname === "/handler/team-invitation")
+      await containsText(bob.locator("main"), "You are invited to join Analytical Engines.")
+      await screenshot(bob, "11-team-invitation")
+      await bob.getByRole("button", { name: "Join Analytical Engines" }).click()
+      await bob.waitForURL((url) => url.pathname === "/teams")
+      await containsText(bob.getByRole("list", { name: "Your teams" }), "Analytical Engines")
+    } finally {
+      await bobContext.close()
+    }
+    // Ada sees her new team member
+    await page.reload()
+    await expect.poll(() => page.getByRole("list", { name: "Members" }).locator("li").count(), { timeout: 10_000 }).toBe(2)
+    await gone(page.getByRole("list", { name: "Pending invitations" }))
+  }, 60_000)
+
   it("signs in with the emulator's mock OAuth provider", async () => {
     await signOut()
     await page.goto("/handler/sign-in")
-    await screenshot(page, "10-sign-in")
+    await screenshot(page, "12-sign-in")
     await page.getByRole("button", { name: "Continue with GitHub" }).click()
     // the provider's consent page (served by the emulator)
     await page.waitForURL((url) => url.href.startsWith(demo.emulatorUrl))
@@ -160,7 +218,7 @@ describeBrowser("the demo app in Chromium", () => {
     await page.waitForURL((url) => url.href.startsWith(demo.appUrl) && !url.pathname.startsWith("/handler/oauth-callback"))
     await visible(page.getByRole("heading", { name: /^Welcome/ }))
     await visible(page.getByText("github"))
-    await screenshot(page, "11-home-oauth")
+    await screenshot(page, "13-home-oauth")
   }, stepTimeout)
 
   it("registers a passkey and signs in with it (Chromium's virtual authenticator)", async () => {
@@ -169,7 +227,7 @@ describeBrowser("the demo app in Chromium", () => {
     await page.getByRole("button", { name: "Register a passkey" }).click()
     await visible(page.getByText("Your passkey is ready"))
     await visible(page.getByText("Passkey registered"))
-    await screenshot(page, "12-passkey-registered")
+    await screenshot(page, "14-passkey-registered")
     const name = await page.getByTestId("current-user").innerText()
 
     await signOut()
@@ -184,7 +242,7 @@ describeBrowser("the demo app in Chromium", () => {
     const attempt = await Effect.runPromise(Cli.initiate().pipe(Effect.provide(cli)))
     await page.goto(Cli.confirmationUrl(demo.appUrl, attempt.loginCode))
     await visible(page.getByRole("heading", { name: "Authorize the CLI" }))
-    await screenshot(page, "13-cli-auth-confirm")
+    await screenshot(page, "15-cli-auth-confirm")
     await page.getByRole("button", { name: "Authorize CLI" }).click()
     await visible(page.getByText("The CLI is signed in."))
     const answer = await Effect.runPromise(Cli.poll(attempt.pollingCode).pipe(Effect.provide(cli)))

@@ -11,14 +11,15 @@ import { countingClient } from "../cache/support.js"
 /** A password that passes the service's rules. */
 export const password = "correct horse battery"
 
-/** An app runtime over `shared` (default: a fresh emulator), with its own session and cache. */
-export const makeApp = async (shared?: Emulator.Emulator) => {
+/** An app of `project` (default: the demo project) over `shared` (default: a fresh emulator), with its own session and cache. */
+export const makeApp = async (shared?: Emulator.Emulator, project?: Emulator.ProjectCredentials) => {
   const emulator = shared ?? (await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 })))
+  const credentials = project ?? emulator.demo
   const http = countingClient(emulator)
   const runtime = ManagedRuntime.make(
     Stack.layerClient({
-      projectId: emulator.demo.projectId,
-      publishableClientKey: emulator.demo.publishableClientKey,
+      projectId: credentials.projectId,
+      publishableClientKey: credentials.publishableClientKey,
       httpClient: http.layer
     })
   )

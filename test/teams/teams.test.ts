@@ -119,6 +119,25 @@ describe("Teams (client)", () => {
     })
   )
 
+  it.scoped("cache: 20 concurrent listMine send one request; a create invalidates, the next read is fresh", () =>
+    Effect.gen(function* () {
+      const { signUp, requests } = yield* setup()
+      const ada = yield* signUp("ada@example.com")
+      const run = within(ada.client)
+      yield* run(Teams.create({ displayName: "One" }))
+      const before = requests()
+      const lists = yield* Effect.all(Array.from({ length: 20 }, () => run(Teams.listMine())), { concurrency: "unbounded" })
+      expect(requests() - before).toBe(1)
+      expect(lists.every((list) => list.length === 1)).toBe(true)
+      yield* run(Teams.listMine())
+      expect(requests() - before).toBe(1)
+      yield* run(Teams.create({ displayName: "Two" }))
+      const fresh = yield* run(Teams.listMine())
+      expect(fresh.map((t) => t.displayName)).toEqual(["One", "Two"])
+      expect(requests() - before).toBe(3)
+    })
+  )
+
   it.scoped("a client-set team image must be a base64 image", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
@@ -235,6 +254,12 @@ describe("ServerTeams", () => {
       expect(user.selectedTeam?.displayName).toBe("Dora's Team")
       const teams = yield* within(server)(ServerTeams.list({ userId: user.id }))
       expect(teams.map((t) => t.id)).toEqual([user.selectedTeamId])
+
+      const anonymous = yield* within(server)(ServerUsers.create({ isAnonymous: true }))
+      const personal = yield* within(server)(ServerTeams.get(anonymous.selectedTeamId!))
+      expect(personal.displayName).toBe("Personal Team")
+      yield* within(server)(ServerUsers.update(anonymous.id, { isAnonymous: false, displayName: "Eve" }))
+      expect((yield* within(server)(ServerTeams.get(personal.id))).displayName).toBe("Eve's Team")
     })
   )
 })

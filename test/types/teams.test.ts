@@ -137,7 +137,7 @@ describe("TeamInvitations addressed to the user", () => {
 
 describe("ServerTeams", () => {
   it("CRUD and memberships need ServerAccess and carry their not-found / already-exists errors", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.list>>>().toEqualTypeOf<Server>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.list>>>().toEqualTypeOf<Server | KnownErrors.CannotGetOwnUserWithoutUser>()
     expectTypeOf<SuccessOf<ReturnType<typeof ServerTeams.list>>>().toEqualTypeOf<ReadonlyArray<ServerTeams.ServerTeam>>()
     expectTypeOf<RequirementsOf<ReturnType<typeof ServerTeams.list>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.get>>>().toEqualTypeOf<Server | KnownErrors.TeamNotFound>()
@@ -147,10 +147,10 @@ describe("ServerTeams", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.update>>>().toEqualTypeOf<Server | KnownErrors.TeamNotFound>()
     expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.delete>>>().toEqualTypeOf<Server | KnownErrors.TeamNotFound>()
     expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.addMember>>>().toEqualTypeOf<
-      Server | KnownErrors.UserNotFound | KnownErrors.TeamNotFound | KnownErrors.TeamMembershipAlreadyExists
+      Server | KnownErrors.UserNotFound | KnownErrors.TeamNotFound | KnownErrors.TeamMembershipAlreadyExists | KnownErrors.CannotGetOwnUserWithoutUser
     >()
     expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.removeMember>>>().toEqualTypeOf<
-      Server | KnownErrors.TeamMembershipNotFound | KnownErrors.UserNotFound
+      Server | KnownErrors.TeamMembershipNotFound | KnownErrors.UserNotFound | KnownErrors.CannotGetOwnUserWithoutUser
     >()
     expectTypeOf<SuccessOf<ReturnType<typeof ServerTeams.listMemberProfiles>>>().toEqualTypeOf<
       ReadonlyArray<ServerTeams.ServerTeamMemberProfile>

@@ -314,3 +314,24 @@ describe("Redirects", () => {
       expect(navigations).toEqual(["/handler/sign-in", "/handler/sign-up"])
     }))
 })
+
+describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)", () => {
+  it.effect("reads the current page and replaces through the method; failures become NavigationUnavailable", () =>
+    Effect.gen(function*() {
+      const navigations: Array<Navigation> = []
+      const method = Redirects.methodCustom((url, { replace }) => void navigations.push({ url, replace }), {
+        currentUrl: () => "https://app.example.com/p",
+        wait: 0
+      })
+      const navigation = Redirects.navigationFor(method)
+      expect(yield* navigation.currentUrl).toBe("https://app.example.com/p")
+      yield* navigation.replace("/handler/sign-in")
+      expect(navigations).toEqual([{ url: "/handler/sign-in", replace: true }])
+
+      const none = Redirects.navigationFor(Redirects.methodNone)
+      expect((yield* Effect.flip(none.currentUrl))._tag).toBe("NavigationUnavailable")
+      const outsideBrowser = Redirects.navigationFor(Redirects.methodWindow())
+      const error = yield* Effect.flip(outsideBrowser.replace("/x"))
+      expect(error).toMatchObject({ _tag: "NavigationUnavailable", url: "/x" })
+    }))
+})

@@ -17,6 +17,7 @@ import {
 } from "./pages/auth.js"
 import { HomePage } from "./pages/Home.js"
 import { CliAuthConfirmPage, ErrorPage, NotFoundPage } from "./pages/Misc.js"
+import { TeamInvitationPage, TeamsPage } from "./pages/Teams.js"
 import { Link, navigate, signInReturningTo, useLocation } from "./router.js"
 import { ErrorMessage, Loading, initials } from "./ui.js"
 
@@ -111,6 +112,10 @@ const Page = (props: { readonly user: UserState; readonly url: URL }) => {
       return <ErrorPage />
     case "/handler/account-settings":
       return <RequireUser user={user} url={url}>{(current) => <AccountSettingsPage user={current} />}</RequireUser>
+    case "/teams":
+      return <RequireUser user={user} url={url}>{(current) => <TeamsPage user={current} />}</RequireUser>
+    case "/handler/team-invitation":
+      return <RequireUser user={user} url={url}>{() => <TeamInvitationPage />}</RequireUser>
     case "/handler/cli-auth-confirm":
       return <RequireUser user={user} url={url}>{() => <CliAuthConfirmPage />}</RequireUser>
     default:

@@ -104,7 +104,7 @@ export const Loading = (props: { readonly label?: string }) => (
 )
 
 /** A small pill. */
-export const Badge = (props: { readonly tone?: "green" | "brand" | "red"; readonly children?: ReactNode }) => (
+export const Badge = (props: { readonly tone?: "green" | "brand" | "red" | undefined; readonly children?: ReactNode }) => (
   <span className={`badge ${props.tone ?? ""}`}>{props.children}</span>
 )
 

@@ -53,16 +53,17 @@ const addressedUserId = (context: RequestContext, userId: string) =>
     return userId
   })
 
-const common = (key: ApiKeyRecord) => ({
+/** The fields user and team keys share. */
+const shared = (key: ApiKeyRecord) => ({
   id: key.id,
   description: key.description,
   createdAt: new Date(key.createdAtMillis),
   ...(key.expiresAtMillis !== undefined ? { expiresAt: new Date(key.expiresAtMillis) } : {}),
   ...(key.revokedAtMillis !== undefined ? { manuallyRevokedAt: new Date(key.revokedAtMillis) } : {}),
-  isPublic: key.isPublic,
-  type: "user" as const,
-  userId: key.ownerId
+  isPublic: key.isPublic
 })
+
+const common = (key: ApiKeyRecord) => ({ ...shared(key), type: "user" as const, userId: key.ownerId })
 
 /** The read view of a user key (value obfuscated). */
 export const userKeyView = (key: ApiKeyRecord): UserApiKey => ({ ...common(key), value: { lastFour: key.lastFour } })
@@ -143,13 +144,10 @@ const canManageTeamKeys = (context: RequestContext, teamId: string) =>
     yield* findTeam(projectOf(context), teamId)
   })
 
-const teamCommon = (key: ApiKeyRecord) => ({ ...common(key), type: "team" as const, teamId: key.ownerId })
+const teamCommon = (key: ApiKeyRecord) => ({ ...shared(key), type: "team" as const, teamId: key.ownerId })
 
 /** The read view of a team key (value obfuscated). */
-export const teamKeyView = (key: ApiKeyRecord): TeamApiKey => {
-  const { userId: _userId, ...fields } = teamCommon(key)
-  return { ...fields, value: { lastFour: key.lastFour } }
-}
+export const teamKeyView = (key: ApiKeyRecord): TeamApiKey => ({ ...teamCommon(key), value: { lastFour: key.lastFour } })
 
 /** A team key by id, once the request may manage the key's team. */
 const findTeamKey = (context: RequestContext, apiKeyId: string) =>
@@ -193,8 +191,7 @@ export const teamRoutes = [
         expiresAtMillis: payload.expiresAt === null ? undefined : payload.expiresAt.getTime(),
         nowMillis: context.nowMillis
       })
-      const { userId: _userId, ...fields } = teamCommon(record)
-      return { ...fields, value: Redacted.make(value) }
+      return { ...teamCommon(record), value: Redacted.make(value) }
     })
   ),
   route(TeamApiKeys.getEndpoint, ({ params }, context) => Effect.map(findTeamKey(context, params.apiKeyId), teamKeyView)),

@@ -60,13 +60,14 @@ export const routes = [
   route(ServerTeams.listMemberProfilesEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
+      const userId = query.userId === undefined ? undefined : yield* resolveUserId(context, query.userId)
       if (query.teamId !== undefined) yield* findTeam(project, query.teamId)
-      if (query.userId !== undefined) yield* findUser(project, query.userId)
+      if (userId !== undefined) yield* findUser(project, userId)
       const items = teamsInOrder(project)
         .filter((team) => query.teamId === undefined || team.id === query.teamId)
         .flatMap((team) =>
           membersOf(project, team)
-            .filter((user) => query.userId === undefined || user.id === query.userId)
+            .filter((user) => userId === undefined || user.id === userId)
             .map((user) => serverProfileView(project, team, user))
         )
       return { items, isPaginated: false }

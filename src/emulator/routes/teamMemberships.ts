@@ -23,11 +23,12 @@ export const routes = [
     ({ params }, context) =>
       Effect.gen(function* () {
         const project = projectOf(context)
-        yield* findUser(project, params.userId)
+        const userId = yield* resolveUserId(context, params.userId)
+        yield* findUser(project, userId)
         const team = yield* findTeam(project, params.teamId)
-        if (isMember(project, team.id, params.userId)) return yield* Effect.fail(TeamMembershipAlreadyExists.make({}))
-        addMember(project, team, params.userId, "member")
-        return { teamId: team.id, userId: params.userId }
+        if (isMember(project, team.id, userId)) return yield* Effect.fail(TeamMembershipAlreadyExists.make({}))
+        addMember(project, team, userId, "member")
+        return { teamId: team.id, userId }
       }),
     { emptyBody: {} }
   ),
@@ -46,8 +47,9 @@ export const routes = [
   route(ServerTeams.removeMemberEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
-      yield* ensureMember(project, params.teamId, params.userId)
-      removeMember(project, yield* findTeam(project, params.teamId), params.userId)
+      const userId = yield* resolveUserId(context, params.userId)
+      yield* ensureMember(project, params.teamId, userId)
+      removeMember(project, yield* findTeam(project, params.teamId), userId)
       return { success: true as const }
     })
   )

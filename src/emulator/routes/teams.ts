@@ -67,12 +67,15 @@ export const routes = [
     })
   ),
   route(ServerTeams.listEndpoint, ({ query }, context) =>
-    Effect.sync(() => ({
-      items: teamsInOrder(projectOf(context))
-        .filter((team) => query.userId === undefined || team.memberUserIds.has(query.userId))
-        .map(serverTeamView),
-      isPaginated: false
-    }))
+    Effect.gen(function* () {
+      const userId = query.userId === undefined ? undefined : yield* resolveUserId(context, query.userId)
+      return {
+        items: teamsInOrder(projectOf(context))
+          .filter((team) => userId === undefined || team.memberUserIds.has(userId))
+          .map(serverTeamView),
+        isPaginated: false
+      }
+    })
   ),
   route(Teams.getEndpoint, ({ params }, context) =>
     Effect.gen(function* () {

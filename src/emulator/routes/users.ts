@@ -27,7 +27,7 @@ import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { deleteUser, findUserByAuthEmail, makeUser, restrictionOf } from "../State.js"
-import { createPersonalTeamIfEnabled, currentUserView, isMember, serverUserView } from "../Teams.js"
+import { createPersonalTeamIfEnabled, currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
 import { checkPassword, isEmail } from "./password.js"
 
 const imageDataUrl = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,([A-Za-z0-9+/]+={0,2})$/
@@ -98,6 +98,10 @@ export const applyUpdate = (
     if (update.passkeyAuthEnabled !== undefined) user.passkeyAuthEnabled = update.passkeyAuthEnabled
     if (update.totpSecretBase64 !== undefined) user.totpSecretBase64 = update.totpSecretBase64
     if (update.selectedTeamId !== undefined) user.selectedTeamId = update.selectedTeamId
+    if (update.isAnonymous === false && user.isAnonymous) {
+      // upgrading an anonymous user renames its personal team (the service names it from the update's values)
+      renamePersonalTeams(project, user.id, { displayName: update.displayName ?? null, primaryEmail: update.primaryEmail ?? null })
+    }
     if (update.isAnonymous === false) user.isAnonymous = false
     if (update.restrictedByAdmin !== undefined) user.restrictedByAdmin = update.restrictedByAdmin
     if (update.restrictedByAdminReason !== undefined) user.restrictedByAdminReason = update.restrictedByAdminReason

@@ -4,7 +4,7 @@
  * magic-link callbacks. Every call goes through the React binding's hooks.
  */
 import { Effect, Option } from "effect"
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import type { FormEvent } from "react"
 import * as MagicLink from "../../../../src/auth/MagicLink.js"
 import * as Mfa from "../../../../src/auth/Mfa.js"
@@ -15,7 +15,7 @@ import * as PasswordReset from "../../../../src/auth/PasswordReset.js"
 import * as Sessions from "../../../../src/auth/Sessions.js"
 import * as ContactChannels from "../../../../src/contact-channels/ContactChannels.js"
 import type { MultiFactorAuthenticationRequired } from "../../../../src/core/KnownErrors.js"
-import { useStackMutation, useStackQuery } from "../../../../react/index.js"
+import { useStackMutation } from "../../../../react/index.js"
 import { config } from "../config.js"
 import { Link, navigate, returnTo, useLocation, withReturnTo } from "../router.js"
 import { Alert, AuthCard, Button, ErrorMessage, Field, Loading } from "../ui.js"
@@ -46,12 +46,22 @@ const valueOf = (form: HTMLFormElement, name: string): string => {
 }
 
 /**
- * Runs a callback's one-shot effect (a code can be used once) at most once per page, even when
- * React mounts the page twice (StrictMode): the effect is memoized and not interruptible.
+ * Runs a page's one-shot effect (a callback code can be used once; a sign-out happens once per
+ * visit) when the page mounts, at most once even when React mounts the page twice (StrictMode):
+ * the effect is memoized and not interruptible. Its state comes from a `useStackMutation`.
  */
-const useOnce = <A, E, R>(make: () => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+const useRunOnArrival = <A, E, R>(make: () => Effect.Effect<A, E, R>) => {
   const [once] = useState(() => Effect.runSync(Effect.cached(Effect.uninterruptible(Effect.suspend(make)))))
-  return once
+  const mutation = useStackMutation(() => Effect.as(once, true as const))
+  const { run } = mutation
+  useEffect(() => {
+    void run()
+  }, [run])
+  const error = mutation.error
+  return {
+    status: error !== undefined ? ("error" as const) : mutation.data === true ? ("success" as const) : ("loading" as const),
+    error
+  }
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -212,8 +222,7 @@ export const SignUpPage = () => {
 
 /** `/handler/sign-out`: signs out on arrival (once per visit), then offers to sign in again. */
 export const SignOutPage = () => {
-  const signOut = useOnce(() => Sessions.signOut())
-  const query = useStackQuery(signOut, [])
+  const query = useRunOnArrival(() => Sessions.signOut())
   return (
     <AuthCard title={query.status === "success" ? "You are signed out" : "Signing out"}>
       {query.status === "success" ? (
@@ -430,13 +439,12 @@ export const MfaPage = () => {
 /** `/handler/oauth-callback`: finishes the OAuth flow started on the sign-in page. */
 export const OAuthCallbackPage = () => {
   const url = useLocation()
-  const callback = useOnce(() =>
+  const query = useRunOnArrival(() =>
     OAuth.handleCallback().pipe(
       Effect.tap((result) => Effect.sync(() => navigate(Option.match(result, { onNone: () => "/", onSome: (r) => r.redirectUrl }), { replace: true }))),
       Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url))
     )
   )
-  const query = useStackQuery(callback, [])
   return (
     <AuthCard title="Signing you in">
       {query.status === "error" ? (
@@ -456,13 +464,12 @@ export const OAuthCallbackPage = () => {
 /** `/handler/magic-link-callback?code=…`: the link of the magic-link e-mail. */
 export const MagicLinkCallbackPage = () => {
   const url = useLocation()
-  const callback = useOnce(() =>
+  const query = useRunOnArrival(() =>
     MagicLink.signInWithMagicLinkCallback(url.href).pipe(
       Effect.zipRight(goAfterSignIn(url)),
       Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url))
     )
   )
-  const query = useStackQuery(callback, [])
   return (
     <AuthCard title="Signing you in">
       {query.status === "error" ? (
