@@ -9,7 +9,7 @@ import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
 import { Session } from "../session/Session.js"
-import { CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
+import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
 import { field, Json, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
 import { CurrentUser, ServerUser } from "./User.js"
 
@@ -48,7 +48,7 @@ export const updateCurrentEndpoint = Endpoint.make({
   session: "required",
   payload: CurrentUserUpdate,
   success: CurrentUser,
-  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists]
+  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, TeamMembershipNotFound]
 })
 
 /** The cache key of the signed-in user (see `QueryCache`); mutations invalidate the prefix `["user"]`. */

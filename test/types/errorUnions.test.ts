@@ -37,6 +37,7 @@ describe("error unions", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Users.updateCurrent>>>().toEqualTypeOf<
       | KnownErrors.CannotGetOwnUserWithoutUser
       | KnownErrors.UserEmailAlreadyExists
+      | KnownErrors.TeamMembershipNotFound
       | ClientCommon
       | SessionCommon
       | UserNotSignedIn

@@ -61,6 +61,7 @@ import { route } from "../Router.js"
 import { accessTokenFor, createSession } from "../SessionTokens.js"
 import type { EmulatorState, OAuthProviderConfig, ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
+import { createPersonalTeamIfEnabled } from "../Teams.js"
 import { findUserByAuthEmail, isKeySetValid, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
@@ -327,6 +328,7 @@ const resolveUser = (
     attach(user)
     project.users.set(user.id, user)
     grantUserDefaults(project, user.id)
+    createPersonalTeamIfEnabled(project, user, context.nowMillis)
     return { user, isNewUser: true }
   })
 

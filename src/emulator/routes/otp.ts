@@ -26,6 +26,7 @@ import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
+import { createPersonalTeamIfEnabled } from "../Teams.js"
 import { findUserByAuthEmail, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
@@ -108,6 +109,7 @@ export const routes = [
         user.otpAuthEnabled = true
         project.users.set(user.id, user)
         grantUserDefaults(project, user.id)
+        createPersonalTeamIfEnabled(project, user, context.nowMillis)
       }
       yield* requireSecondFactor(context, project, user)
       const tokens = yield* signIn(context, project, user)

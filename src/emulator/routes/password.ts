@@ -41,6 +41,7 @@ import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
+import { createPersonalTeamIfEnabled, renamePersonalTeams } from "../Teams.js"
 import { findUserByAuthEmail, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import { requireSecondFactor } from "./mfa.js"
@@ -159,10 +160,14 @@ export const routes = [
         project.users.set(user.id, user)
         grantUserDefaults(project, user.id)
       }
+      const isNewUser = user !== current
       user.primaryEmail = payload.email
       user.primaryEmailVerified = false
       user.primaryEmailAuthEnabled = true
       user.passwordHash = passwordHash
+      // a new user gets the personal team of `create_team_on_sign_up`; an upgraded anonymous user's team takes its name
+      if (isNewUser) createPersonalTeamIfEnabled(project, user, context.nowMillis)
+      else renamePersonalTeams(project, user.id, user)
       const tokens = yield* signIn(context, project, user)
       if (callbackUrl !== undefined) sendVerificationEmail(context, project, user, payload.email, callbackUrl)
       return tokens

@@ -34,6 +34,7 @@ import { route } from "../Router.js"
 import { accessTokenFor, createSession, signIn } from "../SessionTokens.js"
 import type { UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
+import { createPersonalTeamIfEnabled } from "../Teams.js"
 import { makeUser } from "../State.js"
 
 /**
@@ -115,6 +116,7 @@ export const routes = [
       user.isAnonymous = true
       project.users.set(user.id, user)
       grantUserDefaults(project, user.id)
+      createPersonalTeamIfEnabled(project, user, context.nowMillis)
       return signIn(context, project, user)
     })
   ),
