@@ -11,7 +11,7 @@
  * @module
  */
 import type { Cause, ManagedRuntime } from "effect"
-import { createContext, createElement, useContext, useMemo, useState } from "react"
+import { createContext, createElement, useCallback, useContext, useMemo, useRef, useState } from "react"
 import type { ReactNode } from "react"
 import type { QueryObserver } from "./internal/QueryObserver.js"
 
@@ -82,7 +82,10 @@ export interface StackProviderProps {
  */
 export const StackProvider = (props: StackProviderProps) => {
   const [suspenseQueries] = useState(() => new Map<string, QueryObserver<unknown, unknown>>())
-  const onError = props.onError ?? defaultErrorHandler
+  // a new `onError` function on every render must not restart the hooks' queries
+  const latestOnError = useRef<StackErrorHandler>(defaultErrorHandler)
+  latestOnError.current = props.onError ?? defaultErrorHandler
+  const onError = useCallback<StackErrorHandler>((error, cause) => latestOnError.current(error, cause), [])
   const value = useMemo(
     (): StackContextValue => ({ runtime: props.runtime, onError, suspenseQueries }),
     [props.runtime, onError, suspenseQueries]

@@ -67,7 +67,6 @@ const useObserver = <A, E, R>(
   const context = useStackContext(hook)
   const runtime = context.runtime as StackRuntime<unknown>
   // the effect is identified by `deps`, like a `useEffect` body
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const observer = useMemo(() => new QueryObserver<A, E>(runtime, effect, context.onError), [runtime, context.onError, ...deps])
   return { observer, runtime, onError: context.onError }
 }

@@ -181,7 +181,6 @@ export class QueryObserver<A, E> {
   }
 
   private loop(): Effect.Effect<never> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
     return Effect.gen(function* () {
       while (true) {

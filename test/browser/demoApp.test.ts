@@ -9,9 +9,9 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import * as Cli from "../../src/auth/Cli.js"
 import * as Totp from "../../src/auth/Totp.js"
 import * as Stack from "../../src/Stack.js"
-import { startDemo } from "../../examples/react-app/server.js"
+import { repoRoot, startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
-import { addVirtualAuthenticator, decodeBase32, describeBrowser, latestEmail, launchChromium, screenshot } from "./support.js"
+import { addVirtualAuthenticator, clearScreenshots, decodeBase32, describeBrowser, latestEmail, launchChromium, screenshot } from "./support.js"
 
 const stepTimeout = 30_000
 
@@ -31,7 +31,9 @@ describeBrowser("the demo app in Chromium", () => {
   const dialogs: Array<string> = []
 
   beforeAll(async () => {
-    demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn" })
+    clearScreenshots()
+    // its own Vite cache: `npm start` (and its test) may pre-bundle into the default one meanwhile
+    demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir: `${repoRoot}node_modules/.vite-react-app-test` })
     browser = await launchChromium()
     context = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
     context.setDefaultTimeout(15_000)
@@ -47,7 +49,10 @@ describeBrowser("the demo app in Chromium", () => {
       dialogs.push(dialog.message())
       void dialog.dismiss()
     })
-  }, 120_000)
+    // warm-up: the first load waits for Vite to pre-bundle the dependencies (slow on a cold cache)
+    await page.goto("/")
+    await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
+  }, 180_000)
 
   afterAll(async () => {
     await browser?.close()
@@ -162,6 +167,11 @@ describeBrowser("the demo app in Chromium", () => {
     await visible(page.getByRole("heading", { name: "Analytical Engines" }))
     await containsText(page.getByTestId("team-permissions"), "$invite_members")
     await containsText(page.getByRole("list", { name: "Members" }), "Ada Lovelace")
+    const key = page.getByRole("form", { name: "Create a team API key" })
+    await key.getByLabel("Team key description").fill("Build server")
+    await key.getByRole("button", { name: "Create team key" }).click()
+    await expect.poll(async () => (await page.getByTestId("new-team-api-key").innerText()).trim().length, { timeout: 10_000 }).toBeGreaterThan(20)
+    await containsText(page.getByRole("list", { name: "Team API keys" }), "Build server")
   }, stepTimeout)
 
   it("invites a second user, who accepts in a second browser context", async () => {
@@ -249,6 +259,50 @@ describeBrowser("the demo app in Chromium", () => {
     expect(answer.status).toBe("success")
     expect(Option.isSome(Option.fromNullable(answer.refreshToken))).toBe(true)
     expect(Redacted.value(answer.refreshToken!).length).toBeGreaterThan(10)
+  }, stepTimeout)
+
+  it("creates a user API key in account settings (shown once)", async () => {
+    await page.getByRole("link", { name: "Account settings" }).click()
+    const create = page.getByRole("form", { name: "Create an API key" })
+    await create.getByLabel("Key description").fill("CI deploys")
+    await create.getByRole("button", { name: "Create key" }).click()
+    await expect.poll(async () => (await page.getByTestId("new-api-key").innerText()).trim(), { timeout: 10_000 }).toMatch(/^sk_/)
+    await containsText(page.getByRole("list", { name: "API keys" }), "CI deploys")
+    await containsText(page.getByRole("list", { name: "Active sessions" }), "This device")
+  }, stepTimeout)
+
+  it("signs in with a magic link from the outbox (then the TOTP code)", async () => {
+    await signOut()
+    await page.goto("/handler/sign-in")
+    const form = page.getByRole("form", { name: "Sign in with a magic link" })
+    await form.getByLabel("E-mail for the magic link").fill(email)
+    await form.getByRole("button", { name: "Send magic link" }).click()
+    await visible(page.getByText("We sent a sign-in link to"))
+    const mail = await latestEmail(demo.emulatorUrl, email, "/handler/magic-link-callback")
+    await page.goto(mail.link!)
+    await page.waitForURL((url) => url.pathname === "/handler/mfa")
+    await page.getByRole("textbox", { name: "Authenticator code" }).fill(await totpNow())
+    await page.getByRole("button", { name: "Verify" }).click()
+    await visible(page.getByRole("heading", { name: "Welcome, Ada Lovelace" }))
+  }, stepTimeout)
+
+  it("resets a forgotten password with the e-mailed link", async () => {
+    await signOut()
+    await page.goto("/handler/sign-in")
+    await page.getByRole("link", { name: "Forgot password?" }).click()
+    const form = page.getByRole("form", { name: "Forgot password" })
+    await form.getByLabel("E-mail").fill(email)
+    await form.getByRole("button", { name: "Send reset link" }).click()
+    await visible(page.getByText("a reset link is on its way"))
+    const mail = await latestEmail(demo.emulatorUrl, email, "/handler/password-reset")
+    await page.goto(mail.link!)
+    const reset = page.getByRole("form", { name: "Reset password" })
+    await reset.getByLabel("New password", { exact: true }).fill("a brand new password")
+    await reset.getByLabel("Repeat new password").fill("a brand new password")
+    await reset.getByRole("button", { name: "Change password" }).click()
+    await visible(page.getByText("Your password was changed."))
+    await signInWithPassword(email, "a brand new password")
+    await page.waitForURL((url) => url.pathname === "/handler/mfa")
   }, stepTimeout)
 
   it("never fell back to the provider's alert for an unhandled failure", () => {

@@ -3,7 +3,7 @@
  * (emulator + Vite app) on free ports, the emulator's outbox, and screenshots in
  * `test-output/screenshots/`.
  */
-import { existsSync, mkdirSync } from "node:fs"
+import { existsSync, mkdirSync, rmSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { chromium } from "playwright-core"
 import type { Browser, BrowserContext, Page } from "playwright-core"
@@ -37,9 +37,16 @@ export const launchChromium = (): Promise<Browser> =>
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--host-resolver-rules=MAP localhost 127.0.0.1"]
   })
 
+/** Empties the screenshot folder (a run leaves only its own screenshots). */
+export const clearScreenshots = (): void => {
+  rmSync(screenshotDir, { recursive: true, force: true })
+  mkdirSync(screenshotDir, { recursive: true })
+}
+
 /** Saves a full-page screenshot as `test-output/screenshots/{name}.png`; returns the path. */
 export const screenshot = async (page: Page, name: string): Promise<string> => {
   mkdirSync(screenshotDir, { recursive: true })
+  await page.evaluate(() => window.scrollTo(0, 0))
   const path = `${screenshotDir}${name}.png`
   await page.screenshot({ path, fullPage: true })
   return path

@@ -74,15 +74,21 @@ const TopBar = (props: { readonly user: UserState; readonly path: string }) => (
   </header>
 )
 
-/** Sends a visitor without a session to the sign-in page (coming back here afterwards). */
-const RequireUser = (props: { readonly user: UserState; readonly url: URL; readonly children: (user: CurrentUser) => ReactNode }) => {
+/**
+ * Sends a visitor without a session to the sign-in page (coming back here afterwards). It reads
+ * the user with its own query, started when the page mounts: right after a sign-in the shell's
+ * copy may still be the previous (signed-out) one.
+ */
+const RequireUser = (props: { readonly url: URL; readonly children: (user: CurrentUser) => ReactNode }) => {
+  const query = useUser()
   const target = signInReturningTo(props.url)
-  const missing = props.user === null
+  const missing = query.status === "success" && query.data === null
   useEffect(() => {
     if (missing) navigate(target, { replace: true })
   }, [missing, target])
-  if (props.user === undefined) return <Loading />
-  return props.user === null ? <Loading label="Redirecting to sign in…" /> : <>{props.children(props.user)}</>
+  if (query.status === "error") return <ErrorMessage error={query.error} />
+  if (query.status === "loading") return <Loading />
+  return query.data === null || query.data === undefined ? <Loading label="Redirecting to sign in…" /> : <>{props.children(query.data)}</>
 }
 
 const Page = (props: { readonly user: UserState; readonly url: URL }) => {
@@ -111,13 +117,13 @@ const Page = (props: { readonly user: UserState; readonly url: URL }) => {
     case "/handler/error":
       return <ErrorPage />
     case "/handler/account-settings":
-      return <RequireUser user={user} url={url}>{(current) => <AccountSettingsPage user={current} />}</RequireUser>
+      return <RequireUser url={url}>{(current) => <AccountSettingsPage user={current} />}</RequireUser>
     case "/teams":
-      return <RequireUser user={user} url={url}>{(current) => <TeamsPage user={current} />}</RequireUser>
+      return <RequireUser url={url}>{(current) => <TeamsPage user={current} />}</RequireUser>
     case "/handler/team-invitation":
-      return <RequireUser user={user} url={url}>{() => <TeamInvitationPage />}</RequireUser>
+      return <RequireUser url={url}>{() => <TeamInvitationPage />}</RequireUser>
     case "/handler/cli-auth-confirm":
-      return <RequireUser user={user} url={url}>{() => <CliAuthConfirmPage />}</RequireUser>
+      return <RequireUser url={url}>{() => <CliAuthConfirmPage />}</RequireUser>
     default:
       return <NotFoundPage />
   }
