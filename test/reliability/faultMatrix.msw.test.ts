@@ -1,0 +1,162 @@
+/**
+ * Fault matrix over msw (fetch intercepted in-process), sleeping on the TestClock: every fault of
+ * `faults.ts` against an idempotent and a non-idempotent call, client and server. Each case ends in
+ * success-after-retry or the expected typed error, never a defect; requests are counted at the
+ * server (a non-idempotent request that may have been processed is sent exactly once).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Fiber, Option, TestClock } from "effect"
+import { http, HttpResponse } from "msw"
+import { afterAll, afterEach, beforeAll } from "vitest"
+import { apiUrl, baseUrl, makeMswServer, realPause, runAdvancingClock } from "../support/fixtures.js"
+import type { CallUnderTest, Reply } from "./faults.js"
+import { calls, faults, layerFor, secretTexts } from "./faults.js"
+import { classify, leakedSecrets, showOutcome, watchUnhandledRejections } from "./support.js"
+
+const server = makeMswServer()
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+const unhandled = watchUnhandledRejections()
+
+const toMsw = (reply: Reply, call: CallUnderTest): Response => {
+  switch (reply._tag) {
+    case "Ok":
+      return HttpResponse.json(call.okBody as Record<string, unknown>, { status: call.okStatus })
+    case "OkAs":
+      return new HttpResponse(JSON.stringify(call.okBody), { status: call.okStatus, headers: { "content-type": reply.contentType } })
+    case "Http":
+      return new HttpResponse(reply.body, { status: reply.status, headers: reply.headers })
+    case "ResetBeforeResponse":
+      return HttpResponse.error()
+    case "ResetMidBody":
+    case "CloseMidBody":
+      return new HttpResponse(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(reply.partial))
+            controller.error(new Error("connection reset by peer"))
+          }
+        }),
+        { status: reply.status, headers: { "content-type": "application/json" } }
+      )
+  }
+}
+
+/** Installs a handler answering `call` with `replies` (the last repeats); counts requests. */
+const serve = (call: CallUnderTest, replies: ReadonlyArray<Reply>) => {
+  const counts = { requests: 0, unexpected: [] as Array<string> }
+  server.use(
+    http.all(`${apiUrl}/*`, ({ request }) => {
+      const url = new URL(request.url)
+      if (request.method !== call.method || url.pathname !== call.path) {
+        counts.unexpected.push(`${request.method} ${url.pathname}`)
+        return new HttpResponse("unexpected request", { status: 500 })
+      }
+      const reply = replies[Math.min(counts.requests, replies.length - 1)]!
+      counts.requests++
+      return toMsw(reply, call)
+    })
+  )
+  return counts
+}
+
+describe("fault matrix over msw", () => {
+  let cases = 0
+  for (const fault of faults.filter((candidate) => candidate.only !== "socket")) {
+    for (const call of calls) {
+      const expected = call.idempotent ? fault.idempotent : fault.nonIdempotent
+      it.effect(`${fault.name} — ${call.name} → ${expected.outcome} after ${expected.requests} request(s)`, () =>
+        Effect.gen(function* () {
+          cases++
+          const counts = serve(call, fault.replies)
+          const fiber = yield* Effect.fork(Effect.exit(call.run))
+          const { exit } = yield* runAdvancingClock(fiber)
+          expect(exit._tag).toBe("Success")
+          if (exit._tag !== "Success") return
+          const outcome = classify(exit.value)
+          expect(showOutcome(outcome)).toBe(expected.outcome === "Success" ? "Success" : `Failure(${expected.outcome})`)
+          expect(counts.requests).toBe(expected.requests)
+          expect(counts.unexpected).toEqual([])
+          if (outcome._tag === "Failure") {
+            expect(leakedSecrets(outcome.error, secretTexts)).toEqual([])
+            expect(outcome.error).toBeInstanceOf(Error)
+            expect(typeof (outcome.error as Error).message).toBe("string")
+          }
+        }).pipe(Effect.provide(layerFor(baseUrl))))
+    }
+  }
+
+  it("ran every fault against every call", () => {
+    expect(cases).toBe(faults.filter((candidate) => candidate.only !== "socket").length * calls.length)
+  })
+})
+
+describe("stalled responses over msw", () => {
+  /** A handler that never answers until the request is aborted; records aborts. */
+  const stall = () => {
+    const state = { requests: 0, aborted: 0 }
+    server.use(
+      http.all(`${apiUrl}/*`, ({ request }) => {
+        state.requests++
+        return new Promise<Response>((resolve) => {
+          request.signal.addEventListener("abort", () => {
+            state.aborted++
+            resolve(HttpResponse.error())
+          })
+        })
+      })
+    )
+    return state
+  }
+
+  const waitForRequest = (state: { requests: number }) =>
+    Effect.gen(function* () {
+      for (let i = 0; i < 500 && state.requests === 0; i++) yield* realPause()
+    })
+
+  // Users.getCurrent reads through the query cache, whose shared fetch is not interrupted by a
+  // caller's timeout (reported bug; see faultMatrix.socket.test.ts): the uncached calls here.
+  const uncached = calls.filter((call) => call.path !== "/api/v1/users/me")
+  for (const call of uncached) {
+    it.effect(`a caller's timeout interrupts a stalled ${call.name}: TimeoutException, request aborted, sent once`, () =>
+      Effect.gen(function* () {
+        const state = stall()
+        const fiber = yield* Effect.fork(Effect.exit(call.run.pipe(Effect.timeout(Duration.seconds(30)))))
+        yield* waitForRequest(state)
+        yield* TestClock.adjust(Duration.seconds(30))
+        const exit = yield* Fiber.join(fiber)
+        const outcome = classify(exit)
+        expect(showOutcome(outcome)).toBe("Failure(TimeoutException)")
+        for (let i = 0; i < 200 && state.aborted === 0; i++) yield* realPause()
+        expect(state.requests).toBe(1)
+        expect(state.aborted).toBe(1)
+      }).pipe(Effect.provide(layerFor(baseUrl))))
+  }
+
+  // BUG (reported): the transport (src/core/internal/transport.ts) has no timeout of its own, so a
+  // server that accepts the request and never answers keeps the call pending forever unless the
+  // caller adds `Effect.timeout`. Expected: a per-attempt timeout (e.g. a `timeout` setting in
+  // StackConfig / RetryPolicy, default ~30 s) ending in a typed error (ConnectivityError for a
+  // POST, retried for a GET). Remove `.fails` when the transport times out by itself.
+  it.effect.fails("BUG: a stalled response ends in a typed error by the SDK's own timeout (no timeout exists)", () =>
+    Effect.gen(function* () {
+      const call = uncached.find((candidate) => candidate.method === "GET")!
+      const state = stall()
+      const fiber = yield* Effect.fork(Effect.exit(call.run))
+      yield* waitForRequest(state)
+      for (let minute = 0; minute < 60; minute++) {
+        yield* TestClock.adjust(Duration.minutes(1))
+        yield* realPause()
+      }
+      const done = yield* Fiber.poll(fiber)
+      yield* Fiber.interrupt(fiber)
+      expect(Option.isSome(done)).toBe(true)
+    }).pipe(Effect.provide(layerFor(baseUrl))))
+})
+
+describe("no unhandled rejection", () => {
+  it("none was raised during the msw matrix", () => {
+    expect(unhandled).toEqual([])
+  })
+})
