@@ -46,6 +46,7 @@ import {
   Duration,
   Effect,
   Exit,
+  Fiber,
   FiberRef,
   Layer,
   Option,
@@ -152,6 +153,9 @@ interface InFlight {
   readonly deferred: Deferred.Deferred<unknown, unknown>
   readonly epoch: number
   outdated: boolean
+  /** Readers awaiting this fetch; when the last one is interrupted, so is the fetch. */
+  waiters: number
+  fiber: Fiber.RuntimeFiber<unknown> | undefined
 }
 
 interface Entry {
@@ -324,11 +328,18 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       Effect.uninterruptible(
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
-          const flight: InFlight = { deferred: yield* Deferred.make<unknown, unknown>(), epoch: entry.epoch, outdated: false }
+          const flight: InFlight = {
+            deferred: yield* Deferred.make<unknown, unknown>(),
+            epoch: entry.epoch,
+            outdated: false,
+            waiters: 0,
+            fiber: undefined
+          }
           entry.inFlight = flight
           entry.lastFetchStartedAt = now
           entry.fetcher = fetch
-          yield* fetch.pipe(
+          // the request itself stays interruptible: by its last waiter leaving, or the cache's scope closing
+          flight.fiber = yield* Effect.interruptible(fetch).pipe(
             Effect.exit,
             Effect.flatMap((exit) => complete(entry, flight, exit)),
             Effect.forkIn(scope)
@@ -338,17 +349,36 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
         })
       )
 
+    // await a shared fetch as one of its waiters; the last waiter to be interrupted interrupts it
+    const awaitFlight = (flight: InFlight): Effect.Effect<unknown, unknown> =>
+      Effect.suspend(() => {
+        flight.waiters += 1
+        return Deferred.await(flight.deferred).pipe(
+          Effect.onExit(() =>
+            Effect.suspend(() => {
+              flight.waiters -= 1
+              return Effect.void
+            })
+          ),
+          Effect.onInterrupt(() =>
+            Effect.suspend(() =>
+              flight.waiters === 0 && flight.fiber !== undefined ? Fiber.interrupt(flight.fiber) : Effect.void
+            )
+          )
+        )
+      })
+
     // serve a fresh value, join the fetch that started after the last invalidation, or start one
     const ensureFresh = (entry: Entry, fetch: Effect.Effect<unknown, unknown>): Effect.Effect<unknown, unknown> =>
       Effect.suspend(() => {
         if (entry.fresh && Option.isSome(entry.value)) return Effect.succeed(entry.value.value)
         const flight = entry.inFlight
         if (flight !== undefined && flight.epoch === entry.epoch) {
-          if (!flight.outdated) return Deferred.await(flight.deferred)
+          if (!flight.outdated) return awaitFlight(flight)
           // one fetch at a time: wait for the outdated one, then read again
-          return Deferred.await(flight.deferred).pipe(Effect.exit, Effect.zipRight(ensureFresh(entry, fetch)))
+          return awaitFlight(flight).pipe(Effect.exit, Effect.zipRight(ensureFresh(entry, fetch)))
         }
-        return Effect.flatMap(startFetch(entry, fetch), (started) => Deferred.await(started.deferred))
+        return Effect.flatMap(startFetch(entry, fetch), awaitFlight)
       })
 
     const scheduleRefresh = (entry: Entry): Effect.Effect<void> =>
@@ -508,6 +538,14 @@ export const subscribe = (key: Key): Stream.Stream<EntryState> =>
       Option.isSome(cache) ? cache.value.subscribe(key) : Stream.empty
     )
   )
+
+/**
+ * The cache's version signal (current value first): grows with every new value stored and every
+ * session change. Empty without a `QueryCache`.
+ */
+export const changes: Stream.Stream<CacheVersion> = Stream.unwrap(
+  Effect.map(Effect.serviceOption(QueryCache), (cache) => (Option.isSome(cache) ? cache.value.changes : Stream.empty))
+)
 
 /** The result of {@link track}. */
 export interface Tracked<A, E> {

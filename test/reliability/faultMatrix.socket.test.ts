@@ -177,11 +177,9 @@ describe("stalled sockets", () => {
       })
     ))
 
-  // BUG (reported): QueryCache.startFetch (src/cache/QueryCache.ts) forks the shared fetch inside
-  // `Effect.uninterruptible`, so the fetch fiber is uninterruptible: a caller's timeout returns but
-  // the request is never aborted, every later read of the same key joins the stuck fetch (no new
-  // request, even after the server recovers), and closing the layer waits forever.
-  it.live.fails("BUG: a caller's timeout on a stalled cached read aborts the request", () =>
+  // The query cache shares one fetch among its readers: when the last reader is interrupted (a
+  // caller's timeout) the request is aborted, the next read asks again, and closing the layer ends it.
+  it.live("a caller's timeout on a stalled cached read aborts the request", () =>
     withOwnScope((context, own) =>
       Effect.gen(function* () {
         stallThenRecover(own)
@@ -191,7 +189,7 @@ describe("stalled sockets", () => {
       })
     ))
 
-  it.live.fails("BUG: after a stalled cached read timed out, the next read asks the recovered server again", () =>
+  it.live("after a stalled cached read timed out, the next read asks the recovered server again", () =>
     withOwnScope((context, own) =>
       Effect.gen(function* () {
         stallThenRecover(own)
@@ -202,7 +200,7 @@ describe("stalled sockets", () => {
       })
     ))
 
-  it.live.fails("BUG: closing the client layer while a cached read is stalled completes", () =>
+  it.live("closing the client layer while a cached read is stalled completes", () =>
     Effect.gen(function* () {
       const own = yield* Effect.promise(() => startRawServer(() => {}))
       stallThenRecover(own)
