@@ -49,7 +49,7 @@ export const demoProjectConfig: Partial<ProjectConfig> = {
   allowLocalhost: true
 }
 
-/** What the app reads at start (Vite `define` as `__STACK_DEMO__`). */
+/** What the app reads at start (`window.__STACK_DEMO__`, written into index.html). */
 export interface DemoClientConfig {
   readonly apiUrl: string
   readonly projectId: string
@@ -140,8 +140,17 @@ export const createAppServer = async (config: DemoClientConfig, options: DemoOpt
     clearScreen: false,
     logLevel: options.logLevel ?? "info",
     cacheDir: options.cacheDir ?? `${repoRoot}node_modules/.vite-react-app`,
-    plugins: [react()],
-    define: { __STACK_DEMO__: JSON.stringify(config) },
+    plugins: [
+      react(),
+      {
+        // the API URL and keys go into the page, not into `define`: a `define` change (a new
+        // port) would make Vite pre-bundle the dependencies again
+        name: "stack-demo-config",
+        transformIndexHtml: () => [
+          { tag: "script", injectTo: "head-prepend", children: `window.__STACK_DEMO__ = ${JSON.stringify(config).replace(/</g, "\\u003c")}` }
+        ]
+      }
+    ],
     resolve: { dedupe: ["react", "react-dom", "effect"] },
     optimizeDeps: { entries: ["index.html"], include: prebundled.filter(resolvable) },
     server: {

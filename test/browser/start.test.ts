@@ -77,7 +77,7 @@ describe("npm start", () => {
       const exit = await exited
       // npm itself ends by the signal, the demo exits 0 after stopping both servers
       expect(exit.code === 0 || exit.signal === "SIGINT", JSON.stringify(exit)).toBe(true)
-      await waitFor(() => output, /Stopped\./, 15_000)
+      await waitFor(() => output, /Stopped\./, 60_000)
       expect(await refused(`${api![1]}/api/v1`)).toBe(true)
       expect(await refused(`http://127.0.0.1:${app![1]}/`)).toBe(true)
     } finally {

@@ -16,7 +16,7 @@ import * as QueryCache from "../../../../src/cache/QueryCache.js"
 import * as ContactChannels from "../../../../src/contact-channels/ContactChannels.js"
 import type { CurrentUser } from "../../../../src/users/User.js"
 import * as Users from "../../../../src/users/Users.js"
-import { useStackMutation, useStackQuery } from "../../../../react/index.js"
+import { useApiKeys, useContactChannels, useSessions, useStackMutation } from "../../../../react/index.js"
 import { navigate } from "../router.js"
 import { Alert, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
@@ -109,7 +109,7 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
 // -----------------------------------------------------------------------------------------------
 
 const EmailsSection = () => {
-  const channels = useStackQuery(ContactChannels.list(), [])
+  const channels = useContactChannels()
   const add = useStackMutation((value: string) => ContactChannels.create({ value, usedForAuth: false }))
   const makePrimary = useStackMutation((id: string) => ContactChannels.update(id, { isPrimary: true }))
   const verify = useStackMutation((id: string) => ContactChannels.sendVerificationCode(id))
@@ -323,7 +323,7 @@ const PasskeysSection = (props: { readonly user: CurrentUser }) => {
 // -----------------------------------------------------------------------------------------------
 
 const SessionsSection = () => {
-  const sessions = useStackQuery(Sessions.list(), [])
+  const sessions = useSessions()
   const revoke = useStackMutation((id: string) => Sessions.revoke(id))
   return (
     <Section id="sessions" title="Active sessions" description="Devices where you are signed in.">
@@ -359,7 +359,7 @@ const SessionsSection = () => {
 // -----------------------------------------------------------------------------------------------
 
 const ApiKeysSection = () => {
-  const keys = useStackQuery(UserApiKeys.list(), [])
+  const keys = useApiKeys()
   const [created, setCreated] = useState<{ readonly description: string; readonly value: string } | null>(null)
   const create = useStackMutation((description: string) =>
     UserApiKeys.create({ description, expiresAt: null }).pipe(

@@ -9,11 +9,18 @@ import type { FormEvent } from "react"
 import * as TeamApiKeys from "../../../../src/api-keys/TeamApiKeys.js"
 import * as Permissions from "../../../../src/permissions/Permissions.js"
 import * as TeamInvitations from "../../../../src/teams/TeamInvitations.js"
-import * as TeamMemberProfiles from "../../../../src/teams/TeamMemberProfiles.js"
 import * as Teams from "../../../../src/teams/Teams.js"
 import type { CurrentUser } from "../../../../src/users/User.js"
 import * as Users from "../../../../src/users/Users.js"
-import { useStackMutation, useStackQuery } from "../../../../react/index.js"
+import {
+  useStackMutation,
+  useStackQuery,
+  useTeam,
+  useTeamApiKeys,
+  useTeamInvitations,
+  useTeamMembers,
+  useTeams
+} from "../../../../react/index.js"
 import { Link, navigate, useLocation } from "../router.js"
 import { Alert, AuthCard, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
@@ -24,7 +31,7 @@ const valueOf = (form: HTMLFormElement, name: string): string => {
 
 /** The teams page of the signed-in user. */
 export const TeamsPage = (props: { readonly user: CurrentUser }) => {
-  const teams = useStackQuery(Teams.listMine(), [])
+  const teams = useTeams()
   const select = useStackMutation((teamId: string | null) => Users.updateCurrent({ selectedTeamId: teamId }))
   const create = useStackMutation((displayName: string) =>
     Effect.flatMap(Teams.create({ displayName }), (team) => Users.updateCurrent({ selectedTeamId: team.id }))
@@ -117,7 +124,7 @@ const InvitationsForMe = () => {
 
 const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUser }) => {
   const { teamId } = props
-  const team = useStackQuery(Teams.get(teamId), [teamId])
+  const team = useTeam(teamId)
   const permissions = useStackQuery(Permissions.listTeamPermissions(teamId), [teamId])
   const leave = useStackMutation(() =>
     Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null })))
@@ -181,7 +188,7 @@ const RenameTeam = (props: { readonly teamId: string; readonly name: string }) =
 }
 
 const MembersSection = (props: { readonly teamId: string; readonly canRemove: boolean; readonly me: string }) => {
-  const members = useStackQuery(TeamMemberProfiles.list(props.teamId), [props.teamId])
+  const members = useTeamMembers(props.teamId)
   const remove = useStackMutation((userId: string) => Teams.removeMember(props.teamId, userId))
   return (
     <Section title="Members">
@@ -212,7 +219,7 @@ const MembersSection = (props: { readonly teamId: string; readonly canRemove: bo
 }
 
 const InviteSection = (props: { readonly teamId: string }) => {
-  const invitations = useStackQuery(TeamInvitations.list(props.teamId), [props.teamId])
+  const invitations = useTeamInvitations(props.teamId)
   const [sentTo, setSentTo] = useState<string | null>(null)
   const send = useStackMutation((email: string) =>
     TeamInvitations.send({ teamId: props.teamId, email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
@@ -259,7 +266,7 @@ const InviteSection = (props: { readonly teamId: string }) => {
 }
 
 const TeamApiKeysSection = (props: { readonly teamId: string }) => {
-  const keys = useStackQuery(TeamApiKeys.list(props.teamId), [props.teamId])
+  const keys = useTeamApiKeys(props.teamId)
   const [created, setCreated] = useState<string | null>(null)
   const create = useStackMutation((description: string) =>
     TeamApiKeys.create({ owner: { teamId: props.teamId }, description, expiresAt: null }).pipe(
