@@ -54,6 +54,7 @@ const main = async () => {
   Press Ctrl-C to stop.
 `)
   let stopping = false
+  let exitCode = 0
   const stop = (signal: string) => {
     if (stopping) return
     stopping = true
@@ -61,7 +62,7 @@ const main = async () => {
     demo.close().then(
       () => {
         console.log("  Stopped.")
-        process.exit(0)
+        process.exit(exitCode)
       },
       (error: unknown) => {
         console.error("  Could not stop cleanly:", error)
@@ -71,6 +72,20 @@ const main = async () => {
   }
   process.on("SIGINT", () => stop("SIGINT"))
   process.on("SIGTERM", () => stop("SIGTERM"))
+  // Ctrl-C in a terminal reaches the whole process group: Vite's esbuild helper may die first and
+  // its "service was stopped" error arrive before our SIGINT handler runs. Such a failure is
+  // reported and the demo stopped cleanly, unless a signal asked for the stop meanwhile.
+  const crashed = (error: unknown) => {
+    if (stopping) return
+    setTimeout(() => {
+      if (stopping) return
+      console.error("  The app failed:", error instanceof Error ? error.message : error)
+      exitCode = 1
+      stop("error")
+    }, 250)
+  }
+  process.on("uncaughtException", crashed)
+  process.on("unhandledRejection", crashed)
 }
 
 main().catch((error: unknown) => {
