@@ -18,9 +18,9 @@
  *
  * @module
  */
-import type { HttpClient } from "@effect/platform"
-import type { Redacted } from "effect"
-import { Layer } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Redacted from "effect/Redacted"
+import * as Layer from "effect/Layer"
 import * as QueryCache from "./cache/QueryCache.js"
 import * as Access from "./core/Access.js"
 import type { AdminAccess, MissingAccessKey, ServerAccess } from "./core/Access.js"

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { Config, Context, Data, Effect, Layer, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { UserNotSignedIn } from "./Errors.js"
 
 /** The access levels of the service (`x-stack-access-type`). */
@@ -17,7 +23,7 @@ export interface ServerAccessShape {
 }
 
 /** Server access service (secret server key). */
-export class ServerAccess extends Context.Tag("stack-auth-effect/ServerAccess")<ServerAccess, ServerAccessShape>() {}
+export class ServerAccess extends /* @__PURE__ */ Context.Tag("stack-auth-effect/ServerAccess")<ServerAccess, ServerAccessShape>() {}
 
 /** How an admin request authenticates: the super secret admin key, or an owner's admin access token. */
 export type AdminCredential =
@@ -30,10 +36,10 @@ export interface AdminAccessShape {
 }
 
 /** Admin access service (super secret admin key or admin access token). */
-export class AdminAccess extends Context.Tag("stack-auth-effect/AdminAccess")<AdminAccess, AdminAccessShape>() {}
+export class AdminAccess extends /* @__PURE__ */ Context.Tag("stack-auth-effect/AdminAccess")<AdminAccess, AdminAccessShape>() {}
 
 /** A required secret setting is missing; `setting` names the environment variable or option. */
-export class MissingAccessKey extends Data.TaggedError("MissingAccessKey")<{
+export class MissingAccessKey extends /* @__PURE__ */ Data.TaggedError("MissingAccessKey")<{
   readonly setting: string
   readonly message: string
 }> {}
@@ -82,10 +88,10 @@ const secret = (name: string, message: string) =>
   )
 
 /** Server access from `STACK_SECRET_SERVER_KEY`. */
-export const layerServerConfig: Layer.Layer<ServerAccess, MissingAccessKey> = Layer.effect(
+export const layerServerConfig: Layer.Layer<ServerAccess, MissingAccessKey> = /* @__PURE__ */ Layer.effect(
   ServerAccess,
-  Effect.map(
-    secret(
+  /* @__PURE__ */ Effect.map(
+    /* @__PURE__ */ secret(
       "STACK_SECRET_SERVER_KEY",
       "No secret server key provided. Please copy your key from the Stack Auth dashboard and put it in the STACK_SECRET_SERVER_KEY environment variable."
     ),
@@ -94,10 +100,10 @@ export const layerServerConfig: Layer.Layer<ServerAccess, MissingAccessKey> = La
 )
 
 /** Admin access from `STACK_SUPER_SECRET_ADMIN_KEY`. */
-export const layerAdminConfig: Layer.Layer<AdminAccess, MissingAccessKey> = Layer.effect(
+export const layerAdminConfig: Layer.Layer<AdminAccess, MissingAccessKey> = /* @__PURE__ */ Layer.effect(
   AdminAccess,
-  Effect.map(
-    secret(
+  /* @__PURE__ */ Effect.map(
+    /* @__PURE__ */ secret(
       "STACK_SUPER_SECRET_ADMIN_KEY",
       "No super secret admin key provided. Please copy your key from the Stack Auth dashboard and put it in the STACK_SUPER_SECRET_ADMIN_KEY environment variable."
     ),

@@ -14,7 +14,8 @@
  *
  * @module
  */
-import type { Effect, Schema } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
 import type { AccessLevel, AdminAccess, ServerAccess } from "./Access.js"
 import type { InvalidArgument, TransportError, UserNotSignedIn } from "./Errors.js"
 import type { KnownErrorClass } from "./KnownError.js"

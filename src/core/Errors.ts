@@ -7,13 +7,14 @@
  *
  * @module
  */
-import { Data, Effect } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 
 /**
  * A response the SDK cannot trust: malformed JSON, a body that does not match the endpoint's
  * schema, a known-error header that names another code than the body, an invalid token response.
  */
-export class InvalidResponse extends Data.TaggedError("InvalidResponse")<{
+export class InvalidResponse extends /* @__PURE__ */ Data.TaggedError("InvalidResponse")<{
   /** What was wrong, without any token or key text. */
   readonly message: string
   /** HTTP status of the response (the actual status when the override header was used). */
@@ -27,7 +28,7 @@ export class InvalidResponse extends Data.TaggedError("InvalidResponse")<{
  * A non-2xx answer that is not a known error (no known-error header): plain-text 4xx/5xx,
  * HTML error pages, 508 without the loop marker, a 429 that persisted past the retry policy.
  */
-export class HttpError extends Data.TaggedError("HttpError")<{
+export class HttpError extends /* @__PURE__ */ Data.TaggedError("HttpError")<{
   readonly message: string
   readonly status: number
   /** The response body as text (the service's plain-text message). */
@@ -40,7 +41,7 @@ export class HttpError extends Data.TaggedError("HttpError")<{
  * A known error whose code this endpoint does not declare, or that the catalogue does not know
  * (a newer service). Code, status, message and raw details are kept.
  */
-export class UnsupportedKnownError extends Data.TaggedError("UnsupportedKnownError")<{
+export class UnsupportedKnownError extends /* @__PURE__ */ Data.TaggedError("UnsupportedKnownError")<{
   readonly message: string
   readonly code: string
   readonly status: number
@@ -51,7 +52,7 @@ export class UnsupportedKnownError extends Data.TaggedError("UnsupportedKnownErr
  * The request never got an answer (DNS, refused or reset connection, aborted body). Raised at once
  * for non-idempotent requests; for idempotent ones only after the retry policy gave up.
  */
-export class ConnectivityError extends Data.TaggedError("ConnectivityError")<{
+export class ConnectivityError extends /* @__PURE__ */ Data.TaggedError("ConnectivityError")<{
   readonly message: string
   readonly method: string
   readonly url: string
@@ -60,7 +61,7 @@ export class ConnectivityError extends Data.TaggedError("ConnectivityError")<{
 }> {}
 
 /** The service kept answering 429 until the retry policy gave up. */
-export class RateLimited extends Data.TaggedError("RateLimited")<{
+export class RateLimited extends /* @__PURE__ */ Data.TaggedError("RateLimited")<{
   readonly message: string
   readonly method: string
   readonly url: string
@@ -72,7 +73,7 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
 export type TransportError = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
 
 /** A call that needs a signed-in user was made while the session holds no usable token. */
-export class UserNotSignedIn extends Data.TaggedError("UserNotSignedIn")<{
+export class UserNotSignedIn extends /* @__PURE__ */ Data.TaggedError("UserNotSignedIn")<{
   readonly message: string
 }> {
   /** The error with its standard message. */
@@ -80,7 +81,7 @@ export class UserNotSignedIn extends Data.TaggedError("UserNotSignedIn")<{
 }
 
 /** An argument the SDK rejects before anything is sent (e.g. both a user and a team owner). */
-export class InvalidArgument extends Data.TaggedError("InvalidArgument")<{
+export class InvalidArgument extends /* @__PURE__ */ Data.TaggedError("InvalidArgument")<{
   readonly message: string
   /** The argument's name. */
   readonly argument: string

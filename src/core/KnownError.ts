@@ -8,8 +8,9 @@
  *
  * @module
  */
-import type { Cause } from "effect"
-import { Data, Schema } from "effect"
+import type * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
+import * as Schema from "effect/Schema"
 
 /** Members every known-error instance has. */
 export interface KnownErrorInstance<Code extends string = string, Details = unknown> extends Error {
@@ -41,7 +42,7 @@ export interface KnownErrorClass<Code extends string = string, Details = any, In
 }
 
 /** Schema for codes without details: decodes anything to `{}`. */
-export const NoDetails: Schema.Schema<{}, unknown, never> = Schema.transform(Schema.Unknown, Schema.Struct({}), {
+export const NoDetails: Schema.Schema<{}, unknown, never> = /* @__PURE__ */ Schema.transform(Schema.Unknown, /* @__PURE__ */ Schema.Struct({}), {
   strict: true,
   decode: () => ({}),
   encode: (value) => value

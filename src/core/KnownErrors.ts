@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { KnownError, NoDetails } from "./KnownError.js"
 import type { KnownErrorClass } from "./KnownError.js"
 
@@ -30,15 +30,15 @@ const notVerifiedSuffix =
   " but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method."
 
 /** `restricted_reason` of a restricted user (`{ type }`, e.g. `"anonymous"`, `"email_not_verified"`). */
-const RestrictedReason = Schema.Struct({ type: Schema.String })
+const RestrictedReason = /* @__PURE__ */ Schema.Struct({ type: Schema.String })
 
 /** `would_work_if_email_was_verified`: older services omit it, which means `false`. */
-const WouldWorkIfEmailWasVerified = Schema.optionalWith(Schema.Boolean, { default: () => false })
+const WouldWorkIfEmailWasVerified = /* @__PURE__ */ Schema.optionalWith(Schema.Boolean, { default: () => false })
 
 /** Free-form details that may be absent: `undefined`/`null` decode to `{}`. */
-const FreeFormDetails = Schema.transform(
-  Schema.UndefinedOr(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
-  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+const FreeFormDetails = /* @__PURE__ */ Schema.transform(
+  /* @__PURE__ */ Schema.UndefinedOr(/* @__PURE__ */ Schema.NullOr(/* @__PURE__ */ Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   { strict: true, decode: (details) => details ?? {}, encode: (details) => details }
 )
 
@@ -47,23 +47,23 @@ const FreeFormDetails = Schema.transform(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the body could not be parsed (bad JSON, unknown content type). */
-export class BodyParsingError extends KnownError("BodyParsingError", "BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
+export class BodyParsingError extends /* @__PURE__ */ KnownError("BodyParsingError", "BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
 
 /** 400 — the request failed the endpoint's schema (unknown keys, wrong types). */
-export class SchemaError extends KnownError(
+export class SchemaError extends /* @__PURE__ */ KnownError(
   "SchemaError",
   "SCHEMA_ERROR",
   400,
-  Schema.Struct({ message: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ message: Schema.String }),
   (d) => d.message
 ) {}
 
 /** 400 — every overload of the endpoint rejected the request. */
-export class AllOverloadsFailed extends KnownError(
+export class AllOverloadsFailed extends /* @__PURE__ */ KnownError(
   "AllOverloadsFailed",
   "ALL_OVERLOADS_FAILED",
   400,
-  Schema.Struct({ overload_errors: Schema.Array(Schema.Unknown) }),
+  /* @__PURE__ */ Schema.Struct({ overload_errors: /* @__PURE__ */ Schema.Array(Schema.Unknown) }),
   (d) =>
     [
       "This endpoint has multiple overloads, but they all failed to process the request.",
@@ -76,7 +76,7 @@ export class AllOverloadsFailed extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — a key or admin token was sent without `x-stack-access-type`. */
-export class ProjectKeyWithoutAccessType extends KnownError(
+export class ProjectKeyWithoutAccessType extends /* @__PURE__ */ KnownError(
   "ProjectKeyWithoutAccessType",
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
   400,
@@ -86,7 +86,7 @@ export class ProjectKeyWithoutAccessType extends KnownError(
 ) {}
 
 /** 400 — `x-stack-access-type` is not `client`, `server` or `admin` (the value is not in details). */
-export class InvalidAccessType extends KnownError(
+export class InvalidAccessType extends /* @__PURE__ */ KnownError(
   "InvalidAccessType",
   "INVALID_ACCESS_TYPE",
   400,
@@ -95,17 +95,17 @@ export class InvalidAccessType extends KnownError(
 ) {}
 
 /** 400 — `x-stack-access-type` was sent without `x-stack-project-id`. */
-export class AccessTypeWithoutProjectId extends KnownError(
+export class AccessTypeWithoutProjectId extends /* @__PURE__ */ KnownError(
   "AccessTypeWithoutProjectId",
   "ACCESS_TYPE_WITHOUT_PROJECT_ID",
   400,
-  Schema.Struct({ request_type: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ request_type: Schema.String }),
   (d) =>
     `The x-stack-access-type header was '${d.request_type}', but the x-stack-project-id header was not provided.${restApiAuthenticationDocs}`
 ) {}
 
 /** 400 — no access type (and usually no keys) was sent. */
-export class AccessTypeRequired extends KnownError(
+export class AccessTypeRequired extends /* @__PURE__ */ KnownError(
   "AccessTypeRequired",
   "ACCESS_TYPE_REQUIRED",
   400,
@@ -115,44 +115,44 @@ export class AccessTypeRequired extends KnownError(
 ) {}
 
 /** 401 — the endpoint needs a higher access type than the one sent. */
-export class InsufficientAccessType extends KnownError(
+export class InsufficientAccessType extends /* @__PURE__ */ KnownError(
   "InsufficientAccessType",
   "INSUFFICIENT_ACCESS_TYPE",
   401,
-  Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: Schema.Array(Schema.String) }),
+  /* @__PURE__ */ Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: /* @__PURE__ */ Schema.Array(Schema.String) }),
   (d) =>
     `The x-stack-access-type header must be ${d.allowed_access_types.map((t) => `'${t}'`).join(" or ")}, but was '${d.actual_access_type}'.`
 ) {}
 
 /** 401 — the publishable client key is wrong for the project. */
-export class InvalidPublishableClientKey extends KnownError(
+export class InvalidPublishableClientKey extends /* @__PURE__ */ KnownError(
   "InvalidPublishableClientKey",
   "INVALID_PUBLISHABLE_CLIENT_KEY",
   401,
-  Schema.Struct({ project_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
   (d) => `The publishable key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
 ) {}
 
 /** 401 — the secret server key is wrong for the project. */
-export class InvalidSecretServerKey extends KnownError(
+export class InvalidSecretServerKey extends /* @__PURE__ */ KnownError(
   "InvalidSecretServerKey",
   "INVALID_SECRET_SERVER_KEY",
   401,
-  Schema.Struct({ project_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
   (d) => `The secret server key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
 ) {}
 
 /** 401 — the super secret admin key is wrong for the project. */
-export class InvalidSuperSecretAdminKey extends KnownError(
+export class InvalidSuperSecretAdminKey extends /* @__PURE__ */ KnownError(
   "InvalidSuperSecretAdminKey",
   "INVALID_SUPER_SECRET_ADMIN_KEY",
   401,
-  Schema.Struct({ project_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
   (d) => `The super secret admin key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
 ) {}
 
 /** 401 — the admin access token could not be parsed or verified. */
-export class UnparsableAdminAccessToken extends KnownError(
+export class UnparsableAdminAccessToken extends /* @__PURE__ */ KnownError(
   "UnparsableAdminAccessToken",
   "UNPARSABLE_ADMIN_ACCESS_TOKEN",
   401,
@@ -161,11 +161,11 @@ export class UnparsableAdminAccessToken extends KnownError(
 ) {}
 
 /** 401 — the admin access token has expired. */
-export class AdminAccessTokenExpired extends KnownError(
+export class AdminAccessTokenExpired extends /* @__PURE__ */ KnownError(
   "AdminAccessTokenExpired",
   "ADMIN_ACCESS_TOKEN_EXPIRED",
   401,
-  Schema.Struct({ expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)) }),
+  /* @__PURE__ */ Schema.Struct({ expired_at_millis: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.Number)) }),
   (d) =>
     `Admin access token has expired. Please refresh it and try again.${
       d.expired_at_millis != null ? ` (The access token expired at ${new Date(d.expired_at_millis).toISOString()}.)` : ""
@@ -173,7 +173,7 @@ export class AdminAccessTokenExpired extends KnownError(
 ) {}
 
 /** 401 — admin access tokens must come from the internal project (not raised today). */
-export class InvalidProjectForAdminAccessToken extends KnownError(
+export class InvalidProjectForAdminAccessToken extends /* @__PURE__ */ KnownError(
   "InvalidProjectForAdminAccessToken",
   "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
   401,
@@ -182,7 +182,7 @@ export class InvalidProjectForAdminAccessToken extends KnownError(
 ) {}
 
 /** 401 — the admin access token's user does not own this project. */
-export class AdminAccessTokenIsNotAdmin extends KnownError(
+export class AdminAccessTokenIsNotAdmin extends /* @__PURE__ */ KnownError(
   "AdminAccessTokenIsNotAdmin",
   "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
   401,
@@ -191,7 +191,7 @@ export class AdminAccessTokenIsNotAdmin extends KnownError(
 ) {}
 
 /** 401 — the publishable client key is missing (deprecated, not raised today). */
-export class ClientAuthenticationRequired extends KnownError(
+export class ClientAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "ClientAuthenticationRequired",
   "CLIENT_AUTHENTICATION_REQUIRED",
   401,
@@ -200,7 +200,7 @@ export class ClientAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — neither a publishable client key nor a secret server key was sent (deprecated, not raised today). */
-export class ClientOrServerAuthenticationRequired extends KnownError(
+export class ClientOrServerAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "ClientOrServerAuthenticationRequired",
   "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",
   401,
@@ -209,7 +209,7 @@ export class ClientOrServerAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — neither a publishable client key nor a super secret admin key was sent (deprecated, not raised today). */
-export class ClientOrAdminAuthenticationRequired extends KnownError(
+export class ClientOrAdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "ClientOrAdminAuthenticationRequired",
   "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",
   401,
@@ -218,7 +218,7 @@ export class ClientOrAdminAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — no project key at all was sent (deprecated, not raised today). */
-export class ClientOrServerOrAdminAuthenticationRequired extends KnownError(
+export class ClientOrServerOrAdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "ClientOrServerOrAdminAuthenticationRequired",
   "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",
   401,
@@ -227,17 +227,17 @@ export class ClientOrServerOrAdminAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — the project requires a publishable client key and none was sent. */
-export class PublishableClientKeyRequiredForProject extends KnownError(
+export class PublishableClientKeyRequiredForProject extends /* @__PURE__ */ KnownError(
   "PublishableClientKeyRequiredForProject",
   "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
   401,
-  Schema.Struct({ project_id: Schema.optional(Schema.NullOr(Schema.String)) }),
+  /* @__PURE__ */ Schema.Struct({ project_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)) }),
   () =>
     "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access."
 ) {}
 
 /** 401 — the secret server key is missing. */
-export class ServerAuthenticationRequired extends KnownError(
+export class ServerAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "ServerAuthenticationRequired",
   "SERVER_AUTHENTICATION_REQUIRED",
   401,
@@ -246,7 +246,7 @@ export class ServerAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — the super secret admin key is missing. */
-export class AdminAuthenticationRequired extends KnownError(
+export class AdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "AdminAuthenticationRequired",
   "ADMIN_AUTHENTICATION_REQUIRED",
   401,
@@ -255,7 +255,7 @@ export class AdminAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — the endpoint only works on the internal project. */
-export class ExpectedInternalProject extends KnownError(
+export class ExpectedInternalProject extends /* @__PURE__ */ KnownError(
   "ExpectedInternalProject",
   "EXPECTED_INTERNAL_PROJECT",
   401,
@@ -268,34 +268,34 @@ export class ExpectedInternalProject extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the access token could not be parsed or verified. */
-export class UnparsableAccessToken extends KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
+export class UnparsableAccessToken extends /* @__PURE__ */ KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
 
 /** 401 — the access token has expired. */
-export class AccessTokenExpired extends KnownError(
+export class AccessTokenExpired extends /* @__PURE__ */ KnownError(
   "AccessTokenExpired",
   "ACCESS_TOKEN_EXPIRED",
   401,
-  Schema.Struct({
-    expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)),
-    project_id: Schema.optional(Schema.NullOr(Schema.String)),
-    user_id: Schema.optional(Schema.NullOr(Schema.String)),
-    refresh_token_id: Schema.optional(Schema.NullOr(Schema.String))
+  /* @__PURE__ */ Schema.Struct({
+    expired_at_millis: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.Number)),
+    project_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
+    user_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
+    refresh_token_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String))
   }),
   () => "Access token has expired. Please refresh it and try again."
 ) {}
 
 /** 401 — the access token belongs to another project. */
-export class InvalidProjectForAccessToken extends KnownError(
+export class InvalidProjectForAccessToken extends /* @__PURE__ */ KnownError(
   "InvalidProjectForAccessToken",
   "INVALID_PROJECT_FOR_ACCESS_TOKEN",
   401,
-  Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
   (d) =>
     `Access token not valid for this project. Expected project ID "${d.expected_project_id}", but the token is for project ID "${d.actual_project_id}".`
 ) {}
 
 /** 401 — the refresh token is unknown, expired or revoked. */
-export class RefreshTokenNotFoundOrExpired extends KnownError(
+export class RefreshTokenNotFoundOrExpired extends /* @__PURE__ */ KnownError(
   "RefreshTokenNotFoundOrExpired",
   "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
   401,
@@ -304,7 +304,7 @@ export class RefreshTokenNotFoundOrExpired extends KnownError(
 ) {}
 
 /** 400 — a session cannot delete itself by id (sign out instead). */
-export class CannotDeleteCurrentSession extends KnownError(
+export class CannotDeleteCurrentSession extends /* @__PURE__ */ KnownError(
   "CannotDeleteCurrentSession",
   "CANNOT_DELETE_CURRENT_SESSION",
   400,
@@ -313,7 +313,7 @@ export class CannotDeleteCurrentSession extends KnownError(
 ) {}
 
 /** 401 — the OAuth provider refused to refresh its token (legacy, not raised today). */
-export class ProviderRejected extends KnownError(
+export class ProviderRejected extends /* @__PURE__ */ KnownError(
   "ProviderRejected",
   "PROVIDER_REJECTED",
   401,
@@ -327,19 +327,19 @@ export class ProviderRejected extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 409 — another user already signs in with this e-mail. */
-export class UserEmailAlreadyExists extends KnownError(
+export class UserEmailAlreadyExists extends /* @__PURE__ */ KnownError(
   "UserEmailAlreadyExists",
   "USER_EMAIL_ALREADY_EXISTS",
   409,
-  Schema.Struct({ email: Schema.String, would_work_if_email_was_verified: WouldWorkIfEmailWasVerified }),
+  /* @__PURE__ */ Schema.Struct({ email: Schema.String, would_work_if_email_was_verified: WouldWorkIfEmailWasVerified }),
   (d) => `A user with email "${d.email}" already exists${d.would_work_if_email_was_verified ? notVerifiedSuffix : "."}`
 ) {}
 
 /** 400 — the e-mail is not verified (not raised today). */
-export class EmailNotVerified extends KnownError("EmailNotVerified", "EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
+export class EmailNotVerified extends /* @__PURE__ */ KnownError("EmailNotVerified", "EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
 
 /** 400 — `me` was used without a signed-in user. */
-export class CannotGetOwnUserWithoutUser extends KnownError(
+export class CannotGetOwnUserWithoutUser extends /* @__PURE__ */ KnownError(
   "CannotGetOwnUserWithoutUser",
   "CANNOT_GET_OWN_USER_WITHOUT_USER",
   400,
@@ -348,51 +348,51 @@ export class CannotGetOwnUserWithoutUser extends KnownError(
 ) {}
 
 /** 400 — a user id given in the request does not exist. */
-export class UserIdDoesNotExist extends KnownError(
+export class UserIdDoesNotExist extends /* @__PURE__ */ KnownError(
   "UserIdDoesNotExist",
   "USER_ID_DOES_NOT_EXIST",
   400,
-  Schema.Struct({ user_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ user_id: Schema.String }),
   (d) => `The given user with the ID ${d.user_id} does not exist.`
 ) {}
 
 /** 404 — no such user. */
-export class UserNotFound extends KnownError("UserNotFound", "USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
+export class UserNotFound extends /* @__PURE__ */ KnownError("UserNotFound", "USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
 
 /** 403 — the signed-in user is restricted and the request did not allow restricted users. */
-export class RestrictedUserNotAllowed extends KnownError(
+export class RestrictedUserNotAllowed extends /* @__PURE__ */ KnownError(
   "RestrictedUserNotAllowed",
   "RESTRICTED_USER_NOT_ALLOWED",
   403,
-  Schema.Struct({ restricted_reason: RestrictedReason }),
+  /* @__PURE__ */ Schema.Struct({ restricted_reason: RestrictedReason }),
   (d) =>
     `The user in the access token is in restricted state. Reason: ${d.restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.`
 ) {}
 
 /** 404 — the project does not exist or the current user cannot see it. */
-export class ProjectNotFound extends KnownError(
+export class ProjectNotFound extends /* @__PURE__ */ KnownError(
   "ProjectNotFound",
   "PROJECT_NOT_FOUND",
   404,
-  Schema.Struct({ project_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
   (d) => `Project ${d.project_id} not found or is not accessible with the current user.`
 ) {}
 
 /** 400 — the project named by `x-stack-project-id` does not exist. */
-export class CurrentProjectNotFound extends KnownError(
+export class CurrentProjectNotFound extends /* @__PURE__ */ KnownError(
   "CurrentProjectNotFound",
   "CURRENT_PROJECT_NOT_FOUND",
   400,
-  Schema.Struct({ project_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
   (d) => `The current project with ID ${d.project_id} was not found. Please check the value of the x-stack-project-id header.`
 ) {}
 
 /** 400 — the branch does not exist. */
-export class BranchDoesNotExist extends KnownError(
+export class BranchDoesNotExist extends /* @__PURE__ */ KnownError(
   "BranchDoesNotExist",
   "BRANCH_DOES_NOT_EXIST",
   400,
-  Schema.Struct({ branch_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ branch_id: Schema.String }),
   (d) => `The branch with ID ${d.branch_id} does not exist.`
 ) {}
 
@@ -401,7 +401,7 @@ export class BranchDoesNotExist extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the project does not allow new accounts. */
-export class SignUpNotEnabled extends KnownError(
+export class SignUpNotEnabled extends /* @__PURE__ */ KnownError(
   "SignUpNotEnabled",
   "SIGN_UP_NOT_ENABLED",
   400,
@@ -410,16 +410,16 @@ export class SignUpNotEnabled extends KnownError(
 ) {}
 
 /** 403 — a sign-up rule of the project rejected the sign-up. */
-export class SignUpRejected extends KnownError(
+export class SignUpRejected extends /* @__PURE__ */ KnownError(
   "SignUpRejected",
   "SIGN_UP_REJECTED",
   403,
-  Schema.Struct({ message: Schema.optional(Schema.String) }),
+  /* @__PURE__ */ Schema.Struct({ message: /* @__PURE__ */ Schema.optional(Schema.String) }),
   (d) => d.message ?? "Your sign up was rejected by an administrator's sign-up rule."
 ) {}
 
 /** 409 — the sign-up needs an additional (visible) bot challenge. */
-export class BotChallengeRequired extends KnownError(
+export class BotChallengeRequired extends /* @__PURE__ */ KnownError(
   "BotChallengeRequired",
   "BOT_CHALLENGE_REQUIRED",
   409,
@@ -428,16 +428,16 @@ export class BotChallengeRequired extends KnownError(
 ) {}
 
 /** 400 — the bot challenge token was rejected. */
-export class BotChallengeFailed extends KnownError(
+export class BotChallengeFailed extends /* @__PURE__ */ KnownError(
   "BotChallengeFailed",
   "BOT_CHALLENGE_FAILED",
   400,
-  Schema.Struct({ message: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ message: Schema.String }),
   (d) => d.message
 ) {}
 
 /** 400 — password sign-in/sign-up is switched off for the project. */
-export class PasswordAuthenticationNotEnabled extends KnownError(
+export class PasswordAuthenticationNotEnabled extends /* @__PURE__ */ KnownError(
   "PasswordAuthenticationNotEnabled",
   "PASSWORD_AUTHENTICATION_NOT_ENABLED",
   400,
@@ -446,7 +446,7 @@ export class PasswordAuthenticationNotEnabled extends KnownError(
 ) {}
 
 /** 400 — passkeys are switched off for the project. */
-export class PasskeyAuthenticationNotEnabled extends KnownError(
+export class PasskeyAuthenticationNotEnabled extends /* @__PURE__ */ KnownError(
   "PasskeyAuthenticationNotEnabled",
   "PASSKEY_AUTHENTICATION_NOT_ENABLED",
   400,
@@ -455,7 +455,7 @@ export class PasskeyAuthenticationNotEnabled extends KnownError(
 ) {}
 
 /** 400 — anonymous accounts are switched off for the project (not raised today). */
-export class AnonymousAccountsNotEnabled extends KnownError(
+export class AnonymousAccountsNotEnabled extends /* @__PURE__ */ KnownError(
   "AnonymousAccountsNotEnabled",
   "ANONYMOUS_ACCOUNTS_NOT_ENABLED",
   400,
@@ -464,7 +464,7 @@ export class AnonymousAccountsNotEnabled extends KnownError(
 ) {}
 
 /** 401 — an anonymous user's token was sent without `X-Stack-Allow-Anonymous-User: true`. */
-export class AnonymousAuthenticationNotAllowed extends KnownError(
+export class AnonymousAuthenticationNotAllowed extends /* @__PURE__ */ KnownError(
   "AnonymousAuthenticationNotAllowed",
   "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
   401,
@@ -478,10 +478,10 @@ export class AnonymousAuthenticationNotAllowed extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — wrong e-mail or password. */
-export class EmailPasswordMismatch extends KnownError("EmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
+export class EmailPasswordMismatch extends /* @__PURE__ */ KnownError("EmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
 
 /** 400 — a callback or redirect URL is not on the project's trusted domains. */
-export class RedirectUrlNotWhitelisted extends KnownError(
+export class RedirectUrlNotWhitelisted extends /* @__PURE__ */ KnownError(
   "RedirectUrlNotWhitelisted",
   "REDIRECT_URL_NOT_WHITELISTED",
   400,
@@ -490,25 +490,25 @@ export class RedirectUrlNotWhitelisted extends KnownError(
 ) {}
 
 /** 400 — the password is shorter than the minimum. */
-export class PasswordTooShort extends KnownError(
+export class PasswordTooShort extends /* @__PURE__ */ KnownError(
   "PasswordTooShort",
   "PASSWORD_TOO_SHORT",
   400,
-  Schema.Struct({ min_length: Schema.Number }),
+  /* @__PURE__ */ Schema.Struct({ min_length: Schema.Number }),
   (d) => `Password too short. Minimum length is ${d.min_length}.`
 ) {}
 
 /** 400 — the password is longer than the maximum. */
-export class PasswordTooLong extends KnownError(
+export class PasswordTooLong extends /* @__PURE__ */ KnownError(
   "PasswordTooLong",
   "PASSWORD_TOO_LONG",
   400,
-  Schema.Struct({ maxLength: Schema.Number }),
+  /* @__PURE__ */ Schema.Struct({ maxLength: Schema.Number }),
   (d) => `Password too long. Maximum length is ${d.maxLength}.`
 ) {}
 
 /** 400 — the user has no password to check or change. */
-export class UserDoesNotHavePassword extends KnownError(
+export class UserDoesNotHavePassword extends /* @__PURE__ */ KnownError(
   "UserDoesNotHavePassword",
   "USER_DOES_NOT_HAVE_PASSWORD",
   400,
@@ -517,7 +517,7 @@ export class UserDoesNotHavePassword extends KnownError(
 ) {}
 
 /** 400 — the old password given to a password update is wrong. */
-export class PasswordConfirmationMismatch extends KnownError(
+export class PasswordConfirmationMismatch extends /* @__PURE__ */ KnownError(
   "PasswordConfirmationMismatch",
   "PASSWORD_CONFIRMATION_MISMATCH",
   400,
@@ -530,7 +530,7 @@ export class PasswordConfirmationMismatch extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — the verification code does not exist. */
-export class VerificationCodeNotFound extends KnownError(
+export class VerificationCodeNotFound extends /* @__PURE__ */ KnownError(
   "VerificationCodeNotFound",
   "VERIFICATION_CODE_NOT_FOUND",
   404,
@@ -539,7 +539,7 @@ export class VerificationCodeNotFound extends KnownError(
 ) {}
 
 /** 400 — the verification code has expired. */
-export class VerificationCodeExpired extends KnownError(
+export class VerificationCodeExpired extends /* @__PURE__ */ KnownError(
   "VerificationCodeExpired",
   "VERIFICATION_CODE_EXPIRED",
   400,
@@ -548,7 +548,7 @@ export class VerificationCodeExpired extends KnownError(
 ) {}
 
 /** 409 — the verification code was already used. */
-export class VerificationCodeAlreadyUsed extends KnownError(
+export class VerificationCodeAlreadyUsed extends /* @__PURE__ */ KnownError(
   "VerificationCodeAlreadyUsed",
   "VERIFICATION_CODE_ALREADY_USED",
   409,
@@ -557,7 +557,7 @@ export class VerificationCodeAlreadyUsed extends KnownError(
 ) {}
 
 /** 400 — too many wrong attempts: the code is void. */
-export class VerificationCodeMaxAttemptsReached extends KnownError(
+export class VerificationCodeMaxAttemptsReached extends /* @__PURE__ */ KnownError(
   "VerificationCodeMaxAttemptsReached",
   "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
   400,
@@ -566,7 +566,7 @@ export class VerificationCodeMaxAttemptsReached extends KnownError(
 ) {}
 
 /** 409 — the e-mail is already verified. */
-export class EmailAlreadyVerified extends KnownError(
+export class EmailAlreadyVerified extends /* @__PURE__ */ KnownError(
   "EmailAlreadyVerified",
   "EMAIL_ALREADY_VERIFIED",
   409,
@@ -575,7 +575,7 @@ export class EmailAlreadyVerified extends KnownError(
 ) {}
 
 /** 400 — no user can log in with this e-mail (not raised today). */
-export class EmailNotAssociatedWithUser extends KnownError(
+export class EmailNotAssociatedWithUser extends /* @__PURE__ */ KnownError(
   "EmailNotAssociatedWithUser",
   "EMAIL_NOT_ASSOCIATED_WITH_USER",
   400,
@@ -584,11 +584,11 @@ export class EmailNotAssociatedWithUser extends KnownError(
 ) {}
 
 /** 400 — the e-mail must be the user's primary e-mail. */
-export class EmailIsNotPrimaryEmail extends KnownError(
+export class EmailIsNotPrimaryEmail extends /* @__PURE__ */ KnownError(
   "EmailIsNotPrimaryEmail",
   "EMAIL_IS_NOT_PRIMARY_EMAIL",
   400,
-  Schema.Struct({ email: Schema.String, primary_email: Schema.NullOr(Schema.String) }),
+  /* @__PURE__ */ Schema.Struct({ email: Schema.String, primary_email: /* @__PURE__ */ Schema.NullOr(Schema.String) }),
   (d) => `The given e-mail (${d.email}) must equal the user's primary e-mail (${d.primary_email}).`
 ) {}
 
@@ -597,7 +597,7 @@ export class EmailIsNotPrimaryEmail extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — passkey registration failed (the service's reason is only in the message). */
-export class PasskeyRegistrationFailed extends KnownError(
+export class PasskeyRegistrationFailed extends /* @__PURE__ */ KnownError(
   "PasskeyRegistrationFailed",
   "PASSKEY_REGISTRATION_FAILED",
   400,
@@ -606,16 +606,16 @@ export class PasskeyRegistrationFailed extends KnownError(
 ) {}
 
 /** 400 — client-side only: a browser WebAuthn ceremony error; `code` is its name (e.g. `ERROR_CEREMONY_ABORTED`). */
-export class PasskeyWebauthnError extends KnownError(
+export class PasskeyWebauthnError extends /* @__PURE__ */ KnownError(
   "PasskeyWebauthnError",
   "PASSKEY_WEBAUTHN_ERROR",
   400,
-  Schema.Struct({ message: Schema.String, code: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ message: Schema.String, code: Schema.String }),
   (d) => d.message
 ) {}
 
 /** 400 — passkey sign-in failed (the service's reason is only in the message). */
-export class PasskeyAuthenticationFailed extends KnownError(
+export class PasskeyAuthenticationFailed extends /* @__PURE__ */ KnownError(
   "PasskeyAuthenticationFailed",
   "PASSKEY_AUTHENTICATION_FAILED",
   400,
@@ -628,66 +628,66 @@ export class PasskeyAuthenticationFailed extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — no permission definition with this id. */
-export class PermissionNotFound extends KnownError(
+export class PermissionNotFound extends /* @__PURE__ */ KnownError(
   "PermissionNotFound",
   "PERMISSION_NOT_FOUND",
   404,
-  Schema.Struct({ permission_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String }),
   (d) => `Permission "${d.permission_id}" not found. Make sure you created it on the dashboard.`
 ) {}
 
 /** 404 — the permission exists, but for the other scope (team vs project). */
-export class WrongPermissionScope extends KnownError(
+export class WrongPermissionScope extends /* @__PURE__ */ KnownError(
   "WrongPermissionScope",
   "WRONG_PERMISSION_SCOPE",
   404,
-  Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: Schema.NullOr(Schema.String) }),
+  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: /* @__PURE__ */ Schema.NullOr(Schema.String) }),
   (d) =>
     `Permission ${JSON.stringify(d.permission_id)} not found. (It was found for a different scope ${JSON.stringify(d.actual_scope)}, but scope ${JSON.stringify(d.expected_scope)} was expected.)`
 ) {}
 
 /** 400 — a contained permission id does not exist. */
-export class ContainedPermissionNotFound extends KnownError(
+export class ContainedPermissionNotFound extends /* @__PURE__ */ KnownError(
   "ContainedPermissionNotFound",
   "CONTAINED_PERMISSION_NOT_FOUND",
   400,
-  Schema.Struct({ permission_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String }),
   (d) => `Contained permission with ID "${d.permission_id}" not found. Make sure you created it on the dashboard.`
 ) {}
 
 /** 400 — a permission definition with this id already exists. */
-export class PermissionIdAlreadyExists extends KnownError(
+export class PermissionIdAlreadyExists extends /* @__PURE__ */ KnownError(
   "PermissionIdAlreadyExists",
   "PERMISSION_ID_ALREADY_EXISTS",
   400,
-  Schema.Struct({ permission_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String }),
   (d) => `Permission with ID "${d.permission_id}" already exists. Choose a different ID.`
 ) {}
 
 /** 401 — the user lacks a project permission. */
-export class ProjectPermissionRequired extends KnownError(
+export class ProjectPermissionRequired extends /* @__PURE__ */ KnownError(
   "ProjectPermissionRequired",
   "PROJECT_PERMISSION_REQUIRED",
   401,
-  Schema.Struct({ user_id: Schema.String, permission_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ user_id: Schema.String, permission_id: Schema.String }),
   (d) => `User ${d.user_id} does not have permission ${d.permission_id}.`
 ) {}
 
 /** 401 — the user lacks a team permission. */
-export class TeamPermissionRequired extends KnownError(
+export class TeamPermissionRequired extends /* @__PURE__ */ KnownError(
   "TeamPermissionRequired",
   "TEAM_PERMISSION_REQUIRED",
   401,
-  Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
   (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
 ) {}
 
 /** 401 — the team permission to revoke is not granted to the user. */
-export class TeamPermissionNotFound extends KnownError(
+export class TeamPermissionNotFound extends /* @__PURE__ */ KnownError(
   "TeamPermissionNotFound",
   "TEAM_PERMISSION_NOT_FOUND",
   401,
-  Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
   (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
 ) {}
 
@@ -696,34 +696,34 @@ export class TeamPermissionNotFound extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — no such team. */
-export class TeamNotFound extends KnownError(
+export class TeamNotFound extends /* @__PURE__ */ KnownError(
   "TeamNotFound",
   "TEAM_NOT_FOUND",
   404,
-  Schema.Struct({ team_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String }),
   (d) => `Team ${d.team_id} not found.`
 ) {}
 
 /** 409 — the team already exists (SPEC.md §8 "team exists"; absent from PROTOCOL.md's table). */
-export class TeamAlreadyExists extends KnownError(
+export class TeamAlreadyExists extends /* @__PURE__ */ KnownError(
   "TeamAlreadyExists",
   "TEAM_ALREADY_EXISTS",
   409,
-  Schema.Struct({ team_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String }),
   (d) => `Team ${d.team_id} already exists.`
 ) {}
 
 /** 404 — the user is not a member of the team. */
-export class TeamMembershipNotFound extends KnownError(
+export class TeamMembershipNotFound extends /* @__PURE__ */ KnownError(
   "TeamMembershipNotFound",
   "TEAM_MEMBERSHIP_NOT_FOUND",
   404,
-  Schema.Struct({ team_id: Schema.String, user_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String, user_id: Schema.String }),
   (d) => `User ${d.user_id} is not found in team ${d.team_id}.`
 ) {}
 
 /** 409 — the user is already a member of the team. */
-export class TeamMembershipAlreadyExists extends KnownError(
+export class TeamMembershipAlreadyExists extends /* @__PURE__ */ KnownError(
   "TeamMembershipAlreadyExists",
   "TEAM_MEMBERSHIP_ALREADY_EXISTS",
   409,
@@ -732,11 +732,11 @@ export class TeamMembershipAlreadyExists extends KnownError(
 ) {}
 
 /** 403 — a restricted user tried to accept a team invitation. */
-export class TeamInvitationRestrictedUserNotAllowed extends KnownError(
+export class TeamInvitationRestrictedUserNotAllowed extends /* @__PURE__ */ KnownError(
   "TeamInvitationRestrictedUserNotAllowed",
   "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
   403,
-  Schema.Struct({ restricted_reason: RestrictedReason }),
+  /* @__PURE__ */ Schema.Struct({ restricted_reason: RestrictedReason }),
   (d) =>
     `Restricted users cannot accept team invitations. Reason: ${d.restricted_reason.type}. Please complete the onboarding process before accepting team invitations.`
 ) {}
@@ -746,7 +746,7 @@ export class TeamInvitationRestrictedUserNotAllowed extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the OAuth connection is not connected to any user. */
-export class OauthConnectionNotConnectedToUser extends KnownError(
+export class OauthConnectionNotConnectedToUser extends /* @__PURE__ */ KnownError(
   "OauthConnectionNotConnectedToUser",
   "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
   400,
@@ -755,7 +755,7 @@ export class OauthConnectionNotConnectedToUser extends KnownError(
 ) {}
 
 /** 409 — the OAuth account is already connected to another user. */
-export class OauthConnectionAlreadyConnectedToAnotherUser extends KnownError(
+export class OauthConnectionAlreadyConnectedToAnotherUser extends /* @__PURE__ */ KnownError(
   "OauthConnectionAlreadyConnectedToAnotherUser",
   "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
   409,
@@ -764,7 +764,7 @@ export class OauthConnectionAlreadyConnectedToAnotherUser extends KnownError(
 ) {}
 
 /** 400 — the OAuth connection lacks a requested scope. */
-export class OauthConnectionDoesNotHaveRequiredScope extends KnownError(
+export class OauthConnectionDoesNotHaveRequiredScope extends /* @__PURE__ */ KnownError(
   "OauthConnectionDoesNotHaveRequiredScope",
   "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
   400,
@@ -773,16 +773,16 @@ export class OauthConnectionDoesNotHaveRequiredScope extends KnownError(
 ) {}
 
 /** 400 — client-side only: no provider access token could be obtained for the connected account. */
-export class OauthAccessTokenNotAvailable extends KnownError(
+export class OauthAccessTokenNotAvailable extends /* @__PURE__ */ KnownError(
   "OauthAccessTokenNotAvailable",
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
   400,
-  Schema.Struct({ provider: Schema.String, details: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ provider: Schema.String, details: Schema.String }),
   (d) => `Failed to retrieve an OAuth access token for the connected account (provider: ${d.provider}). ${d.details}`
 ) {}
 
 /** 400 — extra scopes need the project's own OAuth keys. */
-export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
+export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends /* @__PURE__ */ KnownError(
   "OauthExtraScopeNotAvailableWithSharedOauthKeys",
   "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
@@ -791,7 +791,7 @@ export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
 ) {}
 
 /** 400 — provider access tokens need the project's own OAuth keys. */
-export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
+export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends /* @__PURE__ */ KnownError(
   "OauthAccessTokenNotAvailableWithSharedOauthKeys",
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
@@ -800,17 +800,17 @@ export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
 ) {}
 
 /** 400 — the OAuth client id/secret of the token endpoint are wrong. */
-export class InvalidOauthClientIdOrSecret extends KnownError(
+export class InvalidOauthClientIdOrSecret extends /* @__PURE__ */ KnownError(
   "InvalidOauthClientIdOrSecret",
   "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
   400,
-  Schema.Struct({ client_id: Schema.optional(Schema.NullOr(Schema.String)) }),
+  /* @__PURE__ */ Schema.Struct({ client_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)) }),
   () =>
     "The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key."
 ) {}
 
 /** 400 — a requested OAuth scope is not valid (the scope is not in details). */
-export class InvalidScope extends KnownError(
+export class InvalidScope extends /* @__PURE__ */ KnownError(
   "InvalidScope",
   "INVALID_SCOPE",
   400,
@@ -819,7 +819,7 @@ export class InvalidScope extends KnownError(
 ) {}
 
 /** 409 — the user is already connected to another OAuth account (not raised by the API today). */
-export class UserAlreadyConnectedToAnotherOauthConnection extends KnownError(
+export class UserAlreadyConnectedToAnotherOauthConnection extends /* @__PURE__ */ KnownError(
   "UserAlreadyConnectedToAnotherOauthConnection",
   "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
   409,
@@ -828,7 +828,7 @@ export class UserAlreadyConnectedToAnotherOauthConnection extends KnownError(
 ) {}
 
 /** 408 — the outer OAuth flow timed out. */
-export class OuterOauthTimeout extends KnownError(
+export class OuterOauthTimeout extends /* @__PURE__ */ KnownError(
   "OuterOauthTimeout",
   "OUTER_OAUTH_TIMEOUT",
   408,
@@ -837,7 +837,7 @@ export class OuterOauthTimeout extends KnownError(
 ) {}
 
 /** 400 — the OAuth provider is unknown or disabled for the project. */
-export class OauthProviderNotFoundOrNotEnabled extends KnownError(
+export class OauthProviderNotFoundOrNotEnabled extends /* @__PURE__ */ KnownError(
   "OauthProviderNotFoundOrNotEnabled",
   "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
   400,
@@ -846,7 +846,7 @@ export class OauthProviderNotFoundOrNotEnabled extends KnownError(
 ) {}
 
 /** 400 — Apple Sign In is on but no bundle ids are configured. */
-export class AppleBundleIdNotConfigured extends KnownError(
+export class AppleBundleIdNotConfigured extends /* @__PURE__ */ KnownError(
   "AppleBundleIdNotConfigured",
   "APPLE_BUNDLE_ID_NOT_CONFIGURED",
   400,
@@ -856,7 +856,7 @@ export class AppleBundleIdNotConfigured extends KnownError(
 ) {}
 
 /** 400 — another user already signs in with this provider account. */
-export class OauthProviderAccountIdAlreadyUsedForSignIn extends KnownError(
+export class OauthProviderAccountIdAlreadyUsedForSignIn extends /* @__PURE__ */ KnownError(
   "OauthProviderAccountIdAlreadyUsedForSignIn",
   "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
   400,
@@ -865,25 +865,25 @@ export class OauthProviderAccountIdAlreadyUsedForSignIn extends KnownError(
 ) {}
 
 /** 400 — the shared OAuth provider id is not valid (not raised today). */
-export class InvalidSharedOauthProviderId extends KnownError(
+export class InvalidSharedOauthProviderId extends /* @__PURE__ */ KnownError(
   "InvalidSharedOauthProviderId",
   "INVALID_SHARED_OAUTH_PROVIDER_ID",
   400,
-  Schema.Struct({ provider_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ provider_id: Schema.String }),
   (d) => `The shared OAuth provider with ID ${d.provider_id} is not valid.`
 ) {}
 
 /** 400 — the standard OAuth provider id is not valid. */
-export class InvalidStandardOauthProviderId extends KnownError(
+export class InvalidStandardOauthProviderId extends /* @__PURE__ */ KnownError(
   "InvalidStandardOauthProviderId",
   "INVALID_STANDARD_OAUTH_PROVIDER_ID",
   400,
-  Schema.Struct({ provider_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ provider_id: Schema.String }),
   (d) => `The standard OAuth provider with ID ${d.provider_id} is not valid.`
 ) {}
 
 /** 400 — the authorization code (or its PKCE verifier) is invalid. */
-export class InvalidAuthorizationCode extends KnownError(
+export class InvalidAuthorizationCode extends /* @__PURE__ */ KnownError(
   "InvalidAuthorizationCode",
   "INVALID_AUTHORIZATION_CODE",
   400,
@@ -892,7 +892,7 @@ export class InvalidAuthorizationCode extends KnownError(
 ) {}
 
 /** 400 — the Apple Sign In credentials could not be verified. */
-export class InvalidAppleCredentials extends KnownError(
+export class InvalidAppleCredentials extends /* @__PURE__ */ KnownError(
   "InvalidAppleCredentials",
   "INVALID_APPLE_CREDENTIALS",
   400,
@@ -901,7 +901,7 @@ export class InvalidAppleCredentials extends KnownError(
 ) {}
 
 /** 400 — the OAuth provider denied access. */
-export class OauthProviderAccessDenied extends KnownError(
+export class OauthProviderAccessDenied extends /* @__PURE__ */ KnownError(
   "OauthProviderAccessDenied",
   "OAUTH_PROVIDER_ACCESS_DENIED",
   400,
@@ -910,7 +910,7 @@ export class OauthProviderAccessDenied extends KnownError(
 ) {}
 
 /** 503 — the OAuth provider is temporarily unavailable. */
-export class OauthProviderTemporarilyUnavailable extends KnownError(
+export class OauthProviderTemporarilyUnavailable extends /* @__PURE__ */ KnownError(
   "OauthProviderTemporarilyUnavailable",
   "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
   503,
@@ -919,13 +919,13 @@ export class OauthProviderTemporarilyUnavailable extends KnownError(
 ) {}
 
 /** 409 — the contact channel is already used for authentication by another account. */
-export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError(
+export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends /* @__PURE__ */ KnownError(
   "ContactChannelAlreadyUsedForAuthBySomeoneElse",
   "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
   409,
-  Schema.Struct({
+  /* @__PURE__ */ Schema.Struct({
     type: Schema.String,
-    contact_channel_value: Schema.NullOr(Schema.String),
+    contact_channel_value: /* @__PURE__ */ Schema.NullOr(Schema.String),
     would_work_if_email_was_verified: WouldWorkIfEmailWasVerified
   }),
   (d) =>
@@ -939,16 +939,16 @@ export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the user has MFA: finish the sign-in with a TOTP code and this attempt code. */
-export class MultiFactorAuthenticationRequired extends KnownError(
+export class MultiFactorAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "MultiFactorAuthenticationRequired",
   "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
   400,
-  Schema.Struct({ attempt_code: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ attempt_code: Schema.String }),
   () => "Multi-factor authentication is required for this user."
 ) {}
 
 /** 400 — the TOTP code is wrong (the attempt code stays usable). */
-export class InvalidTotpCode extends KnownError(
+export class InvalidTotpCode extends /* @__PURE__ */ KnownError(
   "InvalidTotpCode",
   "INVALID_TOTP_CODE",
   400,
@@ -957,7 +957,7 @@ export class InvalidTotpCode extends KnownError(
 ) {}
 
 /** 401 — the endpoint needs a signed-in user. */
-export class UserAuthenticationRequired extends KnownError(
+export class UserAuthenticationRequired extends /* @__PURE__ */ KnownError(
   "UserAuthenticationRequired",
   "USER_AUTHENTICATION_REQUIRED",
   401,
@@ -970,7 +970,7 @@ export class UserAuthenticationRequired extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the CLI polling code is invalid or unknown (details are free-form and optional). */
-export class InvalidPollingCode extends KnownError(
+export class InvalidPollingCode extends /* @__PURE__ */ KnownError(
   "InvalidPollingCode",
   "INVALID_POLLING_CODE",
   400,
@@ -979,10 +979,10 @@ export class InvalidPollingCode extends KnownError(
 ) {}
 
 /** 400 — client-side only: the CLI authentication failed. */
-export class CliAuthError extends KnownError("CliAuthError", "CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
+export class CliAuthError extends /* @__PURE__ */ KnownError("CliAuthError", "CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
 
 /** 400 — client-side only: the CLI authentication request expired. */
-export class CliAuthExpiredError extends KnownError(
+export class CliAuthExpiredError extends /* @__PURE__ */ KnownError(
   "CliAuthExpiredError",
   "CLI_AUTH_EXPIRED_ERROR",
   400,
@@ -991,7 +991,7 @@ export class CliAuthExpiredError extends KnownError(
 ) {}
 
 /** 400 — client-side only: the CLI authentication token was already used. */
-export class CliAuthUsedError extends KnownError(
+export class CliAuthUsedError extends /* @__PURE__ */ KnownError(
   "CliAuthUsedError",
   "CLI_AUTH_USED_ERROR",
   400,
@@ -1004,25 +1004,25 @@ export class CliAuthUsedError extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the API key has expired. */
-export class ApiKeyExpired extends KnownError("ApiKeyExpired", "API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
+export class ApiKeyExpired extends /* @__PURE__ */ KnownError("ApiKeyExpired", "API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
 
 /** 401 — the API key was revoked. */
-export class ApiKeyRevoked extends KnownError("ApiKeyRevoked", "API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
+export class ApiKeyRevoked extends /* @__PURE__ */ KnownError("ApiKeyRevoked", "API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
 
 /** 400 — a user key was given where a team key is expected, or the reverse. */
-export class WrongApiKeyType extends KnownError(
+export class WrongApiKeyType extends /* @__PURE__ */ KnownError(
   "WrongApiKeyType",
   "WRONG_API_KEY_TYPE",
   400,
-  Schema.Struct({ expected_type: Schema.String, actual_type: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ expected_type: Schema.String, actual_type: Schema.String }),
   (d) => `This endpoint is for ${d.expected_type} API keys, but a ${d.actual_type} API key was provided.`
 ) {}
 
 /** 404 — no such API key. */
-export class ApiKeyNotFound extends KnownError("ApiKeyNotFound", "API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
+export class ApiKeyNotFound extends /* @__PURE__ */ KnownError("ApiKeyNotFound", "API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
 
 /** 400 — public API keys cannot be revoked by the secret-scanner endpoint. */
-export class PublicApiKeyCannotBeRevoked extends KnownError(
+export class PublicApiKeyCannotBeRevoked extends /* @__PURE__ */ KnownError(
   "PublicApiKeyCannotBeRevoked",
   "PUBLIC_API_KEY_CANNOT_BE_REVOKED",
   400,
@@ -1035,7 +1035,7 @@ export class PublicApiKeyCannotBeRevoked extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 409 — the e-mail template already exists (not raised today). */
-export class EmailTemplateAlreadyExists extends KnownError(
+export class EmailTemplateAlreadyExists extends /* @__PURE__ */ KnownError(
   "EmailTemplateAlreadyExists",
   "EMAIL_TEMPLATE_ALREADY_EXISTS",
   409,
@@ -1044,7 +1044,7 @@ export class EmailTemplateAlreadyExists extends KnownError(
 ) {}
 
 /** 400 — the action needs the project's own e-mail (SMTP) server. */
-export class RequiresCustomEmailServer extends KnownError(
+export class RequiresCustomEmailServer extends /* @__PURE__ */ KnownError(
   "RequiresCustomEmailServer",
   "REQUIRES_CUSTOM_EMAIL_SERVER",
   400,
@@ -1053,38 +1053,38 @@ export class RequiresCustomEmailServer extends KnownError(
 ) {}
 
 /** 400 — the e-mail (template with theme) could not be rendered. */
-export class EmailRenderingError extends KnownError(
+export class EmailRenderingError extends /* @__PURE__ */ KnownError(
   "EmailRenderingError",
   "EMAIL_RENDERING_ERROR",
   400,
-  Schema.Struct({ error: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ error: Schema.String }),
   (d) => `Failed to render email with theme: ${d.error}`
 ) {}
 
 /** 400 — the template source could not be rewritten. */
-export class TemplateSourceRewriteError extends KnownError(
+export class TemplateSourceRewriteError extends /* @__PURE__ */ KnownError(
   "TemplateSourceRewriteError",
   "TEMPLATE_SOURCE_REWRITE_ERROR",
   400,
-  Schema.Struct({ error: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ error: Schema.String }),
   (d) => `Failed to rewrite template source: ${d.error}`
 ) {}
 
 /** 409 — an e-mail capacity boost is already active. */
-export class EmailCapacityBoostAlreadyActive extends KnownError(
+export class EmailCapacityBoostAlreadyActive extends /* @__PURE__ */ KnownError(
   "EmailCapacityBoostAlreadyActive",
   "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",
   409,
-  Schema.Struct({ expires_at: Schema.Union(Schema.String, Schema.Number) }),
+  /* @__PURE__ */ Schema.Struct({ expires_at: /* @__PURE__ */ Schema.Union(Schema.String, Schema.Number) }),
   (d) => `Email capacity boost is already active until ${d.expires_at}.`
 ) {}
 
 /** 400 — the e-mail can no longer be edited in its current status. */
-export class EmailNotEditable extends KnownError(
+export class EmailNotEditable extends /* @__PURE__ */ KnownError(
   "EmailNotEditable",
   "EMAIL_NOT_EDITABLE",
   400,
-  Schema.Struct({ email_id: Schema.String, status: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ email_id: Schema.String, status: Schema.String }),
   (d) =>
     `Email with ID "${d.email_id}" cannot be edited because it is in status "${d.status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`
 ) {}
@@ -1094,11 +1094,11 @@ export class EmailNotEditable extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the product does not exist (or is server-only, or is an item). */
-export class ProductDoesNotExist extends KnownError(
+export class ProductDoesNotExist extends /* @__PURE__ */ KnownError(
   "ProductDoesNotExist",
   "PRODUCT_DOES_NOT_EXIST",
   400,
-  Schema.Struct({ product_id: Schema.String, context: Schema.optional(Schema.NullOr(Schema.String)) }),
+  /* @__PURE__ */ Schema.Struct({ product_id: Schema.String, context: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)) }),
   (d) =>
     `Product with ID "${d.product_id}" ${
       d.context === "server_only"
@@ -1110,23 +1110,23 @@ export class ProductDoesNotExist extends KnownError(
 ) {}
 
 /** 404 — no such item. */
-export class ItemNotFound extends KnownError(
+export class ItemNotFound extends /* @__PURE__ */ KnownError(
   "ItemNotFound",
   "ITEM_NOT_FOUND",
   404,
-  Schema.Struct({ item_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ item_id: Schema.String }),
   (d) => `Item with ID "${d.item_id}" not found.`
 ) {}
 
 /** 400 — the customer's type does not match the item's customer type. */
-export class ItemCustomerTypeDoesNotMatch extends KnownError(
+export class ItemCustomerTypeDoesNotMatch extends /* @__PURE__ */ KnownError(
   "ItemCustomerTypeDoesNotMatch",
   "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
   400,
-  Schema.Struct({
+  /* @__PURE__ */ Schema.Struct({
     item_id: Schema.String,
     customer_id: Schema.String,
-    item_customer_type: Schema.optional(Schema.NullOr(Schema.String)),
+    item_customer_type: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
     actual_customer_type: Schema.String
   }),
   (d) =>
@@ -1138,52 +1138,52 @@ export class ItemCustomerTypeDoesNotMatch extends KnownError(
 ) {}
 
 /** 400 — no such customer. */
-export class CustomerDoesNotExist extends KnownError(
+export class CustomerDoesNotExist extends /* @__PURE__ */ KnownError(
   "CustomerDoesNotExist",
   "CUSTOMER_DOES_NOT_EXIST",
   400,
-  Schema.Struct({ customer_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ customer_id: Schema.String }),
   (d) => `Customer with ID "${d.customer_id}" does not exist.`
 ) {}
 
 /** 404 — no such subscription invoice. */
-export class SubscriptionInvoiceNotFound extends KnownError(
+export class SubscriptionInvoiceNotFound extends /* @__PURE__ */ KnownError(
   "SubscriptionInvoiceNotFound",
   "SUBSCRIPTION_INVOICE_NOT_FOUND",
   404,
-  Schema.Struct({ subscription_invoice_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ subscription_invoice_id: Schema.String }),
   (d) => `Subscription invoice with ID "${d.subscription_invoice_id}" does not exist.`
 ) {}
 
 /** 404 — no such one-time purchase. */
-export class OneTimePurchaseNotFound extends KnownError(
+export class OneTimePurchaseNotFound extends /* @__PURE__ */ KnownError(
   "OneTimePurchaseNotFound",
   "ONE_TIME_PURCHASE_NOT_FOUND",
   404,
-  Schema.Struct({ one_time_purchase_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ one_time_purchase_id: Schema.String }),
   (d) => `One-time purchase with ID "${d.one_time_purchase_id}" does not exist.`
 ) {}
 
 /** 400 — the subscription was already refunded. */
-export class SubscriptionAlreadyRefunded extends KnownError(
+export class SubscriptionAlreadyRefunded extends /* @__PURE__ */ KnownError(
   "SubscriptionAlreadyRefunded",
   "SUBSCRIPTION_ALREADY_REFUNDED",
   400,
-  Schema.Struct({ subscription_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ subscription_id: Schema.String }),
   (d) => `Subscription with ID "${d.subscription_id}" was already refunded.`
 ) {}
 
 /** 400 — the one-time purchase was already refunded. */
-export class OneTimePurchaseAlreadyRefunded extends KnownError(
+export class OneTimePurchaseAlreadyRefunded extends /* @__PURE__ */ KnownError(
   "OneTimePurchaseAlreadyRefunded",
   "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
   400,
-  Schema.Struct({ one_time_purchase_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ one_time_purchase_id: Schema.String }),
   (d) => `One-time purchase with ID "${d.one_time_purchase_id}" was already refunded.`
 ) {}
 
 /** 400 — test-mode purchases cannot be refunded. */
-export class TestModePurchaseNonRefundable extends KnownError(
+export class TestModePurchaseNonRefundable extends /* @__PURE__ */ KnownError(
   "TestModePurchaseNonRefundable",
   "TEST_MODE_PURCHASE_NON_REFUNDABLE",
   400,
@@ -1192,14 +1192,14 @@ export class TestModePurchaseNonRefundable extends KnownError(
 ) {}
 
 /** 400 — the customer's type does not match the (inline) product's customer type. */
-export class ProductCustomerTypeDoesNotMatch extends KnownError(
+export class ProductCustomerTypeDoesNotMatch extends /* @__PURE__ */ KnownError(
   "ProductCustomerTypeDoesNotMatch",
   "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
   400,
-  Schema.Struct({
-    product_id: Schema.optional(Schema.NullOr(Schema.String)),
+  /* @__PURE__ */ Schema.Struct({
+    product_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
     customer_id: Schema.String,
-    product_customer_type: Schema.optional(Schema.NullOr(Schema.String)),
+    product_customer_type: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
     actual_customer_type: Schema.String
   }),
   (d) =>
@@ -1211,26 +1211,26 @@ export class ProductCustomerTypeDoesNotMatch extends KnownError(
 ) {}
 
 /** 400 — the customer already owns the product. */
-export class ProductAlreadyGranted extends KnownError(
+export class ProductAlreadyGranted extends /* @__PURE__ */ KnownError(
   "ProductAlreadyGranted",
   "PRODUCT_ALREADY_GRANTED",
   400,
-  Schema.Struct({ product_id: Schema.String, customer_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ product_id: Schema.String, customer_id: Schema.String }),
   (d) => `Customer with ID "${d.customer_id}" already owns product "${d.product_id}".`
 ) {}
 
 /** 400 — the customer does not hold enough of the item. */
-export class ItemQuantityInsufficientAmount extends KnownError(
+export class ItemQuantityInsufficientAmount extends /* @__PURE__ */ KnownError(
   "ItemQuantityInsufficientAmount",
   "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
   400,
-  Schema.Struct({ item_id: Schema.String, customer_id: Schema.String, quantity: Schema.Number }),
+  /* @__PURE__ */ Schema.Struct({ item_id: Schema.String, customer_id: Schema.String, quantity: Schema.Number }),
   (d) =>
     `The item with ID "${d.item_id}" has an insufficient quantity for the customer with ID "${d.customer_id}". An attempt was made to charge ${d.quantity} credits.`
 ) {}
 
 /** 404 — the project has no Stripe account information yet. */
-export class StripeAccountInfoNotFound extends KnownError(
+export class StripeAccountInfoNotFound extends /* @__PURE__ */ KnownError(
   "StripeAccountInfoNotFound",
   "STRIPE_ACCOUNT_INFO_NOT_FOUND",
   404,
@@ -1239,16 +1239,16 @@ export class StripeAccountInfoNotFound extends KnownError(
 ) {}
 
 /** 400 — the customer has no default payment method. */
-export class DefaultPaymentMethodRequired extends KnownError(
+export class DefaultPaymentMethodRequired extends /* @__PURE__ */ KnownError(
   "DefaultPaymentMethodRequired",
   "DEFAULT_PAYMENT_METHOD_REQUIRED",
   400,
-  Schema.Struct({ customer_type: Schema.String, customer_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ customer_type: Schema.String, customer_id: Schema.String }),
   () => "No default payment method is set for this customer."
 ) {}
 
 /** 403 — new purchases are blocked for the project. */
-export class NewPurchasesBlocked extends KnownError(
+export class NewPurchasesBlocked extends /* @__PURE__ */ KnownError(
   "NewPurchasesBlocked",
   "NEW_PURCHASES_BLOCKED",
   403,
@@ -1261,25 +1261,25 @@ export class NewPurchasesBlocked extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the analytics query timed out. */
-export class AnalyticsQueryTimeout extends KnownError(
+export class AnalyticsQueryTimeout extends /* @__PURE__ */ KnownError(
   "AnalyticsQueryTimeout",
   "ANALYTICS_QUERY_TIMEOUT",
   400,
-  Schema.Struct({ timeout_ms: Schema.Number }),
+  /* @__PURE__ */ Schema.Struct({ timeout_ms: Schema.Number }),
   (d) => `The query timed out. Please try again with a shorter query or increase the timeout. Timeout was ${d.timeout_ms}ms.`
 ) {}
 
 /** 400 — the analytics query failed. */
-export class AnalyticsQueryError extends KnownError(
+export class AnalyticsQueryError extends /* @__PURE__ */ KnownError(
   "AnalyticsQueryError",
   "ANALYTICS_QUERY_ERROR",
   400,
-  Schema.Struct({ error: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ error: Schema.String }),
   (d) => d.error
 ) {}
 
 /** 400 — analytics are not enabled for the project. */
-export class AnalyticsNotEnabled extends KnownError(
+export class AnalyticsNotEnabled extends /* @__PURE__ */ KnownError(
   "AnalyticsNotEnabled",
   "ANALYTICS_NOT_ENABLED",
   400,
@@ -1292,20 +1292,20 @@ export class AnalyticsNotEnabled extends KnownError(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — no data-vault store with this id. */
-export class DataVaultStoreDoesNotExist extends KnownError(
+export class DataVaultStoreDoesNotExist extends /* @__PURE__ */ KnownError(
   "DataVaultStoreDoesNotExist",
   "DATA_VAULT_STORE_DOES_NOT_EXIST",
   400,
-  Schema.Struct({ store_id: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ store_id: Schema.String }),
   (d) => `Data vault store with ID ${d.store_id} does not exist.`
 ) {}
 
 /** 400 — the data-vault store holds no key with this hash. */
-export class DataVaultStoreHashedKeyDoesNotExist extends KnownError(
+export class DataVaultStoreHashedKeyDoesNotExist extends /* @__PURE__ */ KnownError(
   "DataVaultStoreHashedKeyDoesNotExist",
   "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",
   400,
-  Schema.Struct({ store_id: Schema.String, hashed_key: Schema.String }),
+  /* @__PURE__ */ Schema.Struct({ store_id: Schema.String, hashed_key: Schema.String }),
   (d) => `Data vault store with ID ${d.store_id} does not contain a key with hash ${d.hashed_key}.`
 ) {}
 
@@ -1468,7 +1468,7 @@ export const all: ReadonlyArray<KnownErrorClass> = [
 ]
 
 /** The catalogue keyed by wire code. */
-export const byCode: ReadonlyMap<string, KnownErrorClass> = new Map(all.map((cls) => [cls.code, cls]))
+export const byCode: ReadonlyMap<string, KnownErrorClass> = /* @__PURE__ */ new Map(/* @__PURE__ */ all.map((cls) => [cls.code, cls]))
 
 /** Any instance of the catalogue. */
 export type AnyKnownError =
@@ -1624,7 +1624,7 @@ export type InvalidAdminAccessToken =
   | AdminAccessTokenIsNotAdmin
 
 /** Codes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
-export const invalidAdminAccessTokenCodes: ReadonlySet<string> = codesOf([
+export const invalidAdminAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
   UnparsableAdminAccessToken,
   AdminAccessTokenExpired,
   InvalidProjectForAdminAccessToken,
@@ -1632,7 +1632,7 @@ export const invalidAdminAccessTokenCodes: ReadonlySet<string> = codesOf([
 ])
 
 /** Whether `u` carries a code of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
-export const isInvalidAdminAccessToken: (u: unknown) => boolean = hasCodeIn(invalidAdminAccessTokenCodes)
+export const isInvalidAdminAccessToken: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidAdminAccessTokenCodes)
 
 /** `INVALID_PROJECT_AUTHENTICATION`: the project credentials or access type sent are wrong. */
 export type InvalidProjectAuthentication =
@@ -1647,22 +1647,25 @@ export type InvalidProjectAuthentication =
   | InvalidAdminAccessToken
 
 /** Codes of the `INVALID_PROJECT_AUTHENTICATION` family (includes `INVALID_ADMIN_ACCESS_TOKEN`'s). */
-export const invalidProjectAuthenticationCodes: ReadonlySet<string> = new Set([
-  ...codesOf([
-    ProjectKeyWithoutAccessType,
-    InvalidAccessType,
-    AccessTypeWithoutProjectId,
-    AccessTypeRequired,
-    InsufficientAccessType,
-    InvalidPublishableClientKey,
-    InvalidSecretServerKey,
-    InvalidSuperSecretAdminKey
-  ]),
-  ...invalidAdminAccessTokenCodes
+// Families list their classes (no spreads of other sets), so that unused families and classes
+// stay tree-shakeable.
+export const invalidProjectAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
+  ProjectKeyWithoutAccessType,
+  InvalidAccessType,
+  AccessTypeWithoutProjectId,
+  AccessTypeRequired,
+  InsufficientAccessType,
+  InvalidPublishableClientKey,
+  InvalidSecretServerKey,
+  InvalidSuperSecretAdminKey,
+  UnparsableAdminAccessToken,
+  AdminAccessTokenExpired,
+  InvalidProjectForAdminAccessToken,
+  AdminAccessTokenIsNotAdmin
 ])
 
 /** Whether `u` carries a code of the `INVALID_PROJECT_AUTHENTICATION` family. */
-export const isInvalidProjectAuthentication: (u: unknown) => boolean = hasCodeIn(invalidProjectAuthenticationCodes)
+export const isInvalidProjectAuthentication: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidProjectAuthenticationCodes)
 
 /** `PROJECT_AUTHENTICATION_REQUIRED`: a project credential is missing. */
 export type ProjectAuthenticationRequired =
@@ -1675,7 +1678,7 @@ export type ProjectAuthenticationRequired =
   | AdminAuthenticationRequired
 
 /** Codes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
-export const projectAuthenticationRequiredCodes: ReadonlySet<string> = codesOf([
+export const projectAuthenticationRequiredCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
   ClientAuthenticationRequired,
   ClientOrServerAuthenticationRequired,
   ClientOrAdminAuthenticationRequired,
@@ -1686,73 +1689,90 @@ export const projectAuthenticationRequiredCodes: ReadonlySet<string> = codesOf([
 ])
 
 /** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
-export const isProjectAuthenticationRequired: (u: unknown) => boolean = hasCodeIn(projectAuthenticationRequiredCodes)
+export const isProjectAuthenticationRequired: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(projectAuthenticationRequiredCodes)
 
 /** `PROJECT_AUTHENTICATION_ERROR`: any project-authentication failure. */
 export type ProjectAuthenticationError = InvalidProjectAuthentication | ProjectAuthenticationRequired | ExpectedInternalProject
 
 /** Codes of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const projectAuthenticationErrorCodes: ReadonlySet<string> = new Set([
-  ...invalidProjectAuthenticationCodes,
-  ...projectAuthenticationRequiredCodes,
-  ExpectedInternalProject.code
+export const projectAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
+  ProjectKeyWithoutAccessType,
+  InvalidAccessType,
+  AccessTypeWithoutProjectId,
+  AccessTypeRequired,
+  InsufficientAccessType,
+  InvalidPublishableClientKey,
+  InvalidSecretServerKey,
+  InvalidSuperSecretAdminKey,
+  UnparsableAdminAccessToken,
+  AdminAccessTokenExpired,
+  InvalidProjectForAdminAccessToken,
+  AdminAccessTokenIsNotAdmin,
+  ClientAuthenticationRequired,
+  ClientOrServerAuthenticationRequired,
+  ClientOrAdminAuthenticationRequired,
+  ClientOrServerOrAdminAuthenticationRequired,
+  PublishableClientKeyRequiredForProject,
+  ServerAuthenticationRequired,
+  AdminAuthenticationRequired,
+  ExpectedInternalProject
 ])
 
 /** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const isProjectAuthenticationError: (u: unknown) => boolean = hasCodeIn(projectAuthenticationErrorCodes)
+export const isProjectAuthenticationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(projectAuthenticationErrorCodes)
 
 /** `INVALID_ACCESS_TOKEN`: the client marks the token expired and retries. */
 export type InvalidAccessToken = UnparsableAccessToken | AccessTokenExpired | InvalidProjectForAccessToken
 
 /** Codes of the `INVALID_ACCESS_TOKEN` family: the client marks the token expired and retries. */
-export const invalidAccessTokenCodes: ReadonlySet<string> = new Set([
+export const invalidAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ new Set([
   "UNPARSABLE_ACCESS_TOKEN",
   "ACCESS_TOKEN_EXPIRED",
   "INVALID_PROJECT_FOR_ACCESS_TOKEN"
 ])
 
 /** Whether `u` carries a code of the `INVALID_ACCESS_TOKEN` family. */
-export const isInvalidAccessToken: (u: unknown) => boolean = hasCodeIn(invalidAccessTokenCodes)
+export const isInvalidAccessToken: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidAccessTokenCodes)
 
 /** `INVALID_SESSION_AUTHENTICATION`: today exactly the `INVALID_ACCESS_TOKEN` family. */
 export type InvalidSessionAuthentication = InvalidAccessToken
 
 /** Codes of the `INVALID_SESSION_AUTHENTICATION` family. */
-export const invalidSessionAuthenticationCodes: ReadonlySet<string> = new Set(invalidAccessTokenCodes)
+export const invalidSessionAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ new Set(invalidAccessTokenCodes)
 
 /** Whether `u` carries a code of the `INVALID_SESSION_AUTHENTICATION` family. */
-export const isInvalidSessionAuthentication: (u: unknown) => boolean = hasCodeIn(invalidSessionAuthenticationCodes)
+export const isInvalidSessionAuthentication: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidSessionAuthenticationCodes)
 
 /** `SESSION_AUTHENTICATION_ERROR`: today exactly the `INVALID_SESSION_AUTHENTICATION` family. */
 export type SessionAuthenticationError = InvalidSessionAuthentication
 
 /** Codes of the `SESSION_AUTHENTICATION_ERROR` family. */
-export const sessionAuthenticationErrorCodes: ReadonlySet<string> = new Set(invalidSessionAuthenticationCodes)
+export const sessionAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ new Set(invalidSessionAuthenticationCodes)
 
 /** Whether `u` carries a code of the `SESSION_AUTHENTICATION_ERROR` family. */
-export const isSessionAuthenticationError: (u: unknown) => boolean = hasCodeIn(sessionAuthenticationErrorCodes)
+export const isSessionAuthenticationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(sessionAuthenticationErrorCodes)
 
 /** `REFRESH_TOKEN_ERROR`: the session is over. */
 export type RefreshTokenError = RefreshTokenNotFoundOrExpired | CannotDeleteCurrentSession | ProviderRejected
 
 /** Codes of the `REFRESH_TOKEN_ERROR` family: the session is over. */
-export const refreshTokenErrorCodes: ReadonlySet<string> = new Set([
+export const refreshTokenErrorCodes: ReadonlySet<string> = /* @__PURE__ */ new Set([
   "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
   "CANNOT_DELETE_CURRENT_SESSION",
   "PROVIDER_REJECTED"
 ])
 
 /** Whether `u` carries a code of the `REFRESH_TOKEN_ERROR` family. */
-export const isRefreshTokenError: (u: unknown) => boolean = hasCodeIn(refreshTokenErrorCodes)
+export const isRefreshTokenError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(refreshTokenErrorCodes)
 
 /** `PASSWORD_REQUIREMENTS_NOT_MET`: the new password is too short or too long. */
 export type PasswordRequirementsNotMet = PasswordTooShort | PasswordTooLong
 
 /** Codes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
-export const passwordRequirementsNotMetCodes: ReadonlySet<string> = codesOf([PasswordTooShort, PasswordTooLong])
+export const passwordRequirementsNotMetCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([PasswordTooShort, PasswordTooLong])
 
 /** Whether `u` carries a code of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
-export const isPasswordRequirementsNotMet: (u: unknown) => boolean = hasCodeIn(passwordRequirementsNotMetCodes)
+export const isPasswordRequirementsNotMet: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(passwordRequirementsNotMetCodes)
 
 /** `VERIFICATION_ERROR`: the one-time code (e-mail link, OTP, invitation, MFA attempt) is unusable. */
 export type VerificationError =
@@ -1762,7 +1782,7 @@ export type VerificationError =
   | VerificationCodeMaxAttemptsReached
 
 /** Codes of the `VERIFICATION_ERROR` family. */
-export const verificationErrorCodes: ReadonlySet<string> = codesOf([
+export const verificationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
   VerificationCodeNotFound,
   VerificationCodeExpired,
   VerificationCodeAlreadyUsed,
@@ -1770,13 +1790,13 @@ export const verificationErrorCodes: ReadonlySet<string> = codesOf([
 ])
 
 /** Whether `u` carries a code of the `VERIFICATION_ERROR` family. */
-export const isVerificationError: (u: unknown) => boolean = hasCodeIn(verificationErrorCodes)
+export const isVerificationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(verificationErrorCodes)
 
 /** `API_KEY_NOT_VALID`: the API key cannot be used (the SDK's key check answers `null`). */
 export type ApiKeyNotValid = ApiKeyExpired | ApiKeyRevoked | WrongApiKeyType | ApiKeyNotFound | PublicApiKeyCannotBeRevoked
 
 /** Codes of the `API_KEY_NOT_VALID` family. */
-export const apiKeyNotValidCodes: ReadonlySet<string> = codesOf([
+export const apiKeyNotValidCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
   ApiKeyExpired,
   ApiKeyRevoked,
   WrongApiKeyType,
@@ -1785,4 +1805,4 @@ export const apiKeyNotValidCodes: ReadonlySet<string> = codesOf([
 ])
 
 /** Whether `u` carries a code of the `API_KEY_NOT_VALID` family. */
-export const isApiKeyNotValid: (u: unknown) => boolean = hasCodeIn(apiKeyNotValidCodes)
+export const isApiKeyNotValid: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(apiKeyNotValidCodes)

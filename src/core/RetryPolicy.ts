@@ -12,7 +12,9 @@
  *
  * @module
  */
-import { Context, Layer, Schedule } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import { retry } from "./Schedules.js"
 import type { RetrySignal } from "./Schedules.js"
 
@@ -25,13 +27,13 @@ export interface RetryPolicyShape {
 }
 
 /** The retry policy service. */
-export class RetryPolicy extends Context.Tag("stack-auth-effect/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {}
+export class RetryPolicy extends /* @__PURE__ */ Context.Tag("stack-auth-effect/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {}
 
 /** The default retry schedule (see `Schedules.retry`). */
 export const defaultSchedule: Schedule.Schedule<unknown, RetrySignal> = retry
 
 /** The default policy. */
-export const layer: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { schedule: retry })
+export const layer: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: retry })
 
 /** A policy that never retries (every retryable failure surfaces at once). */
-export const layerNoRetries: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { schedule: Schedule.stop })
+export const layerNoRetries: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: Schedule.stop })

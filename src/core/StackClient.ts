@@ -7,9 +7,12 @@
  *
  * @module
  */
-import { FetchHttpClient, HttpClient } from "@effect/platform"
-import type { Redacted } from "effect"
-import { Context, Effect, Layer } from "effect"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as Redacted from "effect/Redacted"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { AccessLevel } from "./Access.js"
 import type { ConnectivityError, HttpError, RateLimited } from "./Errors.js"
 import { makeTransport } from "./internal/transport.js"
@@ -69,7 +72,7 @@ export interface StackClientShape {
 }
 
 /** The transport service. */
-export class StackClient extends Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
+export class StackClient extends /* @__PURE__ */ Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
 
 /** Header names whose values are secrets: redacted in every log line and span. */
 export const secretHeaderNames: ReadonlyArray<string> = [
@@ -91,17 +94,17 @@ export const make: Effect.Effect<StackClientShape, never, StackConfig | HttpClie
 
 /** The transport over whatever `HttpClient` and `RetryPolicy` the app provides. */
 export const layerWithoutDependencies: Layer.Layer<StackClient, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> =
-  Layer.effect(StackClient, make)
+  /* @__PURE__ */ Layer.effect(StackClient, make)
 
 /**
  * `FetchHttpClient` set up as the service expects: `credentials: "omit"`, `cache: "no-store"`.
  */
-export const layerFetch: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer.pipe(
-  Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { credentials: "omit", cache: "no-store" }))
+export const layerFetch: Layer.Layer<HttpClient.HttpClient> = /* @__PURE__ */ FetchHttpClient.layer.pipe(
+  /* @__PURE__ */ Layer.provide(/* @__PURE__ */ Layer.succeed(FetchHttpClient.RequestInit, { credentials: "omit", cache: "no-store" }))
 )
 
 /** The transport over `fetch` with the default retry policy; needs only `StackConfig`. */
-export const layer: Layer.Layer<StackClient, never, StackConfig> = layerWithoutDependencies.pipe(
-  Layer.provide(layerFetch),
-  Layer.provide(RetryPolicy.layer)
+export const layer: Layer.Layer<StackClient, never, StackConfig> = /* @__PURE__ */ layerWithoutDependencies.pipe(
+  /* @__PURE__ */ Layer.provide(layerFetch),
+  /* @__PURE__ */ Layer.provide(RetryPolicy.layer)
 )

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { Config, ConfigError, Context, Data, Effect, Either, Layer, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 
 /** The settings the transport reads. */
 export interface StackConfigShape {
@@ -32,13 +40,13 @@ export interface StackConfigOptions {
 }
 
 /** A setting is missing or malformed; `setting` names it (an option or an environment variable). */
-export class StackConfigError extends Data.TaggedError("StackConfigError")<{
+export class StackConfigError extends /* @__PURE__ */ Data.TaggedError("StackConfigError")<{
   readonly setting: string
   readonly message: string
 }> {}
 
 /** The project settings service. */
-export class StackConfig extends Context.Tag("stack-auth-effect/StackConfig")<StackConfig, StackConfigShape>() {}
+export class StackConfig extends /* @__PURE__ */ Context.Tag("stack-auth-effect/StackConfig")<StackConfig, StackConfigShape>() {}
 
 /** The hosted service's API origin. */
 export const defaultBaseUrl = "https://api.stack-auth.com"
@@ -127,7 +135,7 @@ export const environmentVariables = {
  * `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`, `STACK_EXTRA_REQUEST_HEADERS` and their
  * `NEXT_PUBLIC_` variants.
  */
-export const fromConfig: Effect.Effect<StackConfigShape, StackConfigError> = Effect.gen(function* () {
+export const fromConfig: Effect.Effect<StackConfigShape, StackConfigError> = /* @__PURE__ */ Effect.gen(function* () {
   const read = (names: ReadonlyArray<string>) =>
     firstOf(names).pipe(
       Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: names.join(" / "), message: String(error) }))
@@ -172,4 +180,4 @@ export const fromConfig: Effect.Effect<StackConfigShape, StackConfigError> = Eff
 })
 
 /** A layer reading the settings from `Config` (see {@link fromConfig}). */
-export const layerConfig: Layer.Layer<StackConfig, StackConfigError> = Layer.effect(StackConfig, fromConfig)
+export const layerConfig: Layer.Layer<StackConfig, StackConfigError> = /* @__PURE__ */ Layer.effect(StackConfig, fromConfig)

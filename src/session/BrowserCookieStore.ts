@@ -15,7 +15,16 @@
  *
  * @module
  */
-import { Clock, Duration, Effect, Layer, Option, PubSub, Redacted, Ref, type Scope, Stream } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as Schedules from "../core/Schedules.js"
 import * as Cookies from "./cookies.js"
 import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
@@ -119,7 +128,7 @@ interface BrowserGlobals {
   readonly location: { readonly protocol?: string } | undefined
 }
 
-const browserGlobals: Effect.Effect<BrowserGlobals, TokenStoreError> = Effect.suspend(() => {
+const browserGlobals: Effect.Effect<BrowserGlobals, TokenStoreError> = /* @__PURE__ */ Effect.suspend(() => {
   const scope = globalThis as { readonly document?: unknown; readonly location?: unknown }
   const document = scope.document
   if (typeof document !== "object" || document === null || !("cookie" in document)) {

@@ -14,7 +14,12 @@
  *
  * @module
  */
-import { Effect, Layer, Option, Redacted, Stream, SubscriptionRef } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as Cookies from "./cookies.js"
 import {
   empty,

@@ -14,10 +14,14 @@
  *
  * @module
  */
-import type { Effect, Option, Redacted, Scope, Stream } from "effect"
-import { Layer } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
+import * as Layer from "effect/Layer"
 import type { StackClient } from "../core/StackClient.js"
-import { makeSession } from "./internal/session.js"
+import { makeRequestSession, makeSession } from "./internal/session.js"
 import { minimumRemaining, Session } from "./internal/tag.js"
 import type { TransportError } from "../core/Errors.js"
 import type {
@@ -78,4 +82,12 @@ export const minimumRemainingMillis: number = minimumRemaining
 export const make: Effect.Effect<SessionShape, never, TokenStore | StackClient | Scope.Scope> = makeSession
 
 /** The session as a layer. */
-export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = Layer.scoped(Session, makeSession)
+export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = /* @__PURE__ */ Layer.scoped(Session, makeSession)
+
+/**
+ * A light session over tokens fixed for one request (server side, e.g. `ServerUsers.fromRequest`):
+ * no token store, no watcher fiber, no scope; `changes` emits nothing. Tokens follow the same
+ * rules as {@link make} (reuse, shared refresh, a rejected refresh token clears them); a refresh
+ * runs in the fiber that needs it and its result stays in this session.
+ */
+export const makeForRequest: (tokens: StoredTokens) => Effect.Effect<SessionShape, never, StackClient> = makeRequestSession

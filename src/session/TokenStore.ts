@@ -8,7 +8,14 @@
  *
  * @module
  */
-import { Context, Data, Effect, Layer, Option, Redacted, Stream, SubscriptionRef } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 
 /** The pair of tokens a store holds; either may be absent. */
 export interface StoredTokens {
@@ -30,15 +37,15 @@ export interface TokenStoreShape {
 }
 
 /** The token store service. */
-export class TokenStore extends Context.Tag("stack-auth-effect/TokenStore")<TokenStore, TokenStoreShape>() {}
+export class TokenStore extends /* @__PURE__ */ Context.Tag("stack-auth-effect/TokenStore")<TokenStore, TokenStoreShape>() {}
 
 /** A store cannot be used here (the cookie store outside a browser, a malformed `x-stack-auth`). */
-export class TokenStoreError extends Data.TaggedError("TokenStoreError")<{
+export class TokenStoreError extends /* @__PURE__ */ Data.TaggedError("TokenStoreError")<{
   readonly message: string
 }> {}
 
 /** No tokens. */
-export const empty: StoredTokens = { accessToken: Option.none(), refreshToken: Option.none() }
+export const empty: StoredTokens = { accessToken: /* @__PURE__ */ Option.none(), refreshToken: /* @__PURE__ */ Option.none() }
 
 /** A token text is usable unless empty or the string `"undefined"` (SPEC.md §5). */
 export const isUsableToken = (value: unknown): value is string =>

@@ -25,7 +25,8 @@
  *
  * @module
  */
-import { Option, Redacted } from "effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { empty, fromStrings, isUsableToken, type StoredTokens } from "./TokenStore.js"
 
 // ---------------------------------------------------------------------------------------------

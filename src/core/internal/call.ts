@@ -1,4 +1,7 @@
-import { Effect, Option, ParseResult, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { AdminAccess, ServerAccess } from "../Access.js"
 import type { Any, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "../Endpoint.js"
 import { fillPath } from "./path.js"
@@ -6,7 +9,7 @@ import { HttpError, InvalidArgument, InvalidResponse, UnsupportedKnownError, Use
 import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
-import type { RequestCredentials, StackResponse } from "../StackClient.js"
+import type { RequestCredentials, StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
 import { Session } from "../../session/internal/tag.js"
 
 /** Known errors every endpoint of an access level declares (see `CommonErrors`). */
@@ -82,7 +85,7 @@ export const decodeResponse = <A>(
         new UnsupportedKnownError({ message, code: headerCode, status: response.status, details: value.details ?? {} })
       )
     }
-    return Schema.decodeUnknown(cls.detailsSchema)(value.details ?? {}).pipe(
+    return decoderOf(cls.detailsSchema)(value.details ?? {}).pipe(
       Effect.mapError((error) => invalid(response, `${name}: details of ${headerCode} did not match at ${issuePaths(error)}`)),
       Effect.flatMap((details) => Effect.fail(new cls({ message, details })))
     )
@@ -92,7 +95,7 @@ export const decodeResponse = <A>(
     if (Option.isNone(body)) {
       return Effect.fail(invalid(response, `${name}: the response body is not valid JSON`))
     }
-    return Schema.decodeUnknown(success)(body.value).pipe(
+    return decoderOf(success)(body.value).pipe(
       Effect.mapError((error) => invalid(response, `${name}: the response did not match its schema at ${issuePaths(error)}`))
     )
   }
@@ -107,10 +110,32 @@ export const decodeResponse = <A>(
   )
 }
 
+// Parsers built once per schema (not per call).
+const decoders = /* @__PURE__ */ new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+const encoders = /* @__PURE__ */ new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+
+const decoderOf = <A>(schema: Schema.Schema<A, any>): ((u: unknown) => Effect.Effect<A, ParseResult.ParseError>) => {
+  let decode = decoders.get(schema)
+  if (decode === undefined) {
+    decode = Schema.decodeUnknown(schema)
+    decoders.set(schema, decode)
+  }
+  return decode
+}
+
+const encoderOf = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) => Effect.Effect<I, ParseResult.ParseError>) => {
+  let encode = encoders.get(schema)
+  if (encode === undefined) {
+    encode = Schema.encodeUnknown(schema)
+    encoders.set(schema, encode)
+  }
+  return encode
+}
+
 const encodeInput = <A, I>(schema: Schema.Schema<A, I> | undefined, value: unknown, argument: string) =>
   schema === undefined
     ? Effect.succeed(undefined)
-    : Schema.encodeUnknown(schema)(value).pipe(
+    : encoderOf(schema)(value).pipe(
         Effect.mapError(
           (error) => new InvalidArgument({ message: `Invalid ${argument}: ${issuePaths(error)}`, argument })
         )
@@ -124,71 +149,115 @@ const queryString = (query: Readonly<Record<string, string | undefined>> | undef
   return text.length === 0 ? "" : `?${text}`
 }
 
-/** Calls an endpoint. See `Endpoint.call`. */
-export const call = <E extends Any>(
-  endpoint: E,
-  input: InputOf<E>
-): Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> => {
-  const declared = [...endpoint.errors, ...commonErrorClasses(endpoint.access), ...(endpoint.session === "none" ? [] : sessionErrorClasses)]
-  const raw = input as { readonly params?: unknown; readonly query?: unknown; readonly payload?: unknown }
-  const program = Effect.gen(function* () {
-    const client = yield* StackClient
+// The error classes an endpoint can decode (declared + common + session), built once per endpoint.
+const declaredByEndpoint = /* @__PURE__ */ new WeakMap<Any, ReadonlyArray<KnownErrorClass>>()
+
+const declaredOf = (endpoint: Any): ReadonlyArray<KnownErrorClass> => {
+  let declared = declaredByEndpoint.get(endpoint)
+  if (declared === undefined) {
+    declared = [...endpoint.errors, ...commonErrorClasses(endpoint.access), ...(endpoint.session === "none" ? [] : sessionErrorClasses)]
+    declaredByEndpoint.set(endpoint, declared)
+  }
+  return declared
+}
+
+/** Whether a failure is one of the invalid-access-token codes (the call then refreshes and retries once). */
+const isInvalidAccessToken = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "code" in error && KnownErrors.invalidAccessTokenCodes.has(String(error.code))
+
+interface RequestParts {
+  readonly path: string
+  readonly body: StackRequest["body"]
+}
+
+/** Encodes the path parameters, query and payload (nothing to do for endpoints without them). */
+const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts, InvalidArgument> => {
+  if (endpoint.params === undefined && endpoint.query === undefined && endpoint.payload === undefined && !endpoint.path.includes(":")) {
+    return Effect.succeed({ path: endpoint.path, body: undefined })
+  }
+  return Effect.gen(function* () {
     const params = yield* encodeInput(endpoint.params, raw.params, "path parameters")
     const query = yield* encodeInput(endpoint.query, raw.query, "query")
     const payload = yield* encodeInput(endpoint.payload, raw.payload, "payload")
     const path = fillPath(endpoint.path, params ?? {}) + queryString(query)
-
-    const keys: { -readonly [K in keyof RequestCredentials]: RequestCredentials[K] } = {}
-    if (endpoint.access === "server") {
-      keys.secretServerKey = (yield* ServerAccess).secretServerKey
-    } else if (endpoint.access === "admin") {
-      const credential = yield* (yield* AdminAccess).credential
-      if (credential._tag === "AdminKey") keys.superSecretAdminKey = credential.superSecretAdminKey
-      else keys.adminAccessToken = credential.accessToken
-    }
-    const body =
+    const body: StackRequest["body"] =
       endpoint.payload === undefined
         ? undefined
         : endpoint.payloadEncoding === "form"
           ? { _tag: "Form" as const, value: payload as Record<string, string> }
           : { _tag: "Json" as const, value: payload }
-
-    const attempt = (retried: boolean): Effect.Effect<unknown, unknown, Session> =>
-      Effect.gen(function* () {
-        const credentials: RequestCredentials = { ...keys }
-        let sentAccessToken: Option.Option<import("effect").Redacted.Redacted<string>> = Option.none()
-        if (endpoint.session !== "none") {
-          const session = yield* Session
-          const tokens = yield* session.requestTokens
-          if (endpoint.session === "required" && Option.isNone(tokens.accessToken)) {
-            return yield* Effect.fail(UserNotSignedIn.make())
-          }
-          sentAccessToken = tokens.accessToken
-          Object.assign(credentials, {
-            accessToken: Option.getOrUndefined(tokens.accessToken),
-            refreshToken: Option.getOrUndefined(tokens.refreshToken)
-          })
-        }
-        const response = yield* client.send({ method: endpoint.method, path, access: endpoint.access, body, credentials })
-        return yield* decodeResponse(endpoint.name, response, endpoint.success, declared).pipe(
-          Effect.catchIf(
-            (error) =>
-              !retried &&
-              Option.isSome(sentAccessToken) &&
-              typeof error === "object" &&
-              error !== null &&
-              "code" in error &&
-              KnownErrors.invalidAccessTokenCodes.has(String(error.code)),
-            () =>
-              Effect.gen(function* () {
-                const session = yield* Session
-                if (Option.isSome(sentAccessToken)) yield* session.markAccessTokenExpired(sentAccessToken.value)
-                return yield* attempt(true)
-              })
-          )
-        )
-      })
-    return yield* attempt(false)
+    return { path, body }
   })
-  return program.pipe(Effect.withSpan(endpoint.name, { attributes: { "stack.endpoint": `${endpoint.method} ${endpoint.path}` } })) as any
+}
+
+const noKeys: Effect.Effect<RequestCredentials> = /* @__PURE__ */ Effect.sync(() => ({}))
+
+/** The access level's own credentials (server key, admin key or admin access token). */
+const accessKeys = (access: EndpointAccess): Effect.Effect<RequestCredentials, unknown, any> => {
+  if (access === "server") return Effect.map(ServerAccess, (server) => ({ secretServerKey: server.secretServerKey }))
+  if (access === "admin") {
+    return Effect.map(
+      Effect.flatMap(AdminAccess, (admin) => admin.credential),
+      (credential): RequestCredentials =>
+        credential._tag === "AdminKey"
+          ? { superSecretAdminKey: credential.superSecretAdminKey }
+          : { adminAccessToken: credential.accessToken }
+    )
+  }
+  return noKeys
+}
+
+/** One attempt: tokens from the session (when the endpoint uses it), send, decode; an invalid access token refreshes and retries once. */
+const attempt = (
+  client: StackClientShape,
+  endpoint: Any,
+  parts: RequestParts,
+  keys: RequestCredentials,
+  declared: ReadonlyArray<KnownErrorClass>,
+  retried: boolean
+): Effect.Effect<unknown, unknown, Session> => {
+  if (endpoint.session === "none") {
+    return Effect.flatMap(
+      client.send({ method: endpoint.method, path: parts.path, access: endpoint.access, body: parts.body, credentials: { ...keys } }),
+      (response) => decodeResponse(endpoint.name, response, endpoint.success, declared)
+    )
+  }
+  return Effect.flatMap(Session, (session) =>
+    Effect.flatMap(session.requestTokens, (tokens) => {
+      if (endpoint.session === "required" && Option.isNone(tokens.accessToken)) return Effect.fail(UserNotSignedIn.make())
+      const credentials: RequestCredentials = {
+        ...keys,
+        accessToken: Option.getOrUndefined(tokens.accessToken),
+        refreshToken: Option.getOrUndefined(tokens.refreshToken)
+      }
+      const sent = tokens.accessToken
+      return Effect.flatMap(
+        client.send({ method: endpoint.method, path: parts.path, access: endpoint.access, body: parts.body, credentials }),
+        (response) => {
+          const decoded = decodeResponse(endpoint.name, response, endpoint.success, declared)
+          if (retried || Option.isNone(sent)) return decoded
+          return Effect.catchIf(decoded, isInvalidAccessToken, () =>
+            Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true))
+          )
+        }
+      )
+    })
+  )
+}
+
+type RawInput = { readonly params?: unknown; readonly query?: unknown; readonly payload?: unknown }
+
+/** Calls an endpoint. See `Endpoint.call`. */
+export const call = <E extends Any>(
+  endpoint: E,
+  input: InputOf<E>
+): Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> => {
+  const declared = declaredOf(endpoint)
+  const raw = input as RawInput
+  // No span per call here: the public functions (`Effect.fn`) carry the spans.
+  return Effect.flatMap(StackClient, (client) =>
+    Effect.flatMap(requestParts(endpoint, raw), (parts) =>
+      Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false))
+    )
+  ) as any
 }

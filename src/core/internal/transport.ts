@@ -1,6 +1,11 @@
-import { Headers, HttpClient, HttpClientRequest } from "@effect/platform"
-import type { HttpClientResponse } from "@effect/platform"
-import { Effect, Either, Option, Redacted } from "effect"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { ConnectivityError, HttpError, RateLimited } from "../Errors.js"
 import { RetryPolicy } from "../RetryPolicy.js"
 import type { RetrySignal } from "../RetryPolicy.js"
@@ -9,7 +14,7 @@ import type { StackClientShape, StackRequest, StackResponse } from "../StackClie
 import { StackConfig } from "../StackConfig.js"
 import { randomNonce } from "./nonce.js"
 
-const idempotentMethods: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
+const idempotentMethods: ReadonlySet<string> = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
 
 /** The marker of a hosting platform's loop glitch in a 508 body. */
 export const infiniteLoopMarker = "INFINITE_LOOP_DETECTED"
@@ -31,9 +36,11 @@ export const actualStatus = (status: number, headers: Readonly<Record<string, st
   return Number.isInteger(parsed) && parsed >= 100 && parsed <= 599 ? parsed : status
 }
 
-export const makeTransport = Effect.gen(function* () {
+export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   const config = yield* StackConfig
-  const client = yield* HttpClient.HttpClient
+  // No b3 / traceparent headers: the service's CORS allow-list does not include them (PROTOCOL.md
+  // §1.1). The HTTP client's span (request headers redacted) is kept.
+  const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
   const policy = yield* RetryPolicy
 
   const buildHeaders = (request: StackRequest, nonce: string): Record<string, string> => {
@@ -143,8 +150,7 @@ export const makeTransport = Effect.gen(function* () {
         }
       }),
       Effect.flatMap((outcome) => outcome),
-      Effect.locally(Headers.currentRedactedNames, secretHeaderNames),
-      Effect.withSpan("StackClient.send", { attributes: { "http.method": method, "http.path": request.path.split("?")[0] } })
+      Effect.locally(Headers.currentRedactedNames, secretHeaderNames)
     )
   }
 

@@ -1,4 +1,14 @@
-import { Clock, Deferred, Effect, Exit, Option, Redacted, Ref, Stream, SubscriptionRef, SynchronizedRef } from "effect"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import { decodeJwt } from "jose"
 import { call } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
@@ -23,6 +33,15 @@ export const accessTokenExpiry = (token: Redacted.Redacted<string>): Option.Opti
   }
 }
 
+/** Whether an access token can be sent: readable, not rejected, and ≥ 20 s left (or no `exp`). */
+const isUsableAccessToken = (token: Option.Option<Redacted.Redacted<string>>, now: number, rejected: string | undefined) => {
+  if (Option.isNone(token)) return false
+  if (Redacted.value(token.value) === rejected) return false
+  const expiry = accessTokenExpiry(token.value)
+  if (expiry === undefined) return false
+  return Option.isNone(expiry) || expiry.value - now >= minimumRemainingMillis
+}
+
 interface InFlight {
   readonly refreshToken: string
   readonly deferred: Deferred.Deferred<Option.Option<Redacted.Redacted<string>>, RefreshError>
@@ -31,7 +50,7 @@ interface InFlight {
 const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefined =>
   Option.isSome(token) ? Redacted.value(token.value) : undefined
 
-export const makeSession = Effect.gen(function* () {
+export const makeSession = /* @__PURE__ */ Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
@@ -56,13 +75,7 @@ export const makeSession = Effect.gen(function* () {
     Effect.forkIn(scope)
   )
 
-  const isUsable = (token: Option.Option<Redacted.Redacted<string>>, now: number, rejected: string | undefined) => {
-    if (Option.isNone(token)) return false
-    if (Redacted.value(token.value) === rejected) return false
-    const expiry = accessTokenExpiry(token.value)
-    if (expiry === undefined) return false
-    return Option.isNone(expiry) || expiry.value - now >= minimumRemainingMillis
-  }
+  const isUsable = isUsableAccessToken
 
   const runRefresh = (refreshToken: Redacted.Redacted<string>, startedAt: number) =>
     call(refreshGrant, {
@@ -155,3 +168,99 @@ export const makeSession = Effect.gen(function* () {
   }
   return session
 })
+
+/**
+ * A light session over tokens fixed for one request (server side): no token store, no watcher
+ * fiber, no scope, no change stream. Same token rules as {@link makeSession} (reuse with ≥ 20 s
+ * left, shared refresh, a rejected refresh token clears the tokens, stale refresh results dropped
+ * after a sign-in or sign-out); a refresh runs in the fiber that needs it and stays in this session.
+ */
+export const makeRequestSession = (initial: StoredTokens): Effect.Effect<SessionShape, never, StackClient> =>
+  Effect.map(StackClient, (client) => {
+    let state = initial
+    let rejected: string | undefined
+    let generation = 0
+    let inFlight: InFlight | undefined
+
+    const runRefresh = (refreshToken: Redacted.Redacted<string>, startedAt: number) =>
+      call(refreshGrant, {
+        payload: makeRefreshGrant({
+          projectId: client.config.projectId,
+          publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
+          refreshToken
+        })
+      }).pipe(
+        Effect.provideService(StackClient, client),
+        Effect.map((response) => {
+          if (generation !== startedAt || text(state.refreshToken) !== Redacted.value(refreshToken)) {
+            return Option.none<Redacted.Redacted<string>>()
+          }
+          rejected = undefined
+          state = {
+            accessToken: Option.some(response.accessToken),
+            refreshToken: response.refreshToken === undefined ? state.refreshToken : Option.some(response.refreshToken)
+          }
+          return Option.some(response.accessToken)
+        }),
+        Effect.catchIf(
+          (error): error is KnownErrors.RefreshTokenNotFoundOrExpired =>
+            typeof error === "object" && error !== null && "code" in error && KnownErrors.refreshTokenErrorCodes.has(String(error.code)),
+          () =>
+            Effect.sync(() => {
+              if (generation === startedAt) {
+                generation++
+                state = TokenStoreModule.empty
+              }
+              return Option.none<Redacted.Redacted<string>>()
+            })
+        )
+      ) as Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError>
+
+    const refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> = Effect.suspend(() => {
+      if (Option.isNone(state.refreshToken)) return Effect.succeed(Option.none())
+      const refreshToken = state.refreshToken.value
+      if (inFlight !== undefined && inFlight.refreshToken === Redacted.value(refreshToken)) {
+        return Deferred.await(inFlight.deferred)
+      }
+      const deferred = Deferred.unsafeMake<Option.Option<Redacted.Redacted<string>>, RefreshError>(FiberId.none)
+      const running: InFlight = { refreshToken: Redacted.value(refreshToken), deferred }
+      inFlight = running
+      return runRefresh(refreshToken, generation).pipe(
+        Effect.onExit((exit) => {
+          if (inFlight === running) inFlight = undefined
+          return Deferred.done(deferred, exit)
+        })
+      )
+    })
+
+    const requestTokens: Effect.Effect<RequestTokens, RefreshError> = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const current = state
+      if (isUsableAccessToken(current.accessToken, now, rejected)) return Effect.succeed(current)
+      if (Option.isNone(current.refreshToken)) return Effect.succeed(TokenStoreModule.empty)
+      return Effect.map(refresh, (accessToken) =>
+        Option.isSome(accessToken) ? { accessToken, refreshToken: state.refreshToken } : TokenStoreModule.empty
+      )
+    })
+
+    const session: SessionShape = {
+      requestTokens,
+      refresh,
+      markAccessTokenExpired: (accessToken) =>
+        Effect.sync(() => {
+          rejected = Redacted.value(accessToken)
+        }),
+      signIn: (tokens) =>
+        Effect.sync(() => {
+          generation++
+          rejected = undefined
+          state = { accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken }
+        }),
+      clear: Effect.sync(() => {
+        generation++
+        state = TokenStoreModule.empty
+      }),
+      current: Effect.sync(() => state),
+      changes: Stream.empty
+    }
+    return session
+  })
