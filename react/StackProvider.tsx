@@ -10,7 +10,8 @@
  *
  * @module
  */
-import type { Cause, ManagedRuntime } from "effect"
+import type * as Cause from "effect/Cause"
+import type * as ManagedRuntime from "effect/ManagedRuntime"
 import { createContext, createElement, useCallback, useContext, useMemo, useRef, useState } from "react"
 import type { ReactNode } from "react"
 import type { QueryObserver } from "./internal/QueryObserver.js"

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as TeamApiKeys from "../src/api-keys/TeamApiKeys.js"
 import * as UserApiKeys from "../src/api-keys/UserApiKeys.js"
 import * as GetUser from "../src/auth/GetUser.js"

@@ -15,8 +15,10 @@
  *
  * @module
  */
-import type { Effect } from "effect"
-import { Cause, Exit, Option } from "effect"
+import type * as Effect from "effect/Effect"
+import * as Cause from "effect/Cause"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import type { DependencyList } from "react"
 import { QueryObserver } from "./internal/QueryObserver.js"

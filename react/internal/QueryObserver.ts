@@ -8,7 +8,11 @@
  *
  * @module
  */
-import { Cause, Effect, Exit, Fiber, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import type { StackErrorHandler, StackRuntime } from "../StackProvider.js"
 

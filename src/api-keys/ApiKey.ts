@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { InvalidArgument } from "../core/Errors.js"
 import { DateFromMillis, field, optionalField, RedactedToken, Uuid } from "../core/Wire.js"
 

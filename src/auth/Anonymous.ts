@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Endpoint from "../core/Endpoint.js"
 import { Session } from "../session/Session.js"
 import { SignInTokens } from "./Tokens.js"

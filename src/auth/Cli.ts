@@ -26,8 +26,12 @@
  *
  * @module
  */
-import type { Duration } from "effect"
-import { Effect, Option, Redacted, Schedule, Schema } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import { UserNotSignedIn } from "../core/Errors.js"
 import { CliAuthError, CliAuthExpiredError, CliAuthUsedError, InvalidPollingCode } from "../core/KnownErrors.js"

@@ -34,7 +34,10 @@
  *
  * @module
  */
-import { Context, Data, Effect, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { UserNotSignedIn } from "../core/Errors.js"
 import { HandlerUrls, defaultPaths } from "../urls/HandlerUrls.js"
 import type { CurrentUser } from "../users/User.js"

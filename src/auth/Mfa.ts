@@ -20,7 +20,10 @@
  *
  * @module
  */
-import { Effect, Option, Redacted, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import {
   InvalidTotpCode,

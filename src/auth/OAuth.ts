@@ -28,7 +28,12 @@
  *
  * @module
  */
-import { Clock, Data, Effect, Option, Redacted, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { decodeJwt } from "jose"
 import * as Endpoint from "../core/Endpoint.js"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"

@@ -20,7 +20,11 @@
  *
  * @module
  */
-import { Clock, Context, Data, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Cookies from "../session/cookies.js"
 
 /** What the OAuth flow needs from the page it runs in. */

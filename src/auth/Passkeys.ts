@@ -31,7 +31,10 @@
  *
  * @module
  */
-import { Effect, Encoding, Either, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Encoding from "effect/Encoding"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import {

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import {
   PasswordAuthenticationNotEnabled,

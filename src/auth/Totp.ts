@@ -18,7 +18,8 @@
  *
  * @module
  */
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { InvalidArgument } from "../core/Errors.js"
 import { encodeBase32, rfc4648Alphabet } from "../core/internal/base32.js"
 

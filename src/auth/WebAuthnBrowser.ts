@@ -15,7 +15,11 @@
  *
  * @module
  */
-import { Context, Data, Effect, Layer, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 
 /** Members the schemas below do not name: kept, whatever they hold. */
 const OtherMembers = Schema.Record({ key: Schema.String, value: Schema.Unknown })

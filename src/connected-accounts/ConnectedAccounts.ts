@@ -10,7 +10,9 @@
  *
  * @module
  */
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import {
   CannotGetOwnUserWithoutUser,

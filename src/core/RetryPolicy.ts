@@ -6,13 +6,16 @@
  * - 508 with the `INFINITE_LOOP_DETECTED` marker: retry with backoff;
  * - network failure of an idempotent request: retry with exponential backoff
  *   (base 1000 ms, jitter 0.5×–1.5×); non-idempotent requests are never retried;
- * - at most 5 attempts per logical request (the first one included), as the official client.
+ * - at most 5 attempts per logical request (the first one included), as the official client;
+ * - each attempt may take at most `attemptTimeout` (30 s by default); a stalled answer is a
+ *   network failure.
  *
  * The policy is a service, so tests and apps swap it with a layer ({@link layerNoRetries}).
  *
  * @module
  */
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { retry } from "./Schedules.js"
@@ -24,7 +27,16 @@ export { backoff, backoffBase, delayFor, maxAttempts } from "./Schedules.js"
 /** The retry policy service: a schedule fed with the signal of each failed attempt. */
 export interface RetryPolicyShape {
   readonly schedule: Schedule.Schedule<unknown, RetrySignal>
+  /**
+   * How long one attempt may take (request and whole response body) before it counts as a
+   * network failure: retried when the request may be repeated, else a `ConnectivityError`.
+   * Default {@link defaultAttemptTimeout}; `"none"` sets no limit.
+   */
+  readonly attemptTimeout?: Duration.DurationInput | "none" | undefined
 }
+
+/** The default time limit of one attempt: 30 s. */
+export const defaultAttemptTimeout: Duration.Duration = /* @__PURE__ */ Duration.seconds(30)
 
 /** The retry policy service. */
 export class RetryPolicy extends /* @__PURE__ */ Context.Tag("stack-auth-effect/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {}
@@ -34,6 +46,17 @@ export const defaultSchedule: Schedule.Schedule<unknown, RetrySignal> = retry
 
 /** The default policy. */
 export const layer: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: retry })
+
+/**
+ * A policy from parts: the default schedule and attempt limit unless given.
+ *
+ * @example
+ * ```ts
+ * const Patient = RetryPolicy.layerWith({ attemptTimeout: "2 minutes" })
+ * ```
+ */
+export const layerWith = (options: Partial<RetryPolicyShape>): Layer.Layer<RetryPolicy> =>
+  Layer.succeed(RetryPolicy, { schedule: options.schedule ?? retry, attemptTimeout: options.attemptTimeout })
 
 /** A policy that never retries (every retryable failure surfaces at once). */
 export const layerNoRetries: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: Schedule.stop })

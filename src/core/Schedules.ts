@@ -27,6 +27,12 @@ export const backoff = (retryIndex: number): Effect.Effect<Duration.Duration> =>
     Duration.millis(Math.round(Duration.toMillis(backoffBase) * 2 ** retryIndex * factor))
   )
 
+/**
+ * The longest `Retry-After` the default schedule waits for: a longer one ends the retries at once
+ * (the caller gets `RateLimited` with the server's `retryAfterSeconds`) instead of sleeping for hours.
+ */
+export const maxRetryAfterSeconds = 60
+
 /** The delay before the next attempt for a signal. */
 export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect<Duration.Duration> => {
   switch (signal._tag) {
@@ -43,7 +49,11 @@ export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect
 /** The default retry schedule: up to {@link maxAttempts} attempts, delays by {@link delayFor}. */
 export const retry: Schedule.Schedule<unknown, RetrySignal> = /* @__PURE__ */ Schedule.identity<RetrySignal>().pipe(
   /* @__PURE__ */ Schedule.intersect(Schedule.count),
-  /* @__PURE__ */ Schedule.whileOutput(([, retryIndex]) => retryIndex < maxAttempts - 1),
+  /* @__PURE__ */ Schedule.whileOutput(
+    ([signal, retryIndex]) =>
+      retryIndex < maxAttempts - 1 &&
+      !(signal._tag === "RateLimitedSignal" && (signal.retryAfterSeconds ?? 0) > maxRetryAfterSeconds)
+  ),
   /* @__PURE__ */ Schedule.modifyDelayEffect(([signal, retryIndex]) => delayFor(signal, retryIndex)),
   /* @__PURE__ */ Schedule.map(([, retryIndex]) => retryIndex)
 )

@@ -15,7 +15,8 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import { EmailRenderingError, RequiresCustomEmailServer } from "../core/KnownErrors.js"
 import { field, optionalField, Uuid } from "../core/Wire.js"

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import { DateFromMillis, field, optionalField } from "../core/Wire.js"
 

@@ -39,7 +39,13 @@
  *
  * @module
  */
-import { Clock, Effect, Layer, Option, Redacted, Ref, Stream } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
 import type { StackClient } from "../core/StackClient.js"
 import * as Cookies from "../session/cookies.js"
 import * as SessionModule from "../session/Session.js"

@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { StackClient } from "../core/StackClient.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as SessionModule from "../session/Session.js"

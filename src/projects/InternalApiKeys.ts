@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import { ApiKeyNotFound } from "../core/KnownErrors.js"
 import { DateFromMillis, field, optionalField, RedactedToken, Uuid } from "../core/Wire.js"

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamPermissionRequired, UserNotFound } from "../core/KnownErrors.js"

@@ -43,7 +43,11 @@
  *
  * @module
  */
-import { Context, Data, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { InvalidArgument } from "../core/Errors.js"
 
 /** The names of the handler pages and destinations (PROTOCOL.md §5.4). */

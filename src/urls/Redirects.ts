@@ -41,7 +41,13 @@
  *
  * @module
  */
-import { Context, Data, Duration, Effect, Either, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Navigation, NavigationUnavailable, type NavigationShape } from "../auth/GetUser.js"
 import * as Projects from "../projects/Projects.js"
 import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "./HandlerUrls.js"

@@ -30,7 +30,8 @@
  *
  * @module
  */
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 
 /** The redirect target is not trusted. The message is the official SDK's wording. */
 export class UntrustedRedirectUrl extends Data.TaggedError("UntrustedRedirectUrl")<{

@@ -14,7 +14,7 @@ import { Session } from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
 import type { ClientServices } from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { pendingSleeps, runAdvancingClock } from "../support/fixtures.js"
+import { pendingSleeps, runAdvancingClock, testRetryPolicy } from "../support/fixtures.js"
 import type { Device } from "./flowsSupport.js"
 import { clientDevice, makeEmulator, password } from "./flowsSupport.js"
 
@@ -162,7 +162,7 @@ describe("Cli", () => {
           )
         )
       )
-      const layer = Stack.layerClient({ projectId: "3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91", httpClient: http })
+      const layer = Stack.layerClient({ projectId: "3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91", httpClient: http, retryPolicy: testRetryPolicy })
       const error = yield* Effect.flip(Cli.waitForLogin(Redacted.make("p".repeat(45)))).pipe(Effect.provide(layer))
       expect(error._tag).toBe("CliAuthError")
       expect(error.message).toBe("CLI authentication failed.")

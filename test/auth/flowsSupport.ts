@@ -10,6 +10,7 @@ import type { AdminAccess, ServerAccess } from "../../src/core/Access.js"
 import * as Emulator from "../../src/emulator/index.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import * as Stack from "../../src/Stack.js"
+import { testRetryPolicy } from "../support/fixtures.js"
 
 /** A fresh emulator (few PBKDF2 iterations keep the suite fast). */
 export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
@@ -57,6 +58,7 @@ export const clientDevice = (
       projectId: emulator.demo.projectId,
       publishableClientKey: emulator.demo.publishableClientKey,
       httpClient: http.layer,
+      retryPolicy: testRetryPolicy,
       tokenStore: TokenStore.layerMemory(initial)
     }),
     http.requests

@@ -255,6 +255,18 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
       expect(delays).toEqual([1000, 1000, 1000, 1000])
     }).pipe(Effect.provide(sessionLayer(signedIn))))
 
+  it.effect("a Retry-After over 60 s is not waited for: RateLimited at once, carrying the server's value", () =>
+    Effect.gen(function* () {
+      let calls = 0
+      server.use(http.get(`${apiUrl}/users/me`, () => (++calls, new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }))))
+      const fiber = yield* Effect.fork(Effect.flip(Users.getCurrent()))
+      const { exit, delays } = yield* runAdvancingClock(fiber)
+      expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
+      expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(3600)
+      expect(calls).toBe(1)
+      expect(delays).toEqual([])
+    }).pipe(Effect.provide(sessionLayer(signedIn))))
+
   it.effect("508 with the infinite-loop marker is retried with backoff", () =>
     Effect.gen(function* () {
       let calls = 0

@@ -37,7 +37,14 @@ export const tokens = (access: string | undefined, refresh: string | undefined):
 })
 
 /** Settings + transport over `fetch` (msw intercepts) + the given retry policy. */
-export const transportLayer = (retryPolicy: Layer.Layer<RetryPolicy.RetryPolicy> = RetryPolicy.layer) =>
+/**
+ * The default retry policy without the per-attempt time limit: these tests advance the TestClock
+ * to each pending sleep, and a limit pending during a real (msw) exchange would be advanced past
+ * as if the server had stalled. The limit itself is tested in test/reliability/faultMatrix.msw.test.ts.
+ */
+export const testRetryPolicy: Layer.Layer<RetryPolicy.RetryPolicy> = RetryPolicy.layerWith({ attemptTimeout: "none" })
+
+export const transportLayer = (retryPolicy: Layer.Layer<RetryPolicy.RetryPolicy> = testRetryPolicy) =>
   StackClient.layerWithoutDependencies.pipe(
     Layer.provide(StackClient.layerFetch),
     Layer.provide(retryPolicy),

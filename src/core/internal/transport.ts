@@ -2,12 +2,13 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { ConnectivityError, HttpError, RateLimited } from "../Errors.js"
-import { RetryPolicy } from "../RetryPolicy.js"
+import { defaultAttemptTimeout, RetryPolicy } from "../RetryPolicy.js"
 import type { RetrySignal } from "../RetryPolicy.js"
 import { secretHeaderNames } from "../StackClient.js"
 import type { StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
@@ -42,6 +43,7 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   // §1.1). The HTTP client's span (request headers redacted) is kept.
   const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
   const policy = yield* RetryPolicy
+  const attemptTimeout = policy.attemptTimeout === "none" ? undefined : Duration.decode(policy.attemptTimeout ?? defaultAttemptTimeout)
 
   const buildHeaders = (request: StackRequest, nonce: string): Record<string, string> => {
     if (request.access === "none") {
@@ -104,7 +106,15 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
         const text = yield* response.text
         return Either.right({ response, text })
       })
-      const outcome = yield* exchange.pipe(Effect.scoped, Effect.catchAll(networkFailure))
+      const limited = Effect.scoped(exchange)
+      const outcome = yield* (
+        attemptTimeout === undefined
+          ? limited
+          : Effect.timeoutFail(limited, {
+              duration: attemptTimeout,
+              onTimeout: () => new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
+            })
+      ).pipe(Effect.catchAll(networkFailure))
       if (Either.isLeft(outcome)) return Either.left(outcome.left)
       const result = outcome.right
       const headers: Record<string, string> = {}
