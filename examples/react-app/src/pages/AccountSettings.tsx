@@ -18,6 +18,7 @@ import type { CurrentUser } from "../../../../src/users/User.js"
 import * as Users from "../../../../src/users/Users.js"
 import { useApiKeys, useContactChannels, useSessions, useStackMutation } from "../../../../react/index.js"
 import { navigate } from "../router.js"
+import { ApiKeyList } from "../ApiKeyList.js"
 import { Alert, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
 const valueOf = (form: HTMLFormElement, name: string): string => {
@@ -373,7 +374,6 @@ const ApiKeysSection = () => {
     void create.run(valueOf(form, "description"))
     form.reset()
   }
-  const now = new Date()
   return (
     <Section id="api-keys" title="API keys" description="Keys that let your scripts act as you. A key is shown once, when it is created.">
       {created === null ? null : (
@@ -384,34 +384,7 @@ const ApiKeysSection = () => {
           </div>
         </Alert>
       )}
-      {keys.status === "success" ? (
-        keys.data.length === 0 ? (
-          <p className="muted small">No API keys yet.</p>
-        ) : (
-          <ul className="list" aria-label="API keys">
-            {keys.data.map((key) => {
-              const validity = UserApiKeys.validity(key, now)
-              return (
-                <li key={key.id}>
-                  <span>
-                    {key.description} <code className="muted">…{key.value.lastFour}</code>{" "}
-                    {validity === "valid" ? <Badge tone="green">Active</Badge> : <Badge tone="red">{validity === "expired" ? "Expired" : "Revoked"}</Badge>}
-                  </span>
-                  {validity === "valid" ? (
-                    <Button variant="ghost" small onClick={() => void revoke.run(key.id)}>
-                      Revoke
-                    </Button>
-                  ) : null}
-                </li>
-              )
-            })}
-          </ul>
-        )
-      ) : keys.status === "error" ? (
-        <ErrorMessage error={keys.error} />
-      ) : (
-        <Loading label="Loading API keys…" />
-      )}
+      <ApiKeyList keys={keys} label="API keys" emptyText="No API keys yet." loadingText="Loading API keys…" onRevoke={(id) => void revoke.run(id)} />
       <ErrorMessage error={create.error ?? revoke.error} />
       <form className="row" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create an API key">
         <div style={{ flex: 1 }}>

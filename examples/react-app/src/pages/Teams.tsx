@@ -21,6 +21,7 @@ import {
   useTeamMembers,
   useTeams
 } from "../../../../react/index.js"
+import { ApiKeyList } from "../ApiKeyList.js"
 import { Link, navigate, useLocation } from "../router.js"
 import { Alert, AuthCard, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
@@ -280,7 +281,6 @@ const TeamApiKeysSection = (props: { readonly teamId: string }) => {
     void create.run(valueOf(form, "keyDescription").trim())
     form.reset()
   }
-  const now = new Date()
   return (
     <Section title="Team API keys" description="Keys that act for the team. Shown once, when created.">
       {created === null ? null : (
@@ -291,34 +291,7 @@ const TeamApiKeysSection = (props: { readonly teamId: string }) => {
           </div>
         </Alert>
       )}
-      {keys.status === "success" ? (
-        keys.data.length === 0 ? (
-          <p className="muted small">No team keys yet.</p>
-        ) : (
-          <ul className="list" aria-label="Team API keys">
-            {keys.data.map((key) => {
-              const validity = TeamApiKeys.validity(key, now)
-              return (
-                <li key={key.id}>
-                  <span>
-                    {key.description} <code className="muted">…{key.value.lastFour}</code>{" "}
-                    {validity === "valid" ? <Badge tone="green">Active</Badge> : <Badge tone="red">{validity === "expired" ? "Expired" : "Revoked"}</Badge>}
-                  </span>
-                  {validity === "valid" ? (
-                    <Button variant="ghost" small onClick={() => void revoke.run(key.id)}>
-                      Revoke
-                    </Button>
-                  ) : null}
-                </li>
-              )
-            })}
-          </ul>
-        )
-      ) : keys.status === "error" ? (
-        <ErrorMessage error={keys.error} />
-      ) : (
-        <Loading label="Loading team keys…" />
-      )}
+      <ApiKeyList keys={keys} label="Team API keys" emptyText="No team keys yet." loadingText="Loading team keys…" onRevoke={(id) => void revoke.run(id)} />
       <ErrorMessage error={create.error ?? revoke.error} />
       <form className="row" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create a team API key">
         <div style={{ flex: 1 }}>
