@@ -3,6 +3,7 @@ import { Chunk, Deferred, Effect, Exit, Fiber, Option, Redacted, Stream, TestClo
 import { http, HttpResponse } from "msw"
 import type { JsonBodyType } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
+import { freshAccess, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import { Session } from "../../src/session/Session.js"
 import { TokenStore } from "../../src/session/TokenStore.js"
@@ -13,45 +14,10 @@ const server = makeMswServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
-
-
-const json = (body: JsonBodyType) => HttpResponse.json(body)
-
-const knownError = (code: string, status: number, message: string) =>
-  HttpResponse.json({ code, error: message }, { status, headers: { "x-stack-known-error": code } })
+const { refreshEndpoint, meEndpoint } = sessionMocks(server)
 
 /** The test clock starts at 0: a token expiring at `seconds` (epoch seconds). */
 const expiringAt = (seconds: number) => accessToken(seconds)
-
-const freshAccess = accessToken(10_000)
-
-const tokenResponse = (access = freshAccess, extra: Record<string, JsonBodyType> = {}) =>
-  json({ access_token: access, token_type: "Bearer", expires_in: 3599, scope: "legacy", after_callback_redirect_url: null, ...extra })
-
-/** Counts refresh-grant requests and answers them with `answer`. */
-const refreshEndpoint = (answer: () => Response | Promise<Response>) => {
-  const seen: Array<URLSearchParams> = []
-  server.use(
-    http.post(`${apiUrl}/auth/oauth/token`, async ({ request }) => {
-      seen.push(new URLSearchParams(await request.text()))
-      return answer()
-    })
-  )
-  return seen
-}
-
-/** Answers /users/me, recording the access token of each request. */
-const meEndpoint = (answer: (accessToken: string | null) => Response = () => json(userBody)) => {
-  const seen: Array<string | null> = []
-  server.use(
-    http.get(`${apiUrl}/users/me`, ({ request }) => {
-      const token = request.headers.get("x-stack-access-token")
-      seen.push(token)
-      return answer(token)
-    })
-  )
-  return seen
-}
 
 const stored = Effect.flatMap(TokenStore, (store) => store.get)
 const text = (token: Option.Option<Redacted.Redacted<string>>) => Option.getOrUndefined(Option.map(token, Redacted.value))

@@ -4,50 +4,20 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Option, Redacted, Stream, TestClock } from "effect"
-import { http, HttpResponse } from "msw"
-import type { JsonBodyType } from "msw"
+import { HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
+import { freshAccess, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
 import * as SessionModule from "../../src/session/Session.js"
 import { Session } from "../../src/session/Session.js"
 import type { StoredTokens } from "../../src/session/TokenStore.js"
 import * as Users from "../../src/users/Users.js"
-import { accessToken, apiUrl, makeMswServer, realPause, refreshTokenText, tokens, transportLayer, userBody } from "../support/fixtures.js"
+import { accessToken, makeMswServer, realPause, refreshTokenText, tokens, transportLayer, userBody } from "../support/fixtures.js"
 
 const server = makeMswServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
-
-const json = (body: JsonBodyType) => HttpResponse.json(body)
-const knownError = (code: string, status: number, message: string) =>
-  HttpResponse.json({ code, error: message }, { status, headers: { "x-stack-known-error": code } })
-
-const freshAccess = accessToken(10_000)
-const tokenResponse = (access = freshAccess, extra: Record<string, JsonBodyType> = {}) =>
-  json({ access_token: access, token_type: "Bearer", expires_in: 3599, scope: "legacy", after_callback_redirect_url: null, ...extra })
-
-const refreshEndpoint = (answer: () => Response | Promise<Response>) => {
-  const seen: Array<URLSearchParams> = []
-  server.use(
-    http.post(`${apiUrl}/auth/oauth/token`, async ({ request }) => {
-      seen.push(new URLSearchParams(await request.text()))
-      return answer()
-    })
-  )
-  return seen
-}
-
-const meEndpoint = (answer: (accessToken: string | null) => Response = () => json(userBody)) => {
-  const seen: Array<string | null> = []
-  server.use(
-    http.get(`${apiUrl}/users/me`, ({ request }) => {
-      const token = request.headers.get("x-stack-access-token")
-      seen.push(token)
-      return answer(token)
-    })
-  )
-  return seen
-}
+const { refreshEndpoint, meEndpoint } = sessionMocks(server)
 
 /** Transport + the light session over fixed tokens. */
 const requestSession = (initial: StoredTokens) =>
