@@ -427,14 +427,6 @@ export const restrictionOf = (
 ): { readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } | null =>
   user.isAnonymous ? { type: "anonymous" } : user.restrictedByAdmin ? { type: "restricted_by_administrator" } : null
 
-/** The user who signs in with this e-mail (primary e-mail used for auth), if any. */
-export const findUserByAuthEmail = (project: ProjectRecord, email: string): UserRecord | undefined => {
-  for (const user of project.users.values()) {
-    if (user.primaryEmailAuthEnabled && user.primaryEmail === email) return user
-  }
-  return undefined
-}
-
 /**
  * The user who signs in with this e-mail through any contact channel used for auth (the primary
  * e-mail or another channel), if any.

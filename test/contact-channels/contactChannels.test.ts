@@ -129,6 +129,22 @@ describe("ContactChannels (client)", () => {
       expect(Either.isLeft(turnOn) && turnOn.left._tag).toBe("ContactChannelAlreadyUsedForAuthBySomeoneElse")
     }))
 
+  it.scoped("a channel used for auth is a sign-in identity: password sign-in with it reaches its owner; sign-up with it is refused", () =>
+    Effect.gen(function* () {
+      const { emulator, device } = yield* bench
+      const ada = yield* device("ada@example.com")
+      yield* ada.run(ContactChannels.create({ value: "ada.work@example.com", usedForAuth: true }))
+      const { projectId, publishableClientKey } = emulator.demo
+      const other = yield* Layer.build(Stack.layerClient({ projectId, publishableClientKey, httpClient: Emulator.layerHttpClient(emulator) }))
+      const signedIn = yield* Password.signInWithPassword({ email: "ada.work@example.com", password }).pipe(Effect.provide(other))
+      expect(signedIn.userId).toBe(ada.userId)
+      const fresh = yield* Layer.build(Stack.layerClient({ projectId, publishableClientKey, httpClient: Emulator.layerHttpClient(emulator) }))
+      const refused = yield* Effect.flip(
+        Password.signUpWithPassword({ email: "ada.work@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(fresh))
+      )
+      expect(refused._tag).toBe("UserEmailAlreadyExists")
+    }))
+
   it.scoped("the plain-text answers are typed: already exists, not found", () =>
     Effect.gen(function* () {
       const { device } = yield* bench

@@ -62,7 +62,7 @@ import { accessTokenFor, createSession } from "../SessionTokens.js"
 import type { EmulatorState, OAuthProviderConfig, ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
-import { findUserByAuthEmail, isKeySetValid, makeUser } from "../State.js"
+import { findUserByAuthChannel, isKeySetValid, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 
@@ -297,7 +297,7 @@ const resolveUser = (
       attach(owner.user)
       return { user: owner.user, isNewUser: false }
     }
-    const byEmail = findUserByAuthEmail(project, account.email)
+    const byEmail = findUserByAuthChannel(project, account.email)
     if (byEmail !== undefined) {
       if (!byEmail.primaryEmailVerified) {
         return yield* Effect.fail(

@@ -27,7 +27,7 @@ import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
-import { findUserByAuthEmail, makeUser } from "../State.js"
+import { findUserByAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 import { requireSecondFactor } from "./mfa.js"
@@ -38,7 +38,7 @@ const userAllowingOtp = (
   project: ProjectRecord,
   email: string
 ): Effect.Effect<UserRecord | null, UserEmailAlreadyExists | SignUpNotEnabled> => {
-  const user = findUserByAuthEmail(project, email)
+  const user = findUserByAuthChannel(project, email)
   if (user !== undefined) {
     if (!user.primaryEmailVerified) {
       return Effect.fail(UserEmailAlreadyExists.make({ email, would_work_if_email_was_verified: true }))

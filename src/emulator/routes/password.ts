@@ -42,7 +42,7 @@ import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled, renamePersonalTeams } from "../Teams.js"
-import { findUserByAuthEmail, makeUser } from "../State.js"
+import { findUserByAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import { requireSecondFactor } from "./mfa.js"
 import * as VerificationCodes from "../VerificationCodes.js"
@@ -143,7 +143,7 @@ export const routes = [
       yield* checkPassword(payload.password)
       if (!project.config.signUpEnabled) return yield* Effect.fail(SignUpNotEnabled.make({}))
       const emailTaken = () =>
-        findUserByAuthEmail(project, payload.email) === undefined
+        findUserByAuthChannel(project, payload.email) === undefined
           ? Effect.void
           : Effect.fail(UserEmailAlreadyExists.make({ email: payload.email, would_work_if_email_was_verified: false }))
       yield* emailTaken()
@@ -180,7 +180,7 @@ export const routes = [
       if (payload.password.length > passwordLimits.max) {
         return yield* Effect.fail(schemaError(context, [`body.password must be at most ${passwordLimits.max} characters`]))
       }
-      const user = findUserByAuthEmail(project, payload.email)
+      const user = findUserByAuthChannel(project, payload.email)
       if (user === undefined || user.passwordHash === null) return yield* Effect.fail(EmailPasswordMismatch.make({}))
       const matches = yield* verifyPassword(payload.password, user.passwordHash)
       if (!matches) return yield* Effect.fail(EmailPasswordMismatch.make({}))
@@ -225,7 +225,7 @@ export const routes = [
       ]
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
       if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
-      const user = findUserByAuthEmail(project, payload.email)
+      const user = findUserByAuthChannel(project, payload.email)
       // no user: the same answer, no e-mail (and, as on the service, the callback URL is not checked)
       if (user !== undefined) {
         if (!isTrustedUrl(project, payload.callbackUrl)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))

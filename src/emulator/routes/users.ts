@@ -26,7 +26,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
-import { deleteUser, findUserByAuthEmail, makeUser, restrictionOf } from "../State.js"
+import { deleteUser, findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
 import { createPersonalTeamIfEnabled, currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
 import { checkPassword, isEmail } from "./password.js"
 
@@ -70,7 +70,7 @@ export const applyUpdate = (
     if (update.password != null) yield* checkPassword(update.password)
     const newEmail = update.primaryEmail
     if (newEmail != null && newEmail !== user.primaryEmail) {
-      const owner = findUserByAuthEmail(project, newEmail)
+      const owner = findUserByAuthChannel(project, newEmail)
       if (owner !== undefined && owner.id !== user.id) {
         return yield* Effect.fail(UserEmailAlreadyExists.make({ email: newEmail, would_work_if_email_was_verified: false }))
       }
