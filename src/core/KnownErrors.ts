@@ -1611,6 +1611,11 @@ export type AnyKnownError =
 
 const codesOf = (classes: ReadonlyArray<KnownErrorClass>): ReadonlySet<string> => new Set(classes.map((cls) => cls.code))
 
+// Families are built from class lists and other families with pure calls (no `X.code` reads or
+// spreads at module level), so unused families and their classes stay tree-shakeable.
+const unionOf = (...sets: ReadonlyArray<ReadonlySet<string>>): ReadonlySet<string> =>
+  new Set(sets.flatMap((set) => [...set]))
+
 const hasCodeIn =
   (codes: ReadonlySet<string>) =>
   (u: unknown): boolean =>
@@ -1647,22 +1652,19 @@ export type InvalidProjectAuthentication =
   | InvalidAdminAccessToken
 
 /** Codes of the `INVALID_PROJECT_AUTHENTICATION` family (includes `INVALID_ADMIN_ACCESS_TOKEN`'s). */
-// Families list their classes (no spreads of other sets), so that unused families and classes
-// stay tree-shakeable.
-export const invalidProjectAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
-  ProjectKeyWithoutAccessType,
-  InvalidAccessType,
-  AccessTypeWithoutProjectId,
-  AccessTypeRequired,
-  InsufficientAccessType,
-  InvalidPublishableClientKey,
-  InvalidSecretServerKey,
-  InvalidSuperSecretAdminKey,
-  UnparsableAdminAccessToken,
-  AdminAccessTokenExpired,
-  InvalidProjectForAdminAccessToken,
-  AdminAccessTokenIsNotAdmin
-])
+export const invalidProjectAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ unionOf(
+  /* @__PURE__ */ codesOf([
+    ProjectKeyWithoutAccessType,
+    InvalidAccessType,
+    AccessTypeWithoutProjectId,
+    AccessTypeRequired,
+    InsufficientAccessType,
+    InvalidPublishableClientKey,
+    InvalidSecretServerKey,
+    InvalidSuperSecretAdminKey
+  ]),
+  invalidAdminAccessTokenCodes
+)
 
 /** Whether `u` carries a code of the `INVALID_PROJECT_AUTHENTICATION` family. */
 export const isInvalidProjectAuthentication: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidProjectAuthenticationCodes)
@@ -1695,28 +1697,11 @@ export const isProjectAuthenticationRequired: (u: unknown) => boolean = /* @__PU
 export type ProjectAuthenticationError = InvalidProjectAuthentication | ProjectAuthenticationRequired | ExpectedInternalProject
 
 /** Codes of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const projectAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
-  ProjectKeyWithoutAccessType,
-  InvalidAccessType,
-  AccessTypeWithoutProjectId,
-  AccessTypeRequired,
-  InsufficientAccessType,
-  InvalidPublishableClientKey,
-  InvalidSecretServerKey,
-  InvalidSuperSecretAdminKey,
-  UnparsableAdminAccessToken,
-  AdminAccessTokenExpired,
-  InvalidProjectForAdminAccessToken,
-  AdminAccessTokenIsNotAdmin,
-  ClientAuthenticationRequired,
-  ClientOrServerAuthenticationRequired,
-  ClientOrAdminAuthenticationRequired,
-  ClientOrServerOrAdminAuthenticationRequired,
-  PublishableClientKeyRequiredForProject,
-  ServerAuthenticationRequired,
-  AdminAuthenticationRequired,
-  ExpectedInternalProject
-])
+export const projectAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ unionOf(
+  invalidProjectAuthenticationCodes,
+  projectAuthenticationRequiredCodes,
+  /* @__PURE__ */ codesOf([ExpectedInternalProject])
+)
 
 /** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_ERROR` family. */
 export const isProjectAuthenticationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(projectAuthenticationErrorCodes)
