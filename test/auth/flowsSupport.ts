@@ -3,7 +3,6 @@
  * and "devices" — SDK contexts with their own session (memory token store) that count the
  * requests they send by "METHOD /path".
  */
-import { HttpClient } from "@effect/platform"
 import type { Context, Scope } from "effect"
 import { Effect, Layer } from "effect"
 import type { AdminAccess, ServerAccess } from "../../src/core/Access.js"
@@ -11,6 +10,7 @@ import * as Emulator from "../../src/emulator/index.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import * as Stack from "../../src/Stack.js"
 import { testRetryPolicy } from "../support/fixtures.js"
+import { countingClient } from "../support/countingClient.js"
 
 /** A fresh emulator (few PBKDF2 iterations keep the suite fast). */
 export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
@@ -25,20 +25,6 @@ export interface Device<R> {
   readonly requests: ReadonlyArray<string>
 }
 
-const countingClient = (emulator: Emulator.Emulator) => {
-  const requests: Array<string> = []
-  const layer = Layer.effect(
-    HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, (client) =>
-      HttpClient.tapRequest(client, (request) =>
-        Effect.sync(() => {
-          requests.push(`${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`)
-        })
-      )
-    )
-  ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
-  return { layer, requests }
-}
 
 const build = <R, E>(layer: Layer.Layer<R, E>, requests: Array<string>): Effect.Effect<Device<R>, never, Scope.Scope> =>
   Effect.map(Layer.build(layer).pipe(Effect.orDie), (context) => ({

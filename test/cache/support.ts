@@ -2,12 +2,12 @@
  * Helpers for the query-cache tests: an in-process emulator and "apps" (SDK contexts built from
  * `Stack.layerClient`, each with its own session and cache) that count the requests they send.
  */
-import { HttpClient } from "@effect/platform"
 import type { Context, Scope } from "effect"
 import { Effect, Layer } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import { Password } from "../../src/index.js"
 import * as Stack from "../../src/Stack.js"
+import { countingClient } from "../support/countingClient.js"
 
 /** A fresh emulator (few PBKDF2 iterations keep the tests fast). */
 export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
@@ -19,21 +19,8 @@ export interface App {
   readonly count: (key: string) => number
 }
 
-/** A counting `HttpClient` over the in-process emulator. */
-export const countingClient = (emulator: Emulator.Emulator) => {
-  const requests: Array<string> = []
-  const layer = Layer.effect(
-    HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, (client) =>
-      HttpClient.tapRequest(client, (request) =>
-        Effect.sync(() => {
-          requests.push(`${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`)
-        })
-      )
-    )
-  ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
-  return { layer, count: (key: string) => requests.filter((request) => request === key).length }
-}
+/** A counting `HttpClient` over the in-process emulator (shared with the other suites). */
+export { countingClient } from "../support/countingClient.js"
 
 /** A client app of `project` (default: the demo project) with its own session and cache. */
 export const clientApp = (

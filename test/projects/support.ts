@@ -6,20 +6,12 @@ import { HttpClient } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Access from "../../src/core/Access.js"
 import { UserNotSignedIn } from "../../src/core/Errors.js"
-import * as Emulator from "../../src/emulator/index.js"
 import { defaults } from "../../src/emulator/Defaults.js"
 import { Password, Stack } from "../../src/index.js"
 import * as Session from "../../src/session/Session.js"
 
-/** The emulator's HttpClient, counting every request. */
-export const countingClient = (emulator: Emulator.Emulator) => {
-  let count = 0
-  const layer = Layer.effect(
-    HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, (client) => HttpClient.tapRequest(client, () => Effect.sync(() => void count++)))
-  ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
-  return { layer, count: () => count }
-}
+/** The emulator's HttpClient, counting every request (shared with the other suites). */
+export { countingClient } from "../support/countingClient.js"
 
 /** The access token of a session as an admin access token source (signed out → UserNotSignedIn). */
 export const accessTokenOf = (session: Session.SessionShape) =>

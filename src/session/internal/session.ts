@@ -13,6 +13,7 @@ import { decodeJwt } from "jose"
 import { call } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
 import { StackClient } from "../../core/StackClient.js"
+import type { StackClientShape } from "../../core/StackClient.js"
 import { makeRefreshGrant, refreshGrant } from "../../auth/Tokens.js"
 import type { RefreshError, RequestTokens, SessionShape } from "../Session.js"
 import { minimumRemaining as minimumRemainingMillis } from "./tag.js"
@@ -78,14 +79,7 @@ export const makeSession = /* @__PURE__ */ Effect.gen(function* () {
   const isUsable = isUsableAccessToken
 
   const runRefresh = (refreshToken: Redacted.Redacted<string>, startedAt: number) =>
-    call(refreshGrant, {
-      payload: makeRefreshGrant({
-        projectId: client.config.projectId,
-        publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
-        refreshToken
-      })
-    }).pipe(
-      Effect.provideService(StackClient, client),
+    sendRefreshGrant(client, refreshToken).pipe(
       Effect.flatMap((response) =>
         Effect.gen(function* () {
           const current = yield* SubscriptionRef.get(state)
@@ -169,6 +163,16 @@ export const makeSession = /* @__PURE__ */ Effect.gen(function* () {
   return session
 })
 
+/** The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session). */
+const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redacted<string>) =>
+  call(refreshGrant, {
+    payload: makeRefreshGrant({
+      projectId: client.config.projectId,
+      publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
+      refreshToken
+    })
+  }).pipe(Effect.provideService(StackClient, client))
+
 /**
  * A light session over tokens fixed for one request (server side): no token store, no watcher
  * fiber, no scope, no change stream. Same token rules as {@link makeSession} (reuse with ≥ 20 s
@@ -183,14 +187,7 @@ export const makeRequestSession = (initial: StoredTokens): Effect.Effect<Session
     let inFlight: InFlight | undefined
 
     const runRefresh = (refreshToken: Redacted.Redacted<string>, startedAt: number) =>
-      call(refreshGrant, {
-        payload: makeRefreshGrant({
-          projectId: client.config.projectId,
-          publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
-          refreshToken
-        })
-      }).pipe(
-        Effect.provideService(StackClient, client),
+      sendRefreshGrant(client, refreshToken).pipe(
         Effect.map((response) => {
           if (generation !== startedAt || text(state.refreshToken) !== Redacted.value(refreshToken)) {
             return Option.none<Redacted.Redacted<string>>()
