@@ -32,7 +32,11 @@ export interface StackConfigShape {
 /** Options accepted by {@link make} and {@link layer}. */
 export interface StackConfigOptions {
   readonly projectId: string
-  /** Defaults to {@link defaultBaseUrl}. */
+  /**
+   * The API origin (`http(s)://…`), defaults to {@link defaultBaseUrl}. Trailing slashes and a
+   * trailing `/api/v1` are dropped (`https://api.example.com/api/v1/` → `https://api.example.com`),
+   * since every request path gets `/api/v1` added.
+   */
   readonly baseUrl?: string | undefined
   readonly publishableClientKey?: string | Redacted.Redacted<string> | undefined
   readonly clientVersion?: string | undefined
@@ -62,6 +66,13 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** Checks a project id: `internal` or a uuid. */
 export const isProjectId = (value: string): boolean => value === "internal" || uuidPattern.test(value)
 
+/**
+ * Drops trailing slashes and a trailing `/api/v1` from a base URL: requests go to
+ * `{baseUrl}/api/v1{path}`, so a base URL copied with the version path would otherwise send
+ * every request to `…/api/v1/api/v1/…` (a 404).
+ */
+const normaliseBaseUrl = (url: string): string => url.replace(/\/+$/, "").replace(/\/api\/v1$/i, "").replace(/\/+$/, "")
+
 const fail = (setting: string, message: string) => Effect.fail(new StackConfigError({ setting, message }))
 
 /**
@@ -90,7 +101,7 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
       return yield* fail("baseUrl", `API base URL "${rawBase}" must use http or https.`)
     }
-    const baseUrl = rawBase.replace(/\/+$/, "")
+    const baseUrl = normaliseBaseUrl(rawBase)
     const key = options.publishableClientKey
     const publishableClientKey =
       key === undefined

@@ -1,8 +1,14 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
+import * as Password from "../../src/auth/Password.js"
 import * as Access from "../../src/core/Access.js"
 import { AdminAccess, ServerAccess } from "../../src/core/Access.js"
 import * as StackConfig from "../../src/core/StackConfig.js"
+import type { RunningServer } from "../../src/emulator/server.js"
+import * as Stack from "../../src/Stack.js"
+import * as TokenStore from "../../src/session/TokenStore.js"
+import * as Users from "../../src/users/Users.js"
+import { countingFetch, startServer } from "../e2e/support.js"
 
 const uuid = "6a1d4a4f-6a51-4a8e-8a8d-0b3c1d2e3f40"
 const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
@@ -28,6 +34,79 @@ describe("StackConfig from options", () => {
       const notUrl = yield* Effect.flip(StackConfig.make({ projectId: uuid, baseUrl: "::" }))
       expect(notUrl.setting).toBe("baseUrl")
     }))
+})
+
+describe("the base URL", () => {
+  it.effect("drops a trailing /api/v1 (with or without slashes) from the base URL", () =>
+    Effect.gen(function* () {
+      for (const baseUrl of [
+        "https://api.example.com/api/v1",
+        "https://api.example.com/api/v1/",
+        "https://api.example.com/api/v1//",
+        "https://api.example.com/API/V1",
+        "https://api.example.com//"
+      ]) {
+        const config = yield* StackConfig.make({ projectId: uuid, baseUrl })
+        expect(config.baseUrl, baseUrl).toBe("https://api.example.com")
+      }
+      const prefixed = yield* StackConfig.make({ projectId: uuid, baseUrl: "https://example.com/stack/api/v1/" })
+      expect(prefixed.baseUrl).toBe("https://example.com/stack")
+      const fromEnv = yield* StackConfig.fromConfig.pipe(
+        withEnv({ STACK_PROJECT_ID: uuid, STACK_API_URL: "http://127.0.0.1:8102/api/v1/" })
+      )
+      expect(fromEnv.baseUrl).toBe("http://127.0.0.1:8102")
+    }))
+
+  it.effect("keeps a path that only contains /api/v1 in the middle", () =>
+    Effect.gen(function* () {
+      const config = yield* StackConfig.make({ projectId: uuid, baseUrl: "https://example.com/api/v1/proxy" })
+      expect(config.baseUrl).toBe("https://example.com/api/v1/proxy")
+    }))
+
+  it.effect("refuses a base URL that is not http(s) with a message naming the URL and the schemes", () =>
+    Effect.gen(function* () {
+      for (const baseUrl of ["ftp://api.example.com", "file:///tmp/x", "javascript:alert(1)", "ws://api.example.com"]) {
+        const error = yield* Effect.flip(StackConfig.make({ projectId: uuid, baseUrl }))
+        expect(error.setting).toBe("baseUrl")
+        expect(error.message).toContain(baseUrl)
+        expect(error.message).toContain("http or https")
+      }
+    }))
+})
+
+describe("the base URL over HTTP against the emulator", () => {
+  let emulator: { server: RunningServer; stop: () => Promise<void> }
+  beforeAll(async () => {
+    emulator = await startServer()
+  })
+  afterAll(async () => {
+    await emulator?.stop()
+  })
+
+  it("a base URL ending in /api/v1/ reaches the service at /api/v1/… (not /api/v1/api/v1/…)", async () => {
+    const server = emulator.server
+    const fetch = countingFetch()
+    const layer = Stack.layerClient({
+      projectId: server.emulator.demo.projectId,
+      publishableClientKey: server.emulator.demo.publishableClientKey,
+      baseUrl: `${server.baseUrl}/api/v1/`,
+      httpClient: fetch.layer,
+      tokenStore: TokenStore.layerMemory(TokenStore.empty)
+    })
+    const email = `baseurl-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+    const run = <A, E>(effect: Effect.Effect<A, E, Stack.ClientServices>) =>
+      Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
+    const current = await run(
+      Effect.gen(function* () {
+        yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+        return yield* Users.getCurrent()
+      })
+    )
+    expect(Option.getOrThrow(current).primaryEmail).toBe(email)
+    expect(fetch.count("POST /auth/password/sign-up")).toBe(1)
+    expect(fetch.count("GET /users/me")).toBe(1)
+    expect(fetch.count("POST /api/v1/auth/password/sign-up")).toBe(0)
+  })
 })
 
 describe("StackConfig from the environment (PROTOCOL.md §5.4)", () => {
