@@ -11,7 +11,7 @@ import * as KnownErrors from "../../src/core/KnownErrors.js"
 // PROTOCOL.md §4, read at test time
 // ---------------------------------------------------------------------------------------------
 
-const protocol = readFileSync(new URL("../../../shared/PROTOCOL.md", import.meta.url), "utf8")
+const protocol = readFileSync(new URL("../../docs/PROTOCOL.md", import.meta.url), "utf8")
 const section4 = protocol.slice(protocol.indexOf("## 4. Known errors"), protocol.indexOf("## 5."))
 
 interface Row {
@@ -44,7 +44,7 @@ const specOnlyCodes: ReadonlyArray<{ readonly code: string; readonly status: num
 // Recorded responses
 // ---------------------------------------------------------------------------------------------
 
-const samplesDir = fileURLToPath(new URL("../../../shared/wire-samples/", import.meta.url))
+const samplesDir = fileURLToPath(new URL("../fixtures/wire-samples/", import.meta.url))
 
 const jsonFiles = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

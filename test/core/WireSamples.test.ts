@@ -1,5 +1,5 @@
 /**
- * The SDK decodes the recorded answers of a real instance (../shared/wire-samples/): for every
+ * The SDK decodes the recorded answers of a real instance (test/fixtures/wire-samples/): for every
  * sample whose request is one of our endpoint definitions (same method and access level, path
  * matching the pattern), a 2xx body decodes with the endpoint's success schema, and a known error
  * decodes into one of the classes the endpoint declares or the common ones.
@@ -41,7 +41,7 @@ import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 
-const samplesRoot = new URL("../../../shared/wire-samples/", import.meta.url).pathname
+const samplesRoot = new URL("../fixtures/wire-samples/", import.meta.url).pathname
 
 interface Sample {
   readonly file: string

@@ -1,6 +1,6 @@
 /**
  * Conformance: the emulator answers the recorded exchanges of a real instance
- * (../shared/wire-samples/) in the same shape. Each covered sample is replayed against a fresh
+ * (test/fixtures/wire-samples/) in the same shape. Each covered sample is replayed against a fresh
  * emulator seeded with the samples' project (its id and publishable key read from the samples),
  * after creating the users and sessions the sample needs; placeholders (`<access-token>`, keys…)
  * are replaced with live values. Asserted: the status, the `x-stack-known-error` and

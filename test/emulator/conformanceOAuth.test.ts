@@ -1,5 +1,5 @@
 /**
- * Conformance of the emulator's OAuth with the recorded exchanges (../shared/wire-samples/oauth/).
+ * Conformance of the emulator's OAuth with the recorded exchanges (test/fixtures/wire-samples/oauth/).
  * Each sample is replayed against a fresh emulator seeded with the samples' project, after
  * replaying the samples that lead up to it (authorize → callback → token…). The provider step
  * between authorize and callback (not recorded) is played against the emulator's mock provider

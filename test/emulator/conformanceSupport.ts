@@ -1,6 +1,6 @@
 /**
  * Support for the conformance tests (`conformance*.test.ts`): the recorded wire samples
- * (../shared/wire-samples/), the samples' project, replaying a sample's request against an
+ * (test/fixtures/wire-samples/), the samples' project, replaying a sample's request against an
  * emulator with placeholders replaced by live values, and holding an answer against the recorded
  * response (status, `x-stack-*` headers, content type, the body's shape).
  */
@@ -18,7 +18,7 @@ import { clientHeaders, makeEmulator, send } from "./helpers.js"
 // ---------------------------------------------------------------------------------------------
 
 /** The folder of the recorded wire samples. */
-export const samplesRoot = new URL("../../../shared/wire-samples/", import.meta.url).pathname
+export const samplesRoot = new URL("../fixtures/wire-samples/", import.meta.url).pathname
 
 /** One recorded exchange, as stored in `<folder>/<name>.json`. */
 export interface Sample {
