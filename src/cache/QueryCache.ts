@@ -11,6 +11,8 @@
  *   time ({@link defaultOptions.throttleMillis});
  * - a read never runs two fetches of one entry at once: a read after an invalidation waits for
  *   the fetch that started before it, then fetches again;
+ * - entries are partitioned by session: a read sees only entries fetched under the `Session` of its
+ *   own context (the app's session, or a per-request session on a server runtime), never another's;
  * - a session change (sign-in, sign-out, another user, another tab) clears the user's entries
  *   (everything except the project-wide keys of {@link sharedPrefixes}); a fetch that started
  *   under the previous session never writes its result.
@@ -54,6 +56,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { Session } from "../session/Session.js"
+import type { SessionShape } from "../session/Session.js"
 import type { StoredTokens } from "../session/TokenStore.js"
 
 /** A cache key, e.g. `["user", "me"]`, `["team", teamId]`. Invalidation works by prefix. */
@@ -203,16 +206,20 @@ const record = (key: Key, version: number) =>
   )
 
 /**
- * Builds a cache in the current scope (fetches and refreshes belong to it). Watches the
- * `Session` when one is provided, so a session change clears the user's entries.
+ * One partition of a cache: the entries of exactly one session (or of calls made without one).
+ * `watch` forks a watcher of the session's change stream into `scope` (only for the session the
+ * cache was built with; other sessions are checked at every call).
  */
-export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, never, Scope.Scope> =>
+const makePartition = (
+  options: Options,
+  scope: Scope.Scope,
+  session: Option.Option<SessionShape>,
+  watch: boolean
+): Effect.Effect<QueryCacheShape> =>
   Effect.gen(function* () {
     const ttl = options.ttlMillis ?? defaultOptions.ttlMillis
     const throttle = options.throttleMillis ?? defaultOptions.throttleMillis
     const enabled = options.enabled ?? defaultOptions.enabled
-    const scope = yield* Effect.scope
-    const session = yield* Effect.serviceOption(Session)
     const entries = new Map<string, Entry>()
     const signal = yield* SubscriptionRef.make<CacheVersion>({ version: 0, generation: 0 })
     let identity = Option.isSome(session) ? identityOf(yield* session.value.current) : ""
@@ -435,7 +442,7 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       ? Effect.flatMap(session.value.current, applyIdentity)
       : Effect.void
 
-    if (Option.isSome(session)) {
+    if (watch && Option.isSome(session)) {
       // a change is a cue to look at the session now: replaying an older emitted state could
       // undo a newer one that a reader already applied
       yield* session.value.changes.pipe(Stream.runForEach(() => syncSession), Effect.forkIn(scope))
@@ -503,6 +510,78 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       version: SubscriptionRef.get(signal),
       awaitChange,
       syncSession
+    }
+    return service
+  })
+
+
+/**
+ * Builds a cache in the current scope (fetches and refreshes belong to it).
+ *
+ * **A cache belongs to exactly one session** (DESIGN.md §3): entries are partitioned by the
+ * `Session` found in the context of the call that reads them. The session the cache was built
+ * with (the app's own) gets a partition watched through its change stream; any other session — a
+ * per-request session provided by `RequestSession.layerSession`, `CookieTokenStore.layerSession`
+ * or `ServerUsers.fromRequest` on a server runtime — gets its own partition, held weakly by that
+ * session object and checked at every call. A read can therefore only ever see entries that were
+ * fetched with its own session's tokens, and a session without tokens is never "signed in".
+ * Invalidation reaches every live partition (it only ever makes entries stale).
+ */
+export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const scope = yield* Effect.scope
+    const owner = yield* Effect.serviceOption(Session)
+    const ownerPartition = yield* makePartition(options, scope, owner, true)
+    const bySession = new WeakMap<SessionShape, QueryCacheShape>()
+    const live = new Set<WeakRef<QueryCacheShape>>()
+    let sessionless: QueryCacheShape | undefined
+
+    const partitionFor = (session: Option.Option<SessionShape>): Effect.Effect<QueryCacheShape> => {
+      if (Option.isNone(session)) {
+        if (Option.isNone(owner)) return Effect.succeed(ownerPartition)
+        if (sessionless !== undefined) return Effect.succeed(sessionless)
+        return Effect.map(makePartition(options, scope, session, false), (made) => {
+          sessionless ??= made
+          return sessionless
+        })
+      }
+      if (Option.isSome(owner) && owner.value === session.value) return Effect.succeed(ownerPartition)
+      const existing = bySession.get(session.value)
+      if (existing !== undefined) return Effect.succeed(existing)
+      return Effect.map(makePartition(options, scope, session, false), (made) => {
+        // another fiber of the same session may have made one meanwhile: keep the first
+        const raced = bySession.get(session.value)
+        if (raced !== undefined) return raced
+        bySession.set(session.value, made)
+        live.add(new WeakRef(made))
+        return made
+      })
+    }
+
+    /** The partition of the session in the caller's context. */
+    const mine: Effect.Effect<QueryCacheShape> = Effect.flatMap(Effect.serviceOption(Session), partitionFor)
+
+    const everyPartition = (): ReadonlyArray<QueryCacheShape> => {
+      const all: Array<QueryCacheShape> = [ownerPartition]
+      if (sessionless !== undefined) all.push(sessionless)
+      for (const ref of live) {
+        const partition = ref.deref()
+        if (partition === undefined) live.delete(ref)
+        else all.push(partition)
+      }
+      return all
+    }
+
+    const service: QueryCacheShape = {
+      cached: (key, effect) => Effect.flatMap(mine, (partition) => partition.cached(key, effect)),
+      invalidate: (prefix) =>
+        Effect.suspend(() => Effect.forEach(everyPartition(), (partition) => partition.invalidate(prefix), { discard: true })),
+      clear: Effect.flatMap(mine, (partition) => partition.clear),
+      subscribe: (key) => Stream.unwrap(Effect.map(mine, (partition) => partition.subscribe(key))),
+      changes: Stream.unwrap(Effect.map(mine, (partition) => partition.changes)),
+      version: Effect.flatMap(mine, (partition) => partition.version),
+      awaitChange: (dependencies) => Effect.flatMap(mine, (partition) => partition.awaitChange(dependencies)),
+      syncSession: Effect.flatMap(mine, (partition) => partition.syncSession)
     }
     return service
   })
