@@ -22,11 +22,19 @@
  * - another origin: another host (`https://app.example.com.evil.com`), port or scheme
  *   (`http://` when the app is served over `https://`).
  *
- * Trusted-domain patterns follow the service's rules (and the emulator's `TrustedUrls`): a base
- * URL `https://app.example.com[:port]`; in the host, `*` matches within one label
- * (`https://*.example.com`, `https://api-*.example.com`), `**` any number of labels
- * (`https://**.example.com`); the scheme must match; without an explicit port only the default
- * port matches, `:*` matches any port.
+ * A path is checked after percent-decoding (until stable) and dot-segment removal: a target whose
+ * percent-encoding is malformed (`/%2F%2Fevil.com/%`, `/x%ff`) is refused, and so is one whose
+ * decoded, normalised path is scheme-relative (`/..%2f%2fevil.com`, `/%252e%252e//evil.com`) or
+ * holds a backslash, a control character or a look-alike of a slash (`／`, `∕`).
+ *
+ * Trusted-domain patterns follow the service's rules, and the emulator's `TrustedUrls` uses the
+ * same function ({@link matchesTrustedDomain}): a base URL `https://app.example.com[:port]`
+ * (`http` or `https`; a path after it does not restrict the match); in the host, `*` matches one
+ * or more characters within one label (`https://*.example.com`, `https://api-*.example.com`,
+ * `https://*-api.example.com`), `**` one or more labels (`https://**.example.com`); every other
+ * character is literal (the host is lower-cased and IDN labels become punycode, as the URL parser
+ * does); the scheme must match; without an explicit port only the default port matches, `:*`
+ * matches any port.
  *
  * @module
  */
@@ -91,23 +99,16 @@ export const check = (candidate: string, options: TrustOptions = {}): Either.Eit
 
 /**
  * Whether an absolute URL matches a trusted-domain pattern (`https://app.example.com`,
- * `https://*.example.com`, `https://**.example.com:*`…). An invalid pattern matches nothing.
+ * `https://*.example.com`, `https://**.example.com:*`…; see the module documentation). An invalid
+ * pattern matches nothing; so does a pattern with user info, a character that is not allowed in a
+ * host name (`+`, `(`, `[`, `_`…), an empty label, or a `*` inside a non-ASCII label. The same
+ * function decides for the emulator, so both give the same answer for the same pattern.
  */
 export const matchesTrustedDomain = (url: URL, pattern: string): boolean => {
-  const trimmed = pattern.trim()
-  if (!trimmed.includes("*")) {
-    const base = parse(trimmed)
-    return base !== undefined && base.protocol === url.protocol && base.hostname === url.hostname && portOf(base) === portOf(url)
-  }
-  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]+)/i.exec(trimmed)
-  if (match === null) return false
-  if (`${match[1]!.toLowerCase()}:` !== url.protocol) return false
-  const hostPattern = match[2]!.toLowerCase()
-  const portMatch = /:(\*|\d+)$/.exec(hostPattern)
-  const hostOnly = portMatch === null ? hostPattern : hostPattern.slice(0, portMatch.index)
-  if (!hostRegExp(hostOnly).test(url.hostname)) return false
-  if (portMatch === null) return url.port === ""
-  return portMatch[1] === "*" || portMatch[1] === portOf(url)
+  const compiled = compilePattern(pattern)
+  if (compiled === undefined || compiled.protocol !== url.protocol) return false
+  if (typeof compiled.host === "string" ? compiled.host !== url.hostname : !compiled.host.test(url.hostname)) return false
+  return compiled.port === "*" || compiled.port === portOf(url)
 }
 
 /** Whether a URL points at the local machine (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`). */
@@ -146,7 +147,7 @@ const assessPath = (candidate: string): Either.Either<string, string> => {
   return Either.right(`${url.pathname}${url.search}${url.hash}`)
 }
 
-/** The path of the raw input (before `?` / `#`), percent-decoded until stable, must stay a plain path. */
+/** The path of the raw input (before `?` / `#`) must pass the same decoded-path rule. */
 const rawPathProblem = (candidate: string): string | undefined => {
   const end = candidate.search(/[?#]/)
   return decodedProblem(end < 0 ? candidate : candidate.slice(0, end))
@@ -158,23 +159,85 @@ const pathnameProblem = (pathname: string): string | undefined => {
   return decodedProblem(pathname)
 }
 
+/** How many rounds of percent-decoding a path may need before it is stable. */
+const maxDecodingRounds = 5
+
+/**
+ * The decoded-path rule. The path itself must be well-formed percent-encoding (every `%` starts
+ * an escape, the escapes are UTF-8): `/%2F%2Fevil.com/%` is refused, since a lenient decoder
+ * (many servers fall back to one) would still turn it into `//evil.com/%`. What it decodes to is
+ * decoded again, leniently (a `%` left by `%25` stays literal), until stable (at most
+ * {@link maxDecodingRounds} rounds). Every form — also after NFKC normalisation (`／` → `/`) and
+ * after removing dot segments (`/..//evil.com` → `//evil.com`) — must stay a plain path: no
+ * whitespace, control character or backslash (or a look-alike of a slash), no leading `//`, no
+ * scheme.
+ */
 const decodedProblem = (path: string): string | undefined => {
+  let next: string
+  try {
+    next = decodeURIComponent(path)
+  } catch {
+    return "malformed percent-encoding"
+  }
   let current = path
-  for (let round = 0; round < 5; round++) {
-    let next: string
-    try {
-      next = decodeURIComponent(current)
-    } catch {
-      // not percent-encoding a decoder would undo (e.g. a literal "%"): nothing more to decode
-      return undefined
-    }
-    if (forbiddenCharacter.test(next)) return "encoded whitespace, control character or backslash"
-    if (/^\/\//.test(next) || /^[a-z][a-z0-9+.-]*:/i.test(next)) return "encoded scheme-relative URL or scheme"
+  for (let round = 0; round < maxDecodingRounds; round++) {
+    const problem = decodedFormProblem(next)
+    if (problem !== undefined) return problem
     if (next === current) return undefined
     current = next
+    next = decodeLeniently(current)
   }
   return "too deeply percent-encoded"
 }
+
+/** Characters that look like a slash or a backslash (and no decoder maps to one). */
+const slashLookAlike = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/
+
+const decodedFormProblem = (decoded: string): string | undefined => {
+  for (const form of new Set([decoded, decoded.normalize("NFKC")])) {
+    if (forbiddenCharacter.test(form)) return "encoded whitespace, control character or backslash"
+    if (slashLookAlike.test(form)) return "a look-alike of a slash"
+    if (/^\/\//.test(form) || /^[a-z][a-z0-9+.-]*:/i.test(form)) return "encoded scheme-relative URL or scheme"
+    if (/^\/\//.test(removeDotSegments(form))) return "scheme-relative URL after removing dot segments"
+  }
+  return undefined
+}
+
+/**
+ * RFC 3986 §5.2.4 on a decoded path: `.` and `..` segments removed (also `..;x`, which some
+ * servers read as `..`), never above the root.
+ */
+const removeDotSegments = (path: string): string => {
+  const output: Array<string> = []
+  const segments = path.split("/")
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
+    const bare = segment.split(";")[0]!
+    const last = i === segments.length - 1
+    if (bare === ".") {
+      if (last) output.push("")
+    } else if (bare === "..") {
+      if (output.length > 1) output.pop()
+      if (last) output.push("")
+    } else {
+      output.push(segment)
+    }
+  }
+  return output.join("/")
+}
+
+/**
+ * Percent-decoding that never fails: runs of valid escapes are decoded as UTF-8; a run that is not
+ * UTF-8 has its ASCII escapes decoded and the others kept; a `%` without two hex digits stays.
+ */
+const decodeLeniently = (text: string): string =>
+  text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      return run.replace(/%([0-7][0-9a-f])/gi, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    }
+  })
 
 const defaultPorts: Record<string, string> = { "http:": "80", "https:": "443" }
 
@@ -185,18 +248,58 @@ const sameOrigin = (url: URL, origin: string): boolean => {
   return base !== undefined && base.protocol === url.protocol && base.hostname === url.hostname && portOf(base) === portOf(url)
 }
 
-const hostRegExp = (pattern: string): RegExp => {
-  let source = ""
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!
-    if (char === "*" && pattern[i + 1] === "*") {
-      source += ".+"
-      i++
-    } else if (char === "*") {
-      source += "[^.]+"
-    } else {
-      source += char.replace(/[.+?^${}()|[\]\\-]/g, "\\$&")
-    }
+/** A trusted-domain pattern, ready to match: the scheme, the host (exact or a RegExp), the port (or `*`). */
+interface CompiledPattern {
+  readonly protocol: string
+  readonly host: string | RegExp
+  readonly port: string
+}
+
+/** Stand-ins for the wildcards while the URL parser normalises the host (`_` is refused in patterns). */
+const oneLabel = "_1_"
+const anyLabels = "_2_"
+
+const compilePattern = (pattern: string): CompiledPattern | undefined => {
+  if (typeof pattern !== "string") return undefined
+  const trimmed = pattern.trim()
+  if (forbiddenCharacter.test(trimmed)) return undefined
+  // the base URL's scheme and authority; a path, query or hash after them does not restrict the match
+  const match = /^(https?):\/\/([^/?#]*)/i.exec(trimmed)
+  if (match === null) return undefined
+  const protocol = `${match[1]!.toLowerCase()}:`
+  const authority = match[2]!
+  if (authority.includes("@")) return undefined
+  const split = /^(\[[^\]]*\]|[^:]*)(?::(\*|\d*))?$/.exec(authority)
+  if (split === null) return undefined
+  const hostPattern = split[1]!
+  const portPattern = split[2]
+  const port = portPattern === undefined || portPattern === ""
+    ? defaultPorts[protocol]!
+    : portPattern === "*"
+    ? "*"
+    : Number(portPattern) <= 65535
+    ? String(Number(portPattern))
+    : undefined
+  if (port === undefined || hostPattern.length === 0) return undefined
+  if (hostPattern.startsWith("[")) {
+    // an IPv6 address: no wildcards, compared as the URL parser writes it
+    if (hostPattern.includes("*")) return undefined
+    const host = parse(`http://${hostPattern}/`)?.hostname
+    return host === undefined ? undefined : { protocol, host, port }
   }
-  return new RegExp(`^${source}$`)
+  // ASCII letters, digits, `-`, `.` and wildcards; anything else ASCII (`+`, `(`, `%`, `_`…) is no host
+  if (!/^(?:[A-Za-z0-9.*-]|[^\u0000-\u007f])+$/.test(hostPattern)) return undefined
+  const marked = hostPattern.replace(/\*\*/g, anyLabels).replace(/\*/g, oneLabel)
+  // the URL parser lower-cases, maps full-width dots and converts IDN labels to punycode
+  const host = parse(`http://${marked}/`)?.hostname
+  if (host === undefined || !/^[a-z0-9._-]+$/.test(host)) return undefined
+  const count = (text: string, part: string) => text.split(part).length - 1
+  if (count(host, oneLabel) !== count(marked, oneLabel) || count(host, anyLabels) !== count(marked, anyLabels)) return undefined
+  if (host.split(".").some((label) => label.length === 0)) return undefined
+  if (!host.includes("_")) return { protocol, host, port }
+  const source = host
+    .split(/(_1_|_2_)/)
+    .map((part) => (part === oneLabel ? "[^.]+" : part === anyLabels ? ".+" : part.replace(/[.]/g, "\\.")))
+    .join("")
+  return { protocol, host: new RegExp(`^${source}$`), port }
 }

@@ -77,7 +77,33 @@ const refused: ReadonlyArray<readonly [label: string, url: string]> = [
   ["trusted domain, other port", "https://partner.example.org:444/"],
   ["wildcard trusted domain, default port when a port is required", "http://api-v1.example.dev/"],
   ["localhost when not allowed", "http://localhost:3000/"],
-  ["IP address", "https://203.0.113.7/"]
+  ["IP address", "https://203.0.113.7/"],
+  // the decoded-path rule: bad escapes anywhere, dot segments hidden by encoding, and their twins
+  ["encoded slashes, then a lone percent", "/%2F%2Fevil.com/%"],
+  ["encoded slashes, then an escape that is not UTF-8", "/%2F%2Fevil.com/%ff"],
+  ["encoded slashes, then a truncated UTF-8 escape", "/%2F%2Fevil.com/%e2%82"],
+  ["encoded slashes, then a percent without hex digits", "/%2F%2Fevil.com%zz"],
+  ["overlong UTF-8 slashes", "/%c0%af%c0%afevil.com"],
+  ["%u escapes (unescape's slash)", "/%u002f%u002fevil.com"],
+  ["bad escape on the app's own origin", "https://app.example.com/%"],
+  ["dot segment, then encoded slashes", "/..%2f%2fevil.com"],
+  ["dot segment, then upper-case encoded slashes", "/..%2F%2Fevil.com"],
+  ["encoded dot segment and slashes", "/%2e%2e%2f%2fevil.com"],
+  ["half-encoded dot segment and slashes", "/.%2E%2F%2Fevil.com"],
+  ["dot segments climbing out of a folder", "/a/..%2f..%2f%2fevil.com"],
+  ["double-encoded dot segment", "/%252e%252e//evil.com"],
+  ["double-encoded dot segment and slashes", "/%252e%252e%252f%252fevil.com"],
+  ["dot segment, then double-encoded slashes", "/..%252f%252fevil.com"],
+  ["double-encoded slashes, then an encoded percent", "/%252F%252Fevil.com/%25"],
+  ["dot segment with a path parameter", "/..;//evil.com"],
+  ["encoded dot segments on the app's own origin", "https://app.example.com/..%2f%2fevil.com"],
+  ["encoded backslash after encoded slash", "/%2F%5Cevil.com"],
+  ["encoded tab between encoded slashes", "/%2F%09%2Fevil.com"],
+  ["full-width solidus", "/\uff0f\uff0fevil.com"],
+  ["encoded full-width solidus", "/%EF%BC%8F%EF%BC%8Fevil.com"],
+  ["division slash", "/\u2215\u2215evil.com"],
+  ["fraction slash", "/\u2044\u2044evil.com"],
+  ["small reverse solidus", "/\ufe68evil.com"]
 ]
 
 /** Targets that must be accepted, with their normalised form. */
@@ -90,6 +116,10 @@ const accepted: ReadonlyArray<readonly [label: string, url: string, normalised: 
   ["dot segments normalised", "/a/../b", "/b"],
   ["handler page with return-to", "/handler/sign-in?after_auth_return_to=%2Fdashboard", "/handler/sign-in?after_auth_return_to=%2Fdashboard"],
   ["unicode path", "/caf\u00e9", "/caf%C3%A9"],
+  ["encoded unicode path", "/caf%C3%A9", "/caf%C3%A9"],
+  ["encoded percent followed by hex-looking text", "/100%25ff", "/100%25ff"],
+  ["dot segments inside the path, encoded", "/a/%2e%2e/b", "/b"],
+  ["an encoded slash after a folder", "/a/%2F/b", "/a/%2F/b"],
   ["the app's origin", "https://app.example.com/settings", "https://app.example.com/settings"],
   ["the app's origin, upper-case host", "https://APP.example.com/x", "https://app.example.com/x"],
   ["the app's origin, explicit default port", "https://app.example.com:443/x", "https://app.example.com/x"],
@@ -117,6 +147,25 @@ describe("UrlTrust", () => {
 
   it.each(accepted)("accepts %s: %j", (_label, url, normalised) => {
     expect(UrlTrust.check(url, options)).toEqual(Either.right(normalised))
+  })
+
+  it("refuses any target whose percent-decoding fails, and checks the decoded, dot-segment-normalised path", () => {
+    // the documented twins were refused already; these spellings of the same target were not
+    const twins: ReadonlyArray<readonly [bypass: string, documented: string]> = [
+      ["/%2F%2Fevil.com/%", "/%2F%2Fevil.com"],
+      ["/%2F%2Fevil.com/%ff", "/%2F%2Fevil.com"],
+      ["/..%2f%2fevil.com", "/..//evil.com"]
+    ]
+    for (const [bypass, documented] of twins) {
+      expect(UrlTrust.isTrusted(documented, options)).toBe(false)
+      expect(UrlTrust.assess(bypass, options)).toEqual(Either.left(expect.any(String)))
+    }
+    expect(UrlTrust.assess("/%2F%2Fevil.com/%", options)).toEqual(Either.left("malformed percent-encoding"))
+    expect(UrlTrust.assess("/..%2f%2fevil.com", options)).toEqual(Either.left("scheme-relative URL after removing dot segments"))
+    // a literal percent stays fine: `%25` decodes to `%`, which is then kept as it is
+    expect(UrlTrust.assess("/100%25", options)).toEqual(Either.right("/100%25"))
+    // decoding is bounded
+    expect(UrlTrust.assess("/%25252525252F%2F", options)).toEqual(Either.left("too deeply percent-encoded"))
   })
 
   it("same-origin paths are trusted without any origin; absolute URLs then need a trusted domain", () => {
