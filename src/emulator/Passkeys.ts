@@ -16,18 +16,48 @@
  * @module
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse
-} from "@simplewebauthn/server"
-import { Effect, Encoding, Either, Schema } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Encoding from "effect/Encoding"
+import * as Schema from "effect/Schema"
 import { sentinelRpId } from "../auth/Passkeys.js"
 import type { AuthenticationCredential, RegistrationCredential } from "../auth/WebAuthnBrowser.js"
 import { CreationOptions, RequestOptions } from "../auth/WebAuthnBrowser.js"
 import { base64ToBytes, bytesToBase64Url } from "./Random.js"
 import type { PasskeyRecord, ProjectRecord, UserRecord } from "./State.js"
+
+/**
+ * An optional peer dependency the emulator needs for a feature is not installed (a defect: the
+ * emulator's passkey routes die with it, and the server logs it). `packageName` names the package.
+ */
+export class MissingOptionalDependency extends /* @__PURE__ */ Data.TaggedError("MissingOptionalDependency")<{
+  readonly packageName: string
+  readonly message: string
+  readonly cause: unknown
+}> {}
+
+type WebAuthnServer = typeof import("@simplewebauthn/server")
+
+let webAuthnServerModule: Promise<WebAuthnServer> | undefined
+
+/**
+ * `@simplewebauthn/server`, imported on first use (an optional peer dependency); a failed import
+ * is retried on the next call and dies with {@link MissingOptionalDependency}.
+ */
+const webAuthnServer: Effect.Effect<WebAuthnServer> = /* @__PURE__ */ Effect.tryPromise({
+  try: () => (webAuthnServerModule ??= import("@simplewebauthn/server")),
+  catch: (cause) => {
+    webAuthnServerModule = undefined
+    return new MissingOptionalDependency({
+      packageName: "@simplewebauthn/server",
+      message:
+        "The emulator's passkey routes need @simplewebauthn/server, an optional peer dependency of stack-auth-effect " +
+        "that is not installed. Install it next to stack-auth-effect: npm install --save-dev @simplewebauthn/server",
+      cause
+    })
+  }
+}).pipe(Effect.orDie)
 
 /** How long the browser may take (the options' `timeout`). */
 export const ceremonyTimeoutMillis = 60_000
@@ -54,18 +84,20 @@ const defined = (value: object): Record<string, unknown> =>
 
 /** The registration options for a user of a project (random challenge). */
 export const registrationOptions = (project: ProjectRecord, user: UserRecord): Effect.Effect<CreationOptions> =>
-  Effect.promise(() => {
-    const name = user.displayName || user.primaryEmail || genericUserName
-    return generateRegistrationOptions({
-      rpName: project.displayName,
-      rpID: sentinelRpId,
-      userID: new TextEncoder().encode(user.id),
-      userName: name,
-      userDisplayName: name,
-      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
-      timeout: ceremonyTimeoutMillis
+  Effect.flatMap(webAuthnServer, ({ generateRegistrationOptions }) =>
+    Effect.promise(() => {
+      const name = user.displayName || user.primaryEmail || genericUserName
+      return generateRegistrationOptions({
+        rpName: project.displayName,
+        rpID: sentinelRpId,
+        userID: new TextEncoder().encode(user.id),
+        userName: name,
+        userDisplayName: name,
+        authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+        timeout: ceremonyTimeoutMillis
+      })
     })
-  }).pipe(
+  ).pipe(
     Effect.map((raw) => {
       const { hints, ...rest } = raw
       return defined(Array.isArray(hints) && hints.length === 0 ? rest : raw)
@@ -75,13 +107,17 @@ export const registrationOptions = (project: ProjectRecord, user: UserRecord): E
   )
 
 /** The authentication options (random challenge, no credentials listed: discoverable passkeys). */
-export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.promise(() =>
-  generateAuthenticationOptions({
-    rpID: sentinelRpId,
-    userVerification: "preferred",
-    allowCredentials: [],
-    timeout: ceremonyTimeoutMillis
-  })
+export const authenticationOptions: Effect.Effect<RequestOptions> = /* @__PURE__ */ Effect.flatMap(
+  webAuthnServer,
+  ({ generateAuthenticationOptions }) =>
+    Effect.promise(() =>
+      generateAuthenticationOptions({
+        rpID: sentinelRpId,
+        userVerification: "preferred",
+        allowCredentials: [],
+        timeout: ceremonyTimeoutMillis
+      })
+    )
 ).pipe(Effect.map(defined), Effect.flatMap(Schema.decodeUnknown(RequestOptions)), Effect.orDie)
 
 /** The origin in a `clientDataJSON` (base64url of JSON), if it holds one. */
@@ -152,6 +188,7 @@ export const verifyRegistration = (input: {
   Effect.gen(function* () {
     const party = expectedRelyingParty(input.project, input.credential.response.clientDataJSON, "registration")
     if (Either.isLeft(party)) return yield* Effect.fail(party.left)
+    const { verifyRegistrationResponse } = yield* webAuthnServer
     const verification = yield* Effect.tryPromise({
       try: () =>
         verifyRegistrationResponse({
@@ -200,6 +237,7 @@ export const verifyAuthentication = (input: {
   Effect.gen(function* () {
     const party = expectedRelyingParty(input.project, input.assertion.response.clientDataJSON, "authentication")
     if (Either.isLeft(party)) return yield* Effect.fail(party.left)
+    const { verifyAuthenticationResponse } = yield* webAuthnServer
     const verification = yield* Effect.tryPromise({
       try: () =>
         verifyAuthenticationResponse({
