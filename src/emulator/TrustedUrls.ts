@@ -1,34 +1,22 @@
 /**
- * Whether a callback or redirect URL is trusted by a project: localhost / 127.0.0.1 when
- * `allow_localhost`, else one of the project's domains (a base URL; `*` matches one host label,
- * `**` any number of labels). Untrusted URLs are answered with REDIRECT_URL_NOT_WHITELISTED.
+ * Whether a callback or redirect URL is trusted by a project: an absolute `http(s)` URL that is
+ * local (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`) when `allow_localhost`, else one that
+ * matches one of the project's domains. Untrusted URLs are answered with
+ * REDIRECT_URL_NOT_WHITELISTED.
+ *
+ * The decision is the SDK's `UrlTrust` check with the project's domains as trusted domains (and no
+ * app origin), so the emulator and the SDK give the same answer for the same pattern: a domain is
+ * a base URL whose host may hold `*` (one or more characters within one label, also inside a label:
+ * `https://*-api.example.com`) and `**` (one or more labels); every other character is literal; the
+ * scheme must match; without a port only the default port matches, `:*` any port. An invalid
+ * pattern trusts nothing (and never makes a trust check fail).
  *
  * @module
  */
+import * as UrlTrust from "../urls/UrlTrust.js"
 import type { ProjectRecord } from "./State.js"
 
-const localHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
-
-const hostPattern = (pattern: string): RegExp =>
-  new RegExp(
-    `^${pattern
-      .split(".")
-      .map((label) => (label === "**" ? "[^/]+" : label === "*" ? "[^./]+" : label.replace(/[-[\]{}()+?,\\^$|#\s]/g, "\\$&")))
-      .join("\\.")}$`,
-    "i"
-  )
-
-const matchesDomain = (url: URL, domain: string): boolean => {
-  const match = /^(https?):\/\/([^/:]+)(?::(\d+))?(\/.*)?$/i.exec(domain.trim())
-  if (match === null) return false
-  const [, protocol, host, port] = match
-  if (`${protocol!.toLowerCase()}:` !== url.protocol) return false
-  if (!hostPattern(host!).test(url.hostname)) return false
-  const defaultPort = url.protocol === "https:" ? "443" : "80"
-  return (port ?? defaultPort) === (url.port === "" ? defaultPort : url.port)
-}
-
-/** Whether a project trusts a URL (an unparsable URL is never trusted). */
+/** Whether a project trusts a URL (an unparsable or relative URL is never trusted). */
 export const isTrustedUrl = (project: ProjectRecord, candidate: string): boolean => {
   let url: URL
   try {
@@ -37,6 +25,8 @@ export const isTrustedUrl = (project: ProjectRecord, candidate: string): boolean
     return false
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return false
-  if (project.config.allowLocalhost && localHosts.has(url.hostname)) return true
-  return project.config.domains.some((domain) => matchesDomain(url, domain.domain))
+  return UrlTrust.isTrusted(candidate, {
+    trustedDomains: project.config.domains.map((domain) => domain.domain),
+    allowLocalhost: project.config.allowLocalhost
+  })
 }

@@ -295,7 +295,10 @@ const compilePattern = (pattern: string): CompiledPattern | undefined => {
   if (host === undefined || !/^[a-z0-9._-]+$/.test(host)) return undefined
   const count = (text: string, part: string) => text.split(part).length - 1
   if (count(host, oneLabel) !== count(marked, oneLabel) || count(host, anyLabels) !== count(marked, anyLabels)) return undefined
-  if (host.split(".").some((label) => label.length === 0)) return undefined
+  const labels = host.split(".")
+  if (labels.some((label) => label.length === 0)) return undefined
+  // a wildcard inside a punycode label would match encoded bytes, not characters
+  if (labels.some((label) => label.startsWith("xn--") && label.includes("_"))) return undefined
   if (!host.includes("_")) return { protocol, host, port }
   const source = host
     .split(/(_1_|_2_)/)
