@@ -226,8 +226,11 @@ export const layerMethod = (method: RedirectMethodShape): Layer.Layer<RedirectMe
 
 /**
  * The `Navigation` of `GetUser.getUser({ or: "redirect" })` over a redirect method, so one method
- * serves both. The current page must be known (else `NavigationUnavailable`); navigation failures
- * of the method become `NavigationUnavailable` too.
+ * serves both. The current page must be known (else `NavigationUnavailable`). Every target passes
+ * the trusted-URL check first (the current page's or `HandlerUrls`' app origin, the trusted
+ * domains of {@link RedirectTrust}): an untrusted one navigates nowhere and fails with
+ * `NavigationUnavailable` carrying the `UntrustedRedirectUrl` message; navigation failures of the
+ * method become `NavigationUnavailable` too.
  */
 export const navigationFor = (method: RedirectMethodShape): NavigationShape => ({
   currentUrl: Effect.flatMap(method.currentUrl, (current) =>
@@ -237,7 +240,8 @@ export const navigationFor = (method: RedirectMethodShape): NavigationShape => (
       onSome: (url) => Effect.succeed(url.href)
     })),
   replace: (url) =>
-    method.navigate(url, { replace: true }).pipe(
+    Effect.flatMap(environmentOf(method), (env) => checked(url, env)).pipe(
+      Effect.flatMap((target) => method.navigate(target, { replace: true })),
       Effect.mapError((error) => new NavigationUnavailable({ message: error.message, url }))
     )
 })
@@ -308,8 +312,7 @@ interface Environment {
   readonly trust: TrustOptions
 }
 
-const environment: Effect.Effect<Environment> = Effect.gen(function*() {
-  const method = yield* RedirectMethod
+const environmentOf = (method: RedirectMethodShape): Effect.Effect<Environment> => Effect.gen(function*() {
   const trust = yield* RedirectTrust
   const urls = yield* Effect.serviceOption(HandlerUrls)
   const current = yield* method.currentUrl
@@ -322,6 +325,8 @@ const environment: Effect.Effect<Environment> = Effect.gen(function*() {
     trust: { appOrigin, trustedDomains: trust.trustedDomains, allowLocalhost: trust.allowLocalhost }
   }
 })
+
+const environment: Effect.Effect<Environment> = Effect.flatMap(RedirectMethod, environmentOf)
 
 /** `pathname + search + hash` of a URL. */
 const relativePart = (url: URL): string => `${url.pathname}${url.search}${url.hash}`

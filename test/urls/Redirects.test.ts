@@ -334,4 +334,31 @@ describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)"
       const error = yield* Effect.flip(outsideBrowser.replace("/x"))
       expect(error).toMatchObject({ _tag: "NavigationUnavailable", url: "/x" })
     }))
+
+  it.effect("GetUser's navigation passes the trusted-URL check: an untrusted target navigates nowhere", () =>
+    Effect.gen(function*() {
+      const navigations: Array<Navigation> = []
+      const method = Redirects.methodCustom((url, { replace }) => void navigations.push({ url, replace }), {
+        currentUrl: () => "https://app.example.com/p",
+        wait: 0
+      })
+      const navigation = Redirects.navigationFor(method)
+      for (const target of ["//evil.example", "/..//evil.example", "/%2F%2Fevil.example/%", "https://evil.example/", "javascript:alert(1)"]) {
+        const error = yield* Effect.flip(navigation.replace(target))
+        expect(error).toMatchObject({
+          _tag: "NavigationUnavailable",
+          url: target,
+          message: `Redirect URL ${target} is not trusted; should be relative.`
+        })
+      }
+      expect(navigations).toEqual([])
+      yield* navigation.replace("https://app.example.com/handler/sign-in?after_auth_return_to=%2Fp")
+      yield* navigation.replace("https://partner.example.org/x").pipe(
+        Effect.provide(Redirects.layerTrust({ trustedDomains: ["https://*.example.org"] }))
+      )
+      expect(navigations.map((navigation) => navigation.url)).toEqual([
+        "https://app.example.com/handler/sign-in?after_auth_return_to=%2Fp",
+        "https://partner.example.org/x"
+      ])
+    }))
 })
