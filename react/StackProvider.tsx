@@ -14,7 +14,7 @@ import type * as Cause from "effect/Cause"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import { createContext, createElement, useCallback, useContext, useMemo, useRef, useState } from "react"
 import type { ReactNode } from "react"
-import type { QueryObserver } from "./internal/QueryObserver.js"
+import { SuspenseRegistry } from "./internal/SuspenseRegistry.js"
 
 /** The runtime the app built from its layers (client, server or admin access). */
 export type StackRuntime<R = never> = ManagedRuntime.ManagedRuntime<R, unknown>
@@ -53,8 +53,8 @@ export const defaultErrorHandler: StackErrorHandler = (error, cause) => {
 export interface StackContextValue {
   readonly runtime: StackRuntime<never>
   readonly onError: StackErrorHandler
-  /** Suspense queries by hook identity (they must outlive a suspended render). */
-  readonly suspenseQueries: Map<string, QueryObserver<unknown, unknown>>
+  /** Suspense queries by hook identity and dependencies (they must outlive a suspended render). */
+  readonly suspenseQueries: SuspenseRegistry
 }
 
 const StackContext = createContext<StackContextValue | null>(null)
@@ -82,7 +82,7 @@ export interface StackProviderProps {
  * ```
  */
 export const StackProvider = (props: StackProviderProps) => {
-  const [suspenseQueries] = useState(() => new Map<string, QueryObserver<unknown, unknown>>())
+  const [suspenseQueries] = useState(() => new SuspenseRegistry())
   // a new `onError` function on every render must not restart the hooks' queries
   const latestOnError = useRef<StackErrorHandler>(defaultErrorHandler)
   latestOnError.current = props.onError ?? defaultErrorHandler

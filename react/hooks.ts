@@ -101,14 +101,6 @@ export const useStackQuery = <A, E, R>(
   )
 }
 
-const depsKey = (deps: DependencyList): string => {
-  try {
-    return JSON.stringify(deps)
-  } catch {
-    return deps.map(String).join("\u0000")
-  }
-}
-
 /** How long a suspense query nobody mounted is kept after it settled. */
 const suspenseKeepMillis = 10_000
 
@@ -119,25 +111,25 @@ const thrown = <E>(state: QueryState<unknown, E>): unknown =>
  * Like {@link useStackQuery} for Suspense: returns the value; while loading it throws a promise
  * (the nearest `<Suspense>` shows its fallback); on failure it throws the typed error to the
  * nearest error boundary. Later refetches keep showing the previous value; a session change
- * suspends again.
+ * suspends again. `deps` identify the effect as for `useEffect`: compared with `Object.is`, so a
+ * new token (`Redacted`), `Map` or object is a new query even when it prints like the old one
+ * (keep them stable, e.g. with `useMemo`, or every render starts a new query).
  */
 export const useStackSuspenseQuery = <A, E, R>(effect: Effect.Effect<A, E, R>, deps: DependencyList): A => {
   const context = useStackContext("useStackSuspenseQuery")
   const id = useId()
-  const key = `${id}|${depsKey(deps)}`
-  const registry = context.suspenseQueries as Map<string, QueryObserver<A, E>>
-  let observer = registry.get(key)
+  const registry = context.suspenseQueries
+  let observer = registry.get<A, E>(id, deps)
   if (observer === undefined) {
     observer = new QueryObserver<A, E>(context.runtime as StackRuntime<unknown>, effect, context.onError)
-    registry.set(key, observer)
+    registry.add(id, deps, observer)
     // a suspended render keeps no state: the query lives in the provider until a component mounts
     observer.start()
   }
   const current = observer
+  const kept = current as QueryObserver<unknown, unknown>
   if (!current.hasListeners) {
-    current.armDrop(suspenseKeepMillis, () => {
-      if (registry.get(key) === current) registry.delete(key)
-    })
+    current.armDrop(suspenseKeepMillis, () => registry.remove(id, kept))
   }
   const subscribe = useCallback(
     (listener: () => void) => {
@@ -145,14 +137,14 @@ export const useStackSuspenseQuery = <A, E, R>(effect: Effect.Effect<A, E, R>, d
       return () => {
         unsubscribe()
         queueMicrotask(() => {
-          if (!current.hasListeners && registry.get(key) === current) {
+          if (!current.hasListeners && registry.has(id, kept)) {
             current.stop()
-            registry.delete(key)
+            registry.remove(id, kept)
           }
         })
       }
     },
-    [current, registry, key]
+    [current, kept, registry, id]
   )
   const state = useSyncExternalStore(subscribe, current.getSnapshot, current.getSnapshot)
   if (state.status === "loading") throw current.promise()
