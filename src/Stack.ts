@@ -6,11 +6,11 @@
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Auth, Stack, Users } from "stack-auth-effect"
+ * import { Password, Stack, Users } from "stack-auth-effect"
  *
  * const StackLive = Stack.layerClient({ projectId: "…", publishableClientKey: "pck_…" })
  * const program = Effect.gen(function* () {
- *   yield* Auth.signInWithPassword({ email: "ada@example.com", password: "correct horse" })
+ *   yield* Password.signInWithPassword({ email: "ada@example.com", password: "correct horse" })
  *   return yield* Users.getCurrent()
  * })
  * Effect.runPromise(program.pipe(Effect.provide(StackLive)))
@@ -20,6 +20,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Redacted from "effect/Redacted"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as QueryCache from "./cache/QueryCache.js"
 import * as Access from "./core/Access.js"
@@ -27,6 +28,7 @@ import type { AdminAccess, MissingAccessKey, ServerAccess } from "./core/Access.
 import * as RetryPolicy from "./core/RetryPolicy.js"
 import * as StackClient from "./core/StackClient.js"
 import * as StackConfig from "./core/StackConfig.js"
+import * as BrowserCookieStore from "./session/BrowserCookieStore.js"
 import * as Session from "./session/Session.js"
 import * as TokenStore from "./session/TokenStore.js"
 
@@ -36,8 +38,13 @@ export interface Overrides {
   readonly httpClient?: Layer.Layer<HttpClient.HttpClient> | undefined
   /** Defaults to `RetryPolicy.layer`. */
   readonly retryPolicy?: Layer.Layer<RetryPolicy.RetryPolicy> | undefined
-  /** Defaults to an in-memory store. */
-  readonly tokenStore?: Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError> | undefined
+  /**
+   * Where the user's tokens live: `"cookie"` (the browser cookie store: sessions survive reloads
+   * and are shared by tabs), `"memory"`, or any `TokenStore` layer. Defaults to `"cookie"` in a
+   * browser (where `document` exists) and `"memory"` elsewhere, as the official client's
+   * `tokenStore` option.
+   */
+  readonly tokenStore?: Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError> | "cookie" | "memory" | undefined
   /**
    * The query cache (DESIGN.md §3): on by default, one per layer. Pass options to tune it, or
    * `false` to turn caching off (reads then always ask the service).
@@ -63,13 +70,33 @@ const transport = (config: Layer.Layer<StackConfig.StackConfig, StackConfig.Stac
     Layer.provideMerge(config)
   )
 
+/** Whether this runs in a browser (a `document` exists). */
+const inBrowser = (): boolean => typeof (globalThis as { readonly document?: unknown }).document !== "undefined"
+
+/**
+ * The token store a layer uses: the given layer, or `"cookie"` / `"memory"`, or by default the
+ * browser cookie store in a browser and memory elsewhere. The cookie store reads the project id
+ * from the layer's settings.
+ */
+export const tokenStoreLayer = (
+  choice: Overrides["tokenStore"]
+): Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError, StackConfig.StackConfig> => {
+  if (typeof choice === "object") return choice
+  const cookie = Layer.unwrapEffect(
+    Effect.map(StackConfig.StackConfig, (config) => BrowserCookieStore.layer({ projectId: config.projectId }))
+  )
+  if (choice === "cookie") return cookie
+  if (choice === "memory") return TokenStore.layerMemory()
+  return Layer.unwrapEffect(Effect.sync(() => (inBrowser() ? cookie : TokenStore.layerMemory())))
+}
+
 const withSession = (
   config: Layer.Layer<StackConfig.StackConfig, StackConfig.StackConfigError>,
   overrides: Overrides
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
   QueryCache.layer(overrides.queryCache === false ? { enabled: false } : (overrides.queryCache ?? {})).pipe(
     Layer.provideMerge(Session.layer),
-    Layer.provideMerge(overrides.tokenStore ?? TokenStore.layerMemory()),
+    Layer.provideMerge(tokenStoreLayer(overrides.tokenStore).pipe(Layer.provide(config))),
     Layer.provideMerge(transport(config, overrides))
   )
 

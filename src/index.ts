@@ -13,6 +13,8 @@ export * as StackClient from "./core/StackClient.js"
 export * as StackConfig from "./core/StackConfig.js"
 export * as Session from "./session/Session.js"
 export * as TokenStore from "./session/TokenStore.js"
+/** The browser cookie token store (the default of `Stack.layerClient` in a browser): sessions survive reloads. */
+export * as BrowserCookieStore from "./session/BrowserCookieStore.js"
 export * as Stack from "./Stack.js"
 export * as QueryCache from "./cache/QueryCache.js"
 export * as Password from "./auth/Password.js"
