@@ -30,6 +30,7 @@ export interface SeededProject {
  *   service should use ≥ 100 000, which makes every sign-up/sign-in in a test suite slow; the
  *   emulator protects no real secret, only stores no clear passwords.
  * - `refreshTokenLifetimeMillis`: one year (PROTOCOL.md §2.5).
+ * - `maxRequestBodyBytes`: 1 MiB; a longer request body is answered 413 (text) without being read.
  *
  * @example
  * ```ts
@@ -66,7 +67,9 @@ export const defaults = {
   /** Lifetime of codes sent by e-mail (7 days). */
   emailCodeLifetimeMillis: 7 * 24 * 60 * 60 * 1000,
   /** Lifetime of an MFA attempt code (5 minutes). */
-  mfaAttemptLifetimeMillis: 5 * 60 * 1000
+  mfaAttemptLifetimeMillis: 5 * 60 * 1000,
+  /** The largest request body the emulator reads (1 MiB); a longer one is answered 413. */
+  maxRequestBodyBytes: 1024 * 1024
 } as const satisfies {
   readonly demo: SeededProject
   readonly internal: SeededProject

@@ -28,6 +28,7 @@ import * as Outbox from "./Outbox.js"
 import { demoOAuthProviders } from "./OAuthProvider.js"
 import { randomRequestId, randomToken45, randomUuid, isUuid } from "./Random.js"
 import type { EmulatorEnv, Settings } from "./RequestContext.js"
+import { foreignOriginText, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
 import { finalize, internalErrorText, textResponse } from "./Responses.js"
 import * as Router from "./Router.js"
 import { allRoutes } from "./routes/index.js"
@@ -68,10 +69,14 @@ export interface ProjectCredentials {
 /** Options of {@link make}. */
 export interface EmulatorOptions {
   /**
-   * The API base written into token issuers and links, e.g. `http://127.0.0.1:8102`. Default:
-   * the origin of each request.
+   * The API base written into token issuers and OAuth URLs, e.g. `http://127.0.0.1:8102` (an
+   * `http(s)` URL). Default: the origin of each request's URL — the URL the SDK was configured
+   * with in process and under msw; the Node server (`serve`) builds request URLs on its own fixed
+   * base (its listen address or `ServeOptions.baseUrl`) and never reads the `Host` header.
    */
   readonly baseUrl?: string
+  /** The largest request body read, in bytes (default 1 MiB, `defaults.maxRequestBodyBytes`); longer → 413. */
+  readonly maxRequestBodyBytes?: number
   /** Lifetime of access tokens (default 600 s). */
   readonly accessTokenLifetimeSeconds?: number
   /** PBKDF2 iterations for new password hashes (default 10 000; see `defaults`). */
@@ -121,6 +126,15 @@ const credentialsOf = (project: ProjectRecord): ProjectCredentials => {
   }
 }
 
+const isHttpUrl = (text: string): boolean => {
+  try {
+    const url = new URL(text)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
 const overrideHeaderNames = ["x-stack-override-error-status", "x-hexclave-override-error-status"]
 
 /**
@@ -156,8 +170,17 @@ const seedInternalOwner = (state: EmulatorState, iterations: number, demoProject
 export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, EmulatorError> =>
   Effect.gen(function* () {
     const state = makeState()
+    const baseUrl = options.baseUrl?.replace(/\/+$/, "")
+    if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
+      return yield* Effect.fail(new EmulatorError({ message: `baseUrl must be an http(s) URL, got "${options.baseUrl}".` }))
+    }
+    const maxRequestBodyBytes = options.maxRequestBodyBytes ?? defaults.maxRequestBodyBytes
+    if (!Number.isSafeInteger(maxRequestBodyBytes) || maxRequestBodyBytes < 0) {
+      return yield* Effect.fail(new EmulatorError({ message: `maxRequestBodyBytes must be a non-negative integer, got ${maxRequestBodyBytes}.` }))
+    }
     const settings: Settings = {
-      baseUrl: options.baseUrl?.replace(/\/+$/, ""),
+      baseUrl,
+      maxRequestBodyBytes,
       accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? defaults.accessTokenLifetimeSeconds,
       passwordHashIterations: options.passwordHashIterations ?? defaults.passwordHashIterations,
       refreshTokenLifetimeMillis: defaults.refreshTokenLifetimeMillis,
@@ -243,14 +266,29 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
         const requestId = randomRequestId()
         const overrideRequested = overrideHeaderNames.some((name) => request.headers.has(name))
         return Effect.gen(function* () {
+          // browser pages: the outbox and admin access only for loopback origins (BrowserAccess.ts)
+          const { pathname, origin: requestOrigin } = new URL(request.url)
+          const origin = request.headers.get("origin")
+          const allowed = isAllowedOrigin(origin, settings.baseUrl === undefined ? requestOrigin : new URL(settings.baseUrl).origin)
+          const refuse = (overrideErrorStatus: boolean) =>
+            finalize(textResponse(403, foreignOriginText(origin ?? "")), { requestId, overrideErrorStatus, allowOrigin: null })
           if (request.method.toUpperCase() === "OPTIONS") {
-            return finalize(new Response(null, { status: 200 }), { requestId, overrideErrorStatus: false })
+            const privileged = isPrivilegedPreflight(pathname, request.headers)
+            if (privileged && !allowed) return refuse(false)
+            return finalize(new Response(null, { status: 200 }), {
+              requestId,
+              overrideErrorStatus: false,
+              allowOrigin: privileged ? origin : "*"
+            })
           }
+          const privileged = isPrivilegedRequest(pathname, request.headers)
+          if (privileged && !allowed) return refuse(overrideRequested)
           const nowMillis = yield* Clock.currentTimeMillis
           const dispatched = yield* router.dispatch(request, { env, nowMillis, requestId })
           return finalize(dispatched.response, {
             requestId,
-            overrideErrorStatus: overrideRequested && dispatched.route?.options.overrideErrorStatus !== false
+            overrideErrorStatus: overrideRequested && dispatched.route?.options.overrideErrorStatus !== false,
+            allowOrigin: privileged ? origin : "*"
           })
         }).pipe(
           Effect.catchAllCause((cause) =>

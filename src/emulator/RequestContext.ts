@@ -12,13 +12,19 @@ import type { EmulatorState, ProjectRecord, UserRecord } from "./State.js"
 
 /** Settings of an emulator instance. */
 export interface Settings {
-  /** The API base used in token issuers; undefined = the origin of each request. */
+  /**
+   * The API base used in token issuers, OAuth URLs and the emulator's own origin; undefined = the
+   * origin of each request's URL (the Node server builds that URL on its fixed base, never from
+   * the `Host` header).
+   */
   readonly baseUrl: string | undefined
   readonly accessTokenLifetimeSeconds: number
   readonly passwordHashIterations: number
   readonly refreshTokenLifetimeMillis: number
   readonly emailCodeLifetimeMillis: number
   readonly mfaAttemptLifetimeMillis: number
+  /** The largest request body read, in bytes (longer: 413). */
+  readonly maxRequestBodyBytes: number
 }
 
 /** The state and settings routes work on. */

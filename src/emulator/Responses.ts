@@ -116,19 +116,32 @@ export interface FinalizeOptions {
   readonly overrideErrorStatus: boolean
   /** `cache-control` unless the response already set one. */
   readonly cacheControl?: string
+  /**
+   * `access-control-allow-origin`: `"*"` (the default, as the service answers), one origin (echoed
+   * with `vary: origin`), or null for no CORS headers at all (see `BrowserAccess.ts`).
+   */
+  readonly allowOrigin?: string | null
 }
 
 const nullBodyStatuses = new Set([101, 204, 205, 304])
 
 /**
- * Adds the headers every response carries (`x-stack-request-id`, `cache-control`, CORS) and
- * applies the override-error-status rewrite (4xx → 200 + `x-stack-actual-status`; 5xx never).
+ * Adds the headers every response carries (`x-stack-request-id`, `cache-control`, CORS unless
+ * `allowOrigin` is null) and applies the override-error-status rewrite (4xx → 200 +
+ * `x-stack-actual-status`; 5xx never).
  */
 export const finalize = (response: Response, options: FinalizeOptions): Response => {
   const headers = new Headers(response.headers)
   headers.set("x-stack-request-id", options.requestId)
   if (!headers.has("cache-control")) headers.set("cache-control", options.cacheControl ?? "no-store, max-age=0")
-  for (const [name, value] of Object.entries(corsHeaders)) headers.set(name, value)
+  const allowOrigin = options.allowOrigin === undefined ? "*" : options.allowOrigin
+  if (allowOrigin !== null) {
+    for (const [name, value] of Object.entries(corsHeaders)) headers.set(name, value)
+    if (allowOrigin !== "*") {
+      headers.set("access-control-allow-origin", allowOrigin)
+      headers.append("vary", "origin")
+    }
+  }
   let status = response.status
   if (options.overrideErrorStatus && status >= 400 && status < 500) {
     headers.set("x-stack-actual-status", String(status))

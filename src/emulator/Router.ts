@@ -83,26 +83,91 @@ const apiPrefix = "/api/v1"
 export const notFoundText = (url: string): string =>
   `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com, or visit the Stack Auth dashboard at https://app.stack-auth.com\n\nURL: ${url}`
 
-const readBody = (request: Request, method: string): Effect.Effect<Body, KnownErrorInstance> =>
+/** How many levels of arrays and objects a JSON request body may nest (deeper: SCHEMA_ERROR). */
+export const maxJsonDepth = 100
+
+/** Whether JSON text nests arrays/objects deeper than `max` levels (a linear scan, strings skipped; no recursion). */
+export const jsonNestsDeeperThan = (text: string, max: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 0x5c) i++ // backslash: skip the escaped character
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) {
+      inString = true
+    } else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true
+    } else if (char === 0x5d || char === 0x7d) {
+      depth--
+    }
+  }
+  return false
+}
+
+/** Why a body was not read: too many bytes (answered 413) or nested too deeply (SCHEMA_ERROR). */
+type BodyRefusal = { readonly _tag: "TooLarge"; readonly limit: number } | { readonly _tag: "TooDeep" }
+
+/**
+ * Reads at most `limit` bytes of a body as UTF-8 text; undefined when it is longer (a declared
+ * `content-length` over the limit is refused without reading).
+ */
+const readLimitedText = (request: Request, limit: number): Effect.Effect<string | undefined, KnownErrorInstance> =>
+  Effect.tryPromise({
+    try: async () => {
+      const declared = Number(request.headers.get("content-length") ?? "")
+      if (Number.isFinite(declared) && declared > limit) return undefined
+      if (request.body === null) return ""
+      const reader = request.body.getReader()
+      const chunks: Array<Uint8Array> = []
+      let size = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        size += value.byteLength
+        if (size > limit) {
+          await reader.cancel().catch(() => undefined)
+          return undefined
+        }
+        chunks.push(value)
+      }
+      const bytes = new Uint8Array(size)
+      let offset = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset)
+        offset += chunk.byteLength
+      }
+      return new TextDecoder().decode(bytes)
+    },
+    catch: () => new BodyParsingError({ message: "The request body could not be read", details: {} }) as KnownErrorInstance
+  })
+
+const readBody = (
+  request: Request,
+  method: string,
+  limit: number
+): Effect.Effect<Body | BodyRefusal, KnownErrorInstance> =>
   Effect.gen(function* () {
     if (method === "GET" || method === "HEAD") return { _tag: "None" } as const
     const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase()
-    const text = yield* Effect.promise(() => request.text())
+    const text = yield* readLimitedText(request, limit)
+    if (text === undefined) return { _tag: "TooLarge", limit } as const
     if (contentType === undefined || contentType === "") return { _tag: "None" } as const
     switch (contentType) {
       case "application/json": {
         if (text.trim() === "") return { _tag: "None" } as const
+        // bounded before parsing: deeply nested values overflow the stack of whoever walks them
+        if (jsonNestsDeeperThan(text, maxJsonDepth)) return { _tag: "TooDeep" } as const
         try {
           return { _tag: "Value", value: JSON.parse(text) as unknown } as const
         } catch {
           return yield* Effect.fail(new BodyParsingError({ message: "Invalid JSON in request body", details: {} }))
         }
       }
-      case "application/x-www-form-urlencoded": {
-        const map: Record<string, string> = {}
-        for (const [key, value] of new URLSearchParams(text)) map[key] = value
-        return { _tag: "Value", value: map } as const
-      }
+      case "application/x-www-form-urlencoded":
+        // own properties whatever the key (`__proto__`, `constructor`): no prototype lookups
+        return { _tag: "Value", value: Object.fromEntries(new URLSearchParams(text)) } as const
       case "text/plain":
       case "application/octet-stream":
         return text === "" ? ({ _tag: "None" } as const) : ({ _tag: "Value", value: text } as const)
@@ -112,6 +177,10 @@ const readBody = (request: Request, method: string): Effect.Effect<Body, KnownEr
         )
     }
   })
+
+/** The 413 text of a request body over the emulator's limit. */
+export const bodyTooLargeText = (limit: number): string =>
+  `Request body too large: the emulator accepts at most ${limit} bytes (EmulatorOptions.maxRequestBodyBytes).`
 
 const typeNames: Readonly<Record<string, string>> = {
   string: "string",
@@ -247,8 +316,13 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
       const answer = (response: Response, route: Route = first): Dispatched => ({ response, route })
 
       const header = headerReader(request.headers)
-      const body = yield* Effect.either(readBody(request, method))
-      if (Either.isLeft(body)) return answer(knownErrorResponse(body.left))
+      const read = yield* Effect.either(readBody(request, method, environment.env.settings.maxRequestBodyBytes))
+      if (Either.isLeft(read)) return answer(knownErrorResponse(read.left))
+      if (read.right._tag === "TooLarge") return answer(textResponse(413, bodyTooLargeText(read.right.limit)))
+      if (read.right._tag === "TooDeep") {
+        return answer(knownErrorResponse(schemaError({ method, path: pathname }, [`body is nested more than ${maxJsonDepth} levels deep`])))
+      }
+      const body: Body = read.right
 
       let auth: Auth | null = null
       if (first.options.skipProjectAuth !== true) {
@@ -278,8 +352,8 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
         env: environment.env
       }
 
-      const query: Record<string, string> = {}
-      for (const [key, value] of url.searchParams) query[key] = value
+      // own properties whatever the key (`__proto__`, `constructor`): no prototype lookups
+      const query: Record<string, string> = Object.fromEntries(url.searchParams)
       const params = withMethod[0]!.params
 
       let firstFailure: ReadonlyArray<string> | undefined
@@ -299,7 +373,7 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
         let decodedPayload: Either.Either<unknown, ParseResult.ParseError> = Either.right(undefined)
         let payloadInput: unknown = undefined
         if (endpoint.payload !== undefined) {
-          payloadInput = body.right._tag === "Value" ? body.right.value : options.emptyBody
+          payloadInput = body._tag === "Value" ? body.value : options.emptyBody
           decodedPayload = decodeWith(endpoint.payload, payloadInput, reject)
           if (Either.isLeft(decodedPayload)) problems.push(...describeProblems("body", payloadInput, decodedPayload.left))
         }

@@ -428,16 +428,30 @@ export const restrictionOf = (
   user.isAnonymous ? { type: "anonymous" } : user.restrictedByAdmin ? { type: "restricted_by_administrator" } : null
 
 /**
- * The user who signs in with this e-mail through any contact channel used for auth (the primary
- * e-mail or another channel), if any.
+ * The contact channel used for auth that carries this e-mail (the primary e-mail or another
+ * channel), with its user and whether THAT channel is verified, if any. A sign-in that would join
+ * an existing account through this channel (OAuth merge, OTP) must check `isVerified` of the
+ * channel itself, not the user's primary e-mail: an unverified channel was only typed in by its
+ * owner and proves nothing about who holds the mailbox.
  */
-export const findUserByAuthChannel = (project: ProjectRecord, email: string): UserRecord | undefined => {
+export const findAuthChannel = (
+  project: ProjectRecord,
+  email: string
+): { readonly user: UserRecord; readonly isVerified: boolean; readonly isPrimary: boolean } | undefined => {
   for (const user of project.users.values()) {
-    if (user.primaryEmailAuthEnabled && user.primaryEmail === email) return user
-    if (user.contactChannels?.some((channel) => channel.usedForAuth && channel.value === email) === true) return user
+    if (user.primaryEmailAuthEnabled && user.primaryEmail === email) return { user, isVerified: user.primaryEmailVerified, isPrimary: true }
+    const channel = user.contactChannels?.find((candidate) => candidate.usedForAuth && candidate.value === email)
+    if (channel !== undefined) return { user, isVerified: channel.isVerified, isPrimary: false }
   }
   return undefined
 }
+
+/**
+ * The user who signs in with this e-mail through any contact channel used for auth (the primary
+ * e-mail or another channel), if any (verified or not: see {@link findAuthChannel}).
+ */
+export const findUserByAuthChannel = (project: ProjectRecord, email: string): UserRecord | undefined =>
+  findAuthChannel(project, email)?.user
 
 /** The live session holding this refresh token (not expired, user still there), if any. */
 export const findLiveSession = (project: ProjectRecord, refreshToken: string, nowMillis: number): SessionRecord | undefined => {
@@ -447,16 +461,6 @@ export const findLiveSession = (project: ProjectRecord, refreshToken: string, no
     }
   }
   return undefined
-}
-
-/** Removes a user with its sessions, codes, team memberships and permission grants. */
-export const deleteUser = (project: ProjectRecord, userId: string): void => {
-  project.users.delete(userId)
-  for (const [id, session] of project.sessions) if (session.userId === userId) project.sessions.delete(id)
-  for (const [code, record] of project.codes) if (record.userId === userId) project.codes.delete(code)
-  for (const team of project.teams?.values() ?? []) team.memberUserIds.delete(userId)
-  project.permissions?.projectGrants.delete(userId)
-  for (const byUser of project.permissions?.teamGrants.values() ?? []) byUser.delete(userId)
 }
 
 /** Whether a key set is usable at `nowMillis`. */

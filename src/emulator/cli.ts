@@ -5,9 +5,11 @@
  * `{"baseUrl", "demo": {projectId, publishableClientKey, secretServerKey, superSecretAdminKey}, "internal": {…}}`,
  * then serves until SIGINT/SIGTERM.
  *
- * Flags: `--port` (default 8102; 0 = any free port), `--host` (default 127.0.0.1), `--project-id`,
- * `--publishable-client-key`, `--secret-server-key`, `--super-secret-admin-key` (override the demo
- * project), `--access-token-lifetime` (seconds, default 600).
+ * Flags: `--port` (default 8102; 0 = any free port), `--host` (default 127.0.0.1), `--base-url`
+ * (the public origin written into token issuers and OAuth URLs, default `http://{host}:{port}`;
+ * the request's `Host` header is never used), `--project-id`, `--publishable-client-key`,
+ * `--secret-server-key`, `--super-secret-admin-key` (override the demo project),
+ * `--access-token-lifetime` (seconds, default 600).
  *
  * @module
  */
@@ -15,13 +17,14 @@ import { Effect, Fiber } from "effect"
 import type { EmulatorOptions, ProjectOptions } from "./Emulator.js"
 import { serve } from "./server.js"
 
-const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1] [--project-id <uuid>]
+const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1] [--base-url http://localhost:8102] [--project-id <uuid>]
   [--publishable-client-key pck_…] [--secret-server-key ssk_…] [--super-secret-admin-key sak_…]
   [--access-token-lifetime <seconds>]`
 
 const flags = [
   "port",
   "host",
+  "base-url",
   "project-id",
   "publishable-client-key",
   "secret-server-key",
@@ -71,7 +74,12 @@ const main = (argv: ReadonlyArray<string>) => {
 
   const program = Effect.scoped(
     Effect.gen(function* () {
-      const server = yield* serve({ port, host: parsed.host ?? "127.0.0.1", emulatorOptions })
+      const server = yield* serve({
+        port,
+        host: parsed.host ?? "127.0.0.1",
+        ...(parsed["base-url"] !== undefined ? { baseUrl: parsed["base-url"] } : {}),
+        emulatorOptions
+      })
       process.stdout.write(
         `${JSON.stringify({ baseUrl: server.baseUrl, demo: server.emulator.demo, internal: server.emulator.internal })}\n`
       )

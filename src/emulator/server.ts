@@ -30,6 +30,13 @@ export interface ServeOptions {
   readonly port?: number
   /** Interface to listen on (default `127.0.0.1`). */
   readonly host?: string
+  /**
+   * The server's public base URL (an `http(s)` origin, e.g. `http://localhost:8102`): every
+   * request's URL is built on it, so it is the issuer of tokens and the base of OAuth URLs unless
+   * the emulator has its own `baseUrl`. Default: the listen address, `http://{host}:{port}`. The
+   * request's `Host` header is never used.
+   */
+  readonly baseUrl?: string
   /** The emulator to serve; default a fresh one built from `emulatorOptions`. */
   readonly emulator?: Emulator
   readonly emulatorOptions?: EmulatorOptions
@@ -37,7 +44,7 @@ export interface ServeOptions {
 
 /** A listening server. */
 export interface RunningServer {
-  /** `http://{host}:{port}` (no trailing slash). */
+  /** The fixed base of request URLs: `ServeOptions.baseUrl`, else `http://{host}:{port}` (no trailing slash). */
   readonly baseUrl: string
   readonly port: number
   readonly emulator: Emulator
@@ -48,16 +55,43 @@ export interface RunningServer {
 /** The server could not listen. */
 export class ServeError extends Data.TaggedError("ServeError")<{ readonly message: string; readonly cause: unknown }> {}
 
-const toRequest = (incoming: http.IncomingMessage, body: Buffer, fallbackHost: string): Request => {
+/**
+ * The request's URL on the server's fixed base: only the path and query of the request line are
+ * used (an absolute-form target keeps only its path and query), never the `Host` header.
+ */
+export const requestUrl = (target: string | undefined, base: string): URL => {
+  let path = target ?? "/"
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    try {
+      const absolute = new URL(path)
+      path = `${absolute.pathname}${absolute.search}`
+    } catch {
+      path = "/"
+    }
+  }
+  if (!path.startsWith("/")) path = `/${path}`
+  try {
+    const url = new URL(`${base}${path}`)
+    // `//host/…` or `/\host/…` parse as paths here (the base has a host); anything that moved the origin is refused
+    return url.origin === new URL(base).origin ? url : new URL(`${base}/`)
+  } catch {
+    return new URL(`${base}/`)
+  }
+}
+
+const toRequest = (incoming: http.IncomingMessage, body: Buffer, base: string): Request => {
   const headers = new Headers()
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
-    else headers.set(name, value)
+    try {
+      if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+      else headers.set(name, value)
+    } catch {
+      // a header value `Headers` refuses (Node accepts more): left out
+    }
   }
   const method = (incoming.method ?? "GET").toUpperCase()
-  const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? fallbackHost}`)
-  return new Request(url, {
+  return new Request(requestUrl(incoming.url, base), {
     method,
     headers,
     ...(method === "GET" || method === "HEAD" || body.length === 0 ? {} : { body: new Uint8Array(body) })
@@ -74,22 +108,80 @@ const writeResponse = async (response: Response, outgoing: http.ServerResponse):
   outgoing.end(body)
 }
 
-/** Serves an emulator over HTTP until the scope closes. */
+/** How far past the body limit a request is drained (so its client reads the 413) before the connection is dropped. */
+const drainAllowanceBytes = 64 * 1024 * 1024
+
+/** `http(s)://host[:port]` of a URL without path, query or fragment, or undefined. */
+const parseOrigin = (text: string): string | undefined => {
+  try {
+    const url = new URL(text)
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined
+    if (url.pathname !== "/" || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") return undefined
+    return url.origin
+  } catch {
+    return undefined
+  }
+}
+
+/** The request with a `content-length` saying how long its (dropped) body was: the emulator answers 413. */
+const withDeclaredLength = (request: Request, size: number): Request => {
+  const headers = new Headers(request.headers)
+  headers.set("content-length", String(size))
+  return new Request(request.url, { method: request.method, headers })
+}
+
+/**
+ * Serves an emulator over HTTP until the scope closes. Request URLs are built on a fixed base
+ * (`baseUrl`, else the listen address), never on the `Host` header; request bodies longer than
+ * the emulator's `maxRequestBodyBytes` are not kept and are answered 413.
+ */
 export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, ServeError | EmulatorError, Scope.Scope> =>
   Effect.gen(function* () {
-    const emulator = options.emulator ?? (yield* makeEmulator(options.emulatorOptions))
     const host = options.host ?? "127.0.0.1"
+    let fixedBase: string | undefined
+    if (options.baseUrl !== undefined) {
+      const parsed = parseOrigin(options.baseUrl)
+      if (parsed === undefined) {
+        return yield* Effect.fail(
+          new ServeError({ message: `baseUrl must be an http(s) origin such as http://localhost:8102, got "${options.baseUrl}".`, cause: undefined })
+        )
+      }
+      fixedBase = parsed
+    }
+    const emulator = options.emulator ?? (yield* makeEmulator(options.emulatorOptions))
+    const limit = emulator.settings.maxRequestBodyBytes
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromise(runtime)
+    // set once listening (the port may be picked by the system)
+    let base = fixedBase ?? `http://${host}`
 
     const server = http.createServer((incoming, outgoing) => {
       const chunks: Array<Buffer> = []
-      incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+      let size = 0
+      let tooLarge = false
+      incoming.on("data", (chunk: Buffer) => {
+        size += chunk.length
+        // over the limit: stop keeping the bytes, drain the rest (so the client reads the 413),
+        // and give up on the connection if it goes on far beyond the limit
+        if (size > limit) {
+          tooLarge = true
+          chunks.length = 0
+          if (size > limit + drainAllowanceBytes) outgoing.destroy()
+          return
+        }
+        chunks.push(chunk)
+      })
       incoming.on("error", () => outgoing.destroy())
       incoming.on("end", () => {
-        const fallbackHost = `${host}:${(server.address() as AddressInfo | null)?.port ?? 0}`
         Promise.resolve()
-          .then(() => run(emulator.handle(toRequest(incoming, Buffer.concat(chunks), fallbackHost))))
+          .then(() => {
+            if (tooLarge) {
+              // answered by the emulator without reading: the body is empty, the declared length says why
+              const request = toRequest(incoming, Buffer.alloc(0), base)
+              return run(emulator.handle(withDeclaredLength(request, size)))
+            }
+            return run(emulator.handle(toRequest(incoming, Buffer.concat(chunks), base)))
+          })
           .then((response) => writeResponse(response, outgoing))
           .catch(() => {
             if (!outgoing.headersSent) {
@@ -122,5 +214,6 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
 
     const port = (server.address() as AddressInfo).port
     const shownHost = host.includes(":") ? `[${host}]` : host
-    return { baseUrl: `http://${shownHost}:${port}`, port, emulator, close }
+    base = fixedBase ?? `http://${shownHost}:${port}`
+    return { baseUrl: base, port, emulator, close }
   })

@@ -14,13 +14,14 @@
  *
  * @module
  */
-import { Effect } from "effect"
-import { metricsEndpoint, svixTokenEndpoint } from "../../projects/Admin.js"
-import type { Metrics } from "../../projects/Admin.js"
+import { Effect, Schema } from "effect"
+import * as Endpoint from "../../core/Endpoint.js"
+import { Metrics, metricsEndpoint, svixTokenEndpoint } from "../../projects/Admin.js"
 import * as Endpoints from "../Endpoints.js"
 import { randomToken45 } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
+import { jsonResponse } from "../Responses.js"
 import { route } from "../Router.js"
 import type { UserRecord } from "../State.js"
 
@@ -50,22 +51,44 @@ const loginMethods = (users: ReadonlyArray<UserRecord>) => {
   return [...counts].map(([method, count]) => ({ method, count })).sort((a, b) => b.count - a.count || a.method.localeCompare(b.method))
 }
 
-/** The metrics of the request's project. */
-export const computeMetrics = (context: RequestContext, includeAnonymous: boolean): Metrics => {
+/**
+ * `GET /internal/metrics` answered as a `Response`: `users_by_country` is keyed by what users
+ * sent as `country_code`, and a record schema would drop a `__proto__` key on encoding, so the
+ * table is written from its `Map` (own properties, any key).
+ */
+const metricsRoute = Endpoint.make({
+  name: "Emulator.metrics",
+  method: metricsEndpoint.method,
+  path: metricsEndpoint.path,
+  access: metricsEndpoint.access,
+  session: metricsEndpoint.session,
+  query: metricsEndpoint.query!,
+  success: Schema.instanceOf(Response),
+  errors: []
+})
+
+const encodeMetrics = Schema.encode(Metrics)
+
+/** The metrics of the request's project; `users_by_country` also as the `Map` it was counted in. */
+export const computeMetrics = (
+  context: RequestContext,
+  includeAnonymous: boolean
+): Metrics & { readonly usersByCountryTable: ReadonlyMap<string, number> } => {
   const users = [...projectOf(context).users.values()].filter((user) => includeAnonymous || !user.isAnonymous)
   const today = Math.floor(context.nowMillis / dayMillis) * dayMillis
   const days = Array.from({ length: 30 }, (_, index) => dayOf(today - (29 - index) * dayMillis))
   const series = (at: (user: UserRecord) => number) =>
     days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
-  const usersByCountry: Record<string, number> = {}
+  const usersByCountry = new Map<string, number>()
   for (const user of users) {
-    if (user.countryCode !== null) usersByCountry[user.countryCode] = (usersByCountry[user.countryCode] ?? 0) + 1
+    if (user.countryCode !== null) usersByCountry.set(user.countryCode, (usersByCountry.get(user.countryCode) ?? 0) + 1)
   }
   return {
     totalUsers: users.length,
     dailyUsers: series((user) => user.signedUpAtMillis),
     dailyActiveUsers: series((user) => user.lastActiveAtMillis),
-    usersByCountry,
+    usersByCountry: Object.fromEntries(usersByCountry),
+    usersByCountryTable: usersByCountry,
     recentlyRegistered: [...users].sort((a, b) => b.signedUpAtMillis - a.signedUpAtMillis).slice(0, 5).map(summary),
     recentlyActive: [...users].sort((a, b) => b.lastActiveAtMillis - a.lastActiveAtMillis).slice(0, 5).map(summary),
     loginMethods: loginMethods(users),
@@ -82,7 +105,13 @@ export const featureSupportText = (body: Readonly<Record<string, unknown>>) =>
 
 /** The admin routes. */
 export const routes = [
-  route(metricsEndpoint, ({ query }, context) => Effect.sync(() => computeMetrics(context, query.includeAnonymous === true))),
+  route(metricsRoute, ({ query }, context) =>
+    Effect.gen(function* () {
+      const { usersByCountryTable, ...metrics } = computeMetrics(context, query.includeAnonymous === true)
+      const wire = yield* Effect.orDie(encodeMetrics(metrics))
+      return jsonResponse(200, { ...wire, users_by_country: Object.fromEntries(usersByCountryTable) })
+    })
+  ),
   route(svixTokenEndpoint, () => Effect.sync(() => ({ token: `emulator_svix_${randomToken45()}` }))),
   route(Endpoints.checkFeatureSupport, ({ payload }) => Effect.succeed(featureSupportText(payload)), { responseType: "text" })
 ]

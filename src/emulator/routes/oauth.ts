@@ -21,10 +21,16 @@
  * - The mock provider's pages (`/emulator/oauth-provider/{provider_id}/authorize`, GET and POST).
  *
  * Users: a returning provider account signs its user in; `type=link` attaches the account to
- * the token's user; otherwise (merge strategy `link_method`) an account whose e-mail is a
- * verified sign-in e-mail of a user joins that user, an unverified one is refused, an anonymous
- * token's user is upgraded, and else a user is created (`primary_email_verified` true,
- * no password, `auth_with_email` false).
+ * the token's user; otherwise, when the account's e-mail is a contact channel used for auth by a
+ * user, the project's `oauth_account_merge_strategy` decides: `link_method` (the default) joins
+ * that user only if THAT channel is verified (an unverified one is refused with
+ * `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE`, `would_work_if_email_was_verified`),
+ * `raise_error` always refuses, `allow_duplicates` goes on as for a new e-mail. Then an anonymous
+ * token's user is upgraded, and else a user is created (`primary_email_verified` true, no
+ * password, `auth_with_email` false).
+ *
+ * The mock provider redirects only to this emulator's own OAuth callback
+ * (`{api base}/api/v1/auth/oauth/callback/{provider_id}`); any other `redirect_uri` is a 400 text.
  *
  * @module
  */
@@ -62,7 +68,7 @@ import { accessTokenFor, createSession } from "../SessionTokens.js"
 import type { EmulatorState, OAuthProviderConfig, ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
-import { findUserByAuthChannel, isKeySetValid, makeUser } from "../State.js"
+import { findAuthChannel, isKeySetValid, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 
@@ -85,6 +91,10 @@ export const missingInnerCookieText =
 /** The 400 text of a code exchange with another `redirect_uri` than at authorize time. */
 export const redirectUriMismatchText =
   "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."
+
+/** The 400 text of the mock provider asked to redirect anywhere but the emulator's own OAuth callback. */
+export const foreignRedirectUriText =
+  "redirect_uri is not registered with this provider: the emulator's mock OAuth provider only redirects to the emulator's own OAuth callback."
 
 /** An outer flow between authorize and callback, keyed by the inner state sent to the provider. */
 interface Flow {
@@ -130,6 +140,21 @@ const storeOf = (state: EmulatorState): OAuthStore => {
     stores.set(state, store)
   }
   return store
+}
+
+/**
+ * Forgets what the OAuth store holds for a deleted user: flows started with its token (link or
+ * anonymous upgrade) and authorization codes not exchanged yet.
+ */
+export const forgetOAuthUser = (state: EmulatorState, projectId: string, userId: string): void => {
+  const store = stores.get(state)
+  if (store === undefined) return
+  for (const [innerState, flow] of store.flows) {
+    if (flow.projectId === projectId && flow.tokenUserId === userId) store.flows.delete(innerState)
+  }
+  for (const [code, record] of store.codes) {
+    if (record.projectId === projectId && record.userId === userId) store.codes.delete(code)
+  }
 }
 
 const randomHex = (bytes: number): string => {
@@ -297,19 +322,25 @@ const resolveUser = (
       attach(owner.user)
       return { user: owner.user, isNewUser: false }
     }
-    const byEmail = findUserByAuthChannel(project, account.email)
-    if (byEmail !== undefined) {
-      if (!byEmail.primaryEmailVerified) {
+    // The e-mail is a sign-in channel of an existing user: what happens is the project's
+    // `oauth_account_merge_strategy`. Joining that account needs THE MATCHING CHANNEL verified
+    // (not the user's primary e-mail): anyone may add an unverified channel with someone else's
+    // address, and must not receive that person's sign-ins.
+    const channel = findAuthChannel(project, account.email)
+    const strategy = project.config.oauthAccountMergeStrategy ?? "link_method"
+    // allow_duplicates: go on as for a new e-mail (the new user's e-mail is not used for sign-in)
+    if (channel !== undefined && strategy !== "allow_duplicates") {
+      if (strategy === "raise_error" || !channel.isVerified) {
         return yield* Effect.fail(
           ContactChannelAlreadyUsedForAuthBySomeoneElse.make({
             type: "email",
             contact_channel_value: account.email,
-            would_work_if_email_was_verified: true
+            would_work_if_email_was_verified: strategy === "link_method"
           })
         )
       }
-      attach(byEmail)
-      return { user: byEmail, isNewUser: false }
+      attach(channel.user)
+      return { user: channel.user, isNewUser: false }
     }
     if (tokenUser !== undefined && tokenUser.isAnonymous) {
       tokenUser.isAnonymous = false
@@ -518,6 +549,8 @@ const providerPage = (
 ): Response => {
   const request = providerRequestOf(parameters)
   if (typeof request === "string") return textResponse(400, request)
+  // like a real provider, redirect only to the registered callback: this emulator's own
+  if (request.redirectUri !== `${context.apiBase}${callbackPath(providerId)}`) return textResponse(400, foreignRedirectUriText)
   if (decision === "deny") return redirect(303, MockProvider.deny(request))
   const email = parameters["email"]?.trim()
   if (decision === "show" || !isEmail(email)) {

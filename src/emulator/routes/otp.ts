@@ -5,8 +5,9 @@
  * together with the code's first 6 characters (upper case) to type; it answers the `nonce`, the
  * code's last 39 characters, so a typed code + nonce is the same code. Signing in with a new
  * e-mail creates a user with that e-mail verified and usable for sign-in (`is_new_user: true`);
- * an existing user whose e-mail is verified gets OTP sign-in switched on; an unverified e-mail of
- * an existing user is refused (USER_EMAIL_ALREADY_EXISTS), as is a new e-mail while sign-up is off.
+ * an existing user whose contact channel used for auth with that e-mail is verified gets OTP
+ * sign-in switched on; a channel that is not verified (even when the user's primary e-mail is) is
+ * refused (USER_EMAIL_ALREADY_EXISTS), as is a new e-mail while sign-up is off.
  *
  * @module
  */
@@ -27,7 +28,7 @@ import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
-import { findUserByAuthChannel, makeUser } from "../State.js"
+import { findAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 import { requireSecondFactor } from "./mfa.js"
@@ -38,14 +39,16 @@ const userAllowingOtp = (
   project: ProjectRecord,
   email: string
 ): Effect.Effect<UserRecord | null, UserEmailAlreadyExists | SignUpNotEnabled> => {
-  const user = findUserByAuthChannel(project, email)
-  if (user !== undefined) {
-    if (!user.primaryEmailVerified) {
+  const channel = findAuthChannel(project, email)
+  if (channel !== undefined) {
+    // the channel that matched must be verified (not merely the user's primary e-mail): an
+    // unverified channel is only what its owner typed in, and the code would go to someone else
+    if (!channel.isVerified) {
       return Effect.fail(UserEmailAlreadyExists.make({ email, would_work_if_email_was_verified: true }))
     }
     // a verified e-mail: OTP sign-in joins the existing account
-    user.otpAuthEnabled = true
-    return Effect.succeed(user)
+    channel.user.otpAuthEnabled = true
+    return Effect.succeed(channel.user)
   }
   return project.config.signUpEnabled ? Effect.succeed(null) : Effect.fail(SignUpNotEnabled.make({}))
 }

@@ -26,7 +26,8 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
-import { deleteUser, findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
+import { findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
+import { deleteUser } from "../UserDeletion.js"
 import { createPersonalTeamIfEnabled, currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
 import { checkPassword, isEmail } from "./password.js"
 
@@ -152,7 +153,7 @@ export const routes = [
       if (context.auth?.type === "client" && !project.config.clientUserDeletionEnabled) {
         return yield* Effect.fail(new TextFailure({ status: 400, text: "Client user deletion is not enabled for this project" }))
       }
-      deleteUser(project, user.id)
+      deleteUser(context.env.state, project, user.id)
       return { success: true as const }
     })
   ),
@@ -196,7 +197,7 @@ export const routes = [
   route(deleteEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       yield* findUser(context, params.userId)
-      deleteUser(projectOf(context), params.userId)
+      deleteUser(context.env.state, projectOf(context), params.userId)
       return { success: true as const }
     })
   ),
