@@ -8,7 +8,10 @@
  *   (base 1000 ms, jitter 0.5×–1.5×); non-idempotent requests are never retried;
  * - at most 5 attempts per logical request (the first one included), as the official client;
  * - each attempt may take at most `attemptTimeout` (30 s by default); a stalled answer is a
- *   network failure.
+ *   network failure;
+ * - an answer body may be at most `maxResponseBytes` (8 MiB by default): the transport stops
+ *   reading after that many bytes (plus at most one network chunk) and the call fails with
+ *   `InvalidResponse`, never retried (the service's answers are a few kilobytes).
  *
  * The policy is a service, so tests and apps swap it with a layer ({@link layerNoRetries}).
  *
@@ -33,7 +36,16 @@ export interface RetryPolicyShape {
    * Default {@link defaultAttemptTimeout}; `"none"` sets no limit.
    */
   readonly attemptTimeout?: Duration.DurationInput | "none" | undefined
+  /**
+   * The largest answer body read, in bytes: a larger one (by its `content-length`, or once more
+   * bytes arrived) fails with `InvalidResponse` without being read further. Default
+   * {@link defaultMaxResponseBytes}.
+   */
+  readonly maxResponseBytes?: number | undefined
 }
+
+/** The default largest answer body: 8 MiB. */
+export const defaultMaxResponseBytes = 8 * 1024 * 1024
 
 /** The default time limit of one attempt: 30 s. */
 export const defaultAttemptTimeout: Duration.Duration = /* @__PURE__ */ Duration.seconds(30)
@@ -48,15 +60,19 @@ export const defaultSchedule: Schedule.Schedule<unknown, RetrySignal> = retry
 export const layer: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: retry })
 
 /**
- * A policy from parts: the default schedule and attempt limit unless given.
+ * A policy from parts: the default schedule, attempt limit and body limit unless given.
  *
  * @example
  * ```ts
- * const Patient = RetryPolicy.layerWith({ attemptTimeout: "2 minutes" })
+ * const Patient = RetryPolicy.layerWith({ attemptTimeout: "2 minutes", maxResponseBytes: 32 * 1024 * 1024 })
  * ```
  */
 export const layerWith = (options: Partial<RetryPolicyShape>): Layer.Layer<RetryPolicy> =>
-  Layer.succeed(RetryPolicy, { schedule: options.schedule ?? retry, attemptTimeout: options.attemptTimeout })
+  Layer.succeed(RetryPolicy, {
+    schedule: options.schedule ?? retry,
+    attemptTimeout: options.attemptTimeout,
+    maxResponseBytes: options.maxResponseBytes
+  })
 
 /** A policy that never retries (every retryable failure surfaces at once). */
 export const layerNoRetries: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: Schedule.stop })

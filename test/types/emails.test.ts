@@ -5,7 +5,7 @@
  */
 import { describe, expectTypeOf, it } from "vitest"
 import type { AdminAccess } from "../../src/core/Access.js"
-import type { ConnectivityError, HttpError, InvalidArgument, RateLimited, UserNotSignedIn } from "../../src/core/Errors.js"
+import type { ConnectivityError, HttpError, InvalidArgument, InvalidResponse, RateLimited, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type * as Emails from "../../src/emails/Emails.js"
@@ -56,8 +56,8 @@ describe("Admin", () => {
     expectTypeOf<SuccessOf<ReturnType<typeof Admin.createSvixToken>>>().toEqualTypeOf<Admin.SvixToken>()
   })
 
-  it("checkFeatureSupport needs only the client and fails with transport errors only", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof Admin.checkFeatureSupport>>>().toEqualTypeOf<ConnectivityError | RateLimited | HttpError>()
+  it("checkFeatureSupport needs only the client and fails with transport errors only (an oversized answer is an InvalidResponse)", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof Admin.checkFeatureSupport>>>().toEqualTypeOf<ConnectivityError | RateLimited | HttpError | InvalidResponse>()
     expectTypeOf<SuccessOf<ReturnType<typeof Admin.checkFeatureSupport>>>().toEqualTypeOf<string>()
     expectTypeOf<RequirementsOf<ReturnType<typeof Admin.checkFeatureSupport>>>().toEqualTypeOf<StackClient>()
   })

@@ -1,10 +1,12 @@
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { AdminAccess, ServerAccess } from "../Access.js"
 import type { Any, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "../Endpoint.js"
-import { fillPath } from "./path.js"
+import { fillPathChecked } from "./path.js"
 import { HttpError, InvalidArgument, InvalidResponse, UnsupportedKnownError, UserNotSignedIn } from "../Errors.js"
 import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
@@ -37,21 +39,78 @@ const sessionErrorClasses: ReadonlyArray<KnownErrorClass> = [
   KnownErrors.InvalidProjectForAccessToken
 ]
 
-/** Paths of the issues of a parse error, never the values (they may be tokens). */
+/** At most this many issue paths are named in a message. */
+const maxIssuePaths = 20
+
+/**
+ * Paths of the issues of a parse error, never the values (they may be tokens). Walks the issue
+ * tree without formatting anything: Effect's formatters print the actual value, which for a
+ * hostile answer (`[[[…]]]` 3000 levels deep) overflows the stack — a defect no `catchAll` sees.
+ */
 export const issuePaths = (error: ParseResult.ParseError): string => {
-  const paths = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
-    issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".")
-  )
-  return [...new Set(paths)].join(", ")
+  const paths = new Set<string>()
+  const stack: Array<{ readonly issue: ParseResult.ParseIssue; readonly path: ReadonlyArray<PropertyKey> }> = [
+    { issue: error.issue, path: [] }
+  ]
+  while (stack.length > 0 && paths.size < maxIssuePaths) {
+    const { issue, path } = stack.pop()!
+    switch (issue._tag) {
+      case "Pointer":
+        stack.push({ issue: issue.issue, path: path.concat(issue.path) })
+        break
+      case "Composite":
+        if (Array.isArray(issue.issues)) {
+          for (let i = issue.issues.length - 1; i >= 0; i--) stack.push({ issue: issue.issues[i]!, path })
+        } else {
+          stack.push({ issue: issue.issues as ParseResult.ParseIssue, path })
+        }
+        break
+      case "Refinement":
+      case "Transformation":
+        stack.push({ issue: issue.issue, path })
+        break
+      default:
+        paths.add(path.length === 0 ? "(root)" : path.map(String).join("."))
+    }
+  }
+  return [...paths].join(", ")
 }
 
-const parseJson = (text: string): Option.Option<unknown> => {
-  try {
-    return Option.some(JSON.parse(text) as unknown)
-  } catch {
-    return Option.none()
+/**
+ * How deeply an answer may nest arrays and objects. The service's answers nest a few levels
+ * (user metadata a few more); a deeper document is refused before anything walks it.
+ */
+export const maxJsonDepth = 512
+
+/** Whether a parsed JSON value nests deeper than `limit` (iterative: no recursion). */
+export const nestsDeeperThan = (value: unknown, limit: number): boolean => {
+  const stack: Array<{ readonly value: unknown; readonly depth: number }> = [{ value, depth: 0 }]
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!
+    if (typeof current !== "object" || current === null) continue
+    if (depth >= limit) return true
+    const children: ReadonlyArray<unknown> = Array.isArray(current) ? current : Object.values(current)
+    for (const child of children) if (typeof child === "object" && child !== null) stack.push({ value: child, depth: depth + 1 })
   }
+  return false
 }
+
+/** Why a JSON text is refused: not JSON, or nested deeper than {@link maxJsonDepth}. */
+type JsonProblem = "not valid JSON" | "nested too deeply"
+
+/** Parses JSON text of an untrusted source, refusing documents nested deeper than {@link maxJsonDepth}. */
+export const parseJsonBounded = (text: string): Either.Either<unknown, JsonProblem> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text) as unknown
+  } catch {
+    return Either.left("not valid JSON")
+  }
+  return nestsDeeperThan(value, maxJsonDepth) ? Either.left("nested too deeply") : Either.right(value)
+}
+
+const problemText = (problem: JsonProblem): string =>
+  problem === "not valid JSON" ? "is not valid JSON" : `nests arrays/objects deeper than ${maxJsonDepth} levels`
 
 const invalid = (response: StackResponse, message: string) =>
   new InvalidResponse({ message, status: response.status, method: response.method, url: response.url })
@@ -68,11 +127,14 @@ export const decodeResponse = <A>(
 ): Effect.Effect<A, unknown> => {
   const headerCode = response.headers["x-stack-known-error"] ?? response.headers["x-hexclave-known-error"]
   if (headerCode !== undefined) {
-    const body = parseJson(response.text)
-    if (Option.isNone(body) || typeof body.value !== "object" || body.value === null || !("code" in body.value)) {
+    const body = parseJsonBounded(response.text)
+    if (Either.isLeft(body) && body.left === "nested too deeply") {
+      return Effect.fail(invalid(response, `${name}: the known-error body ${problemText(body.left)}`))
+    }
+    if (Either.isLeft(body) || typeof body.right !== "object" || body.right === null || !("code" in body.right)) {
       return Effect.fail(invalid(response, `${name}: known-error header ${headerCode} without a known-error body`))
     }
-    const value = body.value as { code: unknown; error?: unknown; details?: unknown }
+    const value = body.right as { code: unknown; error?: unknown; details?: unknown }
     if (value.code !== headerCode) {
       return Effect.fail(
         invalid(response, `${name}: known-error header ${headerCode} does not match the body's code ${String(value.code)}`)
@@ -91,11 +153,11 @@ export const decodeResponse = <A>(
     )
   }
   if (response.status >= 200 && response.status < 300) {
-    const body = response.text.length === 0 ? Option.some<unknown>({}) : parseJson(response.text)
-    if (Option.isNone(body)) {
-      return Effect.fail(invalid(response, `${name}: the response body is not valid JSON`))
+    const body = response.text.length === 0 ? Either.right<unknown>({}) : parseJsonBounded(response.text)
+    if (Either.isLeft(body)) {
+      return Effect.fail(invalid(response, `${name}: the response body ${problemText(body.left)}`))
     }
-    return decoderOf(success)(body.value).pipe(
+    return decoderOf(success)(body.right).pipe(
       Effect.mapError((error) => invalid(response, `${name}: the response did not match its schema at ${issuePaths(error)}`))
     )
   }
@@ -168,25 +230,57 @@ const isInvalidAccessToken = (error: unknown): boolean =>
 interface RequestParts {
   readonly path: string
   readonly body: StackRequest["body"]
+  /** Query parameters whose values are secrets (a `Redacted` input): never shown in a span, log or error. */
+  readonly secretQueryParams: ReadonlyArray<string>
+}
+
+/** The wire names of query parameters given as `Redacted` values (compared by their encoded text). */
+const secretQueryNames = (raw: unknown, encoded: Readonly<Record<string, string | undefined>> | undefined): ReadonlyArray<string> => {
+  if (encoded === undefined || typeof raw !== "object" || raw === null) return []
+  const secrets = new Set<string>()
+  for (const value of Object.values(raw)) if (Redacted.isRedacted(value)) secrets.add(String(Redacted.value(value)))
+  if (secrets.size === 0) return []
+  return Object.entries(encoded).flatMap(([key, value]) => (value !== undefined && secrets.has(value) ? [key] : []))
+}
+
+/** A JSON payload the transport can serialise: no cycles, no `BigInt`, not absurdly deep. */
+const serialisable = (payload: unknown): Effect.Effect<void, InvalidArgument> => {
+  try {
+    JSON.stringify(payload)
+    return Effect.void
+  } catch {
+    return Effect.fail(
+      new InvalidArgument({ message: "Invalid payload: it cannot be serialised as JSON (a cycle, a BigInt or too deep)", argument: "payload" })
+    )
+  }
 }
 
 /** Encodes the path parameters, query and payload (nothing to do for endpoints without them). */
 const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts, InvalidArgument> => {
   if (endpoint.params === undefined && endpoint.query === undefined && endpoint.payload === undefined && !endpoint.path.includes(":")) {
-    return Effect.succeed({ path: endpoint.path, body: undefined })
+    return Effect.succeed({ path: endpoint.path, body: undefined, secretQueryParams: [] })
   }
   return Effect.gen(function* () {
     const params = yield* encodeInput(endpoint.params, raw.params, "path parameters")
     const query = yield* encodeInput(endpoint.query, raw.query, "query")
     const payload = yield* encodeInput(endpoint.payload, raw.payload, "payload")
-    const path = fillPath(endpoint.path, params ?? {}) + queryString(query)
+    const filled = fillPathChecked(endpoint.path, params ?? {})
+    if (Either.isLeft(filled)) {
+      return yield* Effect.fail(
+        new InvalidArgument({
+          message: `Invalid path parameters: ${filled.left.name} ${filled.left.reason}; nothing was sent`,
+          argument: "path parameters"
+        })
+      )
+    }
+    if (endpoint.payload !== undefined && endpoint.payloadEncoding === "json") yield* serialisable(payload)
     const body: StackRequest["body"] =
       endpoint.payload === undefined
         ? undefined
         : endpoint.payloadEncoding === "form"
           ? { _tag: "Form" as const, value: payload as Record<string, string> }
           : { _tag: "Json" as const, value: payload }
-    return { path, body }
+    return { path: filled.right + queryString(query), body, secretQueryParams: secretQueryNames(raw.query, query) }
   })
 }
 
@@ -207,6 +301,14 @@ const accessKeys = (access: EndpointAccess): Effect.Effect<RequestCredentials, u
   return noKeys
 }
 
+const sendParts = (endpoint: Any, parts: RequestParts): StackRequest => ({
+  method: endpoint.method,
+  path: parts.path,
+  access: endpoint.access,
+  body: parts.body,
+  ...(parts.secretQueryParams.length > 0 ? { secretQueryParams: parts.secretQueryParams } : {})
+})
+
 /** One attempt: tokens from the session (when the endpoint uses it), send, decode; an invalid access token refreshes and retries once. */
 const attempt = (
   client: StackClientShape,
@@ -218,7 +320,7 @@ const attempt = (
 ): Effect.Effect<unknown, unknown, Session> => {
   if (endpoint.session === "none") {
     return Effect.flatMap(
-      client.send({ method: endpoint.method, path: parts.path, access: endpoint.access, body: parts.body, credentials: { ...keys } }),
+      client.send({ ...sendParts(endpoint, parts), credentials: { ...keys } }),
       (response) => decodeResponse(endpoint.name, response, endpoint.success, declared)
     )
   }
@@ -232,7 +334,7 @@ const attempt = (
       }
       const sent = tokens.accessToken
       return Effect.flatMap(
-        client.send({ method: endpoint.method, path: parts.path, access: endpoint.access, body: parts.body, credentials }),
+        client.send({ ...sendParts(endpoint, parts), credentials }),
         (response) => {
           const decoded = decodeResponse(endpoint.name, response, endpoint.success, declared)
           if (retried || Option.isNone(sent)) return decoded

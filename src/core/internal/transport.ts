@@ -1,3 +1,4 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -7,14 +8,16 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { ConnectivityError, HttpError, RateLimited } from "../Errors.js"
-import { defaultAttemptTimeout, RetryPolicy } from "../RetryPolicy.js"
+import * as Stream from "effect/Stream"
+import * as Tracer from "effect/Tracer"
+import { ConnectivityError, HttpError, InvalidResponse, RateLimited } from "../Errors.js"
+import { defaultAttemptTimeout, defaultMaxResponseBytes, RetryPolicy } from "../RetryPolicy.js"
 import type { RetrySignal } from "../RetryPolicy.js"
-import { secretHeaderNames } from "../StackClient.js"
+import { secretHeaderNames, secretQueryParamNames } from "../StackClient.js"
 import type { StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
 import { StackConfig } from "../StackConfig.js"
+import { isHeaderSafe } from "./headerText.js"
 import { randomNonce } from "./nonce.js"
-
 const idempotentMethods: ReadonlySet<string> = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
 
 /** The marker of a hosting platform's loop glitch in a 508 body. */
@@ -37,6 +40,138 @@ export const actualStatus = (status: number, headers: Readonly<Record<string, st
   return Number.isInteger(parsed) && parsed >= 100 && parsed <= 599 ? parsed : status
 }
 
+/** A URL whose secret query values are replaced by `<redacted>` (for spans, errors, messages). */
+export const redactUrl = (url: string, secretNames: ReadonlySet<string>): string => {
+  const question = url.indexOf("?")
+  if (question < 0) return url
+  const hash = url.indexOf("#", question)
+  const query = url.slice(question + 1, hash < 0 ? undefined : hash)
+  const masked = query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=")
+      if (eq < 0) return pair
+      let name = pair.slice(0, eq)
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, " "))
+      } catch {
+        // a malformed name is compared as it is
+      }
+      return secretNames.has(name) ? `${pair.slice(0, eq)}=<redacted>` : pair
+    })
+    .join("&")
+  return `${url.slice(0, question)}?${masked}${hash < 0 ? "" : url.slice(hash)}`
+}
+
+/** The texts under which a secret can appear in a recorded value: as is and URL-encoded. */
+const secretForms = (secrets: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const forms = new Set<string>()
+  for (const secret of secrets) {
+    if (secret.length < 4) continue
+    forms.add(secret)
+    forms.add(encodeURIComponent(secret))
+    forms.add(new URLSearchParams({ s: secret }).toString().slice(2))
+  }
+  return [...forms].sort((a, b) => b.length - a.length)
+}
+
+const maskIn = (value: unknown, forms: ReadonlyArray<string>): unknown => {
+  if (typeof value !== "string") return value
+  let masked = value
+  for (const form of forms) if (masked.includes(form)) masked = masked.split(form).join("<redacted>")
+  return masked
+}
+
+/**
+ * The current tracer, with every string attribute and event attribute of the spans it makes
+ * masked for the given secret texts. Used around a request whose URL holds secrets: the platform
+ * client's span records `url.full` and `url.query` verbatim.
+ */
+const maskingTracer = (tracer: Tracer.Tracer, secrets: ReadonlyArray<string>): Tracer.Tracer => {
+  const forms = secretForms(secrets)
+  return Tracer.make({
+    span: (name, parent, context, links, startTime, kind, options) => {
+      const span = tracer.span(name, parent, context, links, startTime, kind, options)
+      return new Proxy(span, {
+        get: (target, property) => {
+          if (property === "attribute") return (key: string, value: unknown) => target.attribute(key, maskIn(value, forms))
+          if (property === "event") {
+            return (eventName: string, time: bigint, attributes?: Record<string, unknown>) =>
+              target.event(
+                eventName,
+                time,
+                attributes === undefined
+                  ? undefined
+                  : Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, maskIn(value, forms)]))
+              )
+          }
+          const value: unknown = Reflect.get(target, property, target)
+          return typeof value === "function" ? (value as (...args: Array<unknown>) => unknown).bind(target) : value
+        }
+      })
+    },
+    context: (f, fiber) => tracer.context(f, fiber)
+  })
+}
+
+/** The secret values of a request's query (the parameters named secret). */
+const querySecrets = (url: string, secretNames: ReadonlySet<string>): ReadonlyArray<string> => {
+  const question = url.indexOf("?")
+  if (question < 0) return []
+  const values: Array<string> = []
+  for (const [name, value] of new URLSearchParams(url.slice(question + 1))) if (secretNames.has(name) && value.length > 0) values.push(value)
+  return values
+}
+
+/** An answer larger than the policy allows. */
+interface TooLarge {
+  readonly _tag: "TooLarge"
+  readonly bytes: number
+  readonly declared: boolean
+}
+
+/**
+ * Reads a body as UTF-8 text, at most `limit` bytes: once more arrived the reading stops (the
+ * stream is cancelled, so the connection is dropped) and the answer is refused.
+ */
+const readBody = (
+  response: HttpClientResponse.HttpClientResponse,
+  limit: number
+): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
+  const declared = Number(response.headers["content-length"])
+  if (Number.isFinite(declared) && declared > limit) return Effect.succeed(Either.left({ _tag: "TooLarge", bytes: declared, declared: true }))
+  return Effect.suspend(() => {
+    const chunks: Array<Uint8Array> = []
+    let total = 0
+    return Stream.runForEachWhile(response.stream, (chunk) =>
+      Effect.sync(() => {
+        total += chunk.byteLength
+        if (total > limit) return false
+        chunks.push(chunk)
+        return true
+      })
+    ).pipe(
+      Effect.catchIf(
+        (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
+        () => Effect.void
+      ),
+      Effect.map((): Either.Either<string, TooLarge> => {
+        if (total > limit) return Either.left({ _tag: "TooLarge", bytes: total, declared: false })
+        const bytes = new Uint8Array(total)
+        let offset = 0
+        for (const chunk of chunks) {
+          bytes.set(chunk, offset)
+          offset += chunk.byteLength
+        }
+        return Either.right(new TextDecoder().decode(bytes))
+      })
+    )
+  })
+}
+
+/** A failure of the attempt that is final (no retry): travels in the success channel. */
+type FinalFailure = ConnectivityError | HttpError | InvalidResponse
+
 export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   const config = yield* StackConfig
   // No b3 / traceparent headers: the service's CORS allow-list does not include them (PROTOCOL.md
@@ -44,6 +179,7 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
   const policy = yield* RetryPolicy
   const attemptTimeout = policy.attemptTimeout === "none" ? undefined : Duration.decode(policy.attemptTimeout ?? defaultAttemptTimeout)
+  const maxResponseBytes = policy.maxResponseBytes ?? defaultMaxResponseBytes
 
   const buildHeaders = (request: StackRequest, nonce: string): Record<string, string> => {
     if (request.access === "none") {
@@ -78,18 +214,47 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
     return headers
   }
 
-  const send = (request: StackRequest): Effect.Effect<StackResponse, ConnectivityError | RateLimited | HttpError> => {
+  const send = (request: StackRequest): Effect.Effect<StackResponse, ConnectivityError | RateLimited | HttpError | InvalidResponse> => {
     const url = `${config.baseUrl}/api/v1${request.path}`.replace(/\/(?=\?|$)/, "")
     const method = request.method
     const idempotent = idempotentMethods.has(method)
+    const secretNames = new Set([...secretQueryParamNames, ...(request.secretQueryParams ?? [])])
+    // The URL every span, error and message shows: secret query values masked.
+    const shownUrl = redactUrl(url, secretNames)
+    const secretsInQuery = shownUrl === url ? [] : querySecrets(url, secretNames)
 
     // Non-retryable outcomes travel in the success channel so the schedule sees only signals.
-    const attempt: Effect.Effect<Either.Either<StackResponse, ConnectivityError>, RetrySignal> = Effect.gen(function* () {
+    const attempt: Effect.Effect<Either.Either<StackResponse, FinalFailure>, RetrySignal> = Effect.gen(function* () {
       const nonce = yield* randomNonce
-      let httpRequest = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(buildHeaders(request, nonce)))
+      const headers = buildHeaders(request, nonce)
+      // A header fetch cannot carry (a token with CR/LF or text above U+00FF) is a local failure:
+      // nothing is sent, nothing is retried, and the value is never shown.
+      const unsendable = Object.entries(headers).find(([, value]) => !isHeaderSafe(value))
+      if (unsendable !== undefined) {
+        return Either.left(
+          new ConnectivityError({
+            message: `Could not build the request ${method} ${shownUrl}: the ${unsendable[0]} header holds characters a request header cannot carry (control characters or text above U+00FF); nothing was sent.`,
+            method,
+            url: shownUrl,
+            cause: `invalid ${unsendable[0]} header value`
+          })
+        )
+      }
+      let httpRequest = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers))
       const body = request.body
       if (body?._tag === "Json") {
-        httpRequest = HttpClientRequest.bodyUnsafeJson(httpRequest, body.value)
+        const text = Either.try(() => JSON.stringify(body.value))
+        if (Either.isLeft(text)) {
+          return Either.left(
+            new ConnectivityError({
+              message: `Could not build the request ${method} ${shownUrl}: the payload cannot be serialised as JSON; nothing was sent.`,
+              method,
+              url: shownUrl,
+              cause: "unserialisable payload"
+            })
+          )
+        }
+        httpRequest = HttpClientRequest.bodyText(httpRequest, text.right ?? "null", "application/json")
       } else if (body?._tag === "Form") {
         httpRequest = HttpClientRequest.bodyText(
           httpRequest,
@@ -97,39 +262,72 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
           "application/x-www-form-urlencoded;charset=UTF-8"
         )
       }
-      const networkFailure = (cause: unknown) =>
-        idempotent
-          ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
-          : Effect.succeed(Either.left(connectivity(method, url, cause)))
+      const networkFailure = (cause: unknown): Effect.Effect<Either.Either<never, FinalFailure>, RetrySignal> =>
+        isLocalFailure(cause)
+          ? Effect.succeed(Either.left(notBuilt(method, shownUrl, cause)))
+          : idempotent
+            ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
+            : Effect.succeed(Either.left(connectivity(method, shownUrl, cause)))
       const exchange = Effect.gen(function* () {
         const response: HttpClientResponse.HttpClientResponse = yield* client.execute(httpRequest)
-        const text = yield* response.text
-        return Either.right({ response, text })
+        // A redirect is refused without reading its body (and never followed: see `noRedirects`).
+        if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
+          return Either.right({ response, text: Either.left<"Redirect" | TooLarge>("Redirect") })
+        }
+        const text = yield* readBody(response, maxResponseBytes)
+        return Either.right({ response, text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge) })
       })
-      const limited = Effect.scoped(exchange)
+      const limited = noRedirects(Effect.scoped(exchange))
+      const traced = secretsInQuery.length === 0 ? limited : Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited, maskingTracer(tracer, secretsInQuery)))
       const outcome = yield* (
         attemptTimeout === undefined
-          ? limited
-          : Effect.timeoutFail(limited, {
+          ? traced
+          : Effect.timeoutFail(traced, {
               duration: attemptTimeout,
               onTimeout: () => new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
             })
       ).pipe(Effect.catchAll(networkFailure))
       if (Either.isLeft(outcome)) return Either.left(outcome.left)
       const result = outcome.right
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(result.response.headers)) headers[name.toLowerCase()] = value
-      const status = actualStatus(result.response.status, headers)
+      const responseHeaders: Record<string, string> = {}
+      for (const [name, value] of Object.entries(result.response.headers)) responseHeaders[name.toLowerCase()] = value
+      if (Either.isLeft(result.text)) {
+        const refusal = result.text.left
+        if (refusal === "Redirect") {
+          const status = result.response.status
+          const location = responseHeaders["location"]
+          const where = status === 0 ? "an opaque redirect" : `${status}${location === undefined ? "" : ` to ${redactUrl(location.slice(0, 300), secretNames)}`}`
+          return Either.left(
+            new HttpError({
+              message: `Failed to send request to ${shownUrl}: the answer was a redirect (${where}); the Stack Auth API never redirects the SDK's calls, so it was not followed and nothing further was sent.`,
+              status,
+              body: "",
+              method,
+              url: shownUrl
+            })
+          )
+        }
+        return Either.left(
+          new InvalidResponse({
+            message: `The answer to ${method} ${shownUrl} is larger than ${maxResponseBytes} bytes (${refusal.declared ? `declared ${refusal.bytes}` : `more than ${maxResponseBytes} read`}); it was not read further.`,
+            status: actualStatus(result.response.status, responseHeaders),
+            method,
+            url: shownUrl
+          })
+        )
+      }
+      const text = result.text.right
+      const status = actualStatus(result.response.status, responseHeaders)
       if (status === 429) {
         return yield* Effect.fail<RetrySignal>({
           _tag: "RateLimitedSignal",
-          retryAfterSeconds: parseRetryAfter(headers["retry-after"])
+          retryAfterSeconds: parseRetryAfter(responseHeaders["retry-after"])
         })
       }
-      if (status === 508 && result.text.includes(infiniteLoopMarker)) {
+      if (status === 508 && text.includes(infiniteLoopMarker)) {
         return yield* Effect.fail<RetrySignal>({ _tag: "LoopDetectedSignal" })
       }
-      return Either.right({ status, headers, text: result.text, method, url } satisfies StackResponse)
+      return Either.right({ status, headers: responseHeaders, text, method, url: shownUrl } satisfies StackResponse)
     })
 
     return attempt.pipe(
@@ -137,35 +335,65 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
       Effect.catchAll((failure): Effect.Effect<never, ConnectivityError | RateLimited | HttpError> => {
         switch (failure._tag) {
           case "NetworkFailureSignal":
-            return Effect.fail(connectivity(method, url, failure.cause))
+            return Effect.fail(connectivity(method, shownUrl, failure.cause))
           case "RateLimitedSignal":
             return Effect.fail(
               new RateLimited({
-                message: `Rate limited by the service (429) on ${method} ${url}; the retry policy gave up.`,
+                message: `Rate limited by the service (429) on ${method} ${shownUrl}; the retry policy gave up.`,
                 method,
-                url,
+                url: shownUrl,
                 retryAfterSeconds: failure.retryAfterSeconds
               })
             )
           case "LoopDetectedSignal":
             return Effect.fail(
               new HttpError({
-                message: `Failed to send request to ${url}: 508 ${infiniteLoopMarker}`,
+                message: `Failed to send request to ${shownUrl}: 508 ${infiniteLoopMarker}`,
                 status: 508,
                 body: infiniteLoopMarker,
                 method,
-                url
+                url: shownUrl
               })
             )
         }
       }),
       Effect.flatMap((outcome) => outcome),
-      Effect.locally(Headers.currentRedactedNames, secretHeaderNames)
+      // The app's own redacted names are kept; the SDK's secret headers are added.
+      Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...secretHeaderNames])
     )
   }
 
   return { config, send } satisfies StackClientShape
 })
+
+/**
+ * A `fetch` client given the app's `RequestInit` in the context (`FetchHttpClient.RequestInit`)
+ * follows redirects unless told not to: force `redirect: "manual"` on it. (`StackClient.layerFetch`
+ * sets it already; a client built elsewhere must not follow redirects itself.)
+ */
+const noRedirects = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) =>
+    Option.isSome(init) && init.value.redirect !== "manual"
+      ? Effect.provideService(effect, FetchHttpClient.RequestInit, { ...init.value, redirect: "manual" })
+      : effect
+  )
+
+/** A platform failure that happened before anything was sent (a bad URL, a body that could not be encoded). */
+const isLocalFailure = (cause: unknown): boolean =>
+  typeof cause === "object" &&
+  cause !== null &&
+  "_tag" in cause &&
+  cause._tag === "RequestError" &&
+  "reason" in cause &&
+  (cause.reason === "InvalidUrl" || cause.reason === "Encode")
+
+const notBuilt = (method: string, url: string, cause: unknown) =>
+  new ConnectivityError({
+    message: `Could not build the request ${method} ${url} (${describe(cause)}); nothing was sent. Check the API base URL.`,
+    method,
+    url,
+    cause: describe(cause)
+  })
 
 const connectivity = (method: string, url: string, cause: unknown) =>
   new ConnectivityError({
