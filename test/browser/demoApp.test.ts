@@ -127,6 +127,47 @@ describeBrowser("the demo app in Chromium", () => {
     await hasText(page.getByTestId("current-user"), email)
   }, stepTimeout)
 
+  it("after sign-in, an after_auth_return_to that leaves the app (/..//evil.example) stays on the app's origin", async () => {
+    // any request to the attacker's host would be counted (and answered here, never by the network)
+    const evilRequests: Array<string> = []
+    const isEvil = (url: URL) => url.hostname === "evil.example" || url.hostname.endsWith(".evil.example")
+    await context.route(isEvil, (route) => {
+      evilRequests.push(route.request().url())
+      return route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" })
+    })
+    try {
+      await signOut()
+      await page.goto("/handler/sign-in?after_auth_return_to=/..//evil.example")
+      const form = page.getByRole("form", { name: "Sign in with password" })
+      await form.getByLabel("E-mail").fill(email)
+      await form.getByLabel("Password").fill(password)
+      await form.getByRole("button", { name: "Sign in" }).click()
+      // wait for whichever comes first: the app's home page, or the attacker's page
+      await page.waitForURL((url) => isEvil(url) || url.pathname === "/")
+      expect(evilRequests).toEqual([])
+      await visible(page.getByRole("heading", { name: /^Welcome/ }))
+      await hasText(page.getByTestId("current-user"), email)
+      const landed = new URL(page.url())
+      expect(landed.origin).toBe(demo.appUrl)
+      expect(landed.pathname).toBe("/")
+      expect(evilRequests).toEqual([])
+
+      // a return path of the app itself is still followed
+      await signOut()
+      await page.goto(`/handler/sign-in?after_auth_return_to=${encodeURIComponent("/handler/account-settings")}`)
+      const again = page.getByRole("form", { name: "Sign in with password" })
+      await again.getByLabel("E-mail").fill(email)
+      await again.getByLabel("Password").fill(password)
+      await again.getByRole("button", { name: "Sign in" }).click()
+      await page.waitForURL((url) => url.pathname === "/handler/account-settings")
+      await hasText(page.getByTestId("current-user"), email)
+      expect(new URL(page.url()).origin).toBe(demo.appUrl)
+      expect(evilRequests).toEqual([])
+    } finally {
+      await context.unroute(isEvil)
+    }
+  }, stepTimeout)
+
   it("changes the display name in account settings", async () => {
     await page.getByRole("link", { name: "Account settings" }).click()
     const profile = page.getByRole("form", { name: "Profile" })

@@ -1,9 +1,11 @@
 /**
  * A tiny router over the History API: the current URL as React state, `navigate`, and `<Link>`.
- * Enough for a handful of pages; no package needed.
+ * Enough for a handful of pages; no package needed. It only ever navigates to paths of this app
+ * that the SDK's trusted-URL check accepts (see ./safeTargets.ts).
  */
 import { useSyncExternalStore } from "react"
 import type { AnchorHTMLAttributes, MouseEvent, ReactNode } from "react"
+import { safeTarget } from "./safeTargets.js"
 
 const listeners = new Set<() => void>()
 const notify = () => {
@@ -25,16 +27,17 @@ export const useLocation = (): URL => {
   return new URL(href)
 }
 
-/** Navigates inside the app (same origin) without reloading; other URLs load normally. */
+/**
+ * Navigates inside the app without reloading. Every target passes the SDK's trusted-URL check
+ * ({@link safeTarget}) first: one that is not a path of this app (another origin, `//host`,
+ * `/..//host`…) is not followed; the app goes home instead.
+ */
 export const navigate = (to: string, options: { readonly replace?: boolean } = {}): void => {
-  const target = new URL(to, window.location.href)
-  if (target.origin !== window.location.origin) {
-    if (options.replace === true) window.location.replace(target.href)
-    else window.location.assign(target.href)
-    return
-  }
-  if (options.replace === true) window.history.replaceState(null, "", target.href)
-  else window.history.pushState(null, "", target.href)
+  const target = safeTarget(to, window.location.origin)
+  if (target === undefined) console.warn(`Not navigating to ${JSON.stringify(to)}: not a path of this app.`)
+  const path = target ?? "/"
+  if (options.replace === true) window.history.replaceState(null, "", path)
+  else window.history.pushState(null, "", path)
   window.scrollTo(0, 0)
   notify()
 }
@@ -51,28 +54,4 @@ export const Link = (props: AnchorHTMLAttributes<HTMLAnchorElement> & { readonly
   return <a href={to} onClick={handle} {...rest} />
 }
 
-/**
- * The destination after signing in: `after_auth_return_to` of the current page when it stays on
- * this site (a path, not `//host`, no scheme), else `fallback`.
- */
-export const returnTo = (url: URL, fallback: string): string => {
-  const value = url.searchParams.get("after_auth_return_to")
-  if (value === null) return fallback
-  try {
-    const target = new URL(value, url.origin)
-    if (target.origin !== url.origin) return fallback
-    return `${target.pathname}${target.search}${target.hash}`
-  } catch {
-    return fallback
-  }
-}
-
-/** A handler page's path with `after_auth_return_to` carried over from the current page. */
-export const withReturnTo = (path: string, url: URL): string => {
-  const value = url.searchParams.get("after_auth_return_to")
-  return value === null ? path : `${path}?after_auth_return_to=${encodeURIComponent(value)}`
-}
-
-/** The sign-in page, asked to come back to `url` afterwards. */
-export const signInReturningTo = (url: URL): string =>
-  `/handler/sign-in?after_auth_return_to=${encodeURIComponent(`${url.pathname}${url.search}`)}`
+export { returnTo, signInReturningTo, withReturnTo } from "./safeTargets.js"

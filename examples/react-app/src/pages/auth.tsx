@@ -30,7 +30,7 @@ const providers = [
   { id: "microsoft", label: "Microsoft" }
 ] as const
 
-/** After a sign-in: go to `after_auth_return_to` (when it stays on this site) or home. */
+/** After a sign-in: go to `after_auth_return_to` (when the SDK's trusted-URL check accepts it for this app) or home. */
 const goAfterSignIn = (url: URL) => Effect.sync(() => navigate(returnTo(url, "/"), { replace: true }))
 
 /** A sign-in that needs a second factor continues on the MFA page with the attempt code. */
