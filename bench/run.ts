@@ -3,7 +3,9 @@
  * side by side against one emulator server on 127.0.0.1 (issue 7). Prints a table with ratios and
  * writes `bench/results/latest.json` with the machine's facts.
  *
- * Run with `node --expose-gc --import tsx bench/run.ts` (what the npm script does). Set
+ * The official SDK is a dependency of the bench's own package (`bench/package.json`): the npm
+ * script installs it (`npm --prefix bench install`), then runs
+ * `node --expose-gc --import tsx bench/run.ts`. Set
  * `BENCH_SCALE=0.1` for a quick run with a tenth of the counts (the JSON records the scale).
  */
 import { mkdirSync, writeFileSync } from "node:fs"
@@ -12,6 +14,7 @@ import { join } from "node:path"
 import type { BundleFailure, BundleSize } from "./lib/bundle.js"
 import { benchDir, bundleCases, tryMeasureBundle } from "./lib/bundle.js"
 import type { EconomyResult } from "./lib/economy.js"
+import { loadOfficial } from "./lib/clients.js"
 import { runEconomy } from "./lib/economy.js"
 import { startBenchServer } from "./lib/harness.js"
 import { runMemory } from "./lib/memory.js"
@@ -50,6 +53,9 @@ const machine = {
   loadAverageAtStart: os.loadavg(),
   scale
 }
+
+// the official SDK must be installed (bench/package.json); fail now with how to install it, not midway
+await loadOfficial()
 
 const started = performance.now()
 
@@ -195,7 +201,13 @@ out.push(
         String(overhead.requestsPerCall.ours),
         `≤ 1.3 ${overhead.oursRatio <= 1.3 ? "met" : "MISSED"}`
       ],
-      ["official (getUser({ tokenStore }))", ms(overhead.officialMsPerCall), ratio(overhead.officialRatio), String(overhead.requestsPerCall.official), ""]
+      [
+        "official (getUser({ tokenStore }))",
+        overhead.officialMsPerCall === null ? "—" : ms(overhead.officialMsPerCall),
+        overhead.officialRatio === null ? "—" : ratio(overhead.officialRatio),
+        String(overhead.requestsPerCall.official ?? "—"),
+        ""
+      ]
     ]
   )
 )
@@ -257,7 +269,9 @@ out.push(
     [
       ["ours (ServerUsers.stream)", ms(listing.ours.ms), String(listing.ours.pages), mb(listing.ours.peakHeapBytes)],
       ["raw fetch paging", ms(listing.raw.ms), String(listing.raw.pages), mb(listing.raw.peakHeapBytes)],
-      ["official listUsers paging", ms(listing.official.ms), String(listing.official.pages), mb(listing.official.peakHeapBytes)]
+      listing.official === null
+        ? ["official listUsers paging", "—", "—", "—"]
+        : ["official listUsers paging", ms(listing.official.ms), String(listing.official.pages), mb(listing.official.peakHeapBytes)]
     ]
   )
 )

@@ -1,10 +1,10 @@
 /**
  * The three contenders against one bench server: this SDK (a `ManagedRuntime` over
  * `Stack.layerClient` / `layerServer` with real `fetch`), the official `@stackframe/js` apps
- * (pointed at the server with `baseUrl`), and raw `fetch`. Also the tokens the economy scenarios
+ * (pointed at the server with `baseUrl`; loaded from `./official.ts` with {@link loadOfficial}),
+ * and raw `fetch`. Also the tokens the economy scenarios
  * need: an access token that expired, and one the server rejects although it looks valid.
  */
-import { StackClientApp, StackServerApp, stackAppInternalsSymbol } from "@stackframe/js"
 import { Effect, ManagedRuntime } from "effect"
 import * as jose from "jose"
 import { mintAccessToken } from "../../src/emulator/AccessTokens.js"
@@ -35,38 +35,51 @@ export const ourServer = (bench: BenchServer) =>
     })
   )
 
-/** The official client app with an in-memory token store, signed in with tokens when given. */
-export const officialClient = async (bench: BenchServer, tokens?: Tokens) => {
-  const app = new StackClientApp({
-    projectId: bench.projectId,
-    publishableClientKey: bench.publishableClientKey,
-    baseUrl: bench.baseUrl,
-    tokenStore: "memory",
-    noAutomaticPrefetch: true,
-    devTool: false
-  })
-  // the official app's own sign-in entry point for tokens obtained elsewhere
-  if (tokens !== undefined) await (app as any)[stackAppInternalsSymbol].signInWithTokens(tokens)
-  return app
+/** What the bench uses of an official client app (`StackClientApp` of `@stackframe/js`). */
+export interface OfficialClientApp {
+  getUser(): Promise<unknown>
+}
+
+/** What the bench uses of an official server app (`StackServerApp` of `@stackframe/js`). */
+export interface OfficialServerApp {
+  getUser(options: { readonly tokenStore: Tokens }): Promise<{ readonly id: string } | null>
+  listUsers(options: { readonly limit: number; readonly cursor?: string }): Promise<ReadonlyArray<unknown> & { readonly nextCursor: string | null }>
+}
+
+/** The official SDK's contenders, from `./official.ts` (which imports `@stackframe/js`). */
+export interface Official {
+  /** The official client app with an in-memory token store, signed in with tokens when given. */
+  officialClient(bench: BenchServer, tokens?: Tokens): Promise<OfficialClientApp>
+  /** One authenticated request through the official client's session machinery, without its caches. */
+  officialSend(app: OfficialClientApp, path: string, init: RequestInit): Promise<Response>
+  /** The official server app. */
+  officialServer(bench: BenchServer): OfficialServerApp
 }
 
 /**
- * Sends one authenticated request through the official client's session machinery (token
- * refresh and retry included) without its caches: `app[stackAppInternalsSymbol].sendRequest`.
+ * The official SDK is a dependency of the bench's own package (`bench/package.json`), installed by
+ * `npm run bench`, not by the root's `npm install`. Its module is named through a variable so that
+ * the root type check (which reaches this file from `test/bench/`) does not need it installed.
  */
-export const officialSend = (app: StackClientApp, path: string, init: RequestInit): Promise<Response> =>
-  (app as any)[stackAppInternalsSymbol].sendRequest(path, init)
+const officialModule: string = "./official.js"
 
-/** The official server app. */
-export const officialServer = (bench: BenchServer) =>
-  new StackServerApp({
-    projectId: bench.projectId,
-    publishableClientKey: bench.publishableClientKey,
-    secretServerKey: bench.secretServerKey,
-    baseUrl: bench.baseUrl,
-    tokenStore: "memory",
-    noAutomaticPrefetch: true
-  })
+let officialLoading: Promise<Official> | undefined
+
+/** Loads the official contenders; fails with how to install them when the bench's dependencies are missing. */
+export const loadOfficial = (): Promise<Official> =>
+  (officialLoading ??= (import(officialModule) as Promise<Official>).catch((cause: unknown) => {
+    officialLoading = undefined
+    throw new Error(
+      "The official SDK (@stackframe/js, @stackframe/react) is a dependency of the bench's own package: run `npm --prefix bench install` (`npm run bench` does it first).",
+      { cause }
+    )
+  }))
+
+/** Whether the bench's own dependencies (the official SDK) are installed. */
+export const officialInstalled = (): Promise<boolean> => loadOfficial().then(
+  () => true,
+  () => false
+)
 
 /** An access token of the session behind `tokens`, signed by the server's key but expired 100 s ago. */
 export const expiredAccessToken = async (bench: BenchServer, tokens: Tokens): Promise<string> => {

@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import * as Users from "../../src/users/Users.js"
 import type { BenchServer, Tokens } from "./harness.js"
 import { createSession, createUser, timed } from "./harness.js"
-import { expiredAccessToken, officialClient, officialSend, ourClient, rejectedAccessToken } from "./clients.js"
+import { expiredAccessToken, loadOfficial, ourClient, rejectedAccessToken } from "./clients.js"
 
 /** Which client. */
 export type Contender = "ours" | "official"
@@ -64,6 +64,7 @@ const runCalls = async (bench: BenchServer, contender: Contender, scenario: Scen
       await runtime.dispose()
     }
   }
+  const { officialClient, officialSend } = await loadOfficial()
   const app = await officialClient(bench, tokens)
   switch (scenario) {
     case "concurrentReads":

@@ -5,36 +5,44 @@
  * - this SDK: `ServerUsers.fromRequest` (the `x-stack-auth` header; a session per call);
  * - official: `StackServerApp.getUser({ tokenStore: { accessToken, refreshToken } })`.
  * Calls are interleaved (raw, ours, official, raw, …) so load on the machine hits all three alike.
+ * `{ official: false }` leaves the official client out (its figures are then `null`).
  */
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import type { BenchServer, Tokens } from "./harness.js"
 import { createSessions, createUser, serverHeaders } from "./harness.js"
-import { officialServer, ourServer } from "./clients.js"
+import { loadOfficial, ourServer } from "./clients.js"
 
 /** Time and requests per contender. */
 export interface OverheadResult {
   readonly calls: number
   readonly rawMsPerCall: number
   readonly oursMsPerCall: number
-  readonly officialMsPerCall: number
+  /** `null` when the official client was left out. */
+  readonly officialMsPerCall: number | null
   /** ours ÷ raw. */
   readonly oursRatio: number
-  /** official ÷ raw. */
-  readonly officialRatio: number
-  readonly requestsPerCall: { readonly raw: number; readonly ours: number; readonly official: number }
+  /** official ÷ raw (`null` when left out). */
+  readonly officialRatio: number | null
+  readonly requestsPerCall: { readonly raw: number; readonly ours: number; readonly official: number | null }
 }
 
 /** Runs the comparison with `n` measured calls each (after `warmup` unmeasured ones). */
-export const runOverhead = async (bench: BenchServer, n = 1000, warmup = 50): Promise<OverheadResult> => {
+export const runOverhead = async (
+  bench: BenchServer,
+  n = 1000,
+  warmup = 50,
+  options: { readonly official?: boolean } = {}
+): Promise<OverheadResult> => {
+  const withOfficial = options.official ?? true
   const userId = await createUser(bench, "overhead")
   const total = n + warmup
   const sessions = {
     raw: await createSessions(bench, userId, total),
     ours: await createSessions(bench, userId, total),
-    official: await createSessions(bench, userId, total)
+    official: withOfficial ? await createSessions(bench, userId, total) : []
   }
   const runtime = ourServer(bench)
-  const official = officialServer(bench)
+  const official = withOfficial ? (await loadOfficial()).officialServer(bench) : undefined
   const calls = {
     raw: async (tokens: Tokens) => {
       const response = await fetch(`${bench.baseUrl}/api/v1/users/me`, { headers: serverHeaders(bench, tokens.accessToken) })
@@ -48,7 +56,7 @@ export const runOverhead = async (bench: BenchServer, n = 1000, warmup = 50): Pr
       if (user._tag !== "Some" || user.value.id !== userId) throw new Error("ours: unexpected answer")
     },
     official: async (tokens: Tokens) => {
-      const user = await official.getUser({ tokenStore: tokens })
+      const user = await official!.getUser({ tokenStore: tokens })
       if (user?.id !== userId) throw new Error("official: unexpected answer")
     }
   }
@@ -56,7 +64,7 @@ export const runOverhead = async (bench: BenchServer, n = 1000, warmup = 50): Pr
   const requests = { raw: 0, ours: 0, official: 0 }
   try {
     for (let i = 0; i < total; i++) {
-      for (const name of ["raw", "ours", "official"] as const) {
+      for (const name of withOfficial ? (["raw", "ours", "official"] as const) : (["raw", "ours"] as const)) {
         const before = bench.requests.total()
         const start = performance.now()
         await calls[name](sessions[name][i]!)
@@ -74,9 +82,9 @@ export const runOverhead = async (bench: BenchServer, n = 1000, warmup = 50): Pr
     calls: n,
     rawMsPerCall: elapsed.raw / n,
     oursMsPerCall: elapsed.ours / n,
-    officialMsPerCall: elapsed.official / n,
+    officialMsPerCall: withOfficial ? elapsed.official / n : null,
     oursRatio: elapsed.ours / elapsed.raw,
-    officialRatio: elapsed.official / elapsed.raw,
-    requestsPerCall: { raw: requests.raw / n, ours: requests.ours / n, official: requests.official / n }
+    officialRatio: withOfficial ? elapsed.official / elapsed.raw : null,
+    requestsPerCall: { raw: requests.raw / n, ours: requests.ours / n, official: withOfficial ? requests.official / n : null }
   }
 }

@@ -1,0 +1,153 @@
+/**
+ * The package as users install it: effect and @effect/platform are peers (one copy, the app's),
+ * the emulator's server-only WebAuthn library is an optional peer, the bench's official SDK is not
+ * in the root install, every package the shipped code imports is declared, the build ships no
+ * source maps pointing at unshipped sources, and the licence package.json names is there.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { builtinModules } from "node:module"
+import { join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import ts from "typescript"
+import { describe, expect, it } from "vitest"
+
+const root = fileURLToPath(new URL("../", import.meta.url))
+
+interface PackageJson {
+  readonly license?: string
+  readonly scripts: Readonly<Record<string, string>>
+  readonly dependencies?: Readonly<Record<string, string>>
+  readonly devDependencies?: Readonly<Record<string, string>>
+  readonly peerDependencies?: Readonly<Record<string, string>>
+  readonly peerDependenciesMeta?: Readonly<Record<string, { readonly optional?: boolean }>>
+}
+
+const readJson = <A>(path: string): A => JSON.parse(readFileSync(join(root, path), "utf8")) as A
+const pkg = readJson<PackageJson>("package.json")
+const dependencies = pkg.dependencies ?? {}
+const devDependencies = pkg.devDependencies ?? {}
+const peers = pkg.peerDependencies ?? {}
+const optionalPeers = Object.entries(pkg.peerDependenciesMeta ?? {})
+  .filter(([, meta]) => meta.optional === true)
+  .map(([name]) => name)
+
+/** The smallest and the excluded upper version of a caret range `^X.Y.Z` (npm's meaning). */
+const caret = (range: string | undefined): { readonly min: string; readonly below: string } | undefined => {
+  const match = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range ?? "")
+  if (match === null) return undefined
+  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const below = major > 0 ? `${major + 1}.0.0` : minor > 0 ? `0.${minor + 1}.0` : `0.0.${patch + 1}`
+  return { min: `${major}.${minor}.${patch}`, below }
+}
+
+const sourceFiles = (dir: string): ReadonlyArray<string> =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : /\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith(".d.ts")
+        ? [join(root, dir, entry.name)]
+        : []
+  )
+
+const packageOf = (specifier: string): string | undefined => {
+  if (specifier.startsWith(".") || specifier.startsWith("node:") || builtinModules.includes(specifier)) return undefined
+  const parts = specifier.split("/")
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]
+}
+
+/** Imports of one file (parsed, so strings and comments do not count): value imports, static or dynamic. */
+const importsOf = (file: string) => {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)
+  const staticValue: Array<string> = []
+  const dynamic: Array<string> = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.importClause?.isTypeOnly !== true) {
+      staticValue.push(node.moduleSpecifier.text)
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier) && !node.isTypeOnly) {
+      staticValue.push(node.moduleSpecifier.text)
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [specifier] = node.arguments
+      if (specifier !== undefined && ts.isStringLiteralLike(specifier)) dynamic.push(specifier.text)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return { file: relative(root, file), staticValue, dynamic }
+}
+
+const shipped = [...sourceFiles("src"), ...sourceFiles("react")].map(importsOf)
+
+describe("dependencies", () => {
+  it("effect and @effect/platform are peer dependencies (effect 3.x, not 4.x; platform 0.97.x) and dev dependencies, not dependencies", () => {
+    expect(dependencies).not.toHaveProperty("effect")
+    expect(dependencies).not.toHaveProperty("@effect/platform")
+    expect(caret(peers["effect"])).toEqual({ min: expect.stringMatching(/^3\./), below: "4.0.0" })
+    expect(caret(peers["@effect/platform"])).toEqual({ min: expect.stringMatching(/^0\.97\./), below: "0.98.0" })
+    expect(devDependencies).toHaveProperty("effect")
+    expect(devDependencies).toHaveProperty("@effect/platform")
+    expect(optionalPeers).not.toContain("effect")
+    expect(optionalPeers).not.toContain("@effect/platform")
+  })
+
+  it("jose and @simplewebauthn/browser stay regular dependencies", () => {
+    expect(Object.keys(dependencies).sort()).toEqual(["@simplewebauthn/browser", "jose"])
+  })
+
+  it("@simplewebauthn/server is an optional peer dependency (and a dev dependency), not a dependency", () => {
+    expect(dependencies).not.toHaveProperty("@simplewebauthn/server")
+    expect(peers).toHaveProperty("@simplewebauthn/server")
+    expect(optionalPeers).toContain("@simplewebauthn/server")
+    expect(devDependencies).toHaveProperty("@simplewebauthn/server")
+  })
+
+  it("@simplewebauthn/server is imported only by src/emulator/Passkeys.ts, and only with a dynamic import", () => {
+    const users = shipped.filter(({ staticValue, dynamic }) =>
+      [...staticValue, ...dynamic].some((specifier) => packageOf(specifier) === "@simplewebauthn/server")
+    )
+    expect(users.map(({ file, staticValue, dynamic }) => ({ file, staticValue: staticValue.filter((s) => s.startsWith("@simplewebauthn/server")), dynamic }))).toEqual([
+      { file: "src/emulator/Passkeys.ts", staticValue: [], dynamic: ["@simplewebauthn/server"] }
+    ])
+  })
+
+  it("every package src/ and react/ import is a dependency or a peer dependency of the package", () => {
+    const declared = new Set([...Object.keys(dependencies), ...Object.keys(peers)])
+    const undeclared = shipped.flatMap(({ file, staticValue, dynamic }) =>
+      [...staticValue, ...dynamic].flatMap((specifier) => {
+        const name = packageOf(specifier)
+        return name === undefined || declared.has(name) ? [] : [`${file}: ${specifier}`]
+      })
+    )
+    expect(shipped.length).toBeGreaterThan(50)
+    expect(undeclared).toEqual([])
+  })
+
+  it("the official SDK is not in the root install: the bench has its own package with it, installed by npm run bench", () => {
+    const root = { ...dependencies, ...devDependencies, ...peers }
+    expect(Object.keys(root).filter((name) => name.startsWith("@stackframe/"))).toEqual([])
+    const bench = readJson<PackageJson>("bench/package.json")
+    expect(Object.keys(bench.dependencies ?? {})).toEqual(expect.arrayContaining(["@stackframe/js", "@stackframe/react"]))
+    expect(pkg.scripts["bench"]).toMatch(/npm run bench:install/)
+    expect(pkg.scripts["bench:install"]).toMatch(/npm --prefix bench install/)
+  })
+})
+
+describe("what the package ships", () => {
+  it("the build emits no source maps or declaration maps (the src/*.ts they would point at are not shipped)", () => {
+    const build = readJson<{ compilerOptions: Record<string, unknown> }>("tsconfig.build.json")
+    expect(build.compilerOptions["sourceMap"]).not.toBe(true)
+    expect(build.compilerOptions["declarationMap"]).not.toBe(true)
+    expect(build.compilerOptions["inlineSourceMap"]).not.toBe(true)
+    const distMaps = existsSync(join(root, "dist"))
+      ? readdirSync(join(root, "dist"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".map"))
+      : []
+    expect(distMaps).toEqual([])
+  })
+
+  it("the MIT LICENSE package.json declares is in the repository", () => {
+    expect(pkg.license).toBe("MIT")
+    const license = readFileSync(join(root, "LICENSE"), "utf8")
+    expect(license).toMatch(/^MIT License/)
+    expect(license).toContain("Copyright (c) 2026 stack-auth-effect contributors")
+    expect(license).toContain("THE SOFTWARE IS PROVIDED \"AS IS\"")
+  })
+})
