@@ -77,8 +77,19 @@ export interface StackProviderProps {
  *
  * @example
  * ```tsx
+ * import { ManagedRuntime } from "effect"
+ * import { createRoot } from "react-dom/client"
+ * import { Stack } from "stack-auth-effect"
+ * import { errorMessage, StackProvider } from "stack-auth-effect/react"
+ *
+ * declare const projectId: string, publishableClientKey: string // your project's keys
+ * declare function toast(message: string): void // your app's notifications
+ * const App = () => <main>…</main>
+ *
  * const runtime = ManagedRuntime.make(Stack.layerClient({ projectId, publishableClientKey }))
- * root.render(<StackProvider runtime={runtime} onError={(error) => toast(String(error))}><App /></StackProvider>)
+ * createRoot(document.getElementById("root")!).render(
+ *   <StackProvider runtime={runtime} onError={(error) => toast(errorMessage(error))}><App /></StackProvider>
+ * )
  * ```
  */
 export const StackProvider = (props: StackProviderProps) => {

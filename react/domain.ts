@@ -58,9 +58,13 @@ const userEffect = <O extends UseUserOr>(options: UseUserOptions<O>) =>
  *
  * @example
  * ```tsx
- * const user = useUser()
- * if (user.status !== "success") return null
- * return user.data === null ? <SignInLink /> : <span>{user.data.displayName}</span>
+ * import { useUser } from "stack-auth-effect/react"
+ *
+ * const Greeting = () => {
+ *   const user = useUser()
+ *   if (user.status !== "success") return null
+ *   return user.data === null ? <a href="/handler/sign-in">Sign in</a> : <span>{user.data.displayName}</span>
+ * }
  * ```
  */
 export const useUser = <const O extends UseUserOr = "return-null">(

@@ -81,10 +81,15 @@ const idleSubscribe = () => () => {}
  *
  * @example
  * ```tsx
- * const channels = useStackQuery(ContactChannels.list(), [])
- * if (channels.status === "loading") return <Spinner />
- * if (channels.status === "error") return <ErrorMessage error={channels.error} />
- * return <List items={channels.data} />
+ * import { ContactChannels } from "stack-auth-effect"
+ * import { errorMessage, useStackQuery } from "stack-auth-effect/react"
+ *
+ * const ContactChannelList = () => {
+ *   const channels = useStackQuery(ContactChannels.list(), [])
+ *   if (channels.status === "loading") return <p>Loading…</p>
+ *   if (channels.status === "error") return <p role="alert">{errorMessage(channels.error)}</p>
+ *   return <ul>{channels.data.map((channel) => <li key={channel.id}>{channel.value}</li>)}</ul>
+ * }
  * ```
  */
 export const useStackQuery = <A, E, R>(
@@ -208,8 +213,13 @@ const report = <E>(cause: Cause.Cause<E>, onError: StackErrorHandler) => {
  *
  * @example
  * ```tsx
- * const rename = useStackMutation((name: string) => Users.updateCurrent({ displayName: name }))
- * <button disabled={rename.pending} onClick={() => void rename.run("Ada")}>Rename</button>
+ * import { Users } from "stack-auth-effect"
+ * import { useStackMutation } from "stack-auth-effect/react"
+ *
+ * const RenameButton = () => {
+ *   const rename = useStackMutation((name: string) => Users.updateCurrent({ displayName: name }))
+ *   return <button disabled={rename.pending} onClick={() => void rename.run("Ada")}>Rename</button>
+ * }
  * ```
  */
 export const useStackMutation = <Args extends ReadonlyArray<any>, A, E, R>(
@@ -272,8 +282,13 @@ export const useStackMutation = <Args extends ReadonlyArray<any>, A, E, R>(
  *
  * @example
  * ```tsx
- * const signOut = useStackCallback(() => Sessions.signOut())
- * <button onClick={signOut}>Sign out</button>
+ * import { Sessions } from "stack-auth-effect"
+ * import { useStackCallback } from "stack-auth-effect/react"
+ *
+ * const SignOutButton = () => {
+ *   const signOut = useStackCallback(() => Sessions.signOut())
+ *   return <button onClick={() => signOut()}>Sign out</button>
+ * }
  * ```
  */
 export const useStackCallback = <Args extends ReadonlyArray<any>, A, E, R>(

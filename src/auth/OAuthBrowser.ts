@@ -13,9 +13,14 @@
  *
  * @example
  * ```ts
- * const page = OAuthBrowser.makeMemory({ url: "http://localhost:3000/sign-in" })
- * yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(page.layer))
- * page.navigations // ["https://…/authorize?…"]
+ * import { Effect } from "effect"
+ * import { OAuth, OAuthBrowser } from "stack-auth-effect"
+ *
+ * const program = Effect.gen(function* () {
+ *   const page = OAuthBrowser.makeMemory({ url: "http://localhost:3000/sign-in" })
+ *   yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(page.layer))
+ *   return page.navigations // ["https://…/authorize?…"]
+ * })
  * ```
  *
  * @module
@@ -230,9 +235,18 @@ export interface ServerRequestBrowser {
  *
  * @example
  * ```ts
- * const page = OAuthBrowser.makeServerRequest({ url: request.url, cookieHeader: request.headers.get("cookie") })
- * yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(page.layer))
- * const { redirect, setCookies } = yield* page.outcome // answer 302 to `redirect` with the cookies
+ * import { Effect } from "effect"
+ * import { OAuth, OAuthBrowser } from "stack-auth-effect"
+ *
+ * const startRoute = (request: Request) =>
+ *   Effect.gen(function* () {
+ *     const page = OAuthBrowser.makeServerRequest({ url: request.url, cookieHeader: request.headers.get("cookie") })
+ *     yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(page.layer))
+ *     const { redirect, setCookies } = yield* page.outcome // answer 302 to `redirect` with the cookies
+ *     const headers = new Headers(setCookies.map((cookie): [string, string] => ["set-cookie", cookie]))
+ *     if (redirect !== undefined) headers.set("location", redirect)
+ *     return new Response(null, { status: 302, headers })
+ *   })
  * ```
  */
 export const makeServerRequest = (request: { readonly url: string; readonly cookieHeader?: string | null | undefined }): ServerRequestBrowser => {

@@ -29,11 +29,11 @@
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { QueryCache } from "stack-auth-effect"
+ * import { Endpoint, QueryCache, Teams } from "stack-auth-effect"
  *
- * const listMine = QueryCache.cached(["teams", "me"], Endpoint.call(listTeamsEndpoint, {}))
+ * const listMine = QueryCache.cached(["teams", "me"], Endpoint.call(Teams.listMineEndpoint, { query: { userId: "me" } }))
  * const create = (name: string) =>
- *   Endpoint.call(createTeamEndpoint, { payload: { displayName: name } }).pipe(
+ *   Endpoint.call(Teams.createEndpoint, { payload: { displayName: name, creatorUserId: "me" } }).pipe(
  *     Effect.tap(() => QueryCache.invalidate(["teams"]))
  *   )
  * ```
@@ -659,7 +659,9 @@ export const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeRea
  *
  * @example
  * ```ts
- * const rename = (name: string) => Endpoint.call(updateEndpoint, { payload: { displayName: name } }).pipe(
+ * import { Endpoint, QueryCache, Users } from "stack-auth-effect"
+ *
+ * const rename = (name: string) => Endpoint.call(Users.updateCurrentEndpoint, { payload: { displayName: name } }).pipe(
  *   QueryCache.invalidating(["user"])
  * )
  * ```

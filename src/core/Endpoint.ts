@@ -101,11 +101,13 @@ export interface Definition<
  *
  * @example
  * ```ts
+ * import { Endpoint, KnownErrors, Password, Tokens } from "stack-auth-effect"
+ *
  * export const signIn = Endpoint.make({
  *   name: "Auth.signInWithPassword", method: "POST", path: "/auth/password/sign-in",
  *   access: "client", session: "none",
- *   payload: SignInPayload, success: TokenPair,
- *   errors: [EmailPasswordMismatch, PasswordAuthenticationNotEnabled]
+ *   payload: Password.SignInPayload, success: Tokens.SignInTokens,
+ *   errors: [KnownErrors.EmailPasswordMismatch, KnownErrors.PasswordAuthenticationNotEnabled]
  * })
  * ```
  */

@@ -93,9 +93,12 @@ export class InvalidArgument extends /* @__PURE__ */ Data.TaggedError("InvalidAr
  *
  * @example
  * ```ts
- * Endpoint.call(setPasswordEndpoint, { payload }).pipe(
- *   catchPlainText(400, "User already has a password set.", () => UserAlreadyHasPassword.make())
- * )
+ * import { Endpoint, Errors, Password } from "stack-auth-effect"
+ *
+ * const setPassword = (password: string) =>
+ *   Endpoint.call(Password.setPasswordEndpoint, { payload: { password } }).pipe(
+ *     Errors.catchPlainText(400, "User already has a password set.", () => Password.UserAlreadyHasPassword.make())
+ *   )
  * ```
  */
 export const catchPlainText =

@@ -53,7 +53,10 @@ export const NoDetails: Schema.Schema<{}, unknown, never> = /* @__PURE__ */ Sche
  *
  * @example
  * ```ts
- * export class PasswordTooShort extends KnownError("PasswordTooShort", "PASSWORD_TOO_SHORT", 400,
+ * import { Schema } from "effect"
+ * import { KnownError } from "stack-auth-effect"
+ *
+ * export class PasswordTooShort extends KnownError.KnownError("PasswordTooShort", "PASSWORD_TOO_SHORT", 400,
  *   Schema.Struct({ min_length: Schema.Number }),
  *   (d) => `Password too short. Minimum length is ${d.min_length}.`) {}
  * ```

@@ -64,6 +64,8 @@ export const layer: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(Ret
  *
  * @example
  * ```ts
+ * import { RetryPolicy } from "stack-auth-effect"
+ *
  * const Patient = RetryPolicy.layerWith({ attemptTimeout: "2 minutes", maxResponseBytes: 32 * 1024 * 1024 })
  * ```
  */

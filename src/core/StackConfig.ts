@@ -80,7 +80,13 @@ const fail = (setting: string, message: string) => Effect.fail(new StackConfigEr
  *
  * @example
  * ```ts
- * const settings = yield* StackConfig.make({ projectId: "internal", baseUrl: "http://127.0.0.1:8102" })
+ * import { Effect } from "effect"
+ * import { StackConfig } from "stack-auth-effect"
+ *
+ * const program = Effect.gen(function* () {
+ *   const settings = yield* StackConfig.make({ projectId: "internal", baseUrl: "http://127.0.0.1:8102" })
+ *   return settings.baseUrl
+ * })
  * ```
  */
 export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShape, StackConfigError> =>

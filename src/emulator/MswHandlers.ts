@@ -7,9 +7,10 @@
  * import { setupServer } from "msw/node"
  * import { Effect } from "effect"
  * import * as Emulator from "stack-auth-effect/emulator"
+ * import { mswHandlers } from "stack-auth-effect/emulator/msw"
  *
  * const emulator = await Effect.runPromise(Emulator.make())
- * const server = setupServer(...Emulator.mswHandlers(emulator, "http://localhost:8102"))
+ * const server = setupServer(...mswHandlers(emulator, "http://localhost:8102"))
  * server.listen()
  * ```
  *

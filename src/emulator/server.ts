@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { serve } from "./server.js" // src/emulator/server.ts (its own module path, Node only)
+ * import { serve } from "stack-auth-effect/emulator/server" // Node only
  *
  * const program = Effect.scoped(Effect.gen(function* () {
  *   const server = yield* serve({ port: 0 })

@@ -23,17 +23,21 @@
  * @example
  * ```ts
  * // app/api/me/route.ts (Next.js App Router)
- * import { cookies } from "next/headers"
- * import { Effect } from "effect"
- * import { ServerUsers } from "stack-auth-effect"
+ * import { Effect, ManagedRuntime, Option } from "effect"
+ * import { ServerUsers, Stack } from "stack-auth-effect"
  * import { CookieTokenStore } from "stack-auth-effect/next"
  *
+ * declare const projectId: string, secretServerKey: string // your project's keys
+ * declare function cookies(): Promise<CookieTokenStore.FrameworkCookies> // `cookies` of next/headers
+ *
+ * const runtime = ManagedRuntime.make(Stack.layerServer({ projectId, secretServerKey }))
  * export async function GET() {
  *   const store = await cookies()
  *   const user = await runtime.runPromise(
  *     ServerUsers.getCurrentServer().pipe(Effect.provide(CookieTokenStore.layerSession(store, { projectId })))
  *   )
- *   return Response.json(user)
+ *   // plain JSON for the browser (not the Option): the user's id, or null when signed out
+ *   return Response.json(Option.match(user, { onNone: () => null, onSome: (found) => ({ id: found.id }) }))
  * }
  * ```
  *

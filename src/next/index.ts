@@ -14,9 +14,12 @@
  *
  * @example
  * ```ts
- * import { Effect, ManagedRuntime } from "effect"
+ * import { Effect, ManagedRuntime, Option } from "effect"
  * import { ServerUsers, Stack } from "stack-auth-effect"
- * import { RequestSession } from "stack-auth-effect/next"
+ * import { type CookieTokenStore, RequestSession } from "stack-auth-effect/next"
+ *
+ * declare const projectId: string, secretServerKey: string // your project's keys
+ * declare function cookies(): Promise<CookieTokenStore.FrameworkCookies> // `cookies` of next/headers
  *
  * const runtime = ManagedRuntime.make(Stack.layerServer({ projectId, secretServerKey }))
  * export async function GET(request: Request) {
@@ -25,7 +28,11 @@
  *       Effect.provide(RequestSession.layerSession({ request, cookies: await cookies() }, { projectId }))
  *     )
  *   )
- *   return Response.json(user)
+ *   // plain JSON for the browser (not the Option): the fields the page needs, or null when signed out
+ *   return Response.json(Option.match(user, {
+ *     onNone: () => null,
+ *     onSome: ({ id, displayName, primaryEmail }) => ({ id, displayName, primaryEmail })
+ *   }))
  * }
  * ```
  *

@@ -32,7 +32,10 @@ const parseUrl = (text: string): URL | undefined => {
  *
  * @example
  * ```ts
- * const problems = ProductionMode.check(yield* Projects.getCurrentAdmin())
+ * import { Effect } from "effect"
+ * import { ProductionMode, Projects } from "stack-auth-effect"
+ *
+ * const problems = Effect.map(Projects.getCurrentAdmin(), ProductionMode.check)
  * ```
  */
 export const check = (project: Pick<AdminProject, "id"> & { readonly config: Pick<AdminProject["config"], "allowLocalhost" | "domains"> }): ReadonlyArray<ProductionModeProblem> => {

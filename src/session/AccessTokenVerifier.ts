@@ -29,6 +29,7 @@
  * import { Effect, Layer } from "effect"
  * import { AccessTokenVerifier, Stack } from "stack-auth-effect"
  *
+ * declare const projectId: string // your project's id
  * const VerifierLive = AccessTokenVerifier.layer().pipe(Layer.provide(Stack.layerClient({ projectId })))
  * const handler = (accessToken: string) =>
  *   AccessTokenVerifier.verifyAccessToken(accessToken).pipe(

@@ -49,8 +49,14 @@ export const notInBrowserMessage = "Cannot use cookie token store on the server!
  *
  * @example
  * ```ts
- * const store = yield* BrowserCookieStore.make({ projectId })
- * yield* store.changes.pipe(Stream.runForEach((tokens) => Effect.log("tokens changed in another tab")), Effect.forkScoped)
+ * import { Effect, Stream } from "effect"
+ * import { BrowserCookieStore } from "stack-auth-effect"
+ *
+ * declare const projectId: string // your project's id
+ * const program = Effect.gen(function* () {
+ *   const store = yield* BrowserCookieStore.make({ projectId })
+ *   yield* store.changes.pipe(Stream.runForEach(() => Effect.log("tokens changed in another tab")), Effect.forkScoped)
+ * })
  * ```
  */
 export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenStoreShape, TokenStoreError, Scope.Scope> =>

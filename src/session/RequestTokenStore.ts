@@ -59,8 +59,13 @@ export const authHeaderName = "x-stack-auth"
  *
  * @example
  * ```ts
+ * import { Effect, Layer } from "effect"
+ * import { Session, Users } from "stack-auth-effect"
+ * import { RequestTokenStore } from "stack-auth-effect/next"
+ *
+ * declare const projectId: string // your project's id
  * const handler = (request: Request) =>
- *   Users.getCurrent().pipe(Effect.provide(RequestTokenStore.layer(request, { projectId })))
+ *   Users.getCurrent().pipe(Effect.provide(Session.layer.pipe(Layer.provide(RequestTokenStore.layer(request, { projectId })))))
  * ```
  */
 export const make = (

@@ -17,9 +17,11 @@
  *
  * @example
  * ```ts
- * import * as Cookies from "./cookies.js"
+ * import { Cookies } from "stack-auth-effect/next"
  *
- * const tokens = Cookies.readTokens(Cookies.parseCookieHeader(request.headers.get("cookie")), projectId)
+ * declare const request: Request, projectId: string
+ * const existing = Cookies.parseCookieHeader(request.headers.get("cookie"))
+ * const tokens = Cookies.readTokens(existing, projectId)
  * const setCookies = Cookies.writeTokens(tokens, { projectId, secure: true, now: Date.now(), existing })
  * ```
  *

@@ -33,6 +33,7 @@
  * import { Redirects } from "stack-auth-effect"
  *
  * // in a React component with a router: navigate through it, trust a partner domain
+ * declare const router: Redirects.FrameworkRouter // e.g. Next's useRouter()
  * const program = Redirects.redirectToSignIn().pipe(
  *   Effect.provide(Redirects.layerMethod(Redirects.methodFramework(router))),
  *   Effect.provide(Redirects.layerTrust({ trustedDomains: ["https://*.partner.example"] }))

@@ -294,7 +294,10 @@ export const updateCurrentServer = /* @__PURE__ */ Effect.fn("Users.updateCurren
  *
  * @example
  * ```ts
- * const handler = (request: Request) => Users.fromRequest(request, { projectId })
+ * import { ServerUsers } from "stack-auth-effect"
+ *
+ * declare const projectId: string // your project's id
+ * const handler = (request: Request) => ServerUsers.fromRequest(request, { projectId })
  * ```
  */
 export const fromRequest = /* @__PURE__ */ Effect.fn("Users.fromRequest")(function* (

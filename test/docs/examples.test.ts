@@ -1,0 +1,86 @@
+/**
+ * Docs that compile: every ```ts / ```tsx block of README.md and every `@example` of the TSDoc in
+ * `src/` and `react/` is a module that type-checks against the package's public entry points
+ * (one TypeScript program, tsconfig.json's options without the unused-name checks).
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import {
+  checkExamples,
+  documentedFiles,
+  type Example,
+  type ExampleDiagnostic,
+  exampleTagLines,
+  examplesOf,
+  markdownExamples,
+  root,
+  tsdocExamples
+} from "./examples.js"
+
+const files = documentedFiles()
+const examples: Array<Example> = files.flatMap(examplesOf)
+const documented = [...new Set(examples.map((example) => example.file))]
+
+describe("the example extractor", () => {
+  it("finds the ```ts and ```tsx blocks of markdown, not ```sh", () => {
+    const text = ["# t", "```sh", "npm i", "```", "```ts", "const a = 1", "```", "text", "```tsx", "<b />", "```"].join("\n")
+    expect(markdownExamples("X.md", text)).toEqual([
+      { file: "X.md", line: 6, lang: "ts", code: "const a = 1" },
+      { file: "X.md", line: 10, lang: "tsx", code: "<b />" }
+    ])
+  })
+
+  it("finds a TSDoc @example block with the `* ` prefixes stripped and its line in the file", () => {
+    const text = ["/**", " * Doc.", " *", " * @example", " * ```ts", " * const a = 1", " *   .toString()", " * ```", " */"].join("\n")
+    expect(tsdocExamples("x.ts", text)).toEqual([{ file: "x.ts", line: 6, lang: "ts", code: "const a = 1\n  .toString()" }])
+  })
+
+  it("reports a failing example by file and line", () => {
+    const diagnostics = checkExamples(
+      [{ file: "x.ts", line: 10, lang: "ts", code: 'import { Stack } from "stack-auth-effect"\n\nStack.noSuchThing' }],
+      path.join(root, "test-output/examples-selftest")
+    )
+    expect(diagnostics.map((d) => `${d.file}:${d.line}`)).toEqual(["x.ts:12"])
+    expect(diagnostics[0]!.message).toContain("noSuchThing")
+  })
+})
+
+describe("documentation examples", () => {
+  let diagnostics: Array<ExampleDiagnostic> = []
+  beforeAll(() => {
+    diagnostics = checkExamples(examples, path.join(root, "test-output/examples"))
+  }, 240_000)
+
+  it("README.md and the TSDoc of src/ and react/ have examples to check", () => {
+    expect(documented).toContain("README.md")
+    expect(examples.filter((example) => example.file === "README.md").length).toBeGreaterThanOrEqual(5)
+    expect(examples.length).toBeGreaterThanOrEqual(30)
+  })
+
+  it("every @example tag is followed by a fenced ```ts or ```tsx block", () => {
+    const bare = files
+      .filter((file) => !file.endsWith(".md"))
+      .flatMap((file) => {
+        const lines = fs.readFileSync(path.join(root, file), "utf8").split("\n")
+        return exampleTagLines(lines.join("\n"))
+          .filter((line) => !/^\s*\*\s*```(ts|tsx|typescript)\s*$/.test(lines[line] ?? ""))
+          .map((line) => `${file}:${line}`)
+      })
+    expect(bare).toEqual([])
+  })
+
+  it("examples import the package by its public names, never a relative path", () => {
+    const relative = examples
+      .filter((example) => /\bfrom\s+["']\.{1,2}\//.test(example.code) || /\bimport\s*\(\s*["']\.{1,2}\//.test(example.code))
+      .map((example) => `${example.file}:${example.line}`)
+    expect(relative).toEqual([])
+  })
+
+  for (const file of documented) {
+    it(`${file}: every example type-checks`, () => {
+      const failures = diagnostics.filter((d) => d.file === file).map((d) => `${d.file}:${d.line} ${d.message}`)
+      expect(failures).toEqual([])
+    })
+  }
+})
