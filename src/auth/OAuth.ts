@@ -31,11 +31,13 @@
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { decodeJwt } from "jose"
 import * as Endpoint from "../core/Endpoint.js"
+import { parseJsonBounded } from "../core/internal/call.js"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"
 import type { KnownErrorClass } from "../core/KnownError.js"
 import {
@@ -245,13 +247,10 @@ export const callbackKnownErrorClasses = [
 /** A known error delivered on the callback URL. */
 export type CallbackKnownError = InstanceType<(typeof callbackKnownErrorClasses)[number]>
 
+/** The `details` of a callback URL: JSON nested at most `maxJsonDepth` levels, else `{}`. */
 const parseDetails = (text: string | null): unknown => {
   if (text === null || text === "") return {}
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return {}
-  }
+  return Either.getOrElse(parseJsonBounded(text), () => ({}))
 }
 
 /** Rebuilds the error carried by a callback URL's `errorCode`/`message`/`details` (or a bare `error`). */

@@ -10,6 +10,10 @@
  * server cannot write the browser's cookies from here (the framework helpers of `src/next` can).
  * Build one store per request (its layer is cheap), as the official SDK caches one per request.
  *
+ * A token a request header cannot carry (CR/LF or other control characters, whitespace, text above
+ * U+00FF — JSON escapes let `x-stack-auth` hold them) is not a token: the request reads as signed
+ * out, and no call is sent with it.
+ *
  * Error messages never contain the header value or any token text.
  *
  * @module
@@ -20,6 +24,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
+import { isSendableToken } from "../core/internal/headerText.js"
 import * as Cookies from "./cookies.js"
 import {
   empty,
@@ -103,7 +108,8 @@ export const readRequestTokens = (
 
 /**
  * Parses an `x-stack-auth` header value: a JSON object `{ accessToken?, refreshToken? }` whose
- * members are strings or null, both present or both absent.
+ * members are strings or null, both present or both absent. A member a request header cannot
+ * carry (see the module notes) makes the header read as signed out.
  */
 export const parseAuthHeader = (value: string): Effect.Effect<StoredTokens, TokenStoreError> => {
   const fail = (reason: string) => Effect.fail(new TokenStoreError({ message: `Invalid ${authHeaderName} header: ${reason}` }))
@@ -123,6 +129,9 @@ export const parseAuthHeader = (value: string): Effect.Effect<StoredTokens, Toke
   }
   if (accessToken === null && refreshToken === null) return Effect.succeed(empty)
   if (accessToken === null || refreshToken === null) return fail("both accessToken and refreshToken are required")
+  // Not tokens: no request could carry them. Signed out, at once, without a request.
+  if (typeof accessToken !== "string" || typeof refreshToken !== "string") return fail("tokens must be strings")
+  if (!isSendableToken(accessToken) || !isSendableToken(refreshToken)) return Effect.succeed(empty)
   return Effect.succeed({ accessToken: token(accessToken), refreshToken: token(refreshToken) })
 }
 
@@ -169,8 +178,14 @@ const headerValue = (request: RequestLike, name: string): string | undefined => 
   }
 }
 
-/** Drops unusable texts a hand-built `StoredTokens` may carry. */
+/** A token text that is usable and sendable as a header value, else none. */
+const sendable = (value: Redacted.Redacted<string>): Option.Option<Redacted.Redacted<string>> => {
+  const text = Redacted.value(value)
+  return isSendableToken(text) ? token(text) : Option.none()
+}
+
+/** Drops unusable or unsendable texts a hand-built `StoredTokens` may carry. */
 const sanitize = (tokens: StoredTokens): StoredTokens => ({
-  accessToken: Option.flatMap(tokens.accessToken, (value) => token(Redacted.value(value))),
-  refreshToken: Option.flatMap(tokens.refreshToken, (value) => token(Redacted.value(value)))
+  accessToken: Option.flatMap(tokens.accessToken, sendable),
+  refreshToken: Option.flatMap(tokens.refreshToken, sendable)
 })

@@ -13,7 +13,9 @@
  *   and `stack-refresh-{projectId}--custom-…`, the one with the largest `updated_at_millis` wins;
  * - the access token comes from `stack-access` (`["<refresh>", "<access>"]`) only when element 0
  *   equals the chosen refresh token;
- * - malformed values never throw: they read as absent.
+ * - malformed values never throw: they read as absent;
+ * - a token text a request header cannot carry (whitespace, CR/LF and other control characters,
+ *   text above U+00FF) is not a token: it reads as absent, so no request is built from it.
  *
  * @example
  * ```ts
@@ -29,7 +31,11 @@
  */
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { empty, fromStrings, isUsableToken, type StoredTokens } from "./TokenStore.js"
+import { isSendableToken } from "../core/internal/headerText.js"
+import { empty, fromStrings, isUsableToken as isUsableText, type StoredTokens } from "./TokenStore.js"
+
+/** A token read from a cookie: usable (not empty, `"undefined"`, `"null"`) and sendable as a header. */
+const isUsableToken = (value: unknown): value is string => isUsableText(value) && isSendableToken(value)
 
 // ---------------------------------------------------------------------------------------------
 // Public surface
