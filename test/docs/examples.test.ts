@@ -21,6 +21,8 @@ import {
 const files = documentedFiles()
 const examples: Array<Example> = files.flatMap(examplesOf)
 const documented = [...new Set(examples.map((example) => example.file))]
+/** The server-rendering example app route: checked for the Option-as-JSON rule (tsc checks the rest). */
+const serverRouteExample = "examples/next-server-route.ts"
 
 describe("the example extractor", () => {
   it("finds the ```ts and ```tsx blocks of markdown, not ```sh", () => {
@@ -36,20 +38,48 @@ describe("the example extractor", () => {
     expect(tsdocExamples("x.ts", text)).toEqual([{ file: "x.ts", line: 6, lang: "ts", code: "const a = 1\n  .toString()" }])
   })
 
-  it("reports a failing example by file and line", () => {
-    const diagnostics = checkExamples(
-      [{ file: "x.ts", line: 10, lang: "ts", code: 'import { Stack } from "stack-auth-effect"\n\nStack.noSuchThing' }],
+  const selftest = () =>
+    checkExamples(
+      [
+        { file: "x.ts", line: 10, lang: "ts", code: 'import { Option } from "effect"\n\nOption.noSuchThing' },
+        {
+          file: "y.ts",
+          line: 1,
+          lang: "ts",
+          code: [
+            'import { Option } from "effect"',
+            "declare const user: Option.Option<{ readonly id: string }>",
+            "export const a = Response.json(user)",
+            "export const b = JSON.stringify({ user })",
+            "export const c = Response.json(Option.getOrNull(user))",
+            "export const d = JSON.stringify([Option.some(1)])"
+          ].join("\n")
+        }
+      ],
       path.join(root, "test-output/examples-selftest")
     )
-    expect(diagnostics.map((d) => `${d.file}:${d.line}`)).toEqual(["x.ts:12"])
-    expect(diagnostics[0]!.message).toContain("noSuchThing")
+  let found: Array<ExampleDiagnostic> = []
+  beforeAll(() => {
+    found = selftest()
+  }, 120_000)
+
+  it("reports a failing example by file and line", () => {
+    const inX = found.filter((d) => d.file === "x.ts")
+    expect(inX.map((d) => `${d.file}:${d.line}`)).toEqual(["x.ts:12"])
+    expect(inX[0]!.message).toContain("noSuchThing")
+  })
+
+  it("reports an example that sends an Effect Option as JSON (Response.json / JSON.stringify), directly or inside an object", () => {
+    const inY = found.filter((d) => d.file === "y.ts")
+    expect(inY.map((d) => `${d.file}:${d.line}`)).toEqual(["y.ts:3", "y.ts:4", "y.ts:6"])
+    expect(inY[0]!.message).toContain("sends an Effect Option as JSON")
   })
 })
 
 describe("documentation examples", () => {
   let diagnostics: Array<ExampleDiagnostic> = []
   beforeAll(() => {
-    diagnostics = checkExamples(examples, path.join(root, "test-output/examples"))
+    diagnostics = checkExamples(examples, path.join(root, "test-output/examples"), [serverRouteExample])
   }, 240_000)
 
   it("README.md and the TSDoc of src/ and react/ have examples to check", () => {
@@ -75,6 +105,11 @@ describe("documentation examples", () => {
       .filter((example) => /\bfrom\s+["']\.{1,2}\//.test(example.code) || /\bimport\s*\(\s*["']\.{1,2}\//.test(example.code))
       .map((example) => `${example.file}:${example.line}`)
     expect(relative).toEqual([])
+  })
+
+  it("no example sends an Effect Option to the client as JSON, nor does examples/next-server-route.ts", () => {
+    const findings = diagnostics.filter((d) => d.message.startsWith("sends an Effect Option as JSON")).map((d) => `${d.file}:${d.line} ${d.message}`)
+    expect(findings).toEqual([])
   })
 
   for (const file of documented) {

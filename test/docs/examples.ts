@@ -103,7 +103,12 @@ export interface ExampleDiagnostic {
  * resolves) and type-checks them in one program. Lines map 1:1 to the documented file; an
  * `export {}` at the end makes every block a module even without imports.
  */
-export const checkExamples = (examples: ReadonlyArray<Example>, outDir: string): Array<ExampleDiagnostic> => {
+export const checkExamples = (
+  examples: ReadonlyArray<Example>,
+  outDir: string,
+  /** Source files of the repository (relative paths) checked for the Option-as-JSON rule only. */
+  alsoFiles: ReadonlyArray<string> = []
+): Array<ExampleDiagnostic> => {
   fs.rmSync(outDir, { recursive: true, force: true })
   fs.mkdirSync(outDir, { recursive: true })
   const byPath = new Map<string, Example>()
@@ -121,14 +126,22 @@ export const checkExamples = (examples: ReadonlyArray<Example>, outDir: string):
   })
   if (config === undefined) throw new Error("tsconfig.json could not be read")
   const options: ts.CompilerOptions = { ...config.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false }
-  const program = ts.createProgram({ rootNames: [...byPath.keys()], options })
+  const extra = alsoFiles.map((file) => path.join(root, file))
+  const program = ts.createProgram({ rootNames: [...byPath.keys(), ...extra], options })
+  const checker = program.getTypeChecker()
   const diagnostics: Array<ExampleDiagnostic> = []
+  for (const [index, fileName] of extra.entries()) {
+    const source = program.getSourceFile(fileName)
+    if (source === undefined) continue
+    for (const finding of optionJsonFindings(checker, source)) diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
+  }
   for (const [fileName, example] of byPath) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) {
       diagnostics.push({ file: example.file, line: example.line, message: "the example was not part of the program" })
       continue
     }
+    for (const finding of optionJsonFindings(checker, source)) diagnostics.push({ file: example.file, line: example.line + finding.line, message: finding.message })
     const found = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
     for (const diagnostic of found) {
       const at = diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line
@@ -140,4 +153,50 @@ export const checkExamples = (examples: ReadonlyArray<Example>, outDir: string):
     }
   }
   return diagnostics
+}
+
+/** Is the type an Effect `Option` (`None` / `Some` of effect/Option), or does it hold one (3 levels of properties, arrays, unions)? */
+const holdsOption = (checker: ts.TypeChecker, type: ts.Type, depth: number, seen: Set<ts.Type>): boolean => {
+  if (depth > 3 || seen.has(type)) return false
+  seen.add(type)
+  const symbol = type.aliasSymbol ?? type.getSymbol()
+  const declaration = symbol?.declarations?.[0]
+  if (
+    symbol !== undefined && ["Option", "None", "Some"].includes(symbol.getName()) &&
+    declaration !== undefined && /[\\/]effect[\\/]dist[\\/].*Option\.d\.ts$/.test(declaration.getSourceFile().fileName)
+  ) return true
+  if (type.isUnionOrIntersection()) return type.types.some((member) => holdsOption(checker, member, depth, seen))
+  if (checker.isArrayType(type) || checker.isTupleType(type)) {
+    return checker.getTypeArguments(type as ts.TypeReference).some((member) => holdsOption(checker, member, depth + 1, seen))
+  }
+  if ((type.flags & ts.TypeFlags.Object) === 0) return false
+  return checker.getPropertiesOfType(type).some((property) => {
+    const declared = property.valueDeclaration ?? property.declarations?.[0]
+    return declared !== undefined && holdsOption(checker, checker.getTypeOfSymbolAtLocation(property, declared), depth + 1, seen)
+  })
+}
+
+/**
+ * Calls that send an Effect `Option` to a client as JSON: `Response.json(x)` / `JSON.stringify(x)`
+ * where `x` is or holds an Option (it would arrive as `{"_id":"Option","_tag":"None"}`).
+ */
+export const optionJsonFindings = (checker: ts.TypeChecker, source: ts.SourceFile): Array<{ readonly line: number; readonly message: string }> => {
+  const findings: Array<{ readonly line: number; readonly message: string }> = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.arguments.length > 0) {
+      const callee = node.expression.getText(source)
+      if (callee === "Response.json" || callee === "JSON.stringify") {
+        const argument = node.arguments[0]!
+        if (holdsOption(checker, checker.getTypeAtLocation(argument), 0, new Set())) {
+          findings.push({
+            line: source.getLineAndCharacterOfPosition(argument.getStart(source)).line,
+            message: `sends an Effect Option as JSON (${callee}(${argument.getText(source)})): send the value or null instead`
+          })
+        }
+      }
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return findings
 }
