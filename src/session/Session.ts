@@ -7,10 +7,23 @@
  * - the access token is reused while ≥ 20 s of validity remain (expiry from the JWT `exp`;
  *   no `exp` = never expires); otherwise one refresh starts, and concurrent callers share it;
  * - an invalid/expired-access-token answer marks the token expired (the call is retried once);
- * - a rejected refresh token (any `REFRESH_TOKEN_ERROR`) clears both tokens: signed out;
- * - a network failure during refresh keeps the refresh token;
+ * - a rejected refresh token (any `REFRESH_TOKEN_ERROR`) clears both tokens: signed out. This is
+ *   SPEC.md §4's "a refresh returns nothing": the official client's refresh returns `null` only for
+ *   that family (PROTOCOL.md §2.7, §5.1);
+ * - every other refresh failure keeps both tokens: a network failure, a 5xx, and a malformed answer
+ *   (a 200 without a usable access token is `InvalidResponse`: PROTOCOL.md §2.1 says the service
+ *   always sends one, so its absence is a broken answer, not a verdict on the session);
+ * - refresh cooldown: a refresh that failed for a network reason (`ConnectivityError`,
+ *   `RateLimited`, an `HttpError` of status 5xx) is reused by every call for the same refresh
+ *   token during {@link RefreshFailureCooldown} (default 2 s, by the `Clock`), so an outage costs
+ *   one refresh per window instead of one per call; a sign-in, a sign-out or another refresh token
+ *   starts afresh;
  * - a sign-out during an in-flight refresh wins: the refresh result is dropped;
  * - changes are observable as a stream.
+ *
+ * Both kinds of session ({@link make}, {@link makeForRequest}) share one implementation of these
+ * rules; the shared refresh never runs in a caller's fiber, so a caller that times out or is
+ * interrupted does not cancel it for the others.
  *
  * @module
  */
@@ -23,11 +36,13 @@ import * as Layer from "effect/Layer"
 import type { StackClient } from "../core/StackClient.js"
 import { makeRequestSession, makeSession } from "./internal/session.js"
 import { minimumRemaining, Session } from "./internal/tag.js"
-import type { TransportError } from "../core/Errors.js"
+import type { InvalidArgument, TransportError } from "../core/Errors.js"
 import type {
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
-  PublishableClientKeyRequiredForProject
+  InvalidScope,
+  PublishableClientKeyRequiredForProject,
+  SchemaError
 } from "../core/KnownErrors.js"
 import type { StoredTokens, TokenStore } from "./TokenStore.js"
 
@@ -37,12 +52,20 @@ export interface RequestTokens {
   readonly refreshToken: Option.Option<Redacted.Redacted<string>>
 }
 
-/** Ways a refresh can fail without ending the session (the refresh token is kept). */
+/**
+ * Ways a refresh can fail without ending the session (the refresh token is kept): every failure
+ * of the refresh grant (`POST /auth/oauth/token`) except the `REFRESH_TOKEN_ERROR` family, which
+ * signs the user out instead of failing.
+ */
 export type RefreshError =
   | TransportError
   | InvalidOauthClientIdOrSecret
   | InvalidPublishableClientKey
   | PublishableClientKeyRequiredForProject
+  | InvalidScope
+  | SchemaError
+  /** the refresh grant's form could not be encoded (not expected with a stored token) */
+  | InvalidArgument
 
 /** The session service. */
 export interface SessionShape {
@@ -74,6 +97,9 @@ export { Session } from "./internal/tag.js"
 /** Minimum remaining validity for reusing an access token. */
 export const minimumRemainingMillis: number = minimumRemaining
 
+/** How long a network failure of a refresh is reused per refresh token (a `Context.Reference`, default 2 s). */
+export { defaultRefreshFailureCooldown, RefreshFailureCooldown } from "./internal/tag.js"
+
 /**
  * Builds the session over a `TokenStore` and the transport. Scoped: a refresh in flight belongs
  * to the session (a caller's interruption does not cancel the shared refresh), and the watcher
@@ -87,7 +113,8 @@ export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = /* @
 /**
  * A light session over tokens fixed for one request (server side, e.g. `ServerUsers.fromRequest`):
  * no token store, no watcher fiber, no scope; `changes` emits nothing. Tokens follow the same
- * rules as {@link make} (reuse, shared refresh, a rejected refresh token clears them); a refresh
- * runs in the fiber that needs it and its result stays in this session.
+ * rules as {@link make} (one implementation: reuse, shared refresh, cooldown, a rejected refresh
+ * token clears them); the shared refresh runs in a daemon fiber that ends with its request, so a
+ * caller's interruption does not cancel it for the others; its result stays in this session.
  */
 export const makeForRequest: (tokens: StoredTokens) => Effect.Effect<SessionShape, never, StackClient> = makeRequestSession

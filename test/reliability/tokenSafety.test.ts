@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll } from "vitest"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Access from "../../src/core/Access.js"
 import * as KnownErrors from "../../src/core/KnownErrors.js"
-import { Session } from "../../src/session/Session.js"
+import { defaultRefreshFailureCooldown, Session } from "../../src/session/Session.js"
 import { TokenStore } from "../../src/session/TokenStore.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Users from "../../src/users/Users.js"
@@ -200,7 +200,8 @@ describe("the refresh token survives every fault during a refresh", () => {
         expect(me.count).toBe(0)
         const after = yield* stored
         expect(text(after.refreshToken)).toBe(refreshTokenText)
-        // the service recovers: the kept refresh token works
+        // the service recovers: once the refresh cooldown has passed, the kept refresh token works
+        yield* TestClock.adjust(defaultRefreshFailureCooldown)
         server.resetHandlers()
         refreshRoute(() => tokenResponse())
         meRoute()
@@ -271,6 +272,8 @@ describe("the refresh token is cleared only by a rejected refresh or a sign-out"
               else if (KnownErrors.refreshTokenErrorCodes.has(kind)) expected = undefined
             }
             expect(text((yield* stored).refreshToken)).toBe(expected)
+            // past the refresh cooldown: the next step sends its own refresh
+            yield* TestClock.adjust(defaultRefreshFailureCooldown)
           }
         })
         await Runtime.runPromise(runtime)(program.pipe(Effect.provide(sessionLayer(tokens(expiredAccess, refreshTokenText)))))

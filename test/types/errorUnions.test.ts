@@ -48,7 +48,12 @@ describe("error unions", () => {
 
   it("Sessions.signOut swallows refresh-token and expired-token errors", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Sessions.signOut>>>().toEqualTypeOf<
-      ClientCommon | KnownErrors.InvalidProjectForAccessToken | KnownErrors.InvalidOauthClientIdOrSecret | Transport | InvalidArgument
+      | ClientCommon
+      | KnownErrors.InvalidProjectForAccessToken
+      | KnownErrors.InvalidOauthClientIdOrSecret
+      | KnownErrors.InvalidScope
+      | Transport
+      | InvalidArgument
     >()
   })
 

@@ -25,6 +25,7 @@ type StartErrors =
   | KnownErrors.UnparsableAccessToken
   | KnownErrors.AccessTokenExpired
   | KnownErrors.SchemaError
+  | KnownErrors.InvalidScope // a failed refresh of the current token
   | Transport
   | InvalidArgument
   | OAuth.InvalidOAuthUrl
@@ -68,6 +69,7 @@ describe("ConnectedAccounts error unions", () => {
       | KnownErrors.UnparsableAccessToken
       | KnownErrors.AccessTokenExpired
       | KnownErrors.InvalidProjectForAccessToken
+      | KnownErrors.InvalidScope // a failed refresh
       | UserNotSignedIn
       | Transport
       | InvalidArgument

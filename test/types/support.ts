@@ -6,6 +6,7 @@ import type { Effect } from "effect"
 import type {
   ConnectivityError,
   HttpError,
+  InvalidArgument,
   InvalidResponse,
   RateLimited,
   UnsupportedKnownError
@@ -22,12 +23,18 @@ export type ClientCommon =
   | KnownErrors.InvalidPublishableClientKey
   | KnownErrors.PublishableClientKeyRequiredForProject
 
-/** The known errors of a call that sends the session's access token (and may refresh it). */
+/**
+ * The errors of a call that sends the session's access token and may refresh it: the known errors,
+ * and every failure of the refresh grant but the refresh-token family (`RefreshError`), which
+ * includes `InvalidScope` and `InvalidArgument` (the grant's form).
+ */
 export type SessionCommon =
   | KnownErrors.UnparsableAccessToken
   | KnownErrors.AccessTokenExpired
   | KnownErrors.InvalidProjectForAccessToken
   | KnownErrors.InvalidOauthClientIdOrSecret
+  | KnownErrors.InvalidScope
+  | InvalidArgument
 
 /** The known errors of server access (secret server key). */
 export type ServerCommon = KnownErrors.ServerAuthenticationRequired | KnownErrors.InvalidSecretServerKey

@@ -1,14 +1,14 @@
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import * as SynchronizedRef from "effect/SynchronizedRef"
 import { decodeJwt } from "jose"
 import { call } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
@@ -16,7 +16,7 @@ import { StackClient } from "../../core/StackClient.js"
 import type { StackClientShape } from "../../core/StackClient.js"
 import { makeRefreshGrant, refreshGrant } from "../../auth/Tokens.js"
 import type { RefreshError, RequestTokens, SessionShape } from "../Session.js"
-import { minimumRemaining as minimumRemainingMillis } from "./tag.js"
+import { minimumRemaining as minimumRemainingMillis, RefreshFailureCooldown } from "./tag.js"
 import { TokenStore } from "../TokenStore.js"
 import * as TokenStoreModule from "../TokenStore.js"
 import type { StoredTokens } from "../TokenStore.js"
@@ -43,125 +43,8 @@ const isUsableAccessToken = (token: Option.Option<Redacted.Redacted<string>>, no
   return Option.isNone(expiry) || expiry.value - now >= minimumRemainingMillis
 }
 
-interface InFlight {
-  readonly refreshToken: string
-  readonly deferred: Deferred.Deferred<Option.Option<Redacted.Redacted<string>>, RefreshError>
-}
-
 const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefined =>
   Option.isSome(token) ? Redacted.value(token.value) : undefined
-
-export const makeSession = /* @__PURE__ */ Effect.gen(function* () {
-  const store = yield* TokenStore
-  const client = yield* StackClient
-  const scope = yield* Effect.scope
-  const state = yield* SubscriptionRef.make<StoredTokens>(yield* store.get)
-  const rejectedAccessToken = yield* Ref.make<string | undefined>(undefined)
-  // bumped by every sign-in, sign-out and external change: a refresh started under an older
-  // generation must not write its result
-  const generation = yield* Ref.make(0)
-  const inFlight = yield* SynchronizedRef.make<Option.Option<InFlight>>(Option.none())
-
-  const write = (tokens: StoredTokens) => Effect.zipRight(SubscriptionRef.set(state, tokens), store.set(tokens))
-
-  yield* store.changes.pipe(
-    Stream.runForEach((tokens) =>
-      Effect.gen(function* () {
-        const current = yield* SubscriptionRef.get(state)
-        if (TokenStoreModule.equals(current, tokens)) return
-        yield* Ref.update(generation, (n) => n + 1)
-        yield* SubscriptionRef.set(state, tokens)
-      })
-    ),
-    Effect.forkIn(scope)
-  )
-
-  const isUsable = isUsableAccessToken
-
-  const runRefresh = (refreshToken: Redacted.Redacted<string>, startedAt: number) =>
-    sendRefreshGrant(client, refreshToken).pipe(
-      Effect.flatMap((response) =>
-        Effect.gen(function* () {
-          const current = yield* SubscriptionRef.get(state)
-          if ((yield* Ref.get(generation)) !== startedAt || text(current.refreshToken) !== Redacted.value(refreshToken)) {
-            // a sign-out or another sign-in happened meanwhile: drop this result
-            return Option.none<Redacted.Redacted<string>>()
-          }
-          yield* Ref.set(rejectedAccessToken, undefined)
-          yield* write({
-            accessToken: Option.some(response.accessToken),
-            refreshToken: response.refreshToken === undefined ? current.refreshToken : Option.some(response.refreshToken)
-          })
-          return Option.some(response.accessToken)
-        })
-      ),
-      Effect.catchIf(
-        (error): error is KnownErrors.RefreshTokenNotFoundOrExpired =>
-          typeof error === "object" && error !== null && "code" in error && KnownErrors.refreshTokenErrorCodes.has(String(error.code)),
-        () =>
-          Effect.gen(function* () {
-            if ((yield* Ref.get(generation)) === startedAt) {
-              yield* Ref.update(generation, (n) => n + 1)
-              yield* write(TokenStoreModule.empty)
-            }
-            return Option.none<Redacted.Redacted<string>>()
-          })
-      )
-    ) as Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError>
-
-  const refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> = Effect.gen(function* () {
-    const current = yield* SubscriptionRef.get(state)
-    if (Option.isNone(current.refreshToken)) return Option.none()
-    const refreshToken = current.refreshToken.value
-    const startedAt = yield* Ref.get(generation)
-    const deferred = yield* SynchronizedRef.modifyEffect(inFlight, (running) => {
-      if (Option.isSome(running) && running.value.refreshToken === Redacted.value(refreshToken)) {
-        return Effect.succeed([running.value.deferred, running] as const)
-      }
-      return Effect.gen(function* () {
-        const created = yield* Deferred.make<Option.Option<Redacted.Redacted<string>>, RefreshError>()
-        yield* runRefresh(refreshToken, startedAt).pipe(
-          Effect.exit,
-          Effect.flatMap((exit) =>
-            Effect.zipRight(
-              SynchronizedRef.set(inFlight, Option.none()),
-              Deferred.done(created, Exit.isSuccess(exit) ? exit : (exit as Exit.Exit<never, RefreshError>))
-            )
-          ),
-          Effect.forkIn(scope)
-        )
-        return [created, Option.some({ refreshToken: Redacted.value(refreshToken), deferred: created })] as const
-      })
-    })
-    return yield* Deferred.await(deferred)
-  })
-
-  const requestTokens: Effect.Effect<RequestTokens, RefreshError> = Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    const current = yield* SubscriptionRef.get(state)
-    if (isUsable(current.accessToken, now, yield* Ref.get(rejectedAccessToken))) return current
-    if (Option.isNone(current.refreshToken)) return TokenStoreModule.empty
-    const accessToken = yield* refresh
-    const after = yield* SubscriptionRef.get(state)
-    return Option.isSome(accessToken) ? { accessToken, refreshToken: after.refreshToken } : TokenStoreModule.empty
-  })
-
-  const session: SessionShape = {
-    requestTokens,
-    refresh,
-    markAccessTokenExpired: (accessToken) => Ref.set(rejectedAccessToken, Redacted.value(accessToken)),
-    signIn: (tokens) =>
-      Effect.gen(function* () {
-        yield* Ref.update(generation, (n) => n + 1)
-        yield* Ref.set(rejectedAccessToken, undefined)
-        yield* write({ accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken })
-      }),
-    clear: Effect.zipRight(Ref.update(generation, (n) => n + 1), write(TokenStoreModule.empty)),
-    current: SubscriptionRef.get(state),
-    changes: state.changes
-  }
-  return session
-})
 
 /** The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session). */
 const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redacted<string>) =>
@@ -174,89 +57,239 @@ const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redac
   }).pipe(Effect.provideService(StackClient, client))
 
 /**
+ * An answer of the `REFRESH_TOKEN_ERROR` family (PROTOCOL.md §2.7, §5.1): the refresh token is
+ * rejected and the session is over. Narrows to the family's members the error union declares.
+ */
+const endsTheSession = <E>(error: E): error is Extract<E, KnownErrors.RefreshTokenError> => KnownErrors.isRefreshTokenError(error)
+
+/**
+ * A refresh failure for a network reason (no answer, 429, 5xx): later callers within the cooldown
+ * reuse it instead of sending another refresh.
+ */
+const isNetworkFailure = (error: RefreshError): boolean =>
+  error._tag === "ConnectivityError" || error._tag === "RateLimited" || (error._tag === "HttpError" && error.status >= 500)
+
+/** Where a session keeps its tokens: a `SubscriptionRef` written through to the store, or a variable. */
+interface TokenCell {
+  readonly get: Effect.Effect<StoredTokens>
+  /** Replaces the tokens (and persists them, for a store-backed cell). */
+  readonly set: (tokens: StoredTokens) => Effect.Effect<void>
+}
+
+interface InFlight {
+  readonly refreshToken: string
+  readonly deferred: Deferred.Deferred<Option.Option<Redacted.Redacted<string>>, RefreshError>
+}
+
+interface CooledFailure {
+  readonly refreshToken: string
+  readonly error: RefreshError
+  readonly atMillis: number
+}
+
+/** The token rules shared by both kinds of session, plus a way to invalidate refreshes in flight. */
+interface SessionCore extends Omit<SessionShape, "current" | "changes"> {
+  /** Tokens changed outside this session (another tab): a refresh in flight must not write. */
+  readonly invalidate: Effect.Effect<void>
+}
+
+/**
+ * The one implementation of the session rules (SPEC.md §4, PROTOCOL.md §2.7, §5.1):
+ *
+ * - the access token is reused while ≥ 20 s remain (no `exp`: never expires), unless marked expired;
+ * - one refresh per refresh token at a time, shared by every caller; it runs through `detach`, so
+ *   no caller's interruption or timeout cancels it for the others;
+ * - a `REFRESH_TOKEN_ERROR`-family answer clears both tokens (signed out);
+ * - any other failure keeps the tokens; a network failure (see {@link isNetworkFailure}) is reused
+ *   for {@link RefreshFailureCooldown} per refresh token;
+ * - a sign-in, sign-out or external change during a refresh wins: the refresh result is dropped.
+ *
+ * Bookkeeping (generation, in-flight refresh, cooldown) lives in this closure and is changed only
+ * in synchronous steps, so check-and-set is atomic between fibers.
+ */
+const makeCore = (
+  client: StackClientShape,
+  cell: TokenCell,
+  detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
+): SessionCore => {
+  let rejectedAccessToken: string | undefined
+  // bumped by every sign-in, sign-out and external change: a refresh started under an older
+  // generation must not write its result
+  let generation = 0
+  let inFlight: InFlight | undefined
+  let lastFailure: CooledFailure | undefined
+
+  const runRefresh = (
+    refreshToken: Redacted.Redacted<string>,
+    startedAt: number
+  ): Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> =>
+    sendRefreshGrant(client, refreshToken).pipe(
+      Effect.flatMap((response) =>
+        Effect.flatMap(cell.get, (current) => {
+          if (generation !== startedAt || text(current.refreshToken) !== Redacted.value(refreshToken)) {
+            // a sign-out or another sign-in happened meanwhile: drop this result
+            return Effect.succeed(Option.none<Redacted.Redacted<string>>())
+          }
+          rejectedAccessToken = undefined
+          lastFailure = undefined
+          return Effect.as(
+            cell.set({
+              accessToken: Option.some(response.accessToken),
+              refreshToken: response.refreshToken === undefined ? current.refreshToken : Option.some(response.refreshToken)
+            }),
+            Option.some(response.accessToken)
+          )
+        })
+      ),
+      Effect.catchIf(endsTheSession, () =>
+        Effect.suspend(() => {
+          if (generation !== startedAt) return Effect.succeed(Option.none<Redacted.Redacted<string>>())
+          generation++
+          return Effect.as(cell.set(TokenStoreModule.empty), Option.none<Redacted.Redacted<string>>())
+        })
+      )
+    )
+
+  /** Records a network failure for the cooldown, frees the slot, and hands the outcome to every waiter. */
+  const settle = (running: InFlight, exit: Exit.Exit<Option.Option<Redacted.Redacted<string>>, RefreshError>) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (Exit.isFailure(exit)) {
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isSome(failure) && isNetworkFailure(failure.value)) {
+          lastFailure = { refreshToken: running.refreshToken, error: failure.value, atMillis: now }
+        }
+      }
+      if (inFlight === running) inFlight = undefined
+      return Deferred.done(running.deferred, exit)
+    })
+
+  /** The refresh in flight for this token, or a new one started detached (atomic: no yield between check and set). */
+  const joinOrStart = (refreshToken: Redacted.Redacted<string>) =>
+    Effect.uninterruptible(
+      Effect.suspend(() => {
+        const key = Redacted.value(refreshToken)
+        if (inFlight !== undefined && inFlight.refreshToken === key) return Effect.succeed(inFlight.deferred)
+        const running: InFlight = {
+          refreshToken: key,
+          deferred: Deferred.unsafeMake<Option.Option<Redacted.Redacted<string>>, RefreshError>(FiberId.none)
+        }
+        inFlight = running
+        const refresh = runRefresh(refreshToken, generation).pipe(
+          Effect.exit,
+          Effect.flatMap((exit) => settle(running, exit)),
+          Effect.asVoid
+        )
+        return Effect.as(detach(refresh), running.deferred)
+      })
+    )
+
+  const refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> = Effect.gen(function* () {
+    const current = yield* cell.get
+    if (Option.isNone(current.refreshToken)) return Option.none()
+    const refreshToken = current.refreshToken.value
+    const now = yield* Clock.currentTimeMillis
+    const cooldown = Duration.toMillis(yield* RefreshFailureCooldown)
+    const cooled = lastFailure
+    if (cooled !== undefined && cooled.refreshToken === Redacted.value(refreshToken) && now - cooled.atMillis < cooldown) {
+      return yield* Effect.fail(cooled.error)
+    }
+    const deferred = yield* joinOrStart(refreshToken)
+    return yield* Deferred.await(deferred)
+  })
+
+  const requestTokens: Effect.Effect<RequestTokens, RefreshError> = Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const current = yield* cell.get
+    if (isUsableAccessToken(current.accessToken, now, rejectedAccessToken)) return current
+    if (Option.isNone(current.refreshToken)) return TokenStoreModule.empty
+    const accessToken = yield* refresh
+    const after = yield* cell.get
+    return Option.isSome(accessToken) ? { accessToken, refreshToken: after.refreshToken } : TokenStoreModule.empty
+  })
+
+  const invalidate = Effect.sync(() => {
+    generation++
+    rejectedAccessToken = undefined
+    lastFailure = undefined
+  })
+
+  return {
+    requestTokens,
+    refresh,
+    markAccessTokenExpired: (accessToken) =>
+      Effect.sync(() => {
+        rejectedAccessToken = Redacted.value(accessToken)
+      }),
+    signIn: (tokens) => Effect.zipRight(invalidate, cell.set({ accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken })),
+    clear: Effect.zipRight(invalidate, cell.set(TokenStoreModule.empty)),
+    invalidate
+  }
+}
+
+/** The session over a `TokenStore`: tokens in a `SubscriptionRef`, refreshes forked in the session's scope. */
+export const makeSession = /* @__PURE__ */ Effect.gen(function* () {
+  const store = yield* TokenStore
+  const client = yield* StackClient
+  const scope = yield* Effect.scope
+  const state = yield* SubscriptionRef.make<StoredTokens>(yield* store.get)
+
+  const core = makeCore(
+    client,
+    {
+      get: SubscriptionRef.get(state),
+      set: (tokens) => Effect.zipRight(SubscriptionRef.set(state, tokens), store.set(tokens))
+    },
+    (refresh) => Effect.forkIn(refresh, scope)
+  )
+
+  yield* store.changes.pipe(
+    Stream.runForEach((tokens) =>
+      Effect.gen(function* () {
+        const current = yield* SubscriptionRef.get(state)
+        if (TokenStoreModule.equals(current, tokens)) return
+        yield* core.invalidate
+        yield* SubscriptionRef.set(state, tokens)
+      })
+    ),
+    Effect.forkIn(scope)
+  )
+
+  const session: SessionShape = {
+    requestTokens: core.requestTokens,
+    refresh: core.refresh,
+    markAccessTokenExpired: core.markAccessTokenExpired,
+    signIn: core.signIn,
+    clear: core.clear,
+    current: SubscriptionRef.get(state),
+    changes: state.changes
+  }
+  return session
+})
+
+/**
  * A light session over tokens fixed for one request (server side): no token store, no watcher
- * fiber, no scope, no change stream. Same token rules as {@link makeSession} (reuse with ≥ 20 s
- * left, shared refresh, a rejected refresh token clears the tokens, stale refresh results dropped
- * after a sign-in or sign-out); a refresh runs in the fiber that needs it and stays in this session.
+ * fiber, no scope, no change stream. Same rules as {@link makeSession} (one implementation); the
+ * shared refresh runs in a daemon fiber that ends with the refresh request, so a caller's
+ * interruption never cancels it for the others.
  */
 export const makeRequestSession = (initial: StoredTokens): Effect.Effect<SessionShape, never, StackClient> =>
   Effect.map(StackClient, (client) => {
     let state = initial
-    let rejected: string | undefined
-    let generation = 0
-    let inFlight: InFlight | undefined
-
-    const runRefresh = (refreshToken: Redacted.Redacted<string>, startedAt: number) =>
-      sendRefreshGrant(client, refreshToken).pipe(
-        Effect.map((response) => {
-          if (generation !== startedAt || text(state.refreshToken) !== Redacted.value(refreshToken)) {
-            return Option.none<Redacted.Redacted<string>>()
-          }
-          rejected = undefined
-          state = {
-            accessToken: Option.some(response.accessToken),
-            refreshToken: response.refreshToken === undefined ? state.refreshToken : Option.some(response.refreshToken)
-          }
-          return Option.some(response.accessToken)
-        }),
-        Effect.catchIf(
-          (error): error is KnownErrors.RefreshTokenNotFoundOrExpired =>
-            typeof error === "object" && error !== null && "code" in error && KnownErrors.refreshTokenErrorCodes.has(String(error.code)),
-          () =>
-            Effect.sync(() => {
-              if (generation === startedAt) {
-                generation++
-                state = TokenStoreModule.empty
-              }
-              return Option.none<Redacted.Redacted<string>>()
-            })
-        )
-      ) as Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError>
-
-    const refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> = Effect.suspend(() => {
-      if (Option.isNone(state.refreshToken)) return Effect.succeed(Option.none())
-      const refreshToken = state.refreshToken.value
-      if (inFlight !== undefined && inFlight.refreshToken === Redacted.value(refreshToken)) {
-        return Deferred.await(inFlight.deferred)
-      }
-      const deferred = Deferred.unsafeMake<Option.Option<Redacted.Redacted<string>>, RefreshError>(FiberId.none)
-      const running: InFlight = { refreshToken: Redacted.value(refreshToken), deferred }
-      inFlight = running
-      return runRefresh(refreshToken, generation).pipe(
-        Effect.onExit((exit) => {
-          if (inFlight === running) inFlight = undefined
-          return Deferred.done(deferred, exit)
+    const cell: TokenCell = {
+      get: Effect.sync(() => state),
+      set: (tokens) =>
+        Effect.sync(() => {
+          state = tokens
         })
-      )
-    })
-
-    const requestTokens: Effect.Effect<RequestTokens, RefreshError> = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const current = state
-      if (isUsableAccessToken(current.accessToken, now, rejected)) return Effect.succeed(current)
-      if (Option.isNone(current.refreshToken)) return Effect.succeed(TokenStoreModule.empty)
-      return Effect.map(refresh, (accessToken) =>
-        Option.isSome(accessToken) ? { accessToken, refreshToken: state.refreshToken } : TokenStoreModule.empty
-      )
-    })
-
+    }
+    const core = makeCore(client, cell, Effect.forkDaemon)
     const session: SessionShape = {
-      requestTokens,
-      refresh,
-      markAccessTokenExpired: (accessToken) =>
-        Effect.sync(() => {
-          rejected = Redacted.value(accessToken)
-        }),
-      signIn: (tokens) =>
-        Effect.sync(() => {
-          generation++
-          rejected = undefined
-          state = { accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken }
-        }),
-      clear: Effect.sync(() => {
-        generation++
-        state = TokenStoreModule.empty
-      }),
-      current: Effect.sync(() => state),
+      requestTokens: core.requestTokens,
+      refresh: core.refresh,
+      markAccessTokenExpired: core.markAccessTokenExpired,
+      signIn: core.signIn,
+      clear: core.clear,
+      current: cell.get,
       changes: Stream.empty
     }
     return session
