@@ -5,9 +5,11 @@
  *    emulator → never a 5xx, never a crash; every 4xx is a known error (header = body code, JSON
  *    envelope) or a plain-text answer; the override header turns 4xx into 200 + actual status;
  * 2. a model-based test: random sequences of user, session, team, membership, permission and
- *    contact-channel operations against the emulator and a small model, checking the answers and
- *    the invariants (e-mails used for auth unique, no orphan memberships, permissions only for
- *    members, no session of a deleted user).
+ *    contact-channel and user-API-key operations against the emulator and a small model, checking
+ *    the answers and the invariants (e-mails used for auth unique, no orphan memberships,
+ *    permissions only for members, no session of a deleted user, and — the user-deletion cascade —
+ *    a deleted user's id appears nowhere in the emulator's state and its API keys no longer pass
+ *    `/user-api-keys/check`).
  */
 import { Arbitrary, Effect, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "vitest"
@@ -17,6 +19,7 @@ import type * as Emulator from "../../src/emulator/Emulator.js"
 import { allRoutes } from "../../src/emulator/routes/index.js"
 import type { Answer } from "../emulator/helpers.js"
 import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "../emulator/helpers.js"
+import { userReferences } from "../emulator/userReferences.js"
 import { count, timeout, watchUnhandledRejections } from "./support.js"
 
 const unhandled = watchUnhandledRejections()
@@ -278,6 +281,8 @@ type Op =
   | { readonly op: "grant"; readonly team: number; readonly user: number; readonly permission: number }
   | { readonly op: "deleteTeam"; readonly team: number }
   | { readonly op: "addChannel"; readonly user: number; readonly email: number; readonly usedForAuth: boolean }
+  | { readonly op: "createApiKey"; readonly user: number }
+  | { readonly op: "checkApiKey"; readonly key: number }
 
 const index = fc.nat({ max: 7 })
 const ops: fc.Arbitrary<Op> = fc.oneof(
@@ -301,7 +306,9 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
     : []),
   ...(hasContactChannels
     ? [fc.record({ op: fc.constant("addChannel" as const), user: index, email: fc.nat({ max: emailPool.length - 1 }), usedForAuth: fc.boolean() })]
-    : [])
+    : []),
+  fc.record({ op: fc.constant("createApiKey" as const), user: index }),
+  fc.record({ op: fc.constant("checkApiKey" as const), key: index })
 )
 
 interface ModelUser {
@@ -316,6 +323,10 @@ interface ModelSession {
   readonly refreshToken: string
   alive: boolean
 }
+interface ModelApiKey {
+  readonly userId: string
+  readonly value: string
+}
 interface ModelTeam {
   readonly id: string
   readonly members: Set<string>
@@ -327,6 +338,7 @@ interface Model {
   readonly sessions: Array<ModelSession>
   readonly teams: Map<string, ModelTeam>
   readonly deletedTeams: Array<string>
+  readonly apiKeys: Array<ModelApiKey>
 }
 
 const pick = <A>(items: ReadonlyArray<A>, i: number): A | undefined => (items.length === 0 ? undefined : items[i % items.length])
@@ -347,11 +359,11 @@ describe("model-based sequences against the emulator", () => {
       const covered = new Map<string, number>()
       await fc.assert(
         fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: modelSteps }), async (sequence) => {
-          const emulator = await Effect.runPromise(makeEmulator())
+          const emulator = await Effect.runPromise(makeEmulator({ demo: { config: { allowUserApiKeys: true } } }))
           const demo = emulator.demo
           const project = emulator.state.projects.get(demo.projectId)!
           const baselineUsers = new Set(project.users.keys())
-          const model: Model = { users: new Map(), deletedUsers: new Set(), sessions: [], teams: new Map(), deletedTeams: [] }
+          const model: Model = { users: new Map(), deletedUsers: new Set(), sessions: [], teams: new Map(), deletedTeams: [], apiKeys: [] }
           const call = (input: Parameters<typeof send>[1]) => Effect.runPromise(send(emulator, input))
           const server = serverHeaders(demo)
           const expectAnswer = (answer: Answer, step: string, ok: ReadonlyArray<number>, codes: ReadonlyArray<string> = []) => {
@@ -545,9 +557,38 @@ describe("model-based sequences against the emulator", () => {
                 }
                 break
               }
+              case "createApiKey": {
+                const userId = anyUserId(op.user)
+                if (userId === undefined) break
+                const answer = await call({ method: "POST", path: "/api/v1/user-api-keys", headers: server, body: { user_id: userId, description: `key ${stepIndex}`, expires_at_millis: null } })
+                if (model.users.has(userId)) {
+                  expectAnswer(answer, step, [200])
+                  model.apiKeys.push({ userId, value: answer.json.value })
+                } else {
+                  expectAnswer(answer, step, [], ["USER_NOT_FOUND"])
+                }
+                break
+              }
+              case "checkApiKey": {
+                const key = pick(model.apiKeys, op.key)
+                if (key === undefined) break
+                const answer = await call({ method: "POST", path: "/api/v1/user-api-keys/check", headers: server, body: { api_key: key.value } })
+                if (model.users.has(key.userId)) {
+                  expectAnswer(answer, step, [200])
+                  expect(answer.json.user_id, step).toBe(key.userId)
+                } else {
+                  expectAnswer(answer, step, [], ["API_KEY_NOT_FOUND"])
+                }
+                break
+              }
             }
 
             // ---- invariants, read from the emulator's state and its API
+            // the user-deletion cascade: a deleted user's id appears nowhere in the state
+            for (const userId of model.deletedUsers) {
+              const left = userReferences(emulator.state, userId)
+              if (left.length > 0) throw new Error(`${step}: deleted user ${userId} still referenced at ${left.join(", ")}`)
+            }
             const stateUsers = new Set([...project.users.keys()].filter((id) => !baselineUsers.has(id)))
             expect(stateUsers, step).toEqual(new Set(model.users.keys()))
             // e-mails used for auth are unique across users
