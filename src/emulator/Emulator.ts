@@ -6,6 +6,20 @@
  *
  * The core uses WebCrypto only (no `node:` imports), so it also runs in a browser under msw.
  *
+ * Browser pages (see `BrowserAccess.ts`): the API answers with the service's permissive CORS
+ * (`access-control-allow-origin: *`), except its privileged surface — the outbox and the other
+ * `/api/v1/emulator/*` pages, and admin access (admin access type, super-secret admin key or admin
+ * access token). That surface answers only callers without an `Origin` header (Node, curl, the
+ * in-process client) and pages on a loopback origin (`http://localhost:*`, `http://127.x.x.x:*`,
+ * `http://[::1]:*`) or on the emulator's own origin; any other page gets a 403 text without CORS
+ * headers (its preflight too), so a web site you visit cannot read e-mailed codes or use the
+ * well-known default admin keys of an emulator running on your machine.
+ *
+ * Hostile input: request bodies over `maxRequestBodyBytes` (1 MiB by default) are answered 413
+ * (text) without being kept; JSON nested more than 100 levels is a `SCHEMA_ERROR`; the issuer of
+ * tokens and the OAuth URLs come from `baseUrl` or the request URL (which the Node server builds
+ * on its fixed base, never on `Host`).
+ *
  * @example
  * ```ts
  * import { Effect } from "effect"

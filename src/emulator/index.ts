@@ -7,7 +7,8 @@
  *   `stack-auth-effect/emulator/msw` (needs `msw`), the Node HTTP server and its CLI in
  *   `stack-auth-effect/emulator/server` (Node only).
  * - The outbox keeps every e-mail "sent": `emulator.outbox({ email })`, or
- *   `GET /api/v1/emulator/outbox?email=…`.
+ *   `GET /api/v1/emulator/outbox?email=…` (like admin access, answered only to non-browser
+ *   callers and pages on localhost / 127.x.x.x / [::1]; other web pages get 403).
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
  * `GET /api/v1/emulator/outbox?email=&project_id=` (emulator only, no auth): the e-mails the
- * emulator "sent", oldest first, with the code and link each carries.
+ * emulator "sent", oldest first, with the code and link each carries. Only for callers without
+ * an `Origin` header and pages on a loopback origin (`BrowserAccess.ts`): other pages get 403.
  *
  * @module
  */
