@@ -3,9 +3,11 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
@@ -131,8 +133,13 @@ interface TooLarge {
 }
 
 /**
- * Reads a body as UTF-8 text, at most `limit` bytes: once more arrived the reading stops (the
- * stream is cancelled, so the connection is dropped) and the answer is refused.
+ * Reads a body as UTF-8 text, at most `limit` bytes (decoded: a compressed answer is counted as it
+ * expands): once more arrived the reading stops, the stream is cancelled (the connection dropped)
+ * and the answer is refused.
+ *
+ * The reading runs in its own fiber and the caller waits only for its verdict, never for the
+ * stream's cancellation: some `fetch` implementations (msw's mocked bodies) never settle a
+ * `cancel()`, and a caller's timeout must not wait for one either.
  */
 const readBody = (
   response: HttpClientResponse.HttpClientResponse,
@@ -140,33 +147,43 @@ const readBody = (
 ): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > limit) return Effect.succeed(Either.left({ _tag: "TooLarge", bytes: declared, declared: true }))
-  return Effect.suspend(() => {
+  return Effect.gen(function* () {
+    const verdict = yield* Deferred.make<Either.Either<string, TooLarge>, unknown>()
     const chunks: Array<Uint8Array> = []
     let total = 0
-    return Stream.runForEachWhile(response.stream, (chunk) =>
-      Effect.sync(() => {
+    const consume = Stream.runForEachWhile(response.stream, (chunk) =>
+      Effect.suspend(() => {
         total += chunk.byteLength
-        if (total > limit) return false
-        chunks.push(chunk)
-        return true
+        if (total <= limit) {
+          chunks.push(chunk)
+          return Effect.succeed(true)
+        }
+        chunks.length = 0
+        return Effect.as(Deferred.succeed(verdict, Either.left({ _tag: "TooLarge", bytes: total, declared: false })), false)
       })
     ).pipe(
       Effect.catchIf(
         (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
         () => Effect.void
       ),
-      Effect.map((): Either.Either<string, TooLarge> => {
-        if (total > limit) return Either.left({ _tag: "TooLarge", bytes: total, declared: false })
-        const bytes = new Uint8Array(total)
-        let offset = 0
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset)
-          offset += chunk.byteLength
-        }
-        return Either.right(new TextDecoder().decode(bytes))
+      Effect.matchCauseEffect({
+        onFailure: (cause) => Deferred.failCause(verdict, cause),
+        onSuccess: () => Deferred.succeed(verdict, Either.right(decodeUtf8(chunks, total)))
       })
     )
+    const reader = yield* Effect.forkDaemon(consume)
+    return yield* Deferred.await(verdict).pipe(Effect.ensuring(Fiber.interruptFork(reader)))
   })
+}
+
+const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string => {
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return new TextDecoder().decode(bytes)
 }
 
 /** A failure of the attempt that is final (no retry): travels in the success channel. */
