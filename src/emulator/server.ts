@@ -59,7 +59,7 @@ export class ServeError extends Data.TaggedError("ServeError")<{ readonly messag
  * The request's URL on the server's fixed base: only the path and query of the request line are
  * used (an absolute-form target keeps only its path and query), never the `Host` header.
  */
-export const requestUrl = (target: string | undefined, base: string): URL => {
+const requestUrl = (target: string | undefined, base: string): URL => {
   let path = target ?? "/"
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
     try {
