@@ -5,6 +5,9 @@
  * SDK's query cache: many components, one request; a mutation through the SDK refreshes them; a
  * sign-in or sign-out re-reads them for the new user.
  *
+ * The same hooks come typed by the app's runtime from `makeStackHooks(runtime)` (made here by
+ * {@link makeDomainHooks} over that runtime's query hooks).
+ *
  * @module
  */
 import * as Effect from "effect/Effect"
@@ -19,9 +22,11 @@ import * as Projects from "../src/projects/Projects.js"
 import * as TeamInvitations from "../src/teams/TeamInvitations.js"
 import * as TeamMemberProfiles from "../src/teams/TeamMemberProfiles.js"
 import * as Teams from "../src/teams/Teams.js"
+import type * as Stack from "../src/Stack.js"
 import type { CurrentUser } from "../src/users/User.js"
+import type { DependencyList } from "react"
 import { useStackQuery, useStackSuspenseQuery } from "./hooks.js"
-import type { StackQueryResult } from "./hooks.js"
+import type { StackQueryOptions, StackQueryResult } from "./hooks.js"
 
 /** What {@link useUser} does when nobody is signed in. */
 export type UseUserOr = "return-null" | "redirect" | "throw"
@@ -52,6 +57,88 @@ const userEffect = <O extends UseUserOr>(options: UseUserOptions<O>) =>
     Effect.map((user) => (Option.isOption(user) ? Option.getOrNull(user) : user) as UserFor<O>)
   ) as Effect.Effect<UserFor<O>, UseUserError<O>, GetUser.GetUserRequirements>
 
+/** The two query hooks the domain hooks are made of, for effects needing at most `R`. */
+export interface QueryHooks<R> {
+  readonly useStackQuery: <A, E>(
+    effect: Effect.Effect<A, E, R>,
+    deps: DependencyList,
+    options?: StackQueryOptions
+  ) => StackQueryResult<A, E>
+  readonly useStackSuspenseQuery: <A, E>(effect: Effect.Effect<A, E, R>, deps: DependencyList) => A
+}
+
+/**
+ * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a
+ * Stack layer, {@link Stack.ClientServices}). The module's exports are these over the generic hooks;
+ * `makeStackHooks(runtime)` makes them over the runtime's typed ones.
+ */
+export const makeDomainHooks = (hooks: QueryHooks<Stack.ClientServices>) => {
+  const { useStackQuery: query, useStackSuspenseQuery: suspenseQuery } = hooks
+  return {
+    /**
+     * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and
+     * every change through the SDK. See {@link UseUserOptions} for `or`.
+     */
+    useUser: <const O extends UseUserOr = "return-null">(
+      options: UseUserOptions<O> = {}
+    ): StackQueryResult<UserFor<O>, UseUserError<O>> =>
+      query(userEffect(options), [options.or ?? "return-null", options.includeRestricted ?? false]),
+    /** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
+    useSuspenseUser: <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> =>
+      suspenseQuery(userEffect(options), [options.or ?? "return-null", options.includeRestricted ?? false]),
+    /** The signed-in user's contact channels (`ContactChannels.list`, cached). */
+    useContactChannels: () => query(ContactChannels.list(), []),
+    /** {@link useContactChannels} for Suspense. */
+    useSuspenseContactChannels: () => suspenseQuery(ContactChannels.list(), []),
+    /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
+    useApiKeys: () => query(UserApiKeys.list(), []),
+    /** {@link useApiKeys} for Suspense. */
+    useSuspenseApiKeys: () => suspenseQuery(UserApiKeys.list(), []),
+    /** The signed-in user's active sessions (`Sessions.list`, cached). */
+    useSessions: () => query(Sessions.list(), []),
+    /** {@link useSessions} for Suspense. */
+    useSuspenseSessions: () => suspenseQuery(Sessions.list(), []),
+    /** The current project, client view (`Projects.getCurrent`, cached; kept across sign-ins). */
+    useProject: () => query(Projects.getCurrent(), []),
+    /** {@link useProject} for Suspense. */
+    useSuspenseProject: () => suspenseQuery(Projects.getCurrent(), []),
+    /** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
+    useTeams: () => query(Teams.listMine(), []),
+    /** {@link useTeams} for Suspense. */
+    useSuspenseTeams: () => suspenseQuery(Teams.listMine(), []),
+    /** One team of the signed-in user (`Teams.get`, cached). */
+    useTeam: (teamId: string) => query(Teams.get(teamId), [teamId]),
+    /** {@link useTeam} for Suspense. */
+    useSuspenseTeam: (teamId: string) => suspenseQuery(Teams.get(teamId), [teamId]),
+    /** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
+    useTeamMembers: (teamId: string) => query(TeamMemberProfiles.list(teamId), [teamId]),
+    /** {@link useTeamMembers} for Suspense. */
+    useSuspenseTeamMembers: (teamId: string) => suspenseQuery(TeamMemberProfiles.list(teamId), [teamId]),
+    /** The pending invitations of a team (`TeamInvitations.list`, cached). */
+    useTeamInvitations: (teamId: string) => query(TeamInvitations.list(teamId), [teamId]),
+    /** {@link useTeamInvitations} for Suspense. */
+    useSuspenseTeamInvitations: (teamId: string) => suspenseQuery(TeamInvitations.list(teamId), [teamId]),
+    /**
+     * Whether the signed-in user has a permission in a team, contained permissions included
+     * (`Permissions.hasTeamPermission`, over the cached recursive list).
+     */
+    usePermission: (teamId: string, permissionId: string) =>
+      query(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId]),
+    /** {@link usePermission} for Suspense. */
+    useSuspensePermission: (teamId: string, permissionId: string) =>
+      suspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId]),
+    /** A team's API keys (`TeamApiKeys.list`, cached). */
+    useTeamApiKeys: (teamId: string) => query(TeamApiKeys.list(teamId), [teamId]),
+    /** {@link useTeamApiKeys} for Suspense. */
+    useSuspenseTeamApiKeys: (teamId: string) => suspenseQuery(TeamApiKeys.list(teamId), [teamId])
+  }
+}
+
+/** The hooks {@link makeDomainHooks} makes. */
+export type DomainHooks = ReturnType<typeof makeDomainHooks>
+
+const generic: DomainHooks = makeDomainHooks({ useStackQuery, useStackSuspenseQuery })
+
 /**
  * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and
  * every change through the SDK. See {@link UseUserOptions} for `or`.
@@ -67,76 +154,68 @@ const userEffect = <O extends UseUserOr>(options: UseUserOptions<O>) =>
  * }
  * ```
  */
-export const useUser = <const O extends UseUserOr = "return-null">(
-  options: UseUserOptions<O> = {}
-): StackQueryResult<UserFor<O>, UseUserError<O>> =>
-  useStackQuery(userEffect(options), [options.or ?? "return-null", options.includeRestricted ?? false])
+export const useUser = generic.useUser
 
 /** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
-export const useSuspenseUser = <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> =>
-  useStackSuspenseQuery(userEffect(options), [options.or ?? "return-null", options.includeRestricted ?? false])
+export const useSuspenseUser = generic.useSuspenseUser
 
 /** The signed-in user's contact channels (`ContactChannels.list`, cached). */
-export const useContactChannels = () => useStackQuery(ContactChannels.list(), [])
+export const useContactChannels = generic.useContactChannels
 
 /** {@link useContactChannels} for Suspense. */
-export const useSuspenseContactChannels = () => useStackSuspenseQuery(ContactChannels.list(), [])
+export const useSuspenseContactChannels = generic.useSuspenseContactChannels
 
 /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
-export const useApiKeys = () => useStackQuery(UserApiKeys.list(), [])
+export const useApiKeys = generic.useApiKeys
 
 /** {@link useApiKeys} for Suspense. */
-export const useSuspenseApiKeys = () => useStackSuspenseQuery(UserApiKeys.list(), [])
+export const useSuspenseApiKeys = generic.useSuspenseApiKeys
 
 /** The signed-in user's active sessions (`Sessions.list`, cached). */
-export const useSessions = () => useStackQuery(Sessions.list(), [])
+export const useSessions = generic.useSessions
 
 /** {@link useSessions} for Suspense. */
-export const useSuspenseSessions = () => useStackSuspenseQuery(Sessions.list(), [])
+export const useSuspenseSessions = generic.useSuspenseSessions
 
 /** The current project, client view (`Projects.getCurrent`, cached; kept across sign-ins). */
-export const useProject = () => useStackQuery(Projects.getCurrent(), [])
+export const useProject = generic.useProject
 
 /** {@link useProject} for Suspense. */
-export const useSuspenseProject = () => useStackSuspenseQuery(Projects.getCurrent(), [])
+export const useSuspenseProject = generic.useSuspenseProject
 
 /** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
-export const useTeams = () => useStackQuery(Teams.listMine(), [])
+export const useTeams = generic.useTeams
 
 /** {@link useTeams} for Suspense. */
-export const useSuspenseTeams = () => useStackSuspenseQuery(Teams.listMine(), [])
+export const useSuspenseTeams = generic.useSuspenseTeams
 
 /** One team of the signed-in user (`Teams.get`, cached). */
-export const useTeam = (teamId: string) => useStackQuery(Teams.get(teamId), [teamId])
+export const useTeam = generic.useTeam
 
 /** {@link useTeam} for Suspense. */
-export const useSuspenseTeam = (teamId: string) => useStackSuspenseQuery(Teams.get(teamId), [teamId])
+export const useSuspenseTeam = generic.useSuspenseTeam
 
 /** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
-export const useTeamMembers = (teamId: string) => useStackQuery(TeamMemberProfiles.list(teamId), [teamId])
+export const useTeamMembers = generic.useTeamMembers
 
 /** {@link useTeamMembers} for Suspense. */
-export const useSuspenseTeamMembers = (teamId: string) => useStackSuspenseQuery(TeamMemberProfiles.list(teamId), [teamId])
+export const useSuspenseTeamMembers = generic.useSuspenseTeamMembers
 
 /** The pending invitations of a team (`TeamInvitations.list`, cached). */
-export const useTeamInvitations = (teamId: string) => useStackQuery(TeamInvitations.list(teamId), [teamId])
+export const useTeamInvitations = generic.useTeamInvitations
 
 /** {@link useTeamInvitations} for Suspense. */
-export const useSuspenseTeamInvitations = (teamId: string) => useStackSuspenseQuery(TeamInvitations.list(teamId), [teamId])
+export const useSuspenseTeamInvitations = generic.useSuspenseTeamInvitations
 
-/**
- * Whether the signed-in user has a permission in a team, contained permissions included
- * (`Permissions.hasTeamPermission`, over the cached recursive list).
- */
-export const usePermission = (teamId: string, permissionId: string) =>
-  useStackQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+/** Whether the signed-in user has a permission in a team, contained permissions included
+ * (`Permissions.hasTeamPermission`, over the cached recursive list). */
+export const usePermission = generic.usePermission
 
 /** {@link usePermission} for Suspense. */
-export const useSuspensePermission = (teamId: string, permissionId: string) =>
-  useStackSuspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+export const useSuspensePermission = generic.useSuspensePermission
 
 /** A team's API keys (`TeamApiKeys.list`, cached). */
-export const useTeamApiKeys = (teamId: string) => useStackQuery(TeamApiKeys.list(teamId), [teamId])
+export const useTeamApiKeys = generic.useTeamApiKeys
 
 /** {@link useTeamApiKeys} for Suspense. */
-export const useSuspenseTeamApiKeys = (teamId: string) => useStackSuspenseQuery(TeamApiKeys.list(teamId), [teamId])
+export const useSuspenseTeamApiKeys = generic.useSuspenseTeamApiKeys

@@ -1,6 +1,7 @@
 /**
  * stack-auth-effect/react: the React binding (provider, generic hooks over the app's runtime and
- * the SDK's query cache, and hooks for the reads the SDK caches).
+ * the SDK's query cache, hooks for the reads the SDK caches, and `makeStackHooks(runtime)`: all of
+ * them typed by the services of the app's runtime).
  *
  * @module
  */
@@ -15,6 +16,8 @@ export {
 export type { StackContextValue, StackErrorHandler, StackProviderProps, StackRuntime } from "./StackProvider.js"
 export { useStackCallback, useStackMutation, useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 export type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
+export { makeStackHooks } from "./makeStackHooks.js"
+export type { StackHooks, StackRuntimeHooks } from "./makeStackHooks.js"
 export {
   useApiKeys,
   useContactChannels,
@@ -39,4 +42,4 @@ export {
   useTeams,
   useUser
 } from "./domain.js"
-export type { UserFor, UseUserError, UseUserOptions, UseUserOr } from "./domain.js"
+export type { DomainHooks, QueryHooks, UserFor, UseUserError, UseUserOptions, UseUserOr } from "./domain.js"

@@ -6,6 +6,11 @@
  * The fiber starts with the first listener and is interrupted shortly after the last one leaves
  * (a microtask later, so StrictMode's unmount/mount pair keeps the same fiber).
  *
+ * `waiting` is `true` while the query runs again in the background with a result on screen: from
+ * the moment an entry it read is invalidated (the cache refreshes it) or `refetch` is called, until
+ * the new result is shown. A refresh of an entry that fails (the cache keeps the entry stale and
+ * its old value) ends the wait: the query keeps its result.
+ *
  * @module
  */
 import * as Cause from "effect/Cause"
@@ -13,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import type { StackErrorHandler, StackRuntime } from "../StackProvider.js"
 
@@ -26,9 +32,14 @@ export interface QueryState<A, E> {
   readonly error: E | undefined
   /** The whole cause of the last failure (typed error or defect). */
   readonly cause: Cause.Cause<E> | undefined
+  /** `true` while the query runs again in the background with a result shown (never while `"loading"`). */
+  readonly waiting: boolean
 }
 
-const loading: QueryState<never, never> = { status: "loading", data: undefined, error: undefined, cause: undefined }
+const loading: QueryState<never, never> = { status: "loading", data: undefined, error: undefined, cause: undefined, waiting: false }
+
+/** Whether the cache is bringing an entry up to date: stale with a value (a refresh is due) or fetching. */
+const refreshing = (entry: QueryCache.EntryState): boolean => entry.fetching || (!entry.fresh && entry.status === "success")
 
 type Listener = () => void
 
@@ -101,7 +112,7 @@ export class QueryObserver<A, E> {
       // the loop only ends by interruption, or when the app's layers fail to build
       if (Exit.isFailure(exit) && !Exit.isInterrupted(exit)) {
         const cause = exit.cause as Cause.Cause<E>
-        this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(Cause.failureOption(cause)), cause })
+        this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(Cause.failureOption(cause)), cause, waiting: false })
         this.onError(Cause.squash(cause), cause)
       }
     })
@@ -157,14 +168,50 @@ export class QueryObserver<A, E> {
 
   private settle(exit: Exit.Exit<A, E>) {
     if (Exit.isSuccess(exit)) {
-      this.set({ status: "success", data: exit.value, error: undefined, cause: undefined })
+      this.set({ status: "success", data: exit.value, error: undefined, cause: undefined, waiting: false })
       return
     }
     if (Cause.isInterruptedOnly(exit.cause)) return
     const failure = Cause.failureOption(exit.cause)
-    this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(failure), cause: exit.cause })
+    this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(failure), cause: exit.cause, waiting: false })
     // a typed failure is the component's to show; a defect is a bug nobody handles
     if (Option.isNone(failure)) this.onError(Cause.squash(exit.cause), exit.cause)
+  }
+
+  /** Shows (or stops showing) that a background run is under way; nothing while loading. */
+  private setWaiting(waiting: boolean) {
+    if (this.state.status === "loading" || this.state.waiting === waiting) return
+    this.set({ ...this.state, waiting })
+  }
+
+  /**
+   * Follows the entries the last run read: `waiting` while one of them is being refreshed (after
+   * an invalidation). Never ends (without a cache: nothing to follow).
+   */
+  private watchRefreshes(dependencies: QueryCache.Dependencies): Effect.Effect<never> {
+    const refreshingKeys = new Set<number>()
+    const streams = dependencies.keys.map((dependency, index) =>
+      // a new version means a run is about to start: still waiting; another session: loading soon
+      QueryCache.subscribe(dependency.key).pipe(
+        Stream.map(
+          (entry) =>
+            [
+              index,
+              entry.generation === dependencies.generation && (refreshing(entry) || entry.version !== dependency.version)
+            ] as const
+        )
+      )
+    )
+    return Stream.mergeAll(streams, { concurrency: "unbounded" }).pipe(
+      Stream.runForEach(([index, busy]) =>
+        Effect.sync(() => {
+          if (busy) refreshingKeys.add(index)
+          else refreshingKeys.delete(index)
+          this.setWaiting(refreshingKeys.size > 0)
+        })
+      ),
+      Effect.zipRight(Effect.never)
+    )
   }
 
   private awaitRefetch(): Effect.Effect<"refetch"> {
@@ -190,12 +237,19 @@ export class QueryObserver<A, E> {
       while (true) {
         const tracked = yield* QueryCache.track(self.effect)
         self.settle(tracked.exit)
-        const reason = yield* Effect.raceFirst(QueryCache.awaitChange(tracked.dependencies), self.awaitRefetch())
+        const reason = yield* Effect.raceFirst(
+          Effect.raceFirst(QueryCache.awaitChange(tracked.dependencies), self.awaitRefetch()),
+          self.watchRefreshes(tracked.dependencies)
+        )
         if (reason === "session") {
           // another user (or nobody): show nothing of the previous one while reading again
           self.set(loading)
-        } else if (reason === "refetch") {
-          yield* Effect.forEach(tracked.dependencies.keys, (dependency) => QueryCache.invalidate(dependency.key), { discard: true })
+        } else {
+          // the result stays on screen, marked as being brought up to date, until the run settles
+          self.setWaiting(true)
+          if (reason === "refetch") {
+            yield* Effect.forEach(tracked.dependencies.keys, (dependency) => QueryCache.invalidate(dependency.key), { discard: true })
+          }
         }
       }
     }) as Effect.Effect<never, never, unknown> as Effect.Effect<never>

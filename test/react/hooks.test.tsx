@@ -226,7 +226,31 @@ describe(`React ${reactVersion} hooks`, () => {
     expect(error._tag).toBe("UserNotSignedIn")
   })
 
-  it("a mutation whose component shows `error` handles it: onError is not called", async () => {
+  it("a mutation whose component shows `error` (handlesError) handles it: onError is not called", async () => {
+    const onError = vi.fn<StackErrorHandler>()
+    const Rename = () => {
+      const rename = useStackMutation((name: string) => Users.updateCurrent({ displayName: name }), { handlesError: true })
+      const error = rename.error
+      return (
+        <>
+          <button type="button" onClick={() => void rename.run("Ada")}>
+            rename
+          </button>
+          <span data-testid="error">{error === undefined ? "" : error._tag}</span>
+        </>
+      )
+    }
+    render(
+      <Provider onError={onError}>
+        <Rename />
+      </Provider>
+    )
+    fireEvent.click(screen.getByRole("button"))
+    await waitFor(() => expect(screen.getByTestId("error").textContent).toBe("UserNotSignedIn"))
+    expect(onError).not.toHaveBeenCalled()
+  })
+
+  it("reading a mutation's error has no side effect: without handlesError the failure still reaches the provider's onError", async () => {
     const onError = vi.fn<StackErrorHandler>()
     const Rename = () => {
       const rename = useStackMutation((name: string) => Users.updateCurrent({ displayName: name }))
@@ -247,7 +271,76 @@ describe(`React ${reactVersion} hooks`, () => {
     )
     fireEvent.click(screen.getByRole("button"))
     await waitFor(() => expect(screen.getByTestId("error").textContent).toBe("UserNotSignedIn"))
+    expect(onError).toHaveBeenCalledTimes(1)
+    expect((onError.mock.calls[0]![0] as { readonly _tag: string })._tag).toBe("UserNotSignedIn")
+  })
+
+  it("a mutation's error is a plain field, not a getter", async () => {
+    const results: Array<object> = []
+    const Rename = () => {
+      const rename = useStackMutation((name: string) => Users.updateCurrent({ displayName: name }), { handlesError: true })
+      results.push(rename)
+      return (
+        <button type="button" onClick={() => void rename.run("Ada")}>
+          {rename.error?._tag ?? "rename"}
+        </button>
+      )
+    }
+    render(
+      <Provider>
+        <Rename />
+      </Provider>
+    )
+    fireEvent.click(screen.getByRole("button"))
+    await waitFor(() => expect(screen.getByRole("button").textContent).toBe("UserNotSignedIn"))
+    for (const result of results) {
+      const descriptor = Object.getOwnPropertyDescriptor(result, "error")
+      expect(descriptor?.get).toBeUndefined()
+      expect("value" in (descriptor ?? {})).toBe(true)
+    }
+  })
+
+  it("a mutation's onError option handles its typed failure: the provider's onError is not called", async () => {
+    const onError = vi.fn<StackErrorHandler>()
+    const handled: Array<string> = []
+    const Rename = () => {
+      const rename = useStackMutation((name: string) => Users.updateCurrent({ displayName: name }), {
+        onError: (error) => handled.push(error._tag)
+      })
+      return (
+        <button type="button" onClick={() => void rename.run("Ada")}>
+          rename
+        </button>
+      )
+    }
+    render(
+      <Provider onError={onError}>
+        <Rename />
+      </Provider>
+    )
+    fireEvent.click(screen.getByRole("button"))
+    await waitFor(() => expect(handled).toEqual(["UserNotSignedIn"]))
     expect(onError).not.toHaveBeenCalled()
+  })
+
+  it("a defect of a mutation with handlesError still reaches the provider's onError", async () => {
+    const onError = vi.fn<StackErrorHandler>()
+    const Crash = () => {
+      const crash = useStackMutation(() => Effect.die(new Error("bug")), { handlesError: true })
+      return (
+        <button type="button" onClick={() => void crash.run()}>
+          crash
+        </button>
+      )
+    }
+    render(
+      <Provider onError={onError}>
+        <Crash />
+      </Provider>
+    )
+    fireEvent.click(screen.getByRole("button"))
+    await waitFor(() => expect(onError).toHaveBeenCalledTimes(1))
+    expect((onError.mock.calls[0]![0] as Error).message).toBe("bug")
   })
 
   it("the default onError shows window.alert with the error's message", async () => {

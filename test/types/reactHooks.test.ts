@@ -1,0 +1,98 @@
+/**
+ * Type tests of the React hooks typed by the app's runtime (`makeStackHooks(runtime)`): a client
+ * runtime refuses server-only effects in every hook, a server runtime accepts them, the domain
+ * hooks come only with a runtime of a Stack layer, and every query result carries `waiting`.
+ * Checked by `tsc`; a no-op at run time (the hooks are never called here).
+ */
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { describe, expectTypeOf, it } from "vitest"
+import type { ServerAccess } from "../../src/core/Access.js"
+import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
+import * as Stack from "../../src/Stack.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
+import * as Users from "../../src/users/Users.js"
+import type { CurrentUser } from "../../src/users/User.js"
+import { makeStackHooks, useStackQuery } from "../../react/index.js"
+import type { StackMutationResult, StackQueryResult, UseUserError } from "../../react/index.js"
+import type { ErrorOf, SuccessOf } from "./support.js"
+
+const keys = { projectId: "p", publishableClientKey: "pck_x" }
+const clientRuntime = ManagedRuntime.make(Stack.layerClient(keys))
+const serverRuntime = ManagedRuntime.make(Stack.layerServer({ ...keys, secretServerKey: "ssk_x" }))
+const client = makeStackHooks(clientRuntime)
+const server = makeStackHooks(serverRuntime)
+
+/** Never called: hooks only run inside a component. */
+const typeOnly = (_body: () => void): void => {}
+
+describe("makeStackHooks: hooks typed by the runtime's services", () => {
+  it("a client runtime does not compile a server-only call in any hook", () => {
+    typeOnly(() => {
+      // @ts-expect-error ServerUsers.list needs ServerAccess, which Stack.layerClient does not provide
+      client.useStackQuery(ServerUsers.list(), [])
+      // @ts-expect-error the Suspense form refuses it too
+      client.useStackSuspenseQuery(ServerUsers.list(), [])
+      // @ts-expect-error a mutation's effect is checked as well
+      client.useStackMutation((userId: string) => ServerUsers.delete(userId))
+      // @ts-expect-error and a callback's
+      client.useStackCallback(() => ServerUsers.list())
+    })
+  })
+
+  it("a client runtime accepts client calls and infers their value and error", () => {
+    typeOnly(() => {
+      const channels = client.useStackQuery(ContactChannels.list(), [])
+      expectTypeOf(channels).toEqualTypeOf<
+        StackQueryResult<SuccessOf<ReturnType<typeof ContactChannels.list>>, ErrorOf<ReturnType<typeof ContactChannels.list>>>
+      >()
+      const rename = client.useStackMutation((name: string) => Users.updateCurrent({ displayName: name }))
+      expectTypeOf(rename).toEqualTypeOf<
+        StackMutationResult<[name: string], SuccessOf<ReturnType<typeof Users.updateCurrent>>, ErrorOf<ReturnType<typeof Users.updateCurrent>>>
+      >()
+      expectTypeOf(client.useStackSuspenseQuery(Effect.succeed(1), [])).toEqualTypeOf<number>()
+    })
+  })
+
+  it("a server runtime accepts server-only calls", () => {
+    typeOnly(() => {
+      const users = server.useStackQuery(ServerUsers.list(), [])
+      expectTypeOf(users).toEqualTypeOf<
+        StackQueryResult<SuccessOf<ReturnType<typeof ServerUsers.list>>, ErrorOf<ReturnType<typeof ServerUsers.list>>>
+      >()
+      server.useStackCallback((userId: string) => ServerUsers.delete(userId))
+    })
+  })
+
+  it("useStackRuntime returns the runtime with its services", () => {
+    typeOnly(() => {
+      expectTypeOf(server.useStackRuntime()).toEqualTypeOf(serverRuntime)
+      expectTypeOf<ServerAccess>().toMatchTypeOf<ManagedRuntime.ManagedRuntime.Context<ReturnType<typeof server.useStackRuntime>>>()
+    })
+  })
+
+  it("the domain hooks come with a runtime of a Stack layer, not with one lacking its services", () => {
+    typeOnly(() => {
+      expectTypeOf(client.useUser({ or: "throw" })).toEqualTypeOf<StackQueryResult<CurrentUser, UseUserError<"throw">>>()
+      expectTypeOf(server.useTeams).toBeFunction()
+      const bare = makeStackHooks(ManagedRuntime.make(Layer.empty))
+      // @ts-expect-error a runtime without the Stack services has no useUser
+      bare.useUser()
+      // @ts-expect-error nor can its useStackQuery run an SDK call
+      bare.useStackQuery(Users.getCurrent(), [])
+      bare.useStackQuery(Effect.succeed("plain"), [])
+    })
+  })
+
+  it("every query result has a waiting flag, false while loading", () => {
+    type Result = StackQueryResult<number, string>
+    expectTypeOf<Result["waiting"]>().toEqualTypeOf<boolean>()
+    expectTypeOf<Extract<Result, { status: "loading" }>["waiting"]>().toEqualTypeOf<false>()
+    expectTypeOf<StackMutationResult<[], number, string>["error"]>().toEqualTypeOf<string | undefined>()
+  })
+
+  it("the generic hooks stay as they were: any requirement compiles (checked at run time)", () => {
+    typeOnly(() => {
+      useStackQuery(ServerUsers.list(), [])
+    })
+  })
+})
