@@ -156,9 +156,7 @@ export const readTokens = (cookies: CookieMap, projectId: string): StoredTokens 
   const refreshToken = refresh.value.refreshToken
   const pair = parseJson(cookies.get(accessCookieName))
   const accessToken =
-    Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && typeof pair[1] === "string"
-      ? pair[1]
-      : undefined
+    Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && isUsableToken(pair[1]) ? pair[1] : undefined
   return fromStrings(accessToken, refreshToken)
 }
 

@@ -262,8 +262,6 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
   }
   return Effect.gen(function* () {
     const params = yield* encodeInput(endpoint.params, raw.params, "path parameters")
-    const query = yield* encodeInput(endpoint.query, raw.query, "query")
-    const payload = yield* encodeInput(endpoint.payload, raw.payload, "payload")
     const filled = fillPathChecked(endpoint.path, params ?? {})
     if (Either.isLeft(filled)) {
       return yield* Effect.fail(
@@ -273,6 +271,8 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
         })
       )
     }
+    const query = yield* encodeInput(endpoint.query, raw.query, "query")
+    const payload = yield* encodeInput(endpoint.payload, raw.payload, "payload")
     if (endpoint.payload !== undefined && endpoint.payloadEncoding === "json") yield* serialisable(payload)
     const body: StackRequest["body"] =
       endpoint.payload === undefined
