@@ -1,7 +1,8 @@
 /**
  * The outbox: every e-mail the emulator "sends" is kept here instead, with the code and link it
  * carries, so tests and local apps can follow verification links. Read it through
- * `Emulator.outbox(...)` or `GET /api/v1/emulator/outbox?email=&project_id=`.
+ * `Emulator.outbox(...)` or `GET /api/v1/emulator/outbox?email=&project_id=`. It keeps the newest
+ * {@link maxEntries} e-mails.
  *
  * @module
  */
@@ -33,10 +34,17 @@ export const latest = (state: EmulatorState, filter: OutboxFilter = {}): OutboxE
   return entries[entries.length - 1]
 }
 
-/** Appends an e-mail to the outbox. */
+/**
+ * How many e-mails the outbox keeps: the newest ones. Anyone may make the emulator "send" e-mail
+ * (sign-in codes, password resets), so the outbox must not grow without bound.
+ */
+export const maxEntries = 10_000
+
+/** Appends an e-mail to the outbox (dropping the oldest beyond {@link maxEntries}). */
 export const send = (state: EmulatorState, entry: Omit<OutboxEntry, "id">): OutboxEntry => {
   const sent: OutboxEntry = { id: randomUuid(), ...entry }
   state.outbox.push(sent)
+  if (state.outbox.length > maxEntries) state.outbox.splice(0, state.outbox.length - maxEntries)
   return sent
 }
 

@@ -7,12 +7,14 @@
  *   keys: `/internal/metrics` counts `constructor`, `toString`, `__proto__`;
  * - the `Host` header (malformed, or another host) neither breaks the Node server nor decides the
  *   token issuer or OAuth URLs: the server's base URL is fixed at start;
- * - request bodies are capped (1 MiB by default, `maxRequestBodyBytes`): 413 text, nothing stored.
+ * - request bodies are capped (1 MiB by default, `maxRequestBodyBytes`): 413 text, nothing stored;
+ * - the outbox (which anyone can fill with sign-in codes) keeps the newest 10 000 e-mails.
  */
 import * as nodeHttp from "node:http"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fillPath } from "../../src/core/Endpoint.js"
+import * as Outbox from "../../src/emulator/Outbox.js"
 import { maxJsonDepth } from "../../src/emulator/Router.js"
 import { allRoutes } from "../../src/emulator/routes/index.js"
 import type { RunningServer } from "../../src/emulator/server.js"
@@ -194,6 +196,29 @@ describe("request bodies are capped", () => {
     )
     expect(answer.status).toBe(413)
     expect(emulator.state.projects.get(emulator.demo.projectId)!.users.get(tokens.user_id)!.serverMetadata).toBeNull()
+  })
+})
+
+describe("the outbox is bounded", () => {
+  it("the outbox keeps the newest 10 000 e-mails however many are sent", async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    for (let index = 0; index < Outbox.maxEntries + 5; index++) {
+      Outbox.send(emulator.state, {
+        projectId: emulator.demo.projectId,
+        to: `n${index}@example.com`,
+        subject: "s",
+        text: "t",
+        html: "h",
+        kind: "magic_link",
+        code: null,
+        link: null,
+        sentAtMillis: index
+      })
+    }
+    expect(Outbox.maxEntries).toBe(10_000)
+    expect(emulator.outbox()).toHaveLength(10_000)
+    expect(emulator.outbox()[0]!.to).toBe("n5@example.com")
+    expect(emulator.latestEmail()!.to).toBe(`n${Outbox.maxEntries + 4}@example.com`)
   })
 })
 
