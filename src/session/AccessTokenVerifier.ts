@@ -9,6 +9,13 @@
  *   `Cache-Control: max-age` (default one hour). An unknown `kid` triggers one refetch, at most
  *   one per {@link VerifierOptions.refetchCooldown} (default 30 s), so a flood of made-up key ids
  *   never floods the service.
+ * - One fetch at a time per key set, shared by every verification waiting for it; it runs in its
+ *   own fiber (a caller's interruption does not cancel it for the others) and is bounded by
+ *   {@link VerifierOptions.fetchTimeout} (default 10 s, retries of the transport included).
+ * - A failed fetch while no key set was ever fetched is remembered for
+ *   {@link VerifierOptions.fetchFailureBackoff} (default 5 s): verifications in that window fail
+ *   at once with the same `JwksUnavailable` and send nothing; after a failed refetch of a key set
+ *   already held, the held keys keep serving and the next try waits for the refetch cooldown.
  * - Issuer and audience must be the project's: `{apiBase}/api/v1/projects/{id}` and `{id}` for
  *   normal users, `…/projects-restricted-users/{id}` and `{id}:restricted` for restricted users,
  *   `…/projects-anonymous-users/{id}` and `{id}:anon` for anonymous users. Tokens of restricted and
@@ -43,9 +50,11 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -191,6 +200,16 @@ export interface VerifierOptions {
   /** Clock tolerance for `exp` (default 30 s, SPEC.md §9). */
   readonly clockTolerance?: Duration.DurationInput | undefined
   /**
+   * The longest a JWKS fetch may take, the transport's retries included (default
+   * {@link defaultJwksFetchTimeout}); past it the fetch fails with `JwksUnavailable`.
+   */
+  readonly fetchTimeout?: Duration.DurationInput | undefined
+  /**
+   * After a failed fetch while no key set is held, how long verifications fail at once with that
+   * failure instead of fetching again (default {@link defaultJwksFailureBackoff}).
+   */
+  readonly fetchFailureBackoff?: Duration.DurationInput | undefined
+  /**
    * How many verified tokens to remember (default {@link defaultVerifiedTokenCacheSize}; 0 turns
    * it off). A token seen again skips the signature check (its exact text was verified before);
    * expiry and the caller's allowances are still checked on every call, and the memory is dropped
@@ -219,6 +238,12 @@ export const defaultClockTolerance: Duration.Duration = /* @__PURE__ */ Duration
 
 /** Default minimum time between refetches for unknown key ids. */
 export const defaultRefetchCooldown: Duration.Duration = /* @__PURE__ */ Duration.seconds(30)
+
+/** Default bound on one JWKS fetch, retries included. */
+export const defaultJwksFetchTimeout: Duration.Duration = /* @__PURE__ */ Duration.seconds(10)
+
+/** Default time a failed JWKS fetch (with no key set held) is answered from memory. */
+export const defaultJwksFailureBackoff: Duration.Duration = /* @__PURE__ */ Duration.seconds(5)
 
 /** How long a JWKS is kept when the answer has no usable `max-age`. */
 export const defaultJwksMaxAge: Duration.Duration = /* @__PURE__ */ Duration.hours(1)
@@ -329,15 +354,24 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
     const cooldownMillis = Duration.toMillis(Duration.decode(options.refetchCooldown ?? defaultRefetchCooldown))
     const toleranceSeconds = Duration.toMillis(Duration.decode(options.clockTolerance ?? defaultClockTolerance)) / 1000
     const cacheSize = Math.max(0, Math.floor(options.verifiedTokenCacheSize ?? defaultVerifiedTokenCacheSize))
+    const fetchTimeout = Duration.decode(options.fetchTimeout ?? defaultJwksFetchTimeout)
+    const backoffMillis = Duration.toMillis(Duration.decode(options.fetchFailureBackoff ?? defaultJwksFailureBackoff))
     // token text → verified claims; insertion order is recency (a hit moves the entry to the end)
     const verified = new Map<string, VerifiedEntry>()
     const empty: KeySet = { keys: undefined, fetchedAtMillis: 0, expiresAtMillis: 0 }
-    // the current key set per kind; replaced (never mutated) under that kind's lock
+    // the current key set per kind; replaced (never mutated) by the fetch of that kind
     const sets: Record<UserKind, KeySet> = { normal: empty, restricted: empty, anonymous: empty }
-    const locks: Record<UserKind, Effect.Semaphore> = {
-      normal: yield* Effect.makeSemaphore(1),
-      restricted: yield* Effect.makeSemaphore(1),
-      anonymous: yield* Effect.makeSemaphore(1)
+    // the fetch in flight per kind, shared by every verification that needs it
+    const inFlight: Record<UserKind, Deferred.Deferred<KeySet, JwksUnavailable> | undefined> = {
+      normal: undefined,
+      restricted: undefined,
+      anonymous: undefined
+    }
+    // the last failed fetch per kind while no key set is held: answered until `retryAtMillis`
+    const lastFailure: Record<UserKind, { readonly error: JwksUnavailable; readonly retryAtMillis: number } | undefined> = {
+      normal: undefined,
+      restricted: undefined,
+      anonymous: undefined
     }
     const expected = Object.fromEntries(
       kinds.map((kind) => [kind, { issuer: expectedIssuer(apiBase, projectId, kind), audience: expectedAudience(projectId, kind) }])
@@ -376,38 +410,85 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         return { keys, fetchedAtMillis: nowMillis, expiresAtMillis: nowMillis + maxAgeMillis(response.headers["cache-control"]) }
       }).pipe(Effect.withSpan("AccessTokenVerifier.fetchJwks", { attributes: { "stack.user_kind": kind } }))
 
-    /** The key for `kid`: from the cache, else after a (serialised, rate-limited) fetch. */
+    /** Stores the outcome of a fetch: the new set, the held set kept for a cooldown, or the failure for the back-off. */
+    const settle = (kind: UserKind, fetched: Either.Either<KeySet, JwksUnavailable>): Effect.Effect<KeySet, JwksUnavailable> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        if (Either.isRight(fetched)) {
+          sets[kind] = fetched.right
+          lastFailure[kind] = undefined
+          return Effect.succeed(fetched.right)
+        }
+        const current = sets[kind]
+        if (current.keys === undefined) {
+          lastFailure[kind] = { error: fetched.left, retryAtMillis: now + backoffMillis }
+          return Effect.fail(fetched.left)
+        }
+        // keep serving the keys we have; try again after the cooldown
+        const kept: KeySet = {
+          ...current,
+          fetchedAtMillis: now,
+          expiresAtMillis: Math.max(current.expiresAtMillis, now + cooldownMillis)
+        }
+        sets[kind] = kept
+        return Effect.succeed(kept)
+      })
+
+    /**
+     * The key set after a fetch: the fetch in flight for this kind, or a new one. The fetch runs in
+     * a daemon fiber bounded by the fetch timeout, so no waiter's interruption cancels it for the
+     * others and no fiber outlives it. Check and start happen in one synchronous step.
+     */
+    const refetch = (kind: UserKind): Effect.Effect<KeySet, JwksUnavailable> =>
+      Effect.flatMap(
+        Effect.uninterruptible(
+          Effect.suspend(() => {
+            const running = inFlight[kind]
+            if (running !== undefined) return Effect.succeed(running)
+            const deferred = Deferred.unsafeMake<KeySet, JwksUnavailable>(FiberId.none)
+            inFlight[kind] = deferred
+            const fetch = Clock.currentTimeMillis.pipe(
+              Effect.flatMap((now) => fetchKeys(kind, now)),
+              Effect.timeoutFail({
+                duration: fetchTimeout,
+                onTimeout: () =>
+                  new JwksUnavailable({
+                    message: `The JWKS of project ${projectId} did not answer within ${Duration.format(fetchTimeout)}`,
+                    status: null
+                  })
+              }),
+              Effect.either,
+              Effect.flatMap((fetched) => settle(kind, fetched)),
+              // interruptible again: a fiber forked here would inherit this region's uninterruptibility
+              Effect.interruptible,
+              Effect.onExit((exit) =>
+                Effect.suspend(() => {
+                  if (inFlight[kind] === deferred) inFlight[kind] = undefined
+                  return Deferred.done(deferred, exit)
+                })
+              ),
+              Effect.ignore
+            )
+            return Effect.as(Effect.forkDaemon(fetch), deferred)
+          })
+        ),
+        Deferred.await
+      )
+
+    /** The key for `kid`: from the cache, else after a shared, rate-limited fetch. */
     const keyFor = (kind: UserKind, kid: string): Effect.Effect<readonly [Option.Option<KeyEntry>, KeySet], JwksUnavailable> =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const cached = sets[kind]
+        const fresh = cached.keys !== undefined && now < cached.expiresAtMillis
         const hit = cached.keys?.get(kid)
-        if (hit !== undefined && now < cached.expiresAtMillis) return [Option.some(hit), cached] as const
-        return yield* locks[kind].withPermits(1)(
-          Effect.gen(function* () {
-            const current = sets[kind]
-            const nowLocked = yield* Clock.currentTimeMillis
-            const fresh = current.keys !== undefined && nowLocked < current.expiresAtMillis
-            const entry = current.keys?.get(kid)
-            if (fresh && entry !== undefined) return [Option.some(entry), current] as const
-            // a fresh set without this kid: refetch only once the cooldown has passed
-            if (fresh && nowLocked - current.fetchedAtMillis < cooldownMillis) return [Option.none<KeyEntry>(), current] as const
-            const fetched = yield* Effect.either(fetchKeys(kind, nowLocked))
-            if (Either.isRight(fetched)) {
-              sets[kind] = fetched.right
-              return [Option.fromNullable(fetched.right.keys?.get(kid)), fetched.right] as const
-            }
-            if (current.keys === undefined) return yield* Effect.fail(fetched.left)
-            // keep serving the keys we have; try again after the cooldown
-            const kept: KeySet = {
-              ...current,
-              fetchedAtMillis: nowLocked,
-              expiresAtMillis: Math.max(current.expiresAtMillis, nowLocked + cooldownMillis)
-            }
-            sets[kind] = kept
-            return [Option.fromNullable(entry), kept] as const
-          })
-        )
+        if (fresh && hit !== undefined) return [Option.some(hit), cached] as const
+        // a fresh set without this kid: refetch only once the cooldown has passed
+        if (fresh && now - cached.fetchedAtMillis < cooldownMillis) return [Option.none<KeyEntry>(), cached] as const
+        // no key set yet and the last fetch failed: answer that failure until the back-off has passed
+        const failed = lastFailure[kind]
+        if (cached.keys === undefined && failed !== undefined && now < failed.retryAtMillis) return yield* Effect.fail(failed.error)
+        const set = yield* refetch(kind)
+        return [Option.fromNullable(set.keys?.get(kid)), set] as const
       })
 
     const notAllowed = (kind: UserKind, verifyOptions: VerifyOptions): TokenUserNotAllowed | undefined => {

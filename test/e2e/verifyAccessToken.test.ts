@@ -1,8 +1,11 @@
 /**
  * `verifyAccessToken` over real HTTP against the emulator server: tokens the server issued verify
  * with the JWKS fetched once; anonymous tokens need the allowance and use the anonymous key set;
- * a tampered token fails; a made-up kid costs no request within the cooldown.
+ * a tampered token fails; a made-up kid costs no request within the cooldown; a JWKS that fails
+ * (404 of an unknown project, or a host that refuses connections) costs one request for any number
+ * of concurrent verifications, and none within the back-off.
  */
+import { createServer } from "node:net"
 import { Effect, Layer, Option, Redacted } from "effect"
 import * as jose from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -106,5 +109,57 @@ describe("verifyAccessToken over HTTP", () => {
     )
     expect(errors.every((error) => error._tag === "TokenKeyUnknown")).toBe(true)
     expect(count(jwksPath())).toBe(1)
+  })
+})
+
+describe("verifyAccessToken over HTTP when the JWKS fails", () => {
+  const forgedFor = async (projectId: string, issuerBase: string) => {
+    const { privateKey } = await jose.generateKeyPair("ES256")
+    return new jose.SignJWT({ sub: "someone", aud: projectId, iss: `${issuerBase}/api/v1/projects/${projectId}`, exp: Math.floor(Date.now() / 1000) + 600 })
+      .setProtectedHeader({ alg: "ES256", kid: "somekid00001" })
+      .sign(privateKey)
+  }
+
+  it("an unknown project (404): 50 concurrent verifications send 1 JWKS request; 50 more within the back-off send none", async () => {
+    const projectId = "7c2e9a41-0b6d-4f3a-8e15-2d9c4b7a6e03"
+    const fetch = countingFetch()
+    const layer = Layer.provideMerge(
+      AccessTokenVerifier.layer(),
+      Stack.layerClient({ projectId, publishableClientKey: "pck_unknown", baseUrl: main.server.baseUrl, httpClient: fetch.layer })
+    )
+    const token = await forgedFor(projectId, main.server.baseUrl)
+    const path = `GET /projects/${projectId}/.well-known/jwks.json`
+    const verifyAll = Effect.forEach(Array.from({ length: 50 }), () => Effect.flip(AccessTokenVerifier.verifyAccessToken(token)), {
+      concurrency: "unbounded"
+    })
+    const [first, second] = await run(Effect.all([verifyAll, verifyAll]), layer)
+    expect([...first, ...second].every((error) => error._tag === "JwksUnavailable" && error.status === 404)).toBe(true)
+    expect(fetch.count(path)).toBe(1)
+  })
+
+  it("a host that refuses connections: 50 concurrent verifications share 1 fetch, ended by the fetch timeout; none within the back-off", async () => {
+    // a port nobody listens on: open one on 127.0.0.1, note it, close it
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer()
+      probe.listen(0, "127.0.0.1", () => {
+        const address = probe.address()
+        probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+      })
+    })
+    const baseUrl = `http://127.0.0.1:${port}`
+    const projectId = main.server.emulator.demo.projectId
+    const fetch = countingFetch()
+    const layer = Layer.provideMerge(
+      AccessTokenVerifier.layer({ fetchTimeout: "300 millis" }),
+      Stack.layerClient({ projectId, publishableClientKey: "pck_unreachable", baseUrl, httpClient: fetch.layer })
+    )
+    const token = await forgedFor(projectId, baseUrl)
+    const verifyAll = Effect.forEach(Array.from({ length: 50 }), () => Effect.flip(AccessTokenVerifier.verifyAccessToken(token)), {
+      concurrency: "unbounded"
+    })
+    const [first, second] = await run(Effect.all([verifyAll, verifyAll]), layer)
+    expect([...first, ...second].every((error) => error._tag === "JwksUnavailable")).toBe(true)
+    // the transport's first attempt (its retries wait a backoff of ≥ 500 ms, past the 300 ms bound)
+    expect(fetch.count(`GET /projects/${projectId}/.well-known/jwks.json`)).toBe(1)
   })
 })

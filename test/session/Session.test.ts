@@ -1,17 +1,19 @@
 /**
  * The full session (`Session.layer`) beyond the token rules it shares with the per-request
- * session (those are in `sessionRules.contract.test.ts`, run against both): sign-out and the
- * change stream.
+ * session (those are in `sessionRules.contract.test.ts`, run against both): sign-out, the
+ * change stream, and the scope that owns a refresh in flight.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Exit, Fiber, Option, Redacted, Stream } from "effect"
+import { Chunk, Effect, Exit, Fiber, Option, Redacted, Scope, Stream, Supervisor } from "effect"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { freshAccess, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
 import * as Sessions from "../../src/auth/Sessions.js"
+import * as SessionModule from "../../src/session/Session.js"
 import { Session } from "../../src/session/Session.js"
+import * as TokenStoreModule from "../../src/session/TokenStore.js"
 import { TokenStore } from "../../src/session/TokenStore.js"
-import { accessToken, apiUrl, makeMswServer, realPause, refreshTokenText, runAdvancingClock, sessionLayer, tokens } from "../support/fixtures.js"
+import { accessToken, apiUrl, makeMswServer, realPause, refreshTokenText, runAdvancingClock, sessionLayer, tokens, transportLayer } from "../support/fixtures.js"
 
 const server = makeMswServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
@@ -68,4 +70,35 @@ describe("session changes are observable", () => {
       const states = Chunk.toReadonlyArray(yield* Fiber.join(collected))
       expect(states.map((state) => text(state.accessToken))).toEqual([undefined, expiringAt(60), freshAccess, undefined])
     }).pipe(Effect.provide(sessionLayer())))
+})
+
+describe("the session's scope", () => {
+  it.effect("closing the session's scope stops a refresh in flight and its waiting callers; no fiber is left", () =>
+    Effect.gen(function* () {
+      let release: () => void = () => {}
+      const gate = new Promise<void>((resolve) => (release = resolve))
+      let refreshes = 0
+      server.use(
+        http.post(`${apiUrl}/auth/oauth/token`, async () => {
+          refreshes++
+          await gate
+          return tokenResponse()
+        })
+      )
+      const scope = yield* Scope.make()
+      const supervisor = yield* Supervisor.track
+      const session = yield* SessionModule.make.pipe(Scope.extend(scope), Effect.provide(TokenStoreModule.layerMemory(tokens(undefined, refreshTokenText))))
+      const caller = yield* Effect.fork(Effect.supervised(session.refresh, supervisor))
+      for (let i = 0; i < 500 && refreshes === 0; i++) yield* realPause(2)
+      expect(refreshes).toBe(1)
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      for (let i = 0; i < 500 && Option.isNone(yield* Fiber.poll(closing)); i++) yield* realPause(2)
+      const closed = Option.isSome(yield* Fiber.poll(closing))
+      release()
+      expect(closed).toBe(true)
+      expect(Exit.isInterrupted(yield* Fiber.await(caller))).toBe(true)
+      for (let i = 0; i < 500 && (yield* supervisor.value).length > 0; i++) yield* realPause(2)
+      expect(yield* supervisor.value).toHaveLength(0)
+      expect(refreshes).toBe(1)
+    }).pipe(Effect.provide(transportLayer())))
 })

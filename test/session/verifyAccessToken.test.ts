@@ -2,11 +2,13 @@
  * `AccessTokenVerifier.verifyAccessToken` against the in-process emulator: tokens it issues
  * verify; tampered, expired, other-project, wrong-issuer and not-allowed tokens fail with their
  * tag; the JWKS is fetched once for 1,000 verifications; an unknown kid costs one refetch per
- * cooldown; weak RSA keys are refused. Time comes from `TestClock`.
+ * cooldown; weak RSA keys are refused; a failing JWKS costs one request per back-off, shared by
+ * every waiting verification, and a silent one is bounded by the fetch timeout. Time comes from
+ * `TestClock`.
  */
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, Redacted, Supervisor, TestClock } from "effect"
 import * as jose from "jose"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Password from "../../src/auth/Password.js"
@@ -424,4 +426,152 @@ describe("verifyAccessToken with key sets of the test", () => {
     expect(AccessTokenVerifier.rsaModulusBits(jose.base64url.encode(new Uint8Array([0x01, 0xff])))).toBe(9)
     expect(AccessTokenVerifier.rsaModulusBits(jose.base64url.encode(new Uint8Array(256).fill(0xff)))).toBe(2048)
   })
+})
+
+// ---------------------------------------------------------------------------------------------
+// JWKS fetch failures: one shared fetch, a back-off after a failure, a bound on waiting
+// ---------------------------------------------------------------------------------------------
+
+/** An HttpClient whose every answer comes from `answer` (which may wait); counts requests. */
+const scriptedJwks = (answer: () => Promise<Response>) => {
+  let requests = 0
+  const layer = Layer.succeed(
+    HttpClient.HttpClient,
+    HttpClient.make((request) =>
+      Effect.flatMap(
+        Effect.sync(() => void (requests += 1)),
+        () => Effect.map(Effect.promise(answer), (response) => HttpClientResponse.fromWeb(request, response))
+      )
+    )
+  )
+  return { layer, requests: () => requests }
+}
+
+/** A promise the test opens. */
+const gate = () => {
+  let open: () => void = () => {}
+  const promise = new Promise<void>((resolve) => (open = resolve))
+  return { promise, open: () => open() }
+}
+
+const realPause = (millis = 2) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
+
+/** Waits (real time) until `condition` holds. */
+const until = (condition: () => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 500 && !condition(); i++) yield* realPause(2)
+    expect(condition()).toBe(true)
+  })
+
+const unavailable = () => new Response("JWKS temporarily unavailable", { status: 503 })
+
+describe("JWKS fetch failures", () => {
+  it.effect("50 concurrent verifications with no key set cached send 1 JWKS request when it fails, and all get its JwksUnavailable", () =>
+    Effect.gen(function* () {
+      const pair = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
+      const answer = gate()
+      const server = scriptedJwks(async () => {
+        await answer.promise
+        return unavailable()
+      })
+      yield* Effect.gen(function* () {
+        const token = yield* sign("ES256", "k1", pair.privateKey)
+        const all = yield* Effect.fork(Effect.forEach(Array.from({ length: 50 }), () => verifyFlip(token), { concurrency: "unbounded" }))
+        yield* until(() => server.requests() === 1)
+        yield* realPause(20)
+        answer.open()
+        const errors = yield* Fiber.join(all)
+        expect(errors.every((error) => error._tag === "JwksUnavailable" && error.status === 503)).toBe(true)
+        expect(server.requests()).toBe(1)
+      }).pipe(Effect.provide(verifierOver(server.layer)))
+    }))
+
+  it.effect("50 concurrent verifications with no key set cached send 1 JWKS request when it succeeds", () =>
+    Effect.gen(function* () {
+      const pair = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
+      const jwk = yield* jwkOf(pair.publicKey, "k1", "ES256")
+      const answer = gate()
+      const server = scriptedJwks(async () => {
+        await answer.promise
+        return new Response(JSON.stringify({ keys: [jwk] }), { status: 200 })
+      })
+      yield* Effect.gen(function* () {
+        const token = yield* sign("ES256", "k1", pair.privateKey)
+        const all = yield* Effect.fork(
+          Effect.forEach(Array.from({ length: 50 }), () => AccessTokenVerifier.verifyAccessToken(token), { concurrency: "unbounded" })
+        )
+        yield* until(() => server.requests() === 1)
+        answer.open()
+        expect(yield* Fiber.join(all)).toHaveLength(50)
+        expect(server.requests()).toBe(1)
+      }).pipe(Effect.provide(verifierOver(server.layer)))
+    }))
+
+  it.effect("after a failed fetch, verifications within the back-off send no request and fail with JwksUnavailable; after it, 1 request", () =>
+    Effect.gen(function* () {
+      const pair = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
+      const jwk = yield* jwkOf(pair.publicKey, "k1", "ES256")
+      let up = false
+      const server = scriptedJwks(async () => (up ? new Response(JSON.stringify({ keys: [jwk] }), { status: 200 }) : unavailable()))
+      yield* Effect.gen(function* () {
+        const token = yield* sign("ES256", "k1", pair.privateKey)
+        expect((yield* verifyFlip(token))._tag).toBe("JwksUnavailable")
+        expect(server.requests()).toBe(1)
+        for (let i = 0; i < 49; i++) {
+          const error = yield* verifyFlip(token)
+          expect(error._tag).toBe("JwksUnavailable")
+          yield* TestClock.adjust(100) // 49 verifications over 4.9 s
+        }
+        expect(server.requests()).toBe(1)
+        up = true
+        yield* TestClock.adjust(Duration.toMillis(AccessTokenVerifier.defaultJwksFailureBackoff) - 4_900)
+        const claims = yield* AccessTokenVerifier.verifyAccessToken(token)
+        expect(claims.projectId).toBe(projectId)
+        expect(server.requests()).toBe(2)
+      }).pipe(Effect.provide(verifierOver(server.layer)))
+    }))
+
+  it.effect("a JWKS that never answers: the shared fetch ends at the fetch timeout with JwksUnavailable; no fiber is left", () =>
+    Effect.gen(function* () {
+      const pair = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
+      const server = scriptedJwks(() => new Promise<Response>(() => {}))
+      const supervisor = yield* Supervisor.track
+      yield* Effect.gen(function* () {
+        const token = yield* sign("ES256", "k1", pair.privateKey)
+        const waiting = yield* Effect.forEach(Array.from({ length: 3 }), () => Effect.fork(Effect.supervised(verifyFlip(token), supervisor)))
+        yield* until(() => server.requests() === 1)
+        yield* TestClock.adjust(AccessTokenVerifier.defaultJwksFetchTimeout)
+        const errors = yield* Fiber.join(Fiber.all(waiting))
+        expect(errors.map((error) => error._tag)).toEqual(["JwksUnavailable", "JwksUnavailable", "JwksUnavailable"])
+        expect(errors[0]!.message).toContain("did not answer within")
+        expect(server.requests()).toBe(1)
+        for (let i = 0; i < 500 && (yield* supervisor.value).length > 0; i++) yield* realPause(2)
+        expect(yield* supervisor.value).toHaveLength(0)
+        // and the back-off applies: no further request at once
+        expect((yield* verifyFlip(token))._tag).toBe("JwksUnavailable")
+        expect(server.requests()).toBe(1)
+      }).pipe(Effect.provide(verifierOver(server.layer)))
+    }))
+
+  it.effect("a verification interrupted while the JWKS is fetched does not cancel the fetch for the others: 1 request", () =>
+    Effect.gen(function* () {
+      const pair = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
+      const jwk = yield* jwkOf(pair.publicKey, "k1", "ES256")
+      const answer = gate()
+      const server = scriptedJwks(async () => {
+        await answer.promise
+        return new Response(JSON.stringify({ keys: [jwk] }), { status: 200 })
+      })
+      yield* Effect.gen(function* () {
+        const token = yield* sign("ES256", "k1", pair.privateKey)
+        const first = yield* Effect.fork(AccessTokenVerifier.verifyAccessToken(token))
+        yield* until(() => server.requests() === 1)
+        const second = yield* Effect.fork(AccessTokenVerifier.verifyAccessToken(token))
+        yield* realPause(10)
+        yield* Fiber.interrupt(first)
+        answer.open()
+        expect((yield* Fiber.join(second)).projectId).toBe(projectId)
+        expect(server.requests()).toBe(1)
+      }).pipe(Effect.provide(verifierOver(server.layer)))
+    }))
 })

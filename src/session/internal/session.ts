@@ -174,10 +174,11 @@ const makeCore = (
           deferred: Deferred.unsafeMake<Option.Option<Redacted.Redacted<string>>, RefreshError>(FiberId.none)
         }
         inFlight = running
-        const refresh = runRefresh(refreshToken, generation).pipe(
-          Effect.exit,
-          Effect.flatMap((exit) => settle(running, exit)),
-          Effect.asVoid
+        // interruptible again (a fiber forked here would inherit this region's uninterruptibility),
+        // so closing the session's scope stops a refresh in flight; its waiters then end too
+        const refresh = Effect.interruptible(runRefresh(refreshToken, generation)).pipe(
+          Effect.onExit((exit) => settle(running, exit)),
+          Effect.ignore
         )
         return Effect.as(detach(refresh), running.deferred)
       })
