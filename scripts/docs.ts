@@ -4,7 +4,8 @@
  * compiler API. Each exported name gets its kind, its signature as an editor shows it, its TSDoc
  * text and its examples. Deterministic: names sorted, no paths, no dates.
  *
- * `npm run docs` (`tsx scripts/docs.ts`); `test/docs/apiReference.test.ts` runs it into a temp folder.
+ * `npm run docs` (`tsx scripts/docs.ts [outDir] [--json]`); `test/docs/apiReference.test.ts` runs
+ * it into a folder of test-output/.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -298,9 +299,15 @@ export const generate = (outDir: string, program?: ts.Program): GenerateResult =
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const outDir = path.resolve(process.argv[2] ?? path.join(root, "docs", "api"))
+  const args = process.argv.slice(2)
+  const json = args.includes("--json")
+  const outDir = path.resolve(args.find((arg) => !arg.startsWith("--")) ?? path.join(root, "docs", "api"))
   const result = generate(outDir)
   const names = result.modules.reduce((sum, module) => sum + module.entries.length, 0)
-  console.log(`API reference: ${result.files.length} files, ${names} exported names in ${path.relative(process.cwd(), outDir) || "."}`)
-  if (result.undocumented.length > 0) console.log(`${result.undocumented.length} exported names without TSDoc:\n  ${result.undocumented.join("\n  ")}`)
+  if (json) {
+    process.stdout.write(JSON.stringify({ files: result.files, names, undocumented: result.undocumented }))
+  } else {
+    console.log(`API reference: ${result.files.length} files, ${names} exported names in ${path.relative(process.cwd(), outDir) || "."}`)
+    if (result.undocumented.length > 0) console.log(`${result.undocumented.length} exported names without TSDoc:\n  ${result.undocumented.join("\n  ")}`)
+  }
 }

@@ -2,6 +2,7 @@
  * `npm run docs` (scripts/docs.ts): the API reference, one markdown page per public module,
  * generated from the TSDoc. Run here into a temp folder (test-output/, git-ignored).
  */
+import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Api from "stack-auth-effect"
@@ -9,8 +10,25 @@ import * as React from "stack-auth-effect/react"
 import * as Next from "stack-auth-effect/next"
 import * as Emulator from "stack-auth-effect/emulator"
 import { beforeAll, describe, expect, it } from "vitest"
-import { generate, type GenerateResult } from "../../scripts/docs.js"
+import type { GenerateResult } from "../../scripts/docs.js"
 import { root } from "./examples.js"
+
+/** What `scripts/docs.ts <outDir> --json` reports (the type import keeps the script type-checked). */
+type Summary = Pick<GenerateResult, "files" | "undocumented"> & { readonly names: number }
+
+/**
+ * Runs the generator as \`npm run docs\` does, in a child process (the compiler works for tens of
+ * seconds; the test worker's event loop stays free).
+ */
+const runDocs = (dir: string): Promise<Summary> =>
+  new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.join(root, "scripts", "docs.ts"), dir, "--json"],
+      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => (error === null ? resolve(JSON.parse(stdout) as Summary) : reject(new Error(`${error.message}\n${stderr}`)))
+    )
+  })
 
 const outDir = path.join(root, "test-output", "api-reference")
 const page = (name: string) => fs.readFileSync(path.join(outDir, `${name}.md`), "utf8")
@@ -20,10 +38,10 @@ const headings = (text: string) => new Set([...text.matchAll(/^## (.+)$/gm)].map
 const namespaces = (entry: Record<string, unknown>) =>
   Object.entries(entry).filter(([, value]) => typeof value === "object" && value !== null && Object.getPrototypeOf(value) === null)
 
-let result: GenerateResult
+let result: Summary
 
-beforeAll(() => {
-  result = generate(outDir)
+beforeAll(async () => {
+  result = await runDocs(outDir)
 }, 300_000)
 
 describe("the API reference (npm run docs)", () => {
@@ -68,8 +86,19 @@ describe("the API reference (npm run docs)", () => {
   })
 
   it("every exported name has TSDoc", () => {
+    expect(result.names).toBeGreaterThanOrEqual(1000)
     expect(result.undocumented).toEqual([])
   })
+
+  it("is deterministic: a second run writes the same bytes", async () => {
+    const again = path.join(root, "test-output", "api-reference-again")
+    const second = await runDocs(again)
+    expect(second.files).toEqual(result.files)
+    const differing = result.files.filter(
+      (file) => fs.readFileSync(path.join(outDir, file), "utf8") !== fs.readFileSync(path.join(again, file), "utf8")
+    )
+    expect(differing).toEqual([])
+  }, 300_000)
 
   it("is machine-independent: no absolute paths, no import(\"…\") types", () => {
     const leaks = result.files.filter((file) => {

@@ -7,7 +7,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import {
-  checkExamples,
+  checkExamplesInChild,
   documentedFiles,
   type Example,
   type ExampleDiagnostic,
@@ -39,8 +39,8 @@ describe("the example extractor", () => {
   })
 
   const selftest = () =>
-    checkExamples(
-      [
+    checkExamplesInChild({
+      examples: [
         { file: "x.ts", line: 10, lang: "ts", code: 'import { Option } from "effect"\n\nOption.noSuchThing' },
         {
           file: "y.ts",
@@ -56,12 +56,12 @@ describe("the example extractor", () => {
           ].join("\n")
         }
       ],
-      path.join(root, "test-output/examples-selftest")
-    )
+      outDir: path.join(root, "test-output/examples-selftest")
+    })
   let found: Array<ExampleDiagnostic> = []
-  beforeAll(() => {
-    found = selftest()
-  }, 120_000)
+  beforeAll(async () => {
+    found = await selftest()
+  }, 240_000)
 
   it("reports a failing example by file and line", () => {
     const inX = found.filter((d) => d.file === "x.ts")
@@ -78,9 +78,9 @@ describe("the example extractor", () => {
 
 describe("documentation examples", () => {
   let diagnostics: Array<ExampleDiagnostic> = []
-  beforeAll(() => {
-    diagnostics = checkExamples(examples, path.join(root, "test-output/examples"), [serverRouteExample])
-  }, 240_000)
+  beforeAll(async () => {
+    diagnostics = await checkExamplesInChild({ outDir: path.join(root, "test-output/examples"), alsoFiles: [serverRouteExample] })
+  }, 300_000)
 
   it("README.md and the TSDoc of src/ and react/ have examples to check", () => {
     expect(documented).toContain("README.md")

@@ -200,3 +200,37 @@ export const optionJsonFindings = (checker: ts.TypeChecker, source: ts.SourceFil
   visit(source)
   return findings
 }
+
+/** What the checker's child process is asked (on stdin, JSON). */
+export interface CheckRequest {
+  /** The examples to check; every documented example when absent. */
+  readonly examples?: ReadonlyArray<Example> | undefined
+  readonly outDir: string
+  readonly alsoFiles?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Runs {@link checkExamples} in a child process (`node --import tsx`), so the test worker's event
+ * loop stays free while the compiler works for tens of seconds.
+ */
+export const checkExamplesInChild = async (request: CheckRequest): Promise<Array<ExampleDiagnostic>> => {
+  const { spawn } = await import("node:child_process")
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], { cwd: root, stdio: ["pipe", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("error", reject)
+    child.on("close", (code) =>
+      code === 0 ? resolve(JSON.parse(stdout) as Array<ExampleDiagnostic>) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
+    )
+    child.stdin.end(JSON.stringify(request))
+  })
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const request = JSON.parse(fs.readFileSync(0, "utf8")) as CheckRequest
+  const examples = request.examples ?? documentedFiles().flatMap(examplesOf)
+  process.stdout.write(JSON.stringify(checkExamples(examples, request.outDir, request.alsoFiles ?? [])))
+}
