@@ -10,7 +10,7 @@
  * server cannot write the browser's cookies from here (the framework helpers of `src/next` can).
  * Build one store per request (its layer is cheap), as the official SDK caches one per request.
  *
- * A token a request header cannot carry (CR/LF or other control characters, whitespace, text above
+ * A token a request header cannot carry (CR/LF, NUL or other control characters, text above
  * U+00FF — JSON escapes let `x-stack-auth` hold them) is not a token: the request reads as signed
  * out, and no call is sent with it.
  *

@@ -14,7 +14,7 @@
  * - the access token comes from `stack-access` (`["<refresh>", "<access>"]`) only when element 0
  *   equals the chosen refresh token;
  * - malformed values never throw: they read as absent;
- * - a token text a request header cannot carry (whitespace, CR/LF and other control characters,
+ * - a token text a request header cannot carry (CR/LF, NUL and other control characters,
  *   text above U+00FF) is not a token: it reads as absent, so no request is built from it.
  *
  * @example

@@ -10,6 +10,7 @@ export const isHeaderSafe = (text: string): boolean => headerSafe.test(text)
 
 /**
  * Whether `text` can be a token read from outside input (a cookie, the `x-stack-auth` header): not
- * empty and sendable as a header value without any whitespace or control character.
+ * empty and sendable as a header value (no CR, LF, NUL or other control character except tab,
+ * nothing above U+00FF).
  */
-export const isSendableToken = (text: string): boolean => /^[\x21-\x7e\x80-\xff]+$/.test(text)
+export const isSendableToken = (text: string): boolean => text.length > 0 && isHeaderSafe(text)
