@@ -42,7 +42,6 @@ export type MeResponse =
     readonly id: string
     readonly primaryEmail: string | null
     readonly displayName: string | null
-    readonly serverMetadata: unknown
   }
   | { readonly signedIn: false }
   | { readonly error: string; readonly message: string }
@@ -72,8 +71,8 @@ export const makeMeRoute = (
               signedIn: true,
               id: user.id,
               primaryEmail: user.primaryEmail,
-              displayName: user.displayName,
-              serverMetadata: user.serverMetadata
+              // only what the page shows: server metadata stays on the server
+              displayName: user.displayName
             })
         })
       ),
