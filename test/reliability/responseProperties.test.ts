@@ -219,8 +219,17 @@ const fakeHttpClient = (next: () => RandomAnswer, sent: { count: number }) =>
     )
   )
 
-/** The endpoint without input schemas: the call path is exercised without generating inputs. */
-const withoutInput = (endpoint: Endpoint.Any): Endpoint.Any => ({ ...endpoint, params: undefined, query: undefined, payload: undefined })
+/**
+ * The endpoint without input schemas: the call path is exercised without generating inputs. Path
+ * parameters get a fixed segment (an empty one is refused before sending, as a dot segment is).
+ */
+const withoutInput = (endpoint: Endpoint.Any): Endpoint.Any => ({
+  ...endpoint,
+  path: endpoint.path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, "x"),
+  params: undefined,
+  query: undefined,
+  payload: undefined
+})
 
 describe("random answers through the whole call path (Endpoint.call over a fake HttpClient)", () => {
   it(
