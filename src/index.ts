@@ -21,7 +21,7 @@ export * as Password from "./auth/Password.js"
 export * as PasswordReset from "./auth/PasswordReset.js"
 export * as EmailVerification from "./auth/EmailVerification.js"
 export * as MagicLink from "./auth/MagicLink.js"
-export * as HandlerUrls from "./urls/HandlerUrls.js"
+export * as HandlerUrls from "./core/HandlerUrls.js"
 /**
  * Redirects to the handler pages and to URLs: `after_auth_return_to`, the trusted-URL check,
  * redirect methods (window, framework router, custom function, none) and the 2000 ms wait.

@@ -15,7 +15,7 @@ import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../core/KnownErrors.js"
 import { CodeValid, field, SuccessTrue } from "../core/Wire.js"
-import { callbackUrl } from "../urls/HandlerUrls.js"
+import { callbackUrl } from "../core/HandlerUrls.js"
 import { CodePayload, verificationCodeErrors } from "./PasswordReset.js"
 
 /** Payload of `POST /contact-channels/send-verification-code`. */

@@ -26,7 +26,7 @@ import {
   UserEmailAlreadyExists
 } from "../core/KnownErrors.js"
 import { CodeValid, field, optionalField } from "../core/Wire.js"
-import { callbackUrl } from "../urls/HandlerUrls.js"
+import { callbackUrl } from "../core/HandlerUrls.js"
 import { storeSignIn } from "./Password.js"
 import { CodePayload, verificationCodeErrors } from "./PasswordReset.js"
 import { SignInTokens } from "./Tokens.js"

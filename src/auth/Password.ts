@@ -29,7 +29,7 @@ import {
 } from "../core/KnownErrors.js"
 import { field, optionalField, SuccessTrue } from "../core/Wire.js"
 import { Session } from "../session/Session.js"
-import { callbackUrl } from "../urls/HandlerUrls.js"
+import { callbackUrl } from "../core/HandlerUrls.js"
 import { SignInTokens } from "./Tokens.js"
 
 /** Payload of `POST /auth/password/sign-in`. */

@@ -21,7 +21,7 @@ import {
   VerificationCodeNotFound
 } from "../core/KnownErrors.js"
 import { CodeValid, field, SuccessTrue, VerificationCode } from "../core/Wire.js"
-import { callbackUrl } from "../urls/HandlerUrls.js"
+import { callbackUrl } from "../core/HandlerUrls.js"
 
 /** The errors of a verification code (every `{code}` endpoint). */
 export const verificationCodeErrors = [

@@ -27,7 +27,7 @@ import {
   UserIdDoesNotExist
 } from "../core/KnownErrors.js"
 import { field, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
-import { callbackUrl } from "../urls/HandlerUrls.js"
+import { callbackUrl } from "../core/HandlerUrls.js"
 
 // ---------------------------------------------------------------------------------------------
 // Wire objects

@@ -31,7 +31,7 @@ import {
   VerificationCodeNotFound
 } from "../core/KnownErrors.js"
 import { AnyObject, CodeValid, DateFromMillis, field, SuccessTrue, Uuid } from "../core/Wire.js"
-import { callbackUrl } from "../urls/HandlerUrls.js"
+import { callbackUrl } from "../core/HandlerUrls.js"
 
 /** A pending invitation (same shape for client and server). */
 export const TeamInvitation = Schema.Struct({

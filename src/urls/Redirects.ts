@@ -51,7 +51,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Navigation, NavigationUnavailable, type NavigationShape } from "../auth/GetUser.js"
 import * as Projects from "../projects/Projects.js"
-import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "./HandlerUrls.js"
+import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "../core/HandlerUrls.js"
 import { check, type TrustOptions, UntrustedRedirectUrl } from "./UrlTrust.js"
 
 export { UntrustedRedirectUrl } from "./UrlTrust.js"

@@ -6,7 +6,7 @@ import * as Password from "../../src/auth/Password.js"
 import * as Emulator from "../../src/emulator/index.js"
 import type { ProjectCredentials } from "../../src/emulator/index.js"
 import * as Stack from "../../src/Stack.js"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Users from "../../src/users/Users.js"
 import { makeEmulator } from "../emulator/helpers.js"
 

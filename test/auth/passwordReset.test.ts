@@ -5,7 +5,7 @@ import * as Password from "../../src/auth/Password.js"
 import * as PasswordReset from "../../src/auth/PasswordReset.js"
 import * as Emulator from "../../src/emulator/index.js"
 import * as Stack from "../../src/Stack.js"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import { clientHeaders, makeEmulator, send, signUp } from "../emulator/helpers.js"
 
 const clientOf = (emulator: Emulator.Emulator) =>

@@ -13,7 +13,7 @@ import { HttpError } from "../../src/core/Errors.js"
 import * as Emulator from "../../src/emulator/index.js"
 import * as Session from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Users from "../../src/users/Users.js"
 import { clientHeaders, send } from "../emulator/helpers.js"
 

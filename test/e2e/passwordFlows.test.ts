@@ -11,7 +11,7 @@ import * as Password from "../../src/auth/Password.js"
 import * as PasswordReset from "../../src/auth/PasswordReset.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Users from "../../src/users/Users.js"
 import { countingFetch, startServer } from "./support.js"
 

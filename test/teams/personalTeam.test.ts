@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { Anonymous, MagicLink, Password, ServerTeams, ServerUsers, Stack, Teams, Users } from "../../src/index.js"
 import * as Emulator from "../../src/emulator/index.js"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import { appUrl, setup, within } from "./support.js"
 
 describe("create_team_on_sign_up", () => {

@@ -6,7 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import type { ProjectConfig } from "../../src/emulator/State.js"
 import { Password, Stack } from "../../src/index.js"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import { countingClient } from "../projects/support.js"
 
 /** The app URL the tests resolve handler pages against (localhost is trusted by default). */

@@ -11,7 +11,7 @@ import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { RefreshError, Session } from "../../src/session/Session.js"
-import type { CallbackUrlRequired } from "../../src/urls/HandlerUrls.js"
+import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
 import type { ClientCommon, ErrorOf, RequirementsOf, SessionCommon, Transport, VerificationCodeErrors } from "./support.js"
 
 /** A call on the signed-in session: the access token's errors, a failed refresh, no user. */

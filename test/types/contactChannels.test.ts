@@ -10,7 +10,7 @@ import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { RefreshError, Session } from "../../src/session/Session.js"
-import type { CallbackUrlRequired } from "../../src/urls/HandlerUrls.js"
+import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
 import type {
   ClientCommon,
   ErrorOf,

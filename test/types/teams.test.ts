@@ -15,7 +15,7 @@ import type * as ServerTeams from "../../src/teams/ServerTeams.js"
 import type * as TeamInvitations from "../../src/teams/TeamInvitations.js"
 import type * as TeamMemberProfiles from "../../src/teams/TeamMemberProfiles.js"
 import type * as Teams from "../../src/teams/Teams.js"
-import type { CallbackUrlRequired } from "../../src/urls/HandlerUrls.js"
+import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
 import type {
   ClientCommon,
   ErrorOf,

@@ -1,7 +1,7 @@
 /** HandlerUrls: default paths (PROTOCOL.md §5.4), overrides, and resolving callback URLs. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import * as HandlerUrls from "../../src/urls/HandlerUrls.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 
 /** Runs with a fake browser location, restored afterwards. */
 const withLocation = <A, E, R>(href: string, effect: Effect.Effect<A, E, R>) =>

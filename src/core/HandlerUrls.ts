@@ -48,7 +48,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidArgument } from "../core/Errors.js"
+import { InvalidArgument } from "./Errors.js"
 
 /** The names of the handler pages and destinations (PROTOCOL.md §5.4). */
 export type HandlerName =
