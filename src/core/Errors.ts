@@ -12,21 +12,25 @@ import * as Effect from "effect/Effect"
 
 /**
  * A response the SDK cannot trust: malformed JSON, a body that does not match the endpoint's
- * schema, a known-error header that names another code than the body, an invalid token response.
+ * schema, a known-error header that names another code than the body, an invalid token response,
+ * JSON nested deeper than the SDK reads (512 levels), a body larger than the retry policy's
+ * `maxResponseBytes` (8 MiB by default; reading stops there).
  */
 export class InvalidResponse extends /* @__PURE__ */ Data.TaggedError("InvalidResponse")<{
   /** What was wrong, without any token or key text. */
   readonly message: string
   /** HTTP status of the response (the actual status when the override header was used). */
   readonly status: number
-  /** Method and URL of the request (no query secrets: the SDK never puts secrets in URLs). */
+  /** Method and URL of the request (secret query values, e.g. OAuth's `client_secret`, shown as `<redacted>`). */
   readonly method: string
   readonly url: string
 }> {}
 
 /**
  * A non-2xx answer that is not a known error (no known-error header): plain-text 4xx/5xx,
- * HTML error pages, 508 without the loop marker, a 429 that persisted past the retry policy.
+ * HTML error pages, 508 without the loop marker, a 429 that persisted past the retry policy, or a
+ * redirect (3xx, or a browser's opaque redirect with status 0): the service never redirects the
+ * SDK's calls, so a redirect is never followed and nothing further is sent.
  */
 export class HttpError extends /* @__PURE__ */ Data.TaggedError("HttpError")<{
   readonly message: string
@@ -50,13 +54,16 @@ export class UnsupportedKnownError extends /* @__PURE__ */ Data.TaggedError("Uns
 
 /**
  * The request never got an answer (DNS, refused or reset connection, aborted body). Raised at once
- * for non-idempotent requests; for idempotent ones only after the retry policy gave up.
+ * for non-idempotent requests; for idempotent ones only after the retry policy gave up. Also raised
+ * at once, never retried, when the request could not be built and nothing was sent (a header value
+ * with CR/LF or text above U+00FF, an invalid base URL); the message says so and never shows the
+ * value.
  */
 export class ConnectivityError extends /* @__PURE__ */ Data.TaggedError("ConnectivityError")<{
   readonly message: string
   readonly method: string
   readonly url: string
-  /** The underlying failure (a platform error or a thrown value), for diagnostics. */
+  /** The underlying failure (a platform error, a thrown value, or a description of a local failure), for diagnostics. */
   readonly cause: unknown
 }> {}
 

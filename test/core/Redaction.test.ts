@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Headers } from "@effect/platform"
-import { Cause, Context, Effect, Layer, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
@@ -58,7 +58,7 @@ const recordingTracer = (spans: Array<{ name: string; attributes: Map<string, un
         links,
         sampled: true,
         kind,
-        end: () => {},
+        end: (_endTime, exit) => void attributes.set("exit", Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "success"),
         attribute: (key, value) => void attributes.set(key, value),
         event: (eventName, _time, eventAttributes) => void attributes.set(`event:${eventName}`, eventAttributes),
         addLinks: () => {}

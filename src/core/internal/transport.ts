@@ -3,10 +3,12 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -84,9 +86,13 @@ const maskIn = (value: unknown, forms: ReadonlyArray<string>): unknown => {
   return masked
 }
 
+/** A failed exit as a plain error whose text (the pretty cause) is masked; a success as it is. */
+const maskExit = (exit: Exit.Exit<unknown, unknown>, forms: ReadonlyArray<string>): Exit.Exit<unknown, unknown> =>
+  Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause) ? exit : Exit.fail(new Error(String(maskIn(Cause.pretty(exit.cause), forms))))
+
 /**
- * The current tracer, with every string attribute and event attribute of the spans it makes
- * masked for the given secret texts. Used around a request whose URL holds secrets: the platform
+ * The current tracer, with every string attribute, event attribute and failure (the exit a span
+ * ends with) of the spans it makes masked for the given secret texts. Used around a request whose URL holds secrets: the platform
  * client's span records `url.full` and `url.query` verbatim.
  */
 const maskingTracer = (tracer: Tracer.Tracer, secrets: ReadonlyArray<string>): Tracer.Tracer => {
@@ -107,6 +113,8 @@ const maskingTracer = (tracer: Tracer.Tracer, secrets: ReadonlyArray<string>): T
                   : Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, maskIn(value, forms)]))
               )
           }
+          // the platform's span ends with its own error, whose message holds the full URL
+          if (property === "end") return (endTime: bigint, exit: Exit.Exit<unknown, unknown>) => target.end(endTime, maskExit(exit, forms))
           const value: unknown = Reflect.get(target, property, target)
           return typeof value === "function" ? (value as (...args: Array<unknown>) => unknown).bind(target) : value
         }
