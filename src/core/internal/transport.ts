@@ -22,6 +22,7 @@ import type { StackClientShape, StackRequest, StackResponse } from "../StackClie
 import { StackConfig } from "../StackConfig.js"
 import { isHeaderSafe } from "./headerText.js"
 import { randomNonce } from "./nonce.js"
+
 const idempotentMethods: ReadonlySet<string> = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
 
 /** The marker of a hosting platform's loop glitch in a 508 body. */
@@ -303,7 +304,11 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
         return Either.right({ response, text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge) })
       })
       const limited = noRedirects(Effect.scoped(exchange))
-      const traced = secretsInQuery.length === 0 ? limited : Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited, maskingTracer(tracer, secretsInQuery)))
+      // The platform client's span records `url.full` verbatim: mask the secret query values in it.
+      const traced =
+        secretsInQuery.length === 0
+          ? limited
+          : Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited, maskingTracer(tracer, secretsInQuery)))
       const outcome = yield* (
         attemptTimeout === undefined
           ? traced
@@ -321,7 +326,8 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
         if (refusal === "Redirect") {
           const status = result.response.status
           const location = responseHeaders["location"]
-          const where = status === 0 ? "an opaque redirect" : `${status}${location === undefined ? "" : ` to ${redactUrl(location.slice(0, 300), secretNames)}`}`
+          const target = location === undefined ? "" : ` to ${redactUrl(location.slice(0, 300), secretNames)}`
+          const where = status === 0 ? "an opaque redirect" : `${status}${target}`
           return Either.left(
             new HttpError({
               message: `Failed to send request to ${shownUrl}: the answer was a redirect (${where}); the Stack Auth API never redirects the SDK's calls, so it was not followed and nothing further was sent.`,
