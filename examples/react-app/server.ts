@@ -29,6 +29,18 @@ export const appRoot = fileURLToPath(new URL(".", import.meta.url))
 /** The repository (the app imports the SDK from its sources). */
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
 
+/**
+ * The package's public names, as an app imports them (package.json "exports"), mapped to the
+ * repository's sources: the app's code reads `import { Stack } from "stack-auth-effect"` like a real
+ * app's, and tsc resolves the same names through tsconfig.json's `paths`.
+ */
+export const packageAliases: ReadonlyArray<{ readonly find: RegExp; readonly replacement: string }> = [
+  { find: /^stack-auth-effect$/, replacement: `${repoRoot}src/index.ts` },
+  { find: /^stack-auth-effect\/react$/, replacement: `${repoRoot}react/index.ts` },
+  { find: /^stack-auth-effect\/next$/, replacement: `${repoRoot}src/next/index.ts` },
+  { find: /^stack-auth-effect\/emulator$/, replacement: `${repoRoot}src/emulator/index.ts` }
+]
+
 /** The seeded demo user. */
 export const demoUser = {
   email: "demo@example.com",
@@ -151,7 +163,7 @@ export const createAppServer = async (config: DemoClientConfig, options: DemoOpt
         ]
       }
     ],
-    resolve: { dedupe: ["react", "react-dom", "effect"] },
+    resolve: { alias: [...packageAliases], dedupe: ["react", "react-dom", "effect"] },
     optimizeDeps: { entries: ["index.html"], include: prebundled.filter(resolvable) },
     server: {
       host: "127.0.0.1",

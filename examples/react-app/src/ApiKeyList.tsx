@@ -1,6 +1,8 @@
 /** The list of a user's or a team's API keys: last four characters, validity, and a revoke button. */
-import { validity } from "../../../src/api-keys/ApiKey.js"
+import { ApiKey } from "stack-auth-effect"
 import { Badge, Button, ErrorMessage, Loading } from "./ui.js"
+
+const validity = ApiKey.validity
 
 /** What the list needs of a key (user and team keys both have it). */
 interface ListedKey {

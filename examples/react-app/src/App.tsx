@@ -1,8 +1,8 @@
 /** The app: top bar, and the page of the current path. */
 import { useEffect } from "react"
 import type { ReactNode } from "react"
-import type { CurrentUser } from "../../../src/users/User.js"
-import { useUser } from "../../../react/index.js"
+import type { User } from "stack-auth-effect"
+import { useUser } from "./runtime.js"
 import { AccountSettingsPage } from "./pages/AccountSettings.js"
 import {
   EmailVerificationPage,
@@ -20,6 +20,8 @@ import { CliAuthConfirmPage, ErrorPage, NotFoundPage } from "./pages/Misc.js"
 import { TeamInvitationPage, TeamsPage } from "./pages/Teams.js"
 import { Link, navigate, signInReturningTo, useLocation } from "./router.js"
 import { ErrorMessage, Loading, initials } from "./ui.js"
+
+type CurrentUser = User.CurrentUser
 
 /** The signed-in user, `null` for a visitor, `undefined` while it is being read. */
 type UserState = CurrentUser | null | undefined

@@ -1,7 +1,7 @@
 /** Entry point: the runtime goes into `StackProvider` once, at the root. */
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
-import { StackProvider } from "../../../react/index.js"
+import { StackProvider } from "stack-auth-effect/react"
 import { App } from "./App.js"
 import { runtime } from "./runtime.js"
 

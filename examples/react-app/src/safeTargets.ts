@@ -5,7 +5,7 @@
  * refuses `//host`, `/..//host`, encoded and dot-segment twins, other schemes and origins.
  */
 import * as Either from "effect/Either"
-import * as UrlTrust from "../../../src/urls/UrlTrust.js"
+import { UrlTrust } from "stack-auth-effect"
 
 /** The query parameter naming the page to come back to after signing in. */
 export const returnToParam = "after_auth_return_to"

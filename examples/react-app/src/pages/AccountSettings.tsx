@@ -5,21 +5,14 @@
 import { Data, Effect, Redacted } from "effect"
 import { useState } from "react"
 import type { FormEvent } from "react"
-import * as UserApiKeys from "../../../../src/api-keys/UserApiKeys.js"
-import * as EmailVerification from "../../../../src/auth/EmailVerification.js"
-import * as Mfa from "../../../../src/auth/Mfa.js"
-import * as Passkeys from "../../../../src/auth/Passkeys.js"
-import * as Password from "../../../../src/auth/Password.js"
-import * as Sessions from "../../../../src/auth/Sessions.js"
-import * as Totp from "../../../../src/auth/Totp.js"
-import * as QueryCache from "../../../../src/cache/QueryCache.js"
-import * as ContactChannels from "../../../../src/contact-channels/ContactChannels.js"
-import type { CurrentUser } from "../../../../src/users/User.js"
-import * as Users from "../../../../src/users/Users.js"
-import { useApiKeys, useContactChannels, useSessions, useStackMutation } from "../../../../react/index.js"
+import { ContactChannels, EmailVerification, Mfa, Passkeys, Password, QueryCache, Sessions, Totp, UserApiKeys, Users } from "stack-auth-effect"
+import type { User } from "stack-auth-effect"
+import { useApiKeys, useContactChannels, useSessions, useShownMutation } from "../runtime.js"
 import { navigate } from "../router.js"
 import { ApiKeyList } from "../ApiKeyList.js"
 import { Alert, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
+
+type CurrentUser = User.CurrentUser
 
 const valueOf = (form: HTMLFormElement, name: string): string => {
   const element = form.elements.namedItem(name)
@@ -69,10 +62,10 @@ export const AccountSettingsPage = (props: { readonly user: CurrentUser }) => (
 
 const ProfileSection = (props: { readonly user: CurrentUser }) => {
   const [saved, setSaved] = useState(false)
-  const update = useStackMutation((displayName: string) =>
+  const update = useShownMutation((displayName: string) =>
     Users.updateCurrent({ displayName: displayName.trim() === "" ? null : displayName.trim() }).pipe(Effect.zipRight(Effect.sync(() => setSaved(true))))
   )
-  const resend = useStackMutation(() => EmailVerification.sendVerificationEmail(props.user))
+  const resend = useShownMutation(() => EmailVerification.sendVerificationEmail(props.user))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     setSaved(false)
@@ -111,10 +104,10 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
 
 const EmailsSection = () => {
   const channels = useContactChannels()
-  const add = useStackMutation((value: string) => ContactChannels.create({ value, usedForAuth: false }))
-  const makePrimary = useStackMutation((id: string) => ContactChannels.update(id, { isPrimary: true }))
-  const verify = useStackMutation((id: string) => ContactChannels.sendVerificationCode(id))
-  const remove = useStackMutation((id: string) => ContactChannels.delete(id))
+  const add = useShownMutation((value: string) => ContactChannels.create({ value, usedForAuth: false }))
+  const makePrimary = useShownMutation((id: string) => ContactChannels.update(id, { isPrimary: true }))
+  const verify = useShownMutation((id: string) => ContactChannels.sendVerificationCode(id))
+  const remove = useShownMutation((id: string) => ContactChannels.delete(id))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
@@ -173,7 +166,7 @@ const EmailsSection = () => {
 
 const PasswordSection = (props: { readonly user: CurrentUser }) => {
   const [done, setDone] = useState(false)
-  const change = useStackMutation((input: { readonly oldPassword: string; readonly newPassword: string }) =>
+  const change = useShownMutation((input: { readonly oldPassword: string; readonly newPassword: string }) =>
     Effect.gen(function* () {
       if (props.user.hasPassword) yield* Password.updatePassword(input)
       else yield* Password.setPassword({ password: input.newPassword })
@@ -211,7 +204,7 @@ class TotpSetupCodeMismatch extends Data.TaggedError("TotpSetupCodeMismatch")<{ 
 
 const MfaSection = (props: { readonly user: CurrentUser }) => {
   const [secret, setSecret] = useState<Uint8Array | null>(null)
-  const enable = useStackMutation((input: { readonly secret: Uint8Array; readonly code: string }) =>
+  const enable = useShownMutation((input: { readonly secret: Uint8Array; readonly code: string }) =>
     Effect.gen(function* () {
       const ok = yield* Totp.verify(input.secret, input.code.trim())
       if (!ok) {
@@ -221,7 +214,7 @@ const MfaSection = (props: { readonly user: CurrentUser }) => {
       yield* Effect.sync(() => setSecret(null))
     })
   )
-  const disable = useStackMutation(() => Mfa.disableTotp())
+  const disable = useShownMutation(() => Mfa.disableTotp())
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (secret !== null) void enable.run({ secret, code: valueOf(event.currentTarget, "code") })
@@ -290,14 +283,14 @@ const MfaSection = (props: { readonly user: CurrentUser }) => {
 
 const PasskeysSection = (props: { readonly user: CurrentUser }) => {
   const [registered, setRegistered] = useState(false)
-  const register = useStackMutation(() =>
+  const register = useShownMutation(() =>
     Passkeys.register().pipe(
       // registering turns passkey sign-in on for the user: read the user again
       Effect.zipRight(QueryCache.invalidate(Users.currentUserCacheKey)),
       Effect.zipRight(Effect.sync(() => setRegistered(true)))
     )
   )
-  const remove = useStackMutation(() => Users.updateCurrent({ passkeyAuthEnabled: false }).pipe(Effect.zipRight(Effect.sync(() => setRegistered(false)))))
+  const remove = useShownMutation(() => Users.updateCurrent({ passkeyAuthEnabled: false }).pipe(Effect.zipRight(Effect.sync(() => setRegistered(false)))))
   return (
     <Section id="passkeys" title="Passkeys" description="Sign in with your device's fingerprint, face or screen lock instead of a password.">
       <div className="spread">
@@ -325,7 +318,7 @@ const PasskeysSection = (props: { readonly user: CurrentUser }) => {
 
 const SessionsSection = () => {
   const sessions = useSessions()
-  const revoke = useStackMutation((id: string) => Sessions.revoke(id))
+  const revoke = useShownMutation((id: string) => Sessions.revoke(id))
   return (
     <Section id="sessions" title="Active sessions" description="Devices where you are signed in.">
       {sessions.status === "success" ? (
@@ -362,12 +355,12 @@ const SessionsSection = () => {
 const ApiKeysSection = () => {
   const keys = useApiKeys()
   const [created, setCreated] = useState<{ readonly description: string; readonly value: string } | null>(null)
-  const create = useStackMutation((description: string) =>
+  const create = useShownMutation((description: string) =>
     UserApiKeys.create({ description, expiresAt: null }).pipe(
       Effect.tap((key) => Effect.sync(() => setCreated({ description: key.description, value: Redacted.value(key.value) })))
     )
   )
-  const revoke = useStackMutation((id: string) => UserApiKeys.revoke(id))
+  const revoke = useShownMutation((id: string) => UserApiKeys.revoke(id))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
@@ -402,7 +395,7 @@ const ApiKeysSection = () => {
 
 const DeleteAccountSection = () => {
   const [confirmed, setConfirmed] = useState(false)
-  const remove = useStackMutation(() => Users.deleteCurrent().pipe(Effect.zipRight(Effect.sync(() => navigate("/", { replace: true })))))
+  const remove = useShownMutation(() => Users.deleteCurrent().pipe(Effect.zipRight(Effect.sync(() => navigate("/", { replace: true })))))
   return (
     <Section id="danger" title="Delete account" description="Deletes your account and everything in it. This cannot be undone.">
       <div className="stack">

@@ -1,8 +1,10 @@
 /** `/`: a landing page for visitors, a small dashboard for signed-in users. */
-import type { CurrentUser } from "../../../../src/users/User.js"
+import type { User } from "stack-auth-effect"
 import { config } from "../config.js"
 import { Link } from "../router.js"
 import { Alert, Badge, Section } from "../ui.js"
+
+type CurrentUser = User.CurrentUser
 
 /** The home page. */
 export const HomePage = (props: { readonly user: CurrentUser | null }) => {

@@ -1,8 +1,8 @@
 /** The error page, the CLI login confirmation, and "not found". */
 import { Effect } from "effect"
 import { useState } from "react"
-import * as Cli from "../../../../src/auth/Cli.js"
-import { useStackMutation } from "../../../../react/index.js"
+import { Cli } from "stack-auth-effect"
+import { useShownMutation } from "../runtime.js"
 import { Link, useLocation } from "../router.js"
 import { Alert, AuthCard, Button, ErrorMessage } from "../ui.js"
 
@@ -34,7 +34,7 @@ export const CliAuthConfirmPage = () => {
   const url = useLocation()
   const loginCode = url.searchParams.get("login_code") ?? ""
   const [done, setDone] = useState(false)
-  const confirm = useStackMutation(() => Cli.complete(loginCode).pipe(Effect.zipRight(Effect.sync(() => setDone(true)))))
+  const confirm = useShownMutation(() => Cli.complete(loginCode).pipe(Effect.zipRight(Effect.sync(() => setDone(true)))))
   if (loginCode === "") {
     return (
       <AuthCard title="Authorize the CLI">

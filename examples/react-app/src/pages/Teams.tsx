@@ -6,24 +6,14 @@
 import { Effect, Redacted } from "effect"
 import { useState } from "react"
 import type { FormEvent } from "react"
-import * as TeamApiKeys from "../../../../src/api-keys/TeamApiKeys.js"
-import * as Permissions from "../../../../src/permissions/Permissions.js"
-import * as TeamInvitations from "../../../../src/teams/TeamInvitations.js"
-import * as Teams from "../../../../src/teams/Teams.js"
-import type { CurrentUser } from "../../../../src/users/User.js"
-import * as Users from "../../../../src/users/Users.js"
-import {
-  useStackMutation,
-  useStackQuery,
-  useTeam,
-  useTeamApiKeys,
-  useTeamInvitations,
-  useTeamMembers,
-  useTeams
-} from "../../../../react/index.js"
+import { Permissions, TeamApiKeys, TeamInvitations, Teams, Users } from "stack-auth-effect"
+import type { User } from "stack-auth-effect"
+import { useShownMutation, useStackQuery, useTeam, useTeamApiKeys, useTeamInvitations, useTeamMembers, useTeams } from "../runtime.js"
 import { ApiKeyList } from "../ApiKeyList.js"
 import { Link, navigate, useLocation } from "../router.js"
 import { Alert, AuthCard, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
+
+type CurrentUser = User.CurrentUser
 
 const valueOf = (form: HTMLFormElement, name: string): string => {
   const element = form.elements.namedItem(name)
@@ -33,8 +23,8 @@ const valueOf = (form: HTMLFormElement, name: string): string => {
 /** The teams page of the signed-in user. */
 export const TeamsPage = (props: { readonly user: CurrentUser }) => {
   const teams = useTeams()
-  const select = useStackMutation((teamId: string | null) => Users.updateCurrent({ selectedTeamId: teamId }))
-  const create = useStackMutation((displayName: string) =>
+  const select = useShownMutation((teamId: string | null) => Users.updateCurrent({ selectedTeamId: teamId }))
+  const create = useShownMutation((displayName: string) =>
     Effect.flatMap(Teams.create({ displayName }), (team) => Users.updateCurrent({ selectedTeamId: team.id }))
   )
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -102,7 +92,7 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
 
 const InvitationsForMe = () => {
   const invitations = useStackQuery(TeamInvitations.listMine(), [])
-  const accept = useStackMutation((id: string) => TeamInvitations.acceptById(id))
+  const accept = useShownMutation((id: string) => TeamInvitations.acceptById(id))
   if (invitations.status !== "success" || invitations.data.length === 0) return null
   return (
     <Alert kind="info">
@@ -127,7 +117,7 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
   const { teamId } = props
   const team = useTeam(teamId)
   const permissions = useStackQuery(Permissions.listTeamPermissions(teamId), [teamId])
-  const leave = useStackMutation(() =>
+  const leave = useShownMutation(() =>
     Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null })))
   )
   const held = new Set(permissions.status === "success" ? permissions.data.map((permission) => permission.id) : [])
@@ -170,7 +160,7 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
 }
 
 const RenameTeam = (props: { readonly teamId: string; readonly name: string }) => {
-  const rename = useStackMutation((displayName: string) => Teams.update(props.teamId, { displayName }))
+  const rename = useShownMutation((displayName: string) => Teams.update(props.teamId, { displayName }))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     void rename.run(valueOf(event.currentTarget, "displayName").trim())
@@ -190,7 +180,7 @@ const RenameTeam = (props: { readonly teamId: string; readonly name: string }) =
 
 const MembersSection = (props: { readonly teamId: string; readonly canRemove: boolean; readonly me: string }) => {
   const members = useTeamMembers(props.teamId)
-  const remove = useStackMutation((userId: string) => Teams.removeMember(props.teamId, userId))
+  const remove = useShownMutation((userId: string) => Teams.removeMember(props.teamId, userId))
   return (
     <Section title="Members">
       {members.status === "success" ? (
@@ -222,10 +212,10 @@ const MembersSection = (props: { readonly teamId: string; readonly canRemove: bo
 const InviteSection = (props: { readonly teamId: string }) => {
   const invitations = useTeamInvitations(props.teamId)
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const send = useStackMutation((email: string) =>
+  const send = useShownMutation((email: string) =>
     TeamInvitations.send({ teamId: props.teamId, email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
   )
-  const revoke = useStackMutation((id: string) => TeamInvitations.revoke(props.teamId, id))
+  const revoke = useShownMutation((id: string) => TeamInvitations.revoke(props.teamId, id))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
@@ -269,12 +259,12 @@ const InviteSection = (props: { readonly teamId: string }) => {
 const TeamApiKeysSection = (props: { readonly teamId: string }) => {
   const keys = useTeamApiKeys(props.teamId)
   const [created, setCreated] = useState<string | null>(null)
-  const create = useStackMutation((description: string) =>
+  const create = useShownMutation((description: string) =>
     TeamApiKeys.create({ owner: { teamId: props.teamId }, description, expiresAt: null }).pipe(
       Effect.tap((key) => Effect.sync(() => setCreated(Redacted.value(key.value))))
     )
   )
-  const revoke = useStackMutation((id: string) => TeamApiKeys.revoke(props.teamId, id))
+  const revoke = useShownMutation((id: string) => TeamApiKeys.revoke(props.teamId, id))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
@@ -310,7 +300,7 @@ export const TeamInvitationPage = () => {
   const url = useLocation()
   const code = url.searchParams.get("code") ?? ""
   const details = useStackQuery(TeamInvitations.details(code), [code], { enabled: code !== "" })
-  const accept = useStackMutation(() => TeamInvitations.accept(code).pipe(Effect.zipRight(Effect.sync(() => navigate("/teams")))))
+  const accept = useShownMutation(() => TeamInvitations.accept(code).pipe(Effect.zipRight(Effect.sync(() => navigate("/teams")))))
   if (code === "") {
     return (
       <AuthCard title="Team invitation">

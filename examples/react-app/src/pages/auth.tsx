@@ -6,19 +6,15 @@
 import { Effect, Option } from "effect"
 import { useEffect, useState } from "react"
 import type { FormEvent } from "react"
-import * as MagicLink from "../../../../src/auth/MagicLink.js"
-import * as Mfa from "../../../../src/auth/Mfa.js"
-import * as OAuth from "../../../../src/auth/OAuth.js"
-import * as Passkeys from "../../../../src/auth/Passkeys.js"
-import * as Password from "../../../../src/auth/Password.js"
-import * as PasswordReset from "../../../../src/auth/PasswordReset.js"
-import * as Sessions from "../../../../src/auth/Sessions.js"
-import * as ContactChannels from "../../../../src/contact-channels/ContactChannels.js"
-import type { MultiFactorAuthenticationRequired } from "../../../../src/core/KnownErrors.js"
-import { useStackMutation } from "../../../../react/index.js"
+import { ContactChannels, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions } from "stack-auth-effect"
+import type { KnownErrors } from "stack-auth-effect"
+import { useShownMutation } from "../runtime.js"
+import type { AppServices } from "../runtime.js"
 import { config } from "../config.js"
 import { Link, navigate, returnTo, useLocation, withReturnTo } from "../router.js"
 import { Alert, AuthCard, Button, ErrorMessage, Field, Loading } from "../ui.js"
+
+type MultiFactorAuthenticationRequired = KnownErrors.MultiFactorAuthenticationRequired
 
 /** Where the MFA page finds the attempt code of the sign-in that asked for a second factor. */
 const attemptCodeKey = "stack-demo-mfa-attempt"
@@ -50,9 +46,9 @@ const valueOf = (form: HTMLFormElement, name: string): string => {
  * visit) when the page mounts, at most once even when React mounts the page twice (StrictMode):
  * the effect is memoized and not interruptible. Its state comes from a `useStackMutation`.
  */
-const useRunOnArrival = <A, E, R>(make: () => Effect.Effect<A, E, R>) => {
+const useRunOnArrival = <A, E>(make: () => Effect.Effect<A, E, AppServices>) => {
   const [once] = useState(() => Effect.runSync(Effect.cached(Effect.uninterruptible(Effect.suspend(make)))))
-  const mutation = useStackMutation(() => Effect.as(once, true as const))
+  const mutation = useShownMutation(() => Effect.as(once, true as const))
   const { run } = mutation
   useEffect(() => {
     void run()
@@ -73,19 +69,19 @@ export const SignInPage = () => {
   const url = useLocation()
   const [magicSentTo, setMagicSentTo] = useState<string | null>(null)
 
-  const password = useStackMutation((input: { readonly email: string; readonly password: string }) =>
+  const password = useShownMutation((input: { readonly email: string; readonly password: string }) =>
     Password.signInWithPassword(input).pipe(
       Effect.zipRight(goAfterSignIn(url)),
       Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url))
     )
   )
-  const magicLink = useStackMutation((email: string) =>
+  const magicLink = useShownMutation((email: string) =>
     MagicLink.sendMagicLinkEmail({ email }).pipe(Effect.zipRight(Effect.sync(() => setMagicSentTo(email))))
   )
-  const oauth = useStackMutation((provider: string) =>
+  const oauth = useShownMutation((provider: string) =>
     OAuth.signInWithOAuth({ provider, ...(url.searchParams.has("after_auth_return_to") ? { afterCallbackRedirectUrl: new URL(returnTo(url, "/"), url).href } : {}) })
   )
-  const passkey = useStackMutation(() =>
+  const passkey = useShownMutation(() =>
     Passkeys.signIn().pipe(Effect.zipRight(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
   )
 
@@ -167,10 +163,10 @@ export const SignInPage = () => {
 export const SignUpPage = () => {
   const url = useLocation()
   const [mismatch, setMismatch] = useState(false)
-  const signUp = useStackMutation((input: { readonly email: string; readonly password: string }) =>
+  const signUp = useShownMutation((input: { readonly email: string; readonly password: string }) =>
     Password.signUpWithPassword(input).pipe(Effect.zipRight(Effect.sync(() => navigate(returnTo(url, "/"), { replace: true }))))
   )
-  const oauth = useStackMutation((provider: string) => OAuth.signInWithOAuth({ provider }))
+  const oauth = useShownMutation((provider: string) => OAuth.signInWithOAuth({ provider }))
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -258,7 +254,7 @@ export const EmailVerificationPage = () => {
   const url = useLocation()
   const code = url.searchParams.get("code") ?? ""
   const [verified, setVerified] = useState(false)
-  const verify = useStackMutation(() =>
+  const verify = useShownMutation(() =>
     // also refreshes the user and the contact channels
     ContactChannels.verify(code).pipe(Effect.zipRight(Effect.sync(() => setVerified(true))))
   )
@@ -298,7 +294,7 @@ export const EmailVerificationPage = () => {
 /** `/handler/forgot-password`. */
 export const ForgotPasswordPage = () => {
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const send = useStackMutation((email: string) =>
+  const send = useShownMutation((email: string) =>
     PasswordReset.sendPasswordResetCode({ email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
   )
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -333,7 +329,7 @@ export const PasswordResetPage = () => {
   const code = url.searchParams.get("code") ?? ""
   const [done, setDone] = useState(false)
   const [mismatch, setMismatch] = useState(false)
-  const reset = useStackMutation((password: string) =>
+  const reset = useShownMutation((password: string) =>
     PasswordReset.resetPassword({ code, password }).pipe(Effect.zipRight(Effect.sync(() => setDone(true))))
   )
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -385,7 +381,7 @@ export const PasswordResetPage = () => {
 export const MfaPage = () => {
   const url = useLocation()
   const [attemptCode] = useState(() => window.sessionStorage.getItem(attemptCodeKey))
-  const signIn = useStackMutation((totp: string) =>
+  const signIn = useShownMutation((totp: string) =>
     Mfa.signIn({ attemptCode: attemptCode ?? "", totp }).pipe(
       Effect.zipRight(
         Effect.sync(() => {
