@@ -97,8 +97,24 @@ export const AuthorizeQuery = Schema.Struct({
 /** The authorize query in the domain. */
 export type AuthorizeQuery = typeof AuthorizeQuery.Type
 
-/** `{ location }`: where the browser goes next (the provider). */
-export const AuthorizeAnswer = Schema.Struct({ location: Schema.String })
+/** Whether a text is an absolute `http:` or `https:` URL. */
+const isHttpUrl = (text: string): boolean => {
+  try {
+    const protocol = new URL(text).protocol
+    return protocol === "https:" || protocol === "http:"
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `{ location }`: where the browser goes next (the provider). Only an absolute `http(s):` URL is
+ * accepted: the page navigates there, and a `javascript:` or `data:` location from a hostile
+ * answer would run in the app's origin, where the token cookies are readable.
+ */
+export const AuthorizeAnswer = Schema.Struct({
+  location: Schema.String.pipe(Schema.filter(isHttpUrl, { message: () => "not an absolute http(s) URL" }))
+})
 
 /** `GET /auth/oauth/authorize/{provider_id}` in JSON mode (no x-stack headers; keys in the query). */
 export const authorizeEndpoint = Endpoint.make({

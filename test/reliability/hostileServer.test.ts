@@ -11,6 +11,8 @@ import { Effect, Exit, Fiber, Layer, Option, Schedule, TestClock } from "effect"
 import { http, HttpResponse } from "msw"
 import type * as net from "node:net"
 import { afterAll, afterEach, beforeAll } from "vitest"
+import * as OAuth from "../../src/auth/OAuth.js"
+import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
 import * as StackClient from "../../src/core/StackClient.js"
 import * as StackConfig from "../../src/core/StackConfig.js"
@@ -372,6 +374,22 @@ describe("hostile server", () => {
         const exit = yield* Effect.exit(Users.getCurrent().pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerNoRetries))))
         expect(tagOf(exit)).toBe("Failure(InvalidResponse)")
       }))
+  })
+
+  describe("a hostile OAuth authorize answer", () => {
+    for (const location of ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "/relative/path", "not a url"]) {
+      it.effect(`a location ${JSON.stringify(location.slice(0, 24))} is an InvalidResponse: the page does not navigate, no verifier cookie`, () =>
+        Effect.gen(function* () {
+          msw.use(http.get(`${apiUrl}/auth/oauth/authorize/:provider`, () => HttpResponse.json({ location })))
+          const page = OAuthBrowser.makeMemory({ url: "http://localhost:3000/sign-in" })
+          const exit = yield* Effect.exit(
+            OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(Layer.merge(sessionLayer(signedIn, RetryPolicy.layerNoRetries), page.layer)))
+          )
+          expect(tagOf(exit)).toBe("Failure(InvalidResponse)")
+          expect(page.navigations).toEqual([])
+          expect(page.jar.size).toBe(0)
+        }))
+    }
   })
 
   it("no unhandled rejection was raised", () => {
