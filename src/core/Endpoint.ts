@@ -16,60 +16,26 @@
  */
 import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
-import type { AccessLevel, AdminAccess, ServerAccess } from "./Access.js"
-import type { InvalidArgument, TransportError, UserNotSignedIn } from "./Errors.js"
 import type { KnownErrorClass } from "./KnownError.js"
-import type * as KnownErrors from "./KnownErrors.js"
-import type { HttpMethod, StackClient } from "./StackClient.js"
-import type { RefreshError, Session } from "../session/Session.js"
 import { call as internalCall } from "./internal/call.js"
+import type { Any, Endpoint, EndpointAccess, ErrorOf, InputOf, PayloadEncoding, RequirementsOf, SessionUse, SuccessOf } from "./internal/definition.js"
+import type { HttpMethod } from "./internal/exchange.js"
 import { fillPath as internalFillPath, matchPath as internalMatchPath } from "./internal/path.js"
 
-/** How an endpoint uses the user's session. */
-export type SessionUse =
-  /** no user tokens are sent */
-  | "none"
-  /** tokens are sent when the session has them */
-  | "optional"
-  /** the call fails with `UserNotSignedIn` before sending when there is no token */
-  | "required"
-
-/** The access level of an endpoint, or `"none"` for the OAuth token endpoint (no x-stack headers). */
-export type EndpointAccess = AccessLevel | "none"
-
-/** How the payload is encoded. */
-export type PayloadEncoding = "json" | "form"
-
-/** An endpoint definition. */
-export interface Endpoint<
-  out Name extends string = string,
-  out Access extends EndpointAccess = EndpointAccess,
-  out Use extends SessionUse = SessionUse,
-  in out Params = any,
-  in out Query = any,
-  in out Payload = any,
-  in out Success = any,
-  out Errors extends KnownErrorClass = KnownErrorClass
-> {
-  /** `Domain.operation`, used for spans. */
-  readonly name: Name
-  readonly method: HttpMethod
-  /** Path below `/api/v1` with `:name` parameters, e.g. `/users/:userId`. */
-  readonly path: string
-  readonly access: Access
-  readonly session: Use
-  readonly params: Schema.Schema<Params, any> | undefined
-  readonly query: Schema.Schema<Query, any> | undefined
-  readonly payload: Schema.Schema<Payload, any> | undefined
-  readonly payloadEncoding: PayloadEncoding
-  readonly success: Schema.Schema<Success, any>
-  /** Status the service answers with on success (the emulator uses it; the SDK accepts any 2xx). */
-  readonly successStatus: number
-  readonly errors: ReadonlyArray<Errors>
-}
-
-/** Any endpoint. */
-export type Any = Endpoint<string, EndpointAccess, SessionUse, any, any, any, any, KnownErrorClass>
+/** The definition's and the call's types (defined beside the call's implementation, which uses them too). */
+export type {
+  Any,
+  CommonErrors,
+  Endpoint,
+  EndpointAccess,
+  ErrorOf,
+  InputOf,
+  PayloadEncoding,
+  RequirementsOf,
+  SessionErrors,
+  SessionUse,
+  SuccessOf
+} from "./internal/definition.js"
 
 /** Definition accepted by {@link make}. */
 export interface Definition<
@@ -136,70 +102,6 @@ export const make = <
   successStatus: definition.successStatus ?? 200,
   errors: definition.errors
 })
-
-/** Known errors any request of an access level can meet (wrong keys, unknown project, schema). */
-export type CommonErrors<Access extends EndpointAccess> =
-  | KnownErrors.SchemaError
-  | (Access extends "none"
-      ? never
-      :
-          | KnownErrors.CurrentProjectNotFound
-          | KnownErrors.InvalidPublishableClientKey
-          | KnownErrors.PublishableClientKeyRequiredForProject
-          | (Access extends "server" ? KnownErrors.ServerAuthenticationRequired | KnownErrors.InvalidSecretServerKey : never)
-          | (Access extends "admin"
-              ?
-                  | KnownErrors.AdminAuthenticationRequired
-                  | KnownErrors.InvalidSuperSecretAdminKey
-                  | KnownErrors.UnparsableAdminAccessToken
-                  | KnownErrors.AdminAccessTokenExpired
-                  | KnownErrors.AdminAccessTokenIsNotAdmin
-                  | KnownErrors.InvalidProjectForAdminAccessToken
-              : never))
-
-/** Errors of endpoints that carry the user's tokens: a rejected token after the retry, a failed refresh. */
-export type SessionErrors<Use extends SessionUse> = Use extends "none"
-  ? never
-  :
-      | KnownErrors.UnparsableAccessToken
-      | KnownErrors.AccessTokenExpired
-      | KnownErrors.InvalidProjectForAccessToken
-      | RefreshError
-      | (Use extends "required" ? UserNotSignedIn : never)
-
-/** The error channel of calling an endpoint. */
-export type ErrorOf<E extends Any> =
-  E extends Endpoint<any, infer Access, infer Use, infer Params, infer Query, infer Payload, any, infer Errors>
-    ?
-        | InstanceType<Errors>
-        | CommonErrors<Access>
-        | SessionErrors<Use>
-        | TransportError
-        | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
-        // an admin access token comes from an owner's session, which may be signed out
-        | (Access extends "admin" ? UserNotSignedIn : never)
-    : never
-
-/** The success value of an endpoint. */
-export type SuccessOf<E extends Any> = E extends Endpoint<any, any, any, any, any, any, infer A, any> ? A : never
-
-/** The services calling an endpoint needs. */
-export type RequirementsOf<E extends Any> =
-  E extends Endpoint<any, infer Access, infer Use, any, any, any, any, any>
-    ?
-        | StackClient
-        | (Access extends "server" ? ServerAccess : never)
-        | (Access extends "admin" ? AdminAccess : never)
-        | (Use extends "none" ? never : Session)
-    : never
-
-/** The input of calling an endpoint: its path parameters, query and payload, where it has them. */
-export type InputOf<E extends Any> =
-  E extends Endpoint<any, any, any, infer Params, infer Query, infer Payload, any, any>
-    ? ([Params] extends [void] ? {} : { readonly params: Params }) &
-        ([Query] extends [void] ? {} : { readonly query: Query }) &
-        ([Payload] extends [void] ? {} : { readonly payload: Payload })
-    : never
 
 /** Fills `:name` parameters of a path pattern (values are URL-encoded). */
 export const fillPath: (pattern: string, params: Readonly<Record<string, string>>) => string = internalFillPath

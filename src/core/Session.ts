@@ -1,11 +1,82 @@
+/**
+ * The session *contract* (docs/ARCHITECTURE.md): the `Session` tag, the shape every session
+ * implements, and what a refresh can fail with. It lives in `core` because the transport's
+ * `Endpoint.call` needs it (to attach tokens, mark a rejected access token and refresh once);
+ * the implementation — token reuse, the shared refresh, the refresh grant — is in
+ * `session/Session.ts`, which re-exports everything here under the public `Session` namespace.
+ *
+ * @module
+ */
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
-import type { SessionShape } from "../Session.js"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import type * as Stream from "effect/Stream"
+import type { InvalidArgument, TransportError } from "./Errors.js"
+import type {
+  InvalidOauthClientIdOrSecret,
+  InvalidPublishableClientKey,
+  InvalidScope,
+  PublishableClientKeyRequiredForProject,
+  SchemaError
+} from "./KnownErrors.js"
 
-/** The session tag, in a leaf module so the transport can depend on it without a cycle. */
+/** The pair of tokens a store holds; either may be absent. */
+export interface StoredTokens {
+  readonly accessToken: Option.Option<Redacted.Redacted<string>>
+  readonly refreshToken: Option.Option<Redacted.Redacted<string>>
+}
+
+/** Tokens for one request: a fresh access token when there is one, and the refresh token. */
+export interface RequestTokens {
+  readonly accessToken: Option.Option<Redacted.Redacted<string>>
+  readonly refreshToken: Option.Option<Redacted.Redacted<string>>
+}
+
+/**
+ * Ways a refresh can fail without ending the session (the refresh token is kept): every failure
+ * of the refresh grant (`POST /auth/oauth/token`) except the `REFRESH_TOKEN_ERROR` family, which
+ * signs the user out instead of failing.
+ */
+export type RefreshError =
+  | TransportError
+  | InvalidOauthClientIdOrSecret
+  | InvalidPublishableClientKey
+  | PublishableClientKeyRequiredForProject
+  | InvalidScope
+  | SchemaError
+  /** the refresh grant's form could not be encoded (not expected with a stored token) */
+  | InvalidArgument
+
+/** The session service. */
+export interface SessionShape {
+  /**
+   * Tokens for a request: the access token if ≥ 20 s remain, else the result of a (shared)
+   * refresh; `none` for both when signed out.
+   */
+  readonly requestTokens: Effect.Effect<RequestTokens, RefreshError>
+  /** Forces a refresh (shared with any refresh in flight) and returns the new access token. */
+  readonly refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError>
+  /** Marks this access token as rejected by the service, so the next request refreshes. */
+  readonly markAccessTokenExpired: (accessToken: Redacted.Redacted<string>) => Effect.Effect<void>
+  /** Stores the tokens of a sign-in (validated by the caller's token-response schema). */
+  readonly signIn: (tokens: {
+    readonly accessToken: Redacted.Redacted<string>
+    readonly refreshToken: Option.Option<Redacted.Redacted<string>>
+  }) => Effect.Effect<void>
+  /** Clears both tokens locally; a refresh in flight is dropped. */
+  readonly clear: Effect.Effect<void>
+  /** The stored tokens, without refreshing. */
+  readonly current: Effect.Effect<StoredTokens>
+  /** Every change of the stored tokens (sign-in, refresh, sign-out, another tab). */
+  readonly changes: Stream.Stream<StoredTokens>
+}
+
+/** The session service. */
 export class Session extends /* @__PURE__ */ Context.Tag("stack-auth-effect/Session")<Session, SessionShape>() {}
 
-/** Minimum remaining validity for reusing an access token. */
+/** Minimum remaining validity for reusing an access token (20 s, in milliseconds). */
 export const minimumRemaining = 20_000
 
 /** Default time a refresh failure for a network reason is reused (2 s). */

@@ -21,103 +21,30 @@
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
-import type * as Redacted from "effect/Redacted"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { AccessLevel } from "./Access.js"
-import type { ConnectivityError, HttpError, InvalidResponse, RateLimited } from "./Errors.js"
+import type { StackClientShape } from "./internal/exchange.js"
 import { makeTransport } from "./internal/transport.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 import { StackConfig } from "./StackConfig.js"
-import type { StackConfigShape } from "./StackConfig.js"
 
-/** HTTP methods the service uses. */
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE"
-
-/** A request body. */
-export type RequestBody =
-  | { readonly _tag: "Json"; readonly value: unknown }
-  | { readonly _tag: "Form"; readonly value: Readonly<Record<string, string>> }
-
-/** Credentials a request carries besides the project's own (access-level keys, user tokens). */
-export interface RequestCredentials {
-  readonly accessToken?: Redacted.Redacted<string> | undefined
-  readonly refreshToken?: Redacted.Redacted<string> | undefined
-  readonly secretServerKey?: Redacted.Redacted<string> | undefined
-  readonly superSecretAdminKey?: Redacted.Redacted<string> | undefined
-  readonly adminAccessToken?: Redacted.Redacted<string> | undefined
-}
-
-/** One request to the service. */
-export interface StackRequest {
-  readonly method: HttpMethod
-  /** Path below `/api/v1`, query string included (e.g. `/users?limit=10`). */
-  readonly path: string
-  /**
-   * The access level sent as `X-Stack-Access-Type`, or `"none"` for endpoints that take no
-   * `x-stack-*` headers at all (the OAuth token endpoint).
-   */
-  readonly access: AccessLevel | "none"
-  readonly body?: RequestBody | undefined
-  readonly credentials?: RequestCredentials | undefined
-  /**
-   * Names of query parameters whose values are secrets, masked as `<redacted>` in every URL the
-   * SDK records (span attributes, error messages and `url` fields), besides
-   * {@link secretQueryParamNames}.
-   */
-  readonly secretQueryParams?: ReadonlyArray<string> | undefined
-}
-
-/** The answer, with the actual status already restored from `x-stack-actual-status`. */
-export interface StackResponse {
-  readonly status: number
-  /** Lower-cased header names. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly text: string
-  readonly method: string
-  readonly url: string
-}
-
-/**
- * Failures of the exchange itself (after the retry policy): no answer, rate limited, a redirect or
- * a loop marker, an answer larger than the policy's `maxResponseBytes`.
- */
-export type SendError = ConnectivityError | RateLimited | HttpError | InvalidResponse
-
-/** The transport service. */
-export interface StackClientShape {
-  readonly config: StackConfigShape
-  /** Sends one logical request (retrying per the policy) and returns the raw answer. */
-  readonly send: (request: StackRequest) => Effect.Effect<StackResponse, SendError>
-}
+/** The request, the answer and the service's shape (defined beside the transport, which uses them too). */
+export type {
+  HttpMethod,
+  RequestBody,
+  RequestCredentials,
+  SendError,
+  StackClientShape,
+  StackRequest,
+  StackResponse
+} from "./internal/exchange.js"
 
 /** The transport service. */
 export class StackClient extends /* @__PURE__ */ Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
 
-/** Header names whose values are secrets: redacted in every log line and span. */
-export const secretHeaderNames: ReadonlyArray<string> = [
-  "x-stack-access-token",
-  "x-stack-refresh-token",
-  "x-stack-publishable-client-key",
-  "x-stack-secret-server-key",
-  "x-stack-super-secret-admin-key",
-  "x-stack-admin-access-token",
-  "x-stack-auth",
-  "authorization",
-  "cookie",
-  "set-cookie"
-]
-
-/** Query parameters whose values are always masked in recorded URLs (see {@link StackRequest}). */
-export const secretQueryParamNames: ReadonlyArray<string> = [
-  "client_secret",
-  "token",
-  "code",
-  "code_verifier",
-  "access_token",
-  "refresh_token"
-]
+/** Header names whose values are secrets, and query parameters whose values are always masked in recorded URLs. */
+export { secretHeaderNames, secretQueryParamNames } from "./internal/exchange.js"
 
 /** Builds the transport from the settings, an `HttpClient` and the retry policy. */
 export const make: Effect.Effect<StackClientShape, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> =

@@ -5,7 +5,6 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { isUsableToken } from "../session/TokenStore.js"
 
 /** A required property read from the wire key `key`. */
 export const field = <const Key extends string, S extends Schema.Schema.Any>(key: Key, schema: S) =>
@@ -27,6 +26,10 @@ export const DateFromMillis = /* @__PURE__ */ Schema.DateFromNumber.pipe(/* @__P
 
 /** Arbitrary JSON (metadata fields). */
 export const Json: Schema.Schema<unknown> = Schema.Unknown
+
+/** A token text is usable unless empty or the string `"undefined"` / `"null"` (SPEC.md §5). */
+export const isUsableToken = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && value !== "undefined" && value !== "null"
 
 /** A token text: non-empty and never the string `"undefined"` (SPEC.md §5). */
 export const TokenText = /* @__PURE__ */ Schema.String.pipe(/* @__PURE__ */ Schema.filter((value) => isUsableToken(value), { message: () => "unusable token" }))

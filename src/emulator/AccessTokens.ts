@@ -10,31 +10,10 @@ import * as jose from "jose"
 import { randomBase64Url } from "./Random.js"
 import type { ProjectRecord, SessionRecord, UserRecord } from "./State.js"
 import { restrictionOf } from "./State.js"
+import type { Audience, ProjectSigningKeys, PublicJwk, SigningKey } from "./SigningKeys.js"
 
-/** Which users a key signs for: normal, restricted (non-anonymous) or anonymous users. */
-export type Audience = "normal" | "restricted" | "anonymous"
-
-/** A public key as published in the JWKS. */
-export interface PublicJwk {
-  readonly kty: "EC"
-  readonly crv: "P-256"
-  readonly alg: "ES256"
-  readonly kid: string
-  readonly x: string
-  readonly y: string
-}
-
-/** One ES256 key pair with its 12-character key id. */
-export interface SigningKey {
-  readonly kid: string
-  readonly audience: Audience
-  readonly privateKey: CryptoKey
-  readonly publicKey: CryptoKey
-  readonly publicJwk: PublicJwk
-}
-
-/** A project's keys: two per audience; the first of each pair signs. */
-export type ProjectSigningKeys = { readonly [A in Audience]: readonly [SigningKey, SigningKey] }
+/** The key types (audience, public JWK, key pair, a project's keys), defined in a leaf module the state uses too. */
+export type { Audience, ProjectSigningKeys, PublicJwk, SigningKey } from "./SigningKeys.js"
 
 /** The claims of an access token, in the order the service writes them. */
 export interface AccessTokenClaims {

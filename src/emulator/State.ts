@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ProjectSigningKeys } from "./AccessTokens.js"
+import type { ProjectSigningKeys } from "./SigningKeys.js"
 
 /** A trusted domain of a project: a base URL (`https://app.example.com`, `*` wildcards allowed) and its handler path. */
 export interface TrustedDomain {

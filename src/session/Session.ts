@@ -28,77 +28,28 @@
  * @module
  */
 import type * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
-import type * as Scope from "effect/Scope"
-import type * as Stream from "effect/Stream"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import { minimumRemaining, Session } from "../core/Session.js"
 import type { StackClient } from "../core/StackClient.js"
 import { makeRequestSession, makeSession } from "./internal/session.js"
-import { minimumRemaining, Session } from "./internal/tag.js"
-import type { InvalidArgument, TransportError } from "../core/Errors.js"
-import type {
-  InvalidOauthClientIdOrSecret,
-  InvalidPublishableClientKey,
-  InvalidScope,
-  PublishableClientKeyRequiredForProject,
-  SchemaError
-} from "../core/KnownErrors.js"
-import type { StoredTokens, TokenStore } from "./TokenStore.js"
-
-/** Tokens for one request: a fresh access token when there is one, and the refresh token. */
-export interface RequestTokens {
-  readonly accessToken: Option.Option<Redacted.Redacted<string>>
-  readonly refreshToken: Option.Option<Redacted.Redacted<string>>
-}
+import type { SessionShape, StoredTokens } from "../core/Session.js"
+import type { TokenStore } from "./TokenStore.js"
 
 /**
- * Ways a refresh can fail without ending the session (the refresh token is kept): every failure
- * of the refresh grant (`POST /auth/oauth/token`) except the `REFRESH_TOKEN_ERROR` family, which
- * signs the user out instead of failing.
+ * The session contract (the tag, its shape, what a refresh fails with), defined in `core` so the
+ * transport can depend on it (docs/ARCHITECTURE.md); this module implements it.
  */
-export type RefreshError =
-  | TransportError
-  | InvalidOauthClientIdOrSecret
-  | InvalidPublishableClientKey
-  | PublishableClientKeyRequiredForProject
-  | InvalidScope
-  | SchemaError
-  /** the refresh grant's form could not be encoded (not expected with a stored token) */
-  | InvalidArgument
+export type { RefreshError, RequestTokens, SessionShape } from "../core/Session.js"
 
 /** The session service. */
-export interface SessionShape {
-  /**
-   * Tokens for a request: the access token if ≥ 20 s remain, else the result of a (shared)
-   * refresh; `none` for both when signed out.
-   */
-  readonly requestTokens: Effect.Effect<RequestTokens, RefreshError>
-  /** Forces a refresh (shared with any refresh in flight) and returns the new access token. */
-  readonly refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError>
-  /** Marks this access token as rejected by the service, so the next request refreshes. */
-  readonly markAccessTokenExpired: (accessToken: Redacted.Redacted<string>) => Effect.Effect<void>
-  /** Stores the tokens of a sign-in (validated by the caller's token-response schema). */
-  readonly signIn: (tokens: {
-    readonly accessToken: Redacted.Redacted<string>
-    readonly refreshToken: Option.Option<Redacted.Redacted<string>>
-  }) => Effect.Effect<void>
-  /** Clears both tokens locally; a refresh in flight is dropped. */
-  readonly clear: Effect.Effect<void>
-  /** The stored tokens, without refreshing. */
-  readonly current: Effect.Effect<StoredTokens>
-  /** Every change of the stored tokens (sign-in, refresh, sign-out, another tab). */
-  readonly changes: Stream.Stream<StoredTokens>
-}
-
-/** The session service. */
-export { Session } from "./internal/tag.js"
+export { Session } from "../core/Session.js"
 
 /** Minimum remaining validity for reusing an access token. */
 export const minimumRemainingMillis: number = minimumRemaining
 
 /** How long a network failure of a refresh is reused per refresh token (a `Context.Reference`, default 2 s). */
-export { defaultRefreshFailureCooldown, RefreshFailureCooldown } from "./internal/tag.js"
+export { defaultRefreshFailureCooldown, RefreshFailureCooldown } from "../core/Session.js"
 
 /**
  * Builds the session over a `TokenStore` and the transport. Scoped: a refresh in flight belongs

@@ -16,12 +16,11 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
+import type { StoredTokens } from "../core/Session.js"
+import { isUsableToken } from "../core/Wire.js"
 
-/** The pair of tokens a store holds; either may be absent. */
-export interface StoredTokens {
-  readonly accessToken: Option.Option<Redacted.Redacted<string>>
-  readonly refreshToken: Option.Option<Redacted.Redacted<string>>
-}
+/** The pair of tokens a store holds; either may be absent (defined with the session contract in `core/Session.ts`). */
+export type { StoredTokens } from "../core/Session.js"
 
 /** A token store. */
 export interface TokenStoreShape {
@@ -47,9 +46,8 @@ export class TokenStoreError extends /* @__PURE__ */ Data.TaggedError("TokenStor
 /** No tokens. */
 export const empty: StoredTokens = { accessToken: /* @__PURE__ */ Option.none(), refreshToken: /* @__PURE__ */ Option.none() }
 
-/** A token text is usable unless empty or the string `"undefined"` (SPEC.md §5). */
-export const isUsableToken = (value: unknown): value is string =>
-  typeof value === "string" && value.length > 0 && value !== "undefined" && value !== "null"
+/** A token text is usable unless empty or the string `"undefined"` / `"null"` (SPEC.md §5). */
+export { isUsableToken } from "../core/Wire.js"
 
 /** Wraps a raw token text, rejecting unusable ones. */
 export const token = (value: unknown): Option.Option<Redacted.Redacted<string>> =>

@@ -5,14 +5,14 @@ import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { AdminAccess, ServerAccess } from "../Access.js"
-import type { Any, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "../Endpoint.js"
+import type { Any, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "./definition.js"
 import { fillPathChecked } from "./path.js"
 import { HttpError, InvalidArgument, InvalidResponse, UnsupportedKnownError, UserNotSignedIn } from "../Errors.js"
 import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
 import type { RequestCredentials, StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
-import { Session } from "../../session/internal/tag.js"
+import { Session } from "../Session.js"
 
 /** Known errors every endpoint of an access level declares (see `CommonErrors`). */
 export const commonErrorClasses = (access: EndpointAccess): ReadonlyArray<KnownErrorClass> => {

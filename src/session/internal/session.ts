@@ -14,12 +14,11 @@ import { call } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
 import { StackClient } from "../../core/StackClient.js"
 import type { StackClientShape } from "../../core/StackClient.js"
-import { makeRefreshGrant, refreshGrant } from "../../auth/Tokens.js"
-import type { RefreshError, RequestTokens, SessionShape } from "../Session.js"
-import { minimumRemaining as minimumRemainingMillis, RefreshFailureCooldown } from "./tag.js"
+import { minimumRemaining as minimumRemainingMillis, RefreshFailureCooldown } from "../../core/Session.js"
+import type { RefreshError, RequestTokens, SessionShape, StoredTokens } from "../../core/Session.js"
+import { makeRefreshGrant, refreshGrant } from "../RefreshGrant.js"
 import { TokenStore } from "../TokenStore.js"
 import * as TokenStoreModule from "../TokenStore.js"
-import type { StoredTokens } from "../TokenStore.js"
 
 /**
  * Expiry of an access token in epoch milliseconds: `Option.none()` when the token has no `exp`

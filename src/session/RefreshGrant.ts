@@ -1,0 +1,88 @@
+/**
+ * The OAuth token endpoint's answer and the refresh grant (PROTOCOL.md §2.1, §2.6, §2.7): what the
+ * session sends to renew an access token. It lives with the session (docs/ARCHITECTURE.md: the
+ * session may not import the auth domain); the CLI login and the OAuth code grant use it too, and
+ * `Tokens` re-exports everything here under the public `Tokens` namespace.
+ *
+ * Token responses are validated before anything is stored (SPEC.md §5): a non-empty access token,
+ * `token_type` bearer or dpop in any case, a positive `expires_in` where present, never the text
+ * `undefined`.
+ *
+ * @module
+ */
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Endpoint from "../core/Endpoint.js"
+import {
+  InvalidOauthClientIdOrSecret,
+  InvalidPublishableClientKey,
+  InvalidScope,
+  PublishableClientKeyRequiredForProject,
+  RefreshTokenNotFoundOrExpired
+} from "../core/KnownErrors.js"
+import { defaultedField, field, optionalField, RedactedToken } from "../core/Wire.js"
+
+/** `token_type` of an OAuth token response: bearer or dpop, any case. */
+export const TokenType = /* @__PURE__ */ Schema.String.pipe(
+  /* @__PURE__ */ Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
+)
+
+/** Answer of `POST /auth/oauth/token`. */
+export const OAuthTokenResponse = /* @__PURE__ */ Schema.Struct({
+  accessToken: /* @__PURE__ */ field("access_token", RedactedToken),
+  tokenType: /* @__PURE__ */ field("token_type", TokenType),
+  expiresIn: /* @__PURE__ */ optionalField("expires_in", /* @__PURE__ */ Schema.Number.pipe(/* @__PURE__ */ Schema.positive())),
+  scope: /* @__PURE__ */ optionalField("scope", Schema.String),
+  /** Only on the code grant: the refresh grant keeps the old refresh token. */
+  refreshToken: /* @__PURE__ */ optionalField("refresh_token", RedactedToken),
+  isNewUser: /* @__PURE__ */ optionalField("is_new_user", Schema.Boolean),
+  afterCallbackRedirectUrl: /* @__PURE__ */ defaultedField("after_callback_redirect_url", /* @__PURE__ */ Schema.NullOr(Schema.String), () => null)
+})
+
+/** A token-endpoint answer in the domain. */
+export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
+
+/** The client secret sent when the project has no publishable key. */
+export const publicClientSentinel = "__stack_public_client__"
+
+/** The refresh grant's form fields. */
+export const RefreshGrant = /* @__PURE__ */ Schema.Struct({
+  grantType: /* @__PURE__ */ field("grant_type", /* @__PURE__ */ Schema.Literal("refresh_token")),
+  refreshToken: /* @__PURE__ */ field("refresh_token", /* @__PURE__ */ Schema.Redacted(Schema.String)),
+  clientId: /* @__PURE__ */ field("client_id", Schema.String),
+  clientSecret: /* @__PURE__ */ field("client_secret", /* @__PURE__ */ Schema.Redacted(Schema.String))
+})
+
+/** The refresh grant in the domain. */
+export type RefreshGrant = typeof RefreshGrant.Type
+
+/** `POST /auth/oauth/token` with the refresh grant (form-encoded, no x-stack headers). */
+export const refreshGrant = /* @__PURE__ */ Endpoint.make({
+  name: "Auth.refreshAccessToken",
+  method: "POST",
+  path: "/auth/oauth/token",
+  access: "none",
+  session: "none",
+  payload: RefreshGrant,
+  payloadEncoding: "form",
+  success: OAuthTokenResponse,
+  errors: [
+    RefreshTokenNotFoundOrExpired,
+    InvalidOauthClientIdOrSecret,
+    InvalidPublishableClientKey,
+    PublishableClientKeyRequiredForProject,
+    InvalidScope
+  ]
+})
+
+/** Builds the refresh grant for a project. */
+export const makeRefreshGrant = (options: {
+  readonly projectId: string
+  readonly publishableClientKey: Redacted.Redacted<string> | undefined
+  readonly refreshToken: Redacted.Redacted<string>
+}): RefreshGrant => ({
+  grantType: "refresh_token",
+  refreshToken: options.refreshToken,
+  clientId: options.projectId,
+  clientSecret: options.publishableClientKey ?? Redacted.make(publicClientSentinel)
+})
