@@ -413,7 +413,7 @@ describe(`React ${reactVersion} hooks`, () => {
     )
     await allShow(1, "none")
     // changed from another device: this app's cache cannot know, only a refetch sees it
-    const other = await makeApp(app.emulator)
+    const other = await makeApp(app.emulator, undefined, { tokenStore: "memory" })
     await other.signIn("ada@example.com")
     await other.runtime.runPromise(Users.updateCurrent({ displayName: "Changed elsewhere" }))
     await other.dispose()

@@ -43,7 +43,7 @@ describe(`React ${reactVersion} over HTTP: makeStackHooks and waiting`, () => {
     const { useStackMutation, useContactChannels } = makeStackHooks(runtime)
     try {
       const email = `react-http-${Date.now()}@example.com`
-      await runtime.runPromise(Password.signUpWithPassword({ email, password }))
+      await runtime.runPromise(Password.signUpWithPassword({ email, password, noVerificationCallback: true }))
       const Channels = () => {
         const channels = useContactChannels()
         return (

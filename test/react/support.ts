@@ -53,8 +53,16 @@ export const holdable = <E, R>(client: Layer.Layer<HttpClient.HttpClient, E, R>)
   return { layer, hold, breakDown }
 }
 
-/** An app of `project` (default: the demo project) over `shared` (default: a fresh emulator), with its own session and cache. */
-export const makeApp = async (shared?: Emulator.Emulator, project?: Emulator.ProjectCredentials) => {
+/**
+ * An app of `project` (default: the demo project) over `shared` (default: a fresh emulator), with
+ * its own session and cache. Under happy-dom the default token store is the page's cookies, shared
+ * by every app of the test: a second app standing for another device passes `tokenStore: "memory"`.
+ */
+export const makeApp = async (
+  shared?: Emulator.Emulator,
+  project?: Emulator.ProjectCredentials,
+  options: { readonly tokenStore?: "memory" | "cookie" } = {}
+) => {
   const emulator = shared ?? (await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 })))
   const credentials = project ?? emulator.demo
   const http = countingClient(emulator)
@@ -63,7 +71,8 @@ export const makeApp = async (shared?: Emulator.Emulator, project?: Emulator.Pro
     Stack.layerClient({
       projectId: credentials.projectId,
       publishableClientKey: credentials.publishableClientKey,
-      httpClient: gates.layer
+      httpClient: gates.layer,
+      ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore })
     })
   )
   return {
@@ -74,7 +83,8 @@ export const makeApp = async (shared?: Emulator.Emulator, project?: Emulator.Pro
     hold: gates.hold,
     /** Makes the requests of "METHOD /path" die until the returned function is called. */
     breakDown: gates.breakDown,
-    signUp: (email: string) => runtime.runPromise(Password.signUpWithPassword({ email, password })),
+    // no verification e-mail: the hook tests never follow it (and on the server no page could take it)
+    signUp: (email: string) => runtime.runPromise(Password.signUpWithPassword({ email, password, noVerificationCallback: true })),
     signIn: (email: string) => runtime.runPromise(Password.signInWithPassword({ email, password })),
     signOut: () => runtime.runPromise(Sessions.signOut()),
     dispose: () => runtime.dispose()
