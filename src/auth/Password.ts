@@ -107,26 +107,31 @@ export const signInWithPassword = Effect.fn("Auth.signInWithPassword")(function*
 
 /**
  * Creates a user with e-mail and password, signs it in and stores the tokens.
- * `POST /auth/password/sign-up`. A verification code is sent to the e-mail, linking to
- * `verificationCallbackUrl` when given.
+ * `POST /auth/password/sign-up`. A verification e-mail is sent, linking to
+ * `verificationCallbackUrl`; without it, to the app's `emailVerification` handler page, resolved
+ * against `HandlerUrls.layer({ appUrl })` or (in a browser) the current page. When neither can
+ * be resolved (Node without `HandlerUrls`), sign-up fails with `CallbackUrlRequired` before any
+ * request — as the official client does — naming the three ways out: pass
+ * `verificationCallbackUrl`, provide `HandlerUrls.layer({ appUrl })`, or pass
+ * `noVerificationCallback: true` to sign up without a verification e-mail.
+ *
+ * Fails with `UserEmailAlreadyExists`, `PasswordTooShort` / `PasswordTooLong`, `SignUpNotEnabled`,
+ * `PasswordAuthenticationNotEnabled`, `RedirectUrlNotWhitelisted` (the callback's domain is not
+ * trusted by the project), `CallbackUrlRequired`, `InvalidArgument` (an unusable callback URL).
  */
 export const signUpWithPassword = Effect.fn("Auth.signUpWithPassword")(function* (input: {
   readonly email: string
   readonly password: string
+  /** The page the verification e-mail links to (absolute, or relative to `HandlerUrls`' `appUrl`). */
   readonly verificationCallbackUrl?: string
-  /** Send no verification e-mail, even where the default page could be resolved. */
+  /** Send no verification e-mail (no callback URL is sent, even where the default page could be resolved). */
   readonly noVerificationCallback?: boolean
 }) {
   const { noVerificationCallback, verificationCallbackUrl: explicit, ...credentials } = input
-  // The callback is optional on the wire: when the default page cannot be resolved (no
-  // HandlerUrls app URL, not in a browser) sign-up goes ahead without a verification e-mail.
   const verificationCallbackUrl =
     noVerificationCallback === true
       ? undefined
-      : yield* callbackUrl("emailVerification", "verificationCallbackUrl", explicit).pipe(
-          Effect.map((url): string | undefined => url),
-          Effect.catchTag("CallbackUrlRequired", () => Effect.succeed(undefined))
-        )
+      : yield* callbackUrl("emailVerification", "verificationCallbackUrl", explicit, { optOut: "noVerificationCallback: true" })
   const payload = verificationCallbackUrl === undefined ? credentials : { ...credentials, verificationCallbackUrl }
   const tokens = yield* Endpoint.call(signUpEndpoint, { payload })
   return yield* store(tokens)

@@ -6,7 +6,10 @@
  * `{handler}/email-verification`, `{handler}/password-reset`, `{handler}/magic-link-callback` —
  * made absolute against the app's URL: the `appUrl` of the {@link layer}, else (in a browser)
  * `globalThis.location`. With neither, resolving fails with {@link CallbackUrlRequired}
- * ("{name} option is required in a non-browser environment.").
+ * ("{name} option is required in a non-browser environment. Pass {name} …, or provide
+ * HandlerUrls.layer({ appUrl: … }) …"), before any request. In Node, provide the layer (or pass
+ * explicit URLs) for every flow that e-mails a link: sign-up's verification, e-mail verification,
+ * password reset, magic link, team invitations, contact-channel verification.
  *
  * Every path can be overridden; derived paths follow an overridden `handler` base. The pages:
  *
@@ -81,18 +84,37 @@ export type HandlerUrlsOptions = {
   readonly appUrl?: string | URL | undefined
 } & { readonly [K in HandlerName]?: string | undefined }
 
-/** A default callback URL could not be resolved: no explicit URL, no `appUrl`, no browser location. */
+/**
+ * A default callback URL could not be resolved: no explicit URL, no `appUrl`, no browser location.
+ * Raised before any request. Its message starts with the official client's sentence and names
+ * the ways out: pass the option, provide `HandlerUrls.layer({ appUrl })`, or (where the flow can
+ * go without an e-mail, e.g. sign-up's `noVerificationCallback: true`) opt out.
+ */
 export class CallbackUrlRequired extends Data.TaggedError("CallbackUrlRequired")<{
-  /** `"{option} option is required in a non-browser environment."` */
+  /**
+   * `"{option} option is required in a non-browser environment. Pass {option} (an absolute URL), or
+   * provide HandlerUrls.layer({ appUrl: "https://your.app" }) so the {handler} page ({path}) is
+   * resolved against your app[, or pass {optOut}]."`
+   */
   readonly message: string
   /** The option of the function that takes an explicit URL (e.g. `callbackUrl`). */
   readonly option: string
   /** The handler page whose default could not be resolved. */
   readonly handler: HandlerName
 }> {
-  /** The error for an option and the page it defaults to. */
-  static readonly make = (option: string, handler: HandlerName) =>
-    new CallbackUrlRequired({ message: `${option} option is required in a non-browser environment.`, option, handler })
+  /**
+   * The error for an option and the page it defaults to; `path` is the page's path (default
+   * {@link defaultPaths}), `optOut` the option that goes without the callback, if the flow has one.
+   */
+  static readonly make = (option: string, handler: HandlerName, options: { readonly path?: string; readonly optOut?: string } = {}) =>
+    new CallbackUrlRequired({
+      message:
+        `${option} option is required in a non-browser environment. Pass ${option} (an absolute URL), or provide ` +
+        `HandlerUrls.layer({ appUrl: "https://your.app" }) so the ${handler} page (${options.path ?? defaultPaths[handler]}) is resolved against your app` +
+        `${options.optOut === undefined ? "" : `, or pass ${options.optOut}`}.`,
+      option,
+      handler
+    })
 }
 
 /** The paths of the handler pages, the app's base URL, and resolution of page URLs. */
@@ -169,12 +191,14 @@ const returnToParam = "after_auth_return_to"
  * The callback URL to send for a flow: `explicit` when given, else the flow's handler page; made
  * absolute against the app URL (else the browser's page), without `#hash`, keeping the current
  * page's `after_auth_return_to` query parameter. `option` names the function's option in the
- * {@link CallbackUrlRequired} error.
+ * {@link CallbackUrlRequired} error, `options.optOut` the option that goes without a callback (if
+ * the flow has one), named in the error too.
  */
 export const callbackUrl = (
   handler: HandlerName,
   option: string,
-  explicit?: string | URL
+  explicit?: string | URL,
+  options: { readonly optOut?: string } = {}
 ): Effect.Effect<string, CallbackUrlRequired | InvalidArgument> =>
   Effect.gen(function* () {
     const service = yield* Effect.serviceOption(HandlerUrls)
@@ -184,7 +208,11 @@ export const callbackUrl = (
     const base = Option.match(service, { onNone: () => undefined, onSome: (s) => Option.getOrUndefined(s.appUrl) }) ?? location?.href
     let url = parseAbsolute(target)
     if (url === undefined) {
-      if (base === undefined) return yield* Effect.fail(CallbackUrlRequired.make(option, handler))
+      if (base === undefined) {
+        return yield* Effect.fail(
+          CallbackUrlRequired.make(option, handler, { path: target, ...(options.optOut === undefined ? {} : { optOut: options.optOut }) })
+        )
+      }
       try {
         url = new URL(target, base)
       } catch {

@@ -14,11 +14,38 @@ export interface SeededProject {
   readonly superSecretAdminKey: string
 }
 
+/** A user the emulator creates at start: a verified e-mail that signs in with its password. */
+export interface SeededUser {
+  readonly email: string
+  readonly password: string
+  readonly displayName: string
+}
+
+/** The project switches of the demo project (each one a `ProjectConfig` field of the same name). */
+export interface DemoSwitches {
+  readonly signUpEnabled: boolean
+  readonly credentialEnabled: boolean
+  readonly magicLinkEnabled: boolean
+  readonly passkeyEnabled: boolean
+  readonly clientTeamCreationEnabled: boolean
+  readonly clientUserDeletionEnabled: boolean
+  readonly allowUserApiKeys: boolean
+  readonly allowTeamApiKeys: boolean
+  readonly allowLocalhost: boolean
+}
+
 /**
  * The emulator's defaults.
  *
- * - `demo`: project `3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91` ("Demo Project"): sign-up and password
- *   sign-in on, `allow_localhost` true, no trusted domains, publishable key not required.
+ * - `demo`: project `3f6a1a52-8d1e-4c7e-9b8f-2d5c1e0a7b91` ("Demo Project"), publishable key not
+ *   required, no trusted domains besides localhost, the switches of `demoConfig` and the user
+ *   `demoUser` — the same demo for `Emulator.make()`, `npx stack-auth-emulator` and `npm start`.
+ * - `demoConfig`: every sign-in method on (password, magic link, passkeys; OAuth with the mock
+ *   providers), client team creation, client user deletion, user and team API keys allowed,
+ *   `allow_localhost` true. `Emulator.make({ demo: { config: { … } } })` or the CLI's flags
+ *   (`--no-client-team-creation` …) turn them off; `blankDemo` is a project as the service creates it.
+ * - `demoUser`: `demo@example.com` / `demo-password-1234` ("Demo User", e-mail verified), created
+ *   at start; `Emulator.make({ demo: { user: false } })` or `--no-demo-user` leaves it out.
  * - `internal`: project `internal` ("Stack Dashboard"), the project whose users own projects.
  * - `internalOwner`: a user of the `internal` project, e-mail `owner@emulator.local`, password
  *   `emulator-owner-password`, member of the team "Demo Team" (`internalOwner.teamId`), the owner
@@ -53,6 +80,22 @@ export const defaults = {
     secretServerKey: "ssk_ed3apq3xjgn5sh17hhhapem5qnzn7dyxarqpzrdf6gjhb",
     superSecretAdminKey: "sak_vfezh2w3aq0fcqfz1kpz8ym0t6gq1gxnvn92sgzkct4vp"
   },
+  demoConfig: {
+    signUpEnabled: true,
+    credentialEnabled: true,
+    magicLinkEnabled: true,
+    passkeyEnabled: true,
+    clientTeamCreationEnabled: true,
+    clientUserDeletionEnabled: true,
+    allowUserApiKeys: true,
+    allowTeamApiKeys: true,
+    allowLocalhost: true
+  },
+  demoUser: {
+    email: "demo@example.com",
+    password: "demo-password-1234",
+    displayName: "Demo User"
+  },
   internalOwner: {
     userId: "5b0c2a8e-7f41-4d6b-9a3e-1c8d2f6e4a70",
     email: "owner@emulator.local",
@@ -73,5 +116,7 @@ export const defaults = {
 } as const satisfies {
   readonly demo: SeededProject
   readonly internal: SeededProject
+  readonly demoConfig: DemoSwitches
+  readonly demoUser: SeededUser
   readonly [key: string]: unknown
 }

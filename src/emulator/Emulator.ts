@@ -37,6 +37,7 @@
 import { Cause, Clock, Context, Data, Effect } from "effect"
 import { generateSigningKeys } from "./AccessTokens.js"
 import { defaults } from "./Defaults.js"
+import type { DemoSwitches, SeededUser } from "./Defaults.js"
 import type { OutboxEntry, OutboxFilter } from "./Outbox.js"
 import * as Outbox from "./Outbox.js"
 import { demoOAuthProviders } from "./OAuthProvider.js"
@@ -45,6 +46,7 @@ import type { EmulatorEnv, Settings } from "./RequestContext.js"
 import { foreignOriginText, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
 import { finalize, internalErrorText, textResponse } from "./Responses.js"
 import * as Router from "./Router.js"
+import { untrustedUrlHint } from "./TrustedUrls.js"
 import { allRoutes } from "./routes/index.js"
 import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
 import { defaultProjectConfig, makeState, makeUser, teamsOf } from "./State.js"
@@ -72,6 +74,55 @@ export interface ProjectOptions {
   readonly ownerTeamId?: string
 }
 
+/** A user to create at start; `displayName` defaults to none. */
+export interface SeedUserOptions {
+  readonly email: string
+  readonly password: string
+  readonly displayName?: string
+}
+
+/**
+ * The demo project: a {@link ProjectOptions} whose config switches default to
+ * `defaults.demoConfig` (every sign-in method, client team creation, client user deletion, user
+ * and team API keys) instead of a new project's, and its demo user.
+ */
+export interface DemoProjectOptions extends ProjectOptions {
+  /**
+   * The user created at start (a verified e-mail with password sign-in, as `POST /users` with
+   * server access creates it): default `defaults.demoUser` (`demo@example.com` /
+   * `demo-password-1234`); `false`: none.
+   */
+  readonly user?: SeedUserOptions | false
+}
+
+/**
+ * The demo project as the service creates a project: no demo user; sign-up, password sign-in and
+ * localhost on; magic link, passkeys, client team creation, client user deletion and API keys off
+ * (`Emulator.make({ demo: blankDemo })`; spread it to add switches:
+ * `{ demo: { ...blankDemo, config: { ...blankDemo.config, magicLinkEnabled: true } } }`).
+ */
+export const blankDemo = {
+  user: false,
+  config: {
+    magicLinkEnabled: false,
+    passkeyEnabled: false,
+    clientTeamCreationEnabled: false,
+    clientUserDeletionEnabled: false,
+    allowUserApiKeys: false,
+    allowTeamApiKeys: false
+  }
+} as const satisfies DemoProjectOptions
+
+/** What the demo project was seeded with: its switches, trusted domains and demo user. */
+export interface DemoSeed {
+  /** The demo user (`undefined` when seeded without one). */
+  readonly user: SeededUser | undefined
+  /** The demo project's switches at start. */
+  readonly config: DemoSwitches
+  /** The demo project's trusted domains at start (besides localhost when `allowLocalhost`). */
+  readonly trustedDomains: ReadonlyArray<string>
+}
+
 /** The id and keys of a project, for configuring a client. */
 export interface ProjectCredentials {
   readonly projectId: string
@@ -95,8 +146,12 @@ export interface EmulatorOptions {
   readonly accessTokenLifetimeSeconds?: number
   /** PBKDF2 iterations for new password hashes (default 10 000; see `defaults`). */
   readonly passwordHashIterations?: number
-  /** Overrides of the demo project (id, keys, config…). */
-  readonly demo?: ProjectOptions
+  /**
+   * The demo project (id, keys, config switches, demo user); default the demo experience of
+   * `defaults.demoConfig` and `defaults.demoUser`, {@link blankDemo} for a project as the service
+   * creates it. Trust your app's domain with `config: { domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] }`.
+   */
+  readonly demo?: DemoProjectOptions
   /** Overrides of the internal project (its id stays `internal`). */
   readonly internal?: Omit<ProjectOptions, "id">
   /** More projects to create. */
@@ -115,6 +170,8 @@ export interface Emulator {
   readonly settings: Settings
   /** The demo project's credentials. */
   readonly demo: ProjectCredentials
+  /** What the demo project was seeded with (demo user, switches, trusted domains). */
+  readonly demoSeed: DemoSeed
   /** The internal project's credentials. */
   readonly internal: ProjectCredentials
   /** Creates a project with the given id and keys (defaults for what is omitted). */
@@ -180,7 +237,45 @@ const seedInternalOwner = (state: EmulatorState, iterations: number, demoProject
     if (demo !== undefined && (demo.ownerTeamId ?? null) === null) demo.ownerTeamId = owner.teamId
   })
 
-/** Builds an emulator with the internal and demo projects seeded (see `defaults`). */
+/**
+ * Creates a user of a project through the API (`POST /api/v1/users` with server access, so the
+ * user is what the service would hold: default permissions, personal team when the project
+ * creates one). Fails with `EmulatorError` carrying the answer (e.g. a password under 8 characters).
+ */
+const seedUser = (
+  handle: (request: Request) => Effect.Effect<Response>,
+  settings: Settings,
+  project: ProjectCredentials,
+  user: SeededUser
+): Effect.Effect<void, EmulatorError> =>
+  Effect.gen(function* () {
+    const request = new Request(`${settings.baseUrl ?? "http://localhost"}/api/v1/users`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-stack-project-id": project.projectId,
+        "x-stack-access-type": "server",
+        "x-stack-secret-server-key": project.secretServerKey
+      },
+      body: JSON.stringify({
+        primary_email: user.email,
+        primary_email_verified: true,
+        primary_email_auth_enabled: true,
+        password: user.password,
+        ...(user.displayName === "" ? {} : { display_name: user.displayName })
+      })
+    })
+    const response = yield* handle(request)
+    if (response.ok) return
+    const text = yield* Effect.promise(() => response.text())
+    return yield* Effect.fail(new EmulatorError({ message: `The demo user ${user.email} could not be created: ${response.status} ${text}` }))
+  })
+
+/**
+ * Builds an emulator with the internal and demo projects seeded (see `defaults`): the demo
+ * project with `defaults.demoConfig`'s switches and the demo user `defaults.demoUser`, unless
+ * `options.demo` says otherwise ({@link blankDemo}: a project as the service creates it).
+ */
 export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, EmulatorError> =>
   Effect.gen(function* () {
     const state = makeState()
@@ -256,20 +351,19 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       superSecretAdminKey: defaults.internal.superSecretAdminKey,
       ...options.internal
     })
+    const { user: demoUserOption, ...demoProjectOptions } = options.demo ?? {}
     const demo = yield* createProject({
       id: defaults.demo.projectId,
       displayName: defaults.demo.displayName,
       publishableClientKey: defaults.demo.publishableClientKey,
       secretServerKey: defaults.demo.secretServerKey,
       superSecretAdminKey: defaults.demo.superSecretAdminKey,
-      ...options.demo,
+      ...demoProjectOptions,
       config: {
-        signUpEnabled: true,
-        credentialEnabled: true,
-        allowLocalhost: true,
+        ...defaults.demoConfig,
         domains: [],
         oauthProviders: demoOAuthProviders,
-        ...options.demo?.config
+        ...demoProjectOptions.config
       }
     })
     for (const project of options.projects ?? []) yield* createProject(project)
@@ -299,6 +393,12 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
           if (privileged && !allowed) return refuse(overrideRequested)
           const nowMillis = yield* Clock.currentTimeMillis
           const dispatched = yield* router.dispatch(request, { env, nowMillis, requestId })
+          if (dispatched.response.headers.get("x-stack-known-error") === "REDIRECT_URL_NOT_WHITELISTED") {
+            const projectId = request.headers.get("x-stack-project-id") ?? new URL(request.url).searchParams.get("client_id")
+            yield* Effect.logWarning(
+              untrustedUrlHint({ method: request.method.toUpperCase(), path: pathname }, projectId === null ? undefined : state.projects.get(projectId))
+            )
+          }
           return finalize(dispatched.response, {
             requestId,
             overrideErrorStatus: overrideRequested && dispatched.route?.options.overrideErrorStatus !== false,
@@ -315,11 +415,35 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
         )
       })
 
+    const demoUser: SeededUser | undefined =
+      demoUserOption === false
+        ? undefined
+        : demoUserOption === undefined
+          ? defaults.demoUser
+          : { email: demoUserOption.email, password: demoUserOption.password, displayName: demoUserOption.displayName ?? "" }
+    if (demoUser !== undefined) yield* seedUser(handle, settings, demo, demoUser)
+    const demoConfig = state.projects.get(demo.projectId)!.config
+
     return {
       handle,
       state,
       settings,
       demo,
+      demoSeed: {
+        user: demoUser,
+        config: {
+          signUpEnabled: demoConfig.signUpEnabled,
+          credentialEnabled: demoConfig.credentialEnabled,
+          magicLinkEnabled: demoConfig.magicLinkEnabled,
+          passkeyEnabled: demoConfig.passkeyEnabled,
+          clientTeamCreationEnabled: demoConfig.clientTeamCreationEnabled,
+          clientUserDeletionEnabled: demoConfig.clientUserDeletionEnabled,
+          allowUserApiKeys: demoConfig.allowUserApiKeys,
+          allowTeamApiKeys: demoConfig.allowTeamApiKeys,
+          allowLocalhost: demoConfig.allowLocalhost
+        },
+        trustedDomains: demoConfig.domains.map((domain) => domain.domain)
+      },
       internal,
       createProject,
       credentials: (projectId) => {

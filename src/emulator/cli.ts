@@ -1,25 +1,34 @@
 #!/usr/bin/env node
 /**
- * Command line entry of the emulator: `npm run emulator -- --port 8102` listens on
- * 127.0.0.1:8102 and prints ONE JSON line
- * `{"baseUrl", "demo": {projectId, publishableClientKey, secretServerKey, superSecretAdminKey}, "internal": {…}}`,
- * then serves until SIGINT/SIGTERM.
+ * Command line entry of the emulator: `npx stack-auth-emulator --port 8102` (or `npm run emulator`)
+ * listens on 127.0.0.1:8102 and prints ONE JSON line on stdout
+ * `{"baseUrl", "demo": {projectId, publishableClientKey, secretServerKey, superSecretAdminKey},
+ * "demoUser": {email, password} | null, "demoConfig": {…switches, trustedDomains}, "internal": {…}}`,
+ * a human-readable summary on stderr (the demo user, the switches, the trusted domains), then
+ * serves until SIGINT/SIGTERM. Its log (e.g. why a callback URL was refused) goes to stderr.
  *
- * Flags: `--port` (default 8102; 0 = any free port), `--host` (default 127.0.0.1), `--base-url`
- * (the public origin written into token issuers and OAuth URLs, default `http://{host}:{port}`;
- * the request's `Host` header is never used), `--project-id`, `--publishable-client-key`,
- * `--secret-server-key`, `--super-secret-admin-key` (override the demo project),
- * `--access-token-lifetime` (seconds, default 600).
+ * The demo project is the one of `Emulator.make()`: the demo user `demo@example.com` /
+ * `demo-password-1234` and every switch of `defaults.demoConfig` on; the demo flags of
+ * `DemoFlags.ts` change them (`--demo-user email:password`, `--no-demo-user`, `--blank`,
+ * `--no-client-team-creation`…, `--trusted-domain https://app.example.com`).
+ *
+ * Other flags: `--port` (default 8102; 0 = any free port), `--host` (default 127.0.0.1),
+ * `--base-url` (the public origin written into token issuers and OAuth URLs, default
+ * `http://{host}:{port}`; the request's `Host` header is never used), `--project-id`,
+ * `--publishable-client-key`, `--secret-server-key`, `--super-secret-admin-key` (override the
+ * demo project), `--access-token-lifetime` (seconds, default 600).
  *
  * @module
  */
-import { Effect, Fiber } from "effect"
-import type { EmulatorOptions, ProjectOptions } from "./Emulator.js"
+import { Effect, Fiber, Logger } from "effect"
+import { demoFlagsUsage, describeDemoSeed, parseDemoFlags } from "./DemoFlags.js"
+import type { DemoProjectOptions, EmulatorOptions } from "./Emulator.js"
 import { serve } from "./server.js"
 
 const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1] [--base-url http://localhost:8102] [--project-id <uuid>]
   [--publishable-client-key pck_…] [--secret-server-key ssk_…] [--super-secret-admin-key sak_…]
-  [--access-token-lifetime <seconds>]`
+  [--access-token-lifetime <seconds>] [demo flags]
+${demoFlagsUsage}`
 
 const flags = [
   "port",
@@ -51,7 +60,17 @@ const parseArguments = (argv: ReadonlyArray<string>): Partial<Record<Flag, strin
 }
 
 const main = (argv: ReadonlyArray<string>) => {
-  const parsed = parseArguments(argv)
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(`${usage}\n`)
+    return
+  }
+  const demoFlags = parseDemoFlags(argv)
+  if ("error" in demoFlags) {
+    process.stderr.write(`${demoFlags.error}\n${usage}\n`)
+    process.exitCode = 2
+    return
+  }
+  const parsed = parseArguments(demoFlags.rest)
   if ("error" in parsed) {
     process.stderr.write(`${parsed.error}\n`)
     process.exitCode = 2
@@ -64,7 +83,8 @@ const main = (argv: ReadonlyArray<string>) => {
     process.exitCode = 2
     return
   }
-  const demo: ProjectOptions = {
+  const demo: DemoProjectOptions = {
+    ...demoFlags.demo,
     ...(parsed["project-id"] !== undefined ? { id: parsed["project-id"] } : {}),
     ...(parsed["publishable-client-key"] !== undefined ? { publishableClientKey: parsed["publishable-client-key"] } : {}),
     ...(parsed["secret-server-key"] !== undefined ? { secretServerKey: parsed["secret-server-key"] } : {}),
@@ -80,12 +100,26 @@ const main = (argv: ReadonlyArray<string>) => {
         ...(parsed["base-url"] !== undefined ? { baseUrl: parsed["base-url"] } : {}),
         emulatorOptions
       })
+      const seed = server.emulator.demoSeed
       process.stdout.write(
-        `${JSON.stringify({ baseUrl: server.baseUrl, demo: server.emulator.demo, internal: server.emulator.internal })}\n`
+        `${JSON.stringify({
+          baseUrl: server.baseUrl,
+          demo: server.emulator.demo,
+          demoUser: seed.user === undefined ? null : { email: seed.user.email, password: seed.user.password },
+          demoConfig: { ...seed.config, trustedDomains: seed.trustedDomains },
+          internal: server.emulator.internal
+        })}\n`
+      )
+      process.stderr.write(
+        [`Stack Auth emulator on ${server.baseUrl}  (project ${server.emulator.demo.projectId}; --help lists the flags)`, ...describeDemoSeed(seed)]
+          .map((line) => `  ${line}`)
+          .join("\n") + "\n"
       )
       return yield* Effect.never
     })
   ).pipe(
+    // the log (e.g. the hint for a refused callback URL) goes to stderr: stdout holds the JSON line
+    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger))),
     Effect.catchAll((error) =>
       Effect.sync(() => {
         process.stderr.write(`${error.message}\n`)

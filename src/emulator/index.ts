@@ -2,7 +2,8 @@
  * The local emulator of the hosted service (`stack-auth-effect/emulator`): in memory,
  * wire-compatible with PROTOCOL.md, for examples, end-to-end tests and your own tests.
  *
- * - {@link make} builds one (internal + demo projects seeded, see {@link defaults}).
+ * - {@link make} builds one (internal + demo projects and the demo user seeded, see {@link defaults};
+ *   {@link blankDemo} for a demo project as the service creates a project).
  * - {@link layerHttpClient} answers the SDK's requests in-process. msw handlers are in
  *   `stack-auth-effect/emulator/msw` (needs `msw`), the Node HTTP server and its CLI in
  *   `stack-auth-effect/emulator/server` (Node only).
@@ -12,10 +13,10 @@
  *
  * @module
  */
-export { CurrentEmulator, EmulatorError, make } from "./Emulator.js"
-export type { Emulator, EmulatorOptions, ProjectCredentials, ProjectOptions } from "./Emulator.js"
+export { blankDemo, CurrentEmulator, EmulatorError, make } from "./Emulator.js"
+export type { DemoProjectOptions, DemoSeed, Emulator, EmulatorOptions, ProjectCredentials, ProjectOptions, SeedUserOptions } from "./Emulator.js"
 export { defaults } from "./Defaults.js"
-export type { SeededProject } from "./Defaults.js"
+export type { DemoSwitches, SeededProject, SeededUser } from "./Defaults.js"
 export { layer, layerHttpClient, makeHttpClient } from "./InProcessClient.js"
 export * as Outbox from "./Outbox.js"
 export type { OutboxEntry, OutboxFilter } from "./Outbox.js"

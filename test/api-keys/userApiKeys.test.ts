@@ -19,7 +19,7 @@ const setup = (enabled = true) =>
     const counting = countingClient(emulator)
     const options = { projectId: project.projectId, publishableClientKey: project.publishableClientKey, httpClient: counting.layer }
     const client = yield* Layer.build(Stack.layerClient(options))
-    const user = yield* Password.signUpWithPassword({ email: "keys@example.com", password: "correct horse" }).pipe(Effect.provide(client))
+    const user = yield* Password.signUpWithPassword({ email: "keys@example.com", password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(client))
     const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: project.secretServerKey }))
     return { emulator, project, client, server, user, requests: counting.count }
   })
@@ -108,7 +108,7 @@ describe("UserApiKeys", () => {
       const other = yield* Layer.build(
         Stack.layerClient({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, httpClient: Emulator.layerHttpClient(emulator) })
       )
-      yield* Password.signUpWithPassword({ email: "other@example.com", password: "correct horse" }).pipe(Effect.provide(other))
+      yield* Password.signUpWithPassword({ email: "other@example.com", password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(other))
       const error = yield* Effect.flip(UserApiKeys.get(created.id).pipe(Effect.provide(other)))
       expect(error._tag).toBe("ApiKeyNotFound")
       expect(yield* UserApiKeys.list().pipe(Effect.provide(other))).toEqual([])

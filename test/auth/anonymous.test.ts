@@ -36,11 +36,11 @@ describe("Anonymous", () => {
 
   it.scoped("a password sign-up of the signed-in anonymous user upgrades it in place: same id", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
+      const emulator = yield* makeEmulator({ demo: { user: false } })
       const device = yield* clientDevice(emulator)
       const { anonymousId, upgradedId, user } = yield* Effect.gen(function* () {
         const { userId: anonymousId } = yield* Anonymous.signUp()
-        const { userId: upgradedId } = yield* Password.signUpWithPassword({ email: "ada@example.com", password })
+        const { userId: upgradedId } = yield* Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true })
         const user = yield* Users.getCurrent()
         return { anonymousId, upgradedId, user }
       }).pipe(Effect.provide(device.context))
@@ -59,7 +59,7 @@ describe("Anonymous", () => {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
       const { first, second, user } = yield* Effect.gen(function* () {
-        const first = yield* Password.signUpWithPassword({ email: "ada@example.com", password })
+        const first = yield* Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true })
         const second = yield* Anonymous.signUp()
         const user = yield* Users.getCurrent()
         return { first, second, user }

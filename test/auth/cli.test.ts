@@ -31,7 +31,7 @@ const setup = Effect.gen(function* () {
 const on = <A, E>(device: Device<ClientServices>, effect: Effect.Effect<A, E, ClientServices>) => Effect.provide(effect, device.context)
 
 const signedInBrowser = (browser: Device<ClientServices>) =>
-  on(browser, Password.signUpWithPassword({ email: "ada@example.com", password }))
+  on(browser, Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }))
 
 describe("Cli", () => {
   it.scoped("initiate creates an attempt that expires in 2 hours by default", () =>
@@ -218,7 +218,7 @@ describe("Cli", () => {
       const attempt = yield* on(cli, Cli.initiate({ anonRefreshToken: Option.getOrThrow(cliTokens.refreshToken) }))
       expect(yield* on(browser, Cli.checkSessionState(attempt.loginCode))).toBe("anonymous")
       yield* on(browser, Cli.claimAnonymousSession(attempt.loginCode))
-      const { userId } = yield* on(browser, Password.signUpWithPassword({ email: "ada@example.com", password }))
+      const { userId } = yield* on(browser, Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }))
       expect(userId).toBe(anonymousId)
       yield* on(browser, Cli.complete(attempt.loginCode))
       yield* on(cli, Cli.waitForLogin(attempt.pollingCode))

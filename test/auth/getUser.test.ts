@@ -53,7 +53,7 @@ const accessTokenOf = (device: Device<ClientServices>) =>
   )
 
 const signedUp = (device: Device<ClientServices>) =>
-  Password.signUpWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(device.context))
+  Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(device.context))
 
 describe("getUser", () => {
   it.scoped("return-null (default): Option.none() when signed out, without a request; the user when signed in", () =>

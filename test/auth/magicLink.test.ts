@@ -95,7 +95,7 @@ describe("MagicLink", () => {
 
   it.effect("magic link off → MagicLinkNotEnabled (403 text); sign-up off → SignUpNotEnabled for a new e-mail", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
+      const emulator = yield* makeEmulator({ demo: { config: { magicLinkEnabled: false } } })
       const off = yield* Effect.flip(
         MagicLink.sendMagicLinkEmail({ email: "grace@example.com", callbackUrl: "http://localhost:3000/m" }).pipe(
           Effect.provide(clientOf(emulator, emulator.demo))

@@ -23,7 +23,7 @@ const email = "ada@example.com"
 /** A user with TOTP enabled, signed out again; returns the secret. */
 const userWithTotp = (device: Device<ClientServices>) =>
   Effect.gen(function* () {
-    yield* Password.signUpWithPassword({ email, password })
+    yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
     const enabled = yield* Mfa.enableTotp()
     yield* Sessions.signOut()
     return Redacted.value(enabled.secret)
@@ -53,10 +53,10 @@ const stored = (device: Device<ClientServices>) => Effect.flatMap(Session, (sess
 describe("Mfa (TOTP)", () => {
   it.scoped("enableTotp stores a random 20-byte secret with PATCH /users/me and returns it with an otpauth URI", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
+      const emulator = yield* makeEmulator({ demo: { user: false } })
       const device = yield* clientDevice(emulator)
       const enabled = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email, password })
+        yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
         return yield* Mfa.enableTotp()
       }).pipe(Effect.provide(device.context))
       const secret = Redacted.value(enabled.secret)
@@ -76,7 +76,7 @@ describe("Mfa (TOTP)", () => {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
       const enabled = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email, password })
+        yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
         return yield* Mfa.enableTotp({ issuer: "Acme", accountName: "ada" })
       }).pipe(Effect.provide(device.context))
       expect(Redacted.value(enabled.otpauthUri)).toMatch(/^otpauth:\/\/totp\/Acme:ada\?secret=[A-Z2-7]{32}&issuer=Acme&/)

@@ -111,7 +111,7 @@ describe("OAuth: signInWithOAuth", () => {
       const { layer, authorizeRequests } = yield* setup({ withKey: false })
       yield* Effect.gen(function* () {
         yield* OAuth.signInWithOAuth({ provider: "github" })
-        yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse" })
+        yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse", noVerificationCallback: true })
         yield* OAuth.signInWithOAuth({ provider: "github" })
       }).pipe(Effect.provide(layer))
       const [anonymous, signedIn] = authorizeRequests()
@@ -268,7 +268,7 @@ describe("OAuth: linkAccount", () => {
       const { page, layer, authorizeRequests, identity } = yield* setup({ url: `${appUrl}/account/settings` })
       identity.email = "gh-ada@example.com"
       const outcome = yield* Effect.gen(function* () {
-        const signedUp = yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse" })
+        const signedUp = yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse", noVerificationCallback: true })
         yield* OAuth.linkAccount({ provider: "github" })
         const result = yield* OAuth.handleCallback()
         const user = yield* Users.getCurrent()
@@ -301,7 +301,7 @@ describe("OAuth: linkAccount", () => {
     Effect.gen(function* () {
       const { layer, authorizeRequests } = yield* setup()
       const tokens = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse" })
+        yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse", noVerificationCallback: true })
         const before = yield* (yield* Session).current
         // 600 s tokens: 30 s left is still usable for requests (≥ 20 s) but not for linking
         yield* TestClock.adjust("570 seconds")

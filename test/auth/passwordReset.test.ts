@@ -58,7 +58,10 @@ describe("PasswordReset", () => {
       yield* signUp(emulator, emulator.demo, "ada@example.com")
       const error = yield* Effect.flip(PasswordReset.sendPasswordResetCode({ email: "ada@example.com" }).pipe(Effect.provide(clientOf(emulator))))
       expect(error._tag).toBe("CallbackUrlRequired")
-      expect(error.message).toBe("callbackUrl option is required in a non-browser environment.")
+      expect(error.message).toBe(
+        "callbackUrl option is required in a non-browser environment. Pass callbackUrl (an absolute URL), or provide " +
+          'HandlerUrls.layer({ appUrl: "https://your.app" }) so the passwordReset page (/handler/password-reset) is resolved against your app.'
+      )
       expect(emulator.outbox({ kind: "password_reset" })).toHaveLength(0)
     })
   )

@@ -27,7 +27,7 @@ describe("Password.updatePassword", () => {
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const client = clientOf(emulator)
-      yield* Password.signUpWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(client))
+      yield* Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(client))
       // a second device
       const otherDevice = yield* Effect.gen(function* () {
         yield* Password.signInWithPassword({ email: "ada@example.com", password })
@@ -59,7 +59,7 @@ describe("Password.updatePassword", () => {
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const errors = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "ada@example.com", password })
+        yield* Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true })
         const mismatch = yield* Effect.flip(Password.updatePassword({ oldPassword: "not the password", newPassword: "a brand new password" }))
         const short = yield* Effect.flip(Password.updatePassword({ oldPassword: password, newPassword: "short" }))
         const long = yield* Effect.flip(Password.updatePassword({ oldPassword: password, newPassword: "x".repeat(71) }))
@@ -90,7 +90,7 @@ describe("Password.updatePassword", () => {
       const project = yield* emulator.createProject({ config: { magicLinkEnabled: true } })
       const client = clientOf(emulator, project)
       const error = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "ada@example.com", password })
+        yield* Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true })
         emulator.state.projects.get(project.projectId)!.config = {
           ...emulator.state.projects.get(project.projectId)!.config,
           credentialEnabled: false
@@ -138,11 +138,11 @@ describe("feature flags", () => {
       const noSignUp = yield* emulator.createProject({ config: { signUpEnabled: false } })
       const noPassword = yield* emulator.createProject({ config: { credentialEnabled: false } })
       const signUpOff = yield* Effect.flip(
-        Password.signUpWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(clientOf(emulator, noSignUp)))
+        Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(clientOf(emulator, noSignUp)))
       )
       expect(signUpOff._tag).toBe("SignUpNotEnabled")
       const passwordOffSignUp = yield* Effect.flip(
-        Password.signUpWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(clientOf(emulator, noPassword)))
+        Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(clientOf(emulator, noPassword)))
       )
       expect(passwordOffSignUp._tag).toBe("PasswordAuthenticationNotEnabled")
       const passwordOffSignIn = yield* Effect.flip(

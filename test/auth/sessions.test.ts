@@ -37,7 +37,7 @@ const twoDevices = Effect.gen(function* () {
   const emulator = yield* makeEmulator()
   const laptop = yield* clientDevice(emulator)
   const phone = yield* clientDevice(emulator)
-  const { userId } = yield* Password.signUpWithPassword({ email, password }).pipe(Effect.provide(laptop.context))
+  const { userId } = yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true }).pipe(Effect.provide(laptop.context))
   yield* TestClock.adjust("1 minute")
   yield* Password.signInWithPassword({ email, password }).pipe(Effect.provide(phone.context))
   return { emulator, laptop, phone, userId }
@@ -95,7 +95,7 @@ describe("Sessions: the signed-in user's sessions", () => {
     Effect.gen(function* () {
       const { emulator, laptop } = yield* twoDevices
       const other = yield* clientDevice(emulator)
-      yield* Password.signUpWithPassword({ email: "bob@example.com", password }).pipe(Effect.provide(other.context))
+      yield* Password.signUpWithPassword({ email: "bob@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(other.context))
       const error = yield* Effect.flip(Sessions.revoke(yield* sessionIdOf(emulator, other))).pipe(Effect.provide(laptop.context))
       expect(error).toMatchObject({ _tag: "HttpError", status: 404 })
     }))

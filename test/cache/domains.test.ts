@@ -43,7 +43,7 @@ describe("QueryCache: domain reads and the mutations that refresh them", () => {
       const emulator = yield* makeEmulator()
       const project = yield* emulator.createProject({ config: { allowUserApiKeys: true } }).pipe(Effect.orDie)
       const app = yield* clientApp(emulator, { project })
-      yield* Password.signUpWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(app.context))
+      yield* Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(app.context))
       const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, app.context) as Effect.Effect<A, E>
       expect(yield* run(concurrently(10, UserApiKeys.list()))).toEqual(Array.from({ length: 10 }, () => []))
       expect(app.count("GET /user-api-keys")).toBe(1)

@@ -58,7 +58,7 @@ const signUpVisitor = (target: Target, label: string): Promise<Visitor> => {
   const email = `${label}-${Date.now()}-${Math.floor(Math.random() * 1e9)}@example.com`
   return Effect.runPromise(
     Effect.gen(function*() {
-      const { userId } = yield* Password.signUpWithPassword({ email, password })
+      const { userId } = yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
       const headers = yield* RequestSession.currentAuthHeaders
       return { email, userId, headers }
     }).pipe(

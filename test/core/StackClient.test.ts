@@ -138,7 +138,7 @@ describe("responses (PROTOCOL.md §1.5)", () => {
           knownError("PASSWORD_TOO_SHORT", 400, "Password too short. Minimum length is 8.", { min_length: 8 })
         )
       )
-      const error = yield* Effect.flip(Password.signUpWithPassword({ email: "a@example.com", password: "short" }))
+      const error = yield* Effect.flip(Password.signUpWithPassword({ email: "a@example.com", password: "short", noVerificationCallback: true }))
       expect(error._tag).toBe("PasswordTooShort")
       if (error._tag === "PasswordTooShort") expect(error.details.min_length).toBe(8)
     }).pipe(Effect.provide(sessionLayer())))

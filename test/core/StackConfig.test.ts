@@ -98,7 +98,7 @@ describe("the base URL over HTTP against the emulator", () => {
       Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
     const current = await run(
       Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
         return yield* Users.getCurrent()
       })
     )

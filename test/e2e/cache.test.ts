@@ -44,7 +44,7 @@ describe("e2e: query cache", () => {
     Effect.gen(function* () {
       const { context, count } = yield* app
       const email = uniqueEmail("concurrent")
-      yield* Password.signUpWithPassword({ email, password }).pipe(Effect.provide(context))
+      yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true }).pipe(Effect.provide(context))
       const users = yield* Effect.all(Array.from({ length: 20 }, () => Users.getCurrent()), { concurrency: "unbounded" }).pipe(
         Effect.provide(context)
       )
@@ -55,7 +55,7 @@ describe("e2e: query cache", () => {
   it.scoped("20 sequential reads within 5 s send 1; after 5 s without a reader the next sends 1 more", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
-      yield* Password.signUpWithPassword({ email: uniqueEmail("sequential"), password }).pipe(Effect.provide(context))
+      yield* Password.signUpWithPassword({ email: uniqueEmail("sequential"), password, noVerificationCallback: true }).pipe(Effect.provide(context))
       for (let i = 0; i < 20; i++) {
         yield* Users.getCurrent().pipe(Effect.provide(context))
         yield* TestClock.adjust("200 millis")
@@ -69,7 +69,7 @@ describe("e2e: query cache", () => {
   it.scoped("a read after an update sends a fresh request and sees the update", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
-      yield* Password.signUpWithPassword({ email: uniqueEmail("update"), password }).pipe(Effect.provide(context))
+      yield* Password.signUpWithPassword({ email: uniqueEmail("update"), password, noVerificationCallback: true }).pipe(Effect.provide(context))
       yield* Users.getCurrent().pipe(Effect.provide(context))
       yield* Users.updateCurrent({ displayName: "Ada Lovelace" }).pipe(Effect.provide(context))
       const after = yield* Users.getCurrent().pipe(Effect.provide(context))
@@ -82,9 +82,9 @@ describe("e2e: query cache", () => {
       const { context, count } = yield* app
       const first = uniqueEmail("first")
       const second = uniqueEmail("second")
-      yield* Password.signUpWithPassword({ email: first, password }).pipe(Effect.provide(context))
+      yield* Password.signUpWithPassword({ email: first, password, noVerificationCallback: true }).pipe(Effect.provide(context))
       yield* Sessions.signOut().pipe(Effect.provide(context))
-      yield* Password.signUpWithPassword({ email: second, password }).pipe(Effect.provide(context))
+      yield* Password.signUpWithPassword({ email: second, password, noVerificationCallback: true }).pipe(Effect.provide(context))
       expect(Option.getOrThrow(yield* Users.getCurrent().pipe(Effect.provide(context))).primaryEmail).toBe(second)
       yield* Sessions.signOut().pipe(Effect.provide(context))
       expect(yield* Users.getCurrent().pipe(Effect.provide(context))).toEqual(Option.none())
@@ -97,7 +97,7 @@ describe("e2e: query cache", () => {
     Effect.gen(function* () {
       const { context, count } = yield* app
       const email = uniqueEmail("channels")
-      yield* Password.signUpWithPassword({ email, password }).pipe(Effect.provide(context))
+      yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true }).pipe(Effect.provide(context))
       yield* Effect.all(Array.from({ length: 10 }, () => ContactChannels.list()), { concurrency: "unbounded" }).pipe(
         Effect.provide(context)
       )

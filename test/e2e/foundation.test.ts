@@ -74,7 +74,7 @@ describe("foundation flows over HTTP against the emulator", () => {
 
   it("signs in, updates the display name, and reads it back", async () => {
     const email = uniqueEmail("update")
-    await run(Password.signUpWithPassword({ email, password: "correct horse battery" }), clientLayer(main.server).layer)
+    await run(Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true }), clientLayer(main.server).layer)
     const { layer } = clientLayer(main.server)
     const result = await run(
       Effect.gen(function* () {
@@ -95,10 +95,10 @@ describe("foundation flows over HTTP against the emulator", () => {
     const { layer } = clientLayer(main.server)
     const errors = await run(
       Effect.gen(function* () {
-        const short = yield* Effect.flip(Password.signUpWithPassword({ email, password: "short" }))
-        yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+        const short = yield* Effect.flip(Password.signUpWithPassword({ email, password: "short", noVerificationCallback: true }))
+        yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
         const wrong = yield* Effect.flip(Password.signInWithPassword({ email, password: "not the password" }))
-        const taken = yield* Effect.flip(Password.signUpWithPassword({ email, password: "correct horse battery" }))
+        const taken = yield* Effect.flip(Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true }))
         return { short, wrong, taken }
       }),
       layer
@@ -114,7 +114,7 @@ describe("foundation flows over HTTP against the emulator", () => {
     const { layer, count } = clientLayer(shortLived.server)
     const user = await run(
       Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
         yield* Effect.sleep("1200 millis") // the 1 s token is now expired at the server too
         return yield* Users.getCurrent()
       }),
@@ -130,7 +130,7 @@ describe("foundation flows over HTTP against the emulator", () => {
     const signUp = clientLayer(main.server)
     const tokens = await run(
       Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
         return yield* Effect.flatMap(Session, (session) => session.current)
       }),
       signUp.layer
@@ -151,7 +151,7 @@ describe("foundation flows over HTTP against the emulator", () => {
     const { layer, count } = clientLayer(main.server)
     const before = await run(
       Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
         const tokens = yield* Effect.flatMap(Session, (session) => session.current)
         yield* Sessions.signOut()
         const after = yield* Users.getCurrent()

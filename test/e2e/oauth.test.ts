@@ -112,7 +112,7 @@ describe("OAuth over HTTP against the emulator", () => {
     const linked = setup(uniqueEmail("ms"))
     const user = await Effect.runPromise(
       Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: uniqueEmail("pw"), password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: uniqueEmail("pw"), password: "correct horse battery", noVerificationCallback: true })
         yield* OAuth.linkAccount({ provider: "microsoft" })
         yield* OAuth.handleCallback()
         return yield* Users.getCurrent()

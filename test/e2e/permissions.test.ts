@@ -124,7 +124,7 @@ describe("permissions over HTTP", () => {
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id: `p_${c}` }))
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id: `p_${a}`, containedPermissionIds: [`p_${c}`] }))
 
-      await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-perms-${suffix}@example.com`, password: "correct horse battery" }))
+      await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-perms-${suffix}@example.com`, password: "correct horse battery", noVerificationCallback: true }))
       const userId = Option.getOrThrow(await runtime.runPromise(Users.getCurrent())).id
       const teamId = createTeam(userId)
 
@@ -183,7 +183,7 @@ describe("permissions over HTTP", () => {
     try {
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id, description: "Everybody" }))
       await runtime.runPromise(Projects.updateCurrent({ config: { userDefaultPermissions: [{ id }] } }))
-      await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-default-${stamp()}@example.com`, password: "correct horse battery" }))
+      await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-default-${stamp()}@example.com`, password: "correct horse battery", noVerificationCallback: true }))
       expect(await runtime.runPromise(Permissions.listProjectPermissions({ recursive: false }))).toEqual([
         { id, userId: Option.getOrThrow(await runtime.runPromise(Users.getCurrent())).id }
       ])

@@ -58,7 +58,7 @@ const signIn = async (email: string) =>
   Effect.runPromise(
     Effect.gen(function*() {
       const password = "correct horse battery"
-      const { userId } = yield* Password.signUpWithPassword({ email, password })
+      const { userId } = yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
       yield* Password.signInWithPassword({ email, password })
       const session = yield* Session
       const tokens = yield* session.current

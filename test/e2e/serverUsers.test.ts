@@ -50,7 +50,7 @@ const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(
 const browserTokens = (email: string) =>
   run(
     Effect.gen(function* () {
-      yield* Password.signUpWithPassword({ email, password: "correct horse battery" })
+      yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
       const session = yield* Session
       return yield* session.current
     }),

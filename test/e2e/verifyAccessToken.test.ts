@@ -52,7 +52,7 @@ describe("verifyAccessToken over HTTP", () => {
     const { layer, count } = layers()
     const result = await run(
       Effect.gen(function* () {
-        const { userId } = yield* Password.signUpWithPassword({ email: `verify-e2e-${Date.now()}@example.com`, password: "correct horse battery" })
+        const { userId } = yield* Password.signUpWithPassword({ email: `verify-e2e-${Date.now()}@example.com`, password: "correct horse battery", noVerificationCallback: true })
         const token = yield* accessToken
         const all = yield* Effect.forEach(Array.from({ length: 200 }), () => AccessTokenVerifier.verifyAccessToken(token), { concurrency: 10 })
         const [header, payload, signature] = token.split(".") as [string, string, string]
@@ -95,7 +95,7 @@ describe("verifyAccessToken over HTTP", () => {
     const { privateKey } = await jose.generateKeyPair("ES256")
     const errors = await run(
       Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: `verify-kid-${Date.now()}@example.com`, password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: `verify-kid-${Date.now()}@example.com`, password: "correct horse battery", noVerificationCallback: true })
         const token = yield* accessToken
         yield* AccessTokenVerifier.verifyAccessToken(token)
         const claims = jose.decodeJwt(token)

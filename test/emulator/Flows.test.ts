@@ -172,7 +172,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
 
   it.effect("an anonymous user who signs up is upgraded in place (same id)", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
+      const emulator = yield* makeEmulator({ demo: { user: false } })
       const anonymous = yield* send(emulator, { method: "POST", path: "/api/v1/auth/anonymous/sign-up", headers: clientHeaders(emulator.demo) })
       const upgraded = yield* send(emulator, {
         method: "POST",
@@ -323,7 +323,7 @@ describe("refresh (PROTOCOL.md §2.1, §2.2)", () => {
 describe("users (server reads)", () => {
   it.effect("GET /users paginates by signed_up_at with next_cursor; search and desc work", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
+      const emulator = yield* makeEmulator({ demo: { user: false } })
       for (const name of ["a", "b", "c"]) yield* signUp(emulator, emulator.demo, `${name}@example.com`)
       yield* send(emulator, { method: "POST", path: "/api/v1/auth/anonymous/sign-up", headers: clientHeaders(emulator.demo) })
       const page1 = yield* send(emulator, { path: "/api/v1/users?limit=2", headers: serverHeaders(emulator.demo) })

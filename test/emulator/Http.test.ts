@@ -83,7 +83,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
 
   it.effect("x-stack-override-error-status: 4xx → 200 + x-stack-actual-status, body and known-error header unchanged", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
+      const emulator = yield* makeEmulator({ demo: { config: { clientUserDeletionEnabled: false } } })
       const headers = serverHeaders(emulator.demo, { "x-stack-override-error-status": "true" })
       const known = yield* send(emulator, { path: "/api/v1/users/00000000-0000-4000-8000-000000000000", headers })
       expect(known.status).toBe(200)

@@ -18,7 +18,7 @@ describe("in-process HttpClient adapter", () => {
         httpClient: layerHttpClient(emulator)
       })
       const program = Effect.gen(function* () {
-        const { userId } = yield* Password.signUpWithPassword({ email: "sdk@example.com", password: "correct horse battery" })
+        const { userId } = yield* Password.signUpWithPassword({ email: "sdk@example.com", password: "correct horse battery", noVerificationCallback: true })
         const user = yield* Users.getCurrent()
         expect(Option.map(user, (u) => [u.id, u.primaryEmail, u.hasPassword])).toEqual(Option.some([userId, "sdk@example.com", true]))
         const updated = yield* Users.updateCurrent({ displayName: "Ada", clientMetadata: { plan: "free" } })
@@ -50,7 +50,7 @@ describe("in-process HttpClient adapter", () => {
         httpClient: layerHttpClient(emulator)
       })
       const error = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "typed@example.com", password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: "typed@example.com", password: "correct horse battery", noVerificationCallback: true })
         return yield* Password.signInWithPassword({ email: "typed@example.com", password: "wrong password!" })
       }).pipe(Effect.flip, Effect.provide(StackLive))
       expect(error._tag).toBe("EmailPasswordMismatch")

@@ -73,8 +73,16 @@ describe("Node HTTP server", () => {
             child.once("exit", (code) => reject(new Error(`emulator exited early with ${code}`)))
           })
       ).pipe(Effect.timeout("20 seconds"))
-      const printed = JSON.parse(line) as { baseUrl: string; demo: Record<string, string>; internal: Record<string, string> }
-      expect(Object.keys(printed)).toEqual(["baseUrl", "demo", "internal"])
+      const printed = JSON.parse(line) as {
+        baseUrl: string
+        demo: Record<string, string>
+        demoUser: unknown
+        demoConfig: unknown
+        internal: Record<string, string>
+      }
+      expect(Object.keys(printed)).toEqual(["baseUrl", "demo", "demoUser", "demoConfig", "internal"])
+      expect(printed.demoUser).toEqual({ email: defaults.demoUser.email, password: defaults.demoUser.password })
+      expect(printed.demoConfig).toEqual({ ...defaults.demoConfig, trustedDomains: [] })
       expect(printed.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(printed.demo).toEqual({
         projectId: defaults.demo.projectId,

@@ -100,7 +100,7 @@ describe("RequestSession with the in-process emulator", () => {
       // the browser: sign up, then hand its tokens over
       const browser = Stack.layerClient(base)
       const { tokens, headers, json, userId } = yield* Effect.gen(function*() {
-        const { userId } = yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse battery" })
+        const { userId } = yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse battery", noVerificationCallback: true })
         const tokens = yield* Effect.flatMap(Session, (session) => session.current)
         const headers = yield* Next.currentAuthHeaders
         const json = yield* Next.currentAuthJson

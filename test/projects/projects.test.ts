@@ -136,7 +136,7 @@ describe("Projects", () => {
       Effect.gen(function* () {
         const { emulator, httpClient } = yield* setup
         const internal = yield* Layer.build(Stack.layerClient({ projectId: "internal", httpClient }))
-        yield* Password.signUpWithPassword({ email: "stranger@example.com", password: "correct horse battery" }).pipe(Effect.provide(internal))
+        yield* Password.signUpWithPassword({ email: "stranger@example.com", password: "correct horse battery", noVerificationCallback: true }).pipe(Effect.provide(internal))
         const error = yield* Projects.getCurrentAdmin().pipe(Effect.provide(adminViaToken(emulator.demo.projectId, internal, httpClient)), Effect.flip)
         expect(error._tag).toBe("AdminAccessTokenIsNotAdmin")
       })

@@ -58,7 +58,7 @@ const currentAccessToken = Effect.gen(function* () {
 let counter = 0
 const signUp = Effect.gen(function* () {
   counter += 1
-  const { userId } = yield* Password.signUpWithPassword({ email: `verify-${counter}@example.com`, password: "correct horse battery" })
+  const { userId } = yield* Password.signUpWithPassword({ email: `verify-${counter}@example.com`, password: "correct horse battery", noVerificationCallback: true })
   return { userId, token: yield* currentAccessToken }
 })
 
@@ -143,7 +143,7 @@ describe("verifyAccessToken with the emulator's tokens", () => {
       const { emulator, layer, fetches } = yield* setup()
       const other = yield* emulator.createProject({ config: { signUpEnabled: true, credentialEnabled: true } })
       const otherToken = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "other@example.com", password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: "other@example.com", password: "correct horse battery", noVerificationCallback: true })
         return yield* currentAccessToken
       }).pipe(Effect.provide(Stack.layerClient({ projectId: other.projectId, httpClient: Emulator.layerHttpClient(emulator) })))
       const { token } = yield* signUp.pipe(Effect.provide(layer))

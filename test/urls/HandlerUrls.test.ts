@@ -74,7 +74,10 @@ describe("HandlerUrls", () => {
       expect((globalThis as { location?: unknown }).location).toBeUndefined()
       const error = yield* Effect.flip(HandlerUrls.callbackUrl("emailVerification", "verificationCallbackUrl"))
       expect(error._tag).toBe("CallbackUrlRequired")
-      expect(error.message).toBe("verificationCallbackUrl option is required in a non-browser environment.")
+      expect(error.message).toBe(
+        "verificationCallbackUrl option is required in a non-browser environment. Pass verificationCallbackUrl (an absolute URL), or provide " +
+          'HandlerUrls.layer({ appUrl: "https://your.app" }) so the emailVerification page (/handler/email-verification) is resolved against your app.'
+      )
       if (error._tag === "CallbackUrlRequired") expect(error.handler).toBe("emailVerification")
       // the service alone (paths, no app URL) does not help either
       const withService = yield* Effect.flip(

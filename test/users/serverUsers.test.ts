@@ -29,7 +29,7 @@ const recordingClient = (emulator: Emulator.Emulator) => {
 }
 
 const setup = Effect.gen(function* () {
-  const emulator = yield* makeEmulator()
+  const emulator = yield* makeEmulator({ demo: Emulator.blankDemo })
   const recorder = recordingClient(emulator)
   const server = Stack.layerServer({
     projectId: emulator.demo.projectId,
@@ -161,7 +161,7 @@ describe("ServerUsers.create / update / delete", () => {
       const { server, client } = yield* setup
       const browser = client()
       const userId = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "bob@example.com", password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: "bob@example.com", password: "correct horse battery", noVerificationCallback: true })
         return Option.getOrThrow(yield* Users.getCurrent()).id
       }).pipe(Effect.provide(browser))
       const updated = yield* ServerUsers.update(userId, {
@@ -189,7 +189,7 @@ describe("ServerUsers.create / update / delete", () => {
       const { project, server, client } = yield* setup
       const browser = client()
       const userId = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "cy@example.com", password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: "cy@example.com", password: "correct horse battery", noVerificationCallback: true })
         return Option.getOrThrow(yield* Users.getCurrent()).id
       }).pipe(Effect.provide(browser))
       yield* ServerUsers.deleteUser(userId).pipe(Effect.provide(server))
@@ -206,7 +206,7 @@ describe("ServerUsers.create / update / delete", () => {
       const { client } = yield* setup
       const browser = client()
       const error = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "dee@example.com", password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: "dee@example.com", password: "correct horse battery", noVerificationCallback: true })
         return yield* Users.deleteCurrent().pipe(Effect.flip)
       }).pipe(Effect.provide(browser))
       expect(error._tag).toBe("ClientUserDeletionNotEnabled")
@@ -220,7 +220,7 @@ describe("Users.fromRequest / getCurrentServer", () => {
       const { emulator, server, client } = yield* setup
       const browser = client()
       const tokens = yield* Effect.gen(function* () {
-        yield* Password.signUpWithPassword({ email: "eve@example.com", password: "correct horse battery" })
+        yield* Password.signUpWithPassword({ email: "eve@example.com", password: "correct horse battery", noVerificationCallback: true })
         const session = yield* Session
         return yield* session.current
       }).pipe(Effect.provide(browser))

@@ -1,0 +1,118 @@
+/**
+ * The command-line flags that seed the demo project, shared by `stack-auth-emulator` (the CLI) and
+ * `npm start` (the demo app), and their human-readable summary. They build the same
+ * {@link DemoProjectOptions} that `Emulator.make({ demo })` takes, so the three start the same demo:
+ * the demo user and every switch of `defaults.demoConfig` on unless a flag says otherwise.
+ *
+ * | flag | effect |
+ * |---|---|
+ * | `--demo-user email:password` | the demo user (default `demo@example.com:demo-password-1234`) |
+ * | `--no-demo-user` | no demo user |
+ * | `--blank` | the demo project as the service creates a project (`blankDemo`); later flags apply on top |
+ * | `--[no-]sign-up`, `--[no-]password`, `--[no-]magic-link`, `--[no-]passkeys` | sign-in switches |
+ * | `--[no-]client-team-creation`, `--[no-]client-user-deletion` | client team creation, client user deletion |
+ * | `--[no-]user-api-keys`, `--[no-]team-api-keys` | user and team API keys |
+ * | `--[no-]localhost` | trust `localhost` callback and redirect URLs |
+ * | `--trusted-domain https://app.example.com` | trust a domain (repeatable; `*` wildcards; handler path `/handler`) |
+ *
+ * @module
+ */
+import type { DemoSwitches } from "./Defaults.js"
+import type { DemoProjectOptions, DemoSeed, SeedUserOptions } from "./Emulator.js"
+import { blankDemo } from "./Emulator.js"
+import type { ProjectConfig, TrustedDomain } from "./State.js"
+
+/** The switch flags and the `ProjectConfig` field each one sets. */
+export const switchFlags = {
+  "sign-up": "signUpEnabled",
+  password: "credentialEnabled",
+  "magic-link": "magicLinkEnabled",
+  passkeys: "passkeyEnabled",
+  "client-team-creation": "clientTeamCreationEnabled",
+  "client-user-deletion": "clientUserDeletionEnabled",
+  "user-api-keys": "allowUserApiKeys",
+  "team-api-keys": "allowTeamApiKeys",
+  localhost: "allowLocalhost"
+} as const satisfies Record<string, keyof DemoSwitches>
+
+/** The usage lines of the demo flags. */
+export const demoFlagsUsage = `Demo project (defaults: the demo user and every switch on):
+  --demo-user email:password   the demo user (default demo@example.com:demo-password-1234)
+  --no-demo-user               no demo user
+  --blank                      the demo project as the service creates one (no user; magic link,
+                               passkeys, client team creation / user deletion, API keys off)
+  --[no-]sign-up  --[no-]password  --[no-]magic-link  --[no-]passkeys  --[no-]localhost
+  --[no-]client-team-creation  --[no-]client-user-deletion  --[no-]user-api-keys  --[no-]team-api-keys
+  --trusted-domain <url>       trust a domain for callback / redirect URLs (repeatable), e.g.
+                               --trusted-domain https://app.example.com`
+
+/** The demo options built from the flags, and the arguments that are not demo flags (in order). */
+export interface ParsedDemoFlags {
+  readonly demo: DemoProjectOptions
+  readonly rest: ReadonlyArray<string>
+}
+
+const isHttpPattern = (text: string): boolean => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(text)
+
+/**
+ * Takes the demo flags out of `argv` (`--name value` or `--name=value`); the other arguments are
+ * returned untouched in `rest` for the caller's own parser. An invalid value is an `error` text.
+ */
+export const parseDemoFlags = (argv: ReadonlyArray<string>): ParsedDemoFlags | { readonly error: string } => {
+  const rest: Array<string> = []
+  const config: { -readonly [K in keyof ProjectConfig]?: ProjectConfig[K] } = {}
+  const domains: Array<TrustedDomain> = []
+  let user: SeedUserOptions | false | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined]
+    const name = flag.startsWith("--") ? flag.slice(2) : ""
+    const value = (): string | undefined => inline ?? argv[++i]
+    if (name === "demo-user") {
+      const text = value()
+      const colon = text?.indexOf(":") ?? -1
+      if (text === undefined || colon < 1 || colon === text.length - 1) {
+        return { error: `--demo-user needs "email:password", e.g. --demo-user ada@example.com:correct-horse.` }
+      }
+      user = { email: text.slice(0, colon), password: text.slice(colon + 1) }
+    } else if (name === "no-demo-user" && inline === undefined) {
+      user = false
+    } else if (name === "blank" && inline === undefined) {
+      Object.assign(config, blankDemo.config)
+      user = false
+    } else if (name === "trusted-domain") {
+      const text = value()
+      if (text === undefined || !isHttpPattern(text)) {
+        return { error: `--trusted-domain needs an http(s) base URL, e.g. --trusted-domain https://app.example.com (got ${JSON.stringify(text ?? "")}).` }
+      }
+      domains.push({ domain: text.replace(/\/+$/, ""), handlerPath: "/handler" })
+    } else if (inline === undefined && name in switchFlags) {
+      config[switchFlags[name as keyof typeof switchFlags]] = true
+    } else if (inline === undefined && name.startsWith("no-") && name.slice(3) in switchFlags) {
+      config[switchFlags[name.slice(3) as keyof typeof switchFlags]] = false
+    } else {
+      rest.push(arg)
+    }
+  }
+  return {
+    demo: {
+      ...(user === undefined ? {} : { user }),
+      ...(Object.keys(config).length === 0 && domains.length === 0 ? {} : { config: { ...config, ...(domains.length === 0 ? {} : { domains }) } })
+    },
+    rest
+  }
+}
+
+/** The seeded demo as lines for a terminal (demo user, switches, trusted domains, how to change them). */
+export const describeDemoSeed = (seed: DemoSeed): ReadonlyArray<string> => {
+  const on = (Object.keys(switchFlags) as Array<keyof typeof switchFlags>).filter((flag) => seed.config[switchFlags[flag]])
+  const off = (Object.keys(switchFlags) as Array<keyof typeof switchFlags>).filter((flag) => !seed.config[switchFlags[flag]])
+  const trusted = [...(seed.config.allowLocalhost ? ["localhost"] : []), ...seed.trustedDomains]
+  return [
+    seed.user === undefined
+      ? "Demo user  none (--demo-user email:password seeds one)"
+      : `Demo user  ${seed.user.email} / ${seed.user.password}  (--demo-user email:password, --no-demo-user)`,
+    `On         ${on.length === 0 ? "nothing" : on.join(", ")}${off.length === 0 ? "" : `; off: ${off.join(", ")}`}  (--no-<switch> / --<switch>)`,
+    `Trusted    ${trusted.length === 0 ? "nothing" : trusted.join(", ")}  (--trusted-domain https://your.app; the emulator has no dashboard)`
+  ]
+}
