@@ -14,7 +14,7 @@
 import type * as Effect from "effect/Effect"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import type { DependencyList } from "react"
-import type * as Stack from "../src/Stack.js"
+import type { ClientServices } from "../src/cache/ClientServices.js"
 import { makeDomainHooks } from "./domain.js"
 import type { DomainHooks, QueryHooks } from "./domain.js"
 import type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
@@ -34,12 +34,12 @@ export interface StackRuntimeHooks<R, ER> {
   /** `useStackSuspenseQuery` for effects this runtime can run. */
   readonly useStackSuspenseQuery: <A, E>(effect: Effect.Effect<A, E, R>, deps: DependencyList) => A
   /** `useStackMutation` for effects this runtime can run. */
-  readonly useStackMutation: <Args extends ReadonlyArray<any>, A, E>(
+  readonly useStackMutation: <Args extends ReadonlyArray<unknown>, A, E>(
     fn: (...args: Args) => Effect.Effect<A, E, R>,
     options?: StackMutationOptions<A, E>
   ) => StackMutationResult<Args, A, E>
   /** `useStackCallback` for effects this runtime can run. */
-  readonly useStackCallback: <Args extends ReadonlyArray<any>, A, E>(
+  readonly useStackCallback: <Args extends ReadonlyArray<unknown>, A, E>(
     fn: (...args: Args) => Effect.Effect<A, E, R>
   ) => (...args: Args) => void
 }
@@ -47,10 +47,10 @@ export interface StackRuntimeHooks<R, ER> {
 /**
  * What {@link makeStackHooks} returns: the generic hooks typed by the runtime's services `R`, and
  * the domain hooks (`useUser`, `useTeams`, …) when `R` includes the services of a Stack layer
- * ({@link Stack.ClientServices}: every runtime built from `Stack.layerClient`, `layerServer` or
+ * (`Stack.ClientServices`: every runtime built from `Stack.layerClient`, `layerServer` or
  * `layerAdmin`).
  */
-export type StackHooks<R, ER> = StackRuntimeHooks<R, ER> & ([Stack.ClientServices] extends [R] ? DomainHooks : {})
+export type StackHooks<R, ER> = StackRuntimeHooks<R, ER> & ([ClientServices] extends [R] ? DomainHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -92,6 +92,6 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   }
   // the domain hooks need only the services of a Stack layer; the type shows them only when the
   // runtime provides those (calling them otherwise would fail at run time with a missing service)
-  const domain = makeDomainHooks(hooks as unknown as QueryHooks<Stack.ClientServices>)
+  const domain = makeDomainHooks(hooks as unknown as QueryHooks<ClientServices>)
   return { ...hooks, ...domain } as unknown as StackHooks<R, ER>
 }
