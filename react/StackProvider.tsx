@@ -10,20 +10,13 @@
  *
  * @module
  */
-import type * as Cause from "effect/Cause"
-import type * as ManagedRuntime from "effect/ManagedRuntime"
 import { createContext, createElement, useCallback, useContext, useMemo, useRef, useState } from "react"
 import type { ReactNode } from "react"
 import { SuspenseRegistry } from "./internal/SuspenseRegistry.js"
+import type { StackErrorHandler, StackRuntime } from "./internal/types.js"
 
-/** The runtime the app built from its layers (client, server or admin access). */
-export type StackRuntime<R = never> = ManagedRuntime.ManagedRuntime<R, unknown>
-
-/**
- * Receives failures nobody handled: the typed error (`E`) when there is one, else the defect, and
- * the whole cause.
- */
-export type StackErrorHandler = (error: unknown, cause: Cause.Cause<unknown>) => void
+/** The runtime and the error handler's types (in a leaf module the query observer uses too). */
+export type { StackErrorHandler, StackRuntime } from "./internal/types.js"
 
 /** The message of an error for people: its `message`, else its `_tag`, else its text. */
 export const errorMessage = (error: unknown): string => {

@@ -22,7 +22,7 @@ import * as Projects from "../src/projects/Projects.js"
 import * as TeamInvitations from "../src/teams/TeamInvitations.js"
 import * as TeamMemberProfiles from "../src/teams/TeamMemberProfiles.js"
 import * as Teams from "../src/teams/Teams.js"
-import type * as Stack from "../src/Stack.js"
+import type { ClientServices } from "../src/cache/ClientServices.js"
 import type { CurrentUser } from "../src/users/User.js"
 import type { DependencyList } from "react"
 import { useStackQuery, useStackSuspenseQuery } from "./hooks.js"
@@ -69,10 +69,10 @@ export interface QueryHooks<R> {
 
 /**
  * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a
- * Stack layer, {@link Stack.ClientServices}). The module's exports are these over the generic hooks;
+ * Stack layer, `Stack.ClientServices`). The module's exports are these over the generic hooks;
  * `makeStackHooks(runtime)` makes them over the runtime's typed ones.
  */
-export const makeDomainHooks = (hooks: QueryHooks<Stack.ClientServices>) => {
+export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => {
   const { useStackQuery: query, useStackSuspenseQuery: suspenseQuery } = hooks
   return {
     /**

@@ -22,6 +22,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Redacted from "effect/Redacted"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { ClientServices } from "./cache/ClientServices.js"
 import * as QueryCache from "./cache/QueryCache.js"
 import * as Access from "./core/Access.js"
 import type { AdminAccess, MissingAccessKey, ServerAccess } from "./core/Access.js"
@@ -55,13 +56,8 @@ export interface Overrides {
 /** Options of {@link layerClient}. */
 export interface ClientOptions extends StackConfig.StackConfigOptions, Overrides {}
 
-/** The services every call needs. */
-export type ClientServices =
-  | StackConfig.StackConfig
-  | StackClient.StackClient
-  | Session.Session
-  | TokenStore.TokenStore
-  | QueryCache.QueryCache
+/** The services every call needs (defined in `cache/ClientServices.ts`, where the React binding reads it too). */
+export type { ClientServices } from "./cache/ClientServices.js"
 
 const transport = (config: Layer.Layer<StackConfig.StackConfig, StackConfig.StackConfigError>, overrides: Overrides) =>
   StackClient.layerWithoutDependencies.pipe(

@@ -20,7 +20,7 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as QueryCache from "../../src/cache/QueryCache.js"
-import type { StackErrorHandler, StackRuntime } from "../StackProvider.js"
+import type { StackErrorHandler, StackRuntime } from "./types.js"
 
 /** What a query shows. */
 export interface QueryState<A, E> {

@@ -18,7 +18,7 @@ import type {
   StackMutationResult,
   StackQueryOptions,
   StackQueryResult
-} from "../hooks.js"
+} from "./types.js"
 import { useStackContext } from "../StackProvider.js"
 import type { StackContextValue, StackErrorHandler, StackRuntime } from "../StackProvider.js"
 import { QueryObserver } from "./QueryObserver.js"
