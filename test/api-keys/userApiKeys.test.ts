@@ -14,7 +14,7 @@ const hour = 3_600_000
 /** A project allowing user API keys (unless `enabled` is false), a signed-in client and server access. */
 const setup = (enabled = true) =>
   Effect.gen(function* () {
-    const emulator = yield* Emulator.make()
+    const emulator = yield* Emulator.make({ demo: { config: { allowUserApiKeys: false } } })
     const project = enabled ? yield* emulator.createProject({ config: { allowUserApiKeys: true } }) : emulator.demo
     const counting = countingClient(emulator)
     const options = { projectId: project.projectId, publishableClientKey: project.publishableClientKey, httpClient: counting.layer }
