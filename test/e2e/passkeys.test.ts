@@ -24,7 +24,7 @@ let main: { server: RunningServer; stop: () => Promise<void> }
 let project: ProjectCredentials
 
 beforeAll(async () => {
-  main = await startServer()
+  main = await startServer({ demo: { config: { passkeyEnabled: false } } })
   project = await Effect.runPromise(main.server.emulator.createProject({ displayName: "Passkeys E2E", config: { passkeyEnabled: true } }))
 })
 afterAll(async () => {

@@ -20,7 +20,7 @@ import { countingFetch, startServer } from "./support.js"
 let main: { server: RunningServer; stop: () => Promise<void> }
 
 beforeAll(async () => {
-  main = await startServer()
+  main = await startServer({ demo: { config: { clientTeamCreationEnabled: false } } })
 })
 afterAll(async () => {
   await main?.stop()

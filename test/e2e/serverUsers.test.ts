@@ -19,7 +19,7 @@ import { countingFetch, startServer } from "./support.js"
 let main: { server: RunningServer; stop: () => Promise<void> }
 
 beforeAll(async () => {
-  main = await startServer()
+  main = await startServer({ demo: { config: { clientUserDeletionEnabled: false } } })
 })
 afterAll(async () => {
   await main?.stop()
