@@ -18,10 +18,7 @@ import { Effect, Exit, Scope } from "effect"
 import { createServer } from "vite"
 import type { ViteDevServer } from "vite"
 import type { Emulator, ProjectConfig } from "../../src/emulator/index.js"
-import { layerHttpClient } from "../../src/emulator/index.js"
 import { serve } from "../../src/emulator/server.js"
-import * as ServerUsers from "../../src/users/ServerUsers.js"
-import * as Stack from "../../src/Stack.js"
 
 /** The folder of the app (Vite's root). */
 export const appRoot = fileURLToPath(new URL(".", import.meta.url))
@@ -110,24 +107,6 @@ const prebundled = [
   "@simplewebauthn/browser"
 ]
 
-const seedDemoUser = (emulator: Emulator) =>
-  ServerUsers.create({
-    primaryEmail: demoUser.email,
-    primaryEmailVerified: true,
-    primaryEmailAuthEnabled: true,
-    password: demoUser.password,
-    displayName: demoUser.displayName
-  }).pipe(
-    Effect.provide(
-      Stack.layerServer({
-        projectId: emulator.demo.projectId,
-        publishableClientKey: emulator.demo.publishableClientKey,
-        secretServerKey: emulator.demo.secretServerKey,
-        httpClient: layerHttpClient(emulator)
-      })
-    )
-  )
-
 /** A free port on 127.0.0.1 (Vite takes `port: 0` for "the default port"). */
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -196,10 +175,13 @@ export const startDemo = async (options: DemoOptions = {}): Promise<RunningDemo>
   let vite: ViteDevServer | undefined
   try {
     const server = await Effect.runPromise(
-      Scope.extend(serve({ port: options.emulatorPort ?? 8102, emulatorOptions: { demo: { config: demoProjectConfig } } }), scope)
+      // the emulator seeds the demo project's switches and its demo user at start
+      Scope.extend(
+        serve({ port: options.emulatorPort ?? 8102, emulatorOptions: { demo: { config: demoProjectConfig, user: demoUser } } }),
+        scope
+      )
     )
     const emulator = server.emulator
-    await Effect.runPromise(seedDemoUser(emulator))
     const config: DemoClientConfig = {
       apiUrl: server.baseUrl,
       projectId: emulator.demo.projectId,
