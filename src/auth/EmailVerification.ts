@@ -14,9 +14,9 @@ import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../core/KnownErrors.js"
-import { CodeValid, field, SuccessTrue } from "../core/Wire.js"
+import { CodePayload, CodeValid, field, SuccessTrue } from "../core/Wire.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
-import { CodePayload, verificationCodeErrors } from "./PasswordReset.js"
+import { verificationCodeErrors } from "./PasswordReset.js"
 
 /** Payload of `POST /contact-channels/send-verification-code`. */
 export const SendVerificationCodePayload = Schema.Struct({

@@ -25,10 +25,10 @@ import {
   SignUpRejected,
   UserEmailAlreadyExists
 } from "../core/KnownErrors.js"
-import { CodeValid, field, optionalField } from "../core/Wire.js"
+import { CodePayload, CodeValid, field, optionalField } from "../core/Wire.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
 import { storeSignIn } from "./Password.js"
-import { CodePayload, verificationCodeErrors } from "./PasswordReset.js"
+import { verificationCodeErrors } from "./PasswordReset.js"
 import { SignInTokens } from "./Tokens.js"
 
 /** Payload of `POST /auth/otp/send-sign-in-code`. */

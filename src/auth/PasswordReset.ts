@@ -20,7 +20,7 @@ import {
   VerificationCodeMaxAttemptsReached,
   VerificationCodeNotFound
 } from "../core/KnownErrors.js"
-import { CodeValid, field, SuccessTrue, VerificationCode } from "../core/Wire.js"
+import { CodePayload, CodeValid, field, SuccessTrue, VerificationCode } from "../core/Wire.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
 
 /** The errors of a verification code (every `{code}` endpoint). */
@@ -52,8 +52,8 @@ export const sendResetCodeEndpoint = Endpoint.make({
   errors: [PasswordAuthenticationNotEnabled, RedirectUrlNotWhitelisted]
 })
 
-/** Payload of the check-code endpoints: `{ code }` (45 characters). */
-export const CodePayload = Schema.Struct({ code: VerificationCode })
+/** Payload of the check-code endpoints: `{ code }` (45 characters; defined in `core/Wire.ts`). */
+export { CodePayload } from "../core/Wire.js"
 
 /** `POST /auth/password/reset/check-code`. */
 export const checkResetCodeEndpoint = Endpoint.make({

@@ -56,5 +56,15 @@ export const VerificationCode = /* @__PURE__ */ Schema.String.pipe(
   /* @__PURE__ */ Schema.filter((value) => value.length === 45, { message: () => "must be exactly 45 characters" })
 )
 
+/** Payload of the check-code and use-code endpoints (password reset, e-mail verification, magic link, team invitation): `{ code }` (45 characters). */
+export const CodePayload = /* @__PURE__ */ Schema.Struct({ code: VerificationCode })
+
+/** `"true"` / `"false"` in a query string, a boolean in the domain (the SDK's queries and the emulator's routes). */
+export const QueryBoolean = /* @__PURE__ */ Schema.transform(/* @__PURE__ */ Schema.Literal("true", "false"), Schema.Boolean, {
+  strict: true,
+  decode: (text) => text === "true",
+  encode: (value): "true" | "false" => (value ? "true" : "false")
+})
+
 /** The `{ "is_code_valid": true }` answer of the check-code endpoints. */
 export const CodeValid = /* @__PURE__ */ Schema.Struct({ isCodeValid: /* @__PURE__ */ field("is_code_valid", /* @__PURE__ */ Schema.Literal(true)) })

@@ -21,17 +21,13 @@ import {
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
 import { AuthorizeQuery } from "../auth/OAuth.js"
-import { Uuid as WireUuid } from "../core/Wire.js"
+import { QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
 
 /** A uuid path/body value (the SDK's `Wire.Uuid`). */
 export const Uuid = WireUuid
 
-/** `"true"` / `"false"` in a query string, a boolean in the domain. */
-export const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Schema.Boolean, {
-  strict: true,
-  decode: (text) => text === "true",
-  encode: (value) => (value ? "true" : "false")
-})
+/** `"true"` / `"false"` in a query string, a boolean in the domain (the SDK's `Wire.QueryBoolean`). */
+export const QueryBoolean = WireQueryBoolean
 
 
 // ---------------------------------------------------------------------------------------------

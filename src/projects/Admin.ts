@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import { HttpError } from "../core/Errors.js"
 import { StackClient } from "../core/StackClient.js"
-import { AnyObject, optionalField } from "../core/Wire.js"
+import { AnyObject, optionalField, QueryBoolean } from "../core/Wire.js"
 
 /** One day of a daily series: `{ date: "YYYY-MM-DD", activity }`. */
 export const DailyActivity = Schema.Struct({ date: Schema.String, activity: Schema.Number })
@@ -38,13 +38,6 @@ export const Metrics = Schema.Struct({
 
 /** The dashboard metrics. */
 export type Metrics = typeof Metrics.Type
-
-/** `include_anonymous` as the query string carries it. */
-const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Schema.Boolean, {
-  strict: true,
-  decode: (text) => text === "true",
-  encode: (value) => (value ? ("true" as const) : ("false" as const))
-})
 
 /** `GET /internal/metrics` (admin access). */
 export const metricsEndpoint = Endpoint.make({

@@ -32,10 +32,11 @@
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { isSendableToken } from "../core/internal/headerText.js"
-import { empty, fromStrings, isUsableToken as isUsableText, type StoredTokens } from "./TokenStore.js"
+import { isUsableToken } from "../core/Wire.js"
+import { empty, fromStrings, type StoredTokens } from "./TokenStore.js"
 
 /** A token read from a cookie: usable (not empty, `"undefined"`, `"null"`) and sendable as a header. */
-const isUsableToken = (value: unknown): value is string => isUsableText(value) && isSendableToken(value)
+const isCookieToken = (value: unknown): value is string => isUsableToken(value) && isSendableToken(value)
 
 // ---------------------------------------------------------------------------------------------
 // Public surface
@@ -134,7 +135,7 @@ export const readRefreshToken = (
 ): Option.Option<{ readonly refreshToken: string; readonly updatedAtMillis: number | undefined }> => {
   for (const name of [legacyRefreshCookieName(projectId), globalLegacyRefreshCookieName]) {
     const value = cookies.get(name)
-    if (isUsableToken(value)) return Option.some({ refreshToken: value, updatedAtMillis: undefined })
+    if (isCookieToken(value)) return Option.some({ refreshToken: value, updatedAtMillis: undefined })
   }
   let best: { readonly refreshToken: string; readonly updatedAtMillis: number | undefined } | undefined
   for (const [name, value] of cookies) {
@@ -156,7 +157,7 @@ export const readTokens = (cookies: CookieMap, projectId: string): StoredTokens 
   const refreshToken = refresh.value.refreshToken
   const pair = parseJson(cookies.get(accessCookieName))
   const accessToken =
-    Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && isUsableToken(pair[1]) ? pair[1] : undefined
+    Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && isCookieToken(pair[1]) ? pair[1] : undefined
   return fromStrings(accessToken, refreshToken)
 }
 
@@ -266,7 +267,7 @@ const parseRefreshCookieValue = (
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
   const record = parsed as Record<string, unknown>
   const refreshToken = record["refresh_token"]
-  if (!isUsableToken(refreshToken)) return undefined
+  if (!isCookieToken(refreshToken)) return undefined
   const updatedAt = record["updated_at_millis"]
   return {
     refreshToken,

@@ -15,7 +15,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { CodePayload, verificationCodeErrors } from "../auth/PasswordReset.js"
+import { verificationCodeErrors } from "../auth/PasswordReset.js"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import {
@@ -30,7 +30,7 @@ import {
   UserNotFound,
   VerificationCodeNotFound
 } from "../core/KnownErrors.js"
-import { AnyObject, CodeValid, DateFromMillis, field, SuccessTrue, Uuid } from "../core/Wire.js"
+import { AnyObject, CodePayload, CodeValid, DateFromMillis, field, SuccessTrue, Uuid } from "../core/Wire.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
 
 /** A pending invitation (same shape for client and server). */

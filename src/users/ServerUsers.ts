@@ -18,7 +18,7 @@ import {
   UserEmailAlreadyExists,
   UserNotFound
 } from "../core/KnownErrors.js"
-import { field, Json, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
+import { field, Json, optionalField, QueryBoolean, SuccessTrue, Uuid } from "../core/Wire.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
 import { OAuthProviderLink, ServerUser } from "./User.js"
@@ -27,12 +27,8 @@ import { OAuthProviderLink, ServerUser } from "./User.js"
 // Wire shapes
 // ---------------------------------------------------------------------------------------------
 
-/** `"true"` / `"false"` in a query string, a boolean in the domain. */
-export const QueryBoolean = /* @__PURE__ */ Schema.transform(/* @__PURE__ */ Schema.Literal("true", "false"), Schema.Boolean, {
-  strict: true,
-  decode: (text) => text === "true",
-  encode: (value) => (value ? "true" : "false")
-})
+/** `"true"` / `"false"` in a query string, a boolean in the domain (defined in `core/Wire.ts`). */
+export { QueryBoolean } from "../core/Wire.js"
 
 /** A decimal integer ≥ 1 in a query string. */
 export const QueryPositiveInt = /* @__PURE__ */ Schema.NumberFromString.pipe(/* @__PURE__ */ Schema.int(), /* @__PURE__ */ Schema.greaterThanOrEqualTo(1))

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import * as Cookies from "@effect/platform/Cookies"
 import { Effect, Redacted } from "effect"
 import type { AuthorizeQuery } from "../../auth/OAuth.js"
 import { publicClientSentinel } from "../../auth/Tokens.js"
@@ -54,7 +55,6 @@ import {
   SignUpNotEnabled,
   UnparsableAccessToken
 } from "../../core/KnownErrors.js"
-import * as Cookies from "../../session/cookies.js"
 import { verifyAccessToken } from "../AccessTokens.js"
 import * as Endpoints from "../Endpoints.js"
 import * as MockProvider from "../OAuthProvider.js"
@@ -395,8 +395,8 @@ const callback = (
       return yield* Effect.fail(OuterOauthTimeout.make({}))
     }
     if (flow.responseMode === "redirect") {
-      const cookies = Cookies.parseCookieHeader(context.request.headers.get("cookie"))
-      if (cookies.get(innerCookieName(innerState)) === undefined) {
+      const cookies = Cookies.parseHeader(context.request.headers.get("cookie") ?? "")
+      if (!Object.hasOwn(cookies, innerCookieName(innerState))) {
         return yield* Effect.fail(new TextFailure({ status: 400, text: missingInnerCookieText }))
       }
     }
