@@ -123,7 +123,7 @@ describe("a deeply nested JSON body is a SCHEMA_ERROR, never a 500", () => {
 
 describe("user-chosen keys are plain keys", () => {
   it("/internal/metrics counts country codes named constructor, toString and __proto__ like any other", async () => {
-    const emulator = await Effect.runPromise(makeEmulator())
+    const emulator = await Effect.runPromise(makeEmulator({ demo: { user: false } }))
     const server = serverHeaders(emulator.demo)
     const codes = ["constructor", "toString", "__proto__", "__proto__", "hasOwnProperty", "valueOf", "US"]
     for (const [index, country_code] of codes.entries()) {
