@@ -3,6 +3,8 @@
  * react / next / emulator, and no import cycles. The checker is tested on the cycles and
  * back-imports the codebase once had, then run on the source tree.
  */
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { check, importsOf, partOf, projectRoot, readSources, type SourceFile } from "./importRank.js"
 
@@ -104,9 +106,69 @@ describe("the import-rank checker", () => {
     ).toEqual([])
   })
 
+  it("names every back-import and cycle the tree had before the fix (core/Wire -> session/TokenStore, Endpoint <-> call, emulator State <-> AccessTokens, react)", () => {
+    const violations = check([
+      file("src/core/Wire.ts", "src/session/TokenStore.ts"),
+      file("src/session/TokenStore.ts"),
+      file("src/core/Endpoint.ts", "src/core/internal/call.ts"),
+      file("src/core/internal/call.ts", "src/core/Endpoint.ts"),
+      file("src/emulator/AccessTokens.ts", "src/emulator/State.ts"),
+      file("src/emulator/State.ts", "src/emulator/AccessTokens.ts"),
+      file("react/StackProvider.tsx", "react/internal/SuspenseRegistry.ts"),
+      file("react/internal/SuspenseRegistry.ts", "react/internal/QueryObserver.ts"),
+      file("react/internal/QueryObserver.ts", "react/StackProvider.tsx"),
+      file("react/hooks.ts", "react/internal/hooks.ts"),
+      file("react/internal/hooks.ts", "react/hooks.ts"),
+      file("react/domain.ts", "src/Stack.ts"),
+      file("src/Stack.ts"),
+      file("src/auth/MagicLink.ts", "src/urls/HandlerUrls.ts"),
+      file("src/urls/HandlerUrls.ts")
+    ])
+    expect(violations).toEqual([
+      "src/core/Wire.ts:1 imports src/session/TokenStore.ts: core (rank 0) may not import session (rank 1)",
+      "react/domain.ts:1 imports src/Stack.ts: react (rank 5) may not import entry (rank 6)",
+      "src/auth/MagicLink.ts:1 imports src/urls/HandlerUrls.ts: domains (rank 3) may not import urls (rank 4)",
+      "import cycle: src/core/Endpoint.ts -> src/core/internal/call.ts",
+      "import cycle: src/emulator/AccessTokens.ts -> src/emulator/State.ts",
+      "import cycle: react/StackProvider.tsx -> react/internal/QueryObserver.ts -> react/internal/SuspenseRegistry.ts",
+      "import cycle: react/hooks.ts -> react/internal/hooks.ts"
+    ])
+  })
+
   it("reads the real source tree", () => {
     const files = readSources(projectRoot)
     expect(files.length).toBeGreaterThan(100)
     expect(files.some((source) => source.path === "src/core/Endpoint.ts")).toBe(true)
+  })
+})
+
+describe("the source tree", () => {
+  it("the source tree follows the import ranks and has no cycles", () => {
+    expect(check(readSources(projectRoot))).toEqual([])
+  })
+
+  it("the emulator parses cookies with the platform's Cookies, not the SDK's session/cookies.ts", () => {
+    const emulatorFiles = readSources(projectRoot).filter((source) => source.path.startsWith("src/emulator/"))
+    expect(emulatorFiles.length).toBeGreaterThan(10)
+    const offending = emulatorFiles.filter((source) => source.imports.some((entry) => entry.target === "src/session/cookies.ts"))
+    expect(offending.map((source) => source.path)).toEqual([])
+  })
+
+  it("defines each shared wire helper once, in core/Wire.ts (isUsableToken, QueryBoolean, CodePayload)", () => {
+    const texts: Array<{ path: string; text: string }> = []
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(join(projectRoot, folder), { withFileTypes: true })) {
+        const path = `${folder}/${entry.name}`
+        if (entry.isDirectory()) walk(path)
+        else if (/\.tsx?$/.test(entry.name)) texts.push({ path, text: readFileSync(join(projectRoot, path), "utf8") })
+      }
+    }
+    walk("src")
+    walk("react")
+    const definitions = (pattern: RegExp) => texts.filter(({ text }) => pattern.test(text)).map(({ path }) => path)
+    // the bodies of the three helpers, wherever they would be written again
+    expect(definitions(/Schema\.Literal\(\s*"true",\s*"false"\s*\)/)).toEqual(["src/core/Wire.ts"])
+    expect(definitions(/Schema\.Struct\(\s*\{\s*code:\s*VerificationCode\s*\}\s*\)/)).toEqual(["src/core/Wire.ts"])
+    expect(definitions(/value !== "undefined" && value !== "null"/)).toEqual(["src/core/Wire.ts"])
   })
 })

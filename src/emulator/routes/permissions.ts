@@ -29,7 +29,7 @@ import {
   UserNotFound,
   WrongPermissionScope
 } from "../../core/KnownErrors.js"
-import { SuccessTrue, Uuid } from "../../core/Wire.js"
+import { QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
 import {
   PermissionId,
   ProjectPermission,
@@ -51,7 +51,6 @@ import { teamsOf } from "../State.js"
 // ---------------------------------------------------------------------------------------------
 
 const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
-const Recursive = Schema.Literal("true", "false")
 
 /** `GET /team-permissions?team_id=&user_id=&permission_id=&recursive=` (client+). */
 export const listTeamPermissions = Endpoint.make({
@@ -64,7 +63,7 @@ export const listTeamPermissions = Endpoint.make({
     team_id: Schema.optional(Uuid),
     user_id: Schema.optional(UserIdOrMe),
     permission_id: Schema.optional(PermissionId),
-    recursive: Schema.optional(Recursive)
+    recursive: Schema.optional(QueryBoolean)
   }),
   success: TeamPermissionList,
   errors: [CannotGetOwnUserWithoutUser]
@@ -80,7 +79,7 @@ export const listProjectPermissions = Endpoint.make({
   query: Schema.Struct({
     user_id: Schema.optional(UserIdOrMe),
     permission_id: Schema.optional(PermissionId),
-    recursive: Schema.optional(Recursive)
+    recursive: Schema.optional(QueryBoolean)
   }),
   success: ProjectPermissionList,
   errors: [CannotGetOwnUserWithoutUser]
@@ -256,7 +255,7 @@ export const routes = [
       const items = listTeam(
         projectOf(context),
         { teamId: query.team_id, userId, permissionId: query.permission_id },
-        query.recursive === "true"
+        query.recursive === true
       )
       return { items, isPaginated: false }
     })
@@ -264,7 +263,7 @@ export const routes = [
   route(listProjectPermissions, ({ query }, context) =>
     Effect.gen(function* () {
       const userId = yield* listUserFilter(context, query.user_id)
-      const items = listProject(projectOf(context), { userId, permissionId: query.permission_id }, query.recursive === "true")
+      const items = listProject(projectOf(context), { userId, permissionId: query.permission_id }, query.recursive === true)
       return { items, isPaginated: false }
     })
   ),
