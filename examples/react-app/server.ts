@@ -18,6 +18,7 @@ import { Effect, Exit, Scope } from "effect"
 import { createServer } from "vite"
 import type { ViteDevServer } from "vite"
 import type { Emulator, ProjectConfig } from "../../src/emulator/index.js"
+import { defaults } from "../../src/emulator/index.js"
 import { serve } from "../../src/emulator/server.js"
 
 /** The folder of the app (Vite's root). */
@@ -38,25 +39,11 @@ export const packageAliases: ReadonlyArray<{ readonly find: RegExp; readonly rep
   { find: /^stack-auth-effect\/emulator$/, replacement: `${repoRoot}src/emulator/index.ts` }
 ]
 
-/** The seeded demo user. */
-export const demoUser = {
-  email: "demo@example.com",
-  password: "demo-password-1234",
-  displayName: "Demo User"
-} as const
+/** The seeded demo user: the emulator's own (`defaults.demoUser`, as for `Emulator.make()` and `npx stack-auth-emulator`). */
+export const demoUser = defaults.demoUser
 
-/** What the demo project allows (besides the emulator's defaults: sign-up, password, localhost trusted). */
-export const demoProjectConfig: Partial<ProjectConfig> = {
-  signUpEnabled: true,
-  credentialEnabled: true,
-  magicLinkEnabled: true,
-  passkeyEnabled: true,
-  clientTeamCreationEnabled: true,
-  clientUserDeletionEnabled: true,
-  allowUserApiKeys: true,
-  allowTeamApiKeys: true,
-  allowLocalhost: true
-}
+/** What the demo project allows: the emulator's demo switches (`defaults.demoConfig`, every one on). */
+export const demoProjectConfig: Partial<ProjectConfig> = defaults.demoConfig
 
 /** What the app reads at start (`window.__STACK_DEMO__`, written into index.html). */
 export interface DemoClientConfig {

@@ -4,7 +4,12 @@
  *
  * Flags: `--port N` (the app, default 3000), `--emulator-port N` (the API, default 8102); 0 picks
  * a free port. `--quiet` keeps Vite's own log lines out.
+ *
+ * The demo project is the emulator's default one, the same as `Emulator.make()` and
+ * `npx stack-auth-emulator` start: the demo user and every switch of `defaults.demoConfig` on; the
+ * summary printed at start lists them (`npm run emulator -- --help` for the flags that change them).
  */
+import { describeDemoSeed } from "../../src/emulator/DemoFlags.js"
 import { startDemo } from "./server.js"
 
 const usage = "Usage: npm start -- [--port 3000] [--emulator-port 8102] [--quiet]"
@@ -50,6 +55,11 @@ const main = async () => {
   Demo user  ${demo.demoUser.email}
   Password   ${demo.demoUser.password}
   Project    ${demo.projectId}
+${describeDemoSeed(demo.emulator.demoSeed, { flags: false })
+  .slice(1)
+  .map((line) => `  ${line}`)
+  .join("\n")}
+             (the demo of Emulator.make() and npx stack-auth-emulator; npm run emulator -- --help)
 
   Press Ctrl-C to stop.
 `)

@@ -103,16 +103,21 @@ export const parseDemoFlags = (argv: ReadonlyArray<string>): ParsedDemoFlags | {
   }
 }
 
-/** The seeded demo as lines for a terminal (demo user, switches, trusted domains, how to change them). */
-export const describeDemoSeed = (seed: DemoSeed): ReadonlyArray<string> => {
+/**
+ * The seeded demo as lines for a terminal: the demo user, the switches on and off, the trusted
+ * domains; with `flags` (default true) each line names the CLI flags that change it.
+ */
+export const describeDemoSeed = (seed: DemoSeed, options: { readonly flags?: boolean } = {}): ReadonlyArray<string> => {
+  const flags = options.flags ?? true
+  const hint = (text: string) => (flags ? `  (${text})` : "")
   const on = (Object.keys(switchFlags) as Array<keyof typeof switchFlags>).filter((flag) => seed.config[switchFlags[flag]])
   const off = (Object.keys(switchFlags) as Array<keyof typeof switchFlags>).filter((flag) => !seed.config[switchFlags[flag]])
   const trusted = [...(seed.config.allowLocalhost ? ["localhost"] : []), ...seed.trustedDomains]
   return [
     seed.user === undefined
-      ? "Demo user  none (--demo-user email:password seeds one)"
-      : `Demo user  ${seed.user.email} / ${seed.user.password}  (--demo-user email:password, --no-demo-user)`,
-    `On         ${on.length === 0 ? "nothing" : on.join(", ")}${off.length === 0 ? "" : `; off: ${off.join(", ")}`}  (--no-<switch> / --<switch>)`,
-    `Trusted    ${trusted.length === 0 ? "nothing" : trusted.join(", ")}  (--trusted-domain https://your.app; the emulator has no dashboard)`
+      ? `Demo user  none${hint("--demo-user email:password seeds one")}`
+      : `Demo user  ${seed.user.email} / ${seed.user.password}${hint("--demo-user email:password, --no-demo-user")}`,
+    `On         ${on.length === 0 ? "nothing" : on.join(", ")}${off.length === 0 ? "" : `; off: ${off.join(", ")}`}${hint("--no-<switch> / --<switch>")}`,
+    `Trusted    ${trusted.length === 0 ? "nothing" : trusted.join(", ")}${hint("--trusted-domain https://your.app; the emulator has no dashboard")}`
   ]
 }
