@@ -129,7 +129,7 @@ export const layerAdmin = (
 export const layerClientConfig = (
   overrides: Overrides = {}
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  withSession(StackConfig.layerConfig, overrides)
+  withSession(StackConfig.layerConfig(), overrides)
 
 /** Server access configured from the environment (adds `STACK_SECRET_SERVER_KEY`). */
 export const layerServerConfig = (

@@ -148,53 +148,105 @@ export const environmentVariables = {
 } as const
 
 /**
- * Reads the settings from `Config` (by default the environment): `STACK_PROJECT_ID`,
- * `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`, `STACK_EXTRA_REQUEST_HEADERS` and their
- * `NEXT_PUBLIC_` variants.
+ * `Config` values for {@link fromConfig} / {@link layerConfig}: any setting of
+ * {@link StackConfigOptions} as a `Config` (as `OpenAiClient.layerConfig` takes them). A setting
+ * left out is read from its default environment variables ({@link environmentVariables}; the
+ * client version keeps its default).
+ *
+ * @example
+ * ```ts
+ * import { Config } from "effect"
+ * import { StackConfig } from "stack-auth-effect"
+ *
+ * // the project id from another variable, the key as a secret, the rest from the default variables
+ * const ConfigLive = StackConfig.layerConfig({
+ *   projectId: Config.string("AUTH_PROJECT"),
+ *   publishableClientKey: Config.redacted("AUTH_CLIENT_KEY")
+ * })
+ * ```
  */
-export const fromConfig: Effect.Effect<StackConfigShape, StackConfigError> = /* @__PURE__ */ Effect.gen(function* () {
-  const read = (names: ReadonlyArray<string>) =>
-    firstOf(names).pipe(
-      Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: names.join(" / "), message: String(error) }))
-    )
-  const projectId = yield* read(environmentVariables.projectId)
-  if (Option.isNone(projectId)) {
-    return yield* fail(
-      "STACK_PROJECT_ID",
-      "No project id provided. Please copy it from the Stack Auth dashboard and put it in the STACK_PROJECT_ID environment variable."
-    )
-  }
-  const baseUrl = yield* read(environmentVariables.baseUrl)
-  const key = yield* read(environmentVariables.publishableClientKey)
-  const extra = yield* read(environmentVariables.extraHeaders)
-  let extraHeaders: Record<string, string> = {}
-  if (Option.isSome(extra)) {
-    const parsed = Either.try(() => JSON.parse(extra.value) as unknown)
-    if (
-      Either.isLeft(parsed) ||
-      typeof parsed.right !== "object" ||
-      parsed.right === null ||
-      Array.isArray(parsed.right) ||
-      !Object.values(parsed.right).every((v) => typeof v === "string")
-    ) {
-      return yield* fail("STACK_EXTRA_REQUEST_HEADERS", "STACK_EXTRA_REQUEST_HEADERS must be a JSON object of strings.")
-    }
-    extraHeaders = parsed.right as Record<string, string>
-  }
-  return yield* make({
-    projectId: projectId.value,
-    baseUrl: Option.getOrUndefined(baseUrl),
-    publishableClientKey: Option.getOrUndefined(key),
-    extraHeaders
-  }).pipe(
-    Effect.mapError((error) =>
-      new StackConfigError({
-        setting: error.setting === "projectId" ? "STACK_PROJECT_ID" : error.setting === "baseUrl" ? "STACK_API_URL" : error.setting,
-        message: error.message
-      })
-    )
-  )
-})
+export type ConfigOptions = {
+  readonly [K in keyof StackConfigOptions]?: Config.Config<StackConfigOptions[K]> | undefined
+}
 
-/** A layer reading the settings from `Config` (see {@link fromConfig}). */
-export const layerConfig: Layer.Layer<StackConfig, StackConfigError> = /* @__PURE__ */ Layer.effect(StackConfig, fromConfig)
+/** One setting: the app's `Config` (named by its option) or the default variables (named by them). */
+const readSetting = <A>(
+  given: Config.Config<A | undefined> | undefined,
+  option: string,
+  variables: ReadonlyArray<string>
+): Effect.Effect<Option.Option<A | string>, StackConfigError> =>
+  given === undefined
+    ? firstOf(variables).pipe(
+      Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: variables.join(" / "), message: String(error) }))
+    )
+    : given.pipe(
+      Effect.map((value) => Option.fromNullable(value)),
+      Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: option, message: String(error) }))
+    )
+
+/**
+ * Reads the settings from `Config`: each setting given in `options`, else its default environment
+ * variables — `STACK_PROJECT_ID`, `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`,
+ * `STACK_EXTRA_REQUEST_HEADERS` (a JSON object of strings) and their `NEXT_PUBLIC_` variants. A
+ * missing or malformed setting fails with a {@link StackConfigError} naming the option (a given
+ * `Config`) or the variable (a default).
+ */
+export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConfigShape, StackConfigError> =>
+  Effect.gen(function* () {
+    const projectId = yield* readSetting(options.projectId, "projectId", environmentVariables.projectId)
+    if (Option.isNone(projectId)) {
+      return yield* fail(
+        "STACK_PROJECT_ID",
+        "No project id provided. Please copy it from the Stack Auth dashboard and put it in the STACK_PROJECT_ID environment variable."
+      )
+    }
+    const baseUrl = yield* readSetting(options.baseUrl, "baseUrl", environmentVariables.baseUrl)
+    const key = yield* readSetting(options.publishableClientKey, "publishableClientKey", environmentVariables.publishableClientKey)
+    const clientVersion = options.clientVersion === undefined ? Option.none<string>() : yield* readSetting(options.clientVersion, "clientVersion", [])
+    let extraHeaders: Readonly<Record<string, string>> = {}
+    if (options.extraHeaders !== undefined) {
+      const given = yield* readSetting(options.extraHeaders, "extraHeaders", [])
+      extraHeaders = Option.getOrElse(given, () => ({})) as Readonly<Record<string, string>>
+    } else {
+      const extra = yield* readSetting(undefined, "extraHeaders", environmentVariables.extraHeaders)
+      if (Option.isSome(extra)) {
+        const parsed = Either.try(() => JSON.parse(extra.value as string) as unknown)
+        if (
+          Either.isLeft(parsed) ||
+          typeof parsed.right !== "object" ||
+          parsed.right === null ||
+          Array.isArray(parsed.right) ||
+          !Object.values(parsed.right).every((v) => typeof v === "string")
+        ) {
+          return yield* fail("STACK_EXTRA_REQUEST_HEADERS", "STACK_EXTRA_REQUEST_HEADERS must be a JSON object of strings.")
+        }
+        extraHeaders = parsed.right as Record<string, string>
+      }
+    }
+    return yield* make({
+      projectId: projectId.value,
+      baseUrl: Option.getOrUndefined(baseUrl),
+      publishableClientKey: Option.getOrUndefined(key),
+      clientVersion: Option.getOrUndefined(clientVersion),
+      extraHeaders
+    }).pipe(
+      Effect.mapError((error) =>
+        new StackConfigError({
+          // a default setting is named by its variable, a given one by its option
+          setting: error.setting === "projectId" && options.projectId === undefined
+            ? "STACK_PROJECT_ID"
+            : error.setting === "baseUrl" && options.baseUrl === undefined
+              ? "STACK_API_URL"
+              : error.setting,
+          message: error.message
+        })
+      )
+    )
+  })
+
+/**
+ * A layer reading the settings from `Config` (see {@link fromConfig}): with no argument, from the
+ * default environment variables; pass `Config` values to read any setting elsewhere.
+ */
+export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<StackConfig, StackConfigError> =>
+  Layer.effect(StackConfig, fromConfig(options))

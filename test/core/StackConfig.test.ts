@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as Access from "../../src/core/Access.js"
 import { AdminAccess, ServerAccess } from "../../src/core/Access.js"
@@ -51,7 +51,7 @@ describe("the base URL", () => {
       }
       const prefixed = yield* StackConfig.make({ projectId: uuid, baseUrl: "https://example.com/stack/api/v1/" })
       expect(prefixed.baseUrl).toBe("https://example.com/stack")
-      const fromEnv = yield* StackConfig.fromConfig.pipe(
+      const fromEnv = yield* StackConfig.fromConfig().pipe(
         withEnv({ STACK_PROJECT_ID: uuid, STACK_API_URL: "http://127.0.0.1:8102/api/v1/" })
       )
       expect(fromEnv.baseUrl).toBe("http://127.0.0.1:8102")
@@ -112,7 +112,7 @@ describe("the base URL over HTTP against the emulator", () => {
 describe("StackConfig from the environment (PROTOCOL.md §5.4)", () => {
   it.effect("reads STACK_PROJECT_ID, STACK_PUBLISHABLE_CLIENT_KEY and STACK_API_URL", () =>
     Effect.gen(function* () {
-      const config = yield* StackConfig.fromConfig.pipe(
+      const config = yield* StackConfig.fromConfig().pipe(
         withEnv({ STACK_PROJECT_ID: uuid, STACK_PUBLISHABLE_CLIENT_KEY: "pck_env", STACK_API_URL: "http://127.0.0.1:9/" })
       )
       expect(config.projectId).toBe(uuid)
@@ -122,7 +122,7 @@ describe("StackConfig from the environment (PROTOCOL.md §5.4)", () => {
 
   it.effect("the NEXT_PUBLIC_ variants win over the plain ones", () =>
     Effect.gen(function* () {
-      const config = yield* StackConfig.fromConfig.pipe(
+      const config = yield* StackConfig.fromConfig().pipe(
         withEnv({
           NEXT_PUBLIC_STACK_PROJECT_ID: "internal",
           STACK_PROJECT_ID: uuid,
@@ -137,29 +137,82 @@ describe("StackConfig from the environment (PROTOCOL.md §5.4)", () => {
 
   it.effect("a missing project id fails the layer with an error naming STACK_PROJECT_ID", () =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(Layer.build(StackConfig.layerConfig).pipe(Effect.scoped, withEnv({})))
+      const error = yield* Effect.flip(Layer.build(StackConfig.layerConfig()).pipe(Effect.scoped, withEnv({})))
       expect(error.setting).toBe("STACK_PROJECT_ID")
       expect(error.message).toContain("STACK_PROJECT_ID")
     }))
 
   it.effect("a malformed setting fails naming it", () =>
     Effect.gen(function* () {
-      const badId = yield* Effect.flip(StackConfig.fromConfig.pipe(withEnv({ STACK_PROJECT_ID: "nope" })))
+      const badId = yield* Effect.flip(StackConfig.fromConfig().pipe(withEnv({ STACK_PROJECT_ID: "nope" })))
       expect(badId.setting).toBe("STACK_PROJECT_ID")
-      const badUrl = yield* Effect.flip(StackConfig.fromConfig.pipe(withEnv({ STACK_PROJECT_ID: uuid, STACK_API_URL: "nope" })))
+      const badUrl = yield* Effect.flip(StackConfig.fromConfig().pipe(withEnv({ STACK_PROJECT_ID: uuid, STACK_API_URL: "nope" })))
       expect(badUrl.setting).toBe("STACK_API_URL")
       const badHeaders = yield* Effect.flip(
-        StackConfig.fromConfig.pipe(withEnv({ STACK_PROJECT_ID: uuid, STACK_EXTRA_REQUEST_HEADERS: "[1]" }))
+        StackConfig.fromConfig().pipe(withEnv({ STACK_PROJECT_ID: uuid, STACK_EXTRA_REQUEST_HEADERS: "[1]" }))
       )
       expect(badHeaders.setting).toBe("STACK_EXTRA_REQUEST_HEADERS")
     }))
 
   it.effect("STACK_EXTRA_REQUEST_HEADERS is a JSON object of strings", () =>
     Effect.gen(function* () {
-      const config = yield* StackConfig.fromConfig.pipe(
+      const config = yield* StackConfig.fromConfig().pipe(
         withEnv({ STACK_PROJECT_ID: uuid, STACK_EXTRA_REQUEST_HEADERS: JSON.stringify({ "x-trace": "1" }) })
       )
       expect(config.extraHeaders).toEqual({ "x-trace": "1" })
+    }))
+})
+
+describe("StackConfig from Config values (issue 13 item 8)", () => {
+  it.effect("layerConfig reads the settings from the Config values it is given, the rest from the default variables", () =>
+    Effect.gen(function* () {
+      const layer = StackConfig.layerConfig({
+        projectId: Config.string("AUTH_PROJECT"),
+        publishableClientKey: Config.redacted("AUTH_CLIENT_KEY"),
+        extraHeaders: Config.succeed({ "x-trace": "2" }),
+        clientVersion: Config.succeed("js my-app@1.0.0")
+      })
+      const config = yield* StackConfig.StackConfig.pipe(
+        Effect.provide(layer),
+        withEnv({
+          AUTH_PROJECT: uuid,
+          AUTH_CLIENT_KEY: "pck_custom",
+          // ignored: the project id and key come from the given Config values
+          STACK_PROJECT_ID: "internal",
+          STACK_PUBLISHABLE_CLIENT_KEY: "pck_env",
+          // not given: read from its default variable
+          STACK_API_URL: "http://127.0.0.1:9/api/v1/"
+        })
+      )
+      expect(config.projectId).toBe(uuid)
+      expect(Redacted.value(Option.getOrThrow(config.publishableClientKey))).toBe("pck_custom")
+      expect(config.baseUrl).toBe("http://127.0.0.1:9")
+      expect(config.extraHeaders).toEqual({ "x-trace": "2" })
+      expect(config.clientVersion).toBe("js my-app@1.0.0")
+    }))
+
+  it.effect("with no argument, layerConfig reads the default variables (the names stay the default)", () =>
+    Effect.gen(function* () {
+      const config = yield* StackConfig.StackConfig.pipe(
+        Effect.provide(StackConfig.layerConfig()),
+        withEnv({ STACK_PROJECT_ID: uuid, STACK_API_URL: "https://api.example.com" })
+      )
+      expect(config.projectId).toBe(uuid)
+      expect(config.baseUrl).toBe("https://api.example.com")
+      expect(Option.isNone(config.publishableClientKey)).toBe(true)
+    }))
+
+  it.effect("a given Config that is missing or malformed fails naming the option", () =>
+    Effect.gen(function* () {
+      const missing = yield* Effect.flip(StackConfig.fromConfig({ projectId: Config.string("AUTH_PROJECT") }).pipe(withEnv({ STACK_PROJECT_ID: uuid })))
+      expect(missing.setting).toBe("projectId")
+      expect(missing.message).toContain("AUTH_PROJECT")
+      const badUrl = yield* Effect.flip(
+        StackConfig.fromConfig({ baseUrl: Config.string("AUTH_URL") }).pipe(withEnv({ STACK_PROJECT_ID: uuid, AUTH_URL: "ftp://x" }))
+      )
+      expect(badUrl.setting).toBe("baseUrl")
+      const badId = yield* Effect.flip(StackConfig.fromConfig({ projectId: Config.succeed("nope") }).pipe(withEnv({})))
+      expect(badId.setting).toBe("projectId")
     }))
 })
 
