@@ -2,7 +2,10 @@
  * The retry policy: a `Schedule` fed with the signal of each failed attempt (SPEC.md §8, §9;
  * PROTOCOL.md §1.6). The default is `Schedules.retry`:
  *
- * - 429: wait `Retry-After` seconds, or retry at once without it;
+ * - 429: wait `Retry-After` seconds plus the backoff below, or the backoff alone without the
+ *   header (as the official client: a burst of 429s is spread out, never retried at once);
+ *   a `Retry-After` longer than `maxRetryAfter` (no limit by default, as SPEC.md §8 says the
+ *   header is waited for) ends the call at once in `RateLimited` carrying the server's value;
  * - 508 with the `INFINITE_LOOP_DETECTED` marker: retry with backoff;
  * - network failure of an idempotent request: retry with exponential backoff
  *   (base 1000 ms, jitter 0.5×–1.5×); non-idempotent requests are never retried;
@@ -42,7 +45,18 @@ export interface RetryPolicyShape {
    * {@link defaultMaxResponseBytes}.
    */
   readonly maxResponseBytes?: number | undefined
+  /**
+   * The longest `Retry-After` of a 429 that is waited for. A longer one is not slept on: the call
+   * fails at once with `RateLimited` (its `retryAfterSeconds` is the server's value), so the app
+   * decides (show "try again later", queue the work). Default {@link defaultMaxRetryAfter}
+   * (`"none"`: every `Retry-After` is waited for, as SPEC.md §8 says; a caller's own
+   * `Effect.timeout` still interrupts the wait).
+   */
+  readonly maxRetryAfter?: Duration.DurationInput | "none" | undefined
 }
+
+/** The default ceiling on a waited-for `Retry-After`: none (SPEC.md §8: the header is waited for). */
+export const defaultMaxRetryAfter: Duration.DurationInput | "none" = "none"
 
 /** The default largest answer body: 8 MiB. */
 export const defaultMaxResponseBytes = 8 * 1024 * 1024
@@ -60,20 +74,24 @@ export const defaultSchedule: Schedule.Schedule<unknown, RetrySignal> = retry
 export const layer: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: retry })
 
 /**
- * A policy from parts: the default schedule, attempt limit and body limit unless given.
+ * A policy from parts: the default schedule, attempt limit, body limit and `Retry-After` ceiling
+ * unless given.
  *
  * @example
  * ```ts
  * import { RetryPolicy } from "stack-auth-effect"
  *
  * const Patient = RetryPolicy.layerWith({ attemptTimeout: "2 minutes", maxResponseBytes: 32 * 1024 * 1024 })
+ * // a 429 asking to wait longer than a minute fails at once with RateLimited
+ * const Impatient = RetryPolicy.layerWith({ maxRetryAfter: "1 minute" })
  * ```
  */
 export const layerWith = (options: Partial<RetryPolicyShape>): Layer.Layer<RetryPolicy> =>
   Layer.succeed(RetryPolicy, {
     schedule: options.schedule ?? retry,
     attemptTimeout: options.attemptTimeout,
-    maxResponseBytes: options.maxResponseBytes
+    maxResponseBytes: options.maxResponseBytes,
+    maxRetryAfter: options.maxRetryAfter
   })
 
 /** A policy that never retries (every retryable failure surfaces at once). */

@@ -28,18 +28,24 @@ export const backoff = (retryIndex: number): Effect.Effect<Duration.Duration> =>
   )
 
 /**
- * The longest `Retry-After` the default schedule waits for: a longer one ends the retries at once
- * (the caller gets `RateLimited` with the server's `retryAfterSeconds`) instead of sleeping for hours.
+ * The delay before the next attempt for a signal (PROTOCOL.md §1.6, as the official client):
+ *
+ * - 429 with `Retry-After: n`: n seconds **plus** the {@link backoff} of this retry;
+ * - 429 without `Retry-After`: the {@link backoff} only (never at once: a service answering a
+ *   burst of 429s needs the callers to spread out);
+ * - 508 loop marker, network failure: the {@link backoff}.
+ *
+ * How long a `Retry-After` may be before the SDK gives up instead of waiting is the policy's
+ * `maxRetryAfter` (see `RetryPolicy`), not part of the schedule.
  */
-export const maxRetryAfterSeconds = 60
-
-/** The delay before the next attempt for a signal. */
 export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect<Duration.Duration> => {
   switch (signal._tag) {
-    case "RateLimitedSignal":
-      return Effect.succeed(
-        signal.retryAfterSeconds === undefined ? Duration.zero : Duration.seconds(signal.retryAfterSeconds)
-      )
+    case "RateLimitedSignal": {
+      const retryAfterSeconds = signal.retryAfterSeconds
+      return retryAfterSeconds === undefined
+        ? backoff(retryIndex)
+        : Effect.map(backoff(retryIndex), (jitter) => Duration.sum(Duration.seconds(retryAfterSeconds), jitter))
+    }
     case "LoopDetectedSignal":
     case "NetworkFailureSignal":
       return backoff(retryIndex)
@@ -49,15 +55,10 @@ export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect
 /** The default retry schedule: up to {@link maxAttempts} attempts, delays by {@link delayFor}. */
 export const retry: Schedule.Schedule<unknown, RetrySignal> = /* @__PURE__ */ Schedule.identity<RetrySignal>().pipe(
   /* @__PURE__ */ Schedule.intersect(Schedule.count),
-  /* @__PURE__ */ Schedule.whileOutput(
-    ([signal, retryIndex]) =>
-      retryIndex < maxAttempts - 1 &&
-      !(signal._tag === "RateLimitedSignal" && (signal.retryAfterSeconds ?? 0) > maxRetryAfterSeconds)
-  ),
+  /* @__PURE__ */ Schedule.whileOutput(([, retryIndex]) => retryIndex < maxAttempts - 1),
   /* @__PURE__ */ Schedule.modifyDelayEffect(([signal, retryIndex]) => delayFor(signal, retryIndex)),
   /* @__PURE__ */ Schedule.map(([, retryIndex]) => retryIndex)
 )
-
 
 /** How often the browser cookie store looks for tokens changed by another tab (SPEC.md §9). */
 export const cookiePollInterval: Duration.Duration = /* @__PURE__ */ Duration.millis(100)

@@ -216,7 +216,7 @@ describe("responses (PROTOCOL.md §1.5)", () => {
 })
 
 describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
-  it.effect("429 with Retry-After waits that many seconds, then retries", () =>
+  it.effect("429 with Retry-After waits that many seconds plus the backoff, then retries", () =>
     Effect.gen(function* () {
       let calls = 0
       server.use(
@@ -229,18 +229,22 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
       const fiber = yield* Effect.fork(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
-      expect(delays).toEqual([3000])
+      expect(delays).toHaveLength(1)
+      expect(delays[0]).toBeGreaterThanOrEqual(3000 + 500)
+      expect(delays[0]).toBeLessThanOrEqual(3000 + 1500)
       expect(calls).toBe(2)
     }).pipe(Effect.provide(sessionLayer(signedIn))))
 
-  it.effect("429 without Retry-After retries at once", () =>
+  it.effect("429 without Retry-After retries after the backoff, never at once", () =>
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? new HttpResponse("slow down", { status: 429 }) : ok(userBody))))
       const fiber = yield* Effect.fork(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
-      expect(delays.every((delay) => delay === 0)).toBe(true)
+      expect(delays).toHaveLength(1)
+      expect(delays[0]).toBeGreaterThanOrEqual(500)
+      expect(delays[0]).toBeLessThanOrEqual(1500)
       expect(calls).toBe(2)
     }).pipe(Effect.provide(sessionLayer(signedIn))))
 
@@ -252,10 +256,15 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
       expect(calls).toBe(5)
-      expect(delays).toEqual([1000, 1000, 1000, 1000])
+      // Retry-After (1 s) plus the backoff of each retry: 1000 ms × 2^i × 0.5…1.5
+      expect(delays).toHaveLength(4)
+      delays.forEach((delay, i) => {
+        expect(delay).toBeGreaterThanOrEqual(1000 + 500 * 2 ** i)
+        expect(delay).toBeLessThanOrEqual(1000 + 1500 * 2 ** i)
+      })
     }).pipe(Effect.provide(sessionLayer(signedIn))))
 
-  it.effect("a Retry-After over 60 s is not waited for: RateLimited at once, carrying the server's value", () =>
+  it.effect("a Retry-After over the policy's maxRetryAfter is not waited for: RateLimited at once, carrying the server's value", () =>
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }))))
@@ -265,6 +274,23 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
       expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(3600)
       expect(calls).toBe(1)
       expect(delays).toEqual([])
+    }).pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerWith({ attemptTimeout: "none", maxRetryAfter: "60 seconds" })))))
+
+  it.effect("by default a long Retry-After is waited for (no ceiling, SPEC.md §8)", () =>
+    Effect.gen(function* () {
+      let calls = 0
+      server.use(
+        http.get(`${apiUrl}/users/me`, () =>
+          ++calls === 1 ? new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }) : ok(userBody)
+        )
+      )
+      const fiber = yield* Effect.fork(Users.getCurrent())
+      const { exit, delays } = yield* runAdvancingClock(fiber)
+      expect(Exit.isSuccess(exit)).toBe(true)
+      expect(calls).toBe(2)
+      expect(delays).toHaveLength(1)
+      expect(delays[0]).toBeGreaterThanOrEqual(3_600_000 + 500)
+      expect(delays[0]).toBeLessThanOrEqual(3_600_000 + 1500)
     }).pipe(Effect.provide(sessionLayer(signedIn))))
 
   it.effect("508 with the infinite-loop marker is retried with backoff", () =>

@@ -15,7 +15,7 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited } from "../Errors.js"
-import { defaultAttemptTimeout, defaultMaxResponseBytes, RetryPolicy } from "../RetryPolicy.js"
+import { defaultAttemptTimeout, defaultMaxResponseBytes, defaultMaxRetryAfter, RetryPolicy } from "../RetryPolicy.js"
 import type { RetrySignal } from "../RetryPolicy.js"
 import { secretHeaderNames, secretQueryParamNames } from "./exchange.js"
 import type { StackClientShape, StackRequest, StackResponse } from "./exchange.js"
@@ -196,7 +196,7 @@ const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string =>
 }
 
 /** A failure of the attempt that is final (no retry): travels in the success channel. */
-type FinalFailure = ConnectivityError | HttpError | InvalidResponse
+type FinalFailure = ConnectivityError | HttpError | InvalidResponse | RateLimited
 
 export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   const config = yield* StackConfig
@@ -206,6 +206,9 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   const policy = yield* RetryPolicy
   const attemptTimeout = policy.attemptTimeout === "none" ? undefined : Duration.decode(policy.attemptTimeout ?? defaultAttemptTimeout)
   const maxResponseBytes = policy.maxResponseBytes ?? defaultMaxResponseBytes
+  const retryAfterCeiling = policy.maxRetryAfter ?? defaultMaxRetryAfter
+  // The longest Retry-After waited for, in seconds (Infinity: every one is waited for).
+  const maxRetryAfterSeconds = retryAfterCeiling === "none" ? Infinity : Duration.toSeconds(Duration.decode(retryAfterCeiling))
 
   const buildHeaders = (request: StackRequest, nonce: string): Record<string, string> => {
     if (request.access === "none") {
@@ -350,10 +353,19 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
       const text = result.text.right
       const status = actualStatus(result.response.status, responseHeaders)
       if (status === 429) {
-        return yield* Effect.fail<RetrySignal>({
-          _tag: "RateLimitedSignal",
-          retryAfterSeconds: parseRetryAfter(responseHeaders["retry-after"])
-        })
+        const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"])
+        // A wait longer than the policy's ceiling is not slept on: the caller decides.
+        if (retryAfterSeconds !== undefined && retryAfterSeconds > maxRetryAfterSeconds) {
+          return Either.left(
+            new RateLimited({
+              message: `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
+              method,
+              url: shownUrl,
+              retryAfterSeconds
+            })
+          )
+        }
+        return yield* Effect.fail<RetrySignal>({ _tag: "RateLimitedSignal", retryAfterSeconds })
       }
       if (status === 508 && text.includes(infiniteLoopMarker)) {
         return yield* Effect.fail<RetrySignal>({ _tag: "LoopDetectedSignal" })
