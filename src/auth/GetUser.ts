@@ -15,9 +15,12 @@
  * (implied by the anonymous options). With `"redirect"`, a restricted non-anonymous user goes to
  * the onboarding page instead of the sign-in page.
  *
- * Navigation goes through the {@link Navigation} service: its default uses `location.replace` in
- * a browser and fails with {@link NavigationUnavailable} elsewhere; provide another (a framework
- * router, a test recorder) with `Effect.provideService(Navigation, …)`. Page paths come from the
+ * Navigation goes through the app's one navigation setting, the `RedirectMethod` service
+ * (`Redirects.layerMethod(…)`, shared with every `Redirects` function): by default the window
+ * method, which uses `location.replace` in a browser; where the method does not know the current
+ * page (outside a browser) or fails, `getUser` fails with {@link NavigationUnavailable}. The
+ * {@link Navigation} service (default {@link methodNavigation}, over the `RedirectMethod`) remains
+ * as a lower-level override: `Effect.provideService(Navigation, …)`. Page paths come from the
  * optional `HandlerUrls` service (default `/handler/sign-in`, `/handler/onboarding`), or the
  * `signInPath` / `onboardingPath` options.
  *
@@ -40,6 +43,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { UserNotSignedIn } from "../core/Errors.js"
 import { HandlerUrls, defaultPaths } from "../core/HandlerUrls.js"
+import { RedirectMethod } from "../core/RedirectMethod.js"
 import type { CurrentUser } from "../users/User.js"
 import * as Users from "../users/Users.js"
 import * as Anonymous from "./Anonymous.js"
@@ -89,9 +93,38 @@ export const browserNavigation: NavigationShape = {
     })
 }
 
-/** The navigation service; defaults to {@link browserNavigation}, so it never appears in requirements. */
+/**
+ * Navigation through the app's `RedirectMethod` (`Redirects.layerMethod`; default: the window
+ * method): the current page is the method's (unknown → {@link NavigationUnavailable}), and
+ * `replace` navigates with `replace: true`; the method's failures become
+ * {@link NavigationUnavailable}.
+ */
+export const methodNavigation: NavigationShape = {
+  currentUrl: Effect.flatMap(RedirectMethod, (method) =>
+    Effect.flatMap(method.currentUrl, (current) =>
+      Option.match(current, {
+        onNone: () =>
+          Effect.fail(
+            new NavigationUnavailable({
+              message: `Cannot navigate: the ${method.kind} redirect method does not know the current page (outside a browser, provide a RedirectMethod or a Navigation service).`,
+              url: ""
+            })
+          ),
+        onSome: (url) => Effect.succeed(url.href)
+      }))),
+  replace: (url) =>
+    Effect.flatMap(RedirectMethod, (method) =>
+      method.navigate(url, { replace: true }).pipe(
+        Effect.mapError((error) => new NavigationUnavailable({ message: error.message, url }))
+      ))
+}
+
+/**
+ * The navigation service; defaults to {@link methodNavigation} (the app's `RedirectMethod`), so
+ * it never appears in requirements.
+ */
 export class Navigation extends Context.Reference<Navigation>()("stack-auth-effect/Navigation", {
-  defaultValue: (): NavigationShape => browserNavigation
+  defaultValue: (): NavigationShape => methodNavigation
 }) {}
 
 /** The `or` policies. */

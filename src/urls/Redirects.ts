@@ -15,7 +15,9 @@
  *   `push` / `replace`), {@link methodCustom} (any function) or {@link methodNone} (no navigation).
  *   The window method outside a browser fails with {@link RedirectUnavailable}; a navigate function
  *   that throws or rejects fails with {@link RedirectFailed}.
- * - **getUser**: {@link layerNavigation} gives `GetUser.getUser({ or: "redirect" })` the same method.
+ * - **getUser**: `GetUser.getUser({ or: "redirect" })` navigates through the same
+ *   {@link RedirectMethod} (one setting for the app); {@link layerNavigation} adds the trusted-URL
+ *   check to it.
  * - **Waiting**: after triggering the navigation the effect waits {@link redirectWait} (2000 ms,
  *   on the Effect `Clock`) so the page can unload before anything else runs, then completes.
  *
@@ -43,7 +45,6 @@
  * @module
  */
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -52,9 +53,37 @@ import * as Option from "effect/Option"
 import { Navigation, NavigationUnavailable, type NavigationShape } from "../auth/GetUser.js"
 import * as Projects from "../projects/Projects.js"
 import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "../core/HandlerUrls.js"
+import { parseUrl } from "../core/internal/url.js"
+import {
+  RedirectFailed,
+  RedirectMethod,
+  type RedirectMethodShape,
+  RedirectUnavailable
+} from "../core/RedirectMethod.js"
 import { check, type TrustOptions, UntrustedRedirectUrl } from "./UrlTrust.js"
 
 export { UntrustedRedirectUrl } from "./UrlTrust.js"
+
+/**
+ * The redirect method (how the SDK leaves the page: window, framework router, custom function,
+ * none), its errors and the 2000 ms wait, defined in `core/RedirectMethod.ts` so that
+ * `GetUser.getUser({ or: "redirect" })` navigates through the same service.
+ */
+export {
+  type FrameworkRouter,
+  layerMethod,
+  type MethodOptions,
+  methodCustom,
+  methodFramework,
+  methodNone,
+  methodWindow,
+  type NavigateFunctionOptions,
+  RedirectFailed,
+  RedirectMethod,
+  type RedirectMethodShape,
+  RedirectUnavailable,
+  redirectWait
+} from "../core/RedirectMethod.js"
 
 // ---------------------------------------------------------------------------------------------
 // Errors and constants
@@ -63,171 +92,17 @@ export { UntrustedRedirectUrl } from "./UrlTrust.js"
 /** The query parameter carrying the page to come back to after signing in or up. */
 export const returnToParam = "after_auth_return_to"
 
-/** How long a redirect waits after triggering the navigation, so the page can unload (2000 ms). */
-export const redirectWait: Duration.Duration = Duration.millis(2000)
-
-/** The redirect method cannot work here (the window method outside a browser). */
-export class RedirectUnavailable extends Data.TaggedError("RedirectUnavailable")<{
-  readonly message: string
-  /** Where the redirect should have gone. */
-  readonly url: string
-}> {}
-
-/** The navigate function of a framework or custom method threw or rejected. */
-export class RedirectFailed extends Data.TaggedError("RedirectFailed")<{
-  readonly message: string
-  /** Where the redirect should have gone. */
-  readonly url: string
-  /** What the navigate function threw. */
-  readonly cause: unknown
-}> {}
-
 /** Everything a redirect can fail with. */
 export type RedirectError = UntrustedRedirectUrl | RedirectUnavailable | RedirectFailed
 
 // ---------------------------------------------------------------------------------------------
-// Redirect methods
+// GetUser's navigation with the trusted-URL check
 // ---------------------------------------------------------------------------------------------
 
-/** How the SDK leaves the page. */
-export interface RedirectMethodShape {
-  /** `"none"`, `"window"`, `"framework"` or `"custom"`. */
-  readonly kind: "none" | "window" | "framework" | "custom"
-  /** The absolute URL of the current page, when known (used for `after_auth_return_to` and the origin check). */
-  readonly currentUrl: Effect.Effect<Option.Option<URL>>
-  /** Triggers the navigation to an already checked URL. */
-  readonly navigate: (url: string, options: { readonly replace: boolean }) => Effect.Effect<void, RedirectUnavailable | RedirectFailed>
-  /** How long the redirect waits afterwards (zero for {@link methodNone}). */
-  readonly wait: Duration.Duration
-}
-
-/** Options shared by the method constructors. */
-export interface MethodOptions {
-  /** The wait after navigating; default {@link redirectWait}. */
-  readonly wait?: Duration.DurationInput | undefined
-}
-
-/** Options of {@link methodFramework} and {@link methodCustom}. */
-export interface NavigateFunctionOptions extends MethodOptions {
-  /** Reads the current page's URL; default: the browser's `location.href` when there is one. */
-  readonly currentUrl?: (() => string | URL | null | undefined) | undefined
-}
-
-/** A framework router as most expose it (Next's `useRouter()`, a router's history object). */
-export interface FrameworkRouter {
-  readonly push: (url: string) => unknown
-  readonly replace: (url: string) => unknown
-}
-
-interface BrowserLocation {
-  readonly href: string
-  readonly assign: (url: string) => void
-  readonly replace: (url: string) => void
-}
-
-/** The browser's `location`, looked up at call time (never at import time). */
-const browserLocation = (): BrowserLocation | undefined => {
-  const location = (globalThis as { readonly location?: Partial<BrowserLocation> }).location
-  return typeof location?.href === "string" && typeof location.assign === "function" && typeof location.replace === "function"
-    ? (location as BrowserLocation)
-    : undefined
-}
-
-const browserHref = (): string | undefined => {
-  const location = (globalThis as { readonly location?: { readonly href?: unknown } }).location
-  return typeof location?.href === "string" ? location.href : undefined
-}
-
-const parseUrl = (text: string | URL | null | undefined, base?: URL | string): Option.Option<URL> => {
-  if (text === null || text === undefined) return Option.none()
-  try {
-    return Option.some(base === undefined ? new URL(String(text)) : new URL(String(text), base))
-  } catch {
-    return Option.none()
-  }
-}
-
-const readCurrent = (read: () => string | URL | null | undefined): Effect.Effect<Option.Option<URL>> =>
-  Effect.sync(() => {
-    try {
-      return parseUrl(read())
-    } catch {
-      return Option.none()
-    }
-  })
-
-const callNavigate = (url: string, run: () => unknown): Effect.Effect<void, RedirectFailed> =>
-  Effect.tryPromise({
-    try: async () => {
-      await run()
-    },
-    catch: (cause) => new RedirectFailed({ message: `The navigate function failed while redirecting to ${url}`, url, cause })
-  })
-
-/** No navigation at all (the app handles it): redirects only check their target. The current page is unknown. */
-export const methodNone: RedirectMethodShape = {
-  kind: "none",
-  currentUrl: Effect.succeed(Option.none()),
-  navigate: () => Effect.void,
-  wait: Duration.zero
-}
-
 /**
- * The browser's `location`: `assign` (a new history entry) or `replace`. Outside a browser every
- * redirect fails with {@link RedirectUnavailable}. The default method.
- */
-export const methodWindow = (options: MethodOptions = {}): RedirectMethodShape => ({
-  kind: "window",
-  currentUrl: readCurrent(browserHref),
-  navigate: (url, { replace }) =>
-    Effect.suspend((): Effect.Effect<void, RedirectUnavailable | RedirectFailed> => {
-      const location = browserLocation()
-      if (location === undefined) {
-        return Effect.fail(
-          new RedirectUnavailable({
-            message: "The window redirect method needs a browser (window.location); provide another RedirectMethod here.",
-            url
-          })
-        )
-      }
-      return Effect.try({
-        try: () => (replace ? location.replace(url) : location.assign(url)),
-        catch: (cause) => new RedirectFailed({ message: `window.location refused to navigate to ${url}`, url, cause })
-      })
-    }),
-  wait: Duration.decode(options.wait ?? redirectWait)
-})
-
-/** A framework router: `router.replace(url)` with `replace: true`, else `router.push(url)`; a returned promise is awaited. */
-export const methodFramework = (router: FrameworkRouter, options: NavigateFunctionOptions = {}): RedirectMethodShape => ({
-  kind: "framework",
-  currentUrl: readCurrent(options.currentUrl ?? browserHref),
-  navigate: (url, { replace }) => callNavigate(url, () => (replace ? router.replace(url) : router.push(url))),
-  wait: Duration.decode(options.wait ?? redirectWait)
-})
-
-/** Any navigate function (`(url, { replace }) => …`); a returned promise is awaited. */
-export const methodCustom = (
-  navigate: (url: string, options: { readonly replace: boolean }) => unknown,
-  options: NavigateFunctionOptions = {}
-): RedirectMethodShape => ({
-  kind: "custom",
-  currentUrl: readCurrent(options.currentUrl ?? browserHref),
-  navigate: (url, navigateOptions) => callNavigate(url, () => navigate(url, navigateOptions)),
-  wait: Duration.decode(options.wait ?? redirectWait)
-})
-
-/** The redirect method; defaults to {@link methodWindow}, so it never appears in requirements. */
-export class RedirectMethod extends Context.Reference<RedirectMethod>()("stack-auth-effect/RedirectMethod", {
-  defaultValue: (): RedirectMethodShape => methodWindow()
-}) {}
-
-/** A layer choosing the redirect method. */
-export const layerMethod = (method: RedirectMethodShape): Layer.Layer<RedirectMethod> => Layer.succeed(RedirectMethod, method)
-
-/**
- * The `Navigation` of `GetUser.getUser({ or: "redirect" })` over a redirect method, so one method
- * serves both. The current page must be known (else `NavigationUnavailable`). Every target passes
+ * The `Navigation` of `GetUser.getUser({ or: "redirect" })` over a redirect method, with the
+ * trusted-URL check (without it, `getUser` already navigates through the `RedirectMethod`
+ * service). The current page must be known (else `NavigationUnavailable`). Every target passes
  * the trusted-URL check first (the current page's or `HandlerUrls`' app origin, the trusted
  * domains of {@link RedirectTrust}): an untrusted one navigates nowhere and fails with
  * `NavigationUnavailable` carrying the `UntrustedRedirectUrl` message; navigation failures of the
@@ -247,7 +122,7 @@ export const navigationFor = (method: RedirectMethodShape): NavigationShape => (
     )
 })
 
-/** A layer giving `GetUser`'s `Navigation` from a redirect method (see {@link navigationFor}). */
+/** A layer giving `GetUser`'s `Navigation` from a redirect method, with the trusted-URL check (see {@link navigationFor}). */
 export const layerNavigation = (method: RedirectMethodShape): Layer.Layer<Navigation> =>
   Layer.succeed(Navigation, navigationFor(method))
 

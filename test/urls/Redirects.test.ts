@@ -5,8 +5,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Exit, Fiber, Layer, Option, TestClock } from "effect"
+import { getUser } from "../../src/auth/GetUser.js"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Redirects from "../../src/urls/Redirects.js"
+import { clientDevice, makeEmulator } from "../auth/flowsSupport.js"
+import { realPause } from "../support/fixtures.js"
 
 interface Navigation {
   readonly url: string
@@ -360,5 +363,34 @@ describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)"
         "https://app.example.com/handler/sign-in?after_auth_return_to=%2Fp",
         "https://partner.example.org/x"
       ])
+    }))
+})
+
+describe("one navigation service: GetUser.getUser({ or: 'redirect' }) navigates through the RedirectMethod", () => {
+  it.scoped("getUser({ or: 'redirect' }) navigates through the app's RedirectMethod when no Navigation is given", () =>
+    Effect.gen(function*() {
+      const emulator = yield* makeEmulator()
+      const device = yield* clientDevice(emulator)
+      const { navigations, layer } = recorder("https://app.example.com/dashboard?tab=2", instant)
+      const fiber = yield* Effect.fork(getUser({ or: "redirect" }).pipe(Effect.provide(layer), Effect.provide(device.context)))
+      for (let i = 0; i < 500 && navigations.length === 0; i++) yield* realPause(1)
+      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      yield* Fiber.interrupt(fiber)
+      expect(navigations).toEqual([
+        {
+          url: "https://app.example.com/handler/sign-in?after_auth_return_to=https%3A%2F%2Fapp.example.com%2Fdashboard%3Ftab%3D2",
+          replace: true
+        }
+      ])
+    }))
+
+  it.scoped("getUser({ or: 'redirect' }) with the none method (current page unknown) fails with NavigationUnavailable and navigates nowhere", () =>
+    Effect.gen(function*() {
+      const emulator = yield* makeEmulator()
+      const device = yield* clientDevice(emulator)
+      const error = yield* Effect.flip(
+        getUser({ or: "redirect" }).pipe(Effect.provide(Redirects.layerMethod(Redirects.methodNone)), Effect.provide(device.context))
+      )
+      expect(error._tag).toBe("NavigationUnavailable")
     }))
 })
