@@ -3,10 +3,10 @@
  * react / next / emulator, and no import cycles. The checker is tested on the cycles and
  * back-imports the codebase once had, then run on the source tree.
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { check, importsOf, partOf, projectRoot, readSources, type SourceFile } from "./importRank.js"
+import { check, importsOf, partOf, parts, projectRoot, readSources, type SourceFile } from "./importRank.js"
 
 const file = (path: string, ...targets: ReadonlyArray<string>): SourceFile => ({
   path,
@@ -170,5 +170,27 @@ describe("the source tree", () => {
     expect(definitions(/Schema\.Literal\(\s*"true",\s*"false"\s*\)/)).toEqual(["src/core/Wire.ts"])
     expect(definitions(/Schema\.Struct\(\s*\{\s*code:\s*VerificationCode\s*\}\s*\)/)).toEqual(["src/core/Wire.ts"])
     expect(definitions(/value !== "undefined" && value !== "null"/)).toEqual(["src/core/Wire.ts"])
+  })
+})
+
+describe("docs/ARCHITECTURE.md", () => {
+  const text = readFileSync(join(projectRoot, "docs/ARCHITECTURE.md"), "utf8")
+
+  it("names every part of the checker with its rank and folders", () => {
+    for (const part of parts) {
+      const row = text.split("\n").find((line) => line.startsWith(`| ${part.rank} |`) && line.includes(part.name))
+      expect(row, `${part.name} (rank ${part.rank})`).toBeDefined()
+      for (const folder of part.folders) expect(row, folder).toContain(`\`${folder}`)
+    }
+  })
+
+  it("names only files that exist", () => {
+    const named = [...text.matchAll(/`((?:src|react|test)\/[\w./-]+\.tsx?)`|`((?:core|session|cache|emulator|react)\/[\w./-]+\.ts)`/g)].map(
+      (match) => match[1] ?? match[2]!
+    )
+    expect(named.length).toBeGreaterThan(10)
+    // a path from the project root, or (for short names such as `core/Session.ts`) below `src/`
+    const missing = named.filter((path) => !existsSync(join(projectRoot, path)) && !existsSync(join(projectRoot, "src", path)))
+    expect(missing).toEqual([])
   })
 })
