@@ -116,14 +116,45 @@ export const layerServer = (
 /** Options of {@link layerAdmin}. */
 export interface AdminOptions extends ClientOptions {
   readonly superSecretAdminKey: string | Redacted.Redacted<string>
+  /** Also grants server access (`ServerUsers`, `ServerTeams`…) when given. */
   readonly secretServerKey?: string | Redacted.Redacted<string> | undefined
 }
 
-/** Admin access with the super secret admin key (plus server access when a secret key is given). */
-export const layerAdmin = (
-  options: AdminOptions
-): Layer.Layer<ClientServices | AdminAccess, StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey> =>
-  Layer.merge(layerClient(options), Access.layerAdminKey(options.superSecretAdminKey))
+/** `ServerAccess` when the options' type carries a `secretServerKey`, else nothing. */
+export type ServerAccessOf<O extends AdminOptions> = O extends { readonly secretServerKey: string | Redacted.Redacted<string> }
+  ? ServerAccess
+  : never
+
+/**
+ * Admin access with the super secret admin key, plus server access when a secret server key is
+ * given: with `secretServerKey` in the options the layer also provides `ServerAccess` (typed: the
+ * layer's output includes it when the options' type has the key, e.g. an object literal), so
+ * server calls such as `ServerUsers.list()` run under it. An empty key fails with
+ * `MissingAccessKey` (`setting: "secretServerKey"`).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ServerUsers, Stack } from "stack-auth-effect"
+ *
+ * const AdminLive = Stack.layerAdmin({ projectId: "…", superSecretAdminKey: "sak_…", secretServerKey: "ssk_…" })
+ * const users = ServerUsers.list().pipe(Effect.provide(AdminLive))
+ * ```
+ */
+export const layerAdmin = <const O extends AdminOptions>(
+  options: O
+): Layer.Layer<
+  ClientServices | AdminAccess | ServerAccessOf<O>,
+  StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey
+> => {
+  const admin = Layer.merge(layerClient(options), Access.layerAdminKey(options.superSecretAdminKey))
+  // The output type names ServerAccess exactly when the key is in the options' type; at run time
+  // a key given through a wider type is used all the same.
+  return (options.secretServerKey === undefined ? admin : Layer.merge(admin, Access.layerServer(options.secretServerKey))) as Layer.Layer<
+    ClientServices | AdminAccess | ServerAccessOf<O>,
+    StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey
+  >
+}
 
 /** Client access configured from the environment (`STACK_PROJECT_ID`, `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`…). */
 export const layerClientConfig = (
@@ -137,8 +168,26 @@ export const layerServerConfig = (
 ): Layer.Layer<ClientServices | ServerAccess, StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey> =>
   Layer.merge(layerClientConfig(overrides), Access.layerServerConfig)
 
-/** Admin access configured from the environment (adds `STACK_SUPER_SECRET_ADMIN_KEY`). */
-export const layerAdminConfig = (
-  overrides: Overrides = {}
-): Layer.Layer<ClientServices | AdminAccess, StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey> =>
-  Layer.merge(layerClientConfig(overrides), Access.layerAdminConfig)
+/**
+ * Admin access configured from the environment (adds `STACK_SUPER_SECRET_ADMIN_KEY`). Admin access
+ * only, whatever the environment holds: for server calls too, pass `{ server: true }`, which also
+ * reads `STACK_SECRET_SERVER_KEY` (missing or empty: `MissingAccessKey`) and provides `ServerAccess`.
+ */
+export const layerAdminConfig = <const O extends AdminConfigOverrides = {}>(
+  overrides?: O
+): Layer.Layer<
+  ClientServices | AdminAccess | (O extends { readonly server: true } ? ServerAccess : never),
+  StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey
+> => {
+  const admin = Layer.merge(layerClientConfig(overrides ?? {}), Access.layerAdminConfig)
+  return (overrides?.server === true ? Layer.merge(admin, Access.layerServerConfig) : admin) as Layer.Layer<
+    ClientServices | AdminAccess | (O extends { readonly server: true } ? ServerAccess : never),
+    StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey
+  >
+}
+
+/** Overrides of {@link layerAdminConfig}: the layers, and whether to add server access. */
+export interface AdminConfigOverrides extends Overrides {
+  /** `true`: also server access from `STACK_SECRET_SERVER_KEY` (required then). */
+  readonly server?: boolean | undefined
+}

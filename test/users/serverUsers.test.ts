@@ -129,6 +129,39 @@ describe("ServerUsers.list", () => {
     }))
 })
 
+describe("Stack.layerAdmin with a secretServerKey (issue 15 item 3)", () => {
+  it.effect("layerAdmin with a secretServerKey runs server calls: ServerUsers.list() sends the secret server key, 1 request", () =>
+    Effect.gen(function* () {
+      const { emulator, recorder } = yield* setup
+      const admin = Stack.layerAdmin({
+        projectId: emulator.demo.projectId,
+        publishableClientKey: emulator.demo.publishableClientKey,
+        superSecretAdminKey: emulator.demo.superSecretAdminKey,
+        secretServerKey: emulator.demo.secretServerKey,
+        httpClient: recorder.layer
+      }).pipe(Layer.orDie)
+      const created = yield* ServerUsers.create({ primaryEmail: "admin-made@example.com" }).pipe(Effect.provide(admin))
+      const page = yield* ServerUsers.list().pipe(Effect.provide(admin))
+      expect(page.items.map((user) => user.id)).toEqual([created.id])
+      expect(recorder.count("GET /users")).toBe(1)
+    }))
+
+  it.effect("layerAdmin with an empty secretServerKey fails with MissingAccessKey naming secretServerKey, before any request", () =>
+    Effect.gen(function* () {
+      const { emulator, recorder } = yield* setup
+      const admin = Stack.layerAdmin({
+        projectId: emulator.demo.projectId,
+        publishableClientKey: emulator.demo.publishableClientKey,
+        superSecretAdminKey: emulator.demo.superSecretAdminKey,
+        secretServerKey: "",
+        httpClient: recorder.layer
+      })
+      const error = yield* Effect.flip(ServerUsers.list().pipe(Effect.provide(admin)))
+      expect(error._tag === "MissingAccessKey" && error.setting).toBe("secretServerKey")
+      expect(recorder.count("GET /users")).toBe(0)
+    }))
+})
+
 describe("ServerUsers.create / update / delete", () => {
   it.effect("creates with 201 (hashed password, OAuth links); a taken e-mail is USER_EMAIL_ALREADY_EXISTS", () =>
     Effect.gen(function* () {
