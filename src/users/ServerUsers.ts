@@ -11,6 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Endpoint from "../core/Endpoint.js"
+import { InvalidArgument } from "../core/Errors.js"
 import {
   CannotGetOwnUserWithoutUser,
   PasswordTooLong,
@@ -102,7 +103,11 @@ export const ListQuery = /* @__PURE__ */ Schema.Struct({
   onlyAnonymous: /* @__PURE__ */ optionalField("only_anonymous", QueryBoolean)
 })
 
-/** Options of {@link list}: the query of `GET /users`. */
+/**
+ * Options of {@link list}: the query of `GET /users`. `onlyAnonymous: true` lists anonymous users
+ * only; the service requires `include_anonymous=true` with it, so {@link list} sends that unless
+ * `includeAnonymous: false` is given, which contradicts it (`InvalidArgument`, nothing sent).
+ */
 export type ListOptions = typeof ListQuery.Type
 
 /** One page of `GET /users`, wire shape decoded. */
@@ -207,9 +212,22 @@ export interface UserList {
  * `GET /users`; needs server access. Without `limit` the service answers every user in one page.
  * Pass `nextCursor` as `cursor` for the next page. Restricted and anonymous users are left out
  * unless `includeRestricted` / `includeAnonymous` (which also includes restricted users).
+ * `onlyAnonymous: true` lists only anonymous users and implies `includeAnonymous: true` (the service
+ * answers an untyped 400 to `only_anonymous` without `include_anonymous=true`); with an explicit
+ * `includeAnonymous: false` it fails with `InvalidArgument` (`argument: "onlyAnonymous"`) before
+ * any request.
  */
 export const list = /* @__PURE__ */ Effect.fn("Users.list")(function* (options: ListOptions = {}) {
-  const page = yield* Endpoint.call(listEndpoint, { query: options })
+  if (options.onlyAnonymous === true && options.includeAnonymous === false) {
+    return yield* Effect.fail(
+      new InvalidArgument({
+        message: "onlyAnonymous: true lists anonymous users, which includeAnonymous: false leaves out; drop includeAnonymous (onlyAnonymous implies it) or onlyAnonymous.",
+        argument: "onlyAnonymous"
+      })
+    )
+  }
+  const query: ListOptions = options.onlyAnonymous === true ? { ...options, includeAnonymous: true } : options
+  const page = yield* Endpoint.call(listEndpoint, { query })
   const result: UserList = { items: page.items, nextCursor: Option.fromNullable(page.pagination.nextCursor) }
   return result
 })

@@ -129,6 +129,32 @@ describe("ServerUsers.list", () => {
     }))
 })
 
+describe("ServerUsers.list onlyAnonymous (issue 15 item 8)", () => {
+  it.effect("onlyAnonymous: true without includeAnonymous sends include_anonymous=true and lists the anonymous users only", () =>
+    Effect.gen(function* () {
+      const { server, recorder } = yield* setup
+      const ids = yield* Effect.gen(function* () {
+        const plain = yield* ServerUsers.create({ primaryEmail: "plain@example.com" })
+        const anonymous = yield* ServerUsers.create({ isAnonymous: true })
+        return { plain: plain.id, anonymous: anonymous.id }
+      }).pipe(Effect.provide(server))
+      const page = yield* ServerUsers.list({ onlyAnonymous: true }).pipe(Effect.provide(server))
+      expect(page.items.map((user) => user.id)).toEqual([ids.anonymous])
+      expect(recorder.count("GET /users")).toBe(1)
+      const streamed = yield* Stream.runCollect(ServerUsers.stream({ onlyAnonymous: true, limit: 1 })).pipe(Effect.provide(server))
+      expect([...streamed].map((user) => user.id)).toEqual([ids.anonymous])
+    }))
+
+  it.effect("sends no request when onlyAnonymous: true contradicts includeAnonymous: false: InvalidArgument", () =>
+    Effect.gen(function* () {
+      const { server, recorder } = yield* setup
+      const error = yield* Effect.flip(ServerUsers.list({ onlyAnonymous: true, includeAnonymous: false }).pipe(Effect.provide(server)))
+      expect(error._tag).toBe("InvalidArgument")
+      expect(error._tag === "InvalidArgument" && error.argument).toBe("onlyAnonymous")
+      expect(recorder.count("GET /users")).toBe(0)
+    }))
+})
+
 describe("Stack.layerAdmin with a secretServerKey (issue 15 item 3)", () => {
   it.effect("layerAdmin with a secretServerKey runs server calls: ServerUsers.list() sends the secret server key, 1 request", () =>
     Effect.gen(function* () {
