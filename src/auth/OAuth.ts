@@ -18,8 +18,12 @@
  * - else the cookie is deleted, `code`/`state` are stripped from the address bar, the code is
  *   exchanged at `POST /auth/oauth/token` (code grant, same `redirect_uri`), the tokens are stored,
  *   and the destination is returned: `after_callback_redirect_url` when present, else
- *   after-sign-up for new users, after-sign-in for the others (both default to `/`; after-sign-up
- *   defaults to after-sign-in).
+ *   after-sign-up for new users, after-sign-in for the others (by default the `afterSignUp` /
+ *   `afterSignIn` pages of `HandlerUrls`, else `/`; after-sign-up defaults to after-sign-in).
+ *
+ * The default callback and error pages are those of the optional `HandlerUrls` service
+ * (`{handler}/oauth-callback`, `{handler}/error`), resolved against its `appUrl` when set, else
+ * against the current page; without the service, `/handler/oauth-callback` and `/handler/error`.
  *   `MULTI_FACTOR_AUTHENTICATION_REQUIRED` surfaces as that error (its `attempt_code` continues
  *   with the TOTP code); any other failure is {@link OAuthCallbackError} ("Error signing in
  *   during OAuth callback. Please try again.", the cause kept).
@@ -37,6 +41,8 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { decodeJwt } from "jose"
 import * as Endpoint from "../core/Endpoint.js"
+import { defaultPaths, HandlerUrls } from "../core/HandlerUrls.js"
+import type { HandlerPaths } from "../core/HandlerUrls.js"
 import { parseJsonBounded } from "../core/internal/call.js"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"
 import type { KnownErrorClass } from "../core/KnownError.js"
@@ -200,11 +206,26 @@ export const makeState: Effect.Effect<string> = Effect.map(randomBytes(16), base
 /** Query parameters the callback carries for an error (stripped before the error is raised). */
 export const callbackErrorParams = ["error", "error_description", "errorCode", "message", "details"] as const
 
-/** Default callback page, relative to the current page (PROTOCOL.md §5.4 `oauthCallback`). */
-export const defaultRedirectPath = "/handler/oauth-callback"
+/**
+ * Default callback page without a `HandlerUrls` service (PROTOCOL.md §5.4 `oauthCallback`); with
+ * one, its `oauthCallback` page is the default.
+ */
+export const defaultRedirectPath = defaultPaths.oauthCallback
 
-/** Default error page (PROTOCOL.md §5.4 `error`). */
-export const defaultErrorRedirectPath = "/handler/error"
+/** Default error page without a `HandlerUrls` service (PROTOCOL.md §5.4 `error`); with one, its `error` page. */
+export const defaultErrorRedirectPath = defaultPaths.error
+
+/**
+ * The handler pages in effect: those of the optional `HandlerUrls` service, else the defaults;
+ * and the base relative URLs resolve against: its `appUrl` when set, else `current`.
+ */
+const handlerPages = (current: string): Effect.Effect<{ readonly paths: HandlerPaths; readonly base: string }> =>
+  Effect.map(Effect.serviceOption(HandlerUrls), (service) =>
+    Option.match(service, {
+      onNone: () => ({ paths: defaultPaths, base: current }),
+      onSome: (urls) => ({ paths: urls.paths, base: Option.getOrElse(urls.appUrl, () => current) })
+    })
+  )
 
 /** Minimum remaining validity of the access token sent as `token` for `link` (PROTOCOL.md §2.7). */
 export const linkTokenMinimumRemainingMillis = 45_000
@@ -294,9 +315,16 @@ export const callbackUrlError = (url: URL): CallbackKnownError | UnsupportedKnow
 export interface OAuthStartOptions {
   /** The provider config id, e.g. `"github"` (lower-cased). */
   readonly provider: string
-  /** The callback page (default `/handler/oauth-callback`), relative to the current page or absolute. */
+  /**
+   * The callback page, absolute or relative (to `HandlerUrls`' `appUrl` when set, else the current
+   * page). Default: the `oauthCallback` page of `HandlerUrls` (`{handler}/oauth-callback`), else
+   * `/handler/oauth-callback`.
+   */
   readonly redirectUri?: string | undefined
-  /** Where the service sends callback errors it cannot put on `redirectUri` (default `/handler/error`). */
+  /**
+   * Where the service sends callback errors it cannot put on `redirectUri`. Default: the `error`
+   * page of `HandlerUrls` (`{handler}/error`), else `/handler/error`.
+   */
   readonly errorRedirectUrl?: string | undefined
   /** Echoed back by the code exchange as the destination; must be trusted by the project. */
   readonly afterCallbackRedirectUrl?: string | undefined
@@ -373,15 +401,17 @@ const start = <E, R>(
     const browser = yield* OAuthBrowser
     const client = yield* StackClient
     const current = yield* parseOption(yield* browser.currentUrl, undefined, "currentUrl")
+    const { paths, base } = yield* handlerPages(current)
     const redirectUri = yield* Effect.try({
-      try: () => normalizeRedirectUri(options.redirectUri ?? defaultRedirectPath, current),
-      catch: () => new InvalidOAuthUrl({ message: `redirectUri is not a valid URL: ${options.redirectUri}`, option: "redirectUri" })
+      try: () => normalizeRedirectUri(options.redirectUri ?? paths.oauthCallback, base),
+      catch: () =>
+        new InvalidOAuthUrl({ message: `redirectUri is not a valid URL: ${options.redirectUri ?? paths.oauthCallback}`, option: "redirectUri" })
     })
-    const errorRedirectUrl = yield* parseOption(options.errorRedirectUrl ?? defaultErrorRedirectPath, current, "errorRedirectUrl")
+    const errorRedirectUrl = yield* parseOption(options.errorRedirectUrl ?? paths.error, base, "errorRedirectUrl")
     // linking returns to the page it started from unless told otherwise
     const afterCallback = options.afterCallbackRedirectUrl ?? (type === "link" ? current : undefined)
     const afterCallbackRedirectUrl =
-      afterCallback === undefined ? undefined : yield* parseOption(afterCallback, current, "afterCallbackRedirectUrl")
+      afterCallback === undefined ? undefined : yield* parseOption(afterCallback, base, "afterCallbackRedirectUrl")
     const token = yield* currentToken
 
     const verifier = yield* makeCodeVerifier
@@ -450,9 +480,12 @@ export const linkAccount = Effect.fn("OAuth.linkAccount")(function* (options: OA
 export interface HandleCallbackOptions {
   /** The callback URL (default: the page's current URL). */
   readonly url?: string | undefined
-  /** Destination of returning users (default `/`). */
+  /** Destination of returning users. Default: the `afterSignIn` page of `HandlerUrls`, else `/`. */
   readonly afterSignIn?: string | undefined
-  /** Destination of new users (default: `afterSignIn`). */
+  /**
+   * Destination of new users. Default: the `afterSignUp` page of `HandlerUrls` when it sets one,
+   * else `afterSignIn` (this option, else `HandlerUrls`' `afterSignIn`, else `/`).
+   */
   readonly afterSignUp?: string | undefined
 }
 
@@ -521,8 +554,10 @@ export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input
   yield* session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.fromNullable(tokens.refreshToken) })
 
   const isNewUser = tokens.isNewUser ?? false
-  const afterSignIn = options.afterSignIn ?? "/"
-  const afterSignUp = options.afterSignUp ?? afterSignIn
+  const { paths } = yield* handlerPages(current)
+  const afterSignIn = options.afterSignIn ?? paths.afterSignIn
+  // HandlerUrls' afterSignUp defaults to its afterSignIn: only a page set apart from it beats the option's afterSignIn
+  const afterSignUp = options.afterSignUp ?? (paths.afterSignUp !== paths.afterSignIn ? paths.afterSignUp : afterSignIn)
   const redirectUrl = tokens.afterCallbackRedirectUrl ?? (isNewUser ? afterSignUp : afterSignIn)
   return Option.some<CallbackResult>({ redirectUrl, isNewUser })
 })

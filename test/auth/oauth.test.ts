@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Layer, Option, Redacted, TestClock } from "effect"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Password from "../../src/auth/Password.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
 import * as Emulator from "../../src/emulator/index.js"
@@ -259,6 +260,59 @@ describe("OAuth: handleCallback", () => {
       )
       expect(error._tag).toBe("MultiFactorAuthenticationRequired")
       expect((error as { details: { attempt_code: string } }).details.attempt_code).toHaveLength(45)
+    }))
+})
+
+describe("OAuth: the configured handler pages (HandlerUrls, issue 15 item 2)", () => {
+  it.effect("with HandlerUrls handler \"/auth\" the authorize request sends redirect_uri …/auth/oauth-callback and error_redirect_url …/auth/error", () =>
+    Effect.gen(function* () {
+      const { page, layer, authorizeRequests } = yield* setup()
+      yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(
+        Effect.provide(Layer.merge(layer, HandlerUrls.layer({ handler: "/auth", afterSignUp: "/welcome" })))
+      )
+      const [request] = authorizeRequests()
+      expect(request!.searchParams.get("redirect_uri")).toBe(`${appUrl}/auth/oauth-callback`)
+      expect(request!.searchParams.get("error_redirect_url")).toBe(`${appUrl}/auth/error`)
+      expect(page.url()).toMatch(/^http:\/\/localhost:3000\/auth\/oauth-callback\?code=/)
+    }))
+
+  it.effect("explicit oauthCallback and error pages of HandlerUrls are used, resolved against its appUrl", () =>
+    Effect.gen(function* () {
+      const { layer, authorizeRequests } = yield* setup({ url: "http://127.0.0.1:3000/sign-in" })
+      yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(
+        Effect.provide(Layer.merge(layer, HandlerUrls.layer({ appUrl, oauthCallback: "/cb/oauth", error: "/oops" })))
+      )
+      const [request] = authorizeRequests()
+      expect(request!.searchParams.get("redirect_uri")).toBe(`${appUrl}/cb/oauth`)
+      expect(request!.searchParams.get("error_redirect_url")).toBe(`${appUrl}/oops`)
+    }))
+
+  it.effect("a new user goes to HandlerUrls' afterSignUp, a returning user to its afterSignIn; the options still win", () =>
+    Effect.gen(function* () {
+      const { layer } = yield* setup()
+      const urls = HandlerUrls.layer({ handler: "/auth", afterSignIn: "/home", afterSignUp: "/welcome" })
+      const results = yield* Effect.gen(function* () {
+        yield* OAuth.signInWithOAuth({ provider: "github" })
+        const newUser = yield* OAuth.handleCallback()
+        yield* OAuth.signInWithOAuth({ provider: "github" })
+        const returning = yield* OAuth.handleCallback()
+        yield* OAuth.signInWithOAuth({ provider: "github" })
+        const explicit = yield* OAuth.handleCallback({ afterSignIn: "/mine" })
+        return { newUser, returning, explicit }
+      }).pipe(Effect.provide(Layer.merge(layer, urls)))
+      expect(results.newUser).toEqual(Option.some({ redirectUrl: "/welcome", isNewUser: true }))
+      expect(results.returning).toEqual(Option.some({ redirectUrl: "/home", isNewUser: false }))
+      expect(results.explicit).toEqual(Option.some({ redirectUrl: "/mine", isNewUser: false }))
+    }))
+
+  it.effect("a new user goes to the option's afterSignIn when HandlerUrls sets no afterSignUp of its own", () =>
+    Effect.gen(function* () {
+      const { layer } = yield* setup()
+      const result = yield* Effect.gen(function* () {
+        yield* OAuth.signInWithOAuth({ provider: "github" })
+        return yield* OAuth.handleCallback({ afterSignIn: "/home" })
+      }).pipe(Effect.provide(Layer.merge(layer, HandlerUrls.layer({ handler: "/auth" }))))
+      expect(result).toEqual(Option.some({ redirectUrl: "/home", isNewUser: true }))
     }))
 })
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as Password from "../../src/auth/Password.js"
+import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
@@ -119,6 +120,34 @@ describe("OAuth over HTTP against the emulator", () => {
       }).pipe(Effect.provide(linked.layer))
     )
     expect(Option.getOrThrow(user)).toMatchObject({ hasPassword: true, oauthProviders: [{ id: "microsoft" }] })
+  })
+
+  it("with HandlerUrls handler \"/auth\" and afterSignUp \"/welcome\": the callback is /auth/oauth-callback, a new user goes to /welcome, a returning one to after-sign-in", async () => {
+    const email = uniqueEmail("handler")
+    const urls = HandlerUrls.layer({ handler: "/auth", afterSignUp: "/welcome" })
+    const first = setup(email)
+    const signUp = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* OAuth.signInWithOAuth({ provider: "github" })
+        const landed = first.page.url()
+        const result = yield* OAuth.handleCallback()
+        return { landed, result }
+      }).pipe(Effect.provide(Layer.merge(first.layer, urls)))
+    )
+    expect(signUp.landed).toMatch(/^http:\/\/localhost:3000\/auth\/oauth-callback\?code=[0-9a-f]{64}&state=/)
+    expect(signUp.result).toEqual(Option.some({ redirectUrl: "/welcome", isNewUser: true }))
+    expect(first.page.url()).toBe(`${appUrl}/auth/oauth-callback`)
+    expect(first.count("GET /auth/oauth/authorize/github")).toBe(1)
+    expect(first.count("POST /auth/oauth/token")).toBe(1)
+
+    const second = setup(email)
+    const signIn = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* OAuth.signInWithOAuth({ provider: "github" })
+        return yield* OAuth.handleCallback()
+      }).pipe(Effect.provide(Layer.merge(second.layer, urls)))
+    )
+    expect(signIn).toEqual(Option.some({ redirectUrl: "/", isNewUser: false }))
   })
 
   it("serves the consent page, and redirect mode needs the inner cookie the authorize answer set", async () => {
