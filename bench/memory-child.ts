@@ -2,7 +2,9 @@
  * Child process of the memory measurement (run with `node --expose-gc --import tsx`): heap
  * retained per live session after creating `N` sessions (each with its own in-memory token store
  * and scope, all sharing one transport and the same token texts, so the texts are not counted),
- * and what is left once their scopes have closed. Prints one JSON line.
+ * kept reachable while the heap is read; then with their scopes closed but still referenced; then
+ * after every reference is dropped (a leak check: ~0). The same for full client contexts. Prints
+ * one JSON line. `runs` (argv[4]) repeats the session measurement for a min / median.
  */
 import { Effect, Exit, Layer, Scope } from "effect"
 import * as RetryPolicy from "../src/core/RetryPolicy.js"
@@ -38,10 +40,16 @@ const transport = await Effect.runPromise(
   )
 )
 
+/**
+ * Objects the measurement must keep reachable while the heap is read: a global holder, so neither
+ * V8's liveness analysis nor a later reassignment lets the collector take them early (the old
+ * bench read the heap after the last use of its arrays, so the sessions were already garbage).
+ */
+const held: { sessions: Array<unknown>; scopes: Array<Scope.CloseableScope> } = { sessions: [], scopes: [] }
+;(globalThis as { __benchHeld?: unknown }).__benchHeld = held
+
 const measureSessions = async (sessions: number) => {
   const before = heap()
-  let scopes: Array<Scope.CloseableScope> = []
-  let live: Array<Session.SessionShape> = []
   for (let i = 0; i < sessions; i++) {
     const scope = Effect.runSync(Scope.make())
     const store = Effect.runSync(TokenStore.makeMemory(tokens))
@@ -52,40 +60,61 @@ const measureSessions = async (sessions: number) => {
         Scope.extend(scope)
       )
     )
-    scopes.push(scope)
-    live.push(session)
+    held.scopes.push(scope)
+    held.sessions.push(session)
   }
   const whileLive = heap()
-  for (const scope of scopes) await Effect.runPromise(Scope.close(scope, Exit.void))
-  scopes = []
-  live = []
+  const reachable = held.sessions.length
+  // scopes closed, sessions still referenced: what a closed session still holds
+  for (const scope of held.scopes) await Effect.runPromise(Scope.close(scope, Exit.void))
   await idle()
-  const afterClose = heap()
-  return { count: sessions, bytesPerLiveSession: (whileLive - before) / sessions, bytesPerClosedSession: (afterClose - before) / sessions, kept: live.length + scopes.length }
+  const closedStillReferenced = heap()
+  // references dropped: anything left is a leak (kept by something global)
+  held.scopes = []
+  held.sessions = []
+  await idle()
+  const afterRelease = heap()
+  return {
+    count: sessions,
+    reachableWhileMeasured: reachable,
+    bytesPerLiveSession: (whileLive - before) / sessions,
+    bytesPerClosedSessionStillReferenced: (closedStillReferenced - before) / sessions,
+    bytesPerSessionAfterRelease: (afterRelease - before) / sessions
+  }
 }
 
 const measureClients = async (clients: number) => {
   const before = heap()
-  let scopes: Array<Scope.CloseableScope> = []
-  let contexts: Array<unknown> = []
   const layer = Stack.layerClient({ projectId, baseUrl, tokenStore: TokenStore.layerMemory(tokens) })
   for (let i = 0; i < clients; i++) {
     const scope = Effect.runSync(Scope.make())
-    contexts.push(await Effect.runPromise(Layer.buildWithScope(layer, scope)))
-    scopes.push(scope)
+    held.sessions.push(await Effect.runPromise(Layer.buildWithScope(layer, scope)))
+    held.scopes.push(scope)
   }
   const whileLive = heap()
-  for (const scope of scopes) await Effect.runPromise(Scope.close(scope, Exit.void))
-  scopes = []
-  contexts = []
+  const reachable = held.sessions.length
+  for (const scope of held.scopes) await Effect.runPromise(Scope.close(scope, Exit.void))
   await idle()
-  const afterClose = heap()
-  return { count: clients, bytesPerLiveClient: (whileLive - before) / clients, bytesPerClosedClient: (afterClose - before) / clients, kept: contexts.length }
+  const closedStillReferenced = heap()
+  held.scopes = []
+  held.sessions = []
+  await idle()
+  const afterRelease = heap()
+  return {
+    count: clients,
+    reachableWhileMeasured: reachable,
+    bytesPerLiveClient: (whileLive - before) / clients,
+    bytesPerClosedClientStillReferenced: (closedStillReferenced - before) / clients,
+    bytesPerClientAfterRelease: (afterRelease - before) / clients
+  }
 }
 
 // a small warm-up cycle first, so one-time costs (compiled code, shapes, module state) are not counted per session
+const runs = Math.max(1, Number(process.argv[4] ?? 3))
 await measureSessions(Math.min(1_000, sessions))
-const sessionResult = await measureSessions(sessions)
+const sessionRuns: Array<Awaited<ReturnType<typeof measureSessions>>> = []
+for (let run = 0; run < runs; run++) sessionRuns.push(await measureSessions(sessions))
+const sessionResult = { ...sessionRuns[0]!, runs: sessionRuns.map((run) => run.bytesPerLiveSession) }
 await measureClients(Math.min(100, clients))
 const clientResult = await measureClients(clients)
 process.stdout.write(`${JSON.stringify({ sessions: sessionResult, clients: clientResult })}\n`)

@@ -10,7 +10,7 @@ import * as jose from "jose"
 import { mintAccessToken } from "../../src/emulator/AccessTokens.js"
 import * as Stack from "../../src/Stack.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
-import type { BenchServer, Tokens } from "./harness.js"
+import type { BenchServer, Target, Tokens } from "./harness.js"
 
 /** A client runtime of this SDK, seeded with tokens (or signed out). */
 export const ourClient = (bench: BenchServer, tokens?: Tokens, options: { readonly queryCache?: false } = {}) =>
@@ -53,7 +53,7 @@ export interface Official {
   /** One authenticated request through the official client's session machinery, without its caches. */
   officialSend(app: OfficialClientApp, path: string, init: RequestInit): Promise<Response>
   /** The official server app. */
-  officialServer(bench: BenchServer): OfficialServerApp
+  officialServer(bench: Target): OfficialServerApp
 }
 
 /**

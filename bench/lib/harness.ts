@@ -6,7 +6,9 @@
 import { Effect, Exit, Scope } from "effect"
 import * as Emulator from "../../src/emulator/Emulator.js"
 import type { EmulatorOptions } from "../../src/emulator/Emulator.js"
+import { randomUuid } from "../../src/emulator/Random.js"
 import { serve } from "../../src/emulator/server.js"
+import { makeUser } from "../../src/emulator/State.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 
 /** Requests received by the server, by "METHOD /path". */
@@ -28,6 +30,9 @@ export interface BenchServer {
   readonly requests: RequestCounter
   readonly stop: () => Promise<void>
 }
+
+/** What the setup helpers and clients need of a server: an in-process {@link BenchServer} or the emulator child's facts. */
+export type Target = Pick<BenchServer, "baseUrl" | "projectId" | "publishableClientKey" | "secretServerKey">
 
 /** Starts the emulator HTTP server on 127.0.0.1 (free port) with a request counter. */
 export const startBenchServer = async (options: EmulatorOptions = {}): Promise<BenchServer> => {
@@ -62,7 +67,7 @@ export const startBenchServer = async (options: EmulatorOptions = {}): Promise<B
 }
 
 /** Headers of a server-access request with raw fetch. */
-export const serverHeaders = (bench: BenchServer, accessToken?: string): Record<string, string> => ({
+export const serverHeaders = (bench: Target, accessToken?: string): Record<string, string> => ({
   "content-type": "application/json",
   "x-stack-project-id": bench.projectId,
   "x-stack-access-type": "server",
@@ -71,7 +76,7 @@ export const serverHeaders = (bench: BenchServer, accessToken?: string): Record<
 })
 
 /** Headers of a client-access request with raw fetch. */
-export const clientHeaders = (bench: BenchServer, accessToken?: string): Record<string, string> => ({
+export const clientHeaders = (bench: Target, accessToken?: string): Record<string, string> => ({
   "content-type": "application/json",
   "x-stack-project-id": bench.projectId,
   "x-stack-access-type": "client",
@@ -79,7 +84,7 @@ export const clientHeaders = (bench: BenchServer, accessToken?: string): Record<
   ...(accessToken === undefined ? {} : { "x-stack-access-token": accessToken })
 })
 
-const post = async (bench: BenchServer, path: string, body: unknown): Promise<any> => {
+const post = async (bench: Target, path: string, body: unknown): Promise<any> => {
   const response = await fetch(`${bench.baseUrl}/api/v1${path}`, {
     method: "POST",
     headers: serverHeaders(bench),
@@ -93,7 +98,7 @@ const post = async (bench: BenchServer, path: string, body: unknown): Promise<an
 let emailCounter = 0
 
 /** Creates a user with server access; returns its id. */
-export const createUser = async (bench: BenchServer, label = "bench"): Promise<string> => {
+export const createUser = async (bench: Target, label = "bench"): Promise<string> => {
   emailCounter += 1
   const user = await post(bench, "/users", { primary_email: `${label}-${emailCounter}-${Date.now()}@example.com`, primary_email_auth_enabled: true })
   return user.id as string
@@ -106,13 +111,13 @@ export interface Tokens {
 }
 
 /** Creates a session for a user with server access (`POST /auth/sessions`). */
-export const createSession = async (bench: BenchServer, userId: string): Promise<Tokens> => {
+export const createSession = async (bench: Target, userId: string): Promise<Tokens> => {
   const session = await post(bench, "/auth/sessions", { user_id: userId, expires_in_millis: 24 * 3600 * 1000 })
   return { accessToken: session.access_token, refreshToken: session.refresh_token }
 }
 
 /** `count` sessions of one user, created with bounded concurrency. */
-export const createSessions = async (bench: BenchServer, userId: string, count: number): Promise<Array<Tokens>> => {
+export const createSessions = async (bench: Target, userId: string, count: number): Promise<Array<Tokens>> => {
   const out: Array<Tokens> = []
   for (let i = 0; i < count; i += 20) {
     const batch = await Promise.all(Array.from({ length: Math.min(20, count - i) }, () => createSession(bench, userId)))
@@ -126,4 +131,16 @@ export const timed = async <A>(f: () => Promise<A>): Promise<{ readonly value: A
   const start = performance.now()
   const value = await f()
   return { value, ms: performance.now() - start }
+}
+
+/** Adds `n` users to an emulator's demo project directly in its state (no requests). */
+export const seedUsers = (emulator: Emulator.Emulator, n: number): void => {
+  const project = emulator.state.projects.get(emulator.demo.projectId)!
+  const now = Date.now()
+  for (let i = 0; i < n; i++) {
+    const user = makeUser(randomUuid(), now - n + i)
+    user.primaryEmail = `listed-${i}@example.com`
+    user.displayName = `Listed ${i}`
+    project.users.set(user.id, user)
+  }
 }

@@ -1,32 +1,54 @@
 /**
- * Memory (issue 7 §4), measured in a child process with `--expose-gc` (see `bench/memory-child.ts`).
+ * Memory (issue 7 §4, corrected by issue 14), measured in a child process with `--expose-gc` (see
+ * `bench/memory-child.ts`): the sessions are kept reachable while the heap is read.
  */
 import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { benchDir, rootDir } from "./bundle.js"
+import type { Spread } from "./processes.js"
+import { load, spread } from "./processes.js"
 
-/** Heap per session (and per full client context) while live and after their scopes closed. */
+/** Heap per session (and per full client context) while live, closed but referenced, released. */
 export interface MemoryResult {
   readonly sessions: {
     readonly count: number
+    /** Sessions reachable when the heap was read (= count: the measurement is of live sessions). */
+    readonly reachableWhileMeasured: number
     readonly bytesPerLiveSession: number
-    readonly bytesPerClosedSession: number
+    /** Per live session, over the runs. */
+    readonly bytesPerLiveSessionSpread: Spread
+    readonly bytesPerClosedSessionStillReferenced: number
+    readonly bytesPerSessionAfterRelease: number
   }
   readonly clients: {
     readonly count: number
+    readonly reachableWhileMeasured: number
     readonly bytesPerLiveClient: number
-    readonly bytesPerClosedClient: number
+    readonly bytesPerClosedClientStillReferenced: number
+    readonly bytesPerClientAfterRelease: number
   }
+  readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
-/** Runs the child with `sessions` sessions and `clients` full client contexts. */
-export const runMemory = (sessions = 10_000, clients = 1_000): MemoryResult => {
+/** Runs the child with `sessions` sessions and `clients` full client contexts, `runs` session runs. */
+export const runMemory = (sessions = 10_000, clients = 1_000, runs = 3): MemoryResult => {
+  const loadStart = load()
   const child = spawnSync(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", join(benchDir, "memory-child.ts"), String(sessions), String(clients)],
+    ["--expose-gc", "--import", "tsx", join(benchDir, "memory-child.ts"), String(sessions), String(clients), String(runs)],
     { cwd: rootDir, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 300_000 }
   )
   if (child.status !== 0) throw new Error(`memory child failed (${child.status}): ${child.stderr.slice(0, 1000)}`)
   const line = child.stdout.trim().split("\n").pop() ?? ""
-  return JSON.parse(line) as MemoryResult
+  const parsed = JSON.parse(line) as {
+    sessions: Omit<MemoryResult["sessions"], "bytesPerLiveSessionSpread"> & { runs: Array<number> }
+    clients: MemoryResult["clients"]
+  }
+  const { runs: perRun, ...sessionFigures } = parsed.sessions
+  const live = spread(perRun)
+  return {
+    sessions: { ...sessionFigures, bytesPerLiveSession: live.median, bytesPerLiveSessionSpread: live },
+    clients: parsed.clients,
+    loadAverage: { start: loadStart, end: load() }
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { StackClientApp, StackServerApp, stackAppInternalsSymbol } from "@stackframe/js"
 import type { Official } from "./clients.js"
-import type { BenchServer, Tokens } from "./harness.js"
+import type { BenchServer, Target, Tokens } from "./harness.js"
 
 /** The official client app with an in-memory token store, signed in with tokens when given. */
 export const officialClient = async (bench: BenchServer, tokens?: Tokens) => {
@@ -30,7 +30,7 @@ export const officialSend = (app: StackClientApp, path: string, init: RequestIni
   (app as any)[stackAppInternalsSymbol].sendRequest(path, init)
 
 /** The official server app. */
-export const officialServer = (bench: BenchServer) =>
+export const officialServer = (bench: Target) =>
   new StackServerApp({
     projectId: bench.projectId,
     publishableClientKey: bench.publishableClientKey,

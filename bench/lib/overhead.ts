@@ -1,90 +1,260 @@
 /**
- * Overhead per call on an uncached path (issue 7 §3): the user behind a request's tokens, server
- * side, each call with a distinct session (so no cache can answer), `n` calls per contender:
- * - raw `fetch`: `GET /users/me` with the server key and the access token;
+ * Overhead per call (issue 14): "the user behind a request's tokens", server side, each call with a
+ * distinct session's tokens, against a trivial local HTTP server in another process
+ * (`bench/children/static-server.mjs`, answering the `GET /users/me` body recorded once from the
+ * emulator), so the figure is the client's own cost, not the emulator's:
+ * - raw `fetch`: `GET /users/me` with the server key and the access token (the floor);
  * - this SDK: `ServerUsers.fromRequest` (the `x-stack-auth` header; a session per call);
  * - official: `StackServerApp.getUser({ tokenStore: { accessToken, refreshToken } })`.
- * Calls are interleaved (raw, ours, official, raw, …) so load on the machine hits all three alike.
- * `{ official: false }` leaves the official client out (its figures are then `null`).
+ * Each contender runs in a fresh child process per run (`bench/children/call-child.ts`, bundled),
+ * runs alternate in order; CPU time (user + system) of the measured calls, min / median / max.
+ * Where `valgrind` is installed, instructions per call too (callgrind, `node --single-threaded`,
+ * instrumentation on only around the measured calls): deterministic to a few per cent on a noisy
+ * machine, where CPU time is not.
  */
-import * as ServerUsers from "../../src/users/ServerUsers.js"
+import * as esbuild from "esbuild"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import type { BenchServer, Tokens } from "./harness.js"
 import { createSessions, createUser, serverHeaders } from "./harness.js"
-import { loadOfficial, ourServer } from "./clients.js"
+import { benchDir, rootDir } from "./bundle.js"
+import type { Spread } from "./processes.js"
+import { load, runJsonChild, spread, startServerChild } from "./processes.js"
 
-/** Time and requests per contender. */
-export interface OverheadResult {
-  readonly calls: number
-  readonly rawMsPerCall: number
-  readonly oursMsPerCall: number
-  /** `null` when the official client was left out. */
-  readonly officialMsPerCall: number | null
-  /** ours ÷ raw. */
-  readonly oursRatio: number
-  /** official ÷ raw (`null` when left out). */
-  readonly officialRatio: number | null
-  readonly requestsPerCall: { readonly raw: number; readonly ours: number; readonly official: number | null }
+/** The contenders. */
+export type Side = "raw" | "ours" | "official"
+
+/** One contender's figures. */
+export interface SideFigures {
+  /** CPU microseconds per call, over the runs. */
+  readonly cpuMicrosPerCall: Spread
+  /** Requests the static server received per call (warm-up included). */
+  readonly requestsPerCall: number
+  /** Instructions per call (callgrind), `null` without valgrind. */
+  readonly instructionsPerCall: number | null
 }
 
-/** Runs the comparison with `n` measured calls each (after `warmup` unmeasured ones). */
-export const runOverhead = async (
-  bench: BenchServer,
-  n = 1000,
-  warmup = 50,
-  options: { readonly official?: boolean } = {}
-): Promise<OverheadResult> => {
-  const withOfficial = options.official ?? true
-  const userId = await createUser(bench, "overhead")
-  const total = n + warmup
-  const sessions = {
-    raw: await createSessions(bench, userId, total),
-    ours: await createSessions(bench, userId, total),
-    official: withOfficial ? await createSessions(bench, userId, total) : []
-  }
-  const runtime = ourServer(bench)
-  const official = withOfficial ? (await loadOfficial()).officialServer(bench) : undefined
-  const calls = {
-    raw: async (tokens: Tokens) => {
-      const response = await fetch(`${bench.baseUrl}/api/v1/users/me`, { headers: serverHeaders(bench, tokens.accessToken) })
-      const body = (await response.json()) as { id?: string }
-      if (body.id !== userId) throw new Error("raw fetch: unexpected answer")
-    },
-    ours: async (tokens: Tokens) => {
-      const user = await runtime.runPromise(
-        ServerUsers.fromRequest({ headers: { "x-stack-auth": JSON.stringify(tokens) } }, { projectId: bench.projectId })
-      )
-      if (user._tag !== "Some" || user.value.id !== userId) throw new Error("ours: unexpected answer")
-    },
-    official: async (tokens: Tokens) => {
-      const user = await official!.getUser({ tokenStore: tokens })
-      if (user?.id !== userId) throw new Error("official: unexpected answer")
-    }
-  }
-  const elapsed = { raw: 0, ours: 0, official: 0 }
-  const requests = { raw: 0, ours: 0, official: 0 }
+/** The per-call figures. */
+export interface OverheadResult {
+  readonly calls: number
+  readonly warmup: number
+  readonly runs: number
+  readonly sides: Readonly<Partial<Record<Side, SideFigures>>>
+  /** ours ÷ raw and official ÷ raw of the median CPU time; ours ÷ official. */
+  readonly cpuRatio: { readonly ours: number; readonly official: number | null; readonly oursVsOfficial: number | null }
+  /** The same with instructions (`null` without valgrind). */
+  readonly instructionRatio: { readonly ours: number | null; readonly official: number | null; readonly oursVsOfficial: number | null }
+  /** Ratios of each run (ours ÷ raw), for the spread. */
+  readonly cpuRatioSpread: Spread
+  readonly callgrindCalls: { readonly calls: number; readonly warmup: number } | null
+  readonly loadAverage: { readonly start: number; readonly end: number }
+}
+
+/** Options of {@link runOverhead}. */
+export interface OverheadOptions {
+  readonly calls: number
+  readonly warmup: number
+  readonly runs: number
+  readonly official: boolean
+  /** Calls of the two callgrind runs per side; `null` skips callgrind. */
+  readonly callgrind: { readonly calls: number; readonly warmup: number } | null
+}
+
+/**
+ * Built children and their inputs. Under the root's `node_modules` so that the children resolve
+ * `effect`, `jose`, … to the root's copies (as the SDK's own code does), not to the versions the
+ * official SDK brought into `bench/node_modules`; the official SDK is imported by absolute URL.
+ */
+export const buildDir = join(rootDir, "node_modules", ".cache", "stack-auth-effect-bench")
+
+/** A folder of this process's own under {@link buildDir} (bench and tests may run at the same time); the caller removes it. */
+export const makeWorkDir = (name: string): string => {
+  const dir = join(buildDir, `${name}-${process.pid}-${Date.now()}`)
+  mkdirSync(dir, { recursive: true })
+  return dir
+}
+
+/** The official SDK's module URL (resolved from `bench/`), or `null` when not installed. */
+export const officialModuleUrl = (): string | null => {
   try {
-    for (let i = 0; i < total; i++) {
-      for (const name of withOfficial ? (["raw", "ours", "official"] as const) : (["raw", "ours"] as const)) {
-        const before = bench.requests.total()
-        const start = performance.now()
-        await calls[name](sessions[name][i]!)
-        const ms = performance.now() - start
-        if (i >= warmup) {
-          elapsed[name] += ms
-          requests[name] += bench.requests.total() - before
+    return import.meta.resolve("@stackframe/js")
+  } catch {
+    return null
+  }
+}
+
+/** Bundles `bench/children/call-child.ts` into one ESM file (packages external); returns its path. */
+export const buildCallChild = async (dir: string): Promise<string> => {
+  const outfile = join(dir, "call-child.mjs")
+  await esbuild.build({
+    entryPoints: [join(benchDir, "children", "call-child.ts")],
+    bundle: true,
+    packages: "external",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outfile,
+    logLevel: "silent",
+    absWorkingDir: rootDir
+  })
+  return outfile
+}
+
+/** Whether `valgrind` can be run. */
+export const valgrindAvailable = (): boolean => spawnSync("valgrind", ["--version"], { encoding: "utf8" }).status === 0
+
+/** Records one `GET /users/me` answer and `count` distinct sessions' tokens from an emulator. */
+export const recordFixture = async (bench: BenchServer, count: number) => {
+  const userId = await createUser(bench, "overhead")
+  const tokens: Array<Tokens> = await createSessions(bench, userId, count)
+  const response = await fetch(`${bench.baseUrl}/api/v1/users/me`, { headers: serverHeaders(bench, tokens[0]!.accessToken) })
+  const body = (await response.json()) as unknown
+  return { userId, tokens, body }
+}
+
+const staticCount = async (port: number): Promise<number> =>
+  ((await (await fetch(`http://127.0.0.1:${port}/__bench/count`)).json()) as { count: number }).count
+
+const control = (args: ReadonlyArray<string>) => {
+  const result = spawnSync("callgrind_control", args, { encoding: "utf8", timeout: 120_000 })
+  if (result.status !== 0) throw new Error(`callgrind_control ${args.join(" ")} failed: ${result.stderr}${result.stdout}`)
+}
+
+/**
+ * Instructions of `calls` measured calls of one side: the child runs under callgrind with
+ * instrumentation off through start-up and warm-up; it is turned on (`callgrind_control -i on`)
+ * just before the measured calls and the counts are dumped (`-d`) right after them.
+ */
+const instructions = (work: string, script: string, side: Side, config: string, calls: number, warmup: number): Promise<number> => {
+  const dir = join(work, `callgrind-${side}`)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  return new Promise<number>((resolve, reject) => {
+    const child = spawn(
+      "valgrind",
+      ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${join(dir, "out.%p")}`, process.execPath, "--single-threaded", script, side, config, String(calls), String(warmup)],
+      { cwd: rootDir, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, BENCH_CALLGRIND_SYNC: "1" } }
+    )
+    let out = ""
+    let err = ""
+    let dumped: number | null = null
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString()
+    })
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString()
+      while (out.includes("\n")) {
+        const line = out.slice(0, out.indexOf("\n"))
+        out = out.slice(out.indexOf("\n") + 1)
+        try {
+          if (line === "ready") {
+            control(["-i", "on", String(child.pid)])
+            child.stdin.write("go\n")
+          } else if (line === "done") {
+            control(["-d", String(child.pid)])
+            let total = 0
+            for (const file of readdirSync(dir)) {
+              if (!/\.\d+$/.test(file.replace(/^out\.\d+/, ""))) continue
+              const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(dir, file), "utf8"))
+              if (totals !== null) total += Number(totals[1])
+            }
+            dumped = total
+            child.stdin.write("exit\n")
+          }
+        } catch (error) {
+          child.kill("SIGKILL")
+          reject(error)
         }
       }
+    })
+    child.once("exit", (code) => {
+      rmSync(dir, { recursive: true, force: true })
+      if (dumped === null) reject(new Error(`callgrind ${side} ended (${code}) without counts: ${err.slice(-1000)}`))
+      else resolve(dumped)
+    })
+  })
+}
+
+/**
+ * Runs the comparison. `bench` is an emulator used only to record the answer and the sessions'
+ * tokens; the calls go to the static server.
+ */
+export const runOverhead = async (bench: BenchServer, options: OverheadOptions): Promise<OverheadResult> => {
+  const loadStart = load()
+  const sides: ReadonlyArray<Side> = options.official ? ["raw", "ours", "official"] : ["raw", "ours"]
+  // every call of a child gets a session of its own
+  const largest = Math.max(options.calls + options.warmup, (options.callgrind?.calls ?? 0) + (options.callgrind?.warmup ?? 0))
+  const fixture = await recordFixture(bench, largest)
+  const work = makeWorkDir("overhead")
+  const answerFile = join(work, "overhead-answer.json")
+  writeFileSync(answerFile, JSON.stringify({ body: fixture.body }))
+  const script = await buildCallChild(work)
+  const server = await startServerChild<{ port: number }>([], join(benchDir, "children", "static-server.mjs"), [answerFile])
+  const config = join(work, "overhead-config.json")
+  writeFileSync(
+    config,
+    JSON.stringify({
+      baseUrl: `http://127.0.0.1:${server.info.port}`,
+      projectId: bench.projectId,
+      publishableClientKey: bench.publishableClientKey,
+      secretServerKey: bench.secretServerKey,
+      userId: fixture.userId,
+      tokens: fixture.tokens,
+      officialModule: officialModuleUrl()
+    })
+  )
+  const cpu: Record<Side, Array<number>> = { raw: [], ours: [], official: [] }
+  const requests: Record<Side, number> = { raw: 0, ours: 0, official: 0 }
+  const runsOf: Record<Side, number> = { raw: 0, ours: 0, official: 0 }
+  const ratios: Array<number> = []
+  const instr: Record<Side, number | null> = { raw: null, ours: null, official: null }
+  try {
+    for (let run = 0; run < options.runs; run++) {
+      // alternate the order: run 0 raw, ours, official; run 1 official, ours, raw; …
+      const order = run % 2 === 0 ? sides : [...sides].reverse()
+      const perRun: Partial<Record<Side, number>> = {}
+      for (const side of order) {
+        const before = await staticCount(server.info.port)
+        const result = runJsonChild<{ cpuMicros: number }>(process.execPath, [script, side, config, String(options.calls), String(options.warmup)])
+        requests[side] += (await staticCount(server.info.port)) - before
+        runsOf[side] += options.calls + options.warmup
+        perRun[side] = result.cpuMicros / options.calls
+        cpu[side].push(result.cpuMicros / options.calls)
+      }
+      ratios.push(perRun.ours! / perRun.raw!)
+    }
+    if (options.callgrind !== null) {
+      for (const side of sides) instr[side] = (await instructions(work, script, side, config, options.callgrind.calls, options.callgrind.warmup)) / options.callgrind.calls
     }
   } finally {
-    await runtime.dispose()
+    await server.stop()
+    rmSync(work, { recursive: true, force: true })
   }
+  const figures = (side: Side): SideFigures => ({
+    cpuMicrosPerCall: spread(cpu[side]),
+    requestsPerCall: runsOf[side] === 0 ? 0 : requests[side] / runsOf[side],
+    instructionsPerCall: instr[side]
+  })
+  const median = (side: Side) => spread(cpu[side]).median
+  const ratioOf = (a: number | null, b: number | null) => (a === null || b === null ? null : a / b)
   return {
-    calls: n,
-    rawMsPerCall: elapsed.raw / n,
-    oursMsPerCall: elapsed.ours / n,
-    officialMsPerCall: withOfficial ? elapsed.official / n : null,
-    oursRatio: elapsed.ours / elapsed.raw,
-    officialRatio: withOfficial ? elapsed.official / elapsed.raw : null,
-    requestsPerCall: { raw: requests.raw / n, ours: requests.ours / n, official: withOfficial ? requests.official / n : null }
+    calls: options.calls,
+    warmup: options.warmup,
+    runs: options.runs,
+    sides: Object.fromEntries(sides.map((side) => [side, figures(side)])),
+    cpuRatio: {
+      ours: median("ours") / median("raw"),
+      official: options.official ? median("official") / median("raw") : null,
+      oursVsOfficial: options.official ? median("ours") / median("official") : null
+    },
+    instructionRatio: {
+      ours: ratioOf(instr.ours, instr.raw),
+      official: ratioOf(instr.official, instr.raw),
+      oursVsOfficial: ratioOf(instr.ours, instr.official)
+    },
+    cpuRatioSpread: spread(ratios),
+    callgrindCalls: options.callgrind,
+    loadAverage: { start: loadStart, end: load() }
   }
 }

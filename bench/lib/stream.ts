@@ -1,50 +1,56 @@
 /**
- * Listing (issue 7 §6): `n` users streamed at page size 100 with `ServerUsers.stream`, time and
- * peak heap (heap used sampled every chunk and every 5 ms, minus the heap before; the emulator
- * runs in the same process, so its answers are included). Raw `fetch` paging and the official
- * `listUsers` paging are measured the same way for comparison (`{ official: false }` leaves the
- * official one out: `official` is then `null`).
+ * Listing (issue 7 §6, corrected by issue 14): every user of the demo project walked at page size
+ * 100 with `ServerUsers.stream`, raw `fetch` paging and the official `listUsers` paging, against the
+ * emulator in a process of its own (seeded with the users; `bench/children/emulator-server.ts`).
+ * One unmeasured warm-up walk each, then `runs` measured walks each in alternating order (run 0:
+ * ours, raw, official; run 1: official, raw, ours; …). Time and peak heap of this process (heap
+ * used sampled every chunk and every 5 ms, minus the heap before), min / median / max.
+ * `{ official: false }` leaves the official one out (`official` is then `null`).
  */
-import { Stream } from "effect"
-import { randomUuid } from "../../src/emulator/Random.js"
-import { makeUser } from "../../src/emulator/State.js"
+import { ManagedRuntime, Stream } from "effect"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import type { BenchServer } from "./harness.js"
+import * as Stack from "../../src/Stack.js"
+import type { Target } from "./harness.js"
 import { serverHeaders } from "./harness.js"
-import { loadOfficial, ourServer } from "./clients.js"
+import { loadOfficial } from "./clients.js"
+import type { Spread } from "./processes.js"
+import { load, spread } from "./processes.js"
 
-/** One way of walking every user. */
+/** One way of walking every user, over the runs. */
 export interface ListingRun {
   readonly users: number
+  /** `GET /users` requests the server received per walk. */
   readonly pages: number
-  readonly ms: number
-  readonly peakHeapBytes: number
+  readonly ms: Spread
+  readonly peakHeapBytes: Spread
 }
 
 /** The listing figures. */
 export interface StreamResult {
   readonly users: number
   readonly pageSize: number
+  readonly runs: number
   readonly ours: ListingRun
   readonly raw: ListingRun
   readonly official: ListingRun | null
+  /** ours ÷ raw and ours ÷ official time of each run. */
+  readonly oursVsRaw: Spread
+  readonly oursVsOfficial: Spread | null
+  readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.()
 
-/** Adds `n` users to the demo project directly in the emulator's state (no requests). */
-export const seedUsers = (bench: BenchServer, n: number): void => {
-  const project = bench.emulator.state.projects.get(bench.projectId)!
-  const now = Date.now()
-  for (let i = 0; i < n; i++) {
-    const user = makeUser(randomUuid(), now - n + i)
-    user.primaryEmail = `listed-${i}@example.com`
-    user.displayName = `Listed ${i}`
-    project.users.set(user.id, user)
-  }
+type Walk = (sample: () => void) => Promise<number>
+
+interface Measured {
+  readonly users: number
+  readonly pages: number
+  readonly ms: number
+  readonly peak: number
 }
 
-const measure = async (bench: BenchServer, walk: (sample: () => void) => Promise<number>): Promise<ListingRun> => {
+const measure = async (pagesOf: () => Promise<number>, walk: Walk): Promise<Measured> => {
   gc()
   const baseline = process.memoryUsage().heapUsed
   let peak = baseline
@@ -53,65 +59,118 @@ const measure = async (bench: BenchServer, walk: (sample: () => void) => Promise
     if (used > peak) peak = used
   }
   const timer = setInterval(sample, 5)
-  bench.requests.reset()
+  const pagesBefore = await pagesOf()
   const start = performance.now()
   try {
     const users = await walk(sample)
-    return { users, pages: bench.requests.count("GET /users"), ms: performance.now() - start, peakHeapBytes: peak - baseline }
+    const ms = performance.now() - start
+    return { users, pages: (await pagesOf()) - pagesBefore, ms, peak: peak - baseline }
   } finally {
     clearInterval(timer)
   }
 }
 
-/** Streams every user of the demo project (seed them first) three ways. */
+/**
+ * Walks every user of the demo project (seeded in the server) with each contender. `pagesOf` reads
+ * the server's count of `GET /users` requests.
+ */
 export const runStream = async (
-  bench: BenchServer,
+  target: Target,
+  pagesOf: () => Promise<number>,
   expected: number,
   pageSize = 100,
-  options: { readonly official?: boolean } = {}
+  options: { readonly official?: boolean; readonly runs?: number } = {}
 ): Promise<StreamResult> => {
-  const runtime = ourServer(bench)
+  const loadStart = load()
+  const runs = options.runs ?? 3
+  const runtime = ManagedRuntime.make(
+    Stack.layerServer({
+      projectId: target.projectId,
+      publishableClientKey: target.publishableClientKey,
+      secretServerKey: target.secretServerKey,
+      baseUrl: target.baseUrl
+    })
+  )
   try {
-    const ours = await measure(bench, (sample) =>
-      runtime.runPromise(
-        ServerUsers.stream({ limit: pageSize }).pipe(
-          Stream.mapChunks((chunk) => {
+    const walks: Array<readonly ["ours" | "raw" | "official", Walk]> = [
+      [
+        "ours",
+        (sample) =>
+          runtime.runPromise(
+            ServerUsers.stream({ limit: pageSize }).pipe(
+              Stream.mapChunks((chunk) => {
+                sample()
+                return chunk
+              }),
+              Stream.runCount
+            )
+          )
+      ],
+      [
+        "raw",
+        async (sample) => {
+          let cursor: string | null = null
+          let count = 0
+          do {
+            const query: string = `limit=${pageSize}${cursor === null ? "" : `&cursor=${cursor}`}`
+            const response = await fetch(`${target.baseUrl}/api/v1/users?${query}`, { headers: serverHeaders(target) })
+            const page = (await response.json()) as { items: Array<unknown>; pagination: { next_cursor: string | null } }
+            count += page.items.length
+            cursor = page.pagination.next_cursor
             sample()
-            return chunk
-          }),
-          Stream.runCount
-        )
-      )
-    )
-    const raw = await measure(bench, async (sample) => {
-      let cursor: string | null = null
-      let count = 0
-      do {
-        const query: string = `limit=${pageSize}${cursor === null ? "" : `&cursor=${cursor}`}`
-        const response = await fetch(`${bench.baseUrl}/api/v1/users?${query}`, { headers: serverHeaders(bench) })
-        const page = (await response.json()) as { items: Array<unknown>; pagination: { next_cursor: string | null } }
-        count += page.items.length
-        cursor = page.pagination.next_cursor
-        sample()
-      } while (cursor !== null)
-      return count
-    })
-    const app = (options.official ?? true) ? (await loadOfficial()).officialServer(bench) : undefined
-    const official = app === undefined ? null : await measure(bench, async (sample) => {
-      let cursor: string | undefined
-      let count = 0
-      do {
-        const page = await app.listUsers({ limit: pageSize, ...(cursor === undefined ? {} : { cursor }) })
-        count += page.length
-        cursor = page.nextCursor ?? undefined
-        sample()
-      } while (cursor !== undefined)
-      return count
-    })
-    for (const run of official === null ? [ours, raw] : [ours, raw, official]) {
-      if (run.users !== expected) throw new Error(`listing: expected ${expected} users, walked ${run.users}`)
+          } while (cursor !== null)
+          return count
+        }
+      ]
+    ]
+    if (options.official ?? true) {
+      const app = (await loadOfficial()).officialServer(target)
+      walks.push([
+        "official",
+        async (sample) => {
+          let cursor: string | undefined
+          let count = 0
+          do {
+            const page = await app.listUsers({ limit: pageSize, ...(cursor === undefined ? {} : { cursor }) })
+            count += page.length
+            cursor = page.nextCursor ?? undefined
+            sample()
+          } while (cursor !== undefined)
+          return count
+        }
+      ])
     }
-    return { users: expected, pageSize, ours, raw, official }
+    const results = new Map<string, Array<Measured>>(walks.map(([name]) => [name, []]))
+    // warm-up: one unmeasured walk each
+    for (const [, walk] of walks) await measure(pagesOf, walk)
+    for (let run = 0; run < runs; run++) {
+      for (const [name, walk] of run % 2 === 0 ? walks : [...walks].reverse()) {
+        const measured = await measure(pagesOf, walk)
+        if (measured.users !== expected) throw new Error(`listing: expected ${expected} users, ${name} walked ${measured.users}`)
+        results.get(name)!.push(measured)
+      }
+    }
+    const figures = (name: string): ListingRun | null => {
+      const all = results.get(name)
+      if (all === undefined || all.length === 0) return null
+      return { users: expected, pages: all[0]!.pages, ms: spread(all.map((m) => m.ms)), peakHeapBytes: spread(all.map((m) => m.peak)) }
+    }
+    const ratios = (other: string) => {
+      const mine = results.get("ours")!
+      const theirs = results.get(other)
+      return theirs === undefined || theirs.length === 0 ? null : spread(mine.map((m, i) => m.ms / theirs[i]!.ms))
+    }
+    return {
+      users: expected,
+      pageSize,
+      runs,
+      ours: figures("ours")!,
+      raw: figures("raw")!,
+      official: figures("official"),
+      oursVsRaw: ratios("raw")!,
+      oursVsOfficial: ratios("official"),
+      loadAverage: { start: loadStart, end: load() }
+    }
   } finally {
     await runtime.dispose()
   }

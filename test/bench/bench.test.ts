@@ -1,24 +1,36 @@
 /**
- * The bench's own code in miniature, so it cannot rot: a bundle measurement, economy scenarios,
- * the overhead, verification and listing comparisons with small counts. Counts are asserted,
- * never times. The official SDK is a dependency of the bench's own package (`npm --prefix bench
- * install`, done by `npm run bench` and by CI): without it, the official client's parts are
- * skipped (reported as skipped) and this SDK's and raw fetch's parts still run.
+ * The bench's own code in miniature, so it cannot rot, and the budgets of `bench/budget.json`:
+ * bundle bytes, requests and fibers per call. Counts are asserted, never times. The official SDK
+ * is a dependency of the bench's own package (`npm --prefix bench install`, done by `npm run
+ * bench` and by CI): without it, the official client's parts are skipped (reported as skipped)
+ * and this SDK's and raw fetch's parts still run.
  */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { measureBundle } from "../../bench/lib/bundle.js"
-import { runScenario } from "../../bench/lib/economy.js"
+import { benchDir, measureBundle } from "../../bench/lib/bundle.js"
 import { officialInstalled } from "../../bench/lib/clients.js"
+import { countPerCall } from "../../bench/lib/counts.js"
+import { runScenario } from "../../bench/lib/economy.js"
 import type { BenchServer } from "../../bench/lib/harness.js"
-import { startBenchServer } from "../../bench/lib/harness.js"
+import { seedUsers, startBenchServer } from "../../bench/lib/harness.js"
+import { runMemory } from "../../bench/lib/memory.js"
 import { runOverhead } from "../../bench/lib/overhead.js"
-import { runStream, seedUsers } from "../../bench/lib/stream.js"
+import { emulatorCounts, spread, startEmulatorChild } from "../../bench/lib/processes.js"
+import { runStream } from "../../bench/lib/stream.js"
 import { runVerify } from "../../bench/lib/verify.js"
 
 let bench: BenchServer
 
 /** Whether `bench/node_modules` holds the official SDK. */
 const official = await officialInstalled()
+
+interface Budget {
+  readonly tolerance: number
+  readonly bundles: Readonly<Record<"a" | "b" | "c", { readonly entry: string; readonly firstLoadGzipBytes: number }>>
+  readonly perCall: { readonly fibers: number; readonly requests: number }
+}
+const budget = JSON.parse(readFileSync(join(benchDir, "budget.json"), "utf8")) as Budget
 
 beforeAll(async () => {
   bench = await startBenchServer()
@@ -27,16 +39,38 @@ afterAll(async () => {
   await bench?.stop()
 })
 
-describe("bench in miniature", () => {
-  it("measures the bundle of entry (a) with esbuild: minified and gzip -9 bytes, largest inputs", async () => {
-    const size = await measureBundle("ours-a.ts")
-    expect(size.entry).toBe("ours-a.ts")
-    expect(size.minifiedBytes).toBeGreaterThan(10_000)
-    expect(size.gzipBytes).toBeGreaterThan(1_000)
-    expect(size.gzipBytes).toBeLessThan(size.minifiedBytes)
-    expect(size.largestInputs.map((input) => input.input)).toContain("effect")
-    expect(size.largestInputs.reduce((sum, input) => sum + input.bytes, 0)).toBeLessThanOrEqual(size.minifiedBytes)
+describe("bench budgets (bench/budget.json)", () => {
+  for (const id of ["a", "b", "c"] as const) {
+    it(`the first-load bundle of entry (${id}) stays within ${budget.tolerance * 100}% of its budget`, async () => {
+      const size = await measureBundle(budget.bundles[id].entry)
+      expect(size.firstLoadGzipBytes).toBeGreaterThan(1_000)
+      expect(size.firstLoadGzipBytes).toBeLessThanOrEqual(budget.bundles[id].firstLoadGzipBytes * (1 + budget.tolerance))
+    }, 60_000)
+  }
+
+  it("a server-side ServerUsers.fromRequest call sends one request and starts no more fibers than its budget", async () => {
+    const counts = await countPerCall(bench, 3)
+    expect(counts.requestsPerCall).toBe(budget.perCall.requests)
+    expect(counts.fibersPerCall).toBeLessThanOrEqual(budget.perCall.fibers)
   })
+})
+
+describe("bench in miniature", () => {
+  it("the code-split build splits first-load chunks from lazy ones, and the one-file build has them all", async () => {
+    const size = await measureBundle("ours-a.ts")
+    expect(size.chunks.filter((chunk) => chunk.firstLoad).reduce((sum, chunk) => sum + chunk.gzipBytes, 0)).toBe(size.firstLoadGzipBytes)
+    expect(size.chunks.filter((chunk) => !chunk.firstLoad).reduce((sum, chunk) => sum + chunk.gzipBytes, 0)).toBe(size.lazyGzipBytes)
+    expect(size.minifiedBytes).toBeGreaterThan(10_000)
+    expect(size.largestInputs.map((input) => input.input)).toContain("effect")
+  }, 60_000)
+
+  it.skipIf(!official)("the official SDK's lazy chunks (session replay, dev tool) are not counted in its first load (bench dependencies installed)", async () => {
+    const size = await measureBundle("official-a.ts")
+    const lazy = size.chunks.filter((chunk) => !chunk.firstLoad).map((chunk) => chunk.chunk)
+    expect(lazy.some((name) => name.startsWith("dev-tool-core"))).toBe(true)
+    expect(lazy.some((name) => name.startsWith("all-"))).toBe(true)
+    expect(size.firstLoadGzipBytes + size.lazyGzipBytes).toBeGreaterThan(size.firstLoadGzipBytes)
+  }, 60_000)
 
   it("economy: 3 concurrent reads cost this SDK one GET /users/me", async () => {
     const ours = await runScenario(bench, "ours", "concurrentReads", 3)
@@ -54,55 +88,59 @@ describe("bench in miniature", () => {
     const ours = await runScenario(bench, "ours", "rejectedToken", 3)
     expect(ours.refreshes).toBe(1)
     expect(ours.byPath["PATCH /users/me"]).toBe(6)
-    expect(ours.addedWallMs).toBeTypeOf("number")
     const expired = await runScenario(bench, "ours", "expiredToken", 3)
     expect(expired.refreshes).toBe(1)
     expect(expired.byPath["PATCH /users/me"]).toBe(3)
   })
 
-  it("overhead: one request per call for raw fetch and this SDK, the official client left out when asked", async () => {
-    const result = await runOverhead(bench, 3, 1, { official: false })
-    expect(result.calls).toBe(3)
-    expect(result.requestsPerCall).toEqual({ raw: 1, ours: 1, official: null })
-    expect(result.officialMsPerCall).toBeNull()
+  it("per call: each child process sends one request per call to the static server in another process", async () => {
+    const result = await runOverhead(bench, { calls: 3, warmup: 1, runs: 1, official: false, callgrind: null })
+    expect(result.sides.raw?.requestsPerCall).toBe(1)
+    expect(result.sides.ours?.requestsPerCall).toBe(1)
+    expect(result.sides.official).toBeUndefined()
+    expect(result.cpuRatioSpread.runs).toBe(1)
+  }, 60_000)
+
+  it("token check: every token is distinct and verified without a request once the JWKS is cached", async () => {
+    const result = await runVerify(bench, async () => bench.requests.total(), 4, 2)
+    expect(result.distinctTokens).toBe(4)
+    expect(result.runs).toBe(2)
+    expect(result.networkRequestsWhileVerifying).toBe(0)
+    expect(result.roundTripRequests).toBe(8)
   })
 
-  it.skipIf(!official)("overhead: one request per call for raw fetch, this SDK and the official client (bench dependencies installed)", async () => {
-    const result = await runOverhead(bench, 3, 1)
-    expect(result.calls).toBe(3)
-    expect(result.requestsPerCall).toEqual({ raw: 1, ours: 1, official: 1 })
-  })
+  it("memory: the sessions are reachable while the heap is read", () => {
+    const result = runMemory(50, 5, 1)
+    expect(result.sessions.count).toBe(50)
+    expect(result.sessions.reachableWhileMeasured).toBe(50)
+    expect(result.clients.reachableWhileMeasured).toBe(5)
+  }, 60_000)
 
-  it("verify: one JWKS request for every verification, none after it", async () => {
-    const result = await runVerify(bench, 20, 5, 5)
-    expect(result.requests).toBe(20)
-    expect(result.verifierNetworkRequests).toBe(1)
-    expect(result.networkRequestsAfterJwksCached).toBe(0)
-  })
-
-  it("listing: 250 users at page size 100 are 3 pages for this SDK and raw fetch", async () => {
-    const own = await startBenchServer()
+  it("listing: 249 seeded users and the demo user at page size 100 are 3 pages per walk against the emulator in its own process", async () => {
+    const server = await startEmulatorChild(249)
     try {
-      seedUsers(own, 250)
-      const result = await runStream(own, 250, 100, { official: false })
+      expect(server.info.users).toBe(250)
+      const result = await runStream(server.info, async () => (await emulatorCounts(server.info))["GET /users"] ?? 0, 250, 100, {
+        official,
+        runs: 1
+      })
       expect(result.ours).toMatchObject({ users: 250, pages: 3 })
       expect(result.raw).toMatchObject({ users: 250, pages: 3 })
-      expect(result.official).toBeNull()
+      if (official) expect(result.official).toMatchObject({ users: 250, pages: 3 })
+      else expect(result.official).toBeNull()
     } finally {
-      await own.stop()
+      await server.stop()
     }
+  }, 60_000)
+
+  it("listing: seeding an in-process emulator adds the users without requests", () => {
+    const before = bench.requests.total()
+    seedUsers(bench.emulator, 5)
+    expect(bench.requests.total()).toBe(before)
   })
 
-  it.skipIf(!official)("listing: 250 users at page size 100 are 3 pages for each contender (bench dependencies installed)", async () => {
-    const own = await startBenchServer()
-    try {
-      seedUsers(own, 250)
-      const result = await runStream(own, 250, 100)
-      expect(result.ours).toMatchObject({ users: 250, pages: 3 })
-      expect(result.raw).toMatchObject({ users: 250, pages: 3 })
-      expect(result.official).toMatchObject({ users: 250, pages: 3 })
-    } finally {
-      await own.stop()
-    }
+  it("spread: min, median and max of repeated runs", () => {
+    expect(spread([3, 1, 2])).toEqual({ runs: 3, min: 1, median: 2, max: 3 })
+    expect(spread([4, 1, 2, 3])).toEqual({ runs: 4, min: 1, median: 2.5, max: 4 })
   })
 })

@@ -1,0 +1,119 @@
+/**
+ * Cold start (issue 14): `import` of the package's main entry in a fresh Node process, this SDK vs
+ * the official `@stackframe/js`, with `node` importing nothing as the floor. This SDK is compiled
+ * file by file (esbuild, no bundling: what `npm run build` ships, without types) into the bench's
+ * build folder; the official SDK is imported from `bench/node_modules` as published. Wall time of
+ * the whole process (spawn to exit), `runs` runs per side in alternating order, min / median / max;
+ * files opened (successful `openat`, distinct paths, `/proc`, `/sys`, `/dev` left out) from one run
+ * under `strace -f` where strace is installed.
+ */
+import * as esbuild from "esbuild"
+import { spawnSync } from "node:child_process"
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { rootDir } from "./bundle.js"
+import { makeWorkDir, officialModuleUrl } from "./overhead.js"
+import type { Spread } from "./processes.js"
+import { load, spread } from "./processes.js"
+
+/** The sides of the cold start. */
+export type ColdSide = "floor" | "ours" | "official"
+
+/** One side's figures. */
+export interface ColdFigures {
+  readonly wallMs: Spread
+  /** Files opened by the process (`null` without strace). */
+  readonly filesOpened: number | null
+}
+
+/** The cold-start figures. */
+export interface ColdStartResult {
+  readonly runs: number
+  readonly sides: Readonly<Partial<Record<ColdSide, ColdFigures>>>
+  /** (ours − floor) ÷ (official − floor), medians; `null` without the official SDK. */
+  readonly importTimeRatio: number | null
+  readonly loadAverage: { readonly start: number; readonly end: number }
+}
+
+const srcFiles = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? srcFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [join(dir, entry.name)] : []
+  )
+
+/** Compiles `src/` file by file into the build folder; returns the URL of its `index.js`. */
+export const buildOursForImport = async (work: string): Promise<string> => {
+  const outdir = join(work, "ours")
+  await esbuild.build({
+    entryPoints: srcFiles(join(rootDir, "src")),
+    bundle: false,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outdir,
+    outbase: join(rootDir, "src"),
+    logLevel: "silent"
+  })
+  return pathToFileURL(join(outdir, "index.js")).href
+}
+
+const launcher = (work: string, side: ColdSide, url: string | null): string => {
+  const file = join(work, `cold-${side}.mjs`)
+  writeFileSync(file, url === null ? "" : `import ${JSON.stringify(url)}\n`)
+  return file
+}
+
+const strace = (): boolean => spawnSync("strace", ["-V"], { encoding: "utf8" }).status === 0
+
+const filesOpened = (work: string, file: string): number => {
+  const trace = join(work, "cold.strace")
+  const run = spawnSync("strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", trace, process.execPath, file], { cwd: rootDir, encoding: "utf8" })
+  if (run.status !== 0) throw new Error(`strace ${file} failed: ${run.stderr.slice(-500)}`)
+  const paths = new Set<string>()
+  for (const line of readFileSync(trace, "utf8").split("\n")) {
+    const match = /open(?:at)?\((?:[^,]+, )?"([^"]+)".*\)\s+=\s+(\d+)/.exec(line)
+    if (match !== null && !/^\/(proc|sys|dev)\//.test(match[1]!)) paths.add(match[1]!)
+  }
+  rmSync(trace, { force: true })
+  return paths.size
+}
+
+/** Runs the cold-start comparison. */
+export const runColdStart = async (runs = 7, options: { readonly official?: boolean } = {}): Promise<ColdStartResult> => {
+  const loadStart = load()
+  const work = makeWorkDir("cold")
+  try {
+  const official = (options.official ?? true) ? officialModuleUrl() : null
+  const files: Array<readonly [ColdSide, string]> = [
+    ["floor", launcher(work, "floor", null)],
+    ["ours", launcher(work, "ours", await buildOursForImport(work))],
+    ...(official === null ? [] : [["official", launcher(work, "official", official)] as const])
+  ]
+  const times = new Map<ColdSide, Array<number>>(files.map(([side]) => [side, []]))
+  // warm-up: one unmeasured start each (file-system cache)
+  for (const [side, file] of files) {
+    const run = spawnSync(process.execPath, [file], { cwd: rootDir, encoding: "utf8" })
+    if (run.status !== 0) throw new Error(`cold start ${side} failed: ${run.stderr.slice(-800)}`)
+  }
+  for (let run = 0; run < runs; run++) {
+    for (const [side, file] of run % 2 === 0 ? files : [...files].reverse()) {
+      const start = performance.now()
+      spawnSync(process.execPath, [file], { cwd: rootDir })
+      times.get(side)!.push(performance.now() - start)
+    }
+  }
+  const traced = strace()
+  const sides = Object.fromEntries(
+    files.map(([side, file]) => [side, { wallMs: spread(times.get(side)!), filesOpened: traced ? filesOpened(work, file) : null }])
+  ) as Partial<Record<ColdSide, ColdFigures>>
+  const floor = sides.floor!.wallMs.median
+  return {
+    runs,
+    sides,
+    importTimeRatio: sides.official === undefined ? null : (sides.ours!.wallMs.median - floor) / (sides.official.wallMs.median - floor),
+    loadAverage: { start: loadStart, end: load() }
+  }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}

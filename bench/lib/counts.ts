@@ -1,0 +1,43 @@
+/**
+ * What the bench can count rather than time, for `test/bench/bench.test.ts` and the budget file
+ * `bench/budget.json`: fibers started by one server-side "user behind these tokens" call
+ * (`ServerUsers.fromRequest`), and requests it sends.
+ */
+import { Effect, Supervisor } from "effect"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
+import type { BenchServer, Tokens } from "./harness.js"
+import { createSessions, createUser } from "./harness.js"
+import { ourServer } from "./clients.js"
+
+/** Counts the fibers started under it. */
+class FiberCounter extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  override onStart() {
+    this.started += 1
+  }
+}
+
+/** Fibers started and requests received per `ServerUsers.fromRequest` call, over `calls` calls on distinct sessions. */
+export const countPerCall = async (bench: BenchServer, calls = 5): Promise<{ readonly fibersPerCall: number; readonly requestsPerCall: number }> => {
+  const userId = await createUser(bench, "counts")
+  const sessions: Array<Tokens> = await createSessions(bench, userId, calls + 1)
+  const runtime = ourServer(bench)
+  const call = (tokens: Tokens) =>
+    ServerUsers.fromRequest({ headers: { "x-stack-auth": JSON.stringify(tokens) } }, { projectId: bench.projectId })
+  try {
+    // one unmeasured call: layers built, decoders made
+    await runtime.runPromise(call(sessions[0]!))
+    const counter = new FiberCounter()
+    bench.requests.reset()
+    for (const tokens of sessions.slice(1)) {
+      const user = await runtime.runPromise(call(tokens).pipe(Effect.supervised(counter)))
+      if (user._tag !== "Some" || user.value.id !== userId) throw new Error("counts: unexpected answer")
+    }
+    return { fibersPerCall: counter.started / calls, requestsPerCall: bench.requests.total() / calls }
+  } finally {
+    await runtime.dispose()
+  }
+}
