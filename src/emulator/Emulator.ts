@@ -72,6 +72,12 @@ export interface ProjectOptions {
   readonly ownerUserIds?: ReadonlyArray<string>
   /** A team of the `internal` project whose members own this project (`owner_team_id`); default none. */
   readonly ownerTeamId?: string
+  /**
+   * Lifetime of this project's access tokens, in seconds (a positive integer); default the
+   * emulator's {@link EmulatorOptions.accessTokenLifetimeSeconds}. The development service issues
+   * 60 s tokens: set 60 (or less) to exercise an app's refresh path.
+   */
+  readonly accessTokenLifetimeSeconds?: number
 }
 
 /** A user to create at start; `displayName` defaults to none. */
@@ -142,8 +148,17 @@ export interface EmulatorOptions {
   readonly baseUrl?: string
   /** The largest request body read, in bytes (default 1 MiB, `defaults.maxRequestBodyBytes`); longer → 413. */
   readonly maxRequestBodyBytes?: number
-  /** Lifetime of access tokens (default 600 s). */
+  /**
+   * Lifetime of access tokens in seconds, for every project without its own
+   * ({@link ProjectOptions.accessTokenLifetimeSeconds}); default 600 s, the production service's
+   * default. The development service issues 60 s tokens.
+   */
   readonly accessTokenLifetimeSeconds?: number
+  /**
+   * Artificial 429 answers, as the development service sends to exercise clients' retry handling
+   * (off by default): see {@link ChaosRateLimitOptions}.
+   */
+  readonly chaosRateLimit?: ChaosRateLimitOptions
   /** PBKDF2 iterations for new password hashes (default 10 000; see `defaults`). */
   readonly passwordHashIterations?: number
   /**
@@ -156,6 +171,37 @@ export interface EmulatorOptions {
   readonly internal?: Omit<ProjectOptions, "id">
   /** More projects to create. */
   readonly projects?: ReadonlyArray<ProjectOptions>
+}
+
+/**
+ * Artificial rate limiting (`EmulatorOptions.chaosRateLimit`, CLI `--chaos-rate-limit <rate>
+ * [--chaos-seed <n>]`): each API request is answered, with probability `rate`, by a 429 with a
+ * text body and no known-error header, half of them (by the same draw) with `Retry-After: 1` —
+ * as the development service's bursts. Pre-flights, the emulator's own pages (`/api/v1/emulator/*`)
+ * and the welcome page `GET /api/v1` are never refused. With `seed`, the draws are a fixed
+ * sequence (one draw per request that could be refused), so a test can count the 429s.
+ */
+export interface ChaosRateLimitOptions {
+  /** Probability of a 429 per request, from 0 (never) to 1 (always). */
+  readonly rate: number
+  /** Seed of the draws (an integer); default: `Math.random`. */
+  readonly seed?: number
+}
+
+/** The 429 text of an artificial rate limit. */
+export const chaosRateLimitText =
+  "Too many requests: artificial rate limiting of the emulator (EmulatorOptions.chaosRateLimit / --chaos-rate-limit), as the development service injects. Retry later."
+
+/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sequence. */
+const seededRandom = (seed: number): (() => number) => {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
 }
 
 /** A project could not be created (duplicate or malformed id, empty key). */
@@ -188,7 +234,8 @@ export interface Emulator {
 export class CurrentEmulator extends Context.Tag("stack-auth-effect/emulator/CurrentEmulator")<CurrentEmulator, Emulator>() {}
 
 const credentialsOf = (project: ProjectRecord): ProjectCredentials => {
-  const keys = project.keys[0]!
+  // a project created through the API has no key set until its owners create one
+  const keys = project.keys[0] ?? { publishableClientKey: undefined, secretServerKey: undefined, superSecretAdminKey: undefined }
   return {
     projectId: project.id,
     publishableClientKey: keys.publishableClientKey ?? "",
@@ -287,6 +334,18 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
     if (!Number.isSafeInteger(maxRequestBodyBytes) || maxRequestBodyBytes < 0) {
       return yield* Effect.fail(new EmulatorError({ message: `maxRequestBodyBytes must be a non-negative integer, got ${maxRequestBodyBytes}.` }))
     }
+    const lifetime = options.accessTokenLifetimeSeconds
+    if (lifetime !== undefined && !(Number.isSafeInteger(lifetime) && lifetime > 0)) {
+      return yield* Effect.fail(new EmulatorError({ message: `accessTokenLifetimeSeconds must be a positive integer, got ${lifetime}.` }))
+    }
+    const chaos = options.chaosRateLimit
+    if (chaos !== undefined && !(chaos.rate >= 0 && chaos.rate <= 1)) {
+      return yield* Effect.fail(new EmulatorError({ message: `chaosRateLimit.rate must be between 0 and 1, got ${chaos.rate}.` }))
+    }
+    if (chaos?.seed !== undefined && !Number.isSafeInteger(chaos.seed)) {
+      return yield* Effect.fail(new EmulatorError({ message: `chaosRateLimit.seed must be an integer, got ${chaos.seed}.` }))
+    }
+    const chaosDraw = chaos === undefined || chaos.rate === 0 ? undefined : chaos.seed === undefined ? Math.random : seededRandom(chaos.seed)
     const settings: Settings = {
       baseUrl,
       maxRequestBodyBytes,
@@ -306,6 +365,10 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
           return yield* Effect.fail(new EmulatorError({ message: `Project id must be "internal" or a lowercase uuid, got "${id}".` }))
         }
         if (state.projects.has(id)) return yield* Effect.fail(new EmulatorError({ message: `Project ${id} already exists.` }))
+        const projectLifetime = projectOptions.accessTokenLifetimeSeconds
+        if (projectLifetime !== undefined && !(Number.isSafeInteger(projectLifetime) && projectLifetime > 0)) {
+          return yield* Effect.fail(new EmulatorError({ message: `accessTokenLifetimeSeconds must be a positive integer, got ${projectLifetime}.` }))
+        }
         for (const key of [projectOptions.publishableClientKey, projectOptions.secretServerKey, projectOptions.superSecretAdminKey]) {
           if (key === "") return yield* Effect.fail(new EmulatorError({ message: "Project keys must not be empty." }))
         }
@@ -335,6 +398,7 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
           signingKeys,
           ownerUserIds: new Set(projectOptions.ownerUserIds ?? []),
           ownerTeamId: projectOptions.ownerTeamId ?? null,
+          ...(projectLifetime !== undefined ? { accessTokenLifetimeSeconds: projectLifetime } : {}),
           users: new Map(),
           sessions: new Map(),
           codes: new Map()
@@ -369,13 +433,16 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
     for (const project of options.projects ?? []) yield* createProject(project)
     yield* seedInternalOwner(state, settings.passwordHashIterations, demo.projectId)
 
-    const handle = (request: Request): Effect.Effect<Response> =>
+    // `withChaos`: the artificial 429s apply (not to the emulator's own seeding requests)
+    const answer = (request: Request, withChaos: boolean): Effect.Effect<Response> =>
       Effect.suspend(() => {
         const requestId = randomRequestId()
         const overrideRequested = overrideHeaderNames.some((name) => request.headers.has(name))
         return Effect.gen(function* () {
           // browser pages: the outbox and admin access only for loopback origins (BrowserAccess.ts)
-          const { pathname, origin: requestOrigin } = new URL(request.url)
+          const { pathname: requestPath, origin: requestOrigin } = new URL(request.url)
+          // `/api/latest/*` is the service's alias of `/api/v1/*`: checked as the path it stands for
+          const pathname = Router.canonicalApiPath(requestPath)
           const origin = request.headers.get("origin")
           const allowed = isAllowedOrigin(origin, settings.baseUrl === undefined ? requestOrigin : new URL(settings.baseUrl).origin)
           const refuse = (overrideErrorStatus: boolean) =>
@@ -391,6 +458,18 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
           }
           const privileged = isPrivilegedRequest(pathname, request.headers)
           if (privileged && !allowed) return refuse(overrideRequested)
+          if (withChaos && chaosDraw !== undefined && chaos !== undefined && pathname !== "/api/v1" && !pathname.startsWith("/api/v1/emulator/")) {
+            const draw = chaosDraw()
+            if (draw < chaos.rate) {
+              // about half of the bursts carry Retry-After, as on the development service
+              const retryAfter = draw < chaos.rate / 2 ? { "retry-after": "1" } : undefined
+              return finalize(textResponse(429, chaosRateLimitText, retryAfter), {
+                requestId,
+                overrideErrorStatus: overrideRequested,
+                allowOrigin: privileged ? origin : "*"
+              })
+            }
+          }
           const nowMillis = yield* Clock.currentTimeMillis
           const dispatched = yield* router.dispatch(request, { env, nowMillis, requestId })
           if (dispatched.response.headers.get("x-stack-known-error") === "REDIRECT_URL_NOT_WHITELISTED") {
@@ -415,13 +494,15 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
         )
       })
 
+    const handle = (request: Request): Effect.Effect<Response> => answer(request, true)
+
     const demoUser: SeededUser | undefined =
       demoUserOption === false
         ? undefined
         : demoUserOption === undefined
           ? defaults.demoUser
           : { email: demoUserOption.email, password: demoUserOption.password, displayName: demoUserOption.displayName ?? "" }
-    if (demoUser !== undefined) yield* seedUser(handle, settings, demo, demoUser)
+    if (demoUser !== undefined) yield* seedUser((request) => answer(request, false), settings, demo, demoUser)
     const demoConfig = state.projects.get(demo.projectId)!.config
 
     return {

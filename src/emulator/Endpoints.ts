@@ -21,7 +21,10 @@ import {
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
 import { AuthorizeQuery } from "../auth/OAuth.js"
-import { QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
+import { optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
+import * as Projects from "../projects/Projects.js"
+import * as Teams from "../teams/Teams.js"
+import * as ServerUsers from "../users/ServerUsers.js"
 
 /** A uuid path/body value (the SDK's `Wire.Uuid`). */
 export const Uuid = WireUuid
@@ -177,9 +180,19 @@ export const refreshCurrentSession = Endpoint.make({
 // ---------------------------------------------------------------------------------------------
 
 /**
- * `GET /auth/oauth/authorize/{provider_id}` as the service serves it: the SDK's query schema
- * (`OAuth.AuthorizeQuery`; unknown keys tolerated by the route), answered with a 307 redirect or
- * `{location}` (JSON mode) — the route builds the response itself.
+ * The authorize query as the service accepts it: the SDK's (`OAuth.AuthorizeQuery`), except that
+ * `code_challenge_method` may be `S256` or `plain`, or be missing (then `plain`, as OAuth 2.0 PKCE
+ * says). The SDK always sends `S256`.
+ */
+export const AuthorizeQueryOfService = Schema.Struct({
+  ...AuthorizeQuery.fields,
+  codeChallengeMethod: optionalField("code_challenge_method", Schema.Literal("S256", "plain"))
+})
+
+/**
+ * `GET /auth/oauth/authorize/{provider_id}` as the service serves it: {@link AuthorizeQueryOfService}
+ * (unknown keys tolerated by the route), answered with a 307 redirect or `{location}` (JSON
+ * mode) — the route builds the response itself.
  */
 export const oauthAuthorize = Endpoint.make({
   name: "Emulator.oauthAuthorize",
@@ -188,7 +201,7 @@ export const oauthAuthorize = Endpoint.make({
   access: "none",
   session: "none",
   params: Schema.Struct({ provider_id: Schema.String }),
-  query: AuthorizeQuery,
+  query: AuthorizeQueryOfService,
   success: Schema.instanceOf(Response),
   errors: []
 })
@@ -302,4 +315,100 @@ export const teamMemberProfilesWithoutTeam = Endpoint.make({
   query: Schema.Struct({ user_id: Schema.optional(Schema.String) }),
   success: Schema.Struct({}),
   errors: []
+})
+
+// ---------------------------------------------------------------------------------------------
+// Bodies the service accepts beyond the SDK's
+// ---------------------------------------------------------------------------------------------
+
+/** `password_hash`: a Modular-Crypt (bcrypt) hash to import, exclusive with `password` (PROTOCOL.md §3.3). */
+const passwordHashField = { passwordHash: optionalField("password_hash", Schema.String) }
+
+/** `POST /users` (server, admin) as the service accepts it: the SDK's body plus `password_hash`. */
+export const createUser = Endpoint.make({
+  method: ServerUsers.createEndpoint.method,
+  path: ServerUsers.createEndpoint.path,
+  access: ServerUsers.createEndpoint.access,
+  session: ServerUsers.createEndpoint.session,
+  successStatus: 201,
+  success: ServerUsers.createEndpoint.success,
+  errors: ServerUsers.createEndpoint.errors,
+  name: "Emulator.createUser",
+  payload: Schema.Struct({ ...ServerUsers.ServerUserCreate.fields, ...passwordHashField })
+})
+
+/** The server update body of a user as the service accepts it: the SDK's plus `password_hash`. */
+export const ServerUserUpdateOfService = Schema.Struct({ ...ServerUsers.ServerUserUpdate.fields, ...passwordHashField })
+
+/** A server update of a user, with `password_hash`. */
+export type ServerUserUpdateOfService = typeof ServerUserUpdateOfService.Type
+
+/** `PATCH /users/{user_id}` (server, admin) with `password_hash`. */
+export const updateUser = Endpoint.make({
+  method: ServerUsers.updateEndpoint.method,
+  path: ServerUsers.updateEndpoint.path,
+  access: ServerUsers.updateEndpoint.access,
+  session: ServerUsers.updateEndpoint.session,
+  params: ServerUsers.updateEndpoint.params!,
+  success: ServerUsers.updateEndpoint.success,
+  errors: ServerUsers.updateEndpoint.errors,
+  name: "Emulator.updateUser",
+  payload: ServerUserUpdateOfService
+})
+
+/** `PATCH /users/me` (server, admin) with `password_hash`. */
+export const updateCurrentServerUser = Endpoint.make({
+  method: ServerUsers.updateCurrentServerEndpoint.method,
+  path: ServerUsers.updateCurrentServerEndpoint.path,
+  access: ServerUsers.updateCurrentServerEndpoint.access,
+  session: ServerUsers.updateCurrentServerEndpoint.session,
+  success: ServerUsers.updateCurrentServerEndpoint.success,
+  errors: ServerUsers.updateCurrentServerEndpoint.errors,
+  name: "Emulator.updateCurrentServerUser",
+  payload: ServerUserUpdateOfService
+})
+
+/** A standard OAuth provider as the service accepts it: the SDK's plus `apple_bundle_ids`. */
+const StandardOAuthProviderOfService = Schema.Struct({
+  ...Projects.StandardOAuthProviderUpdate.fields,
+  appleBundleIds: optionalField("apple_bundle_ids", Schema.Array(Schema.String))
+})
+
+/** The config change of `PATCH /internal/projects/current` as the service accepts it (`apple_bundle_ids`). */
+export const AdminProjectConfigUpdateOfService = Schema.Struct({
+  ...Projects.AdminProjectConfigUpdate.fields,
+  oauthProviders: optionalField(
+    "oauth_providers",
+    Schema.Array(Schema.Union(Projects.SharedOAuthProviderUpdate, StandardOAuthProviderOfService))
+  )
+})
+
+/** A config change with `apple_bundle_ids`. */
+export type AdminProjectConfigUpdateOfService = typeof AdminProjectConfigUpdateOfService.Type
+
+/** `PATCH /internal/projects/current` (admin) as the service accepts it. */
+export const updateCurrentProject = Endpoint.make({
+  method: Projects.updateCurrentEndpoint.method,
+  path: Projects.updateCurrentEndpoint.path,
+  access: Projects.updateCurrentEndpoint.access,
+  session: Projects.updateCurrentEndpoint.session,
+  success: Projects.updateCurrentEndpoint.success,
+  errors: Projects.updateCurrentEndpoint.errors,
+  name: "Emulator.updateCurrentProject",
+  payload: Schema.Struct({ ...Projects.AdminProjectUpdate.fields, config: optionalField("config", AdminProjectConfigUpdateOfService) })
+})
+
+/**
+ * `GET /teams` with client access as the service takes it: `user_id` optional in the schema, so a
+ * client without it gets the service's 403 text (not a schema error).
+ */
+export const listTeamsAsClient = Endpoint.make({
+  name: "Emulator.listTeamsAsClient",
+  method: Teams.listMineEndpoint.method,
+  path: Teams.listMineEndpoint.path,
+  access: Teams.listMineEndpoint.access,
+  session: Teams.listMineEndpoint.session,
+  query: Schema.Struct({ userId: optionalField("user_id", Teams.UserIdOrMe) }),
+  success: Teams.listMineEndpoint.success,
+  errors: Teams.listMineEndpoint.errors
 })

@@ -79,6 +79,24 @@ type Body = { readonly _tag: "None" } | { readonly _tag: "Value"; readonly value
 
 const apiPrefix = "/api/v1"
 
+/** The service serves `/api/latest/*` as an alias of `/api/v1/*`. */
+const latestPrefix = "/api/latest"
+
+/**
+ * The `/api/v1` path of a request path: `/api/latest…` (an alias the service serves) becomes
+ * `/api/v1…`; any other path is returned unchanged. Access checks read this path, so the alias
+ * reaches nothing the `/api/v1` path does not.
+ */
+export const canonicalApiPath = (pathname: string): string =>
+  pathname === latestPrefix || pathname.startsWith(`${latestPrefix}/`) ? `${apiPrefix}${pathname.slice(latestPrefix.length)}` : pathname
+
+/**
+ * The service's ACCESS_TYPE_REQUIRED message, word for word (wire sample users/17: "…for this
+ * Stack project…").
+ */
+export const accessTypeRequiredText =
+  "You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
+
 /** The 404 text of an unknown path. */
 export const notFoundText = (url: string): string =>
   `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com, or visit the Stack Auth dashboard at https://app.stack-auth.com\n\nURL: ${url}`
@@ -221,6 +239,9 @@ export const describeProblems = (prefix: string, input: unknown, error: ParseRes
       const match = /^Expected (.+?), actual/.exec(issue.message)
       entry.expected.push(match?.[1] ?? issue.message)
       typeByPath.set(key, entry)
+    } else if (/^Expected a string at least 1 character\(s\) long/.test(issue.message)) {
+      // the service's wording for an empty string where one is required (`body.email must not be empty`)
+      problems.push(`${showPath(prefix, issue.path)} must not be empty`)
     } else {
       const separator = issue.message.startsWith("must ") ? " " : ": "
       problems.push(`${showPath(prefix, issue.path)}${separator}${issue.message}`)
@@ -258,7 +279,7 @@ const selectByAccess = (
 ): Either.Either<ReadonlyArray<Route>, KnownErrorInstance> => {
   const open = entries.filter((entry) => entry.endpoint.access === "none")
   if (open.length > 0) return Either.right(open)
-  if (auth === null) return Either.left(AccessTypeRequired.make({}))
+  if (auth === null) return Either.left(new AccessTypeRequired({ message: accessTypeRequiredText, details: {} }))
   const level = levelOf(auth.type)
   const exact = entries.filter((entry) => entry.endpoint.access === auth.type)
   if (exact.length > 0) return Either.right(exact)
@@ -291,10 +312,11 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
       const url = new URL(request.url)
       const method = request.method.toUpperCase()
       let pathname = url.pathname
-      if (pathname !== apiPrefix && !pathname.startsWith(`${apiPrefix}/`)) {
+      const canonical = canonicalApiPath(pathname)
+      if (canonical !== apiPrefix && !canonical.startsWith(`${apiPrefix}/`)) {
         return { response: textResponse(404, notFoundText(url.href)), route: undefined }
       }
-      let subPath = pathname.slice(apiPrefix.length)
+      let subPath = canonical.slice(apiPrefix.length)
       if (subPath.length > 1 && subPath.endsWith("/")) subPath = subPath.slice(0, -1)
       if (subPath === "") subPath = "/"
       if (pathname.length > 1 && pathname.endsWith("/")) pathname = pathname.slice(0, -1)

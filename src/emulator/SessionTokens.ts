@@ -44,7 +44,8 @@ export const accessTokenFor = (
     user,
     session,
     nowMillis: context.nowMillis,
-    lifetimeSeconds: context.env.settings.accessTokenLifetimeSeconds
+    // the project's own lifetime (ProjectOptions.accessTokenLifetimeSeconds), else the emulator's
+    lifetimeSeconds: project.accessTokenLifetimeSeconds ?? context.env.settings.accessTokenLifetimeSeconds
   })
 
 /** Opens a session and answers as the sign-in endpoints do. */

@@ -102,6 +102,8 @@ export interface OAuthProviderConfig {
   readonly clientSecret?: string
   readonly facebookConfigId?: string
   readonly microsoftTenantId?: string
+  /** Apple only: the app bundle ids of native Sign in with Apple (`apple_bundle_ids`). */
+  readonly appleBundleIds?: ReadonlyArray<string>
 }
 
 /** Config of a new project: sign-up and password on, localhost trusted, everything else off. */
@@ -301,6 +303,11 @@ export interface ProjectRecord {
   readonly users: Map<string, UserRecord>
   readonly sessions: Map<string, SessionRecord>
   readonly codes: Map<string, CodeRecord>
+  /**
+   * Lifetime of this project's access tokens in seconds (an emulator setting, not on the wire);
+   * absent: the emulator's `accessTokenLifetimeSeconds`.
+   */
+  accessTokenLifetimeSeconds?: number
   /** `is_production_mode` (false when absent). */
   isProductionMode?: boolean
   /** `owner_team_id`: a team of the `internal` project whose members own this project (null when absent). */
@@ -428,6 +435,14 @@ export const restrictionOf = (
   user.isAnonymous ? { type: "anonymous" } : user.restrictedByAdmin ? { type: "restricted_by_administrator" } : null
 
 /**
+ * Whether two e-mails are the same sign-in identity: the service normalises e-mails for sign-in
+ * (a user who signed up as `Repro.Case@Example.com` signs in as `repro.case@example.com`, and a
+ * sign-up with the lower-cased address is a duplicate), so they compare lower-cased. The e-mail
+ * is still stored and shown as typed.
+ */
+export const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+
+/**
  * The contact channel used for auth that carries this e-mail (the primary e-mail or another
  * channel), with its user and whether THAT channel is verified, if any. A sign-in that would join
  * an existing account through this channel (OAuth merge, OTP) must check `isVerified` of the
@@ -439,8 +454,10 @@ export const findAuthChannel = (
   email: string
 ): { readonly user: UserRecord; readonly isVerified: boolean; readonly isPrimary: boolean } | undefined => {
   for (const user of project.users.values()) {
-    if (user.primaryEmailAuthEnabled && user.primaryEmail === email) return { user, isVerified: user.primaryEmailVerified, isPrimary: true }
-    const channel = user.contactChannels?.find((candidate) => candidate.usedForAuth && candidate.value === email)
+    if (user.primaryEmailAuthEnabled && user.primaryEmail !== null && sameEmail(user.primaryEmail, email)) {
+      return { user, isVerified: user.primaryEmailVerified, isPrimary: true }
+    }
+    const channel = user.contactChannels?.find((candidate) => candidate.usedForAuth && sameEmail(candidate.value, email))
     if (channel !== undefined) return { user, isVerified: channel.isVerified, isPrimary: false }
   }
   return undefined

@@ -16,7 +16,10 @@
  * `--base-url` (the public origin written into token issuers and OAuth URLs, default
  * `http://{host}:{port}`; the request's `Host` header is never used), `--project-id`,
  * `--publishable-client-key`, `--secret-server-key`, `--super-secret-admin-key` (override the
- * demo project), `--access-token-lifetime` (seconds, default 600).
+ * demo project), `--access-token-lifetime` (seconds, default 600, the production service's; the
+ * development service issues 60 s tokens), `--chaos-rate-limit <rate>` (0–1: that share of API
+ * requests is answered 429 without a known error, half with `Retry-After`, as the development
+ * service does; default off) and `--chaos-seed <integer>` (a fixed sequence of those 429s).
  *
  * @module
  */
@@ -27,7 +30,7 @@ import { serve } from "./server.js"
 
 const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1] [--base-url http://localhost:8102] [--project-id <uuid>]
   [--publishable-client-key pck_…] [--secret-server-key ssk_…] [--super-secret-admin-key sak_…]
-  [--access-token-lifetime <seconds>] [demo flags]
+  [--access-token-lifetime <seconds>] [--chaos-rate-limit <0..1>] [--chaos-seed <integer>] [demo flags]
 ${demoFlagsUsage}`
 
 const flags = [
@@ -38,7 +41,9 @@ const flags = [
   "publishable-client-key",
   "secret-server-key",
   "super-secret-admin-key",
-  "access-token-lifetime"
+  "access-token-lifetime",
+  "chaos-rate-limit",
+  "chaos-seed"
 ] as const
 
 type Flag = (typeof flags)[number]
@@ -90,7 +95,18 @@ const main = (argv: ReadonlyArray<string>) => {
     ...(parsed["secret-server-key"] !== undefined ? { secretServerKey: parsed["secret-server-key"] } : {}),
     ...(parsed["super-secret-admin-key"] !== undefined ? { superSecretAdminKey: parsed["super-secret-admin-key"] } : {})
   }
-  const emulatorOptions: EmulatorOptions = { demo, ...(lifetime !== undefined ? { accessTokenLifetimeSeconds: lifetime } : {}) }
+  const chaosRate = parsed["chaos-rate-limit"] === undefined ? undefined : Number(parsed["chaos-rate-limit"])
+  const chaosSeed = parsed["chaos-seed"] === undefined ? undefined : Number(parsed["chaos-seed"])
+  if ((chaosRate !== undefined && !(chaosRate >= 0 && chaosRate <= 1)) || (chaosSeed !== undefined && !Number.isSafeInteger(chaosSeed))) {
+    process.stderr.write(`Invalid --chaos-rate-limit (0 to 1) or --chaos-seed (an integer).\n${usage}\n`)
+    process.exitCode = 2
+    return
+  }
+  const emulatorOptions: EmulatorOptions = {
+    demo,
+    ...(lifetime !== undefined ? { accessTokenLifetimeSeconds: lifetime } : {}),
+    ...(chaosRate !== undefined ? { chaosRateLimit: { rate: chaosRate, ...(chaosSeed !== undefined ? { seed: chaosSeed } : {}) } } : {})
+  }
 
   const program = Effect.scoped(
     Effect.gen(function* () {

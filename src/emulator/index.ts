@@ -13,8 +13,17 @@
  *
  * @module
  */
-export { blankDemo, CurrentEmulator, EmulatorError, make } from "./Emulator.js"
-export type { DemoProjectOptions, DemoSeed, Emulator, EmulatorOptions, ProjectCredentials, ProjectOptions, SeedUserOptions } from "./Emulator.js"
+export { blankDemo, chaosRateLimitText, CurrentEmulator, EmulatorError, make } from "./Emulator.js"
+export type {
+  ChaosRateLimitOptions,
+  DemoProjectOptions,
+  DemoSeed,
+  Emulator,
+  EmulatorOptions,
+  ProjectCredentials,
+  ProjectOptions,
+  SeedUserOptions
+} from "./Emulator.js"
 export { defaults } from "./Defaults.js"
 export type { DemoSwitches, SeededProject, SeededUser } from "./Defaults.js"
 export { layer, layerHttpClient, makeHttpClient } from "./InProcessClient.js"

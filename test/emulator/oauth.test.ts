@@ -54,7 +54,7 @@ describe("emulator OAuth: authorize", () => {
       )
     }))
 
-  it.effect("only S256 is accepted", () =>
+  it.effect("a code_challenge_method other than S256 or plain is refused", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const answer = yield* send(emulator, {
@@ -66,7 +66,7 @@ describe("emulator OAuth: authorize", () => {
           state: "s",
           grant_type: "authorization_code",
           code_challenge: "x",
-          code_challenge_method: "plain",
+          code_challenge_method: "S512",
           response_type: "code"
         }).toString()}`
       })

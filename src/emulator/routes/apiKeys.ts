@@ -34,7 +34,7 @@ import { route } from "../Router.js"
 import type { ApiKeyRecord } from "../State.js"
 
 /** The 403 text when client access names another user's keys. */
-export const foreignUserKeysText = "Client can only manage its own API keys."
+export const foreignUserKeysText = "Client can only manage their own api keys"
 
 const enabled = (context: RequestContext): Effect.Effect<void, TextFailure> =>
   projectOf(context).config.allowUserApiKeys ? Effect.void : Effect.fail(new TextFailure({ status: 400, text: userApiKeysNotEnabledText }))

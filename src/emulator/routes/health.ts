@@ -22,7 +22,7 @@ export const routes = [
     Endpoints.welcome,
     (_input, context) =>
       Effect.succeed(
-        `Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com\n\nAuthentication: ${describeAuth(context)}`
+        `Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.\n\nAuthentication: ${describeAuth(context)}`
       ),
     { responseType: "text" }
   )

@@ -36,7 +36,6 @@
  */
 import * as Cookies from "@effect/platform/Cookies"
 import { Effect, Redacted } from "effect"
-import type { AuthorizeQuery } from "../../auth/OAuth.js"
 import { publicClientSentinel } from "../../auth/Tokens.js"
 import type { KnownErrorInstance } from "../../core/KnownError.js"
 import {
@@ -108,6 +107,8 @@ interface Flow {
   readonly afterCallbackRedirectUrl: string | undefined
   readonly state: string
   readonly codeChallenge: string
+  /** PKCE method of `codeChallenge`: `S256`, or `plain` (the verifier itself). */
+  readonly codeChallengeMethod: "S256" | "plain"
   readonly providerRequest: MockProvider.ProviderRequest
   readonly innerVerifier: string
   readonly responseMode: "json" | "redirect"
@@ -121,6 +122,8 @@ interface AuthorizationCode {
   readonly isNewUser: boolean
   readonly redirectUri: string
   readonly codeChallenge: string
+  /** PKCE method of `codeChallenge`: `S256`, or `plain` (the verifier itself). */
+  readonly codeChallengeMethod: "S256" | "plain"
   readonly afterCallbackRedirectUrl: string | null
   readonly expiresAtMillis: number
   used: boolean
@@ -173,7 +176,7 @@ const callbackPath = (providerId: string): string => `/api/v1/auth/oauth/callbac
 // ---------------------------------------------------------------------------------------------
 
 const authorize = (
-  input: { readonly params: { readonly provider_id: string }; readonly query: AuthorizeQuery },
+  input: { readonly params: { readonly provider_id: string }; readonly query: typeof Endpoints.AuthorizeQueryOfService.Type },
   context: RequestContext
 ): Effect.Effect<Response, HandlerFailure> =>
   Effect.gen(function* () {
@@ -253,6 +256,8 @@ const authorize = (
       afterCallbackRedirectUrl: query.afterCallbackRedirectUrl,
       state: query.state,
       codeChallenge: query.codeChallenge,
+      // a missing method is `plain` (OAuth 2.0 PKCE, RFC 7636 §4.3), as the service takes it
+      codeChallengeMethod: query.codeChallengeMethod ?? "plain",
       providerRequest,
       innerVerifier,
       responseMode,
@@ -436,6 +441,7 @@ const callback = (
       isNewUser: resolved.right.isNewUser,
       redirectUri: flow.redirectUri,
       codeChallenge: flow.codeChallenge,
+      codeChallengeMethod: flow.codeChallengeMethod,
       afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl ?? null,
       expiresAtMillis: context.nowMillis + authorizationCodeLifetimeMillis,
       used: false
@@ -482,7 +488,13 @@ export const exchangeAuthorizationCode = (
     if (grant.redirect_uri !== record.redirectUri) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: redirectUriMismatchText }))
     }
-    if (grant.code_verifier === undefined || (yield* MockProvider.challengeOf(grant.code_verifier)) !== record.codeChallenge) {
+    const challenge =
+      grant.code_verifier === undefined
+        ? undefined
+        : record.codeChallengeMethod === "plain"
+          ? grant.code_verifier
+          : yield* MockProvider.challengeOf(grant.code_verifier)
+    if (challenge === undefined || challenge !== record.codeChallenge) {
       return yield* Effect.fail(InvalidAuthorizationCode.make({}))
     }
     record.used = true

@@ -7,7 +7,8 @@
  * e-mail creates a user with that e-mail verified and usable for sign-in (`is_new_user: true`);
  * an existing user whose contact channel used for auth with that e-mail is verified gets OTP
  * sign-in switched on; a channel that is not verified (even when the user's primary e-mail is) is
- * refused (USER_EMAIL_ALREADY_EXISTS), as is a new e-mail while sign-up is off.
+ * refused (USER_EMAIL_ALREADY_EXISTS), as is a new e-mail while sign-up is off. A new e-mail
+ * signed in by an anonymous user upgrades that user in place (same id; `is_new_user: true`).
  *
  * @module
  */
@@ -27,12 +28,12 @@ import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
-import { createPersonalTeamIfEnabled } from "../Teams.js"
+import { createPersonalTeamIfEnabled, renamePersonalTeams } from "../Teams.js"
 import { findAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 import { requireSecondFactor } from "./mfa.js"
-import { isEmail, isUrl } from "./password.js"
+import { emailProblems, isUrl } from "./password.js"
 
 /** The user an OTP sign-in with this e-mail would sign in (null: a new user), or why it may not. */
 const userAllowingOtp = (
@@ -75,7 +76,7 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       const problems = [
-        ...(isEmail(payload.email) ? [] : ["body.email must be a valid email"]),
+        ...emailProblems("body.email", payload.email),
         ...(isUrl(payload.callbackUrl) ? [] : ["body.callback_url must be a valid URL"])
       ]
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
@@ -105,14 +106,22 @@ export const routes = [
       let isNewUser = false
       if (user === null) {
         isNewUser = true
-        user = makeUser(randomUuid(), context.nowMillis)
+        const current = context.auth?.user
+        // as on the service, a signed-in anonymous user is upgraded in place (same id, its teams kept)
+        const upgraded = current !== undefined && current.isAnonymous ? current : undefined
+        user = upgraded ?? makeUser(randomUuid(), context.nowMillis)
         user.primaryEmail = email
         user.primaryEmailVerified = true
         user.primaryEmailAuthEnabled = true
         user.otpAuthEnabled = true
-        project.users.set(user.id, user)
-        grantUserDefaults(project, user.id)
-        createPersonalTeamIfEnabled(project, user, context.nowMillis)
+        if (upgraded !== undefined) {
+          upgraded.isAnonymous = false
+          renamePersonalTeams(project, upgraded.id, upgraded)
+        } else {
+          project.users.set(user.id, user)
+          grantUserDefaults(project, user.id)
+          createPersonalTeamIfEnabled(project, user, context.nowMillis)
+        }
       }
       yield* requireSecondFactor(context, project, user)
       const tokens = yield* signIn(context, project, user)

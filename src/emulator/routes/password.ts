@@ -50,10 +50,19 @@ import * as VerificationCodes from "../VerificationCodes.js"
 /** Minimum and maximum password lengths of the service. */
 export const passwordLimits = { min: 8, max: 70 } as const
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/**
+ * The e-mail syntax the service accepts (the HTML living standard's, as its schema library checks
+ * it): a top-level domain is not required, so `invalid_email@gmai` passes.
+ */
+const emailPattern =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 
 /** Whether a text looks like an e-mail address. */
 export const isEmail = (text: string): boolean => emailPattern.test(text)
+
+/** The schema problems of an e-mail field: `must not be empty` for "", `must be a valid email` for other non-e-mails. */
+export const emailProblems = (path: string, text: string): ReadonlyArray<string> =>
+  text === "" ? [`${path} must not be empty`] : isEmail(text) ? [] : [`${path} must be a valid email`]
 
 /** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for a password outside the limits. */
 export const checkPassword = (password: string): Effect.Effect<void, PasswordTooShort | PasswordTooLong> =>
@@ -132,7 +141,8 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
-      if (!isEmail(payload.email)) return yield* Effect.fail(schemaError(context, ["body.email must be a valid email"]))
+      const problems = emailProblems("body.email", payload.email)
+      if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
       const callbackUrl = payload.verificationCallbackUrl
       if (callbackUrl !== undefined) {
         if (!isUrl(callbackUrl)) {
@@ -177,6 +187,7 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
+      if (payload.email === "") return yield* Effect.fail(schemaError(context, ["body.email must not be empty"]))
       if (payload.password.length > passwordLimits.max) {
         return yield* Effect.fail(schemaError(context, [`body.password must be at most ${passwordLimits.max} characters`]))
       }
@@ -220,7 +231,7 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       const problems = [
-        ...(isEmail(payload.email) ? [] : ["body.email must be a valid email"]),
+        ...emailProblems("body.email", payload.email),
         ...(isUrl(payload.callbackUrl) ? [] : ["body.callback_url must be a valid URL"])
       ]
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))

@@ -5,7 +5,8 @@
  * owned by a user of the `internal` project (`GET|POST /internal/projects`, client access with the
  * user's token; any other project answers EXPECTED_INTERNAL_PROJECT).
  *
- * A project created here is a working project with its own random keys; its owners are the
+ * A project created here is a working project without API keys (as on the service: its owners
+ * create them with `POST /internal/api-keys`, or use their admin access tokens); its owners are the
  * members of `owner_team_id` (a team of the `internal` project the caller belongs to, else
  * TEAM_MEMBERSHIP_NOT_FOUND). A deleted project answers CURRENT_PROJECT_NOT_FOUND.
  *
@@ -15,7 +16,6 @@ import { Effect, Redacted } from "effect"
 import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../../core/KnownErrors.js"
 import type {
   AdminProject,
-  AdminProjectConfigUpdate,
   ClientProject,
   EmailConfig as WireEmailConfig,
   OAuthProviderConfig as WireOAuthProviderConfig,
@@ -26,11 +26,12 @@ import {
   deleteCurrentEndpoint,
   getCurrentAdminEndpoint,
   getCurrentEndpoint,
-  listOwnedEndpoint,
-  updateCurrentEndpoint
+  listOwnedEndpoint
 } from "../../projects/Projects.js"
+import type { AdminProjectConfigUpdateOfService } from "../Endpoints.js"
+import * as Endpoints from "../Endpoints.js"
 import { generateSigningKeys } from "../AccessTokens.js"
-import { randomToken45, randomUuid } from "../Random.js"
+import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
@@ -69,7 +70,8 @@ const providerView = (provider: OAuthProviderConfig): WireOAuthProviderConfig =>
     ? { clientId: provider.clientId ?? "", clientSecret: Redacted.make(provider.clientSecret ?? "") }
     : {}),
   ...(provider.facebookConfigId !== undefined ? { facebookConfigId: provider.facebookConfigId } : {}),
-  ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {})
+  ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {}),
+  ...(provider.appleBundleIds !== undefined ? { appleBundleIds: provider.appleBundleIds } : {})
 })
 
 const emailConfigView = (config: EmailConfig | undefined): WireEmailConfig =>
@@ -125,7 +127,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const applyConfig = (
   context: RequestContext,
   config: ProjectConfig,
-  update: AdminProjectConfigUpdate | undefined
+  update: AdminProjectConfigUpdateOfService | undefined
 ): Effect.Effect<ProjectConfig, ReturnType<typeof schemaError> | TextFailure> =>
   Effect.gen(function* () {
     if (update === undefined) return config
@@ -134,6 +136,7 @@ const applyConfig = (
       if (!/^https?:\/\//.test(domain.domain)) problems.push(`body.config.domains[${index}].domain must start with http:// or https://`)
       if (!domain.handlerPath.startsWith("/")) problems.push(`body.config.domains[${index}].handler_path must start with /`)
     })
+    if (update.emailConfig?.type === "standard" && update.emailConfig.host === "") problems.push("body.config.email_config.host must not be empty")
     const seen = new Set<string>()
     update.oauthProviders?.forEach((provider, index) => {
       if (provider.type === "shared" && !sharedKeyProviders.includes(provider.id)) {
@@ -175,7 +178,8 @@ const applyConfig = (
               clientId: provider.clientId,
               clientSecret: Redacted.value(provider.clientSecret),
               ...(provider.facebookConfigId !== undefined ? { facebookConfigId: provider.facebookConfigId } : {}),
-              ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {})
+              ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {}),
+              ...(provider.appleBundleIds !== undefined ? { appleBundleIds: provider.appleBundleIds } : {})
             }
       )
     }
@@ -198,7 +202,7 @@ const internalUser = (context: RequestContext) =>
 export const routes = [
   route(getCurrentEndpoint, (_input, context) => Effect.succeed(clientView(projectOf(context)))),
   route(getCurrentAdminEndpoint, (_input, context) => Effect.succeed(adminView(projectOf(context)))),
-  route(updateCurrentEndpoint, ({ payload }, context) =>
+  route(Endpoints.updateCurrentProject, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const config = yield* applyConfig(context, project.config, payload.config)
@@ -249,18 +253,8 @@ export const routes = [
         createdAtMillis: context.nowMillis,
         requiresPublishableClientKey: false,
         config,
-        keys: [
-          {
-            id: randomUuid(),
-            description: "Default keys",
-            publishableClientKey: `pck_${randomToken45()}`,
-            secretServerKey: `ssk_${randomToken45()}`,
-            superSecretAdminKey: `sak_${randomToken45()}`,
-            createdAtMillis: context.nowMillis,
-            expiresAtMillis: undefined,
-            revokedAtMillis: undefined
-          }
-        ],
+        // as on the service, a new project has no API keys: its owners create them (`POST /internal/api-keys`)
+        keys: [],
         signingKeys,
         ownerUserIds: new Set(),
         users: new Map(),

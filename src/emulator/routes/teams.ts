@@ -15,6 +15,7 @@ import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import * as Endpoints from "../Endpoints.js"
 import {
   applyTeamUpdate,
   clientTeamView,
@@ -54,14 +55,15 @@ export const checkClientImage = (image: string | null | undefined) =>
 
 /** The team routes. */
 export const routes = [
-  route(Teams.listMineEndpoint, ({ query }, context) =>
+  route(Endpoints.listTeamsAsClient, ({ query }, context) =>
     Effect.gen(function* () {
-      const userId = yield* resolveUserId(context, query.userId)
       const me = context.auth?.user
       if (me === undefined) return yield* Effect.fail(CannotGetOwnUserWithoutUser.make({}))
+      // without user_id (all the project's teams) or with another user's: the service's 403 text
+      const userId = query.userId === undefined ? undefined : yield* resolveUserId(context, query.userId)
       if (userId !== me.id) return yield* Effect.fail(new TextFailure({ status: 403, text: foreignTeamsListText }))
       const items = teamsInOrder(projectOf(context))
-        .filter((team) => team.memberUserIds.has(userId))
+        .filter((team) => team.memberUserIds.has(me.id))
         .map(clientTeamView)
       return { items, isPaginated: false }
     })

@@ -7,15 +7,9 @@
  */
 import { Effect } from "effect"
 import { TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../../core/KnownErrors.js"
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getCurrentServerEndpoint,
-  listEndpoint,
-  updateCurrentServerEndpoint,
-  updateEndpoint
-} from "../../users/ServerUsers.js"
-import type { ServerUserUpdate } from "../../users/ServerUsers.js"
+import { deleteEndpoint, getCurrentServerEndpoint, listEndpoint } from "../../users/ServerUsers.js"
+import * as Endpoints from "../Endpoints.js"
+import type { ServerUserUpdateOfService } from "../Endpoints.js"
 import { deleteCurrentEndpoint, getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/Users.js"
 import { hashPassword } from "../Passwords.js"
 import { base64ToBytes, isUuid, randomUuid } from "../Random.js"
@@ -28,7 +22,7 @@ import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
 import { deleteUser } from "../UserDeletion.js"
-import { createPersonalTeamIfEnabled, currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
+import { currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
 import { checkPassword, isEmail } from "./password.js"
 
 const imageDataUrl = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,([A-Za-z0-9+/]+={0,2})$/
@@ -46,15 +40,27 @@ const isBase64 = (value: string): boolean => {
   }
 }
 
+/** The 400 text of `primary_email_verified: true` for a user left without a primary e-mail. */
+export const verifiedWithoutEmailText = "primary_email_verified cannot be true without primary_email"
+
+/** The 400 text of `password` and `password_hash` together (emulator wording: the service's is not recorded). */
+export const passwordAndHashText = "password and password_hash cannot both be set"
+
+/** A bcrypt hash in Modular-Crypt form (`$2a$`/`$2b$`/`$2y$`, two-digit cost, 53 characters of salt and hash). */
+const bcryptHash = /^\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}$/
+
 /**
  * Validates and applies an update to a user. Client access: `profile_image_url` must be a base64
- * image. A new password revokes every session but the current one.
+ * image. `display_name: ""` is stored as null, as the service does. A duplicate primary e-mail is
+ * refused only when both users would sign in with it (`primary_email_auth_enabled`). A new
+ * password (or `password_hash`, a bcrypt hash the emulator stores but cannot check: sign-in with
+ * it fails) revokes every session of the user, as the service does.
  */
 export const applyUpdate = (
   context: RequestContext,
   project: ProjectRecord,
   user: UserRecord,
-  update: ServerUserUpdate,
+  update: ServerUserUpdateOfService,
   access: "client" | "server"
 ): Effect.Effect<void, HandlerFailure> =>
   Effect.gen(function* () {
@@ -64,25 +70,39 @@ export const applyUpdate = (
       problems.push("body.totp_secret_base64 must be valid base64")
     }
     if (update.primaryEmail != null && !isEmail(update.primaryEmail)) problems.push("body.primary_email must be a valid email")
+    if (update.passwordHash !== undefined && !bcryptHash.test(update.passwordHash)) problems.push("body.password_hash must be a valid bcrypt hash")
     if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
+    if (update.password != null && update.passwordHash !== undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: passwordAndHashText }))
+    const emailAfter = update.primaryEmail !== undefined ? update.primaryEmail : user.primaryEmail
+    if (update.primaryEmailVerified === true && emailAfter === null) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: verifiedWithoutEmailText }))
+    }
     if (access === "client" && update.profileImageUrl != null && !isBase64Image(update.profileImageUrl)) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid profile image URL" }))
     }
     if (update.password != null) yield* checkPassword(update.password)
     const newEmail = update.primaryEmail
-    if (newEmail != null && newEmail !== user.primaryEmail) {
-      const owner = findUserByAuthChannel(project, newEmail)
+    const emailChanges = newEmail != null && newEmail !== user.primaryEmail
+    const authEnabledAfter =
+      update.primaryEmailAuthEnabled ?? (emailChanges ? (user.primaryEmail !== null ? user.primaryEmailAuthEnabled : true) : user.primaryEmailAuthEnabled)
+    // the service refuses a duplicate only when both users would sign in with the e-mail
+    if (emailAfter !== null && authEnabledAfter && (emailChanges || (update.primaryEmailAuthEnabled === true && !user.primaryEmailAuthEnabled))) {
+      const owner = findUserByAuthChannel(project, emailAfter)
       if (owner !== undefined && owner.id !== user.id) {
-        return yield* Effect.fail(UserEmailAlreadyExists.make({ email: newEmail, would_work_if_email_was_verified: false }))
+        return yield* Effect.fail(UserEmailAlreadyExists.make({ email: emailAfter, would_work_if_email_was_verified: false }))
       }
     }
     if (update.selectedTeamId != null && !isMember(project, update.selectedTeamId, user.id)) {
       return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: update.selectedTeamId, user_id: user.id }))
     }
     const passwordHash =
-      update.password == null ? update.password : yield* hashPassword(update.password, context.env.settings.passwordHashIterations)
+      update.passwordHash !== undefined
+        ? update.passwordHash
+        : update.password == null
+          ? update.password
+          : yield* hashPassword(update.password, context.env.settings.passwordHashIterations)
 
-    if (update.displayName !== undefined) user.displayName = update.displayName
+    if (update.displayName !== undefined) user.displayName = update.displayName === "" ? null : update.displayName
     if (update.profileImageUrl !== undefined) user.profileImageUrl = update.profileImageUrl
     if (update.clientMetadata !== undefined) user.clientMetadata = update.clientMetadata
     if (update.clientReadOnlyMetadata !== undefined) user.clientReadOnlyMetadata = update.clientReadOnlyMetadata
@@ -113,9 +133,9 @@ export const applyUpdate = (
     if (update.riskScores !== undefined) user.riskScores = update.riskScores
     if (passwordHash !== undefined) {
       user.passwordHash = passwordHash
-      const keep = context.auth?.user?.id === user.id ? context.auth.accessToken?.refresh_token_id : undefined
+      // as on the service, a password set through a server update revokes every session of the user
       for (const [id, session] of project.sessions) {
-        if (session.userId === user.id && id !== keep) project.sessions.delete(id)
+        if (session.userId === user.id) project.sessions.delete(id)
       }
     }
   })
@@ -139,7 +159,7 @@ export const routes = [
       return currentUserView(projectOf(context), user)
     })
   ),
-  route(updateCurrentServerEndpoint, ({ payload }, context) =>
+  route(Endpoints.updateCurrentServerUser, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
@@ -160,7 +180,7 @@ export const routes = [
   route(getByIdEndpoint, ({ params }, context) =>
     Effect.map(findUser(context, params.userId), (user) => serverUserView(projectOf(context), user))
   ),
-  route(createEndpoint, ({ payload }, context) =>
+  route(Endpoints.createUser, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const user = makeUser(randomUuid(), context.nowMillis)
@@ -183,11 +203,11 @@ export const routes = [
       }
       project.users.set(user.id, user)
       grantUserDefaults(project, user.id)
-      createPersonalTeamIfEnabled(project, user, context.nowMillis)
+      // as on the service, a user created with server access gets no personal team (create_team_on_sign_up is for sign-ups)
       return serverUserView(project, user)
     })
   ),
-  route(updateEndpoint, ({ params, payload }, context) =>
+  route(Endpoints.updateUser, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const user = yield* findUser(context, params.userId)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
