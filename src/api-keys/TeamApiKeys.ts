@@ -243,9 +243,6 @@ export const check = Effect.fn("TeamApiKeys.check")(function* (apiKey: string | 
 export const checkOrNone = Effect.fn("TeamApiKeys.checkOrNone")(function* (apiKey: string | Redacted.Redacted<string>) {
   return yield* check(apiKey).pipe(
     Effect.map(Option.some),
-    Effect.catchIf(
-      (error): error is ApiKeyNotFound | WrongApiKeyType | ApiKeyRevoked | ApiKeyExpired => isApiKeyNotValid(error),
-      () => Effect.succeed(Option.none<TeamApiKey>())
-    )
+    Effect.catchIf(isApiKeyNotValid, () => Effect.succeed(Option.none<TeamApiKey>()))
   )
 })

@@ -236,9 +236,6 @@ export const check = Effect.fn("UserApiKeys.check")(function* (apiKey: string | 
 export const checkOrNone = Effect.fn("UserApiKeys.checkOrNone")(function* (apiKey: string | Redacted.Redacted<string>) {
   return yield* check(apiKey).pipe(
     Effect.map(Option.some),
-    Effect.catchIf(
-      (error): error is ApiKeyNotFound | WrongApiKeyType | ApiKeyRevoked | ApiKeyExpired => isApiKeyNotValid(error),
-      () => Effect.succeed(Option.none<UserApiKey>())
-    )
+    Effect.catchIf(isApiKeyNotValid, () => Effect.succeed(Option.none<UserApiKey>()))
   )
 })

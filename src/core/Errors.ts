@@ -1,6 +1,6 @@
 /**
  * The small, fixed set of failures that are not known errors of the service:
- * transport faults, malformed answers, unknown codes and client-side states.
+ * transport faults, malformed answers, unknown or undeclared codes and client-side states.
  *
  * Every endpoint's error channel is its declared known errors plus {@link TransportError}.
  * No `@effect/platform` error type ever reaches a public signature: they are translated here.
@@ -9,6 +9,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type { AnyKnownError } from "./KnownErrors.js"
 
 /**
  * A response the SDK cannot trust: malformed JSON, a body that does not match the endpoint's
@@ -42,14 +43,44 @@ export class HttpError extends /* @__PURE__ */ Data.TaggedError("HttpError")<{
 }> {}
 
 /**
- * A known error whose code this endpoint does not declare, or that the catalogue does not know
- * (a newer service). Code, status, message and raw details are kept.
+ * A known error whose code the catalogue does not know (a newer service). Code, status, message
+ * and raw details are kept. A catalogued code the call does not declare is an
+ * {@link UnexpectedKnownError} instead.
  */
 export class UnsupportedKnownError extends /* @__PURE__ */ Data.TaggedError("UnsupportedKnownError")<{
   readonly message: string
   readonly code: string
   readonly status: number
   readonly details: unknown
+}> {}
+
+/**
+ * A known error of the catalogue that the call does not declare (the service answered a code this
+ * endpoint is not documented to give). `error` is the instance of the code's class, its `details`
+ * decoded, so nothing is lost and the declared unions stay exact; match it with
+ * `Effect.catchTag("UnexpectedKnownError", …)` and look at `error._tag`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Users } from "stack-auth-effect"
+ *
+ * const program = Users.getCurrent().pipe(
+ *   Effect.catchTag("UnexpectedKnownError", (unexpected) =>
+ *     unexpected.error._tag === "BranchDoesNotExist" ? Effect.succeed(null) : Effect.fail(unexpected)
+ *   )
+ * )
+ * ```
+ */
+export class UnexpectedKnownError extends /* @__PURE__ */ Data.TaggedError("UnexpectedKnownError")<{
+  /** The human readable message (the body's `error`). */
+  readonly message: string
+  /** The wire code, e.g. `"BRANCH_DOES_NOT_EXIST"`. */
+  readonly code: AnyKnownError["code"]
+  /** HTTP status of the response. */
+  readonly status: number
+  /** The error as its catalogue class, `details` decoded. */
+  readonly error: AnyKnownError
 }> {}
 
 /**
@@ -77,7 +108,7 @@ export class RateLimited extends /* @__PURE__ */ Data.TaggedError("RateLimited")
 }> {}
 
 /** The failures any request can end in, whatever the endpoint. */
-export type TransportError = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
+export type TransportError = InvalidResponse | HttpError | UnsupportedKnownError | UnexpectedKnownError | ConnectivityError | RateLimited
 
 /** A call that needs a signed-in user was made while the session holds no usable token. */
 export class UserNotSignedIn extends /* @__PURE__ */ Data.TaggedError("UserNotSignedIn")<{

@@ -34,6 +34,8 @@ export interface KnownErrorArgs<Details> {
 /** Statics of a known-error class: what the transport needs to decode one from a response. */
 export interface KnownErrorClass<Code extends string = string, Details = any, Instance = KnownErrorInstance<Code, Details>> {
   new (args: KnownErrorArgs<Details>): Instance
+  /** The `_tag` of its instances (the PascalCase of the code). */
+  readonly tag: string
   readonly code: Code
   readonly status: number
   readonly detailsSchema: Schema.Schema<Details, any, never>
@@ -69,6 +71,7 @@ export const KnownError = <const Tag extends string, const Code extends string, 
   message: (details: Details) => string
 ) => {
   class Base extends Data.TaggedError(tag)<{ readonly message: string; readonly details: Details }> {
+    static readonly tag: Tag = tag
     static readonly code: Code = code
     static readonly status: number = status
     static readonly detailsSchema: Schema.Schema<Details, any, never> = detailsSchema
@@ -88,11 +91,36 @@ export const KnownError = <const Tag extends string, const Code extends string, 
     readonly code: Code
     readonly status: number
   }) & {
+    readonly tag: Tag
     readonly code: Code
     readonly status: number
     readonly detailsSchema: Schema.Schema<Details, any, never>
     readonly make: <Self>(this: new (args: KnownErrorArgs<Details>) => Self, details: Details) => Self
   }
+}
+
+/**
+ * The guard of an error family (an abstract parent such as `VERIFICATION_ERROR`): a
+ * `Predicate.Refinement<unknown, Family>` (it is assignable to one) that holds for instances of
+ * the family's classes only, matched by `_tag`: a plain body, an `UnexpectedKnownError` or an
+ * `UnsupportedKnownError` carrying a member's code is not a member. Applied to an error union
+ * `E`, it narrows to the members `E` has (`E & Family`), so `Effect.catchIf(isFamily, …)` removes
+ * exactly those from the error channel, even when the call declares only part of the family.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Option } from "effect"
+ * import { KnownErrors, UserApiKeys } from "stack-auth-effect"
+ *
+ * const keyOrNone = (value: string) =>
+ *   UserApiKeys.check(value).pipe(
+ *     Effect.map(Option.some),
+ *     Effect.catchIf(KnownErrors.isApiKeyNotValid, () => Effect.succeed(Option.none()))
+ *   )
+ * ```
+ */
+export interface FamilyGuard<Family> {
+  <E>(error: E): error is E & Family
 }
 
 /** Turns `SOME_CODE` into `SomeCode`. */

@@ -1,18 +1,20 @@
 /**
  * The catalogue of the service's known errors (PROTOCOL.md §4): one tagged class per code,
  * its HTTP status, its message template and its typed `details`, plus the registry from code
- * to class and guards for the error families (the wire carries only the concrete code).
+ * to class and the error families (the wire carries only the concrete code).
  *
  * Class names and `_tag`s are the PascalCase of the code; `details` keep the wire's key names.
- * Abstract parents (`VERIFICATION_ERROR`, `API_KEY_NOT_VALID`, …) never appear on the wire: they
- * are represented by a code set, a guard and a union type at the bottom of this module.
- * `UNSUPPORTED_ERROR` is not here: unknown codes become `UnsupportedKnownError` (`Errors.ts`).
+ * Each section ends with the one list of its classes. Abstract parents (`VERIFICATION_ERROR`,
+ * `API_KEY_NOT_VALID`, …) never appear on the wire: each is a list of classes (`…Classes`) from
+ * which its union type, its code set (`…Codes`) and its guard (`is…`, a refinement) derive.
+ * `UNSUPPORTED_ERROR` is not here: an unknown code becomes `UnsupportedKnownError`, a catalogued
+ * code the call does not declare an `UnexpectedKnownError` carrying its class (`Errors.ts`).
  *
  * @module
  */
 import * as Schema from "effect/Schema"
 import { KnownError, NoDetails } from "./KnownError.js"
-import type { KnownErrorClass } from "./KnownError.js"
+import type { FamilyGuard, KnownErrorClass } from "./KnownError.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -43,6 +45,36 @@ const FreeFormDetails = /* @__PURE__ */ Schema.transform(
 )
 
 // ---------------------------------------------------------------------------------------------
+// Lists and families
+// ---------------------------------------------------------------------------------------------
+
+// Each section ends with the list of its classes (`as const`); a family (an abstract parent, never
+// on the wire) is such a list, and its union type, code set and guard derive from it. Lists are
+// joined with a pure call (no spread at module level), so unused lists, families and their classes
+// stay tree-shakeable; the registry at the bottom joins the sections.
+
+/** Joins class lists into one. */
+const classesOf = <const Lists extends ReadonlyArray<ReadonlyArray<KnownErrorClass>>>(
+  ...lists: Lists
+): ReadonlyArray<Lists[number][number]> => {
+  const joined: Array<Lists[number][number]> = []
+  for (const list of lists) joined.push(...list)
+  return joined
+}
+
+/** The wire codes of a family's classes. */
+const codesOf = (classes: ReadonlyArray<KnownErrorClass>): ReadonlySet<string> => new Set(classes.map((cls) => cls.code))
+
+/** The guard of a family: an instance of one of its classes (by `_tag`). */
+const guardOf = <const Classes extends ReadonlyArray<KnownErrorClass>>(
+  classes: Classes
+): FamilyGuard<InstanceType<Classes[number]>> => {
+  const tags: ReadonlySet<string> = new Set(classes.map((cls) => cls.tag))
+  return <E>(error: E): error is E & InstanceType<Classes[number]> =>
+    typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" && tags.has(error._tag)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Request and schema
 // ---------------------------------------------------------------------------------------------
 
@@ -70,6 +102,9 @@ export class AllOverloadsFailed extends /* @__PURE__ */ KnownError(
       ...d.overload_errors.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
     ].join("\n\n")
 ) {}
+
+/** The request-and-schema section. */
+const requestClasses = [BodyParsingError, SchemaError, AllOverloadsFailed] as const
 
 // ---------------------------------------------------------------------------------------------
 // Project authentication (family PROJECT_AUTHENTICATION_ERROR)
@@ -263,6 +298,86 @@ export class ExpectedInternalProject extends /* @__PURE__ */ KnownError(
   () => "The project ID is expected to be internal."
 ) {}
 
+/** Classes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
+export const invalidAdminAccessTokenClasses = [
+  UnparsableAdminAccessToken,
+  AdminAccessTokenExpired,
+  InvalidProjectForAdminAccessToken,
+  AdminAccessTokenIsNotAdmin
+] as const
+
+/** `INVALID_ADMIN_ACCESS_TOKEN`: the admin access token is unusable. */
+export type InvalidAdminAccessToken = InstanceType<(typeof invalidAdminAccessTokenClasses)[number]>
+
+/** Codes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
+export const invalidAdminAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidAdminAccessTokenClasses)
+
+/** Whether `u` is an instance of a class of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
+export const isInvalidAdminAccessToken: FamilyGuard<InvalidAdminAccessToken> = /* @__PURE__ */ guardOf(invalidAdminAccessTokenClasses)
+
+/** Classes of the `INVALID_PROJECT_AUTHENTICATION` family. */
+export const invalidProjectAuthenticationClasses = /* @__PURE__ */ classesOf(
+  [
+    ProjectKeyWithoutAccessType,
+    InvalidAccessType,
+    AccessTypeWithoutProjectId,
+    AccessTypeRequired,
+    InsufficientAccessType,
+    InvalidPublishableClientKey,
+    InvalidSecretServerKey,
+    InvalidSuperSecretAdminKey
+  ],
+  invalidAdminAccessTokenClasses
+)
+
+/** `INVALID_PROJECT_AUTHENTICATION`: the project credentials or access type sent are wrong (includes `INVALID_ADMIN_ACCESS_TOKEN`). */
+export type InvalidProjectAuthentication = InstanceType<(typeof invalidProjectAuthenticationClasses)[number]>
+
+/** Codes of the `INVALID_PROJECT_AUTHENTICATION` family. */
+export const invalidProjectAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidProjectAuthenticationClasses)
+
+/** Whether `u` is an instance of a class of the `INVALID_PROJECT_AUTHENTICATION` family. */
+export const isInvalidProjectAuthentication: FamilyGuard<InvalidProjectAuthentication> =
+  /* @__PURE__ */ guardOf(invalidProjectAuthenticationClasses)
+
+/** Classes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
+export const projectAuthenticationRequiredClasses = [
+  ClientAuthenticationRequired,
+  ClientOrServerAuthenticationRequired,
+  ClientOrAdminAuthenticationRequired,
+  ClientOrServerOrAdminAuthenticationRequired,
+  PublishableClientKeyRequiredForProject,
+  ServerAuthenticationRequired,
+  AdminAuthenticationRequired
+] as const
+
+/** `PROJECT_AUTHENTICATION_REQUIRED`: a project credential is missing. */
+export type ProjectAuthenticationRequired = InstanceType<(typeof projectAuthenticationRequiredClasses)[number]>
+
+/** Codes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
+export const projectAuthenticationRequiredCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(projectAuthenticationRequiredClasses)
+
+/** Whether `u` is an instance of a class of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
+export const isProjectAuthenticationRequired: FamilyGuard<ProjectAuthenticationRequired> =
+  /* @__PURE__ */ guardOf(projectAuthenticationRequiredClasses)
+
+/** Classes of the `PROJECT_AUTHENTICATION_ERROR` family. */
+export const projectAuthenticationErrorClasses = /* @__PURE__ */ classesOf(
+  invalidProjectAuthenticationClasses,
+  projectAuthenticationRequiredClasses,
+  [ExpectedInternalProject]
+)
+
+/** `PROJECT_AUTHENTICATION_ERROR`: any project-authentication failure (this whole section). */
+export type ProjectAuthenticationError = InstanceType<(typeof projectAuthenticationErrorClasses)[number]>
+
+/** Codes of the `PROJECT_AUTHENTICATION_ERROR` family. */
+export const projectAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(projectAuthenticationErrorClasses)
+
+/** Whether `u` is an instance of a class of the `PROJECT_AUTHENTICATION_ERROR` family. */
+export const isProjectAuthenticationError: FamilyGuard<ProjectAuthenticationError> =
+  /* @__PURE__ */ guardOf(projectAuthenticationErrorClasses)
+
 // ---------------------------------------------------------------------------------------------
 // Session (families INVALID_ACCESS_TOKEN and REFRESH_TOKEN_ERROR)
 // ---------------------------------------------------------------------------------------------
@@ -321,6 +436,59 @@ export class ProviderRejected extends /* @__PURE__ */ KnownError(
   () =>
     "The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate."
 ) {}
+
+/** Classes of the `INVALID_ACCESS_TOKEN` family. */
+export const invalidAccessTokenClasses = [UnparsableAccessToken, AccessTokenExpired, InvalidProjectForAccessToken] as const
+
+/** `INVALID_ACCESS_TOKEN`: the client marks the token expired and retries. */
+export type InvalidAccessToken = InstanceType<(typeof invalidAccessTokenClasses)[number]>
+
+/** Codes of the `INVALID_ACCESS_TOKEN` family. */
+export const invalidAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidAccessTokenClasses)
+
+/** Whether `u` is an instance of a class of the `INVALID_ACCESS_TOKEN` family. */
+export const isInvalidAccessToken: FamilyGuard<InvalidAccessToken> = /* @__PURE__ */ guardOf(invalidAccessTokenClasses)
+
+/** Classes of the `INVALID_SESSION_AUTHENTICATION` family. */
+export const invalidSessionAuthenticationClasses = invalidAccessTokenClasses
+
+/** `INVALID_SESSION_AUTHENTICATION`: today exactly the `INVALID_ACCESS_TOKEN` family. */
+export type InvalidSessionAuthentication = InstanceType<(typeof invalidSessionAuthenticationClasses)[number]>
+
+/** Codes of the `INVALID_SESSION_AUTHENTICATION` family. */
+export const invalidSessionAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidSessionAuthenticationClasses)
+
+/** Whether `u` is an instance of a class of the `INVALID_SESSION_AUTHENTICATION` family. */
+export const isInvalidSessionAuthentication: FamilyGuard<InvalidSessionAuthentication> =
+  /* @__PURE__ */ guardOf(invalidSessionAuthenticationClasses)
+
+/** Classes of the `SESSION_AUTHENTICATION_ERROR` family. */
+export const sessionAuthenticationErrorClasses = invalidSessionAuthenticationClasses
+
+/** `SESSION_AUTHENTICATION_ERROR`: today exactly the `INVALID_SESSION_AUTHENTICATION` family. */
+export type SessionAuthenticationError = InstanceType<(typeof sessionAuthenticationErrorClasses)[number]>
+
+/** Codes of the `SESSION_AUTHENTICATION_ERROR` family. */
+export const sessionAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(sessionAuthenticationErrorClasses)
+
+/** Whether `u` is an instance of a class of the `SESSION_AUTHENTICATION_ERROR` family. */
+export const isSessionAuthenticationError: FamilyGuard<SessionAuthenticationError> =
+  /* @__PURE__ */ guardOf(sessionAuthenticationErrorClasses)
+
+/** Classes of the `REFRESH_TOKEN_ERROR` family. */
+export const refreshTokenErrorClasses = [RefreshTokenNotFoundOrExpired, CannotDeleteCurrentSession, ProviderRejected] as const
+
+/** `REFRESH_TOKEN_ERROR`: the refresh token is rejected, so the session is over. */
+export type RefreshTokenError = InstanceType<(typeof refreshTokenErrorClasses)[number]>
+
+/** Codes of the `REFRESH_TOKEN_ERROR` family. */
+export const refreshTokenErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(refreshTokenErrorClasses)
+
+/** Whether `u` is an instance of a class of the `REFRESH_TOKEN_ERROR` family. */
+export const isRefreshTokenError: FamilyGuard<RefreshTokenError> = /* @__PURE__ */ guardOf(refreshTokenErrorClasses)
+
+/** The session section. */
+const sessionClasses = /* @__PURE__ */ classesOf(sessionAuthenticationErrorClasses, refreshTokenErrorClasses)
 
 // ---------------------------------------------------------------------------------------------
 // Users and projects
@@ -395,6 +563,19 @@ export class BranchDoesNotExist extends /* @__PURE__ */ KnownError(
   /* @__PURE__ */ Schema.Struct({ branch_id: Schema.String }),
   (d) => `The branch with ID ${d.branch_id} does not exist.`
 ) {}
+
+/** The users-and-projects section. */
+const userClasses = [
+  UserEmailAlreadyExists,
+  EmailNotVerified,
+  CannotGetOwnUserWithoutUser,
+  UserIdDoesNotExist,
+  UserNotFound,
+  RestrictedUserNotAllowed,
+  ProjectNotFound,
+  CurrentProjectNotFound,
+  BranchDoesNotExist
+] as const
 
 // ---------------------------------------------------------------------------------------------
 // Sign-up and feature switches
@@ -473,6 +654,18 @@ export class AnonymousAuthenticationNotAllowed extends /* @__PURE__ */ KnownErro
     "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."
 ) {}
 
+/** The sign-up section. */
+const signUpClasses = [
+  SignUpNotEnabled,
+  SignUpRejected,
+  BotChallengeRequired,
+  BotChallengeFailed,
+  PasswordAuthenticationNotEnabled,
+  PasskeyAuthenticationNotEnabled,
+  AnonymousAccountsNotEnabled,
+  AnonymousAuthenticationNotAllowed
+] as const
+
 // ---------------------------------------------------------------------------------------------
 // Login and passwords (family PASSWORD_REQUIREMENTS_NOT_MET)
 // ---------------------------------------------------------------------------------------------
@@ -524,6 +717,26 @@ export class PasswordConfirmationMismatch extends /* @__PURE__ */ KnownError(
   NoDetails,
   () => "Passwords do not match."
 ) {}
+
+/** Classes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
+export const passwordRequirementsNotMetClasses = [PasswordTooShort, PasswordTooLong] as const
+
+/** `PASSWORD_REQUIREMENTS_NOT_MET`: the new password is too short or too long. */
+export type PasswordRequirementsNotMet = InstanceType<(typeof passwordRequirementsNotMetClasses)[number]>
+
+/** Codes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
+export const passwordRequirementsNotMetCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(passwordRequirementsNotMetClasses)
+
+/** Whether `u` is an instance of a class of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
+export const isPasswordRequirementsNotMet: FamilyGuard<PasswordRequirementsNotMet> =
+  /* @__PURE__ */ guardOf(passwordRequirementsNotMetClasses)
+
+/** The login-and-passwords section. */
+const loginClasses = /* @__PURE__ */ classesOf(
+  [EmailPasswordMismatch, RedirectUrlNotWhitelisted],
+  passwordRequirementsNotMetClasses,
+  [UserDoesNotHavePassword, PasswordConfirmationMismatch]
+)
 
 // ---------------------------------------------------------------------------------------------
 // Verification codes and e-mails (family VERIFICATION_ERROR)
@@ -592,6 +805,30 @@ export class EmailIsNotPrimaryEmail extends /* @__PURE__ */ KnownError(
   (d) => `The given e-mail (${d.email}) must equal the user's primary e-mail (${d.primary_email}).`
 ) {}
 
+/** Classes of the `VERIFICATION_ERROR` family. */
+export const verificationErrorClasses = [
+  VerificationCodeNotFound,
+  VerificationCodeExpired,
+  VerificationCodeAlreadyUsed,
+  VerificationCodeMaxAttemptsReached
+] as const
+
+/** `VERIFICATION_ERROR`: the one-time code (e-mail link, OTP, invitation, MFA attempt) is unusable. */
+export type VerificationError = InstanceType<(typeof verificationErrorClasses)[number]>
+
+/** Codes of the `VERIFICATION_ERROR` family. */
+export const verificationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(verificationErrorClasses)
+
+/** Whether `u` is an instance of a class of the `VERIFICATION_ERROR` family. */
+export const isVerificationError: FamilyGuard<VerificationError> = /* @__PURE__ */ guardOf(verificationErrorClasses)
+
+/** The verification section. */
+const verificationClasses = /* @__PURE__ */ classesOf(verificationErrorClasses, [
+  EmailAlreadyVerified,
+  EmailNotAssociatedWithUser,
+  EmailIsNotPrimaryEmail
+])
+
 // ---------------------------------------------------------------------------------------------
 // Passkeys
 // ---------------------------------------------------------------------------------------------
@@ -622,6 +859,9 @@ export class PasskeyAuthenticationFailed extends /* @__PURE__ */ KnownError(
   NoDetails,
   () => "Failed to sign in with passkey"
 ) {}
+
+/** The passkeys section. */
+const passkeyClasses = [PasskeyRegistrationFailed, PasskeyWebauthnError, PasskeyAuthenticationFailed] as const
 
 // ---------------------------------------------------------------------------------------------
 // Permissions
@@ -691,6 +931,17 @@ export class TeamPermissionNotFound extends /* @__PURE__ */ KnownError(
   (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
 ) {}
 
+/** The permissions section. */
+const permissionClasses = [
+  PermissionNotFound,
+  WrongPermissionScope,
+  ContainedPermissionNotFound,
+  PermissionIdAlreadyExists,
+  ProjectPermissionRequired,
+  TeamPermissionRequired,
+  TeamPermissionNotFound
+] as const
+
 // ---------------------------------------------------------------------------------------------
 // Teams
 // ---------------------------------------------------------------------------------------------
@@ -740,6 +991,15 @@ export class TeamInvitationRestrictedUserNotAllowed extends /* @__PURE__ */ Know
   (d) =>
     `Restricted users cannot accept team invitations. Reason: ${d.restricted_reason.type}. Please complete the onboarding process before accepting team invitations.`
 ) {}
+
+/** The teams section. */
+const teamClasses = [
+  TeamNotFound,
+  TeamAlreadyExists,
+  TeamMembershipNotFound,
+  TeamMembershipAlreadyExists,
+  TeamInvitationRestrictedUserNotAllowed
+] as const
 
 // ---------------------------------------------------------------------------------------------
 // OAuth and connected accounts
@@ -934,6 +1194,30 @@ export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends /* @__PURE__ 
     }`
 ) {}
 
+/** The OAuth section. */
+const oauthClasses = [
+  OauthConnectionNotConnectedToUser,
+  OauthConnectionAlreadyConnectedToAnotherUser,
+  OauthConnectionDoesNotHaveRequiredScope,
+  OauthAccessTokenNotAvailable,
+  OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthAccessTokenNotAvailableWithSharedOauthKeys,
+  InvalidOauthClientIdOrSecret,
+  InvalidScope,
+  UserAlreadyConnectedToAnotherOauthConnection,
+  OuterOauthTimeout,
+  OauthProviderNotFoundOrNotEnabled,
+  AppleBundleIdNotConfigured,
+  OauthProviderAccountIdAlreadyUsedForSignIn,
+  InvalidSharedOauthProviderId,
+  InvalidStandardOauthProviderId,
+  InvalidAuthorizationCode,
+  InvalidAppleCredentials,
+  OauthProviderAccessDenied,
+  OauthProviderTemporarilyUnavailable,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse
+] as const
+
 // ---------------------------------------------------------------------------------------------
 // Multi-factor authentication
 // ---------------------------------------------------------------------------------------------
@@ -964,6 +1248,9 @@ export class UserAuthenticationRequired extends /* @__PURE__ */ KnownError(
   NoDetails,
   () => "User authentication required for this endpoint."
 ) {}
+
+/** The multi-factor section. */
+const mfaClasses = [MultiFactorAuthenticationRequired, InvalidTotpCode, UserAuthenticationRequired] as const
 
 // ---------------------------------------------------------------------------------------------
 // CLI authentication
@@ -999,6 +1286,9 @@ export class CliAuthUsedError extends /* @__PURE__ */ KnownError(
   () => "This authentication token has already been used."
 ) {}
 
+/** The CLI section. */
+const cliClasses = [InvalidPollingCode, CliAuthError, CliAuthExpiredError, CliAuthUsedError] as const
+
 // ---------------------------------------------------------------------------------------------
 // API keys (family API_KEY_NOT_VALID)
 // ---------------------------------------------------------------------------------------------
@@ -1029,6 +1319,18 @@ export class PublicApiKeyCannotBeRevoked extends /* @__PURE__ */ KnownError(
   NoDetails,
   () => "Public API keys cannot be revoked by the secretscanner endpoint."
 ) {}
+
+/** Classes of the `API_KEY_NOT_VALID` family. */
+export const apiKeyNotValidClasses = [ApiKeyExpired, ApiKeyRevoked, WrongApiKeyType, ApiKeyNotFound, PublicApiKeyCannotBeRevoked] as const
+
+/** `API_KEY_NOT_VALID`: the API key cannot be used (the SDK's key check answers `none`); this whole section. */
+export type ApiKeyNotValid = InstanceType<(typeof apiKeyNotValidClasses)[number]>
+
+/** Codes of the `API_KEY_NOT_VALID` family. */
+export const apiKeyNotValidCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(apiKeyNotValidClasses)
+
+/** Whether `u` is an instance of a class of the `API_KEY_NOT_VALID` family. */
+export const isApiKeyNotValid: FamilyGuard<ApiKeyNotValid> = /* @__PURE__ */ guardOf(apiKeyNotValidClasses)
 
 // ---------------------------------------------------------------------------------------------
 // E-mails and e-mail templates
@@ -1088,6 +1390,16 @@ export class EmailNotEditable extends /* @__PURE__ */ KnownError(
   (d) =>
     `Email with ID "${d.email_id}" cannot be edited because it is in status "${d.status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`
 ) {}
+
+/** The e-mails section. */
+const emailClasses = [
+  EmailTemplateAlreadyExists,
+  RequiresCustomEmailServer,
+  EmailRenderingError,
+  TemplateSourceRewriteError,
+  EmailCapacityBoostAlreadyActive,
+  EmailNotEditable
+] as const
 
 // ---------------------------------------------------------------------------------------------
 // Payments
@@ -1256,6 +1568,25 @@ export class NewPurchasesBlocked extends /* @__PURE__ */ KnownError(
   () => "New purchases are currently blocked for this project. Please contact support for more information."
 ) {}
 
+/** The payments section. */
+const paymentClasses = [
+  ProductDoesNotExist,
+  ItemNotFound,
+  ItemCustomerTypeDoesNotMatch,
+  CustomerDoesNotExist,
+  SubscriptionInvoiceNotFound,
+  OneTimePurchaseNotFound,
+  SubscriptionAlreadyRefunded,
+  OneTimePurchaseAlreadyRefunded,
+  TestModePurchaseNonRefundable,
+  ProductCustomerTypeDoesNotMatch,
+  ProductAlreadyGranted,
+  ItemQuantityInsufficientAmount,
+  StripeAccountInfoNotFound,
+  DefaultPaymentMethodRequired,
+  NewPurchasesBlocked
+] as const
+
 // ---------------------------------------------------------------------------------------------
 // Analytics
 // ---------------------------------------------------------------------------------------------
@@ -1287,6 +1618,9 @@ export class AnalyticsNotEnabled extends /* @__PURE__ */ KnownError(
   () => "Analytics is not enabled for this project."
 ) {}
 
+/** The analytics section. */
+const analyticsClasses = [AnalyticsQueryTimeout, AnalyticsQueryError, AnalyticsNotEnabled] as const
+
 // ---------------------------------------------------------------------------------------------
 // Data vault
 // ---------------------------------------------------------------------------------------------
@@ -1309,485 +1643,43 @@ export class DataVaultStoreHashedKeyDoesNotExist extends /* @__PURE__ */ KnownEr
   (d) => `Data vault store with ID ${d.store_id} does not contain a key with hash ${d.hashed_key}.`
 ) {}
 
+/** The data-vault section. */
+const dataVaultClasses = [DataVaultStoreDoesNotExist, DataVaultStoreHashedKeyDoesNotExist] as const
+
 // ---------------------------------------------------------------------------------------------
 // Registry
 // ---------------------------------------------------------------------------------------------
 
-/** Every known-error class of the catalogue. */
-export const all: ReadonlyArray<KnownErrorClass> = [
-  // Request and schema
-  BodyParsingError,
-  SchemaError,
-  AllOverloadsFailed,
-  // Project authentication
-  ProjectKeyWithoutAccessType,
-  InvalidAccessType,
-  AccessTypeWithoutProjectId,
-  AccessTypeRequired,
-  InsufficientAccessType,
-  InvalidPublishableClientKey,
-  InvalidSecretServerKey,
-  InvalidSuperSecretAdminKey,
-  UnparsableAdminAccessToken,
-  AdminAccessTokenExpired,
-  InvalidProjectForAdminAccessToken,
-  AdminAccessTokenIsNotAdmin,
-  ClientAuthenticationRequired,
-  ClientOrServerAuthenticationRequired,
-  ClientOrAdminAuthenticationRequired,
-  ClientOrServerOrAdminAuthenticationRequired,
-  PublishableClientKeyRequiredForProject,
-  ServerAuthenticationRequired,
-  AdminAuthenticationRequired,
-  ExpectedInternalProject,
-  // Session
-  UnparsableAccessToken,
-  AccessTokenExpired,
-  InvalidProjectForAccessToken,
-  RefreshTokenNotFoundOrExpired,
-  CannotDeleteCurrentSession,
-  ProviderRejected,
-  // Users and projects
-  UserEmailAlreadyExists,
-  EmailNotVerified,
-  CannotGetOwnUserWithoutUser,
-  UserIdDoesNotExist,
-  UserNotFound,
-  RestrictedUserNotAllowed,
-  ProjectNotFound,
-  CurrentProjectNotFound,
-  BranchDoesNotExist,
-  // Sign-up and feature switches
-  SignUpNotEnabled,
-  SignUpRejected,
-  BotChallengeRequired,
-  BotChallengeFailed,
-  PasswordAuthenticationNotEnabled,
-  PasskeyAuthenticationNotEnabled,
-  AnonymousAccountsNotEnabled,
-  AnonymousAuthenticationNotAllowed,
-  // Login and passwords
-  EmailPasswordMismatch,
-  RedirectUrlNotWhitelisted,
-  PasswordTooShort,
-  PasswordTooLong,
-  UserDoesNotHavePassword,
-  PasswordConfirmationMismatch,
-  // Verification
-  VerificationCodeNotFound,
-  VerificationCodeExpired,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeMaxAttemptsReached,
-  EmailAlreadyVerified,
-  EmailNotAssociatedWithUser,
-  EmailIsNotPrimaryEmail,
-  // Passkeys
-  PasskeyRegistrationFailed,
-  PasskeyWebauthnError,
-  PasskeyAuthenticationFailed,
-  // Permissions
-  PermissionNotFound,
-  WrongPermissionScope,
-  ContainedPermissionNotFound,
-  PermissionIdAlreadyExists,
-  ProjectPermissionRequired,
-  TeamPermissionRequired,
-  TeamPermissionNotFound,
-  // Teams
-  TeamNotFound,
-  TeamAlreadyExists,
-  TeamMembershipNotFound,
-  TeamMembershipAlreadyExists,
-  TeamInvitationRestrictedUserNotAllowed,
-  // OAuth
-  OauthConnectionNotConnectedToUser,
-  OauthConnectionAlreadyConnectedToAnotherUser,
-  OauthConnectionDoesNotHaveRequiredScope,
-  OauthAccessTokenNotAvailable,
-  OauthExtraScopeNotAvailableWithSharedOauthKeys,
-  OauthAccessTokenNotAvailableWithSharedOauthKeys,
-  InvalidOauthClientIdOrSecret,
-  InvalidScope,
-  UserAlreadyConnectedToAnotherOauthConnection,
-  OuterOauthTimeout,
-  OauthProviderNotFoundOrNotEnabled,
-  AppleBundleIdNotConfigured,
-  OauthProviderAccountIdAlreadyUsedForSignIn,
-  InvalidSharedOauthProviderId,
-  InvalidStandardOauthProviderId,
-  InvalidAuthorizationCode,
-  InvalidAppleCredentials,
-  OauthProviderAccessDenied,
-  OauthProviderTemporarilyUnavailable,
-  ContactChannelAlreadyUsedForAuthBySomeoneElse,
-  // MFA
-  MultiFactorAuthenticationRequired,
-  InvalidTotpCode,
-  UserAuthenticationRequired,
-  // CLI
-  InvalidPollingCode,
-  CliAuthError,
-  CliAuthExpiredError,
-  CliAuthUsedError,
-  // API keys
-  ApiKeyExpired,
-  ApiKeyRevoked,
-  WrongApiKeyType,
-  ApiKeyNotFound,
-  PublicApiKeyCannotBeRevoked,
-  // E-mails
-  EmailTemplateAlreadyExists,
-  RequiresCustomEmailServer,
-  EmailRenderingError,
-  TemplateSourceRewriteError,
-  EmailCapacityBoostAlreadyActive,
-  EmailNotEditable,
-  // Payments
-  ProductDoesNotExist,
-  ItemNotFound,
-  ItemCustomerTypeDoesNotMatch,
-  CustomerDoesNotExist,
-  SubscriptionInvoiceNotFound,
-  OneTimePurchaseNotFound,
-  SubscriptionAlreadyRefunded,
-  OneTimePurchaseAlreadyRefunded,
-  TestModePurchaseNonRefundable,
-  ProductCustomerTypeDoesNotMatch,
-  ProductAlreadyGranted,
-  ItemQuantityInsufficientAmount,
-  StripeAccountInfoNotFound,
-  DefaultPaymentMethodRequired,
-  NewPurchasesBlocked,
-  // Analytics
-  AnalyticsQueryTimeout,
-  AnalyticsQueryError,
-  AnalyticsNotEnabled,
-  // Data vault
-  DataVaultStoreDoesNotExist,
-  DataVaultStoreHashedKeyDoesNotExist
-]
-
-/** The catalogue keyed by wire code. */
-export const byCode: ReadonlyMap<string, KnownErrorClass> = /* @__PURE__ */ new Map(/* @__PURE__ */ all.map((cls) => [cls.code, cls]))
+/** Every class of the catalogue, section by section (each class is listed once, in its section). */
+const catalogue = /* @__PURE__ */ classesOf(
+  requestClasses,
+  projectAuthenticationErrorClasses,
+  sessionClasses,
+  userClasses,
+  signUpClasses,
+  loginClasses,
+  verificationClasses,
+  passkeyClasses,
+  permissionClasses,
+  teamClasses,
+  oauthClasses,
+  mfaClasses,
+  cliClasses,
+  apiKeyNotValidClasses,
+  emailClasses,
+  paymentClasses,
+  analyticsClasses,
+  dataVaultClasses
+)
 
 /** Any instance of the catalogue. */
-export type AnyKnownError =
-  | BodyParsingError
-  | SchemaError
-  | AllOverloadsFailed
-  | ProjectKeyWithoutAccessType
-  | InvalidAccessType
-  | AccessTypeWithoutProjectId
-  | AccessTypeRequired
-  | InsufficientAccessType
-  | InvalidPublishableClientKey
-  | InvalidSecretServerKey
-  | InvalidSuperSecretAdminKey
-  | UnparsableAdminAccessToken
-  | AdminAccessTokenExpired
-  | InvalidProjectForAdminAccessToken
-  | AdminAccessTokenIsNotAdmin
-  | ClientAuthenticationRequired
-  | ClientOrServerAuthenticationRequired
-  | ClientOrAdminAuthenticationRequired
-  | ClientOrServerOrAdminAuthenticationRequired
-  | PublishableClientKeyRequiredForProject
-  | ServerAuthenticationRequired
-  | AdminAuthenticationRequired
-  | ExpectedInternalProject
-  | UnparsableAccessToken
-  | AccessTokenExpired
-  | InvalidProjectForAccessToken
-  | RefreshTokenNotFoundOrExpired
-  | CannotDeleteCurrentSession
-  | ProviderRejected
-  | UserEmailAlreadyExists
-  | EmailNotVerified
-  | CannotGetOwnUserWithoutUser
-  | UserIdDoesNotExist
-  | UserNotFound
-  | RestrictedUserNotAllowed
-  | ProjectNotFound
-  | CurrentProjectNotFound
-  | BranchDoesNotExist
-  | SignUpNotEnabled
-  | SignUpRejected
-  | BotChallengeRequired
-  | BotChallengeFailed
-  | PasswordAuthenticationNotEnabled
-  | PasskeyAuthenticationNotEnabled
-  | AnonymousAccountsNotEnabled
-  | AnonymousAuthenticationNotAllowed
-  | EmailPasswordMismatch
-  | RedirectUrlNotWhitelisted
-  | PasswordTooShort
-  | PasswordTooLong
-  | UserDoesNotHavePassword
-  | PasswordConfirmationMismatch
-  | VerificationCodeNotFound
-  | VerificationCodeExpired
-  | VerificationCodeAlreadyUsed
-  | VerificationCodeMaxAttemptsReached
-  | EmailAlreadyVerified
-  | EmailNotAssociatedWithUser
-  | EmailIsNotPrimaryEmail
-  | PasskeyRegistrationFailed
-  | PasskeyWebauthnError
-  | PasskeyAuthenticationFailed
-  | PermissionNotFound
-  | WrongPermissionScope
-  | ContainedPermissionNotFound
-  | PermissionIdAlreadyExists
-  | ProjectPermissionRequired
-  | TeamPermissionRequired
-  | TeamPermissionNotFound
-  | TeamNotFound
-  | TeamAlreadyExists
-  | TeamMembershipNotFound
-  | TeamMembershipAlreadyExists
-  | TeamInvitationRestrictedUserNotAllowed
-  | OauthConnectionNotConnectedToUser
-  | OauthConnectionAlreadyConnectedToAnotherUser
-  | OauthConnectionDoesNotHaveRequiredScope
-  | OauthAccessTokenNotAvailable
-  | OauthExtraScopeNotAvailableWithSharedOauthKeys
-  | OauthAccessTokenNotAvailableWithSharedOauthKeys
-  | InvalidOauthClientIdOrSecret
-  | InvalidScope
-  | UserAlreadyConnectedToAnotherOauthConnection
-  | OuterOauthTimeout
-  | OauthProviderNotFoundOrNotEnabled
-  | AppleBundleIdNotConfigured
-  | OauthProviderAccountIdAlreadyUsedForSignIn
-  | InvalidSharedOauthProviderId
-  | InvalidStandardOauthProviderId
-  | InvalidAuthorizationCode
-  | InvalidAppleCredentials
-  | OauthProviderAccessDenied
-  | OauthProviderTemporarilyUnavailable
-  | ContactChannelAlreadyUsedForAuthBySomeoneElse
-  | MultiFactorAuthenticationRequired
-  | InvalidTotpCode
-  | UserAuthenticationRequired
-  | InvalidPollingCode
-  | CliAuthError
-  | CliAuthExpiredError
-  | CliAuthUsedError
-  | ApiKeyExpired
-  | ApiKeyRevoked
-  | WrongApiKeyType
-  | ApiKeyNotFound
-  | PublicApiKeyCannotBeRevoked
-  | EmailTemplateAlreadyExists
-  | RequiresCustomEmailServer
-  | EmailRenderingError
-  | TemplateSourceRewriteError
-  | EmailCapacityBoostAlreadyActive
-  | EmailNotEditable
-  | ProductDoesNotExist
-  | ItemNotFound
-  | ItemCustomerTypeDoesNotMatch
-  | CustomerDoesNotExist
-  | SubscriptionInvoiceNotFound
-  | OneTimePurchaseNotFound
-  | SubscriptionAlreadyRefunded
-  | OneTimePurchaseAlreadyRefunded
-  | TestModePurchaseNonRefundable
-  | ProductCustomerTypeDoesNotMatch
-  | ProductAlreadyGranted
-  | ItemQuantityInsufficientAmount
-  | StripeAccountInfoNotFound
-  | DefaultPaymentMethodRequired
-  | NewPurchasesBlocked
-  | AnalyticsQueryTimeout
-  | AnalyticsQueryError
-  | AnalyticsNotEnabled
-  | DataVaultStoreDoesNotExist
-  | DataVaultStoreHashedKeyDoesNotExist
+export type AnyKnownError = InstanceType<(typeof catalogue)[number]>
 
-// ---------------------------------------------------------------------------------------------
-// Families (abstract parents: never on the wire, so the client maps codes to them itself)
-// ---------------------------------------------------------------------------------------------
+/** A class of the catalogue, as the registry holds it. */
+export type AnyKnownErrorClass = KnownErrorClass<AnyKnownError["code"], any, AnyKnownError>
 
-const codesOf = (classes: ReadonlyArray<KnownErrorClass>): ReadonlySet<string> => new Set(classes.map((cls) => cls.code))
+/** Every known-error class of the catalogue. */
+export const all: ReadonlyArray<AnyKnownErrorClass> = catalogue
 
-// Families are built from class lists and other families with pure calls (no `X.code` reads or
-// spreads at module level), so unused families and their classes stay tree-shakeable.
-const unionOf = (...sets: ReadonlyArray<ReadonlySet<string>>): ReadonlySet<string> =>
-  new Set(sets.flatMap((set) => [...set]))
-
-const hasCodeIn =
-  (codes: ReadonlySet<string>) =>
-  (u: unknown): boolean =>
-    typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" && codes.has(u.code)
-
-/** `INVALID_ADMIN_ACCESS_TOKEN`: the admin access token is unusable. */
-export type InvalidAdminAccessToken =
-  | UnparsableAdminAccessToken
-  | AdminAccessTokenExpired
-  | InvalidProjectForAdminAccessToken
-  | AdminAccessTokenIsNotAdmin
-
-/** Codes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
-export const invalidAdminAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
-  UnparsableAdminAccessToken,
-  AdminAccessTokenExpired,
-  InvalidProjectForAdminAccessToken,
-  AdminAccessTokenIsNotAdmin
-])
-
-/** Whether `u` carries a code of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
-export const isInvalidAdminAccessToken: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidAdminAccessTokenCodes)
-
-/** `INVALID_PROJECT_AUTHENTICATION`: the project credentials or access type sent are wrong. */
-export type InvalidProjectAuthentication =
-  | ProjectKeyWithoutAccessType
-  | InvalidAccessType
-  | AccessTypeWithoutProjectId
-  | AccessTypeRequired
-  | InsufficientAccessType
-  | InvalidPublishableClientKey
-  | InvalidSecretServerKey
-  | InvalidSuperSecretAdminKey
-  | InvalidAdminAccessToken
-
-/** Codes of the `INVALID_PROJECT_AUTHENTICATION` family (includes `INVALID_ADMIN_ACCESS_TOKEN`'s). */
-export const invalidProjectAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ unionOf(
-  /* @__PURE__ */ codesOf([
-    ProjectKeyWithoutAccessType,
-    InvalidAccessType,
-    AccessTypeWithoutProjectId,
-    AccessTypeRequired,
-    InsufficientAccessType,
-    InvalidPublishableClientKey,
-    InvalidSecretServerKey,
-    InvalidSuperSecretAdminKey
-  ]),
-  invalidAdminAccessTokenCodes
-)
-
-/** Whether `u` carries a code of the `INVALID_PROJECT_AUTHENTICATION` family. */
-export const isInvalidProjectAuthentication: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidProjectAuthenticationCodes)
-
-/** `PROJECT_AUTHENTICATION_REQUIRED`: a project credential is missing. */
-export type ProjectAuthenticationRequired =
-  | ClientAuthenticationRequired
-  | ClientOrServerAuthenticationRequired
-  | ClientOrAdminAuthenticationRequired
-  | ClientOrServerOrAdminAuthenticationRequired
-  | PublishableClientKeyRequiredForProject
-  | ServerAuthenticationRequired
-  | AdminAuthenticationRequired
-
-/** Codes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
-export const projectAuthenticationRequiredCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
-  ClientAuthenticationRequired,
-  ClientOrServerAuthenticationRequired,
-  ClientOrAdminAuthenticationRequired,
-  ClientOrServerOrAdminAuthenticationRequired,
-  PublishableClientKeyRequiredForProject,
-  ServerAuthenticationRequired,
-  AdminAuthenticationRequired
-])
-
-/** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
-export const isProjectAuthenticationRequired: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(projectAuthenticationRequiredCodes)
-
-/** `PROJECT_AUTHENTICATION_ERROR`: any project-authentication failure. */
-export type ProjectAuthenticationError = InvalidProjectAuthentication | ProjectAuthenticationRequired | ExpectedInternalProject
-
-/** Codes of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const projectAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ unionOf(
-  invalidProjectAuthenticationCodes,
-  projectAuthenticationRequiredCodes,
-  /* @__PURE__ */ codesOf([ExpectedInternalProject])
-)
-
-/** Whether `u` carries a code of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const isProjectAuthenticationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(projectAuthenticationErrorCodes)
-
-/** `INVALID_ACCESS_TOKEN`: the client marks the token expired and retries. */
-export type InvalidAccessToken = UnparsableAccessToken | AccessTokenExpired | InvalidProjectForAccessToken
-
-/** Codes of the `INVALID_ACCESS_TOKEN` family: the client marks the token expired and retries. */
-export const invalidAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ new Set([
-  "UNPARSABLE_ACCESS_TOKEN",
-  "ACCESS_TOKEN_EXPIRED",
-  "INVALID_PROJECT_FOR_ACCESS_TOKEN"
-])
-
-/** Whether `u` carries a code of the `INVALID_ACCESS_TOKEN` family. */
-export const isInvalidAccessToken: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidAccessTokenCodes)
-
-/** `INVALID_SESSION_AUTHENTICATION`: today exactly the `INVALID_ACCESS_TOKEN` family. */
-export type InvalidSessionAuthentication = InvalidAccessToken
-
-/** Codes of the `INVALID_SESSION_AUTHENTICATION` family. */
-export const invalidSessionAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ new Set(invalidAccessTokenCodes)
-
-/** Whether `u` carries a code of the `INVALID_SESSION_AUTHENTICATION` family. */
-export const isInvalidSessionAuthentication: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(invalidSessionAuthenticationCodes)
-
-/** `SESSION_AUTHENTICATION_ERROR`: today exactly the `INVALID_SESSION_AUTHENTICATION` family. */
-export type SessionAuthenticationError = InvalidSessionAuthentication
-
-/** Codes of the `SESSION_AUTHENTICATION_ERROR` family. */
-export const sessionAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ new Set(invalidSessionAuthenticationCodes)
-
-/** Whether `u` carries a code of the `SESSION_AUTHENTICATION_ERROR` family. */
-export const isSessionAuthenticationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(sessionAuthenticationErrorCodes)
-
-/** `REFRESH_TOKEN_ERROR`: the session is over. */
-export type RefreshTokenError = RefreshTokenNotFoundOrExpired | CannotDeleteCurrentSession | ProviderRejected
-
-/** Codes of the `REFRESH_TOKEN_ERROR` family: the session is over. */
-export const refreshTokenErrorCodes: ReadonlySet<string> = /* @__PURE__ */ new Set([
-  "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
-  "CANNOT_DELETE_CURRENT_SESSION",
-  "PROVIDER_REJECTED"
-])
-
-/** Whether `u` carries a code of the `REFRESH_TOKEN_ERROR` family. */
-export const isRefreshTokenError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(refreshTokenErrorCodes)
-
-/** `PASSWORD_REQUIREMENTS_NOT_MET`: the new password is too short or too long. */
-export type PasswordRequirementsNotMet = PasswordTooShort | PasswordTooLong
-
-/** Codes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
-export const passwordRequirementsNotMetCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([PasswordTooShort, PasswordTooLong])
-
-/** Whether `u` carries a code of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
-export const isPasswordRequirementsNotMet: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(passwordRequirementsNotMetCodes)
-
-/** `VERIFICATION_ERROR`: the one-time code (e-mail link, OTP, invitation, MFA attempt) is unusable. */
-export type VerificationError =
-  | VerificationCodeNotFound
-  | VerificationCodeExpired
-  | VerificationCodeAlreadyUsed
-  | VerificationCodeMaxAttemptsReached
-
-/** Codes of the `VERIFICATION_ERROR` family. */
-export const verificationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
-  VerificationCodeNotFound,
-  VerificationCodeExpired,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeMaxAttemptsReached
-])
-
-/** Whether `u` carries a code of the `VERIFICATION_ERROR` family. */
-export const isVerificationError: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(verificationErrorCodes)
-
-/** `API_KEY_NOT_VALID`: the API key cannot be used (the SDK's key check answers `null`). */
-export type ApiKeyNotValid = ApiKeyExpired | ApiKeyRevoked | WrongApiKeyType | ApiKeyNotFound | PublicApiKeyCannotBeRevoked
-
-/** Codes of the `API_KEY_NOT_VALID` family. */
-export const apiKeyNotValidCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf([
-  ApiKeyExpired,
-  ApiKeyRevoked,
-  WrongApiKeyType,
-  ApiKeyNotFound,
-  PublicApiKeyCannotBeRevoked
-])
-
-/** Whether `u` carries a code of the `API_KEY_NOT_VALID` family. */
-export const isApiKeyNotValid: (u: unknown) => boolean = /* @__PURE__ */ hasCodeIn(apiKeyNotValidCodes)
+/** The catalogue keyed by wire code. */
+export const byCode: ReadonlyMap<string, AnyKnownErrorClass> = /* @__PURE__ */ new Map(/* @__PURE__ */ all.map((cls) => [cls.code, cls]))

@@ -14,9 +14,11 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import {
+  CannotDeleteCurrentSession,
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
   InvalidScope,
+  ProviderRejected,
   PublishableClientKeyRequiredForProject,
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
@@ -67,7 +69,10 @@ export const refreshGrant = /* @__PURE__ */ Endpoint.make({
   payloadEncoding: "form",
   success: OAuthTokenResponse,
   errors: [
+    // the REFRESH_TOKEN_ERROR family: each ends the session
     RefreshTokenNotFoundOrExpired,
+    CannotDeleteCurrentSession,
+    ProviderRejected,
     InvalidOauthClientIdOrSecret,
     InvalidPublishableClientKey,
     PublishableClientKeyRequiredForProject,

@@ -3,6 +3,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Either, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { UnexpectedKnownError, UnsupportedKnownError } from "../../src/core/Errors.js"
 import { tagOfCode } from "../../src/core/KnownError.js"
 import type { KnownErrorClass } from "../../src/core/KnownError.js"
 import * as KnownErrors from "../../src/core/KnownErrors.js"
@@ -286,21 +287,22 @@ describe("details schemas accept what a real server may send", () => {
   })
 })
 
-describe("families (abstract parents) are mapped from the concrete codes", () => {
-  const families: Record<string, { readonly codes: ReadonlySet<string>; readonly is: (u: unknown) => boolean }> = {
-    PROJECT_AUTHENTICATION_ERROR: { codes: KnownErrors.projectAuthenticationErrorCodes, is: KnownErrors.isProjectAuthenticationError },
-    INVALID_PROJECT_AUTHENTICATION: { codes: KnownErrors.invalidProjectAuthenticationCodes, is: KnownErrors.isInvalidProjectAuthentication },
-    INVALID_ADMIN_ACCESS_TOKEN: { codes: KnownErrors.invalidAdminAccessTokenCodes, is: KnownErrors.isInvalidAdminAccessToken },
-    PROJECT_AUTHENTICATION_REQUIRED: { codes: KnownErrors.projectAuthenticationRequiredCodes, is: KnownErrors.isProjectAuthenticationRequired },
-    SESSION_AUTHENTICATION_ERROR: { codes: KnownErrors.sessionAuthenticationErrorCodes, is: KnownErrors.isSessionAuthenticationError },
-    INVALID_SESSION_AUTHENTICATION: { codes: KnownErrors.invalidSessionAuthenticationCodes, is: KnownErrors.isInvalidSessionAuthentication },
-    INVALID_ACCESS_TOKEN: { codes: KnownErrors.invalidAccessTokenCodes, is: KnownErrors.isInvalidAccessToken },
-    REFRESH_TOKEN_ERROR: { codes: KnownErrors.refreshTokenErrorCodes, is: KnownErrors.isRefreshTokenError },
-    PASSWORD_REQUIREMENTS_NOT_MET: { codes: KnownErrors.passwordRequirementsNotMetCodes, is: KnownErrors.isPasswordRequirementsNotMet },
-    VERIFICATION_ERROR: { codes: KnownErrors.verificationErrorCodes, is: KnownErrors.isVerificationError },
-    API_KEY_NOT_VALID: { codes: KnownErrors.apiKeyNotValidCodes, is: KnownErrors.isApiKeyNotValid }
-  }
+/** Every family: its code set and its guard. */
+const families: Record<string, { readonly codes: ReadonlySet<string>; readonly is: (u: unknown) => boolean }> = {
+  PROJECT_AUTHENTICATION_ERROR: { codes: KnownErrors.projectAuthenticationErrorCodes, is: KnownErrors.isProjectAuthenticationError },
+  INVALID_PROJECT_AUTHENTICATION: { codes: KnownErrors.invalidProjectAuthenticationCodes, is: KnownErrors.isInvalidProjectAuthentication },
+  INVALID_ADMIN_ACCESS_TOKEN: { codes: KnownErrors.invalidAdminAccessTokenCodes, is: KnownErrors.isInvalidAdminAccessToken },
+  PROJECT_AUTHENTICATION_REQUIRED: { codes: KnownErrors.projectAuthenticationRequiredCodes, is: KnownErrors.isProjectAuthenticationRequired },
+  SESSION_AUTHENTICATION_ERROR: { codes: KnownErrors.sessionAuthenticationErrorCodes, is: KnownErrors.isSessionAuthenticationError },
+  INVALID_SESSION_AUTHENTICATION: { codes: KnownErrors.invalidSessionAuthenticationCodes, is: KnownErrors.isInvalidSessionAuthentication },
+  INVALID_ACCESS_TOKEN: { codes: KnownErrors.invalidAccessTokenCodes, is: KnownErrors.isInvalidAccessToken },
+  REFRESH_TOKEN_ERROR: { codes: KnownErrors.refreshTokenErrorCodes, is: KnownErrors.isRefreshTokenError },
+  PASSWORD_REQUIREMENTS_NOT_MET: { codes: KnownErrors.passwordRequirementsNotMetCodes, is: KnownErrors.isPasswordRequirementsNotMet },
+  VERIFICATION_ERROR: { codes: KnownErrors.verificationErrorCodes, is: KnownErrors.isVerificationError },
+  API_KEY_NOT_VALID: { codes: KnownErrors.apiKeyNotValidCodes, is: KnownErrors.isApiKeyNotValid }
+}
 
+describe("families (abstract parents) are mapped from the concrete codes", () => {
   const parentOf = new Map(tableRows.map((row) => [row.code, row.parent]))
   const ancestorsOf = (code: string): ReadonlyArray<string> => {
     const parent = parentOf.get(code) ?? ""
@@ -313,15 +315,15 @@ describe("families (abstract parents) are mapped from the concrete codes", () =>
 
   it.each(concreteRows)("$code belongs exactly to the families above it in the table", ({ code }) => {
     const ancestors = new Set(ancestorsOf(code))
+    const instance = new (classOf(code))({ message: "m", details: {} })
     for (const [family, { codes, is }] of Object.entries(families)) {
       expect(codes.has(code), `${code} in ${family}`).toBe(ancestors.has(family))
-      expect(is({ code }), `is ${family}(${code})`).toBe(ancestors.has(family))
+      expect(is(instance), `is ${family}(${code})`).toBe(ancestors.has(family))
     }
   })
 
-  it("classifies instances, plain bodies and non-errors", () => {
+  it("classifies instances and non-errors", () => {
     expect(KnownErrors.isVerificationError(KnownErrors.VerificationCodeExpired.make({}))).toBe(true)
-    expect(KnownErrors.isVerificationError({ code: "VERIFICATION_CODE_ALREADY_USED", error: "…" })).toBe(true)
     expect(KnownErrors.isVerificationError(KnownErrors.UserNotFound.make({}))).toBe(false)
     expect(KnownErrors.isVerificationError("VERIFICATION_CODE_EXPIRED")).toBe(false)
     expect(KnownErrors.isVerificationError(null)).toBe(false)
@@ -334,5 +336,52 @@ describe("families (abstract parents) are mapped from the concrete codes", () =>
     expect(KnownErrors.isProjectAuthenticationError(KnownErrors.ExpectedInternalProject.make({}))).toBe(true)
     expect(KnownErrors.isProjectAuthenticationRequired(KnownErrors.ExpectedInternalProject.make({}))).toBe(false)
     expect(KnownErrors.isPasswordRequirementsNotMet(KnownErrors.PasswordTooLong.make({ maxLength: 70 }))).toBe(true)
+  })
+})
+
+describe("a family guard is a real refinement", () => {
+  it("a plain body carrying a member's code is not a member (only instances of the family's classes are)", () => {
+    expect(KnownErrors.isVerificationError({ code: "VERIFICATION_CODE_ALREADY_USED", error: "…" })).toBe(false)
+    expect(KnownErrors.isRefreshTokenError({ code: "PROVIDER_REJECTED" })).toBe(false)
+  })
+
+  it("an UnexpectedKnownError or UnsupportedKnownError carrying a member's code is not a member", () => {
+    const inner = KnownErrors.ProviderRejected.make({})
+    const unexpected = new UnexpectedKnownError({ message: inner.message, code: inner.code, status: inner.status, error: inner })
+    const unsupported = new UnsupportedKnownError({ message: "m", code: "PROVIDER_REJECTED", status: 401, details: {} })
+    expect(KnownErrors.isRefreshTokenError(unexpected)).toBe(false)
+    expect(KnownErrors.isRefreshTokenError(unsupported)).toBe(false)
+    expect(KnownErrors.isRefreshTokenError(unexpected.error)).toBe(true)
+  })
+
+  it.each(Object.entries(families))("%s: the codes are exactly the codes of the instances the guard accepts", (_, { codes, is }) => {
+    const accepted = KnownErrors.all.filter((cls) => is(new cls({ message: "m", details: {} }))).map((cls) => cls.code)
+    expect(new Set(accepted)).toEqual(codes)
+    expect(accepted.length).toBe(codes.size)
+  })
+})
+
+describe("the catalogue lists each class once (no repeated lists)", () => {
+  const source = readFileSync(new URL("../../src/core/KnownErrors.ts", import.meta.url), "utf8")
+  const catalogued = new Set<unknown>(KnownErrors.all)
+  /** Every class the module exports (a function with a details schema), by name. */
+  const exportedClasses = Object.entries(KnownErrors).filter(
+    ([, value]) => typeof value === "function" && "detailsSchema" in value
+  )
+
+  it("every exported class is in the registry, and the registry holds each class once", () => {
+    expect(exportedClasses.length).toBe(KnownErrors.all.length)
+    expect(catalogued.size).toBe(KnownErrors.all.length)
+    for (const [name, cls] of exportedClasses) expect(catalogued.has(cls), name).toBe(true)
+  })
+
+  /** The module's code without comments and string literals (the `_tag` argument is a string). */
+  const code = source
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""')
+    .replace(/\/\/.*$/gm, "")
+
+  it.each(exportedClasses.map(([name]) => name))("%s is named in code twice only: its declaration and its one list", (name) => {
+    expect(code.match(new RegExp(`\\b${name}\\b`, "g"))?.length).toBe(2)
   })
 })

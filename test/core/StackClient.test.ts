@@ -168,11 +168,12 @@ describe("responses (PROTOCOL.md §1.5)", () => {
       }
     }).pipe(Effect.provide(sessionLayer())))
 
-  it.effect("a catalogued code the endpoint does not declare is an UnsupportedKnownError too", () =>
+  it.effect("a catalogued code the endpoint does not declare is an UnexpectedKnownError carrying its class", () =>
     Effect.gen(function* () {
       server.use(http.post(`${apiUrl}/auth/password/sign-in`, () => knownError("TEAM_NOT_FOUND", 404, "Team x not found.", { team_id: "x" })))
       const error = yield* Effect.flip(Password.signInWithPassword({ email: "a@example.com", password: "x" }))
-      expect(error._tag).toBe("UnsupportedKnownError")
+      expect(error._tag).toBe("UnexpectedKnownError")
+      if (error._tag === "UnexpectedKnownError") expect(error.error._tag).toBe("TeamNotFound")
     }).pipe(Effect.provide(sessionLayer())))
 
   it.effect("malformed JSON on a 2xx is an InvalidResponse", () =>

@@ -31,7 +31,7 @@ const decoderRuns = count(1_200, 10_000)
 const callRuns = count(200, 2_500)
 
 /** Failures of any request, whatever the endpoint. */
-const transportTags = new Set(["InvalidResponse", "HttpError", "UnsupportedKnownError", "ConnectivityError", "RateLimited"])
+const transportTags = new Set(["InvalidResponse", "HttpError", "UnsupportedKnownError", "UnexpectedKnownError", "ConnectivityError", "RateLimited"])
 const sessionErrorClasses = [KnownErrors.UnparsableAccessToken, KnownErrors.AccessTokenExpired, KnownErrors.InvalidProjectForAccessToken]
 
 const declaredOf = (endpoint: Endpoint.Any): ReadonlyArray<KnownErrorClass> => [

@@ -105,13 +105,13 @@ describe("CLI login", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Cli.initiate>>>().toEqualTypeOf<ClientCommon | Transport | InvalidArgument>()
   })
 
-  it("waitForLogin fails with the CLI errors, InvalidPollingCode, or the refresh's errors", () => {
+  it("waitForLogin fails with the CLI errors, InvalidPollingCode, or the refresh's errors (the REFRESH_TOKEN_ERROR family among them)", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Cli.waitForLogin>>>().toEqualTypeOf<
       | KnownErrors.CliAuthError
       | KnownErrors.CliAuthExpiredError
       | KnownErrors.CliAuthUsedError
       | KnownErrors.InvalidPollingCode
-      | KnownErrors.RefreshTokenNotFoundOrExpired
+      | KnownErrors.RefreshTokenError
       | KnownErrors.InvalidOauthClientIdOrSecret
       | KnownErrors.InvalidScope
       | ClientCommon

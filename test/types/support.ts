@@ -9,12 +9,13 @@ import type {
   InvalidArgument,
   InvalidResponse,
   RateLimited,
+  UnexpectedKnownError,
   UnsupportedKnownError
 } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 
-/** The errors of the transport: every call can fail with these. */
-export type Transport = InvalidResponse | HttpError | UnsupportedKnownError | ConnectivityError | RateLimited
+/** The errors of the transport: every call can fail with these (a catalogued but undeclared code is an UnexpectedKnownError). */
+export type Transport = InvalidResponse | HttpError | UnsupportedKnownError | UnexpectedKnownError | ConnectivityError | RateLimited
 
 /** The known errors of any client call (schema, project and publishable key). */
 export type ClientCommon =

@@ -7,7 +7,7 @@ import * as Schema from "effect/Schema"
 import { AdminAccess, ServerAccess } from "../Access.js"
 import type { Any, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "./definition.js"
 import { fillPathChecked } from "./path.js"
-import { HttpError, InvalidArgument, InvalidResponse, UnsupportedKnownError, UserNotSignedIn } from "../Errors.js"
+import { HttpError, InvalidArgument, InvalidResponse, UnexpectedKnownError, UnsupportedKnownError, UserNotSignedIn } from "../Errors.js"
 import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
@@ -117,7 +117,9 @@ const invalid = (response: StackResponse, message: string) =>
 
 /**
  * Decodes an answer: a 2xx by the success schema, a known error by its class (only when the
- * header names the same code as the body), anything else as `HttpError`.
+ * header names the same code as the body; a catalogued code the call does not declare as an
+ * `UnexpectedKnownError` carrying its class, an unknown one as `UnsupportedKnownError`), anything
+ * else as `HttpError`.
  */
 export const decodeResponse = <A>(
   name: string,
@@ -141,15 +143,16 @@ export const decodeResponse = <A>(
       )
     }
     const message = typeof value.error === "string" ? value.error : headerCode
+    const details = value.details ?? {}
     const cls = declared.find((candidate) => candidate.code === headerCode)
-    if (cls === undefined) {
-      return Effect.fail(
-        new UnsupportedKnownError({ message, code: headerCode, status: response.status, details: value.details ?? {} })
-      )
+    if (cls !== undefined) return Effect.flatMap(knownErrorOf(name, response, cls, message, details), Effect.fail)
+    // A catalogued code the call does not declare: its class, wrapped so the declared union stays exact.
+    const catalogued = KnownErrors.byCode.get(headerCode)
+    if (catalogued === undefined) {
+      return Effect.fail(new UnsupportedKnownError({ message, code: headerCode, status: response.status, details }))
     }
-    return decoderOf(cls.detailsSchema)(value.details ?? {}).pipe(
-      Effect.mapError((error) => invalid(response, `${name}: details of ${headerCode} did not match at ${issuePaths(error)}`)),
-      Effect.flatMap((details) => Effect.fail(new cls({ message, details })))
+    return Effect.flatMap(knownErrorOf(name, response, catalogued, message, details), (error) =>
+      Effect.fail(new UnexpectedKnownError({ message, code: error.code, status: response.status, error }))
     )
   }
   if (response.status >= 200 && response.status < 300) {
@@ -171,6 +174,19 @@ export const decodeResponse = <A>(
     })
   )
 }
+
+/** The instance of a known error's class, its details decoded (an `InvalidResponse` when they do not match). */
+const knownErrorOf = <Instance>(
+  name: string,
+  response: StackResponse,
+  cls: KnownErrorClass<string, any, Instance>,
+  message: string,
+  details: unknown
+): Effect.Effect<Instance, InvalidResponse> =>
+  decoderOf(cls.detailsSchema)(details).pipe(
+    Effect.mapError((error) => invalid(response, `${name}: details of ${cls.code} did not match at ${issuePaths(error)}`)),
+    Effect.map((decoded) => new cls({ message, details: decoded }))
+  )
 
 // Parsers built once per schema (not per call).
 const decoders = /* @__PURE__ */ new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
@@ -222,10 +238,6 @@ const declaredOf = (endpoint: Any): ReadonlyArray<KnownErrorClass> => {
   }
   return declared
 }
-
-/** Whether a failure is one of the invalid-access-token codes (the call then refreshes and retries once). */
-const isInvalidAccessToken = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "code" in error && KnownErrors.invalidAccessTokenCodes.has(String(error.code))
 
 interface RequestParts {
   readonly path: string
@@ -338,7 +350,8 @@ const attempt = (
         (response) => {
           const decoded = decodeResponse(endpoint.name, response, endpoint.success, declared)
           if (retried || Option.isNone(sent)) return decoded
-          return Effect.catchIf(decoded, isInvalidAccessToken, () =>
+          // INVALID_ACCESS_TOKEN: mark the token expired, refresh and retry once.
+          return Effect.catchIf(decoded, KnownErrors.isInvalidAccessToken, () =>
             Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true))
           )
         }

@@ -57,9 +57,9 @@ const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redac
 
 /**
  * An answer of the `REFRESH_TOKEN_ERROR` family (PROTOCOL.md §2.7, §5.1): the refresh token is
- * rejected and the session is over. Narrows to the family's members the error union declares.
+ * rejected and the session is over (the refresh grant declares the whole family).
  */
-const endsTheSession = <E>(error: E): error is Extract<E, KnownErrors.RefreshTokenError> => KnownErrors.isRefreshTokenError(error)
+const endsTheSession = KnownErrors.isRefreshTokenError
 
 /**
  * A refresh failure for a network reason (no answer, 429, 5xx): later callers within the cooldown
