@@ -12,7 +12,13 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, RefreshTokenNotFoundOrExpired, UserIdDoesNotExist } from "../core/KnownErrors.js"
+import {
+  CannotDeleteCurrentSession,
+  CannotGetOwnUserWithoutUser,
+  isRefreshTokenError,
+  refreshTokenErrorClasses,
+  UserIdDoesNotExist
+} from "../core/KnownErrors.js"
 import { AnyObject, DateFromMillis, field, optionalField, RedactedToken, SuccessTrue, Uuid } from "../core/Wire.js"
 import { Session } from "../session/Session.js"
 
@@ -25,22 +31,22 @@ export const deleteCurrentEndpoint = Endpoint.make({
   session: "required",
   payload: AnyObject,
   success: AnyObject,
-  errors: [RefreshTokenNotFoundOrExpired]
+  errors: refreshTokenErrorClasses
 })
 
 /**
- * Signs out: deletes the current session on the server, then clears the tokens. A refresh-token
- * error (the session is already gone) or an expired access token is ignored, as the spec says;
- * with no token there is nothing to delete and the tokens are cleared. Other failures leave the
- * tokens in place, so the caller can retry.
+ * Signs out: deletes the current session on the server, then clears the tokens. Any error of the
+ * `REFRESH_TOKEN_ERROR` family (the session is already gone or unusable) or an expired access
+ * token is ignored, as the spec says; with no token there is nothing to delete and the tokens are
+ * cleared. Other failures leave the tokens in place, so the caller can retry.
  */
 export const signOut = Effect.fn("Auth.signOut")(function* () {
   const session = yield* Session
   const tokens = yield* session.current
   if (Option.isSome(tokens.accessToken) || Option.isSome(tokens.refreshToken)) {
     yield* Endpoint.call(deleteCurrentEndpoint, { payload: {} }).pipe(
+      Effect.catchIf(isRefreshTokenError, () => Effect.void),
       Effect.catchTags({
-        RefreshTokenNotFoundOrExpired: () => Effect.void,
         AccessTokenExpired: () => Effect.void,
         UnparsableAccessToken: () => Effect.void,
         UserNotSignedIn: () => Effect.void
