@@ -64,12 +64,15 @@ const build = (entry: string, splitting: boolean) =>
     absWorkingDir: rootDir
   })
 
-/** Bundles one entry of `bench/entries/` twice (single file, code-split) and measures both. */
-export const measureBundle = async (entry: string): Promise<BundleSize> => {
-  const single = await build(entry, false)
-  const code = single.outputFiles.find((file) => file.path.endsWith(".js"))?.contents ?? new Uint8Array()
+/**
+ * Bundles one entry of `bench/entries/` twice (single file, code-split) and measures both.
+ * `{ singleFile: false }` skips the single-file build (its figures are then 0 and no inputs).
+ */
+export const measureBundle = async (entry: string, options: { readonly singleFile?: boolean } = {}): Promise<BundleSize> => {
+  const single = options.singleFile === false ? undefined : await build(entry, false)
+  const code = single?.outputFiles.find((file) => file.path.endsWith(".js"))?.contents ?? new Uint8Array()
   const byInput = new Map<string, number>()
-  for (const output of Object.values(single.metafile.outputs)) {
+  for (const output of Object.values(single?.metafile.outputs ?? {})) {
     for (const [path, input] of Object.entries(output.inputs)) {
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)
       const key = pkg !== null ? pkg[1]! : path.split("/").slice(0, 2).join("/")
@@ -108,7 +111,7 @@ export const measureBundle = async (entry: string): Promise<BundleSize> => {
   return {
     entry,
     minifiedBytes: code.byteLength,
-    gzipBytes: gzipSync(code, { level: 9 }).byteLength,
+    gzipBytes: single === undefined ? 0 : gzipSync(code, { level: 9 }).byteLength,
     firstLoadMinifiedBytes: sum(true, "minifiedBytes"),
     firstLoadGzipBytes: sum(true, "gzipBytes"),
     lazyMinifiedBytes: sum(false, "minifiedBytes"),

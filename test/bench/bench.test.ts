@@ -39,10 +39,14 @@ afterAll(async () => {
   await bench?.stop()
 })
 
+/** Entry (a), measured once by its budget test and read again by the chunk test. */
+let sizeOfA: Awaited<ReturnType<typeof measureBundle>> | undefined
+
 describe("bench budgets (bench/budget.json)", () => {
   for (const id of ["a", "b", "c"] as const) {
     it(`the first-load bundle of entry (${id}) stays within ${budget.tolerance * 100}% of its budget`, async () => {
-      const size = await measureBundle(budget.bundles[id].entry)
+      const size = await measureBundle(budget.bundles[id].entry, { singleFile: id === "a" })
+      if (id === "a") sizeOfA = size
       expect(size.firstLoadGzipBytes).toBeGreaterThan(1_000)
       expect(size.firstLoadGzipBytes).toBeLessThanOrEqual(budget.bundles[id].firstLoadGzipBytes * (1 + budget.tolerance))
     }, 60_000)
@@ -57,7 +61,7 @@ describe("bench budgets (bench/budget.json)", () => {
 
 describe("bench in miniature", () => {
   it("the code-split build splits first-load chunks from lazy ones, and the one-file build has them all", async () => {
-    const size = await measureBundle("ours-a.ts")
+    const size = sizeOfA ?? (await measureBundle("ours-a.ts"))
     expect(size.chunks.filter((chunk) => chunk.firstLoad).reduce((sum, chunk) => sum + chunk.gzipBytes, 0)).toBe(size.firstLoadGzipBytes)
     expect(size.chunks.filter((chunk) => !chunk.firstLoad).reduce((sum, chunk) => sum + chunk.gzipBytes, 0)).toBe(size.lazyGzipBytes)
     expect(size.minifiedBytes).toBeGreaterThan(10_000)
@@ -65,11 +69,11 @@ describe("bench in miniature", () => {
   }, 60_000)
 
   it.skipIf(!official)("the official SDK's lazy chunks (session replay, dev tool) are not counted in its first load (bench dependencies installed)", async () => {
-    const size = await measureBundle("official-a.ts")
+    const size = await measureBundle("official-a.ts", { singleFile: false })
     const lazy = size.chunks.filter((chunk) => !chunk.firstLoad).map((chunk) => chunk.chunk)
     expect(lazy.some((name) => name.startsWith("dev-tool-core"))).toBe(true)
     expect(lazy.some((name) => name.startsWith("all-"))).toBe(true)
-    expect(size.firstLoadGzipBytes + size.lazyGzipBytes).toBeGreaterThan(size.firstLoadGzipBytes)
+    expect(size.lazyGzipBytes).toBeGreaterThan(10_000)
   }, 60_000)
 
   it("economy: 3 concurrent reads cost this SDK one GET /users/me", async () => {
