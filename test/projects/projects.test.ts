@@ -4,6 +4,7 @@ import { Effect, Either, Layer, Redacted } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import { defaults } from "../../src/emulator/Defaults.js"
 import { Password, Stack } from "../../src/index.js"
+import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import * as Projects from "../../src/projects/Projects.js"
 import { makeEmulator } from "../emulator/helpers.js"
 import { adminViaToken, countingClient, ownerOnInternal } from "./support.js"
@@ -158,7 +159,7 @@ describe("Projects", () => {
     })
   )
 
-  it.effect("createOwned: a working project with its own keys, owned by the team; listed; deleted it is gone", () =>
+  it.effect("createOwned: a working project without keys (its owner creates them), owned by the team; listed; deleted it is gone", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const { emulator, httpClient } = yield* setup
@@ -174,9 +175,17 @@ describe("Projects", () => {
         expect(created.config.magicLinkEnabled).toBe(true)
         expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId, created.id])
 
-        // its own keys work
-        const keys = emulator.credentials(created.id)!
-        const ownKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: keys.superSecretAdminKey })
+        // as on the service, a new project has no keys (issue 16 item 8); the owner creates them, and they work
+        const ownerAdmin = adminViaToken(created.id, internal, httpClient)
+        expect(yield* InternalApiKeys.list().pipe(Effect.provide(ownerAdmin))).toEqual([])
+        const made = yield* InternalApiKeys.create({
+          description: "first",
+          expiresAt: new Date(4_102_444_800_000),
+          hasPublishableClientKey: false,
+          hasSecretServerKey: false,
+          hasSuperSecretAdminKey: true
+        }).pipe(Effect.provide(ownerAdmin))
+        const ownKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: Redacted.value(made.superSecretAdminKey!) })
         expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(ownKey))).displayName).toBe("Second")
         // the demo project's key does not open it
         const wrongKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: emulator.demo.superSecretAdminKey })

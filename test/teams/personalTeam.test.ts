@@ -23,12 +23,13 @@ describe("create_team_on_sign_up", () => {
     })
   )
 
-  it.scoped("server create and magic-link sign-up get one too; with the switch off, nobody does", () =>
+  it.scoped("magic-link sign-up gets one too, a server create does not (as on the service); with the switch off, nobody does", () =>
     Effect.gen(function* () {
       const on = yield* setup({ createTeamOnSignUp: true, magicLinkEnabled: true })
       const created = yield* within(on.server)(ServerUsers.create({ primaryEmail: "bob@example.com", displayName: "Bob" }))
       const bobTeams = yield* within(on.server)(ServerTeams.list({ userId: created.id }))
-      expect(bobTeams.map((team) => team.displayName)).toEqual(["Bob's Team"])
+      expect(bobTeams).toEqual([])
+      expect(created.selectedTeamId).toBeNull()
 
       const client = yield* Layer.build(
         Layer.merge(

@@ -246,19 +246,24 @@ describe("ServerTeams", () => {
     })
   )
 
-  it.scoped("create_team_on_sign_up: a user created by the server gets a selected personal team", () =>
+  it.scoped("create_team_on_sign_up: a user created by the server gets no personal team (as on the service); an anonymous sign-up's is renamed on upgrade", () =>
     Effect.gen(function* () {
-      const { server } = yield* setup({ createTeamOnSignUp: true })
+      const { emulator, project, server } = yield* setup({ createTeamOnSignUp: true })
       const user = yield* within(server)(ServerUsers.create({ primaryEmail: "dora@example.com", displayName: "Dora" }))
-      expect(user.selectedTeam?.displayName).toBe("Dora's Team")
-      const teams = yield* within(server)(ServerTeams.list({ userId: user.id }))
-      expect(teams.map((t) => t.id)).toEqual([user.selectedTeamId])
+      expect(user.selectedTeamId).toBeNull()
+      expect(yield* within(server)(ServerTeams.list({ userId: user.id }))).toEqual([])
 
-      const anonymous = yield* within(server)(ServerUsers.create({ isAnonymous: true }))
-      const personal = yield* within(server)(ServerTeams.get(anonymous.selectedTeamId!))
-      expect(personal.displayName).toBe("Personal Team")
-      yield* within(server)(ServerUsers.update(anonymous.id, { isAnonymous: false, displayName: "Eve" }))
-      expect((yield* within(server)(ServerTeams.get(personal.id))).displayName).toBe("Eve's Team")
+      const signUp = yield* emulator.handle(
+        new Request("http://localhost/api/v1/auth/anonymous/sign-up", {
+          method: "POST",
+          headers: { "x-stack-project-id": project.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": project.publishableClientKey }
+        })
+      )
+      const anonymousId = ((yield* Effect.promise(() => signUp.json())) as { user_id: string }).user_id
+      const [personal] = yield* within(server)(ServerTeams.list({ userId: anonymousId }))
+      expect(personal!.displayName).toBe("Personal Team")
+      yield* within(server)(ServerUsers.update(anonymousId, { isAnonymous: false, displayName: "Eve" }))
+      expect((yield* within(server)(ServerTeams.get(personal!.id))).displayName).toBe("Eve's Team")
     })
   )
 })
