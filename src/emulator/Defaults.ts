@@ -52,7 +52,9 @@ export interface DemoSwitches {
  *   team of the demo project: sign in with it on `internal` and its access token administers the
  *   demo project (`x-stack-admin-access-token`, `Access.layerAdminAccessToken`).
  * - Keys are the service's prefix (`pck_`, `ssk_`, `sak_`) + 45 lowercase Crockford base32 characters.
- * - `accessTokenLifetimeSeconds`: 600 (the service's default is 10 minutes).
+ * - `accessTokenLifetimeSeconds`: 600 (the production service's default is 10 minutes; the
+ *   development service issues 60 s tokens). Per project: `ProjectOptions.accessTokenLifetimeSeconds`;
+ *   for all: `EmulatorOptions.accessTokenLifetimeSeconds` / `--access-token-lifetime`.
  * - `passwordHashIterations`: 10 000 PBKDF2-SHA256 iterations. Deliberately low: a production
  *   service should use ≥ 100 000, which makes every sign-up/sign-in in a test suite slow; the
  *   emulator protects no real secret, only stores no clear passwords.
