@@ -146,7 +146,7 @@ export class AccessTypeRequired extends /* @__PURE__ */ KnownError(
   400,
   NoDetails,
   () =>
-    `You must specify an access level for this ${brand} project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.${restApiAuthenticationDocs}`
+    `You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.${restApiAuthenticationDocs}`
 ) {}
 
 /** 401 — the endpoint needs a higher access type than the one sent. */
