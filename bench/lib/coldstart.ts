@@ -83,36 +83,36 @@ export const runColdStart = async (runs = 7, options: { readonly official?: bool
   const loadStart = load()
   const work = makeWorkDir("cold")
   try {
-  const official = (options.official ?? true) ? officialModuleUrl() : null
-  const files: Array<readonly [ColdSide, string]> = [
-    ["floor", launcher(work, "floor", null)],
-    ["ours", launcher(work, "ours", await buildOursForImport(work))],
-    ...(official === null ? [] : [["official", launcher(work, "official", official)] as const])
-  ]
-  const times = new Map<ColdSide, Array<number>>(files.map(([side]) => [side, []]))
-  // warm-up: one unmeasured start each (file-system cache)
-  for (const [side, file] of files) {
-    const run = spawnSync(process.execPath, [file], { cwd: rootDir, encoding: "utf8" })
-    if (run.status !== 0) throw new Error(`cold start ${side} failed: ${run.stderr.slice(-800)}`)
-  }
-  for (let run = 0; run < runs; run++) {
-    for (const [side, file] of run % 2 === 0 ? files : [...files].reverse()) {
-      const start = performance.now()
-      spawnSync(process.execPath, [file], { cwd: rootDir })
-      times.get(side)!.push(performance.now() - start)
+    const official = (options.official ?? true) ? officialModuleUrl() : null
+    const files: Array<readonly [ColdSide, string]> = [
+      ["floor", launcher(work, "floor", null)],
+      ["ours", launcher(work, "ours", await buildOursForImport(work))],
+      ...(official === null ? [] : [["official", launcher(work, "official", official)] as const])
+    ]
+    const times = new Map<ColdSide, Array<number>>(files.map(([side]) => [side, []]))
+    // warm-up: one unmeasured start each (file-system cache)
+    for (const [side, file] of files) {
+      const run = spawnSync(process.execPath, [file], { cwd: rootDir, encoding: "utf8" })
+      if (run.status !== 0) throw new Error(`cold start ${side} failed: ${run.stderr.slice(-800)}`)
     }
-  }
-  const traced = strace()
-  const sides = Object.fromEntries(
-    files.map(([side, file]) => [side, { wallMs: spread(times.get(side)!), filesOpened: traced ? filesOpened(work, file) : null }])
-  ) as Partial<Record<ColdSide, ColdFigures>>
-  const floor = sides.floor!.wallMs.median
-  return {
-    runs,
-    sides,
-    importTimeRatio: sides.official === undefined ? null : (sides.ours!.wallMs.median - floor) / (sides.official.wallMs.median - floor),
-    loadAverage: { start: loadStart, end: load() }
-  }
+    for (let run = 0; run < runs; run++) {
+      for (const [side, file] of run % 2 === 0 ? files : [...files].reverse()) {
+        const start = performance.now()
+        spawnSync(process.execPath, [file], { cwd: rootDir })
+        times.get(side)!.push(performance.now() - start)
+      }
+    }
+    const traced = strace()
+    const sides = Object.fromEntries(
+      files.map(([side, file]) => [side, { wallMs: spread(times.get(side)!), filesOpened: traced ? filesOpened(work, file) : null }])
+    ) as Partial<Record<ColdSide, ColdFigures>>
+    const floor = sides.floor!.wallMs.median
+    return {
+      runs,
+      sides,
+      importTimeRatio: sides.official === undefined ? null : (sides.ours!.wallMs.median - floor) / (sides.official.wallMs.median - floor),
+      loadAverage: { start: loadStart, end: load() }
+    }
   } finally {
     rmSync(work, { recursive: true, force: true })
   }

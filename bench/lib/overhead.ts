@@ -9,8 +9,9 @@
  * Each contender runs in a fresh child process per run (`bench/children/call-child.ts`, bundled),
  * runs alternate in order; CPU time (user + system) of the measured calls, min / median / max.
  * Where `valgrind` is installed, instructions per call too (callgrind, `node --single-threaded`,
- * instrumentation on only around the measured calls): deterministic to a few per cent on a noisy
- * machine, where CPU time is not.
+ * instrumentation on only around the measured calls): independent of the machine's load, where CPU
+ * time is not, but it moves with the warm-up (V8 still compiles hot code after hundreds of calls),
+ * so the warm-up is reported with the figure.
  */
 import * as esbuild from "esbuild"
 import { spawn, spawnSync } from "node:child_process"
