@@ -3,8 +3,23 @@ import { defineConfig } from "vitest/config"
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-export default defineConfig({
-  esbuild: { jsx: "automatic" },
+/**
+ * Files that change globals (a fake `document`, `vi.mock`, a DOM environment, a real browser) run
+ * isolated, one module graph each; every other file shares its worker's module graph, which
+ * saves loading the SDK and the emulator again for each file (most of the suite's time).
+ */
+const isolatedFiles = [
+  "test/browser/**",
+  "test/react/**",
+  "test/package/browserSessionDefault.test.ts",
+  "test/session/BrowserCookieStore.test.ts",
+  "test/session/TokenStore.contract.test.ts",
+  "test/auth/passkeys.test.ts",
+  "test/emulator/optionalWebAuthnServer.test.ts"
+]
+
+const shared = {
+  esbuild: { jsx: "automatic" as const },
   resolve: {
     // the package's public entry points, by name, as an app imports them (see package.json "exports")
     alias: [
@@ -15,11 +30,31 @@ export default defineConfig({
       { find: /^stack-auth-effect\/emulator\/server$/, replacement: here("./src/emulator/server.ts") },
       { find: /^stack-auth-effect\/emulator\/msw$/, replacement: here("./src/emulator/MswHandlers.ts") }
     ]
-  },
+  }
+}
+
+const timeouts = { testTimeout: 30_000, hookTimeout: 30_000 }
+
+export default defineConfig({
+  ...shared,
   test: {
-    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    typecheck: { enabled: false }
+    ...timeouts,
+    typecheck: { enabled: false },
+    projects: [
+      {
+        ...shared,
+        test: {
+          ...timeouts,
+          name: "shared",
+          include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+          exclude: [...isolatedFiles, "**/node_modules/**"],
+          isolate: false
+        }
+      },
+      {
+        ...shared,
+        test: { ...timeouts, name: "isolated", include: isolatedFiles.map((glob) => (glob.endsWith("**") ? `${glob}/*.test.{ts,tsx}` : glob)) }
+      }
+    ]
   }
 })
