@@ -40,6 +40,9 @@ export default defineConfig({
   test: {
     ...timeouts,
     typecheck: { enabled: false },
+    // both cores: most files wait on in-process or loopback I/O as much as on the CPU
+    maxWorkers: 2,
+    minWorkers: 1,
     projects: [
       {
         ...shared,

@@ -15,6 +15,21 @@ import { addVirtualAuthenticator, clearScreenshots, decodeBase32, describeBrowse
 
 const stepTimeout = 30_000
 
+/** Polls the app's page and entry module until both are served (bounded: 150 s). */
+const waitUntilServed = async (appUrl: string) => {
+  const deadline = Date.now() + 150_000
+  for (;;) {
+    const served = await Promise.all(
+      ["/", "/src/main.tsx"].map((path) =>
+        fetch(new URL(path, appUrl)).then((response) => response.ok, () => false)
+      )
+    )
+    if (served.every(Boolean)) return
+    if (Date.now() > deadline) throw new Error(`the demo app at ${appUrl} was not served within 150 s`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
 const visible = (locator: Locator) => locator.first().waitFor({ state: "visible" })
 const gone = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0)
 const containsText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: 10_000 }).toContain(text)
@@ -49,8 +64,10 @@ describeBrowser("the demo app in Chromium", () => {
       dialogs.push(dialog.message())
       void dialog.dismiss()
     })
-    // warm-up: the first load waits for Vite to pre-bundle the dependencies (slow on a cold cache)
-    await page.goto("/")
+    // warm-up: wait until the app is served (Vite pre-bundles the dependencies on a cold cache,
+    // slowly under load) instead of letting the first navigation race its 15 s default
+    await waitUntilServed(demo.appUrl)
+    await page.goto("/", { timeout: 150_000 })
     await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
   }, 180_000)
 
