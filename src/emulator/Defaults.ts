@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ProjectConfig } from "./State.js"
 
 /** Credentials of a seeded project. */
 export interface SeededProject {
@@ -22,17 +23,18 @@ export interface SeededUser {
 }
 
 /** The project switches of the demo project (each one a `ProjectConfig` field of the same name). */
-export interface DemoSwitches {
-  readonly signUpEnabled: boolean
-  readonly credentialEnabled: boolean
-  readonly magicLinkEnabled: boolean
-  readonly passkeyEnabled: boolean
-  readonly clientTeamCreationEnabled: boolean
-  readonly clientUserDeletionEnabled: boolean
-  readonly allowUserApiKeys: boolean
-  readonly allowTeamApiKeys: boolean
-  readonly allowLocalhost: boolean
-}
+export type DemoSwitches = Pick<
+  ProjectConfig,
+  | "signUpEnabled"
+  | "credentialEnabled"
+  | "magicLinkEnabled"
+  | "passkeyEnabled"
+  | "clientTeamCreationEnabled"
+  | "clientUserDeletionEnabled"
+  | "allowUserApiKeys"
+  | "allowTeamApiKeys"
+  | "allowLocalhost"
+>
 
 /**
  * The emulator's defaults.
