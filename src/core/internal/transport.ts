@@ -198,6 +198,9 @@ const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string =>
 /** A failure of the attempt that is final (no retry): travels in the success channel. */
 type FinalFailure = ConnectivityError | HttpError | InvalidResponse | RateLimited
 
+/** The query parameters every request treats as secret (built once, not per request). */
+const defaultSecretNames: ReadonlySet<string> = /* @__PURE__ */ new Set(secretQueryParamNames)
+
 export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
   const config = yield* StackConfig
   // No b3 / traceparent headers: the service's CORS allow-list does not include them (PROTOCOL.md
@@ -247,7 +250,10 @@ export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
     const url = `${config.baseUrl}/api/v1${request.path}`.replace(/\/(?=\?|$)/, "")
     const method = request.method
     const idempotent = idempotentMethods.has(method)
-    const secretNames = new Set([...secretQueryParamNames, ...(request.secretQueryParams ?? [])])
+    const secretNames =
+      request.secretQueryParams === undefined || request.secretQueryParams.length === 0
+        ? defaultSecretNames
+        : new Set([...secretQueryParamNames, ...request.secretQueryParams])
     // The URL every span, error and message shows: secret query values masked.
     const shownUrl = redactUrl(url, secretNames)
     const secretsInQuery = shownUrl === url ? [] : querySecrets(url, secretNames)
