@@ -9,21 +9,12 @@ import { Effect, Exit, Scope } from "effect"
 import { createServer } from "node:http"
 import * as Emulator from "../../src/emulator/Emulator.js"
 import { serve } from "../../src/emulator/server.js"
-import { seedUsers } from "../lib/harness.js"
+import { countingEmulator, seedUsers } from "../lib/harness.js"
 
 const seed = Number(process.argv[2] ?? 0)
 const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 }))
 seedUsers(emulator, seed)
-const counts = new Map<string, number>()
-const counting: Emulator.Emulator = {
-  ...emulator,
-  handle: (request) =>
-    Effect.suspend(() => {
-      const key = `${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`
-      counts.set(key, (counts.get(key) ?? 0) + 1)
-      return emulator.handle(request)
-    })
-}
+const { counting, counts } = countingEmulator(emulator)
 const scope = await Effect.runPromise(Scope.make())
 const server = await Effect.runPromise(Scope.extend(serve({ emulator: counting, host: "127.0.0.1" }), scope))
 const control = createServer((request, response) => {

@@ -34,9 +34,8 @@ export interface BenchServer {
 /** What the setup helpers and clients need of a server: an in-process {@link BenchServer} or the emulator child's facts. */
 export type Target = Pick<BenchServer, "baseUrl" | "projectId" | "publishableClientKey" | "secretServerKey">
 
-/** Starts the emulator HTTP server on 127.0.0.1 (free port) with a request counter. */
-export const startBenchServer = async (options: EmulatorOptions = {}): Promise<BenchServer> => {
-  const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000, ...options }))
+/** The emulator answering as `emulator`, counting requests by "METHOD /path" (below /api/v1). */
+export const countingEmulator = (emulator: Emulator.Emulator) => {
   const counts = new Map<string, number>()
   const counting: Emulator.Emulator = {
     ...emulator,
@@ -47,6 +46,13 @@ export const startBenchServer = async (options: EmulatorOptions = {}): Promise<B
         return emulator.handle(request)
       })
   }
+  return { counting, counts }
+}
+
+/** Starts the emulator HTTP server on 127.0.0.1 (free port) with a request counter. */
+export const startBenchServer = async (options: EmulatorOptions = {}): Promise<BenchServer> => {
+  const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000, ...options }))
+  const { counting, counts } = countingEmulator(emulator)
   const scope = await Effect.runPromise(Scope.make())
   const server = await Effect.runPromise(Scope.extend(serve({ emulator: counting, host: "127.0.0.1" }), scope))
   return {
