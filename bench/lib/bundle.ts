@@ -6,9 +6,11 @@
  * inlined; reported as such).
  */
 import * as esbuild from "esbuild"
+import { readFile } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
+import { annotatePure } from "../../scripts/pure.js"
 
 export const benchDir = dirname(dirname(fileURLToPath(import.meta.url)))
 export const entriesDir = join(benchDir, "entries")
@@ -44,6 +46,22 @@ export interface BundleFailure {
 
 const external = ["react", "react-dom", "react/*", "react-dom/*"]
 
+/**
+ * This SDK's sources get the pure annotations the build adds to `dist/` (`scripts/pure.ts`), so
+ * the bundles measured are those of the published package.
+ */
+const buildTimePure: esbuild.Plugin = {
+  name: "build-time-pure-annotations",
+  setup(build) {
+    const ours = new RegExp(`^${rootDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(src|react)/.*\\.tsx?$`)
+    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      if (!ours.test(args.path)) return undefined
+      const contents = annotatePure(await readFile(args.path, "utf8"), args.path)
+      return { contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" }
+    })
+  }
+}
+
 const build = (entry: string, splitting: boolean) =>
   esbuild.build({
     entryPoints: [join(entriesDir, entry)],
@@ -61,7 +79,8 @@ const build = (entry: string, splitting: boolean) =>
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "silent",
     metafile: true,
-    absWorkingDir: rootDir
+    absWorkingDir: rootDir,
+    plugins: [buildTimePure]
   })
 
 /**

@@ -27,11 +27,11 @@ export {
 } from "../session/RefreshGrant.js"
 
 /** `{access_token, refresh_token, user_id}` of password/anonymous sign-in and sign-up. */
-export const SignInTokens = /* @__PURE__ */ Schema.Struct({
-  accessToken: /* @__PURE__ */ field("access_token", RedactedToken),
-  refreshToken: /* @__PURE__ */ field("refresh_token", RedactedToken),
-  userId: /* @__PURE__ */ field("user_id", Schema.String),
-  isNewUser: /* @__PURE__ */ optionalField("is_new_user", Schema.Boolean)
+export const SignInTokens = Schema.Struct({
+  accessToken: field("access_token", RedactedToken),
+  refreshToken: field("refresh_token", RedactedToken),
+  userId: field("user_id", Schema.String),
+  isNewUser: optionalField("is_new_user", Schema.Boolean)
 })
 
 /** A sign-in answer in the domain. */

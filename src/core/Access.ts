@@ -23,7 +23,7 @@ export interface ServerAccessShape {
 }
 
 /** Server access service (secret server key). */
-export class ServerAccess extends /* @__PURE__ */ Context.Tag("stack-auth-effect/ServerAccess")<ServerAccess, ServerAccessShape>() {}
+export class ServerAccess extends Context.Tag("stack-auth-effect/ServerAccess")<ServerAccess, ServerAccessShape>() {}
 
 /** How an admin request authenticates: the super secret admin key, or an owner's admin access token. */
 export type AdminCredential =
@@ -36,10 +36,10 @@ export interface AdminAccessShape {
 }
 
 /** Admin access service (super secret admin key or admin access token). */
-export class AdminAccess extends /* @__PURE__ */ Context.Tag("stack-auth-effect/AdminAccess")<AdminAccess, AdminAccessShape>() {}
+export class AdminAccess extends Context.Tag("stack-auth-effect/AdminAccess")<AdminAccess, AdminAccessShape>() {}
 
 /** A required secret setting is missing; `setting` names the environment variable or option. */
-export class MissingAccessKey extends /* @__PURE__ */ Data.TaggedError("MissingAccessKey")<{
+export class MissingAccessKey extends Data.TaggedError("MissingAccessKey")<{
   readonly setting: string
   readonly message: string
 }> {}
@@ -88,10 +88,10 @@ const secret = (name: string, message: string) =>
   )
 
 /** Server access from `STACK_SECRET_SERVER_KEY`. */
-export const layerServerConfig: Layer.Layer<ServerAccess, MissingAccessKey> = /* @__PURE__ */ Layer.effect(
+export const layerServerConfig: Layer.Layer<ServerAccess, MissingAccessKey> = Layer.effect(
   ServerAccess,
-  /* @__PURE__ */ Effect.map(
-    /* @__PURE__ */ secret(
+  Effect.map(
+    secret(
       "STACK_SECRET_SERVER_KEY",
       "No secret server key provided. Please copy your key from the Stack Auth dashboard and put it in the STACK_SECRET_SERVER_KEY environment variable."
     ),
@@ -100,10 +100,10 @@ export const layerServerConfig: Layer.Layer<ServerAccess, MissingAccessKey> = /*
 )
 
 /** Admin access from `STACK_SUPER_SECRET_ADMIN_KEY`. */
-export const layerAdminConfig: Layer.Layer<AdminAccess, MissingAccessKey> = /* @__PURE__ */ Layer.effect(
+export const layerAdminConfig: Layer.Layer<AdminAccess, MissingAccessKey> = Layer.effect(
   AdminAccess,
-  /* @__PURE__ */ Effect.map(
-    /* @__PURE__ */ secret(
+  Effect.map(
+    secret(
       "STACK_SUPER_SECRET_ADMIN_KEY",
       "No super secret admin key provided. Please copy your key from the Stack Auth dashboard and put it in the STACK_SUPER_SECRET_ADMIN_KEY environment variable."
     ),

@@ -17,7 +17,7 @@ import type { AnyKnownError } from "./KnownErrors.js"
  * JSON nested deeper than the SDK reads (512 levels), a body larger than the retry policy's
  * `maxResponseBytes` (8 MiB by default; reading stops there).
  */
-export class InvalidResponse extends /* @__PURE__ */ Data.TaggedError("InvalidResponse")<{
+export class InvalidResponse extends Data.TaggedError("InvalidResponse")<{
   /** What was wrong, without any token or key text. */
   readonly message: string
   /** HTTP status of the response (the actual status when the override header was used). */
@@ -33,7 +33,7 @@ export class InvalidResponse extends /* @__PURE__ */ Data.TaggedError("InvalidRe
  * redirect (3xx, or a browser's opaque redirect with status 0): the service never redirects the
  * SDK's calls, so a redirect is never followed and nothing further is sent.
  */
-export class HttpError extends /* @__PURE__ */ Data.TaggedError("HttpError")<{
+export class HttpError extends Data.TaggedError("HttpError")<{
   readonly message: string
   readonly status: number
   /** The response body as text (the service's plain-text message). */
@@ -47,7 +47,7 @@ export class HttpError extends /* @__PURE__ */ Data.TaggedError("HttpError")<{
  * and raw details are kept. A catalogued code the call does not declare is an
  * {@link UnexpectedKnownError} instead.
  */
-export class UnsupportedKnownError extends /* @__PURE__ */ Data.TaggedError("UnsupportedKnownError")<{
+export class UnsupportedKnownError extends Data.TaggedError("UnsupportedKnownError")<{
   readonly message: string
   readonly code: string
   readonly status: number
@@ -72,7 +72,7 @@ export class UnsupportedKnownError extends /* @__PURE__ */ Data.TaggedError("Uns
  * )
  * ```
  */
-export class UnexpectedKnownError extends /* @__PURE__ */ Data.TaggedError("UnexpectedKnownError")<{
+export class UnexpectedKnownError extends Data.TaggedError("UnexpectedKnownError")<{
   /** The human readable message (the body's `error`). */
   readonly message: string
   /** The wire code, e.g. `"BRANCH_DOES_NOT_EXIST"`. */
@@ -90,7 +90,7 @@ export class UnexpectedKnownError extends /* @__PURE__ */ Data.TaggedError("Unex
  * with CR/LF or text above U+00FF, an invalid base URL); the message says so and never shows the
  * value.
  */
-export class ConnectivityError extends /* @__PURE__ */ Data.TaggedError("ConnectivityError")<{
+export class ConnectivityError extends Data.TaggedError("ConnectivityError")<{
   readonly message: string
   readonly method: string
   readonly url: string
@@ -99,7 +99,7 @@ export class ConnectivityError extends /* @__PURE__ */ Data.TaggedError("Connect
 }> {}
 
 /** The service kept answering 429 until the retry policy gave up. */
-export class RateLimited extends /* @__PURE__ */ Data.TaggedError("RateLimited")<{
+export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly message: string
   readonly method: string
   readonly url: string
@@ -111,7 +111,7 @@ export class RateLimited extends /* @__PURE__ */ Data.TaggedError("RateLimited")
 export type TransportError = InvalidResponse | HttpError | UnsupportedKnownError | UnexpectedKnownError | ConnectivityError | RateLimited
 
 /** A call that needs a signed-in user was made while the session holds no usable token. */
-export class UserNotSignedIn extends /* @__PURE__ */ Data.TaggedError("UserNotSignedIn")<{
+export class UserNotSignedIn extends Data.TaggedError("UserNotSignedIn")<{
   readonly message: string
 }> {
   /** The error with its standard message. */
@@ -119,7 +119,7 @@ export class UserNotSignedIn extends /* @__PURE__ */ Data.TaggedError("UserNotSi
 }
 
 /** An argument the SDK rejects before anything is sent (e.g. both a user and a team owner). */
-export class InvalidArgument extends /* @__PURE__ */ Data.TaggedError("InvalidArgument")<{
+export class InvalidArgument extends Data.TaggedError("InvalidArgument")<{
   readonly message: string
   /** The argument's name. */
   readonly argument: string

@@ -44,7 +44,7 @@ export interface KnownErrorClass<Code extends string = string, Details = any, In
 }
 
 /** Schema for codes without details: decodes anything to `{}`. */
-export const NoDetails: Schema.Schema<{}, unknown, never> = /* @__PURE__ */ Schema.transform(Schema.Unknown, /* @__PURE__ */ Schema.Struct({}), {
+export const NoDetails: Schema.Schema<{}, unknown, never> = Schema.transform(Schema.Unknown, Schema.Struct({}), {
   strict: true,
   decode: () => ({}),
   encode: (value) => value

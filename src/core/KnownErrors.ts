@@ -32,15 +32,15 @@ const notVerifiedSuffix =
   " but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method."
 
 /** `restricted_reason` of a restricted user (`{ type }`, e.g. `"anonymous"`, `"email_not_verified"`). */
-const RestrictedReason = /* @__PURE__ */ Schema.Struct({ type: Schema.String })
+const RestrictedReason = Schema.Struct({ type: Schema.String })
 
 /** `would_work_if_email_was_verified`: older services omit it, which means `false`. */
-const WouldWorkIfEmailWasVerified = /* @__PURE__ */ Schema.optionalWith(Schema.Boolean, { default: () => false })
+const WouldWorkIfEmailWasVerified = Schema.optionalWith(Schema.Boolean, { default: () => false })
 
 /** Free-form details that may be absent: `undefined`/`null` decode to `{}`. */
-const FreeFormDetails = /* @__PURE__ */ Schema.transform(
-  /* @__PURE__ */ Schema.UndefinedOr(/* @__PURE__ */ Schema.NullOr(/* @__PURE__ */ Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
-  /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+const FreeFormDetails = Schema.transform(
+  Schema.UndefinedOr(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   { strict: true, decode: (details) => details ?? {}, encode: (details) => details }
 )
 
@@ -79,23 +79,23 @@ const guardOf = <const Classes extends ReadonlyArray<KnownErrorClass>>(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the body could not be parsed (bad JSON, unknown content type). */
-export class BodyParsingError extends /* @__PURE__ */ KnownError("BodyParsingError", "BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
+export class BodyParsingError extends KnownError("BodyParsingError", "BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
 
 /** 400 — the request failed the endpoint's schema (unknown keys, wrong types). */
-export class SchemaError extends /* @__PURE__ */ KnownError(
+export class SchemaError extends KnownError(
   "SchemaError",
   "SCHEMA_ERROR",
   400,
-  /* @__PURE__ */ Schema.Struct({ message: Schema.String }),
+  Schema.Struct({ message: Schema.String }),
   (d) => d.message
 ) {}
 
 /** 400 — every overload of the endpoint rejected the request. */
-export class AllOverloadsFailed extends /* @__PURE__ */ KnownError(
+export class AllOverloadsFailed extends KnownError(
   "AllOverloadsFailed",
   "ALL_OVERLOADS_FAILED",
   400,
-  /* @__PURE__ */ Schema.Struct({ overload_errors: /* @__PURE__ */ Schema.Array(Schema.Unknown) }),
+  Schema.Struct({ overload_errors: Schema.Array(Schema.Unknown) }),
   (d) =>
     [
       "This endpoint has multiple overloads, but they all failed to process the request.",
@@ -111,7 +111,7 @@ const requestClasses = [BodyParsingError, SchemaError, AllOverloadsFailed] as co
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — a key or admin token was sent without `x-stack-access-type`. */
-export class ProjectKeyWithoutAccessType extends /* @__PURE__ */ KnownError(
+export class ProjectKeyWithoutAccessType extends KnownError(
   "ProjectKeyWithoutAccessType",
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
   400,
@@ -121,7 +121,7 @@ export class ProjectKeyWithoutAccessType extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — `x-stack-access-type` is not `client`, `server` or `admin` (the value is not in details). */
-export class InvalidAccessType extends /* @__PURE__ */ KnownError(
+export class InvalidAccessType extends KnownError(
   "InvalidAccessType",
   "INVALID_ACCESS_TYPE",
   400,
@@ -130,17 +130,17 @@ export class InvalidAccessType extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — `x-stack-access-type` was sent without `x-stack-project-id`. */
-export class AccessTypeWithoutProjectId extends /* @__PURE__ */ KnownError(
+export class AccessTypeWithoutProjectId extends KnownError(
   "AccessTypeWithoutProjectId",
   "ACCESS_TYPE_WITHOUT_PROJECT_ID",
   400,
-  /* @__PURE__ */ Schema.Struct({ request_type: Schema.String }),
+  Schema.Struct({ request_type: Schema.String }),
   (d) =>
     `The x-stack-access-type header was '${d.request_type}', but the x-stack-project-id header was not provided.${restApiAuthenticationDocs}`
 ) {}
 
 /** 400 — no access type (and usually no keys) was sent. */
-export class AccessTypeRequired extends /* @__PURE__ */ KnownError(
+export class AccessTypeRequired extends KnownError(
   "AccessTypeRequired",
   "ACCESS_TYPE_REQUIRED",
   400,
@@ -150,44 +150,44 @@ export class AccessTypeRequired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the endpoint needs a higher access type than the one sent. */
-export class InsufficientAccessType extends /* @__PURE__ */ KnownError(
+export class InsufficientAccessType extends KnownError(
   "InsufficientAccessType",
   "INSUFFICIENT_ACCESS_TYPE",
   401,
-  /* @__PURE__ */ Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: /* @__PURE__ */ Schema.Array(Schema.String) }),
+  Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: Schema.Array(Schema.String) }),
   (d) =>
     `The x-stack-access-type header must be ${d.allowed_access_types.map((t) => `'${t}'`).join(" or ")}, but was '${d.actual_access_type}'.`
 ) {}
 
 /** 401 — the publishable client key is wrong for the project. */
-export class InvalidPublishableClientKey extends /* @__PURE__ */ KnownError(
+export class InvalidPublishableClientKey extends KnownError(
   "InvalidPublishableClientKey",
   "INVALID_PUBLISHABLE_CLIENT_KEY",
   401,
-  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
+  Schema.Struct({ project_id: Schema.String }),
   (d) => `The publishable key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
 ) {}
 
 /** 401 — the secret server key is wrong for the project. */
-export class InvalidSecretServerKey extends /* @__PURE__ */ KnownError(
+export class InvalidSecretServerKey extends KnownError(
   "InvalidSecretServerKey",
   "INVALID_SECRET_SERVER_KEY",
   401,
-  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
+  Schema.Struct({ project_id: Schema.String }),
   (d) => `The secret server key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
 ) {}
 
 /** 401 — the super secret admin key is wrong for the project. */
-export class InvalidSuperSecretAdminKey extends /* @__PURE__ */ KnownError(
+export class InvalidSuperSecretAdminKey extends KnownError(
   "InvalidSuperSecretAdminKey",
   "INVALID_SUPER_SECRET_ADMIN_KEY",
   401,
-  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
+  Schema.Struct({ project_id: Schema.String }),
   (d) => `The super secret admin key is not valid for the project "${d.project_id}". Does the project and/or the key exist?`
 ) {}
 
 /** 401 — the admin access token could not be parsed or verified. */
-export class UnparsableAdminAccessToken extends /* @__PURE__ */ KnownError(
+export class UnparsableAdminAccessToken extends KnownError(
   "UnparsableAdminAccessToken",
   "UNPARSABLE_ADMIN_ACCESS_TOKEN",
   401,
@@ -196,11 +196,11 @@ export class UnparsableAdminAccessToken extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the admin access token has expired. */
-export class AdminAccessTokenExpired extends /* @__PURE__ */ KnownError(
+export class AdminAccessTokenExpired extends KnownError(
   "AdminAccessTokenExpired",
   "ADMIN_ACCESS_TOKEN_EXPIRED",
   401,
-  /* @__PURE__ */ Schema.Struct({ expired_at_millis: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.Number)) }),
+  Schema.Struct({ expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)) }),
   (d) =>
     `Admin access token has expired. Please refresh it and try again.${
       d.expired_at_millis != null ? ` (The access token expired at ${new Date(d.expired_at_millis).toISOString()}.)` : ""
@@ -208,7 +208,7 @@ export class AdminAccessTokenExpired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — admin access tokens must come from the internal project (not raised today). */
-export class InvalidProjectForAdminAccessToken extends /* @__PURE__ */ KnownError(
+export class InvalidProjectForAdminAccessToken extends KnownError(
   "InvalidProjectForAdminAccessToken",
   "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
   401,
@@ -217,7 +217,7 @@ export class InvalidProjectForAdminAccessToken extends /* @__PURE__ */ KnownErro
 ) {}
 
 /** 401 — the admin access token's user does not own this project. */
-export class AdminAccessTokenIsNotAdmin extends /* @__PURE__ */ KnownError(
+export class AdminAccessTokenIsNotAdmin extends KnownError(
   "AdminAccessTokenIsNotAdmin",
   "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
   401,
@@ -226,7 +226,7 @@ export class AdminAccessTokenIsNotAdmin extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the publishable client key is missing (deprecated, not raised today). */
-export class ClientAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class ClientAuthenticationRequired extends KnownError(
   "ClientAuthenticationRequired",
   "CLIENT_AUTHENTICATION_REQUIRED",
   401,
@@ -235,7 +235,7 @@ export class ClientAuthenticationRequired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — neither a publishable client key nor a secret server key was sent (deprecated, not raised today). */
-export class ClientOrServerAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class ClientOrServerAuthenticationRequired extends KnownError(
   "ClientOrServerAuthenticationRequired",
   "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",
   401,
@@ -244,7 +244,7 @@ export class ClientOrServerAuthenticationRequired extends /* @__PURE__ */ KnownE
 ) {}
 
 /** 401 — neither a publishable client key nor a super secret admin key was sent (deprecated, not raised today). */
-export class ClientOrAdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class ClientOrAdminAuthenticationRequired extends KnownError(
   "ClientOrAdminAuthenticationRequired",
   "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",
   401,
@@ -253,7 +253,7 @@ export class ClientOrAdminAuthenticationRequired extends /* @__PURE__ */ KnownEr
 ) {}
 
 /** 401 — no project key at all was sent (deprecated, not raised today). */
-export class ClientOrServerOrAdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class ClientOrServerOrAdminAuthenticationRequired extends KnownError(
   "ClientOrServerOrAdminAuthenticationRequired",
   "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",
   401,
@@ -262,17 +262,17 @@ export class ClientOrServerOrAdminAuthenticationRequired extends /* @__PURE__ */
 ) {}
 
 /** 401 — the project requires a publishable client key and none was sent. */
-export class PublishableClientKeyRequiredForProject extends /* @__PURE__ */ KnownError(
+export class PublishableClientKeyRequiredForProject extends KnownError(
   "PublishableClientKeyRequiredForProject",
   "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
   401,
-  /* @__PURE__ */ Schema.Struct({ project_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)) }),
+  Schema.Struct({ project_id: Schema.optional(Schema.NullOr(Schema.String)) }),
   () =>
     "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access."
 ) {}
 
 /** 401 — the secret server key is missing. */
-export class ServerAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class ServerAuthenticationRequired extends KnownError(
   "ServerAuthenticationRequired",
   "SERVER_AUTHENTICATION_REQUIRED",
   401,
@@ -281,7 +281,7 @@ export class ServerAuthenticationRequired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the super secret admin key is missing. */
-export class AdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class AdminAuthenticationRequired extends KnownError(
   "AdminAuthenticationRequired",
   "ADMIN_AUTHENTICATION_REQUIRED",
   401,
@@ -290,7 +290,7 @@ export class AdminAuthenticationRequired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the endpoint only works on the internal project. */
-export class ExpectedInternalProject extends /* @__PURE__ */ KnownError(
+export class ExpectedInternalProject extends KnownError(
   "ExpectedInternalProject",
   "EXPECTED_INTERNAL_PROJECT",
   401,
@@ -310,13 +310,13 @@ export const invalidAdminAccessTokenClasses = [
 export type InvalidAdminAccessToken = InstanceType<(typeof invalidAdminAccessTokenClasses)[number]>
 
 /** Codes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
-export const invalidAdminAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidAdminAccessTokenClasses)
+export const invalidAdminAccessTokenCodes: ReadonlySet<string> = codesOf(invalidAdminAccessTokenClasses)
 
 /** Whether `u` is an instance of a class of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
-export const isInvalidAdminAccessToken: FamilyGuard<InvalidAdminAccessToken> = /* @__PURE__ */ guardOf(invalidAdminAccessTokenClasses)
+export const isInvalidAdminAccessToken: FamilyGuard<InvalidAdminAccessToken> = guardOf(invalidAdminAccessTokenClasses)
 
 /** Classes of the `INVALID_PROJECT_AUTHENTICATION` family. */
-export const invalidProjectAuthenticationClasses = /* @__PURE__ */ classesOf(
+export const invalidProjectAuthenticationClasses = classesOf(
   [
     ProjectKeyWithoutAccessType,
     InvalidAccessType,
@@ -334,11 +334,11 @@ export const invalidProjectAuthenticationClasses = /* @__PURE__ */ classesOf(
 export type InvalidProjectAuthentication = InstanceType<(typeof invalidProjectAuthenticationClasses)[number]>
 
 /** Codes of the `INVALID_PROJECT_AUTHENTICATION` family. */
-export const invalidProjectAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidProjectAuthenticationClasses)
+export const invalidProjectAuthenticationCodes: ReadonlySet<string> = codesOf(invalidProjectAuthenticationClasses)
 
 /** Whether `u` is an instance of a class of the `INVALID_PROJECT_AUTHENTICATION` family. */
 export const isInvalidProjectAuthentication: FamilyGuard<InvalidProjectAuthentication> =
-  /* @__PURE__ */ guardOf(invalidProjectAuthenticationClasses)
+  guardOf(invalidProjectAuthenticationClasses)
 
 /** Classes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
 export const projectAuthenticationRequiredClasses = [
@@ -355,14 +355,14 @@ export const projectAuthenticationRequiredClasses = [
 export type ProjectAuthenticationRequired = InstanceType<(typeof projectAuthenticationRequiredClasses)[number]>
 
 /** Codes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
-export const projectAuthenticationRequiredCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(projectAuthenticationRequiredClasses)
+export const projectAuthenticationRequiredCodes: ReadonlySet<string> = codesOf(projectAuthenticationRequiredClasses)
 
 /** Whether `u` is an instance of a class of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
 export const isProjectAuthenticationRequired: FamilyGuard<ProjectAuthenticationRequired> =
-  /* @__PURE__ */ guardOf(projectAuthenticationRequiredClasses)
+  guardOf(projectAuthenticationRequiredClasses)
 
 /** Classes of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const projectAuthenticationErrorClasses = /* @__PURE__ */ classesOf(
+export const projectAuthenticationErrorClasses = classesOf(
   invalidProjectAuthenticationClasses,
   projectAuthenticationRequiredClasses,
   [ExpectedInternalProject]
@@ -372,45 +372,45 @@ export const projectAuthenticationErrorClasses = /* @__PURE__ */ classesOf(
 export type ProjectAuthenticationError = InstanceType<(typeof projectAuthenticationErrorClasses)[number]>
 
 /** Codes of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const projectAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(projectAuthenticationErrorClasses)
+export const projectAuthenticationErrorCodes: ReadonlySet<string> = codesOf(projectAuthenticationErrorClasses)
 
 /** Whether `u` is an instance of a class of the `PROJECT_AUTHENTICATION_ERROR` family. */
 export const isProjectAuthenticationError: FamilyGuard<ProjectAuthenticationError> =
-  /* @__PURE__ */ guardOf(projectAuthenticationErrorClasses)
+  guardOf(projectAuthenticationErrorClasses)
 
 // ---------------------------------------------------------------------------------------------
 // Session (families INVALID_ACCESS_TOKEN and REFRESH_TOKEN_ERROR)
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the access token could not be parsed or verified. */
-export class UnparsableAccessToken extends /* @__PURE__ */ KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
+export class UnparsableAccessToken extends KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
 
 /** 401 — the access token has expired. */
-export class AccessTokenExpired extends /* @__PURE__ */ KnownError(
+export class AccessTokenExpired extends KnownError(
   "AccessTokenExpired",
   "ACCESS_TOKEN_EXPIRED",
   401,
-  /* @__PURE__ */ Schema.Struct({
-    expired_at_millis: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.Number)),
-    project_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
-    user_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
-    refresh_token_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String))
+  Schema.Struct({
+    expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)),
+    project_id: Schema.optional(Schema.NullOr(Schema.String)),
+    user_id: Schema.optional(Schema.NullOr(Schema.String)),
+    refresh_token_id: Schema.optional(Schema.NullOr(Schema.String))
   }),
   () => "Access token has expired. Please refresh it and try again."
 ) {}
 
 /** 401 — the access token belongs to another project. */
-export class InvalidProjectForAccessToken extends /* @__PURE__ */ KnownError(
+export class InvalidProjectForAccessToken extends KnownError(
   "InvalidProjectForAccessToken",
   "INVALID_PROJECT_FOR_ACCESS_TOKEN",
   401,
-  /* @__PURE__ */ Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
+  Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
   (d) =>
     `Access token not valid for this project. Expected project ID "${d.expected_project_id}", but the token is for project ID "${d.actual_project_id}".`
 ) {}
 
 /** 401 — the refresh token is unknown, expired or revoked. */
-export class RefreshTokenNotFoundOrExpired extends /* @__PURE__ */ KnownError(
+export class RefreshTokenNotFoundOrExpired extends KnownError(
   "RefreshTokenNotFoundOrExpired",
   "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
   401,
@@ -419,7 +419,7 @@ export class RefreshTokenNotFoundOrExpired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — a session cannot delete itself by id (sign out instead). */
-export class CannotDeleteCurrentSession extends /* @__PURE__ */ KnownError(
+export class CannotDeleteCurrentSession extends KnownError(
   "CannotDeleteCurrentSession",
   "CANNOT_DELETE_CURRENT_SESSION",
   400,
@@ -428,7 +428,7 @@ export class CannotDeleteCurrentSession extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the OAuth provider refused to refresh its token (legacy, not raised today). */
-export class ProviderRejected extends /* @__PURE__ */ KnownError(
+export class ProviderRejected extends KnownError(
   "ProviderRejected",
   "PROVIDER_REJECTED",
   401,
@@ -444,10 +444,10 @@ export const invalidAccessTokenClasses = [UnparsableAccessToken, AccessTokenExpi
 export type InvalidAccessToken = InstanceType<(typeof invalidAccessTokenClasses)[number]>
 
 /** Codes of the `INVALID_ACCESS_TOKEN` family. */
-export const invalidAccessTokenCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidAccessTokenClasses)
+export const invalidAccessTokenCodes: ReadonlySet<string> = codesOf(invalidAccessTokenClasses)
 
 /** Whether `u` is an instance of a class of the `INVALID_ACCESS_TOKEN` family. */
-export const isInvalidAccessToken: FamilyGuard<InvalidAccessToken> = /* @__PURE__ */ guardOf(invalidAccessTokenClasses)
+export const isInvalidAccessToken: FamilyGuard<InvalidAccessToken> = guardOf(invalidAccessTokenClasses)
 
 /** Classes of the `INVALID_SESSION_AUTHENTICATION` family. */
 export const invalidSessionAuthenticationClasses = invalidAccessTokenClasses
@@ -456,11 +456,11 @@ export const invalidSessionAuthenticationClasses = invalidAccessTokenClasses
 export type InvalidSessionAuthentication = InstanceType<(typeof invalidSessionAuthenticationClasses)[number]>
 
 /** Codes of the `INVALID_SESSION_AUTHENTICATION` family. */
-export const invalidSessionAuthenticationCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(invalidSessionAuthenticationClasses)
+export const invalidSessionAuthenticationCodes: ReadonlySet<string> = codesOf(invalidSessionAuthenticationClasses)
 
 /** Whether `u` is an instance of a class of the `INVALID_SESSION_AUTHENTICATION` family. */
 export const isInvalidSessionAuthentication: FamilyGuard<InvalidSessionAuthentication> =
-  /* @__PURE__ */ guardOf(invalidSessionAuthenticationClasses)
+  guardOf(invalidSessionAuthenticationClasses)
 
 /** Classes of the `SESSION_AUTHENTICATION_ERROR` family. */
 export const sessionAuthenticationErrorClasses = invalidSessionAuthenticationClasses
@@ -469,11 +469,11 @@ export const sessionAuthenticationErrorClasses = invalidSessionAuthenticationCla
 export type SessionAuthenticationError = InstanceType<(typeof sessionAuthenticationErrorClasses)[number]>
 
 /** Codes of the `SESSION_AUTHENTICATION_ERROR` family. */
-export const sessionAuthenticationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(sessionAuthenticationErrorClasses)
+export const sessionAuthenticationErrorCodes: ReadonlySet<string> = codesOf(sessionAuthenticationErrorClasses)
 
 /** Whether `u` is an instance of a class of the `SESSION_AUTHENTICATION_ERROR` family. */
 export const isSessionAuthenticationError: FamilyGuard<SessionAuthenticationError> =
-  /* @__PURE__ */ guardOf(sessionAuthenticationErrorClasses)
+  guardOf(sessionAuthenticationErrorClasses)
 
 /** Classes of the `REFRESH_TOKEN_ERROR` family. */
 export const refreshTokenErrorClasses = [RefreshTokenNotFoundOrExpired, CannotDeleteCurrentSession, ProviderRejected] as const
@@ -482,32 +482,32 @@ export const refreshTokenErrorClasses = [RefreshTokenNotFoundOrExpired, CannotDe
 export type RefreshTokenError = InstanceType<(typeof refreshTokenErrorClasses)[number]>
 
 /** Codes of the `REFRESH_TOKEN_ERROR` family. */
-export const refreshTokenErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(refreshTokenErrorClasses)
+export const refreshTokenErrorCodes: ReadonlySet<string> = codesOf(refreshTokenErrorClasses)
 
 /** Whether `u` is an instance of a class of the `REFRESH_TOKEN_ERROR` family. */
-export const isRefreshTokenError: FamilyGuard<RefreshTokenError> = /* @__PURE__ */ guardOf(refreshTokenErrorClasses)
+export const isRefreshTokenError: FamilyGuard<RefreshTokenError> = guardOf(refreshTokenErrorClasses)
 
 /** The session section. */
-const sessionClasses = /* @__PURE__ */ classesOf(sessionAuthenticationErrorClasses, refreshTokenErrorClasses)
+const sessionClasses = classesOf(sessionAuthenticationErrorClasses, refreshTokenErrorClasses)
 
 // ---------------------------------------------------------------------------------------------
 // Users and projects
 // ---------------------------------------------------------------------------------------------
 
 /** 409 — another user already signs in with this e-mail. */
-export class UserEmailAlreadyExists extends /* @__PURE__ */ KnownError(
+export class UserEmailAlreadyExists extends KnownError(
   "UserEmailAlreadyExists",
   "USER_EMAIL_ALREADY_EXISTS",
   409,
-  /* @__PURE__ */ Schema.Struct({ email: Schema.String, would_work_if_email_was_verified: WouldWorkIfEmailWasVerified }),
+  Schema.Struct({ email: Schema.String, would_work_if_email_was_verified: WouldWorkIfEmailWasVerified }),
   (d) => `A user with email "${d.email}" already exists${d.would_work_if_email_was_verified ? notVerifiedSuffix : "."}`
 ) {}
 
 /** 400 — the e-mail is not verified (not raised today). */
-export class EmailNotVerified extends /* @__PURE__ */ KnownError("EmailNotVerified", "EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
+export class EmailNotVerified extends KnownError("EmailNotVerified", "EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
 
 /** 400 — `me` was used without a signed-in user. */
-export class CannotGetOwnUserWithoutUser extends /* @__PURE__ */ KnownError(
+export class CannotGetOwnUserWithoutUser extends KnownError(
   "CannotGetOwnUserWithoutUser",
   "CANNOT_GET_OWN_USER_WITHOUT_USER",
   400,
@@ -516,51 +516,51 @@ export class CannotGetOwnUserWithoutUser extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — a user id given in the request does not exist. */
-export class UserIdDoesNotExist extends /* @__PURE__ */ KnownError(
+export class UserIdDoesNotExist extends KnownError(
   "UserIdDoesNotExist",
   "USER_ID_DOES_NOT_EXIST",
   400,
-  /* @__PURE__ */ Schema.Struct({ user_id: Schema.String }),
+  Schema.Struct({ user_id: Schema.String }),
   (d) => `The given user with the ID ${d.user_id} does not exist.`
 ) {}
 
 /** 404 — no such user. */
-export class UserNotFound extends /* @__PURE__ */ KnownError("UserNotFound", "USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
+export class UserNotFound extends KnownError("UserNotFound", "USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
 
 /** 403 — the signed-in user is restricted and the request did not allow restricted users. */
-export class RestrictedUserNotAllowed extends /* @__PURE__ */ KnownError(
+export class RestrictedUserNotAllowed extends KnownError(
   "RestrictedUserNotAllowed",
   "RESTRICTED_USER_NOT_ALLOWED",
   403,
-  /* @__PURE__ */ Schema.Struct({ restricted_reason: RestrictedReason }),
+  Schema.Struct({ restricted_reason: RestrictedReason }),
   (d) =>
     `The user in the access token is in restricted state. Reason: ${d.restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.`
 ) {}
 
 /** 404 — the project does not exist or the current user cannot see it. */
-export class ProjectNotFound extends /* @__PURE__ */ KnownError(
+export class ProjectNotFound extends KnownError(
   "ProjectNotFound",
   "PROJECT_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
+  Schema.Struct({ project_id: Schema.String }),
   (d) => `Project ${d.project_id} not found or is not accessible with the current user.`
 ) {}
 
 /** 400 — the project named by `x-stack-project-id` does not exist. */
-export class CurrentProjectNotFound extends /* @__PURE__ */ KnownError(
+export class CurrentProjectNotFound extends KnownError(
   "CurrentProjectNotFound",
   "CURRENT_PROJECT_NOT_FOUND",
   400,
-  /* @__PURE__ */ Schema.Struct({ project_id: Schema.String }),
+  Schema.Struct({ project_id: Schema.String }),
   (d) => `The current project with ID ${d.project_id} was not found. Please check the value of the x-stack-project-id header.`
 ) {}
 
 /** 400 — the branch does not exist. */
-export class BranchDoesNotExist extends /* @__PURE__ */ KnownError(
+export class BranchDoesNotExist extends KnownError(
   "BranchDoesNotExist",
   "BRANCH_DOES_NOT_EXIST",
   400,
-  /* @__PURE__ */ Schema.Struct({ branch_id: Schema.String }),
+  Schema.Struct({ branch_id: Schema.String }),
   (d) => `The branch with ID ${d.branch_id} does not exist.`
 ) {}
 
@@ -582,7 +582,7 @@ const userClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the project does not allow new accounts. */
-export class SignUpNotEnabled extends /* @__PURE__ */ KnownError(
+export class SignUpNotEnabled extends KnownError(
   "SignUpNotEnabled",
   "SIGN_UP_NOT_ENABLED",
   400,
@@ -591,16 +591,16 @@ export class SignUpNotEnabled extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 403 — a sign-up rule of the project rejected the sign-up. */
-export class SignUpRejected extends /* @__PURE__ */ KnownError(
+export class SignUpRejected extends KnownError(
   "SignUpRejected",
   "SIGN_UP_REJECTED",
   403,
-  /* @__PURE__ */ Schema.Struct({ message: /* @__PURE__ */ Schema.optional(Schema.String) }),
+  Schema.Struct({ message: Schema.optional(Schema.String) }),
   (d) => d.message ?? "Your sign up was rejected by an administrator's sign-up rule."
 ) {}
 
 /** 409 — the sign-up needs an additional (visible) bot challenge. */
-export class BotChallengeRequired extends /* @__PURE__ */ KnownError(
+export class BotChallengeRequired extends KnownError(
   "BotChallengeRequired",
   "BOT_CHALLENGE_REQUIRED",
   409,
@@ -609,16 +609,16 @@ export class BotChallengeRequired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the bot challenge token was rejected. */
-export class BotChallengeFailed extends /* @__PURE__ */ KnownError(
+export class BotChallengeFailed extends KnownError(
   "BotChallengeFailed",
   "BOT_CHALLENGE_FAILED",
   400,
-  /* @__PURE__ */ Schema.Struct({ message: Schema.String }),
+  Schema.Struct({ message: Schema.String }),
   (d) => d.message
 ) {}
 
 /** 400 — password sign-in/sign-up is switched off for the project. */
-export class PasswordAuthenticationNotEnabled extends /* @__PURE__ */ KnownError(
+export class PasswordAuthenticationNotEnabled extends KnownError(
   "PasswordAuthenticationNotEnabled",
   "PASSWORD_AUTHENTICATION_NOT_ENABLED",
   400,
@@ -627,7 +627,7 @@ export class PasswordAuthenticationNotEnabled extends /* @__PURE__ */ KnownError
 ) {}
 
 /** 400 — passkeys are switched off for the project. */
-export class PasskeyAuthenticationNotEnabled extends /* @__PURE__ */ KnownError(
+export class PasskeyAuthenticationNotEnabled extends KnownError(
   "PasskeyAuthenticationNotEnabled",
   "PASSKEY_AUTHENTICATION_NOT_ENABLED",
   400,
@@ -636,7 +636,7 @@ export class PasskeyAuthenticationNotEnabled extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — anonymous accounts are switched off for the project (not raised today). */
-export class AnonymousAccountsNotEnabled extends /* @__PURE__ */ KnownError(
+export class AnonymousAccountsNotEnabled extends KnownError(
   "AnonymousAccountsNotEnabled",
   "ANONYMOUS_ACCOUNTS_NOT_ENABLED",
   400,
@@ -645,7 +645,7 @@ export class AnonymousAccountsNotEnabled extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — an anonymous user's token was sent without `X-Stack-Allow-Anonymous-User: true`. */
-export class AnonymousAuthenticationNotAllowed extends /* @__PURE__ */ KnownError(
+export class AnonymousAuthenticationNotAllowed extends KnownError(
   "AnonymousAuthenticationNotAllowed",
   "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
   401,
@@ -671,10 +671,10 @@ const signUpClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — wrong e-mail or password. */
-export class EmailPasswordMismatch extends /* @__PURE__ */ KnownError("EmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
+export class EmailPasswordMismatch extends KnownError("EmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
 
 /** 400 — a callback or redirect URL is not on the project's trusted domains. */
-export class RedirectUrlNotWhitelisted extends /* @__PURE__ */ KnownError(
+export class RedirectUrlNotWhitelisted extends KnownError(
   "RedirectUrlNotWhitelisted",
   "REDIRECT_URL_NOT_WHITELISTED",
   400,
@@ -683,25 +683,25 @@ export class RedirectUrlNotWhitelisted extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the password is shorter than the minimum. */
-export class PasswordTooShort extends /* @__PURE__ */ KnownError(
+export class PasswordTooShort extends KnownError(
   "PasswordTooShort",
   "PASSWORD_TOO_SHORT",
   400,
-  /* @__PURE__ */ Schema.Struct({ min_length: Schema.Number }),
+  Schema.Struct({ min_length: Schema.Number }),
   (d) => `Password too short. Minimum length is ${d.min_length}.`
 ) {}
 
 /** 400 — the password is longer than the maximum. */
-export class PasswordTooLong extends /* @__PURE__ */ KnownError(
+export class PasswordTooLong extends KnownError(
   "PasswordTooLong",
   "PASSWORD_TOO_LONG",
   400,
-  /* @__PURE__ */ Schema.Struct({ maxLength: Schema.Number }),
+  Schema.Struct({ maxLength: Schema.Number }),
   (d) => `Password too long. Maximum length is ${d.maxLength}.`
 ) {}
 
 /** 400 — the user has no password to check or change. */
-export class UserDoesNotHavePassword extends /* @__PURE__ */ KnownError(
+export class UserDoesNotHavePassword extends KnownError(
   "UserDoesNotHavePassword",
   "USER_DOES_NOT_HAVE_PASSWORD",
   400,
@@ -710,7 +710,7 @@ export class UserDoesNotHavePassword extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the old password given to a password update is wrong. */
-export class PasswordConfirmationMismatch extends /* @__PURE__ */ KnownError(
+export class PasswordConfirmationMismatch extends KnownError(
   "PasswordConfirmationMismatch",
   "PASSWORD_CONFIRMATION_MISMATCH",
   400,
@@ -725,14 +725,14 @@ export const passwordRequirementsNotMetClasses = [PasswordTooShort, PasswordTooL
 export type PasswordRequirementsNotMet = InstanceType<(typeof passwordRequirementsNotMetClasses)[number]>
 
 /** Codes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
-export const passwordRequirementsNotMetCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(passwordRequirementsNotMetClasses)
+export const passwordRequirementsNotMetCodes: ReadonlySet<string> = codesOf(passwordRequirementsNotMetClasses)
 
 /** Whether `u` is an instance of a class of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
 export const isPasswordRequirementsNotMet: FamilyGuard<PasswordRequirementsNotMet> =
-  /* @__PURE__ */ guardOf(passwordRequirementsNotMetClasses)
+  guardOf(passwordRequirementsNotMetClasses)
 
 /** The login-and-passwords section. */
-const loginClasses = /* @__PURE__ */ classesOf(
+const loginClasses = classesOf(
   [EmailPasswordMismatch, RedirectUrlNotWhitelisted],
   passwordRequirementsNotMetClasses,
   [UserDoesNotHavePassword, PasswordConfirmationMismatch]
@@ -743,7 +743,7 @@ const loginClasses = /* @__PURE__ */ classesOf(
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — the verification code does not exist. */
-export class VerificationCodeNotFound extends /* @__PURE__ */ KnownError(
+export class VerificationCodeNotFound extends KnownError(
   "VerificationCodeNotFound",
   "VERIFICATION_CODE_NOT_FOUND",
   404,
@@ -752,7 +752,7 @@ export class VerificationCodeNotFound extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the verification code has expired. */
-export class VerificationCodeExpired extends /* @__PURE__ */ KnownError(
+export class VerificationCodeExpired extends KnownError(
   "VerificationCodeExpired",
   "VERIFICATION_CODE_EXPIRED",
   400,
@@ -761,7 +761,7 @@ export class VerificationCodeExpired extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 409 — the verification code was already used. */
-export class VerificationCodeAlreadyUsed extends /* @__PURE__ */ KnownError(
+export class VerificationCodeAlreadyUsed extends KnownError(
   "VerificationCodeAlreadyUsed",
   "VERIFICATION_CODE_ALREADY_USED",
   409,
@@ -770,7 +770,7 @@ export class VerificationCodeAlreadyUsed extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — too many wrong attempts: the code is void. */
-export class VerificationCodeMaxAttemptsReached extends /* @__PURE__ */ KnownError(
+export class VerificationCodeMaxAttemptsReached extends KnownError(
   "VerificationCodeMaxAttemptsReached",
   "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
   400,
@@ -779,7 +779,7 @@ export class VerificationCodeMaxAttemptsReached extends /* @__PURE__ */ KnownErr
 ) {}
 
 /** 409 — the e-mail is already verified. */
-export class EmailAlreadyVerified extends /* @__PURE__ */ KnownError(
+export class EmailAlreadyVerified extends KnownError(
   "EmailAlreadyVerified",
   "EMAIL_ALREADY_VERIFIED",
   409,
@@ -788,7 +788,7 @@ export class EmailAlreadyVerified extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — no user can log in with this e-mail (not raised today). */
-export class EmailNotAssociatedWithUser extends /* @__PURE__ */ KnownError(
+export class EmailNotAssociatedWithUser extends KnownError(
   "EmailNotAssociatedWithUser",
   "EMAIL_NOT_ASSOCIATED_WITH_USER",
   400,
@@ -797,11 +797,11 @@ export class EmailNotAssociatedWithUser extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the e-mail must be the user's primary e-mail. */
-export class EmailIsNotPrimaryEmail extends /* @__PURE__ */ KnownError(
+export class EmailIsNotPrimaryEmail extends KnownError(
   "EmailIsNotPrimaryEmail",
   "EMAIL_IS_NOT_PRIMARY_EMAIL",
   400,
-  /* @__PURE__ */ Schema.Struct({ email: Schema.String, primary_email: /* @__PURE__ */ Schema.NullOr(Schema.String) }),
+  Schema.Struct({ email: Schema.String, primary_email: Schema.NullOr(Schema.String) }),
   (d) => `The given e-mail (${d.email}) must equal the user's primary e-mail (${d.primary_email}).`
 ) {}
 
@@ -817,13 +817,13 @@ export const verificationErrorClasses = [
 export type VerificationError = InstanceType<(typeof verificationErrorClasses)[number]>
 
 /** Codes of the `VERIFICATION_ERROR` family. */
-export const verificationErrorCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(verificationErrorClasses)
+export const verificationErrorCodes: ReadonlySet<string> = codesOf(verificationErrorClasses)
 
 /** Whether `u` is an instance of a class of the `VERIFICATION_ERROR` family. */
-export const isVerificationError: FamilyGuard<VerificationError> = /* @__PURE__ */ guardOf(verificationErrorClasses)
+export const isVerificationError: FamilyGuard<VerificationError> = guardOf(verificationErrorClasses)
 
 /** The verification section. */
-const verificationClasses = /* @__PURE__ */ classesOf(verificationErrorClasses, [
+const verificationClasses = classesOf(verificationErrorClasses, [
   EmailAlreadyVerified,
   EmailNotAssociatedWithUser,
   EmailIsNotPrimaryEmail
@@ -834,7 +834,7 @@ const verificationClasses = /* @__PURE__ */ classesOf(verificationErrorClasses, 
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — passkey registration failed (the service's reason is only in the message). */
-export class PasskeyRegistrationFailed extends /* @__PURE__ */ KnownError(
+export class PasskeyRegistrationFailed extends KnownError(
   "PasskeyRegistrationFailed",
   "PASSKEY_REGISTRATION_FAILED",
   400,
@@ -843,16 +843,16 @@ export class PasskeyRegistrationFailed extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — client-side only: a browser WebAuthn ceremony error; `code` is its name (e.g. `ERROR_CEREMONY_ABORTED`). */
-export class PasskeyWebauthnError extends /* @__PURE__ */ KnownError(
+export class PasskeyWebauthnError extends KnownError(
   "PasskeyWebauthnError",
   "PASSKEY_WEBAUTHN_ERROR",
   400,
-  /* @__PURE__ */ Schema.Struct({ message: Schema.String, code: Schema.String }),
+  Schema.Struct({ message: Schema.String, code: Schema.String }),
   (d) => d.message
 ) {}
 
 /** 400 — passkey sign-in failed (the service's reason is only in the message). */
-export class PasskeyAuthenticationFailed extends /* @__PURE__ */ KnownError(
+export class PasskeyAuthenticationFailed extends KnownError(
   "PasskeyAuthenticationFailed",
   "PASSKEY_AUTHENTICATION_FAILED",
   400,
@@ -868,66 +868,66 @@ const passkeyClasses = [PasskeyRegistrationFailed, PasskeyWebauthnError, Passkey
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — no permission definition with this id. */
-export class PermissionNotFound extends /* @__PURE__ */ KnownError(
+export class PermissionNotFound extends KnownError(
   "PermissionNotFound",
   "PERMISSION_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String }),
+  Schema.Struct({ permission_id: Schema.String }),
   (d) => `Permission "${d.permission_id}" not found. Make sure you created it on the dashboard.`
 ) {}
 
 /** 404 — the permission exists, but for the other scope (team vs project). */
-export class WrongPermissionScope extends /* @__PURE__ */ KnownError(
+export class WrongPermissionScope extends KnownError(
   "WrongPermissionScope",
   "WRONG_PERMISSION_SCOPE",
   404,
-  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: /* @__PURE__ */ Schema.NullOr(Schema.String) }),
+  Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: Schema.NullOr(Schema.String) }),
   (d) =>
     `Permission ${JSON.stringify(d.permission_id)} not found. (It was found for a different scope ${JSON.stringify(d.actual_scope)}, but scope ${JSON.stringify(d.expected_scope)} was expected.)`
 ) {}
 
 /** 400 — a contained permission id does not exist. */
-export class ContainedPermissionNotFound extends /* @__PURE__ */ KnownError(
+export class ContainedPermissionNotFound extends KnownError(
   "ContainedPermissionNotFound",
   "CONTAINED_PERMISSION_NOT_FOUND",
   400,
-  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String }),
+  Schema.Struct({ permission_id: Schema.String }),
   (d) => `Contained permission with ID "${d.permission_id}" not found. Make sure you created it on the dashboard.`
 ) {}
 
 /** 400 — a permission definition with this id already exists. */
-export class PermissionIdAlreadyExists extends /* @__PURE__ */ KnownError(
+export class PermissionIdAlreadyExists extends KnownError(
   "PermissionIdAlreadyExists",
   "PERMISSION_ID_ALREADY_EXISTS",
   400,
-  /* @__PURE__ */ Schema.Struct({ permission_id: Schema.String }),
+  Schema.Struct({ permission_id: Schema.String }),
   (d) => `Permission with ID "${d.permission_id}" already exists. Choose a different ID.`
 ) {}
 
 /** 401 — the user lacks a project permission. */
-export class ProjectPermissionRequired extends /* @__PURE__ */ KnownError(
+export class ProjectPermissionRequired extends KnownError(
   "ProjectPermissionRequired",
   "PROJECT_PERMISSION_REQUIRED",
   401,
-  /* @__PURE__ */ Schema.Struct({ user_id: Schema.String, permission_id: Schema.String }),
+  Schema.Struct({ user_id: Schema.String, permission_id: Schema.String }),
   (d) => `User ${d.user_id} does not have permission ${d.permission_id}.`
 ) {}
 
 /** 401 — the user lacks a team permission. */
-export class TeamPermissionRequired extends /* @__PURE__ */ KnownError(
+export class TeamPermissionRequired extends KnownError(
   "TeamPermissionRequired",
   "TEAM_PERMISSION_REQUIRED",
   401,
-  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
+  Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
   (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
 ) {}
 
 /** 401 — the team permission to revoke is not granted to the user. */
-export class TeamPermissionNotFound extends /* @__PURE__ */ KnownError(
+export class TeamPermissionNotFound extends KnownError(
   "TeamPermissionNotFound",
   "TEAM_PERMISSION_NOT_FOUND",
   401,
-  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
+  Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
   (d) => `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`
 ) {}
 
@@ -947,34 +947,34 @@ const permissionClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — no such team. */
-export class TeamNotFound extends /* @__PURE__ */ KnownError(
+export class TeamNotFound extends KnownError(
   "TeamNotFound",
   "TEAM_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String }),
+  Schema.Struct({ team_id: Schema.String }),
   (d) => `Team ${d.team_id} not found.`
 ) {}
 
 /** 409 — the team already exists (SPEC.md §8 "team exists"; absent from PROTOCOL.md's table). */
-export class TeamAlreadyExists extends /* @__PURE__ */ KnownError(
+export class TeamAlreadyExists extends KnownError(
   "TeamAlreadyExists",
   "TEAM_ALREADY_EXISTS",
   409,
-  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String }),
+  Schema.Struct({ team_id: Schema.String }),
   (d) => `Team ${d.team_id} already exists.`
 ) {}
 
 /** 404 — the user is not a member of the team. */
-export class TeamMembershipNotFound extends /* @__PURE__ */ KnownError(
+export class TeamMembershipNotFound extends KnownError(
   "TeamMembershipNotFound",
   "TEAM_MEMBERSHIP_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ team_id: Schema.String, user_id: Schema.String }),
+  Schema.Struct({ team_id: Schema.String, user_id: Schema.String }),
   (d) => `User ${d.user_id} is not found in team ${d.team_id}.`
 ) {}
 
 /** 409 — the user is already a member of the team. */
-export class TeamMembershipAlreadyExists extends /* @__PURE__ */ KnownError(
+export class TeamMembershipAlreadyExists extends KnownError(
   "TeamMembershipAlreadyExists",
   "TEAM_MEMBERSHIP_ALREADY_EXISTS",
   409,
@@ -983,11 +983,11 @@ export class TeamMembershipAlreadyExists extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 403 — a restricted user tried to accept a team invitation. */
-export class TeamInvitationRestrictedUserNotAllowed extends /* @__PURE__ */ KnownError(
+export class TeamInvitationRestrictedUserNotAllowed extends KnownError(
   "TeamInvitationRestrictedUserNotAllowed",
   "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
   403,
-  /* @__PURE__ */ Schema.Struct({ restricted_reason: RestrictedReason }),
+  Schema.Struct({ restricted_reason: RestrictedReason }),
   (d) =>
     `Restricted users cannot accept team invitations. Reason: ${d.restricted_reason.type}. Please complete the onboarding process before accepting team invitations.`
 ) {}
@@ -1006,7 +1006,7 @@ const teamClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the OAuth connection is not connected to any user. */
-export class OauthConnectionNotConnectedToUser extends /* @__PURE__ */ KnownError(
+export class OauthConnectionNotConnectedToUser extends KnownError(
   "OauthConnectionNotConnectedToUser",
   "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
   400,
@@ -1015,7 +1015,7 @@ export class OauthConnectionNotConnectedToUser extends /* @__PURE__ */ KnownErro
 ) {}
 
 /** 409 — the OAuth account is already connected to another user. */
-export class OauthConnectionAlreadyConnectedToAnotherUser extends /* @__PURE__ */ KnownError(
+export class OauthConnectionAlreadyConnectedToAnotherUser extends KnownError(
   "OauthConnectionAlreadyConnectedToAnotherUser",
   "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
   409,
@@ -1024,7 +1024,7 @@ export class OauthConnectionAlreadyConnectedToAnotherUser extends /* @__PURE__ *
 ) {}
 
 /** 400 — the OAuth connection lacks a requested scope. */
-export class OauthConnectionDoesNotHaveRequiredScope extends /* @__PURE__ */ KnownError(
+export class OauthConnectionDoesNotHaveRequiredScope extends KnownError(
   "OauthConnectionDoesNotHaveRequiredScope",
   "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
   400,
@@ -1033,16 +1033,16 @@ export class OauthConnectionDoesNotHaveRequiredScope extends /* @__PURE__ */ Kno
 ) {}
 
 /** 400 — client-side only: no provider access token could be obtained for the connected account. */
-export class OauthAccessTokenNotAvailable extends /* @__PURE__ */ KnownError(
+export class OauthAccessTokenNotAvailable extends KnownError(
   "OauthAccessTokenNotAvailable",
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
   400,
-  /* @__PURE__ */ Schema.Struct({ provider: Schema.String, details: Schema.String }),
+  Schema.Struct({ provider: Schema.String, details: Schema.String }),
   (d) => `Failed to retrieve an OAuth access token for the connected account (provider: ${d.provider}). ${d.details}`
 ) {}
 
 /** 400 — extra scopes need the project's own OAuth keys. */
-export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends /* @__PURE__ */ KnownError(
+export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
   "OauthExtraScopeNotAvailableWithSharedOauthKeys",
   "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
@@ -1051,7 +1051,7 @@ export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends /* @__PURE__
 ) {}
 
 /** 400 — provider access tokens need the project's own OAuth keys. */
-export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends /* @__PURE__ */ KnownError(
+export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
   "OauthAccessTokenNotAvailableWithSharedOauthKeys",
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
@@ -1060,17 +1060,17 @@ export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends /* @__PURE_
 ) {}
 
 /** 400 — the OAuth client id/secret of the token endpoint are wrong. */
-export class InvalidOauthClientIdOrSecret extends /* @__PURE__ */ KnownError(
+export class InvalidOauthClientIdOrSecret extends KnownError(
   "InvalidOauthClientIdOrSecret",
   "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
   400,
-  /* @__PURE__ */ Schema.Struct({ client_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)) }),
+  Schema.Struct({ client_id: Schema.optional(Schema.NullOr(Schema.String)) }),
   () =>
     "The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key."
 ) {}
 
 /** 400 — a requested OAuth scope is not valid (the scope is not in details). */
-export class InvalidScope extends /* @__PURE__ */ KnownError(
+export class InvalidScope extends KnownError(
   "InvalidScope",
   "INVALID_SCOPE",
   400,
@@ -1079,7 +1079,7 @@ export class InvalidScope extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 409 — the user is already connected to another OAuth account (not raised by the API today). */
-export class UserAlreadyConnectedToAnotherOauthConnection extends /* @__PURE__ */ KnownError(
+export class UserAlreadyConnectedToAnotherOauthConnection extends KnownError(
   "UserAlreadyConnectedToAnotherOauthConnection",
   "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
   409,
@@ -1088,7 +1088,7 @@ export class UserAlreadyConnectedToAnotherOauthConnection extends /* @__PURE__ *
 ) {}
 
 /** 408 — the outer OAuth flow timed out. */
-export class OuterOauthTimeout extends /* @__PURE__ */ KnownError(
+export class OuterOauthTimeout extends KnownError(
   "OuterOauthTimeout",
   "OUTER_OAUTH_TIMEOUT",
   408,
@@ -1097,7 +1097,7 @@ export class OuterOauthTimeout extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the OAuth provider is unknown or disabled for the project. */
-export class OauthProviderNotFoundOrNotEnabled extends /* @__PURE__ */ KnownError(
+export class OauthProviderNotFoundOrNotEnabled extends KnownError(
   "OauthProviderNotFoundOrNotEnabled",
   "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
   400,
@@ -1106,7 +1106,7 @@ export class OauthProviderNotFoundOrNotEnabled extends /* @__PURE__ */ KnownErro
 ) {}
 
 /** 400 — Apple Sign In is on but no bundle ids are configured. */
-export class AppleBundleIdNotConfigured extends /* @__PURE__ */ KnownError(
+export class AppleBundleIdNotConfigured extends KnownError(
   "AppleBundleIdNotConfigured",
   "APPLE_BUNDLE_ID_NOT_CONFIGURED",
   400,
@@ -1116,7 +1116,7 @@ export class AppleBundleIdNotConfigured extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — another user already signs in with this provider account. */
-export class OauthProviderAccountIdAlreadyUsedForSignIn extends /* @__PURE__ */ KnownError(
+export class OauthProviderAccountIdAlreadyUsedForSignIn extends KnownError(
   "OauthProviderAccountIdAlreadyUsedForSignIn",
   "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
   400,
@@ -1125,25 +1125,25 @@ export class OauthProviderAccountIdAlreadyUsedForSignIn extends /* @__PURE__ */ 
 ) {}
 
 /** 400 — the shared OAuth provider id is not valid (not raised today). */
-export class InvalidSharedOauthProviderId extends /* @__PURE__ */ KnownError(
+export class InvalidSharedOauthProviderId extends KnownError(
   "InvalidSharedOauthProviderId",
   "INVALID_SHARED_OAUTH_PROVIDER_ID",
   400,
-  /* @__PURE__ */ Schema.Struct({ provider_id: Schema.String }),
+  Schema.Struct({ provider_id: Schema.String }),
   (d) => `The shared OAuth provider with ID ${d.provider_id} is not valid.`
 ) {}
 
 /** 400 — the standard OAuth provider id is not valid. */
-export class InvalidStandardOauthProviderId extends /* @__PURE__ */ KnownError(
+export class InvalidStandardOauthProviderId extends KnownError(
   "InvalidStandardOauthProviderId",
   "INVALID_STANDARD_OAUTH_PROVIDER_ID",
   400,
-  /* @__PURE__ */ Schema.Struct({ provider_id: Schema.String }),
+  Schema.Struct({ provider_id: Schema.String }),
   (d) => `The standard OAuth provider with ID ${d.provider_id} is not valid.`
 ) {}
 
 /** 400 — the authorization code (or its PKCE verifier) is invalid. */
-export class InvalidAuthorizationCode extends /* @__PURE__ */ KnownError(
+export class InvalidAuthorizationCode extends KnownError(
   "InvalidAuthorizationCode",
   "INVALID_AUTHORIZATION_CODE",
   400,
@@ -1152,7 +1152,7 @@ export class InvalidAuthorizationCode extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the Apple Sign In credentials could not be verified. */
-export class InvalidAppleCredentials extends /* @__PURE__ */ KnownError(
+export class InvalidAppleCredentials extends KnownError(
   "InvalidAppleCredentials",
   "INVALID_APPLE_CREDENTIALS",
   400,
@@ -1161,7 +1161,7 @@ export class InvalidAppleCredentials extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the OAuth provider denied access. */
-export class OauthProviderAccessDenied extends /* @__PURE__ */ KnownError(
+export class OauthProviderAccessDenied extends KnownError(
   "OauthProviderAccessDenied",
   "OAUTH_PROVIDER_ACCESS_DENIED",
   400,
@@ -1170,7 +1170,7 @@ export class OauthProviderAccessDenied extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 503 — the OAuth provider is temporarily unavailable. */
-export class OauthProviderTemporarilyUnavailable extends /* @__PURE__ */ KnownError(
+export class OauthProviderTemporarilyUnavailable extends KnownError(
   "OauthProviderTemporarilyUnavailable",
   "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
   503,
@@ -1179,13 +1179,13 @@ export class OauthProviderTemporarilyUnavailable extends /* @__PURE__ */ KnownEr
 ) {}
 
 /** 409 — the contact channel is already used for authentication by another account. */
-export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends /* @__PURE__ */ KnownError(
+export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError(
   "ContactChannelAlreadyUsedForAuthBySomeoneElse",
   "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
   409,
-  /* @__PURE__ */ Schema.Struct({
+  Schema.Struct({
     type: Schema.String,
-    contact_channel_value: /* @__PURE__ */ Schema.NullOr(Schema.String),
+    contact_channel_value: Schema.NullOr(Schema.String),
     would_work_if_email_was_verified: WouldWorkIfEmailWasVerified
   }),
   (d) =>
@@ -1223,16 +1223,16 @@ const oauthClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the user has MFA: finish the sign-in with a TOTP code and this attempt code. */
-export class MultiFactorAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class MultiFactorAuthenticationRequired extends KnownError(
   "MultiFactorAuthenticationRequired",
   "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
   400,
-  /* @__PURE__ */ Schema.Struct({ attempt_code: Schema.String }),
+  Schema.Struct({ attempt_code: Schema.String }),
   () => "Multi-factor authentication is required for this user."
 ) {}
 
 /** 400 — the TOTP code is wrong (the attempt code stays usable). */
-export class InvalidTotpCode extends /* @__PURE__ */ KnownError(
+export class InvalidTotpCode extends KnownError(
   "InvalidTotpCode",
   "INVALID_TOTP_CODE",
   400,
@@ -1241,7 +1241,7 @@ export class InvalidTotpCode extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 401 — the endpoint needs a signed-in user. */
-export class UserAuthenticationRequired extends /* @__PURE__ */ KnownError(
+export class UserAuthenticationRequired extends KnownError(
   "UserAuthenticationRequired",
   "USER_AUTHENTICATION_REQUIRED",
   401,
@@ -1257,7 +1257,7 @@ const mfaClasses = [MultiFactorAuthenticationRequired, InvalidTotpCode, UserAuth
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the CLI polling code is invalid or unknown (details are free-form and optional). */
-export class InvalidPollingCode extends /* @__PURE__ */ KnownError(
+export class InvalidPollingCode extends KnownError(
   "InvalidPollingCode",
   "INVALID_POLLING_CODE",
   400,
@@ -1266,10 +1266,10 @@ export class InvalidPollingCode extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — client-side only: the CLI authentication failed. */
-export class CliAuthError extends /* @__PURE__ */ KnownError("CliAuthError", "CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
+export class CliAuthError extends KnownError("CliAuthError", "CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
 
 /** 400 — client-side only: the CLI authentication request expired. */
-export class CliAuthExpiredError extends /* @__PURE__ */ KnownError(
+export class CliAuthExpiredError extends KnownError(
   "CliAuthExpiredError",
   "CLI_AUTH_EXPIRED_ERROR",
   400,
@@ -1278,7 +1278,7 @@ export class CliAuthExpiredError extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — client-side only: the CLI authentication token was already used. */
-export class CliAuthUsedError extends /* @__PURE__ */ KnownError(
+export class CliAuthUsedError extends KnownError(
   "CliAuthUsedError",
   "CLI_AUTH_USED_ERROR",
   400,
@@ -1294,25 +1294,25 @@ const cliClasses = [InvalidPollingCode, CliAuthError, CliAuthExpiredError, CliAu
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the API key has expired. */
-export class ApiKeyExpired extends /* @__PURE__ */ KnownError("ApiKeyExpired", "API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
+export class ApiKeyExpired extends KnownError("ApiKeyExpired", "API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
 
 /** 401 — the API key was revoked. */
-export class ApiKeyRevoked extends /* @__PURE__ */ KnownError("ApiKeyRevoked", "API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
+export class ApiKeyRevoked extends KnownError("ApiKeyRevoked", "API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
 
 /** 400 — a user key was given where a team key is expected, or the reverse. */
-export class WrongApiKeyType extends /* @__PURE__ */ KnownError(
+export class WrongApiKeyType extends KnownError(
   "WrongApiKeyType",
   "WRONG_API_KEY_TYPE",
   400,
-  /* @__PURE__ */ Schema.Struct({ expected_type: Schema.String, actual_type: Schema.String }),
+  Schema.Struct({ expected_type: Schema.String, actual_type: Schema.String }),
   (d) => `This endpoint is for ${d.expected_type} API keys, but a ${d.actual_type} API key was provided.`
 ) {}
 
 /** 404 — no such API key. */
-export class ApiKeyNotFound extends /* @__PURE__ */ KnownError("ApiKeyNotFound", "API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
+export class ApiKeyNotFound extends KnownError("ApiKeyNotFound", "API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
 
 /** 400 — public API keys cannot be revoked by the secret-scanner endpoint. */
-export class PublicApiKeyCannotBeRevoked extends /* @__PURE__ */ KnownError(
+export class PublicApiKeyCannotBeRevoked extends KnownError(
   "PublicApiKeyCannotBeRevoked",
   "PUBLIC_API_KEY_CANNOT_BE_REVOKED",
   400,
@@ -1327,17 +1327,17 @@ export const apiKeyNotValidClasses = [ApiKeyExpired, ApiKeyRevoked, WrongApiKeyT
 export type ApiKeyNotValid = InstanceType<(typeof apiKeyNotValidClasses)[number]>
 
 /** Codes of the `API_KEY_NOT_VALID` family. */
-export const apiKeyNotValidCodes: ReadonlySet<string> = /* @__PURE__ */ codesOf(apiKeyNotValidClasses)
+export const apiKeyNotValidCodes: ReadonlySet<string> = codesOf(apiKeyNotValidClasses)
 
 /** Whether `u` is an instance of a class of the `API_KEY_NOT_VALID` family. */
-export const isApiKeyNotValid: FamilyGuard<ApiKeyNotValid> = /* @__PURE__ */ guardOf(apiKeyNotValidClasses)
+export const isApiKeyNotValid: FamilyGuard<ApiKeyNotValid> = guardOf(apiKeyNotValidClasses)
 
 // ---------------------------------------------------------------------------------------------
 // E-mails and e-mail templates
 // ---------------------------------------------------------------------------------------------
 
 /** 409 — the e-mail template already exists (not raised today). */
-export class EmailTemplateAlreadyExists extends /* @__PURE__ */ KnownError(
+export class EmailTemplateAlreadyExists extends KnownError(
   "EmailTemplateAlreadyExists",
   "EMAIL_TEMPLATE_ALREADY_EXISTS",
   409,
@@ -1346,7 +1346,7 @@ export class EmailTemplateAlreadyExists extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the action needs the project's own e-mail (SMTP) server. */
-export class RequiresCustomEmailServer extends /* @__PURE__ */ KnownError(
+export class RequiresCustomEmailServer extends KnownError(
   "RequiresCustomEmailServer",
   "REQUIRES_CUSTOM_EMAIL_SERVER",
   400,
@@ -1355,38 +1355,38 @@ export class RequiresCustomEmailServer extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the e-mail (template with theme) could not be rendered. */
-export class EmailRenderingError extends /* @__PURE__ */ KnownError(
+export class EmailRenderingError extends KnownError(
   "EmailRenderingError",
   "EMAIL_RENDERING_ERROR",
   400,
-  /* @__PURE__ */ Schema.Struct({ error: Schema.String }),
+  Schema.Struct({ error: Schema.String }),
   (d) => `Failed to render email with theme: ${d.error}`
 ) {}
 
 /** 400 — the template source could not be rewritten. */
-export class TemplateSourceRewriteError extends /* @__PURE__ */ KnownError(
+export class TemplateSourceRewriteError extends KnownError(
   "TemplateSourceRewriteError",
   "TEMPLATE_SOURCE_REWRITE_ERROR",
   400,
-  /* @__PURE__ */ Schema.Struct({ error: Schema.String }),
+  Schema.Struct({ error: Schema.String }),
   (d) => `Failed to rewrite template source: ${d.error}`
 ) {}
 
 /** 409 — an e-mail capacity boost is already active. */
-export class EmailCapacityBoostAlreadyActive extends /* @__PURE__ */ KnownError(
+export class EmailCapacityBoostAlreadyActive extends KnownError(
   "EmailCapacityBoostAlreadyActive",
   "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",
   409,
-  /* @__PURE__ */ Schema.Struct({ expires_at: /* @__PURE__ */ Schema.Union(Schema.String, Schema.Number) }),
+  Schema.Struct({ expires_at: Schema.Union(Schema.String, Schema.Number) }),
   (d) => `Email capacity boost is already active until ${d.expires_at}.`
 ) {}
 
 /** 400 — the e-mail can no longer be edited in its current status. */
-export class EmailNotEditable extends /* @__PURE__ */ KnownError(
+export class EmailNotEditable extends KnownError(
   "EmailNotEditable",
   "EMAIL_NOT_EDITABLE",
   400,
-  /* @__PURE__ */ Schema.Struct({ email_id: Schema.String, status: Schema.String }),
+  Schema.Struct({ email_id: Schema.String, status: Schema.String }),
   (d) =>
     `Email with ID "${d.email_id}" cannot be edited because it is in status "${d.status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`
 ) {}
@@ -1406,11 +1406,11 @@ const emailClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the product does not exist (or is server-only, or is an item). */
-export class ProductDoesNotExist extends /* @__PURE__ */ KnownError(
+export class ProductDoesNotExist extends KnownError(
   "ProductDoesNotExist",
   "PRODUCT_DOES_NOT_EXIST",
   400,
-  /* @__PURE__ */ Schema.Struct({ product_id: Schema.String, context: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)) }),
+  Schema.Struct({ product_id: Schema.String, context: Schema.optional(Schema.NullOr(Schema.String)) }),
   (d) =>
     `Product with ID "${d.product_id}" ${
       d.context === "server_only"
@@ -1422,23 +1422,23 @@ export class ProductDoesNotExist extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 404 — no such item. */
-export class ItemNotFound extends /* @__PURE__ */ KnownError(
+export class ItemNotFound extends KnownError(
   "ItemNotFound",
   "ITEM_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ item_id: Schema.String }),
+  Schema.Struct({ item_id: Schema.String }),
   (d) => `Item with ID "${d.item_id}" not found.`
 ) {}
 
 /** 400 — the customer's type does not match the item's customer type. */
-export class ItemCustomerTypeDoesNotMatch extends /* @__PURE__ */ KnownError(
+export class ItemCustomerTypeDoesNotMatch extends KnownError(
   "ItemCustomerTypeDoesNotMatch",
   "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
   400,
-  /* @__PURE__ */ Schema.Struct({
+  Schema.Struct({
     item_id: Schema.String,
     customer_id: Schema.String,
-    item_customer_type: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
+    item_customer_type: Schema.optional(Schema.NullOr(Schema.String)),
     actual_customer_type: Schema.String
   }),
   (d) =>
@@ -1450,52 +1450,52 @@ export class ItemCustomerTypeDoesNotMatch extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — no such customer. */
-export class CustomerDoesNotExist extends /* @__PURE__ */ KnownError(
+export class CustomerDoesNotExist extends KnownError(
   "CustomerDoesNotExist",
   "CUSTOMER_DOES_NOT_EXIST",
   400,
-  /* @__PURE__ */ Schema.Struct({ customer_id: Schema.String }),
+  Schema.Struct({ customer_id: Schema.String }),
   (d) => `Customer with ID "${d.customer_id}" does not exist.`
 ) {}
 
 /** 404 — no such subscription invoice. */
-export class SubscriptionInvoiceNotFound extends /* @__PURE__ */ KnownError(
+export class SubscriptionInvoiceNotFound extends KnownError(
   "SubscriptionInvoiceNotFound",
   "SUBSCRIPTION_INVOICE_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ subscription_invoice_id: Schema.String }),
+  Schema.Struct({ subscription_invoice_id: Schema.String }),
   (d) => `Subscription invoice with ID "${d.subscription_invoice_id}" does not exist.`
 ) {}
 
 /** 404 — no such one-time purchase. */
-export class OneTimePurchaseNotFound extends /* @__PURE__ */ KnownError(
+export class OneTimePurchaseNotFound extends KnownError(
   "OneTimePurchaseNotFound",
   "ONE_TIME_PURCHASE_NOT_FOUND",
   404,
-  /* @__PURE__ */ Schema.Struct({ one_time_purchase_id: Schema.String }),
+  Schema.Struct({ one_time_purchase_id: Schema.String }),
   (d) => `One-time purchase with ID "${d.one_time_purchase_id}" does not exist.`
 ) {}
 
 /** 400 — the subscription was already refunded. */
-export class SubscriptionAlreadyRefunded extends /* @__PURE__ */ KnownError(
+export class SubscriptionAlreadyRefunded extends KnownError(
   "SubscriptionAlreadyRefunded",
   "SUBSCRIPTION_ALREADY_REFUNDED",
   400,
-  /* @__PURE__ */ Schema.Struct({ subscription_id: Schema.String }),
+  Schema.Struct({ subscription_id: Schema.String }),
   (d) => `Subscription with ID "${d.subscription_id}" was already refunded.`
 ) {}
 
 /** 400 — the one-time purchase was already refunded. */
-export class OneTimePurchaseAlreadyRefunded extends /* @__PURE__ */ KnownError(
+export class OneTimePurchaseAlreadyRefunded extends KnownError(
   "OneTimePurchaseAlreadyRefunded",
   "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
   400,
-  /* @__PURE__ */ Schema.Struct({ one_time_purchase_id: Schema.String }),
+  Schema.Struct({ one_time_purchase_id: Schema.String }),
   (d) => `One-time purchase with ID "${d.one_time_purchase_id}" was already refunded.`
 ) {}
 
 /** 400 — test-mode purchases cannot be refunded. */
-export class TestModePurchaseNonRefundable extends /* @__PURE__ */ KnownError(
+export class TestModePurchaseNonRefundable extends KnownError(
   "TestModePurchaseNonRefundable",
   "TEST_MODE_PURCHASE_NON_REFUNDABLE",
   400,
@@ -1504,14 +1504,14 @@ export class TestModePurchaseNonRefundable extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the customer's type does not match the (inline) product's customer type. */
-export class ProductCustomerTypeDoesNotMatch extends /* @__PURE__ */ KnownError(
+export class ProductCustomerTypeDoesNotMatch extends KnownError(
   "ProductCustomerTypeDoesNotMatch",
   "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
   400,
-  /* @__PURE__ */ Schema.Struct({
-    product_id: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
+  Schema.Struct({
+    product_id: Schema.optional(Schema.NullOr(Schema.String)),
     customer_id: Schema.String,
-    product_customer_type: /* @__PURE__ */ Schema.optional(/* @__PURE__ */ Schema.NullOr(Schema.String)),
+    product_customer_type: Schema.optional(Schema.NullOr(Schema.String)),
     actual_customer_type: Schema.String
   }),
   (d) =>
@@ -1523,26 +1523,26 @@ export class ProductCustomerTypeDoesNotMatch extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the customer already owns the product. */
-export class ProductAlreadyGranted extends /* @__PURE__ */ KnownError(
+export class ProductAlreadyGranted extends KnownError(
   "ProductAlreadyGranted",
   "PRODUCT_ALREADY_GRANTED",
   400,
-  /* @__PURE__ */ Schema.Struct({ product_id: Schema.String, customer_id: Schema.String }),
+  Schema.Struct({ product_id: Schema.String, customer_id: Schema.String }),
   (d) => `Customer with ID "${d.customer_id}" already owns product "${d.product_id}".`
 ) {}
 
 /** 400 — the customer does not hold enough of the item. */
-export class ItemQuantityInsufficientAmount extends /* @__PURE__ */ KnownError(
+export class ItemQuantityInsufficientAmount extends KnownError(
   "ItemQuantityInsufficientAmount",
   "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
   400,
-  /* @__PURE__ */ Schema.Struct({ item_id: Schema.String, customer_id: Schema.String, quantity: Schema.Number }),
+  Schema.Struct({ item_id: Schema.String, customer_id: Schema.String, quantity: Schema.Number }),
   (d) =>
     `The item with ID "${d.item_id}" has an insufficient quantity for the customer with ID "${d.customer_id}". An attempt was made to charge ${d.quantity} credits.`
 ) {}
 
 /** 404 — the project has no Stripe account information yet. */
-export class StripeAccountInfoNotFound extends /* @__PURE__ */ KnownError(
+export class StripeAccountInfoNotFound extends KnownError(
   "StripeAccountInfoNotFound",
   "STRIPE_ACCOUNT_INFO_NOT_FOUND",
   404,
@@ -1551,16 +1551,16 @@ export class StripeAccountInfoNotFound extends /* @__PURE__ */ KnownError(
 ) {}
 
 /** 400 — the customer has no default payment method. */
-export class DefaultPaymentMethodRequired extends /* @__PURE__ */ KnownError(
+export class DefaultPaymentMethodRequired extends KnownError(
   "DefaultPaymentMethodRequired",
   "DEFAULT_PAYMENT_METHOD_REQUIRED",
   400,
-  /* @__PURE__ */ Schema.Struct({ customer_type: Schema.String, customer_id: Schema.String }),
+  Schema.Struct({ customer_type: Schema.String, customer_id: Schema.String }),
   () => "No default payment method is set for this customer."
 ) {}
 
 /** 403 — new purchases are blocked for the project. */
-export class NewPurchasesBlocked extends /* @__PURE__ */ KnownError(
+export class NewPurchasesBlocked extends KnownError(
   "NewPurchasesBlocked",
   "NEW_PURCHASES_BLOCKED",
   403,
@@ -1592,25 +1592,25 @@ const paymentClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the analytics query timed out. */
-export class AnalyticsQueryTimeout extends /* @__PURE__ */ KnownError(
+export class AnalyticsQueryTimeout extends KnownError(
   "AnalyticsQueryTimeout",
   "ANALYTICS_QUERY_TIMEOUT",
   400,
-  /* @__PURE__ */ Schema.Struct({ timeout_ms: Schema.Number }),
+  Schema.Struct({ timeout_ms: Schema.Number }),
   (d) => `The query timed out. Please try again with a shorter query or increase the timeout. Timeout was ${d.timeout_ms}ms.`
 ) {}
 
 /** 400 — the analytics query failed. */
-export class AnalyticsQueryError extends /* @__PURE__ */ KnownError(
+export class AnalyticsQueryError extends KnownError(
   "AnalyticsQueryError",
   "ANALYTICS_QUERY_ERROR",
   400,
-  /* @__PURE__ */ Schema.Struct({ error: Schema.String }),
+  Schema.Struct({ error: Schema.String }),
   (d) => d.error
 ) {}
 
 /** 400 — analytics are not enabled for the project. */
-export class AnalyticsNotEnabled extends /* @__PURE__ */ KnownError(
+export class AnalyticsNotEnabled extends KnownError(
   "AnalyticsNotEnabled",
   "ANALYTICS_NOT_ENABLED",
   400,
@@ -1626,20 +1626,20 @@ const analyticsClasses = [AnalyticsQueryTimeout, AnalyticsQueryError, AnalyticsN
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — no data-vault store with this id. */
-export class DataVaultStoreDoesNotExist extends /* @__PURE__ */ KnownError(
+export class DataVaultStoreDoesNotExist extends KnownError(
   "DataVaultStoreDoesNotExist",
   "DATA_VAULT_STORE_DOES_NOT_EXIST",
   400,
-  /* @__PURE__ */ Schema.Struct({ store_id: Schema.String }),
+  Schema.Struct({ store_id: Schema.String }),
   (d) => `Data vault store with ID ${d.store_id} does not exist.`
 ) {}
 
 /** 400 — the data-vault store holds no key with this hash. */
-export class DataVaultStoreHashedKeyDoesNotExist extends /* @__PURE__ */ KnownError(
+export class DataVaultStoreHashedKeyDoesNotExist extends KnownError(
   "DataVaultStoreHashedKeyDoesNotExist",
   "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",
   400,
-  /* @__PURE__ */ Schema.Struct({ store_id: Schema.String, hashed_key: Schema.String }),
+  Schema.Struct({ store_id: Schema.String, hashed_key: Schema.String }),
   (d) => `Data vault store with ID ${d.store_id} does not contain a key with hash ${d.hashed_key}.`
 ) {}
 
@@ -1651,7 +1651,7 @@ const dataVaultClasses = [DataVaultStoreDoesNotExist, DataVaultStoreHashedKeyDoe
 // ---------------------------------------------------------------------------------------------
 
 /** Every class of the catalogue, section by section (each class is listed once, in its section). */
-const catalogue = /* @__PURE__ */ classesOf(
+const catalogue = classesOf(
   requestClasses,
   projectAuthenticationErrorClasses,
   sessionClasses,
@@ -1682,4 +1682,4 @@ export type AnyKnownErrorClass = KnownErrorClass<AnyKnownError["code"], any, Any
 export const all: ReadonlyArray<AnyKnownErrorClass> = catalogue
 
 /** The catalogue keyed by wire code. */
-export const byCode: ReadonlyMap<string, AnyKnownErrorClass> = /* @__PURE__ */ new Map(/* @__PURE__ */ all.map((cls) => [cls.code, cls]))
+export const byCode: ReadonlyMap<string, AnyKnownErrorClass> = new Map(all.map((cls) => [cls.code, cls]))

@@ -62,16 +62,16 @@ export const defaultMaxRetryAfter: Duration.DurationInput | "none" = "none"
 export const defaultMaxResponseBytes = 8 * 1024 * 1024
 
 /** The default time limit of one attempt: 30 s. */
-export const defaultAttemptTimeout: Duration.Duration = /* @__PURE__ */ Duration.seconds(30)
+export const defaultAttemptTimeout: Duration.Duration = Duration.seconds(30)
 
 /** The retry policy service. */
-export class RetryPolicy extends /* @__PURE__ */ Context.Tag("stack-auth-effect/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {}
+export class RetryPolicy extends Context.Tag("stack-auth-effect/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {}
 
 /** The default retry schedule (see `Schedules.retry`). */
 export const defaultSchedule: Schedule.Schedule<unknown, RetrySignal> = retry
 
 /** The default policy. */
-export const layer: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: retry })
+export const layer: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { schedule: retry })
 
 /**
  * A policy from parts: the default schedule, attempt limit, body limit and `Retry-After` ceiling
@@ -95,4 +95,4 @@ export const layerWith = (options: Partial<RetryPolicyShape>): Layer.Layer<Retry
   })
 
 /** A policy that never retries (every retryable failure surfaces at once). */
-export const layerNoRetries: Layer.Layer<RetryPolicy> = /* @__PURE__ */ Layer.succeed(RetryPolicy, { schedule: Schedule.stop })
+export const layerNoRetries: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { schedule: Schedule.stop })

@@ -19,7 +19,7 @@ export type RetrySignal =
 export const maxAttempts = 5
 
 /** Base delay of the exponential backoff. */
-export const backoffBase: Duration.Duration = /* @__PURE__ */ Duration.millis(1000)
+export const backoffBase: Duration.Duration = Duration.millis(1000)
 
 /** The backoff before retry number `retryIndex` (0-based): base × 2^index × random(0.5…1.5). */
 export const backoff = (retryIndex: number): Effect.Effect<Duration.Duration> =>
@@ -53,22 +53,22 @@ export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect
 }
 
 /** The default retry schedule: up to {@link maxAttempts} attempts, delays by {@link delayFor}. */
-export const retry: Schedule.Schedule<unknown, RetrySignal> = /* @__PURE__ */ Schedule.identity<RetrySignal>().pipe(
-  /* @__PURE__ */ Schedule.intersect(Schedule.count),
-  /* @__PURE__ */ Schedule.whileOutput(([, retryIndex]) => retryIndex < maxAttempts - 1),
-  /* @__PURE__ */ Schedule.modifyDelayEffect(([signal, retryIndex]) => delayFor(signal, retryIndex)),
-  /* @__PURE__ */ Schedule.map(([, retryIndex]) => retryIndex)
+export const retry: Schedule.Schedule<unknown, RetrySignal> = Schedule.identity<RetrySignal>().pipe(
+  Schedule.intersect(Schedule.count),
+  Schedule.whileOutput(([, retryIndex]) => retryIndex < maxAttempts - 1),
+  Schedule.modifyDelayEffect(([signal, retryIndex]) => delayFor(signal, retryIndex)),
+  Schedule.map(([, retryIndex]) => retryIndex)
 )
 
 /** How often the browser cookie store looks for tokens changed by another tab (SPEC.md §9). */
-export const cookiePollInterval: Duration.Duration = /* @__PURE__ */ Duration.millis(100)
+export const cookiePollInterval: Duration.Duration = Duration.millis(100)
 
 /** The browser cookie store's polling cadence. */
 export const cookiePoll = (interval: Duration.DurationInput = cookiePollInterval): Schedule.Schedule<number> =>
   Schedule.spaced(interval)
 
 /** How often the CLI login polls for the browser's confirmation (PROTOCOL.md §5.6). */
-export const cliPollInterval: Duration.Duration = /* @__PURE__ */ Duration.millis(2000)
+export const cliPollInterval: Duration.Duration = Duration.millis(2000)
 
 /**
  * The CLI login's polling cadence: every {@link cliPollInterval} (or `interval`), without limit

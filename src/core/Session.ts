@@ -74,13 +74,13 @@ export interface SessionShape {
 }
 
 /** The session service. */
-export class Session extends /* @__PURE__ */ Context.Tag("stack-auth-effect/Session")<Session, SessionShape>() {}
+export class Session extends Context.Tag("stack-auth-effect/Session")<Session, SessionShape>() {}
 
 /** Minimum remaining validity for reusing an access token (20 s, in milliseconds). */
 export const minimumRemaining = 20_000
 
 /** Default time a refresh failure for a network reason is reused (2 s). */
-export const defaultRefreshFailureCooldown: Duration.Duration = /* @__PURE__ */ Duration.seconds(2)
+export const defaultRefreshFailureCooldown: Duration.Duration = Duration.seconds(2)
 
 /**
  * How long a refresh that failed for a network reason (`ConnectivityError`, `RateLimited`, an
@@ -88,7 +88,7 @@ export const defaultRefreshFailureCooldown: Duration.Duration = /* @__PURE__ */ 
  * Default {@link defaultRefreshFailureCooldown}; override with
  * `Effect.provideService(RefreshFailureCooldown, Duration.seconds(5))` or a layer.
  */
-export class RefreshFailureCooldown extends /* @__PURE__ */ Context.Reference<RefreshFailureCooldown>()(
+export class RefreshFailureCooldown extends Context.Reference<RefreshFailureCooldown>()(
   "stack-auth-effect/RefreshFailureCooldown",
   { defaultValue: (): Duration.Duration => defaultRefreshFailureCooldown }
 ) {}

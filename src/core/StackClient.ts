@@ -41,7 +41,7 @@ export type {
 } from "./internal/exchange.js"
 
 /** The transport service. */
-export class StackClient extends /* @__PURE__ */ Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
+export class StackClient extends Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
 
 /** Header names whose values are secrets, and query parameters whose values are always masked in recorded URLs. */
 export { secretHeaderNames, secretQueryParamNames } from "./internal/exchange.js"
@@ -57,7 +57,7 @@ export const make: Effect.Effect<StackClientShape, never, StackConfig | HttpClie
  * that follows it on its own has already sent the request's keys and tokens to the new origin.
  */
 export const layerWithoutDependencies: Layer.Layer<StackClient, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> =
-  /* @__PURE__ */ Layer.effect(StackClient, make)
+  Layer.effect(StackClient, make)
 
 /** The `fetch` options of {@link layerFetch}. */
 export const fetchRequestInit: globalThis.RequestInit = { credentials: "omit", cache: "no-store", redirect: "manual" }
@@ -66,12 +66,12 @@ export const fetchRequestInit: globalThis.RequestInit = { credentials: "omit", c
  * `FetchHttpClient` set up as the service expects: `credentials: "omit"`, `cache: "no-store"`, and
  * `redirect: "manual"` (a redirect is never followed: see the module notes).
  */
-export const layerFetch: Layer.Layer<HttpClient.HttpClient> = /* @__PURE__ */ FetchHttpClient.layer.pipe(
-  /* @__PURE__ */ Layer.provide(/* @__PURE__ */ Layer.succeed(FetchHttpClient.RequestInit, fetchRequestInit))
+export const layerFetch: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer.pipe(
+  Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, fetchRequestInit))
 )
 
 /** The transport over `fetch` with the default retry policy; needs only `StackConfig`. */
-export const layer: Layer.Layer<StackClient, never, StackConfig> = /* @__PURE__ */ layerWithoutDependencies.pipe(
-  /* @__PURE__ */ Layer.provide(layerFetch),
-  /* @__PURE__ */ Layer.provide(RetryPolicy.layer)
+export const layer: Layer.Layer<StackClient, never, StackConfig> = layerWithoutDependencies.pipe(
+  Layer.provide(layerFetch),
+  Layer.provide(RetryPolicy.layer)
 )

@@ -44,13 +44,13 @@ export interface StackConfigOptions {
 }
 
 /** A setting is missing or malformed; `setting` names it (an option or an environment variable). */
-export class StackConfigError extends /* @__PURE__ */ Data.TaggedError("StackConfigError")<{
+export class StackConfigError extends Data.TaggedError("StackConfigError")<{
   readonly setting: string
   readonly message: string
 }> {}
 
 /** The project settings service. */
-export class StackConfig extends /* @__PURE__ */ Context.Tag("stack-auth-effect/StackConfig")<StackConfig, StackConfigShape>() {}
+export class StackConfig extends Context.Tag("stack-auth-effect/StackConfig")<StackConfig, StackConfigShape>() {}
 
 /** The hosted service's API origin. */
 export const defaultBaseUrl = "https://api.stack-auth.com"

@@ -22,7 +22,7 @@ export const defaultedField = <const Key extends string, S extends Schema.Schema
 ) => Schema.optionalWith(schema, { default: fallback }).pipe(Schema.fromKey(key))
 
 /** Milliseconds since the epoch on the wire, a `Date` in the domain. */
-export const DateFromMillis = /* @__PURE__ */ Schema.DateFromNumber.pipe(/* @__PURE__ */ Schema.validDate())
+export const DateFromMillis = Schema.DateFromNumber.pipe(Schema.validDate())
 
 /** Arbitrary JSON (metadata fields). */
 export const Json: Schema.Schema<unknown> = Schema.Unknown
@@ -32,39 +32,39 @@ export const isUsableToken = (value: unknown): value is string =>
   typeof value === "string" && value.length > 0 && value !== "undefined" && value !== "null"
 
 /** A token text: non-empty and never the string `"undefined"` (SPEC.md §5). */
-export const TokenText = /* @__PURE__ */ Schema.String.pipe(/* @__PURE__ */ Schema.filter((value) => isUsableToken(value), { message: () => "unusable token" }))
+export const TokenText = Schema.String.pipe(Schema.filter((value) => isUsableToken(value), { message: () => "unusable token" }))
 
 /** A token on the wire, `Redacted` in the domain. */
-export const RedactedToken = /* @__PURE__ */ Schema.Redacted(TokenText)
+export const RedactedToken = Schema.Redacted(TokenText)
 
 /** The `{ "success": true }` answer of endpoints that succeed with nothing. */
-export const SuccessTrue = /* @__PURE__ */ Schema.Struct({ success: /* @__PURE__ */ Schema.Literal(true) })
+export const SuccessTrue = Schema.Struct({ success: Schema.Literal(true) })
 
 /** Any JSON object answer whose content the SDK does not use (e.g. `{}`). */
-export const AnyObject = /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Schema.Unknown })
+export const AnyObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A uuid (ids in paths and bodies); the failure reads "must be a valid UUID" as the service's does. */
-export const Uuid = /* @__PURE__ */ Schema.String.pipe(/* @__PURE__ */ Schema.filter((value) => uuidPattern.test(value), { message: () => "must be a valid UUID" }))
+export const Uuid = Schema.String.pipe(Schema.filter((value) => uuidPattern.test(value), { message: () => "must be a valid UUID" }))
 
 /**
  * A verification code (e-mailed links, magic-link/OTP sign-in, MFA attempts): exactly 45
  * characters; the service lower-cases it. The failure reads "must be exactly 45 characters".
  */
-export const VerificationCode = /* @__PURE__ */ Schema.String.pipe(
-  /* @__PURE__ */ Schema.filter((value) => value.length === 45, { message: () => "must be exactly 45 characters" })
+export const VerificationCode = Schema.String.pipe(
+  Schema.filter((value) => value.length === 45, { message: () => "must be exactly 45 characters" })
 )
 
 /** Payload of the check-code and use-code endpoints (password reset, e-mail verification, magic link, team invitation): `{ code }` (45 characters). */
-export const CodePayload = /* @__PURE__ */ Schema.Struct({ code: VerificationCode })
+export const CodePayload = Schema.Struct({ code: VerificationCode })
 
 /** `"true"` / `"false"` in a query string, a boolean in the domain (the SDK's queries and the emulator's routes). */
-export const QueryBoolean = /* @__PURE__ */ Schema.transform(/* @__PURE__ */ Schema.Literal("true", "false"), Schema.Boolean, {
+export const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Schema.Boolean, {
   strict: true,
   decode: (text) => text === "true",
   encode: (value): "true" | "false" => (value ? "true" : "false")
 })
 
 /** The `{ "is_code_valid": true }` answer of the check-code endpoints. */
-export const CodeValid = /* @__PURE__ */ Schema.Struct({ isCodeValid: /* @__PURE__ */ field("is_code_valid", /* @__PURE__ */ Schema.Literal(true)) })
+export const CodeValid = Schema.Struct({ isCodeValid: field("is_code_valid", Schema.Literal(true)) })

@@ -31,7 +31,7 @@ import type { PasskeyRecord, ProjectRecord, UserRecord } from "./State.js"
  * An optional peer dependency the emulator needs for a feature is not installed (a defect: the
  * emulator's passkey routes die with it, and the server logs it). `packageName` names the package.
  */
-export class MissingOptionalDependency extends /* @__PURE__ */ Data.TaggedError("MissingOptionalDependency")<{
+export class MissingOptionalDependency extends Data.TaggedError("MissingOptionalDependency")<{
   readonly packageName: string
   readonly message: string
   readonly cause: unknown
@@ -45,7 +45,7 @@ let webAuthnServerModule: Promise<WebAuthnServer> | undefined
  * `@simplewebauthn/server`, imported on first use (an optional peer dependency); a failed import
  * is retried on the next call and dies with {@link MissingOptionalDependency}.
  */
-const webAuthnServer: Effect.Effect<WebAuthnServer> = /* @__PURE__ */ Effect.tryPromise({
+const webAuthnServer: Effect.Effect<WebAuthnServer> = Effect.tryPromise({
   try: () => (webAuthnServerModule ??= import("@simplewebauthn/server")),
   catch: (cause) => {
     webAuthnServerModule = undefined
@@ -107,7 +107,7 @@ export const registrationOptions = (project: ProjectRecord, user: UserRecord): E
   )
 
 /** The authentication options (random challenge, no credentials listed: discoverable passkeys). */
-export const authenticationOptions: Effect.Effect<RequestOptions> = /* @__PURE__ */ Effect.flatMap(
+export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.flatMap(
   webAuthnServer,
   ({ generateAuthenticationOptions }) =>
     Effect.promise(() =>

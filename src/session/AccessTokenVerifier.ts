@@ -69,38 +69,38 @@ import { field } from "../core/Wire.js"
 // ---------------------------------------------------------------------------------------------
 
 /** Seconds since the epoch on the wire, a `Date` in the domain. */
-export const DateFromSeconds = /* @__PURE__ */ Schema.transform(Schema.Number, Schema.DateFromSelf, {
+export const DateFromSeconds = Schema.transform(Schema.Number, Schema.DateFromSelf, {
   strict: true,
   decode: (seconds) => new Date(seconds * 1000),
   encode: (date) => Math.floor(date.getTime() / 1000)
 })
 
 /** Why a user is restricted. */
-export const RestrictedReason = /* @__PURE__ */ Schema.Struct({
-  type: /* @__PURE__ */ Schema.Literal("anonymous", "email_not_verified", "restricted_by_administrator")
+export const RestrictedReason = Schema.Struct({
+  type: Schema.Literal("anonymous", "email_not_verified", "restricted_by_administrator")
 })
 
 /** The claims of a verified access token (PROTOCOL.md §2.3), wire names mapped to the domain. */
-export const AccessTokenClaims = /* @__PURE__ */ Schema.Struct({
-  userId: /* @__PURE__ */ field("sub", Schema.String),
-  projectId: /* @__PURE__ */ field("project_id", Schema.String),
-  branchId: /* @__PURE__ */ field("branch_id", Schema.String),
+export const AccessTokenClaims = Schema.Struct({
+  userId: field("sub", Schema.String),
+  projectId: field("project_id", Schema.String),
+  branchId: field("branch_id", Schema.String),
   /** The session (refresh token) that minted the token; equals the session id of `/auth/sessions`. */
-  refreshTokenId: /* @__PURE__ */ field("refresh_token_id", Schema.String),
-  role: /* @__PURE__ */ Schema.Literal("authenticated"),
-  displayName: /* @__PURE__ */ field("name", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  primaryEmail: /* @__PURE__ */ field("email", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  primaryEmailVerified: /* @__PURE__ */ field("email_verified", Schema.Boolean),
-  selectedTeamId: /* @__PURE__ */ field("selected_team_id", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  signedUpAt: /* @__PURE__ */ field("signed_up_at", DateFromSeconds),
-  isAnonymous: /* @__PURE__ */ field("is_anonymous", Schema.Boolean),
-  isRestricted: /* @__PURE__ */ field("is_restricted", Schema.Boolean),
-  restrictedReason: /* @__PURE__ */ field("restricted_reason", /* @__PURE__ */ Schema.NullOr(RestrictedReason)),
-  requiresTotpMfa: /* @__PURE__ */ field("requires_totp_mfa", Schema.Boolean),
-  issuer: /* @__PURE__ */ field("iss", Schema.String),
-  audience: /* @__PURE__ */ field("aud", Schema.String),
-  issuedAt: /* @__PURE__ */ field("iat", DateFromSeconds),
-  expiresAt: /* @__PURE__ */ field("exp", DateFromSeconds)
+  refreshTokenId: field("refresh_token_id", Schema.String),
+  role: Schema.Literal("authenticated"),
+  displayName: field("name", Schema.NullOr(Schema.String)),
+  primaryEmail: field("email", Schema.NullOr(Schema.String)),
+  primaryEmailVerified: field("email_verified", Schema.Boolean),
+  selectedTeamId: field("selected_team_id", Schema.NullOr(Schema.String)),
+  signedUpAt: field("signed_up_at", DateFromSeconds),
+  isAnonymous: field("is_anonymous", Schema.Boolean),
+  isRestricted: field("is_restricted", Schema.Boolean),
+  restrictedReason: field("restricted_reason", Schema.NullOr(RestrictedReason)),
+  requiresTotpMfa: field("requires_totp_mfa", Schema.Boolean),
+  issuer: field("iss", Schema.String),
+  audience: field("aud", Schema.String),
+  issuedAt: field("iat", DateFromSeconds),
+  expiresAt: field("exp", DateFromSeconds)
 })
 
 /** The claims of a verified access token. */
@@ -114,51 +114,51 @@ export type UserKind = "normal" | "restricted" | "anonymous"
 // ---------------------------------------------------------------------------------------------
 
 /** Not a compact JWS with a JSON header and payload, an unsupported algorithm, or claims of the wrong shape. */
-export class TokenMalformed extends /* @__PURE__ */ Data.TaggedError("TokenMalformed")<{ readonly message: string }> {}
+export class TokenMalformed extends Data.TaggedError("TokenMalformed")<{ readonly message: string }> {}
 
 /** The signature does not verify with the key named by the token's `kid`. */
-export class TokenSignatureInvalid extends /* @__PURE__ */ Data.TaggedError("TokenSignatureInvalid")<{ readonly message: string }> {}
+export class TokenSignatureInvalid extends Data.TaggedError("TokenSignatureInvalid")<{ readonly message: string }> {}
 
 /** The token expired (more than the 30 s tolerance ago). */
-export class TokenExpired extends /* @__PURE__ */ Data.TaggedError("TokenExpired")<{
+export class TokenExpired extends Data.TaggedError("TokenExpired")<{
   readonly message: string
   readonly expiredAt: Date
 }> {}
 
 /** The audience is not this project's (another project's token, or a made-up one). */
-export class TokenAudienceMismatch extends /* @__PURE__ */ Data.TaggedError("TokenAudienceMismatch")<{
+export class TokenAudienceMismatch extends Data.TaggedError("TokenAudienceMismatch")<{
   readonly message: string
   readonly audience: string | null
 }> {}
 
 /** The issuer does not match the audience's expected issuer (other API base, other project). */
-export class TokenIssuerMismatch extends /* @__PURE__ */ Data.TaggedError("TokenIssuerMismatch")<{
+export class TokenIssuerMismatch extends Data.TaggedError("TokenIssuerMismatch")<{
   readonly message: string
   readonly expected: string
   readonly issuer: string | null
 }> {}
 
 /** A valid-looking token of an anonymous or restricted user, which this call does not allow. */
-export class TokenUserNotAllowed extends /* @__PURE__ */ Data.TaggedError("TokenUserNotAllowed")<{
+export class TokenUserNotAllowed extends Data.TaggedError("TokenUserNotAllowed")<{
   readonly message: string
   readonly userKind: "restricted" | "anonymous"
 }> {}
 
 /** The token's `kid` is not in the project's JWKS, even after a refetch (or within the refetch cooldown). */
-export class TokenKeyUnknown extends /* @__PURE__ */ Data.TaggedError("TokenKeyUnknown")<{
+export class TokenKeyUnknown extends Data.TaggedError("TokenKeyUnknown")<{
   readonly message: string
   readonly kid: string
 }> {}
 
 /** The key named by the token is an RSA key under 2048 bits (SPEC.md §9): refused. */
-export class TokenKeyTooWeak extends /* @__PURE__ */ Data.TaggedError("TokenKeyTooWeak")<{
+export class TokenKeyTooWeak extends Data.TaggedError("TokenKeyTooWeak")<{
   readonly message: string
   readonly kid: string
   readonly bits: number
 }> {}
 
 /** The JWKS could not be fetched or read (network, unknown project, malformed answer). */
-export class JwksUnavailable extends /* @__PURE__ */ Data.TaggedError("JwksUnavailable")<{
+export class JwksUnavailable extends Data.TaggedError("JwksUnavailable")<{
   readonly message: string
   readonly status: number | null
   readonly cause?: TransportError | undefined
@@ -228,25 +228,25 @@ export interface AccessTokenVerifierShape {
 }
 
 /** The verifier service (one JWKS cache per instance). */
-export class AccessTokenVerifier extends /* @__PURE__ */ Context.Tag("stack-auth-effect/AccessTokenVerifier")<
+export class AccessTokenVerifier extends Context.Tag("stack-auth-effect/AccessTokenVerifier")<
   AccessTokenVerifier,
   AccessTokenVerifierShape
 >() {}
 
 /** Default clock tolerance (SPEC.md §9: 30 s). */
-export const defaultClockTolerance: Duration.Duration = /* @__PURE__ */ Duration.seconds(30)
+export const defaultClockTolerance: Duration.Duration = Duration.seconds(30)
 
 /** Default minimum time between refetches for unknown key ids. */
-export const defaultRefetchCooldown: Duration.Duration = /* @__PURE__ */ Duration.seconds(30)
+export const defaultRefetchCooldown: Duration.Duration = Duration.seconds(30)
 
 /** Default bound on one JWKS fetch, retries included. */
-export const defaultJwksFetchTimeout: Duration.Duration = /* @__PURE__ */ Duration.seconds(10)
+export const defaultJwksFetchTimeout: Duration.Duration = Duration.seconds(10)
 
 /** Default time a failed JWKS fetch (with no key set held) is answered from memory. */
-export const defaultJwksFailureBackoff: Duration.Duration = /* @__PURE__ */ Duration.seconds(5)
+export const defaultJwksFailureBackoff: Duration.Duration = Duration.seconds(5)
 
 /** How long a JWKS is kept when the answer has no usable `max-age`. */
-export const defaultJwksMaxAge: Duration.Duration = /* @__PURE__ */ Duration.hours(1)
+export const defaultJwksMaxAge: Duration.Duration = Duration.hours(1)
 
 /** Default number of verified tokens remembered by a verifier. */
 export const defaultVerifiedTokenCacheSize = 1000
@@ -275,7 +275,7 @@ interface KeySet {
   readonly expiresAtMillis: number
 }
 
-const JwksBody = /* @__PURE__ */ Schema.Struct({ keys: /* @__PURE__ */ Schema.Array(/* @__PURE__ */ Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
+const JwksBody = Schema.Struct({ keys: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
 
 const kinds: ReadonlyArray<UserKind> = ["normal", "restricted", "anonymous"]
 
@@ -330,7 +330,7 @@ const maxAgeMillis = (cacheControl: string | undefined): number => {
 const decodeSegment = (token: string) =>
   Either.try(() => ({ header: jose.decodeProtectedHeader(token), payload: jose.decodeJwt(token) }))
 
-const decodeClaims = /* @__PURE__ */ Schema.decodeUnknownEither(AccessTokenClaims)
+const decodeClaims = Schema.decodeUnknownEither(AccessTokenClaims)
 
 /** Legacy tokens used camelCase `branchId` / `refreshTokenId` (PROTOCOL.md §2.3). */
 const withCurrentNames = (payload: jose.JWTPayload): Record<string, unknown> => {

@@ -134,7 +134,7 @@ interface BrowserGlobals {
   readonly location: { readonly protocol?: string } | undefined
 }
 
-const browserGlobals: Effect.Effect<BrowserGlobals, TokenStoreError> = /* @__PURE__ */ Effect.suspend(() => {
+const browserGlobals: Effect.Effect<BrowserGlobals, TokenStoreError> = Effect.suspend(() => {
   const scope = globalThis as { readonly document?: unknown; readonly location?: unknown }
   const document = scope.document
   if (typeof document !== "object" || document === null || !("cookie" in document)) {

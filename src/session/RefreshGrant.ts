@@ -25,20 +25,20 @@ import {
 import { defaultedField, field, optionalField, RedactedToken } from "../core/Wire.js"
 
 /** `token_type` of an OAuth token response: bearer or dpop, any case. */
-export const TokenType = /* @__PURE__ */ Schema.String.pipe(
-  /* @__PURE__ */ Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
+export const TokenType = Schema.String.pipe(
+  Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
 )
 
 /** Answer of `POST /auth/oauth/token`. */
-export const OAuthTokenResponse = /* @__PURE__ */ Schema.Struct({
-  accessToken: /* @__PURE__ */ field("access_token", RedactedToken),
-  tokenType: /* @__PURE__ */ field("token_type", TokenType),
-  expiresIn: /* @__PURE__ */ optionalField("expires_in", /* @__PURE__ */ Schema.Number.pipe(/* @__PURE__ */ Schema.positive())),
-  scope: /* @__PURE__ */ optionalField("scope", Schema.String),
+export const OAuthTokenResponse = Schema.Struct({
+  accessToken: field("access_token", RedactedToken),
+  tokenType: field("token_type", TokenType),
+  expiresIn: optionalField("expires_in", Schema.Number.pipe(Schema.positive())),
+  scope: optionalField("scope", Schema.String),
   /** Only on the code grant: the refresh grant keeps the old refresh token. */
-  refreshToken: /* @__PURE__ */ optionalField("refresh_token", RedactedToken),
-  isNewUser: /* @__PURE__ */ optionalField("is_new_user", Schema.Boolean),
-  afterCallbackRedirectUrl: /* @__PURE__ */ defaultedField("after_callback_redirect_url", /* @__PURE__ */ Schema.NullOr(Schema.String), () => null)
+  refreshToken: optionalField("refresh_token", RedactedToken),
+  isNewUser: optionalField("is_new_user", Schema.Boolean),
+  afterCallbackRedirectUrl: defaultedField("after_callback_redirect_url", Schema.NullOr(Schema.String), () => null)
 })
 
 /** A token-endpoint answer in the domain. */
@@ -48,18 +48,18 @@ export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
 export const publicClientSentinel = "__stack_public_client__"
 
 /** The refresh grant's form fields. */
-export const RefreshGrant = /* @__PURE__ */ Schema.Struct({
-  grantType: /* @__PURE__ */ field("grant_type", /* @__PURE__ */ Schema.Literal("refresh_token")),
-  refreshToken: /* @__PURE__ */ field("refresh_token", /* @__PURE__ */ Schema.Redacted(Schema.String)),
-  clientId: /* @__PURE__ */ field("client_id", Schema.String),
-  clientSecret: /* @__PURE__ */ field("client_secret", /* @__PURE__ */ Schema.Redacted(Schema.String))
+export const RefreshGrant = Schema.Struct({
+  grantType: field("grant_type", Schema.Literal("refresh_token")),
+  refreshToken: field("refresh_token", Schema.Redacted(Schema.String)),
+  clientId: field("client_id", Schema.String),
+  clientSecret: field("client_secret", Schema.Redacted(Schema.String))
 })
 
 /** The refresh grant in the domain. */
 export type RefreshGrant = typeof RefreshGrant.Type
 
 /** `POST /auth/oauth/token` with the refresh grant (form-encoded, no x-stack headers). */
-export const refreshGrant = /* @__PURE__ */ Endpoint.make({
+export const refreshGrant = Endpoint.make({
   name: "Auth.refreshAccessToken",
   method: "POST",
   path: "/auth/oauth/token",

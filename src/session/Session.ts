@@ -59,7 +59,7 @@ export { defaultRefreshFailureCooldown, RefreshFailureCooldown } from "../core/S
 export const make: Effect.Effect<SessionShape, never, TokenStore | StackClient | Scope.Scope> = makeSession
 
 /** The session as a layer. */
-export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = /* @__PURE__ */ Layer.scoped(Session, makeSession)
+export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = Layer.scoped(Session, makeSession)
 
 /**
  * A light session over tokens fixed for one request (server side, e.g. `ServerUsers.fromRequest`):

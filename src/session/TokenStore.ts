@@ -36,15 +36,15 @@ export interface TokenStoreShape {
 }
 
 /** The token store service. */
-export class TokenStore extends /* @__PURE__ */ Context.Tag("stack-auth-effect/TokenStore")<TokenStore, TokenStoreShape>() {}
+export class TokenStore extends Context.Tag("stack-auth-effect/TokenStore")<TokenStore, TokenStoreShape>() {}
 
 /** A store cannot be used here (the cookie store outside a browser, a malformed `x-stack-auth`). */
-export class TokenStoreError extends /* @__PURE__ */ Data.TaggedError("TokenStoreError")<{
+export class TokenStoreError extends Data.TaggedError("TokenStoreError")<{
   readonly message: string
 }> {}
 
 /** No tokens. */
-export const empty: StoredTokens = { accessToken: /* @__PURE__ */ Option.none(), refreshToken: /* @__PURE__ */ Option.none() }
+export const empty: StoredTokens = { accessToken: Option.none(), refreshToken: Option.none() }
 
 /** A token text is usable unless empty or the string `"undefined"` / `"null"` (SPEC.md §5). */
 export { isUsableToken } from "../core/Wire.js"

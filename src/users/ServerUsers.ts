@@ -32,75 +32,75 @@ import { OAuthProviderLink, ServerUser } from "./User.js"
 export { QueryBoolean } from "../core/Wire.js"
 
 /** A decimal integer ≥ 1 in a query string. */
-export const QueryPositiveInt = /* @__PURE__ */ Schema.NumberFromString.pipe(/* @__PURE__ */ Schema.int(), /* @__PURE__ */ Schema.greaterThanOrEqualTo(1))
+export const QueryPositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
 
 /** Sign-up risk scores (0–100 each). */
-export const RiskScoresInput = /* @__PURE__ */ Schema.Struct({
-  signUp: /* @__PURE__ */ field(
+export const RiskScoresInput = Schema.Struct({
+  signUp: field(
     "sign_up",
-    /* @__PURE__ */ Schema.Struct({
-      bot: /* @__PURE__ */ Schema.Int.pipe(/* @__PURE__ */ Schema.between(0, 100)),
-      freeTrialAbuse: /* @__PURE__ */ field("free_trial_abuse", /* @__PURE__ */ Schema.Int.pipe(/* @__PURE__ */ Schema.between(0, 100)))
+    Schema.Struct({
+      bot: Schema.Int.pipe(Schema.between(0, 100)),
+      freeTrialAbuse: field("free_trial_abuse", Schema.Int.pipe(Schema.between(0, 100)))
     })
   )
 })
 
 const updateFields = {
-  displayName: /* @__PURE__ */ optionalField("display_name", /* @__PURE__ */ Schema.NullOr(/* @__PURE__ */ Schema.String.pipe(/* @__PURE__ */ Schema.maxLength(256)))),
-  profileImageUrl: /* @__PURE__ */ optionalField("profile_image_url", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  clientMetadata: /* @__PURE__ */ optionalField("client_metadata", Json),
-  clientReadOnlyMetadata: /* @__PURE__ */ optionalField("client_read_only_metadata", Json),
-  serverMetadata: /* @__PURE__ */ optionalField("server_metadata", Json),
-  primaryEmail: /* @__PURE__ */ optionalField("primary_email", /* @__PURE__ */ Schema.NullOr(/* @__PURE__ */ Schema.String.pipe(/* @__PURE__ */ Schema.minLength(1)))),
-  primaryEmailVerified: /* @__PURE__ */ optionalField("primary_email_verified", Schema.Boolean),
-  primaryEmailAuthEnabled: /* @__PURE__ */ optionalField("primary_email_auth_enabled", Schema.Boolean),
-  passkeyAuthEnabled: /* @__PURE__ */ optionalField("passkey_auth_enabled", Schema.Boolean),
-  otpAuthEnabled: /* @__PURE__ */ optionalField("otp_auth_enabled", Schema.Boolean),
+  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
+  profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
+  clientMetadata: optionalField("client_metadata", Json),
+  clientReadOnlyMetadata: optionalField("client_read_only_metadata", Json),
+  serverMetadata: optionalField("server_metadata", Json),
+  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String.pipe(Schema.minLength(1)))),
+  primaryEmailVerified: optionalField("primary_email_verified", Schema.Boolean),
+  primaryEmailAuthEnabled: optionalField("primary_email_auth_enabled", Schema.Boolean),
+  passkeyAuthEnabled: optionalField("passkey_auth_enabled", Schema.Boolean),
+  otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
   /** A new password (≤ 70 characters) or null to remove it; revokes every session of the user. */
-  password: /* @__PURE__ */ optionalField("password", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  totpSecretBase64: /* @__PURE__ */ optionalField("totp_secret_base64", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  restrictedByAdmin: /* @__PURE__ */ optionalField("restricted_by_admin", Schema.Boolean),
-  restrictedByAdminReason: /* @__PURE__ */ optionalField("restricted_by_admin_reason", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  restrictedByAdminPrivateDetails: /* @__PURE__ */ optionalField("restricted_by_admin_private_details", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  countryCode: /* @__PURE__ */ optionalField("country_code", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  riskScores: /* @__PURE__ */ optionalField("risk_scores", RiskScoresInput)
+  password: optionalField("password", Schema.NullOr(Schema.String)),
+  totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
+  restrictedByAdmin: optionalField("restricted_by_admin", Schema.Boolean),
+  restrictedByAdminReason: optionalField("restricted_by_admin_reason", Schema.NullOr(Schema.String)),
+  restrictedByAdminPrivateDetails: optionalField("restricted_by_admin_private_details", Schema.NullOr(Schema.String)),
+  countryCode: optionalField("country_code", Schema.NullOr(Schema.String)),
+  riskScores: optionalField("risk_scores", RiskScoresInput)
 }
 
 /**
  * The server update body of a user (all optional). `password_hash` is not offered: the SDK sends
  * passwords, never hashes.
  */
-export const ServerUserUpdate = /* @__PURE__ */ Schema.Struct({
+export const ServerUserUpdate = Schema.Struct({
   ...updateFields,
-  selectedTeamId: /* @__PURE__ */ optionalField("selected_team_id", /* @__PURE__ */ Schema.NullOr(Uuid)),
+  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
   /** Only `false`: upgrades an anonymous user. */
-  isAnonymous: /* @__PURE__ */ optionalField("is_anonymous", /* @__PURE__ */ Schema.Literal(false))
+  isAnonymous: optionalField("is_anonymous", Schema.Literal(false))
 })
 
 /** A server update of a user. */
 export type ServerUserUpdate = typeof ServerUserUpdate.Type
 
 /** The server create body: the update body without `selected_team_id`, plus OAuth links and `is_anonymous`. */
-export const ServerUserCreate = /* @__PURE__ */ Schema.Struct({
+export const ServerUserCreate = Schema.Struct({
   ...updateFields,
-  oauthProviders: /* @__PURE__ */ optionalField("oauth_providers", /* @__PURE__ */ Schema.Array(OAuthProviderLink)),
-  isAnonymous: /* @__PURE__ */ optionalField("is_anonymous", Schema.Boolean)
+  oauthProviders: optionalField("oauth_providers", Schema.Array(OAuthProviderLink)),
+  isAnonymous: optionalField("is_anonymous", Schema.Boolean)
 })
 
 /** A user to create with server access. */
 export type ServerUserCreate = typeof ServerUserCreate.Type
 
 /** Query of `GET /users` (domain names; wire names snake_case, booleans as `"true"`/`"false"`). */
-export const ListQuery = /* @__PURE__ */ Schema.Struct({
-  limit: /* @__PURE__ */ optionalField("limit", QueryPositiveInt),
-  cursor: /* @__PURE__ */ optionalField("cursor", Uuid),
-  orderBy: /* @__PURE__ */ optionalField("order_by", /* @__PURE__ */ Schema.Literal("signed_up_at")),
-  desc: /* @__PURE__ */ optionalField("desc", QueryBoolean),
-  query: /* @__PURE__ */ optionalField("query", Schema.String),
-  teamId: /* @__PURE__ */ optionalField("team_id", Uuid),
-  includeRestricted: /* @__PURE__ */ optionalField("include_restricted", QueryBoolean),
-  includeAnonymous: /* @__PURE__ */ optionalField("include_anonymous", QueryBoolean),
-  onlyAnonymous: /* @__PURE__ */ optionalField("only_anonymous", QueryBoolean)
+export const ListQuery = Schema.Struct({
+  limit: optionalField("limit", QueryPositiveInt),
+  cursor: optionalField("cursor", Uuid),
+  orderBy: optionalField("order_by", Schema.Literal("signed_up_at")),
+  desc: optionalField("desc", QueryBoolean),
+  query: optionalField("query", Schema.String),
+  teamId: optionalField("team_id", Uuid),
+  includeRestricted: optionalField("include_restricted", QueryBoolean),
+  includeAnonymous: optionalField("include_anonymous", QueryBoolean),
+  onlyAnonymous: optionalField("only_anonymous", QueryBoolean)
 })
 
 /**
@@ -111,10 +111,10 @@ export const ListQuery = /* @__PURE__ */ Schema.Struct({
 export type ListOptions = typeof ListQuery.Type
 
 /** One page of `GET /users`, wire shape decoded. */
-export const UserPage = /* @__PURE__ */ Schema.Struct({
-  items: /* @__PURE__ */ Schema.Array(ServerUser),
-  isPaginated: /* @__PURE__ */ field("is_paginated", /* @__PURE__ */ Schema.Literal(true)),
-  pagination: /* @__PURE__ */ Schema.Struct({ nextCursor: /* @__PURE__ */ field("next_cursor", /* @__PURE__ */ Schema.NullOr(Schema.String)) })
+export const UserPage = Schema.Struct({
+  items: Schema.Array(ServerUser),
+  isPaginated: field("is_paginated", Schema.Literal(true)),
+  pagination: Schema.Struct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) })
 })
 
 /** One page of `GET /users`. */
@@ -125,7 +125,7 @@ export type UserPage = typeof UserPage.Type
 // ---------------------------------------------------------------------------------------------
 
 /** `GET /users` (server, admin): paginated list; restricted and anonymous users excluded by default. */
-export const listEndpoint = /* @__PURE__ */ Endpoint.make({
+export const listEndpoint = Endpoint.make({
   name: "Users.list",
   method: "GET",
   path: "/users",
@@ -137,7 +137,7 @@ export const listEndpoint = /* @__PURE__ */ Endpoint.make({
 })
 
 /** `POST /users` (server, admin): 201 and the new user. */
-export const createEndpoint = /* @__PURE__ */ Endpoint.make({
+export const createEndpoint = Endpoint.make({
   name: "Users.create",
   method: "POST",
   path: "/users",
@@ -150,32 +150,32 @@ export const createEndpoint = /* @__PURE__ */ Endpoint.make({
 })
 
 /** `PATCH /users/{user_id}` (server, admin): the server update body. */
-export const updateEndpoint = /* @__PURE__ */ Endpoint.make({
+export const updateEndpoint = Endpoint.make({
   name: "Users.update",
   method: "PATCH",
   path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: /* @__PURE__ */ Schema.Struct({ userId: /* @__PURE__ */ field("user_id", Uuid) }),
+  params: Schema.Struct({ userId: field("user_id", Uuid) }),
   payload: ServerUserUpdate,
   success: ServerUser,
   errors: [UserNotFound, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
 })
 
 /** `DELETE /users/{user_id}` (server, admin). */
-export const deleteEndpoint = /* @__PURE__ */ Endpoint.make({
+export const deleteEndpoint = Endpoint.make({
   name: "Users.delete",
   method: "DELETE",
   path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: /* @__PURE__ */ Schema.Struct({ userId: /* @__PURE__ */ field("user_id", Uuid) }),
+  params: Schema.Struct({ userId: field("user_id", Uuid) }),
   success: SuccessTrue,
   errors: [UserNotFound]
 })
 
 /** `GET /users/me` with server (or admin) access: the server view of the session's user. */
-export const getCurrentServerEndpoint = /* @__PURE__ */ Endpoint.make({
+export const getCurrentServerEndpoint = Endpoint.make({
   name: "Users.getCurrentServer",
   method: "GET",
   path: "/users/me",
@@ -186,7 +186,7 @@ export const getCurrentServerEndpoint = /* @__PURE__ */ Endpoint.make({
 })
 
 /** `PATCH /users/me` with server (or admin) access: the server update body, the server view. */
-export const updateCurrentServerEndpoint = /* @__PURE__ */ Endpoint.make({
+export const updateCurrentServerEndpoint = Endpoint.make({
   name: "Users.updateCurrentServer",
   method: "PATCH",
   path: "/users/me",
@@ -217,7 +217,7 @@ export interface UserList {
  * `includeAnonymous: false` it fails with `InvalidArgument` (`argument: "onlyAnonymous"`) before
  * any request.
  */
-export const list = /* @__PURE__ */ Effect.fn("Users.list")(function* (options: ListOptions = {}) {
+export const list = Effect.fn("Users.list")(function* (options: ListOptions = {}) {
   if (options.onlyAnonymous === true && options.includeAnonymous === false) {
     return yield* Effect.fail(
       new InvalidArgument({
@@ -251,7 +251,7 @@ export const stream = (options: ListOptions = {}) => {
  * `oauthProviders` links provider accounts; `isAnonymous` makes an anonymous user.
  * Fails with `UserEmailAlreadyExists`, `PasswordTooShort` / `PasswordTooLong`.
  */
-export const create = /* @__PURE__ */ Effect.fn("Users.create")(function* (user: ServerUserCreate) {
+export const create = Effect.fn("Users.create")(function* (user: ServerUserCreate) {
   return yield* Endpoint.call(createEndpoint, { payload: user })
 })
 
@@ -260,7 +260,7 @@ export const create = /* @__PURE__ */ Effect.fn("Users.create")(function* (user:
  * session of the user. Fails with `UserNotFound`, `UserEmailAlreadyExists`, `PasswordTooShort` /
  * `PasswordTooLong`.
  */
-export const update = /* @__PURE__ */ Effect.fn("Users.update")(function* (userId: string, update: ServerUserUpdate) {
+export const update = Effect.fn("Users.update")(function* (userId: string, update: ServerUserUpdate) {
   return yield* Endpoint.call(updateEndpoint, { params: { userId }, payload: update })
 })
 
@@ -268,7 +268,7 @@ export const update = /* @__PURE__ */ Effect.fn("Users.update")(function* (userI
  * Deletes any user with its sessions. `DELETE /users/{user_id}`; needs server access.
  * Fails with `UserNotFound`. Also exported as `delete`.
  */
-export const deleteUser = /* @__PURE__ */ Effect.fn("Users.delete")(function* (userId: string) {
+export const deleteUser = Effect.fn("Users.delete")(function* (userId: string) {
   yield* Endpoint.call(deleteEndpoint, { params: { userId } })
 })
 
@@ -278,7 +278,7 @@ export { deleteUser as delete }
  * The session's user, server view (`serverMetadata`, `lastActiveAt`…), or `Option.none()` when
  * nobody is signed in. `GET /users/me` with server access.
  */
-export const getCurrentServer = /* @__PURE__ */ Effect.fn("Users.getCurrentServer")(function* () {
+export const getCurrentServer = Effect.fn("Users.getCurrentServer")(function* () {
   return yield* currentServer()
 })
 
@@ -296,7 +296,7 @@ const currentServer = () =>
  * Updates the session's user with the server update body. `PATCH /users/me` with server access.
  * Fails with `UserNotSignedIn`, `UserEmailAlreadyExists`, `PasswordTooShort` / `PasswordTooLong`.
  */
-export const updateCurrentServer = /* @__PURE__ */ Effect.fn("Users.updateCurrentServer")(function* (update: ServerUserUpdate) {
+export const updateCurrentServer = Effect.fn("Users.updateCurrentServer")(function* (update: ServerUserUpdate) {
   return yield* Endpoint.call(updateCurrentServerEndpoint, { payload: update })
 })
 
@@ -314,7 +314,7 @@ export const updateCurrentServer = /* @__PURE__ */ Effect.fn("Users.updateCurren
  * const handler = (request: Request) => ServerUsers.fromRequest(request, { projectId })
  * ```
  */
-export const fromRequest = /* @__PURE__ */ Effect.fn("Users.fromRequest")(function* (
+export const fromRequest = Effect.fn("Users.fromRequest")(function* (
   request: RequestTokenStore.RequestLike,
   options: RequestTokenStore.RequestTokenStoreOptions
 ) {

@@ -17,7 +17,7 @@ import { field, Json, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
 import { CurrentUser, ServerUser } from "./User.js"
 
 /** `GET /users/me` (client access). */
-export const getCurrentEndpoint = /* @__PURE__ */ Endpoint.make({
+export const getCurrentEndpoint = Endpoint.make({
   name: "Users.getCurrent",
   method: "GET",
   path: "/users/me",
@@ -28,22 +28,22 @@ export const getCurrentEndpoint = /* @__PURE__ */ Endpoint.make({
 })
 
 /** Fields the signed-in user may change (client access). */
-export const CurrentUserUpdate = /* @__PURE__ */ Schema.Struct({
-  displayName: /* @__PURE__ */ optionalField("display_name", /* @__PURE__ */ Schema.NullOr(/* @__PURE__ */ Schema.String.pipe(/* @__PURE__ */ Schema.maxLength(256)))),
-  clientMetadata: /* @__PURE__ */ optionalField("client_metadata", Json),
-  selectedTeamId: /* @__PURE__ */ optionalField("selected_team_id", /* @__PURE__ */ Schema.NullOr(Uuid)),
-  profileImageUrl: /* @__PURE__ */ optionalField("profile_image_url", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  totpSecretBase64: /* @__PURE__ */ optionalField("totp_secret_base64", /* @__PURE__ */ Schema.NullOr(Schema.String)),
-  otpAuthEnabled: /* @__PURE__ */ optionalField("otp_auth_enabled", Schema.Boolean),
-  passkeyAuthEnabled: /* @__PURE__ */ optionalField("passkey_auth_enabled", Schema.Boolean),
-  primaryEmail: /* @__PURE__ */ optionalField("primary_email", /* @__PURE__ */ Schema.NullOr(Schema.String))
+export const CurrentUserUpdate = Schema.Struct({
+  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
+  clientMetadata: optionalField("client_metadata", Json),
+  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
+  profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
+  totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
+  otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
+  passkeyAuthEnabled: optionalField("passkey_auth_enabled", Schema.Boolean),
+  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String))
 })
 
 /** An update of the signed-in user. */
 export type CurrentUserUpdate = typeof CurrentUserUpdate.Type
 
 /** `PATCH /users/me` (client access). */
-export const updateCurrentEndpoint = /* @__PURE__ */ Endpoint.make({
+export const updateCurrentEndpoint = Endpoint.make({
   name: "Users.updateCurrent",
   method: "PATCH",
   path: "/users/me",
@@ -65,7 +65,7 @@ export const currentUserCacheKey: QueryCache.Key = ["user", "me"]
  *
  * Anonymous users are returned as they are (`isAnonymous`); the `or` policies of `getUser` build on this.
  */
-export const getCurrent = /* @__PURE__ */ Effect.fn("Users.getCurrent")(function* () {
+export const getCurrent = Effect.fn("Users.getCurrent")(function* () {
   return yield* QueryCache.cached(
     currentUserCacheKey,
     Endpoint.call(getCurrentEndpoint, {}).pipe(
@@ -82,18 +82,18 @@ export const getCurrent = /* @__PURE__ */ Effect.fn("Users.getCurrent")(function
  * Updates the signed-in user and returns it. `PATCH /users/me`.
  * Fails with `UserNotSignedIn` when nobody is signed in.
  */
-export const updateCurrent = /* @__PURE__ */ Effect.fn("Users.updateCurrent")(function* (update: CurrentUserUpdate) {
+export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update: CurrentUserUpdate) {
   return yield* Endpoint.call(updateCurrentEndpoint, { payload: update }).pipe(QueryCache.invalidating(["user"]))
 })
 
 /** `GET /users/{user_id}` (server access). */
-export const getByIdEndpoint = /* @__PURE__ */ Endpoint.make({
+export const getByIdEndpoint = Endpoint.make({
   name: "Users.getById",
   method: "GET",
   path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: /* @__PURE__ */ Schema.Struct({ userId: /* @__PURE__ */ field("user_id", Uuid) }),
+  params: Schema.Struct({ userId: field("user_id", Uuid) }),
   success: ServerUser,
   errors: [UserNotFound]
 })
@@ -102,12 +102,12 @@ export const getByIdEndpoint = /* @__PURE__ */ Endpoint.make({
  * Any user of the project by id, server view. `GET /users/{user_id}`; needs server access.
  * Fails with `UserNotFound`.
  */
-export const getById = /* @__PURE__ */ Effect.fn("Users.getById")(function* (userId: string) {
+export const getById = Effect.fn("Users.getById")(function* (userId: string) {
   return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
 })
 
 /** `DELETE /users/me` (client access; only when the project allows client user deletion). */
-export const deleteCurrentEndpoint = /* @__PURE__ */ Endpoint.make({
+export const deleteCurrentEndpoint = Endpoint.make({
   name: "Users.deleteCurrent",
   method: "DELETE",
   path: "/users/me",
@@ -121,7 +121,7 @@ export const deleteCurrentEndpoint = /* @__PURE__ */ Endpoint.make({
 export const clientUserDeletionDisabledText = "Client user deletion is not enabled for this project"
 
 /** The project does not let users delete their own account with client access. */
-export class ClientUserDeletionNotEnabled extends /* @__PURE__ */ Data.TaggedError("ClientUserDeletionNotEnabled")<{
+export class ClientUserDeletionNotEnabled extends Data.TaggedError("ClientUserDeletionNotEnabled")<{
   readonly message: string
 }> {}
 
@@ -130,7 +130,7 @@ export class ClientUserDeletionNotEnabled extends /* @__PURE__ */ Data.TaggedErr
  * {@link ClientUserDeletionNotEnabled} (400 text) when the project does not allow client user
  * deletion, `UserNotSignedIn` when nobody is signed in. Clears the local session afterwards.
  */
-export const deleteCurrent = /* @__PURE__ */ Effect.fn("Users.deleteCurrent")(function* () {
+export const deleteCurrent = Effect.fn("Users.deleteCurrent")(function* () {
   yield* Endpoint.call(deleteCurrentEndpoint, {}).pipe(
     catchPlainText(400, clientUserDeletionDisabledText, () => new ClientUserDeletionNotEnabled({ message: clientUserDeletionDisabledText })),
     QueryCache.invalidating(["user"])

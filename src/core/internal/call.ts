@@ -189,8 +189,8 @@ const knownErrorOf = <Instance>(
   )
 
 // Parsers built once per schema (not per call).
-const decoders = /* @__PURE__ */ new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
-const encoders = /* @__PURE__ */ new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+const decoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+const encoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
 
 const decoderOf = <A>(schema: Schema.Schema<A, any>): ((u: unknown) => Effect.Effect<A, ParseResult.ParseError>) => {
   let decode = decoders.get(schema)
@@ -228,7 +228,7 @@ const queryString = (query: Readonly<Record<string, string | undefined>> | undef
 }
 
 // The error classes an endpoint can decode (declared + common + session), built once per endpoint.
-const declaredByEndpoint = /* @__PURE__ */ new WeakMap<Any, ReadonlyArray<KnownErrorClass>>()
+const declaredByEndpoint = new WeakMap<Any, ReadonlyArray<KnownErrorClass>>()
 
 const declaredOf = (endpoint: Any): ReadonlyArray<KnownErrorClass> => {
   let declared = declaredByEndpoint.get(endpoint)
@@ -296,7 +296,7 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
   })
 }
 
-const noKeys: Effect.Effect<RequestCredentials> = /* @__PURE__ */ Effect.sync(() => ({}))
+const noKeys: Effect.Effect<RequestCredentials> = Effect.sync(() => ({}))
 
 /** The access level's own credentials (server key, admin key or admin access token). */
 const accessKeys = (access: EndpointAccess): Effect.Effect<RequestCredentials, unknown, any> => {

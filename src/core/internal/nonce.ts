@@ -5,12 +5,12 @@ import { crockfordAlphabet, encodeBase32 } from "./base32.js"
 export const encodeCrockford = (bytes: Uint8Array): string => encodeBase32(bytes, crockfordAlphabet)
 
 /** 224 random bits as 45 lowercase Crockford base32 characters. */
-export const randomNonce: Effect.Effect<string> = /* @__PURE__ */ Effect.sync(() => encodeCrockford(randomBytes(28)))
+export const randomNonce: Effect.Effect<string> = Effect.sync(() => encodeCrockford(randomBytes(28)))
 
 // Random bytes drawn from the CSPRNG in blocks (one `getRandomValues` per 64 nonces, not per request);
 // every byte is handed out once.
 const poolSize = 28 * 64
-let pool = /* @__PURE__ */ new Uint8Array(0)
+let pool = new Uint8Array(0)
 let poolOffset = 0
 
 const randomBytes = (length: number): Uint8Array => {

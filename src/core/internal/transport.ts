@@ -23,7 +23,7 @@ import { StackConfig } from "../StackConfig.js"
 import { isHeaderSafe } from "./headerText.js"
 import { randomNonce } from "./nonce.js"
 
-const idempotentMethods: ReadonlySet<string> = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
+const idempotentMethods: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
 
 /** The marker of a hosting platform's loop glitch in a 508 body. */
 export const infiniteLoopMarker = "INFINITE_LOOP_DETECTED"
@@ -199,9 +199,9 @@ const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string =>
 type FinalFailure = ConnectivityError | HttpError | InvalidResponse | RateLimited
 
 /** The query parameters every request treats as secret (built once, not per request). */
-const defaultSecretNames: ReadonlySet<string> = /* @__PURE__ */ new Set(secretQueryParamNames)
+const defaultSecretNames: ReadonlySet<string> = new Set(secretQueryParamNames)
 
-export const makeTransport = /* @__PURE__ */ Effect.gen(function* () {
+export const makeTransport = Effect.gen(function* () {
   const config = yield* StackConfig
   // No b3 / traceparent headers: the service's CORS allow-list does not include them (PROTOCOL.md
   // §1.1). The HTTP client's span (request headers redacted) is kept.

@@ -227,7 +227,7 @@ const makeCore = (
 }
 
 /** The session over a `TokenStore`: tokens in a `SubscriptionRef`, refreshes forked in the session's scope. */
-export const makeSession = /* @__PURE__ */ Effect.gen(function* () {
+export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
