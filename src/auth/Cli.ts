@@ -26,129 +26,26 @@
  *
  * @module
  */
+import * as Data from "effect/Data"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
-import { UserNotSignedIn } from "../core/Errors.js"
-import { CliAuthError, CliAuthExpiredError, CliAuthUsedError, InvalidPollingCode } from "../core/KnownErrors.js"
+import { catchPlainText, UserNotSignedIn } from "../core/Errors.js"
+import { CliAuthError, CliAuthExpiredError, CliAuthUsedError } from "../core/KnownErrors.js"
 import * as Schedules from "../core/Schedules.js"
 import { StackClient } from "../core/StackClient.js"
-import { field, optionalField, RedactedToken, SuccessTrue } from "../core/Wire.js"
 import { Session } from "../session/Session.js"
 import { makeRefreshGrant, refreshGrant } from "./Tokens.js"
+import { checkEndpoint, claimAnonymousSessionEndpoint, completeEndpoint, initiateEndpoint, invalidLoginCodeText, pollEndpoint } from "./internal/cli.js"
+
+/** The domain's schemas, defined with its wire definitions (`internal/cli.ts`). */
+export { Attempt, PollAnswer, maxExpiresInMillis } from "./internal/cli.js"
 
 /** Default lifetime of an attempt: 2 hours. */
 export const defaultExpiresInMillis = 7_200_000
-
-/** Longest lifetime of an attempt: 24 hours. */
-export const maxExpiresInMillis = 86_400_000
-
-/** Payload of `POST /auth/cli` (the body may be omitted: defaults). */
-export const InitiatePayload = Schema.Struct({
-  expiresInMillis: optionalField(
-    "expires_in_millis",
-    Schema.Number.pipe(
-      Schema.filter((value) => Number.isInteger(value) && value > 0 && value <= maxExpiresInMillis, {
-        message: () => `must be an integer from 1 to ${maxExpiresInMillis}`
-      })
-    )
-  ),
-  /** The refresh token of the CLI's anonymous session, for the confirmation page to claim. */
-  anonRefreshToken: optionalField("anon_refresh_token", RedactedToken)
-})
-
-/** A CLI login attempt. */
-export const Attempt = Schema.Struct({
-  /** Secret: whoever polls with it gets the refresh token. */
-  pollingCode: field("polling_code", RedactedToken),
-  /** Goes into the confirmation URL. */
-  loginCode: field("login_code", Schema.String),
-  expiresAt: field("expires_at", Schema.Date)
-})
-
-/** A CLI login attempt. */
-export type Attempt = typeof Attempt.Type
-
-/** `POST /auth/cli`. */
-export const initiateEndpoint = Endpoint.make({
-  name: "Cli.initiate",
-  method: "POST",
-  path: "/auth/cli",
-  access: "client",
-  session: "none",
-  payload: InitiatePayload,
-  success: Attempt,
-  errors: []
-})
-
-/** The poll answer: `{status}`, with `refresh_token` on `success` (status kept open: unknown ones are `CliAuthError`). */
-export const PollAnswer = Schema.Struct({
-  status: Schema.String,
-  refreshToken: optionalField("refresh_token", RedactedToken)
-})
-
-/** A poll answer. */
-export type PollAnswer = typeof PollAnswer.Type
-
-/** Payload of `POST /auth/cli/poll`. */
-export const PollPayload = Schema.Struct({ pollingCode: field("polling_code", RedactedToken) })
-
-/** `POST /auth/cli/poll`: 201 with the refresh token once, else 200 with the status. */
-export const pollEndpoint = Endpoint.make({
-  name: "Cli.poll",
-  method: "POST",
-  path: "/auth/cli/poll",
-  access: "client",
-  session: "none",
-  payload: PollPayload,
-  success: PollAnswer,
-  errors: [InvalidPollingCode]
-})
-
-/** `POST /auth/cli/complete` in mode `complete` (default): the browser hands its refresh token over. */
-export const completeEndpoint = Endpoint.make({
-  name: "Cli.complete",
-  method: "POST",
-  path: "/auth/cli/complete",
-  access: "client",
-  session: "required",
-  payload: Schema.Struct({
-    loginCode: field("login_code", Schema.String),
-    mode: optionalField("mode", Schema.Literal("complete")),
-    /** Required in this mode (the service answers 400 text without it). */
-    refreshToken: optionalField("refresh_token", RedactedToken)
-  }),
-  success: SuccessTrue,
-  errors: []
-})
-
-/** `POST /auth/cli/complete` in mode `check`: whether the CLI brought an anonymous session. */
-export const checkEndpoint = Endpoint.make({
-  name: "Cli.checkSessionState",
-  method: "POST",
-  path: "/auth/cli/complete",
-  access: "client",
-  session: "optional",
-  payload: Schema.Struct({ loginCode: field("login_code", Schema.String), mode: Schema.Literal("check") }),
-  success: Schema.Struct({ cliSessionState: field("cli_session_state", Schema.Literal("anonymous", "none")) }),
-  errors: []
-})
-
-/** `POST /auth/cli/complete` in mode `claim-anon-session`: the CLI's anonymous session, for the browser. */
-export const claimAnonymousSessionEndpoint = Endpoint.make({
-  name: "Cli.claimAnonymousSession",
-  method: "POST",
-  path: "/auth/cli/complete",
-  access: "client",
-  session: "optional",
-  payload: Schema.Struct({ loginCode: field("login_code", Schema.String), mode: Schema.Literal("claim-anon-session") }),
-  success: Schema.Struct({ accessToken: field("access_token", RedactedToken), refreshToken: field("refresh_token", RedactedToken) }),
-  errors: []
-})
 
 /** The path of the confirmation page (fixed by the official SDK). */
 export const confirmationPath = "/handler/cli-auth-confirm"
@@ -255,16 +152,30 @@ export const login = Effect.fn("Cli.login")(function* <E, R>(
 })
 
 /**
+ * The login code of the confirmation page is unknown or has expired: the service's 400 text
+ * answer {@link invalidLoginCodeText} to `POST /auth/cli/complete`, typed. The CLI has to start
+ * the login again.
+ */
+export class CliInvalidLoginCode extends Data.TaggedError("CliInvalidLoginCode")<{
+  readonly message: string
+}> {
+  /** The error with the service's text. */
+  static readonly make = () => new CliInvalidLoginCode({ message: invalidLoginCodeText })
+}
+
+/**
  * On the confirmation page: hands the signed-in user's refresh token to the attempt of
  * `loginCode`, `POST /auth/cli/complete {login_code, refresh_token}`. Fails with
- * `UserNotSignedIn` without a refresh token; an unknown or expired login code is a 400
- * `HttpError` ("Invalid login code or the code has expired").
+ * `UserNotSignedIn` without a refresh token, and with {@link CliInvalidLoginCode} for an unknown
+ * or expired login code.
  */
 export const complete = Effect.fn("Cli.complete")(function* (loginCode: string) {
   const session = yield* Session
   const tokens = yield* session.current
   if (Option.isNone(tokens.refreshToken)) return yield* Effect.fail(UserNotSignedIn.make())
-  yield* Endpoint.call(completeEndpoint, { payload: { loginCode, refreshToken: tokens.refreshToken.value } })
+  yield* Endpoint.call(completeEndpoint, { payload: { loginCode, refreshToken: tokens.refreshToken.value } }).pipe(
+    catchPlainText(400, invalidLoginCodeText, CliInvalidLoginCode.make)
+  )
 })
 
 /**

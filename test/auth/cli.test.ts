@@ -3,6 +3,7 @@
  * polling on the schedule (TestClock) through waiting → success / expired / used / timeout, the
  * confirmation page's complete, and the anonymous-session hand-over.
  */
+import { readFileSync } from "node:fs"
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Option, Redacted, Schedule, TestClock } from "effect"
@@ -168,16 +169,25 @@ describe("Cli", () => {
       expect(error.message).toBe("CLI authentication failed.")
     }))
 
-  it.scoped("complete with an unknown or expired login code is a 400 HttpError", () =>
+  it("the invalid-login-code text is the service's answer recorded in wire sample auth/37", () => {
+    const sample = JSON.parse(
+      readFileSync(new URL("../fixtures/wire-samples/auth/37-cli-complete-invalid-login-code.json", import.meta.url), "utf8")
+    ) as { readonly response: { readonly status: number; readonly body: string } }
+    expect(sample.response.status).toBe(400)
+    expect(sample.response.body).toBe(Cli.invalidLoginCodeText)
+  })
+
+  it.scoped("complete with an unknown or expired login code fails with the typed CliInvalidLoginCode (the service's 400 text)", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       yield* signedInBrowser(browser)
       const unknown = yield* Effect.flip(on(browser, Cli.complete("5fczh7gp5f3gyr41y2ccq2rhernwa3dn7vm0x07es74hg")))
-      expect(unknown).toMatchObject({ _tag: "HttpError", status: 400, body: "Invalid login code or the code has expired" })
+      expect(unknown).toBeInstanceOf(Cli.CliInvalidLoginCode)
+      expect(unknown).toMatchObject({ _tag: "CliInvalidLoginCode", message: "Invalid login code or the code has expired" })
       const attempt = yield* on(cli, Cli.initiate({ expiresInMillis: 1000 }))
       yield* TestClock.adjust("2 seconds")
       const expired = yield* Effect.flip(on(browser, Cli.complete(attempt.loginCode)))
-      expect(expired).toMatchObject({ _tag: "HttpError", status: 400 })
+      expect(expired._tag).toBe("CliInvalidLoginCode")
     }))
 
   it.scoped("complete without a signed-in user fails with UserNotSignedIn before sending", () =>

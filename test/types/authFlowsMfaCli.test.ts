@@ -121,9 +121,9 @@ describe("CLI login", () => {
     expectTypeOf<RequirementsOf<ReturnType<typeof Cli.waitForLogin>>>().toEqualTypeOf<StackClient | Session>()
   })
 
-  it("complete needs a signed-in user", () => {
+  it("complete needs a signed-in user, and types the service's invalid-login-code text", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Cli.complete>>>().toEqualTypeOf<
-      ClientCommon | SessionCommon | UserNotSignedIn | Transport | InvalidArgument
+      ClientCommon | SessionCommon | UserNotSignedIn | Transport | InvalidArgument | Cli.CliInvalidLoginCode
     >()
   })
 })
