@@ -16,6 +16,7 @@ import * as TeamApiKeys from "../src/api-keys/TeamApiKeys.js"
 import * as UserApiKeys from "../src/api-keys/UserApiKeys.js"
 import * as GetUser from "../src/auth/GetUser.js"
 import * as Sessions from "../src/auth/Sessions.js"
+import * as ConnectedAccounts from "../src/connected-accounts/ConnectedAccounts.js"
 import * as ContactChannels from "../src/contact-channels/ContactChannels.js"
 import * as Permissions from "../src/permissions/Permissions.js"
 import * as Projects from "../src/projects/Projects.js"
@@ -28,27 +29,44 @@ import type { DependencyList } from "react"
 import { useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 import type { StackQueryOptions, StackQueryResult } from "./hooks.js"
 
-/** What {@link useUser} does when nobody is signed in. */
-export type UseUserOr = "return-null" | "redirect" | "throw"
+/**
+ * What {@link useUser} does when nobody (allowed) is signed in. `"anonymous"` signs an anonymous
+ * user up when nobody is signed in (`POST /auth/anonymous/sign-up`, once: the hook then reads that
+ * user); `"anonymous-if-exists"` counts a signed-in anonymous user, else `null`. The other policies
+ * never show an anonymous user: `null`, a redirect or `UserNotSignedIn` as for nobody.
+ */
+export type UseUserOr = "return-null" | "redirect" | "throw" | "anonymous" | "anonymous-if-exists"
 
 /** Options of {@link useUser} and {@link useSuspenseUser}. */
 export interface UseUserOptions<O extends UseUserOr = UseUserOr> {
   /**
    * `"return-null"` (default): `null`; `"redirect"`: replaces the page with the sign-in page
-   * (`after_auth_return_to` = this page) and stays loading; `"throw"`: fails with `UserNotSignedIn`.
+   * (`after_auth_return_to` = this page) and stays loading; `"throw"`: fails with `UserNotSignedIn`;
+   * `"anonymous"` / `"anonymous-if-exists"`: see {@link UseUserOr}.
    */
   readonly or?: O
   /** Count restricted users (e.g. e-mail not verified) as signed in (default false). */
   readonly includeRestricted?: boolean
 }
 
-/** The user a policy gives: `null` only with `"return-null"`. */
-export type UserFor<O extends UseUserOr> = [O] extends ["return-null"] ? CurrentUser | null : CurrentUser
+/** The user a policy gives: `null` only with `"return-null"` and `"anonymous-if-exists"`. */
+export type UserFor<O extends UseUserOr> = [O] extends ["return-null" | "anonymous-if-exists"] ? CurrentUser | null : CurrentUser
 
 /** The errors of {@link useUser} for a policy. */
 export type UseUserError<O extends UseUserOr> = GetUser.GetUserError<O>
 
-const userEffect = <O extends UseUserOr>(options: UseUserOptions<O>) =>
+/**
+ * One anonymous sign-up at a time: components mounting together with `or: "anonymous"` wait for
+ * the first one's sign-up, then read the user it made instead of making one each.
+ */
+const anonymousSignUps = Effect.unsafeMakeSemaphore(1)
+
+const userEffect = <O extends UseUserOr>(options: UseUserOptions<O>) => {
+  const read = userRead(options)
+  return options.or === "anonymous" ? anonymousSignUps.withPermits(1)(read) : read
+}
+
+const userRead = <O extends UseUserOr>(options: UseUserOptions<O>) =>
   GetUser.getUser<O>(
     options.includeRestricted === undefined
       ? { or: (options.or ?? "return-null") as O }
@@ -130,9 +148,57 @@ export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => {
     /** A team's API keys (`TeamApiKeys.list`, cached). */
     useTeamApiKeys: (teamId: string) => query(TeamApiKeys.list(teamId), [teamId]),
     /** {@link useTeamApiKeys} for Suspense. */
-    useSuspenseTeamApiKeys: (teamId: string) => suspenseQuery(TeamApiKeys.list(teamId), [teamId])
+    useSuspenseTeamApiKeys: (teamId: string) => suspenseQuery(TeamApiKeys.list(teamId), [teamId]),
+    /** The signed-in user's permissions in a team, contained ones included (`Permissions.listTeamPermissions`, cached). */
+    usePermissions: (teamId: string, options: Permissions.ListOptions = {}) =>
+      query(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true]),
+    /** {@link usePermissions} for Suspense. */
+    useSuspensePermissions: (teamId: string, options: Permissions.ListOptions = {}) =>
+      suspenseQuery(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true]),
+    /**
+     * Whether the signed-in user has a project-scope permission, contained permissions included
+     * (`Permissions.hasProjectPermission`, over the cached recursive list).
+     */
+    useProjectPermission: (permissionId: string) => query(Permissions.hasProjectPermission(permissionId), [permissionId]),
+    /** {@link useProjectPermission} for Suspense. */
+    useSuspenseProjectPermission: (permissionId: string) =>
+      suspenseQuery(Permissions.hasProjectPermission(permissionId), [permissionId]),
+    /** The signed-in user's project-scope permissions (`Permissions.listProjectPermissions`, cached). */
+    useProjectPermissions: (options: Permissions.ListOptions = {}) =>
+      query(Permissions.listProjectPermissions(options), [options.recursive ?? true]),
+    /** {@link useProjectPermissions} for Suspense. */
+    useSuspenseProjectPermissions: (options: Permissions.ListOptions = {}) =>
+      suspenseQuery(Permissions.listProjectPermissions(options), [options.recursive ?? true]),
+    /**
+     * The pending invitations addressed to the signed-in user's verified e-mail addresses, any team
+     * (`TeamInvitations.listMine`, cached).
+     */
+    useReceivedInvitations: () => query(TeamInvitations.listMine(), []),
+    /** {@link useReceivedInvitations} for Suspense. */
+    useSuspenseReceivedInvitations: () => suspenseQuery(TeamInvitations.listMine(), []),
+    /** The signed-in user's connected provider accounts (`ConnectedAccounts.list`). */
+    useConnectedAccounts: () => query(ConnectedAccounts.list(), []),
+    /** {@link useConnectedAccounts} for Suspense. */
+    useSuspenseConnectedAccounts: () => suspenseQuery(ConnectedAccounts.list(), []),
+    /**
+     * The signed-in user's connected account of one provider (`providerId`, e.g. `"github"`), or
+     * `null` when none is connected (the official `useConnectedAccount(providerId)` without `or`).
+     */
+    useConnectedAccount: (providerId: string) => query(connectedAccount(providerId), [providerId]),
+    /** {@link useConnectedAccount} for Suspense. */
+    useSuspenseConnectedAccount: (providerId: string) => suspenseQuery(connectedAccount(providerId), [providerId]),
+    /** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
+    useOAuthProviders: () => query(ConnectedAccounts.listOAuthProviders(), []),
+    /** {@link useOAuthProviders} for Suspense. */
+    useSuspenseOAuthProviders: () => suspenseQuery(ConnectedAccounts.listOAuthProviders(), [])
   }
 }
+
+const connectedAccount = (providerId: string) =>
+  Effect.map(
+    ConnectedAccounts.list(),
+    (accounts) => accounts.find((account) => account.provider === providerId) ?? null
+  )
 
 /** The hooks {@link makeDomainHooks} makes. */
 export type DomainHooks = ReturnType<typeof makeDomainHooks>
@@ -219,3 +285,45 @@ export const useTeamApiKeys = generic.useTeamApiKeys
 
 /** {@link useTeamApiKeys} for Suspense. */
 export const useSuspenseTeamApiKeys = generic.useSuspenseTeamApiKeys
+
+/** The signed-in user's permissions in a team, contained ones included (`Permissions.listTeamPermissions`, cached). */
+export const usePermissions = generic.usePermissions
+
+/** {@link usePermissions} for Suspense. */
+export const useSuspensePermissions = generic.useSuspensePermissions
+
+/** Whether the signed-in user has a project-scope permission, contained permissions included. */
+export const useProjectPermission = generic.useProjectPermission
+
+/** {@link useProjectPermission} for Suspense. */
+export const useSuspenseProjectPermission = generic.useSuspenseProjectPermission
+
+/** The signed-in user's project-scope permissions (`Permissions.listProjectPermissions`, cached). */
+export const useProjectPermissions = generic.useProjectPermissions
+
+/** {@link useProjectPermissions} for Suspense. */
+export const useSuspenseProjectPermissions = generic.useSuspenseProjectPermissions
+
+/** The pending invitations addressed to the signed-in user (`TeamInvitations.listMine`, cached). */
+export const useReceivedInvitations = generic.useReceivedInvitations
+
+/** {@link useReceivedInvitations} for Suspense. */
+export const useSuspenseReceivedInvitations = generic.useSuspenseReceivedInvitations
+
+/** The signed-in user's connected provider accounts (`ConnectedAccounts.list`). */
+export const useConnectedAccounts = generic.useConnectedAccounts
+
+/** {@link useConnectedAccounts} for Suspense. */
+export const useSuspenseConnectedAccounts = generic.useSuspenseConnectedAccounts
+
+/** The signed-in user's connected account of one provider, or `null` when none is connected. */
+export const useConnectedAccount = generic.useConnectedAccount
+
+/** {@link useConnectedAccount} for Suspense. */
+export const useSuspenseConnectedAccount = generic.useSuspenseConnectedAccount
+
+/** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
+export const useOAuthProviders = generic.useOAuthProviders
+
+/** {@link useOAuthProviders} for Suspense. */
+export const useSuspenseOAuthProviders = generic.useSuspenseOAuthProviders

@@ -43,3 +43,24 @@ export {
   useUser
 } from "./domain.js"
 export type { DomainHooks, QueryHooks, UserFor, UseUserError, UseUserOptions, UseUserOr } from "./domain.js"
+export {
+  useConnectedAccount,
+  useConnectedAccounts,
+  useOAuthProviders,
+  usePermissions,
+  useProjectPermission,
+  useProjectPermissions,
+  useReceivedInvitations,
+  useSuspenseConnectedAccount,
+  useSuspenseConnectedAccounts,
+  useSuspenseOAuthProviders,
+  useSuspensePermissions,
+  useSuspenseProjectPermission,
+  useSuspenseProjectPermissions,
+  useSuspenseReceivedInvitations
+} from "./domain.js"
+export { useAccessToken, useAuthHeaders, useAuthJson, useRefreshToken } from "./tokens.js"
+export type { AuthJson, TokenHooks } from "./tokens.js"
+export { useCliAuthConfirmation } from "./cli.js"
+export type { CliAuthConfirmation, CliHooks } from "./cli.js"
+export type { ServerHooks, ServerServices } from "./server.js"

@@ -15,11 +15,17 @@ import type * as Effect from "effect/Effect"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import type { DependencyList } from "react"
 import type { ClientServices } from "../src/cache/ClientServices.js"
+import { makeCliHooks } from "./cli.js"
+import type { CliHooks } from "./cli.js"
 import { makeDomainHooks } from "./domain.js"
 import type { DomainHooks, QueryHooks } from "./domain.js"
 import type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
 import { useBoundContext, useCallbackWith, useMutationWith, useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
+import { makeServerHooks } from "./server.js"
+import type { ServerHooks, ServerServices } from "./server.js"
 import type { StackRuntime } from "./StackProvider.js"
+import { makeTokenHooks } from "./tokens.js"
+import type { TokenHooks } from "./tokens.js"
 
 /** The generic hooks, for effects whose requirements are among the runtime's services `R`. */
 export interface StackRuntimeHooks<R, ER> {
@@ -45,12 +51,15 @@ export interface StackRuntimeHooks<R, ER> {
 }
 
 /**
- * What {@link makeStackHooks} returns: the generic hooks typed by the runtime's services `R`, and
- * the domain hooks (`useUser`, `useTeams`, …) when `R` includes the services of a Stack layer
- * (`Stack.ClientServices`: every runtime built from `Stack.layerClient`, `layerServer` or
- * `layerAdmin`).
+ * What {@link makeStackHooks} returns: the generic hooks typed by the runtime's services `R`; the
+ * domain, token and CLI hooks (`useUser`, `useTeams`, `useAccessToken`, …) when `R` includes the
+ * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
+ * `layerServer` or `layerAdmin`); and the server hooks (`useServerUser(id)`, `useServerUsers`, …)
+ * when it also provides `ServerAccess`.
  */
-export type StackHooks<R, ER> = StackRuntimeHooks<R, ER> & ([ClientServices] extends [R] ? DomainHooks : {})
+export type StackHooks<R, ER> = StackRuntimeHooks<R, ER> &
+  ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks : {}) &
+  ([ServerServices] extends [R] ? ServerHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -93,5 +102,6 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   // the domain hooks need only the services of a Stack layer; the type shows them only when the
   // runtime provides those (calling them otherwise would fail at run time with a missing service)
   const domain = makeDomainHooks(hooks as unknown as QueryHooks<ClientServices>)
-  return { ...hooks, ...domain } as unknown as StackHooks<R, ER>
+  const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
+  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...server } as unknown as StackHooks<R, ER>
 }

@@ -1,0 +1,70 @@
+"use client"
+/**
+ * Hooks over server access (the official `StackServerApp`'s `useUser(id)`, `useUsers`, `useTeam`,
+ * `useTeams`, `listTeamMemberPermissions`' hook), for apps whose runtime holds the secret server
+ * key: a server component tree, an internal admin tool. `makeStackHooks(runtime)` returns them only
+ * when the runtime provides `ServerAccess` (a runtime of `Stack.layerServer`, or `Stack.layerAdmin`
+ * with a `secretServerKey`); a client app does not compile them.
+ *
+ * Their names carry `Server` (`useServerUser(id)`), as the server modules do (`ServerUsers`),
+ * so they never shadow the signed-in user's hooks (`useUser()`, `useTeams()`).
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import type { ServerAccess } from "../src/core/Access.js"
+import type { ClientServices } from "../src/cache/ClientServices.js"
+import * as Permissions from "../src/permissions/Permissions.js"
+import * as ServerTeams from "../src/teams/ServerTeams.js"
+import type { ServerTeam, ServerUser } from "../src/users/User.js"
+import * as ServerUsers from "../src/users/ServerUsers.js"
+import * as Users from "../src/users/Users.js"
+import type { QueryHooks } from "./domain.js"
+
+/** The services the server hooks need: a Stack layer's, plus `ServerAccess`. */
+export type ServerServices = ClientServices | ServerAccess
+
+const userOrNull = (userId: string) =>
+  Users.getById(userId).pipe(Effect.catchTag("UserNotFound", () => Effect.succeed<ServerUser | null>(null)))
+
+const teamOrNull = (teamId: string) =>
+  ServerTeams.get(teamId).pipe(Effect.catchTag("TeamNotFound", () => Effect.succeed<ServerTeam | null>(null)))
+
+/** A stable dependency for an options object (its JSON text). */
+const key = (options: object): string => JSON.stringify(options)
+
+/** The server hooks, made of `hooks` typed by a runtime with server access. */
+export const makeServerHooks = (hooks: QueryHooks<ServerServices>) => {
+  const { useStackQuery: query, useStackSuspenseQuery: suspenseQuery } = hooks
+  return {
+    /** Any user of the project by id, server view; `null` when there is none (`GET /users/{id}`). */
+    useServerUser: (userId: string) => query(userOrNull(userId), [userId]),
+    /** {@link useServerUser} for Suspense. */
+    useSuspenseServerUser: (userId: string) => suspenseQuery(userOrNull(userId), [userId]),
+    /** One page of the project's users (`ServerUsers.list(options)`: `GET /users`). */
+    useServerUsers: (options: ServerUsers.ListOptions = {}) => query(ServerUsers.list(options), [key(options)]),
+    /** {@link useServerUsers} for Suspense. */
+    useSuspenseServerUsers: (options: ServerUsers.ListOptions = {}) => suspenseQuery(ServerUsers.list(options), [key(options)]),
+    /** Any team of the project by id, server view; `null` when there is none (`GET /teams/{id}`). */
+    useServerTeam: (teamId: string) => query(teamOrNull(teamId), [teamId]),
+    /** {@link useServerTeam} for Suspense. */
+    useSuspenseServerTeam: (teamId: string) => suspenseQuery(teamOrNull(teamId), [teamId]),
+    /** Every team of the project, or one user's (`ServerTeams.list({ userId })`: `GET /teams`). */
+    useServerTeams: (options: { readonly userId?: string } = {}) => query(ServerTeams.list(options), [options.userId ?? null]),
+    /** {@link useServerTeams} for Suspense. */
+    useSuspenseServerTeams: (options: { readonly userId?: string } = {}) =>
+      suspenseQuery(ServerTeams.list(options), [options.userId ?? null]),
+    /**
+     * A member's permissions in a team, contained ones included unless `recursive: false` (the
+     * official `listTeamMemberPermissions`; `GET /team-permissions?team_id=&user_id=`, cached).
+     */
+    useTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
+      query(Permissions.listTeamPermissionsForUser(teamId, userId, options), [teamId, userId, options.recursive ?? true]),
+    /** {@link useTeamMemberPermissions} for Suspense. */
+    useSuspenseTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
+      suspenseQuery(Permissions.listTeamPermissionsForUser(teamId, userId, options), [teamId, userId, options.recursive ?? true])
+  }
+}
+
+/** The hooks {@link makeServerHooks} makes (from `makeStackHooks(runtime)` with server access). */
+export type ServerHooks = ReturnType<typeof makeServerHooks>
