@@ -5,8 +5,16 @@
  *
  * - Outside a browser (no `document`) the store fails with {@link TokenStoreError}
  *   "Cannot use cookie token store on the server!".
- * - `changes` notices cookies written by someone else (another tab, the server) by polling
- *   `document.cookie` every 100 ms (SPEC.md §9); this store's own writes are not reported.
+ * - `changes` notices cookies written by someone else (another tab, the server); this store's own
+ *   writes are not reported. Where `BroadcastChannel` exists (every current browser) it does so
+ *   without polling: a store that writes the cookies tells the stores of the other tabs (and of
+ *   other runtimes in the same page) on the channel `stack-auth-effect:tokens:<projectId>` — a
+ *   bare "changed", never a token —, and they read `document.cookie` once. Cookies written by
+ *   someone else than this SDK (a `Set-Cookie` of the app's server, the official SDK in another
+ *   tab) are read when the browser reports a cookie change (`cookieStore`'s `change` event, where
+ *   it exists), when the tab gets the focus or becomes visible again. Without `BroadcastChannel`
+ *   (or with `crossTab: "poll"`) the store polls `document.cookie` every 100 ms, as the official
+ *   SDK does (SPEC.md §9).
  * - As the official SDK, an access token without a refresh token cannot live in the cookies
  *   (`stack-access` is keyed by the refresh token); the store keeps it in memory as long as the
  *   refresh token in the cookies is unchanged.
@@ -21,6 +29,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
@@ -33,9 +42,22 @@ import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, t
 export interface BrowserCookieStoreOptions {
   /** The project whose refresh cookie is read and written. */
   readonly projectId: string
-  /** How often `document.cookie` is polled for outside changes; 100 ms by default. */
+  /** How often `document.cookie` is polled for outside changes (polling only); 100 ms by default. */
   readonly pollInterval?: Duration.DurationInput | undefined
+  /**
+   * How other tabs' changes are noticed: `"broadcast"` (a `BroadcastChannel` message, plus the
+   * browser's cookie-change, focus and visibility events; no polling) or `"poll"` (read
+   * `document.cookie` every `pollInterval`). Default: `"broadcast"` where `BroadcastChannel` exists,
+   * else `"poll"`. `"broadcast"` without `BroadcastChannel` falls back to polling.
+   */
+  readonly crossTab?: "broadcast" | "poll" | undefined
 }
+
+/** The `BroadcastChannel` name the stores of one project share. */
+export const channelName = (projectId: string): string => `stack-auth-effect:tokens:${projectId}`
+
+/** The one message posted on the channel: the cookies changed (read them). */
+export const changedMessage = "changed"
 
 /** Default interval between two reads of `document.cookie` (SPEC.md §9 "Cookie poll interval"). */
 export const defaultPollInterval: Duration.Duration = Schedules.cookiePollInterval
@@ -108,11 +130,15 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
       })
     )
 
-    yield* Effect.forkScoped(Effect.repeat(poll, Schedules.cookiePoll(interval)))
-
+    const channel = options.crossTab === "poll" ? undefined : yield* openChannel(projectId)
+    if (channel === undefined) {
+      yield* Effect.forkScoped(Effect.repeat(poll, Schedules.cookiePoll(interval)))
+      return { get, set, changes: Stream.fromPubSub(hub) } satisfies TokenStoreShape
+    }
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Queue.take(channel.wakeUps), poll)))
     return {
       get,
-      set,
+      set: (tokens) => Effect.zipRight(set(tokens), Effect.sync(channel.announce)),
       changes: Stream.fromPubSub(hub)
     } satisfies TokenStoreShape
   })
@@ -143,6 +169,74 @@ const browserGlobals: Effect.Effect<BrowserGlobals, TokenStoreError> = Effect.su
   const location = typeof scope.location === "object" && scope.location !== null ? (scope.location as { readonly protocol?: string }) : undefined
   return Effect.succeed({ document: document as CookieDocument, location })
 })
+
+interface ChannelLike {
+  onmessage: ((event: { readonly data: unknown }) => void) | null
+  postMessage(message: unknown): void
+  close(): void
+}
+
+interface EventTargetLike {
+  addEventListener(type: string, listener: () => void): void
+  removeEventListener(type: string, listener: () => void): void
+}
+
+const eventTarget = (value: unknown): EventTargetLike | undefined =>
+  typeof value === "object" && value !== null &&
+    typeof (value as { readonly addEventListener?: unknown }).addEventListener === "function" &&
+    typeof (value as { readonly removeEventListener?: unknown }).removeEventListener === "function"
+    ? (value as EventTargetLike)
+    : undefined
+
+/**
+ * The project's channel and the page's cookie-change, focus and visibility events, as wake-ups of
+ * one queue; `undefined` without `BroadcastChannel`. Everything is closed with the scope.
+ */
+const openChannel = (projectId: string) =>
+  Effect.gen(function*() {
+    const scope = globalThis as { readonly BroadcastChannel?: unknown; readonly document?: unknown; readonly cookieStore?: unknown }
+    const Channel = scope.BroadcastChannel
+    if (typeof Channel !== "function") return undefined
+    const wakeUps = yield* Queue.sliding<void>(1)
+    const wake = () => {
+      Queue.unsafeOffer(wakeUps, undefined)
+    }
+    const channel = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const opened = new (Channel as new(name: string) => ChannelLike)(channelName(projectId))
+        opened.onmessage = (event) => {
+          if (event.data === changedMessage) wake()
+        }
+        return opened
+      }),
+      (opened) =>
+        Effect.sync(() => {
+          opened.onmessage = null
+          opened.close()
+        })
+    )
+    const listen = (target: EventTargetLike | undefined, type: string, listener: () => void) =>
+      target === undefined ? Effect.void : Effect.acquireRelease(
+        Effect.sync(() => target.addEventListener(type, listener)),
+        () => Effect.sync(() => target.removeEventListener(type, listener))
+      )
+    const onVisible = () => {
+      if ((scope.document as { readonly visibilityState?: unknown } | undefined)?.visibilityState !== "hidden") wake()
+    }
+    yield* listen(eventTarget(scope.cookieStore), "change", wake)
+    yield* listen(eventTarget(globalThis), "focus", wake)
+    yield* listen(eventTarget(scope.document), "visibilitychange", onVisible)
+    return {
+      wakeUps,
+      announce: () => {
+        try {
+          channel.postMessage(changedMessage)
+        } catch {
+          // a closed channel (the page is being unloaded): the other tabs read the cookies on focus
+        }
+      }
+    }
+  })
 
 const isSecure = (browser: BrowserGlobals): boolean => browser.location?.protocol === "https:"
 

@@ -106,6 +106,65 @@ describe("BrowserCookieStore", () => {
       expect(Chunk.toReadonlyArray(yield* Fiber.join(first)).map((tokens) => texts(tokens).refreshToken)).toEqual(["r1", "r2"])
     }))
 
+  it.scoped("with BroadcastChannel, a write in one tab reaches the other tab's store without polling document.cookie", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
+      const writer = yield* BrowserCookieStore.make({ projectId })
+      const reader = yield* BrowserCookieStore.make({ projectId })
+      const next = yield* reader.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      yield* Effect.yieldNow()
+
+      const idleStart = browser.reads()
+      yield* TestClock.adjust("10 seconds")
+      expect(browser.reads() - idleStart).toBe(0)
+
+      yield* writer.set(fromStrings("a-b", "r-b"))
+      const emitted = Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)
+      expect(emitted).toEqual([{ accessToken: "a-b", refreshToken: "r-b" }])
+    }))
+
+  it.scoped("with BroadcastChannel, cookies written outside the SDK are read when the tab becomes visible again", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
+      const store = yield* BrowserCookieStore.make({ projectId })
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      yield* Effect.yieldNow()
+
+      otherTabSignsIn(browser, "r-server", "a-server", 3)
+      yield* TestClock.adjust("10 seconds")
+      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+
+      browser.document.visibilityState = "hidden"
+      browser.dispatch("visibilitychange")
+      browser.document.visibilityState = "visible"
+      browser.dispatch("visibilitychange")
+      const emitted = Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)
+      expect(emitted).toEqual([{ accessToken: "a-server", refreshToken: "r-server" }])
+    }))
+
+  it.scoped("crossTab: 'poll' polls every 100 ms even where BroadcastChannel exists (100 reads in 10 s idle)", () =>
+    Effect.gen(function*() {
+      const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
+      yield* BrowserCookieStore.make({ projectId, crossTab: "poll" })
+      yield* Effect.yieldNow()
+      const idleStart = browser.reads()
+      yield* TestClock.adjust("10 seconds")
+      expect(browser.reads() - idleStart).toBe(100)
+    }))
+
+  it.scoped("the channel carries a bare 'changed', never a token", () =>
+    Effect.gen(function*() {
+      yield* installFakeBrowser("http:", { broadcastChannel: true })
+      const listener = new BroadcastChannel(BrowserCookieStore.channelName(projectId))
+      yield* Effect.addFinalizer(() => Effect.sync(() => listener.close()))
+      const received = new Promise<unknown>((resolve) => {
+        listener.onmessage = (event: MessageEvent) => resolve(event.data)
+      })
+      const store = yield* BrowserCookieStore.make({ projectId })
+      yield* store.set(fromStrings("a-secret", "r-secret"))
+      expect(yield* Effect.promise(() => received)).toBe("changed")
+    }))
+
   it.scoped("honours a custom poll interval", () =>
     Effect.gen(function*() {
       const browser = yield* installFakeBrowser("http:")
@@ -125,21 +184,36 @@ describe("BrowserCookieStore", () => {
 // A minimal browser
 // ---------------------------------------------------------------------------------------------
 
-/** A `document` whose cookie jar honours `Max-Age=0`, and a `location` with a protocol. */
+/**
+ * A `document` whose cookie jar honours `Max-Age=0` (and counts reads of `cookie`), an event target
+ * for `visibilitychange`, and a `location` with a protocol. Without `broadcastChannel: true` the
+ * page has no `BroadcastChannel` (Node's global is hidden while the scope lasts): the store polls.
+ */
 interface FakeBrowser {
-  readonly document: { cookie: string }
+  readonly document: { cookie: string; visibilityState: "visible" | "hidden" }
   readonly jar: Map<string, string>
   readonly assignments: Array<string>
   readonly secure: boolean
+  /** How many times `document.cookie` was read. */
+  readonly reads: () => number
+  /** Fires an event of `document` (e.g. `visibilitychange`). */
+  readonly dispatch: (type: string) => void
 }
 
-function installFakeBrowser(protocol: "http:" | "https:"): Effect.Effect<FakeBrowser, never, Scope.Scope> {
+function installFakeBrowser(
+  protocol: "http:" | "https:",
+  options: { readonly broadcastChannel?: boolean } = {}
+): Effect.Effect<FakeBrowser, never, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.sync(() => {
       const jar = new Map<string, string>()
       const assignments: Array<string> = []
+      const listeners = new Map<string, Set<() => void>>()
+      let reads = 0
       const document = {
+        visibilityState: "visible" as "visible" | "hidden",
         get cookie(): string {
+          reads += 1
           return [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
         },
         set cookie(assignment: string) {
@@ -153,18 +227,41 @@ function installFakeBrowser(protocol: "http:" | "https:"): Effect.Effect<FakeBro
             .find(([key]) => key?.toLowerCase() === "max-age")?.[1]
           if (maxAge !== undefined && Number(maxAge) <= 0) jar.delete(name)
           else jar.set(name, pair.slice(eq + 1).trim())
+        },
+        addEventListener(type: string, listener: () => void) {
+          const set = listeners.get(type) ?? new Set()
+          set.add(listener)
+          listeners.set(type, set)
+        },
+        removeEventListener(type: string, listener: () => void) {
+          listeners.get(type)?.delete(listener)
         }
       }
       const scope = globalThis as Record<string, unknown>
+      const channel = scope["BroadcastChannel"]
       scope["document"] = document
       scope["location"] = { protocol }
-      return { document, jar, assignments, secure: protocol === "https:" }
+      if (options.broadcastChannel !== true) delete scope["BroadcastChannel"]
+      return {
+        browser: {
+          document,
+          jar,
+          assignments,
+          secure: protocol === "https:",
+          reads: () => reads,
+          dispatch: (type: string) => {
+            for (const listener of [...(listeners.get(type) ?? [])]) listener()
+          }
+        },
+        channel
+      }
     }),
-    () =>
+    ({ channel }) =>
       Effect.sync(() => {
         const scope = globalThis as Record<string, unknown>
         delete scope["document"]
         delete scope["location"]
+        scope["BroadcastChannel"] = channel
       })
-  )
+  ).pipe(Effect.map(({ browser }) => browser))
 }
