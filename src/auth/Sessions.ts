@@ -47,8 +47,11 @@ export const signOut = Effect.fn("Auth.signOut")(function* () {
     yield* Endpoint.call(deleteCurrentEndpoint, { payload: {} }).pipe(
       Effect.catchIf(isRefreshTokenError, () => Effect.void),
       Effect.catchTags({
-        AccessTokenExpired: () => Effect.void,
-        UnparsableAccessToken: () => Effect.void,
+        // a rejected refresh token, or an expired or unparsable access token (grouped by the call)
+        SessionError: (error) =>
+          isRefreshTokenError(error.reason) || error.reason._tag === "AccessTokenExpired" || error.reason._tag === "UnparsableAccessToken"
+            ? Effect.void
+            : Effect.fail(error),
         UserNotSignedIn: () => Effect.void
       })
     )

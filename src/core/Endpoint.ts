@@ -29,6 +29,7 @@ export type {
   Endpoint,
   EndpointAccess,
   ErrorOf,
+  Grouped,
   InputOf,
   PayloadEncoding,
   RequirementsOf,
@@ -113,7 +114,9 @@ export const matchPath: (pattern: string, path: string) => Record<string, string
  * Calls an endpoint: encodes the input, adds the access level's credentials and the session's
  * tokens, sends through `StackClient` (retry policy included), and decodes the answer into the
  * success value or one of the declared errors. An invalid/expired-access-token answer marks the
- * token expired and the call is retried once with a fresh token.
+ * token expired and the call is retried once with a fresh token. Configuration errors (wrong keys,
+ * unknown project…) fail as one `ConfigurationError`, session rejections and failed refreshes as
+ * one `SessionError`, each with the known error as its typed `reason` (`ErrorOf`).
  */
 export const call: <E extends Any>(endpoint: E, input: InputOf<E>) => Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> =
   internalCall

@@ -1,14 +1,18 @@
 /**
  * The small, fixed set of failures that are not known errors of the service:
- * transport faults, malformed answers, unknown or undeclared codes and client-side states.
+ * transport faults, malformed answers, unknown or undeclared codes and client-side states,
+ * and the two grouped errors ({@link ConfigurationError}, {@link SessionError}) whose typed
+ * `reason` is the service's known error.
  *
- * Every endpoint's error channel is its declared known errors plus {@link TransportError}.
+ * Every endpoint's error channel is its declared known errors (the business ones as their own
+ * tags, the configuration and session ones grouped) plus {@link TransportError}.
  * No `@effect/platform` error type ever reaches a public signature: they are translated here.
  *
  * @module
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type * as KnownErrors from "./KnownErrors.js"
 import type { AnyKnownError } from "./KnownErrors.js"
 
 /**
@@ -124,6 +128,119 @@ export class InvalidArgument extends Data.TaggedError("InvalidArgument")<{
   /** The argument's name. */
   readonly argument: string
 }> {}
+
+/**
+ * Known errors that say the app's configuration is wrong, not the user's input or state: an
+ * unknown project, missing or wrong keys (publishable, secret server, super secret admin; the
+ * OAuth client id/secret, which are the project id and publishable key), a wrong access type, an
+ * unusable admin credential (the `PROJECT_AUTHENTICATION_ERROR` family, which includes
+ * `INVALID_ADMIN_ACCESS_TOKEN` and `EXPECTED_INTERNAL_PROJECT`).
+ */
+export type ConfigurationReason =
+  | KnownErrors.ProjectAuthenticationError
+  | KnownErrors.CurrentProjectNotFound
+  | KnownErrors.InvalidOauthClientIdOrSecret
+
+/**
+ * The app's configuration was refused by the service: `reason` is the service's known error (an
+ * unknown project, a missing or wrong key, a wrong access type…), code, details and message kept.
+ * The type parameter narrows `reason` to what the call can meet (a client call's reason is never
+ * `InvalidSecretServerKey`); match on `reason._tag`.
+ *
+ * Missing settings are found earlier, when the layer is built (`StackConfigError`,
+ * `MissingAccessKey`), and never reach a call.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Password } from "stack-auth-effect"
+ *
+ * const program = Password.signInWithPassword({ email: "a@example.com", password: "secret" }).pipe(
+ *   Effect.catchTag("ConfigurationError", (error) =>
+ *     error.reason._tag === "InvalidPublishableClientKey"
+ *       ? Effect.dieMessage(`Check STACK_PUBLISHABLE_CLIENT_KEY for ${error.reason.details.project_id}`)
+ *       : Effect.fail(error)
+ *   )
+ * )
+ * ```
+ */
+export class ConfigurationError<Reason extends ConfigurationReason = ConfigurationReason> extends Data.TaggedError(
+  "ConfigurationError"
+)<{
+  /** "Stack Auth configuration error: " and the service's message. */
+  readonly message: string
+  /** The service's known error. */
+  readonly reason: ConfigurationReason
+}> {
+  /** The service's known error, narrowed to what the call can meet. */
+  declare readonly reason: Reason
+
+  /** The error for a known error of the service, with a message that names it. */
+  static make<Reason extends ConfigurationReason>(reason: Reason): ConfigurationError<Reason> {
+    return new ConfigurationError({ message: `Stack Auth configuration error: ${reason.message}`, reason }) as ConfigurationError<Reason>
+  }
+}
+
+/**
+ * The service rejected the tokens of the user's session (`INVALID_ACCESS_TOKEN` after the SDK's own
+ * refresh and retry), or a refresh token (`REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED`, `PROVIDER_REJECTED`)
+ * where a call sends one itself. Inside a session the SDK ends the session on a rejected refresh
+ * token (signed out: `UserNotSignedIn` or no user) instead of failing.
+ */
+export type SessionRejection = KnownErrors.InvalidAccessToken | KnownErrors.RefreshTokenNotFoundOrExpired | KnownErrors.ProviderRejected
+
+/**
+ * Why a refresh of the session's access token failed without ending the session (the refresh token
+ * is kept): the refresh grant's known errors outside the `REFRESH_TOKEN_ERROR` family, and a form
+ * that could not be encoded. Transport failures of a refresh stay {@link TransportError}s.
+ */
+export type RefreshFailure =
+  | KnownErrors.InvalidOauthClientIdOrSecret
+  | KnownErrors.InvalidPublishableClientKey
+  | KnownErrors.PublishableClientKeyRequiredForProject
+  | KnownErrors.InvalidScope
+  | KnownErrors.SchemaError
+  /** the refresh grant's form could not be encoded (not expected with a stored token) */
+  | InvalidArgument
+
+/** Every reason of a {@link SessionError}. */
+export type SessionReason = SessionRejection | RefreshFailure
+
+/**
+ * The user's session could not be used for a call: the service rejected its access token again
+ * after the SDK refreshed it and retried once (`reason` one of `INVALID_ACCESS_TOKEN`), rejected a
+ * refresh token a call sent itself, or the session's refresh failed without ending the session
+ * (`reason` a {@link RefreshFailure}; the tokens are kept). Network failures are not grouped here:
+ * they stay `ConnectivityError`, `RateLimited`, `HttpError`… Nobody signed in stays
+ * `UserNotSignedIn`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Users } from "stack-auth-effect"
+ *
+ * const program = Users.updateCurrent({ displayName: "Ada" }).pipe(
+ *   Effect.catchTag("SessionError", (error) =>
+ *     error.reason._tag === "AccessTokenExpired" ? Effect.succeed(null) : Effect.fail(error)
+ *   )
+ * )
+ * ```
+ */
+export class SessionError<Reason extends SessionReason = SessionReason> extends Data.TaggedError("SessionError")<{
+  /** What failed (the access token, a refresh token, the refresh) and the reason's message. */
+  readonly message: string
+  /** The service's known error, or the refresh grant's `InvalidArgument`. */
+  readonly reason: SessionReason
+}> {
+  /** Why the session could not be used, narrowed to what the call can meet. */
+  declare readonly reason: Reason
+
+  /** The error for a rejected token (`rejected`) or a failed refresh (`refresh`). */
+  static make<Reason extends SessionReason>(reason: Reason, during: "rejected" | "refresh"): SessionError<Reason> {
+    const what = during === "refresh" ? "the session could not be refreshed" : "the session's token was rejected"
+    return new SessionError({ message: `Stack Auth session error: ${what}: ${reason.message}`, reason }) as SessionError<Reason>
+  }
+}
 
 /**
  * Turns one of the service's plain-text answers (no known-error code: `status` with exactly

@@ -13,14 +13,7 @@ import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
-import type { InvalidArgument, TransportError } from "./Errors.js"
-import type {
-  InvalidOauthClientIdOrSecret,
-  InvalidPublishableClientKey,
-  InvalidScope,
-  PublishableClientKeyRequiredForProject,
-  SchemaError
-} from "./KnownErrors.js"
+import type { RefreshFailure, SessionError, TransportError } from "./Errors.js"
 
 /** The pair of tokens a store holds; either may be absent. */
 export interface StoredTokens {
@@ -37,17 +30,10 @@ export interface RequestTokens {
 /**
  * Ways a refresh can fail without ending the session (the refresh token is kept): every failure
  * of the refresh grant (`POST /auth/oauth/token`) except the `REFRESH_TOKEN_ERROR` family, which
- * signs the user out instead of failing.
+ * signs the user out instead of failing. Transport failures as they are; the grant's known errors
+ * (and a form that could not be encoded) inside a `SessionError`, as `reason`.
  */
-export type RefreshError =
-  | TransportError
-  | InvalidOauthClientIdOrSecret
-  | InvalidPublishableClientKey
-  | PublishableClientKeyRequiredForProject
-  | InvalidScope
-  | SchemaError
-  /** the refresh grant's form could not be encoded (not expected with a stored token) */
-  | InvalidArgument
+export type RefreshError = TransportError | SessionError<RefreshFailure>
 
 /** The session service. */
 export interface SessionShape {

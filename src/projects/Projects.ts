@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
+import { ConfigurationError } from "../core/Errors.js"
 import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
 import { DateFromMillis, field, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
@@ -373,13 +374,13 @@ export const deleteCurrent = Effect.fn("Projects.deleteCurrent")(function* () {
 })
 
 const requireInternalProject = Effect.flatMap(StackClient, (client) =>
-  client.config.projectId === "internal" ? Effect.void : Effect.fail(ExpectedInternalProject.make({}))
+  client.config.projectId === "internal" ? Effect.void : Effect.fail(ConfigurationError.make(ExpectedInternalProject.make({})))
 )
 
 /**
  * The projects the signed-in user owns (admin view). `GET /internal/projects`; only on the
- * `internal` project: with any other project id fails with `ExpectedInternalProject` before
- * sending. Fails with `UserNotSignedIn` when nobody is signed in.
+ * `internal` project: with any other project id fails with `ConfigurationError` (reason
+ * `ExpectedInternalProject`) before sending. Fails with `UserNotSignedIn` when nobody is signed in.
  */
 export const listOwned = Effect.fn("Projects.listOwned")(function* () {
   yield* requireInternalProject
@@ -390,7 +391,7 @@ export const listOwned = Effect.fn("Projects.listOwned")(function* () {
 /**
  * Creates a project owned by `ownerTeamId` (a team the signed-in user belongs to, else
  * `TeamMembershipNotFound`) and returns it (admin view). `POST /internal/projects`; only on the
- * `internal` project (`ExpectedInternalProject` before sending otherwise).
+ * `internal` project (`ConfigurationError` with reason `ExpectedInternalProject` before sending otherwise).
  */
 export const createOwned = Effect.fn("Projects.createOwned")(function* (create: OwnedProjectCreate) {
   yield* requireInternalProject

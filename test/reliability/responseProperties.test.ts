@@ -10,6 +10,7 @@
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { Arbitrary, Effect, Exit, FastCheck as fc, Layer, Schedule, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import * as Tokens from "../../src/auth/Tokens.js"
 import * as Access from "../../src/core/Access.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
 import { commonErrorClasses, decodeResponse } from "../../src/core/internal/call.js"
@@ -40,10 +41,16 @@ const declaredOf = (endpoint: Endpoint.Any): ReadonlyArray<KnownErrorClass> => [
   ...(endpoint.session === "none" ? [] : sessionErrorClasses)
 ]
 
-/** A failure is typed when it is a transport error or an instance of a class the call declares. */
+/**
+ * A failure is typed when it is a transport error or an instance of a class the call declares; a
+ * grouped error (`ConfigurationError`, `SessionError`) when its `reason` is (a `SessionError`'s may
+ * also be a failure of the session's refresh grant).
+ */
 const isTypedFailure = (error: unknown, declared: ReadonlyArray<KnownErrorClass>, extraTags: ReadonlySet<string>): boolean => {
   if (typeof error !== "object" || error === null || !("_tag" in error)) return false
   const tag = String(error._tag)
+  if (tag === "ConfigurationError" && "reason" in error) return isTypedFailure(error.reason, declared, extraTags)
+  if (tag === "SessionError" && "reason" in error) return isTypedFailure(error.reason, [...declared, ...Tokens.refreshGrant.errors], extraTags)
   if (transportTags.has(tag) || extraTags.has(tag)) return true
   return declared.some((cls) => error instanceof (cls as unknown as abstract new (...args: Array<never>) => unknown))
 }

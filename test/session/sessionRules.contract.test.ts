@@ -13,8 +13,9 @@ import { http, HttpResponse } from "msw"
 import type { JsonBodyType } from "msw"
 import { afterAll, afterEach, beforeAll, expectTypeOf } from "vitest"
 import { freshAccess, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
-import type { refreshGrant } from "../../src/auth/Tokens.js"
-import type { ErrorOf } from "../../src/core/Endpoint.js"
+import type { refreshGrant } from "../../src/session/RefreshGrant.js"
+import type { RefreshFailure, SessionError, TransportError } from "../../src/core/Errors.js"
+import type { DecodedErrorOf } from "../../src/core/internal/definition.js"
 import * as KnownErrors from "../../src/core/KnownErrors.js"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
 import type { StackClient } from "../../src/core/StackClient.js"
@@ -202,7 +203,7 @@ for (const kind of kinds) {
           )
         )
         const error = yield* Effect.flip(Users.getCurrent())
-        expect(error._tag).toBe("InvalidProjectForAccessToken")
+        expect(error._tag === "SessionError" && error.reason._tag).toBe("InvalidProjectForAccessToken")
         expect(me).toHaveLength(2)
       }).pipe(Effect.provide(kind.layer(tokens(expiringAt(5_000), refreshTokenText)))))
   })
@@ -460,7 +461,8 @@ for (const kind of kinds) {
 }
 
 describe("RefreshError", () => {
-  it("is exactly what the refresh grant can fail with, minus the REFRESH_TOKEN_ERROR family (which signs out)", () => {
-    expectTypeOf<RefreshError>().toEqualTypeOf<Exclude<ErrorOf<typeof refreshGrant>, KnownErrors.RefreshTokenError>>()
+  it("is exactly what the refresh grant can fail with, minus the REFRESH_TOKEN_ERROR family (which signs out); the known errors inside a SessionError", () => {
+    expectTypeOf<TransportError | RefreshFailure>().toEqualTypeOf<Exclude<DecodedErrorOf<typeof refreshGrant>, KnownErrors.RefreshTokenError>>()
+    expectTypeOf<RefreshError>().toEqualTypeOf<TransportError | SessionError<RefreshFailure>>()
   })
 })

@@ -42,7 +42,7 @@ describe("UserApiKeys", () => {
   })
 
   it("check: server access, the API_KEY_NOT_VALID family typed; checkOrNone: none instead of it", () => {
-    type CheckErrors = NotValid | UserApiKeys.UserApiKeysNotEnabled | ClientCommon | ServerCommon | InvalidArgument | Transport
+    type CheckErrors = NotValid | UserApiKeys.UserApiKeysNotEnabled | ServerCommon | InvalidArgument | Transport
     expectTypeOf<ErrorOf<ReturnType<typeof UserApiKeys.check>>>().toEqualTypeOf<CheckErrors>()
     expectTypeOf<RequirementsOf<ReturnType<typeof UserApiKeys.check>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<ErrorOf<ReturnType<typeof UserApiKeys.checkOrNone>>>().toEqualTypeOf<Exclude<CheckErrors, NotValid>>()

@@ -11,7 +11,7 @@ import type { getUser, NavigationUnavailable } from "../../src/auth/GetUser.js"
 import type * as Mfa from "../../src/auth/Mfa.js"
 import type * as Sessions from "../../src/auth/Sessions.js"
 import type { AdminAccess, ServerAccess } from "../../src/core/Access.js"
-import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
+import type { ConfigurationError, InvalidArgument, SessionError, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { Session } from "../../src/session/Session.js"
@@ -89,13 +89,13 @@ describe("sessions", () => {
 
   it("create and listForUser need server access; adminListForUser admin access", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Sessions.create>>>().toEqualTypeOf<
-      KnownErrors.UserIdDoesNotExist | ClientCommon | ServerCommon | Transport | InvalidArgument
+      KnownErrors.UserIdDoesNotExist | ServerCommon | Transport | InvalidArgument
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof Sessions.create>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<RequirementsOf<ReturnType<typeof Sessions.listForUser>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<RequirementsOf<ReturnType<typeof Sessions.adminListForUser>>>().toEqualTypeOf<StackClient | AdminAccess>()
     expectTypeOf<ErrorOf<ReturnType<typeof Sessions.adminListForUser>>>().toEqualTypeOf<
-      KnownErrors.CannotGetOwnUserWithoutUser | ClientCommon | AdminCommon | UserNotSignedIn | Transport | InvalidArgument
+      KnownErrors.CannotGetOwnUserWithoutUser | AdminCommon | UserNotSignedIn | Transport | InvalidArgument
     >()
   })
 })
@@ -111,9 +111,12 @@ describe("CLI login", () => {
       | KnownErrors.CliAuthExpiredError
       | KnownErrors.CliAuthUsedError
       | KnownErrors.InvalidPollingCode
-      | KnownErrors.RefreshTokenError
-      | KnownErrors.InvalidOauthClientIdOrSecret
+      | KnownErrors.CannotDeleteCurrentSession
       | KnownErrors.InvalidScope
+      | SessionError<KnownErrors.RefreshTokenNotFoundOrExpired | KnownErrors.ProviderRejected>
+      | ConfigurationError<
+          KnownErrors.InvalidOauthClientIdOrSecret | KnownErrors.InvalidPublishableClientKey | KnownErrors.PublishableClientKeyRequiredForProject
+        >
       | ClientCommon
       | Transport
       | InvalidArgument

@@ -10,12 +10,12 @@ import * as PasswordReset from "../../src/auth/PasswordReset.js"
 import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
-import type { RefreshError, Session } from "../../src/session/Session.js"
+import type { Session } from "../../src/session/Session.js"
 import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
 import type { ClientCommon, ErrorOf, RequirementsOf, SessionCommon, Transport, VerificationCodeErrors } from "./support.js"
 
 /** A call on the signed-in session: the access token's errors, a failed refresh, no user. */
-type SignedInCommon = SessionCommon | RefreshError | UserNotSignedIn
+type SignedInCommon = SessionCommon | UserNotSignedIn
 
 describe("error unions of the password flows", () => {
   it("Password.updatePassword", () => {

@@ -9,7 +9,7 @@ import type { ServerAccess } from "../../src/core/Access.js"
 import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
-import type { RefreshError, Session } from "../../src/session/Session.js"
+import type { Session } from "../../src/session/Session.js"
 import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
 import type {
   ClientCommon,
@@ -23,9 +23,9 @@ import type {
 } from "./support.js"
 
 /** A call on the signed-in session: the access token's errors, a failed refresh, no user. */
-type SignedInCommon = SessionCommon | RefreshError | UserNotSignedIn
+type SignedInCommon = SessionCommon | UserNotSignedIn
 type Client = ClientCommon | SignedInCommon | Transport | InvalidArgument | KnownErrors.CannotGetOwnUserWithoutUser
-type Server = ClientCommon | ServerCommon | Transport | InvalidArgument | KnownErrors.UserIdDoesNotExist
+type Server = ServerCommon | Transport | InvalidArgument | KnownErrors.UserIdDoesNotExist
 
 describe("contact channels: client error unions", () => {
   it("list", () => {

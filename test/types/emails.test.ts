@@ -11,9 +11,9 @@ import type { StackClient } from "../../src/core/StackClient.js"
 import type * as Emails from "../../src/emails/Emails.js"
 import type * as EmailTemplates from "../../src/emails/EmailTemplates.js"
 import type * as Admin from "../../src/projects/Admin.js"
-import type { AdminCommon, ClientCommon, ErrorOf, RequirementsOf, SuccessOf, Transport } from "./support.js"
+import type { AdminCommon, ErrorOf, RequirementsOf, SuccessOf, Transport } from "./support.js"
 
-type AdminErrors = ClientCommon | AdminCommon | UserNotSignedIn | Transport
+type AdminErrors = AdminCommon | UserNotSignedIn | Transport
 
 describe("EmailTemplates", () => {
   it("list: admin errors only; returns the templates", () => {

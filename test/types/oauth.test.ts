@@ -6,11 +6,11 @@ import { describe, expectTypeOf, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import type { OAuthBrowser } from "../../src/auth/OAuthBrowser.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
-import type { InvalidArgument, UnsupportedKnownError, UserNotSignedIn } from "../../src/core/Errors.js"
+import type { ConfigurationError, InvalidArgument, RefreshFailure, SessionError, UnsupportedKnownError, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { Session } from "../../src/session/Session.js"
-import type { ErrorOf, RequirementsOf, Transport } from "./support.js"
+import type { ClientCommon, ErrorOf, RequirementsOf, SessionCommon, Transport } from "./support.js"
 
 type KeyErrors =
   | KnownErrors.InvalidOauthClientIdOrSecret
@@ -18,14 +18,13 @@ type KeyErrors =
   | KnownErrors.PublishableClientKeyRequiredForProject
 
 type StartErrors =
-  | KeyErrors
+  | ConfigurationError<KeyErrors>
   | KnownErrors.OauthProviderNotFoundOrNotEnabled
   | KnownErrors.RedirectUrlNotWhitelisted
   | KnownErrors.OauthExtraScopeNotAvailableWithSharedOauthKeys
-  | KnownErrors.UnparsableAccessToken
-  | KnownErrors.AccessTokenExpired
+  | SessionError<KnownErrors.UnparsableAccessToken | KnownErrors.AccessTokenExpired> // the token sent in the query
+  | SessionError<RefreshFailure> // a failed refresh of the current token
   | KnownErrors.SchemaError
-  | KnownErrors.InvalidScope // a failed refresh of the current token
   | Transport
   | InvalidArgument
   | OAuth.InvalidOAuthUrl
@@ -63,13 +62,8 @@ describe("ConnectedAccounts error unions", () => {
       | KnownErrors.OauthProviderNotFoundOrNotEnabled
       | KnownErrors.OauthAccessTokenNotAvailableWithSharedOauthKeys
       | KnownErrors.CannotGetOwnUserWithoutUser
-      | KnownErrors.SchemaError
-      | KnownErrors.CurrentProjectNotFound
-      | KeyErrors
-      | KnownErrors.UnparsableAccessToken
-      | KnownErrors.AccessTokenExpired
-      | KnownErrors.InvalidProjectForAccessToken
-      | KnownErrors.InvalidScope // a failed refresh
+      | ClientCommon
+      | SessionCommon
       | UserNotSignedIn
       | Transport
       | InvalidArgument

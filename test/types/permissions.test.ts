@@ -11,12 +11,12 @@ import type { StackClient } from "../../src/core/StackClient.js"
 import type * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import type * as Permissions from "../../src/permissions/Permissions.js"
 import type * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
-import type { RefreshError, Session } from "../../src/session/Session.js"
+import type { Session } from "../../src/session/Session.js"
 import type { AdminCommon, ClientCommon, ErrorOf, RequirementsOf, ServerCommon, SessionCommon, SuccessOf, Transport } from "./support.js"
 
-type Client = ClientCommon | SessionCommon | RefreshError | UserNotSignedIn | Transport | InvalidArgument | KnownErrors.CannotGetOwnUserWithoutUser
-type Server = ClientCommon | ServerCommon | Transport | InvalidArgument
-type Admin = ClientCommon | AdminCommon | UserNotSignedIn | Transport
+type Client = ClientCommon | SessionCommon | UserNotSignedIn | Transport | InvalidArgument | KnownErrors.CannotGetOwnUserWithoutUser
+type Server = ServerCommon | Transport | InvalidArgument
+type Admin = AdminCommon | UserNotSignedIn | Transport
 
 describe("permissions: client reads", () => {
   it("list and has share one error union", () => {

@@ -5,16 +5,16 @@
  */
 import { describe, expectTypeOf, it } from "vitest"
 import type { AdminAccess } from "../../src/core/Access.js"
-import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
+import type { ConfigurationError, InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import type * as ProductionMode from "../../src/projects/ProductionMode.js"
 import type * as Projects from "../../src/projects/Projects.js"
 import type { Session } from "../../src/session/Session.js"
-import type { AdminCommon, ClientCommon, ErrorOf, RequirementsOf, SessionCommon, SuccessOf, Transport } from "./support.js"
+import type { AdminCommon, ClientCommon, ClientReasons, ErrorOf, RequirementsOf, SessionCommon, SuccessOf, Transport } from "./support.js"
 
-type AdminErrors = ClientCommon | AdminCommon | UserNotSignedIn | Transport
+type AdminErrors = AdminCommon | UserNotSignedIn | Transport
 
 describe("Projects", () => {
   it("getCurrent: client errors only, no session, no admin access", () => {
@@ -32,15 +32,15 @@ describe("Projects", () => {
     expectTypeOf<SuccessOf<ReturnType<typeof Projects.updateCurrent>>>().toEqualTypeOf<Projects.AdminProject>()
   })
 
-  it("owned projects need a session and may fail with ExpectedInternalProject", () => {
+  it("owned projects need a session and may fail with ExpectedInternalProject (a configuration reason)", () => {
+    type Owned = KnownErrors.SchemaError | ConfigurationError<ClientReasons | KnownErrors.ExpectedInternalProject>
     expectTypeOf<ErrorOf<ReturnType<typeof Projects.listOwned>>>().toEqualTypeOf<
-      KnownErrors.ExpectedInternalProject | KnownErrors.UserAuthenticationRequired | ClientCommon | SessionCommon | UserNotSignedIn | Transport
+      KnownErrors.UserAuthenticationRequired | Owned | SessionCommon | UserNotSignedIn | Transport
     >()
     expectTypeOf<ErrorOf<ReturnType<typeof Projects.createOwned>>>().toEqualTypeOf<
-      | KnownErrors.ExpectedInternalProject
       | KnownErrors.UserAuthenticationRequired
       | KnownErrors.TeamMembershipNotFound
-      | ClientCommon
+      | Owned
       | SessionCommon
       | UserNotSignedIn
       | Transport

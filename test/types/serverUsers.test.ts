@@ -17,7 +17,7 @@ import type { ClientCommon, ErrorOf, RequirementsOf, ServerCommon, SessionCommon
 describe("server users: error unions", () => {
   it("list fails only with the common server errors", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.list>>>().toEqualTypeOf<
-      ClientCommon | ServerCommon | Transport | InvalidArgument
+      ServerCommon | Transport | InvalidArgument
     >()
     expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.list>>>().toEqualTypeOf<ServerUsers.UserList>()
     expectTypeOf<RequirementsOf<ReturnType<typeof ServerUsers.list>>>().toEqualTypeOf<StackClient | ServerAccess>()
@@ -25,7 +25,7 @@ describe("server users: error unions", () => {
 
   it("stream yields server users with the errors of list", () => {
     expectTypeOf<ReturnType<typeof ServerUsers.stream>>().toEqualTypeOf<
-      Stream.Stream<ServerUser, ClientCommon | ServerCommon | Transport | InvalidArgument, StackClient | ServerAccess>
+      Stream.Stream<ServerUser, ServerCommon | Transport | InvalidArgument, StackClient | ServerAccess>
     >()
   })
 
@@ -34,7 +34,6 @@ describe("server users: error unions", () => {
       | KnownErrors.UserEmailAlreadyExists
       | KnownErrors.PasswordTooShort
       | KnownErrors.PasswordTooLong
-      | ClientCommon
       | ServerCommon
       | Transport
       | InvalidArgument
@@ -47,7 +46,6 @@ describe("server users: error unions", () => {
       | KnownErrors.UserEmailAlreadyExists
       | KnownErrors.PasswordTooShort
       | KnownErrors.PasswordTooLong
-      | ClientCommon
       | ServerCommon
       | Transport
       | InvalidArgument
@@ -56,7 +54,7 @@ describe("server users: error unions", () => {
 
   it("delete fails with UserNotFound", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.delete>>>().toEqualTypeOf<
-      KnownErrors.UserNotFound | ClientCommon | ServerCommon | Transport | InvalidArgument
+      KnownErrors.UserNotFound | ServerCommon | Transport | InvalidArgument
     >()
   })
 
@@ -74,7 +72,7 @@ describe("server users: error unions", () => {
   it("fromRequest answers an Option and adds the request store's error", () => {
     expectTypeOf<SuccessOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<Option.Option<ServerUser>>()
     expectTypeOf<ErrorOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<
-      TokenStoreError | ClientCommon | ServerCommon | SessionCommon | Transport
+      TokenStoreError | ServerCommon | SessionCommon | Transport
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<StackClient | ServerAccess>()
   })

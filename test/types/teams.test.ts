@@ -10,7 +10,7 @@ import type { ServerAccess } from "../../src/core/Access.js"
 import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
-import type { RefreshError, Session } from "../../src/session/Session.js"
+import type { Session } from "../../src/session/Session.js"
 import type * as ServerTeams from "../../src/teams/ServerTeams.js"
 import type * as TeamInvitations from "../../src/teams/TeamInvitations.js"
 import type * as TeamMemberProfiles from "../../src/teams/TeamMemberProfiles.js"
@@ -28,10 +28,10 @@ import type {
 } from "./support.js"
 
 /** A call on the signed-in session: the access token's errors, a failed refresh, no user. */
-type SignedIn = ClientCommon | SessionCommon | RefreshError | UserNotSignedIn | Transport
+type SignedIn = ClientCommon | SessionCommon | UserNotSignedIn | Transport
 /** The checks in front of a team: the user, the membership, the permission. */
 type TeamChecks = KnownErrors.TeamMembershipNotFound | KnownErrors.TeamPermissionRequired | KnownErrors.UserNotFound
-type Server = ClientCommon | ServerCommon | Transport | InvalidArgument
+type Server = ServerCommon | Transport | InvalidArgument
 
 describe("Teams (client)", () => {
   it("listMine / get", () => {
@@ -109,7 +109,7 @@ describe("TeamInvitations", () => {
 
   it("checkCode (session optional) / details / accept (signed in, unrestricted)", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.checkCode>>>().toEqualTypeOf<
-      ClientCommon | SessionCommon | RefreshError | Transport | InvalidArgument | VerificationCodeErrors
+      ClientCommon | SessionCommon | Transport | InvalidArgument | VerificationCodeErrors
     >()
     type Invitee = SignedIn | InvalidArgument | VerificationCodeErrors | KnownErrors.UserAuthenticationRequired | KnownErrors.TeamInvitationRestrictedUserNotAllowed
     expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.details>>>().toEqualTypeOf<Invitee>()
@@ -171,7 +171,7 @@ describe("TeamApiKeys", () => {
   })
 
   it("check: server access, the API_KEY_NOT_VALID family typed; checkOrNone: none instead", () => {
-    type CheckErrors = NotValid | TeamApiKeys.TeamApiKeysNotEnabled | ClientCommon | ServerCommon | InvalidArgument | Transport
+    type CheckErrors = NotValid | TeamApiKeys.TeamApiKeysNotEnabled | ServerCommon | InvalidArgument | Transport
     expectTypeOf<ErrorOf<ReturnType<typeof TeamApiKeys.check>>>().toEqualTypeOf<CheckErrors>()
     expectTypeOf<RequirementsOf<ReturnType<typeof TeamApiKeys.check>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<ErrorOf<ReturnType<typeof TeamApiKeys.checkOrNone>>>().toEqualTypeOf<Exclude<CheckErrors, NotValid>>()

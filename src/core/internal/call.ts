@@ -5,14 +5,25 @@ import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { AdminAccess, ServerAccess } from "../Access.js"
-import type { Any, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "./definition.js"
+import type { Any, DecodedErrorOf, Endpoint, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "./definition.js"
 import { fillPathChecked } from "./path.js"
-import { HttpError, InvalidArgument, InvalidResponse, UnexpectedKnownError, UnsupportedKnownError, UserNotSignedIn } from "../Errors.js"
+import {
+  ConfigurationError,
+  HttpError,
+  InvalidArgument,
+  InvalidResponse,
+  SessionError,
+  UnexpectedKnownError,
+  UnsupportedKnownError,
+  UserNotSignedIn
+} from "../Errors.js"
+import type { ConfigurationReason, RefreshFailure, SessionRejection, TransportError } from "../Errors.js"
 import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
 import type { RequestCredentials, StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
 import { Session } from "../Session.js"
+import type { RefreshError } from "../Session.js"
 
 /** Known errors every endpoint of an access level declares (see `CommonErrors`). */
 export const commonErrorClasses = (access: EndpointAccess): ReadonlyArray<KnownErrorClass> => {
@@ -33,11 +44,52 @@ export const commonErrorClasses = (access: EndpointAccess): ReadonlyArray<KnownE
   return base
 }
 
-const sessionErrorClasses: ReadonlyArray<KnownErrorClass> = [
-  KnownErrors.UnparsableAccessToken,
-  KnownErrors.AccessTokenExpired,
-  KnownErrors.InvalidProjectForAccessToken
-]
+const sessionErrorClasses: ReadonlyArray<KnownErrorClass> = KnownErrors.invalidAccessTokenClasses
+
+/** `_tag`s of the known errors grouped into a `ConfigurationError` (see `ConfigurationReason`). */
+const configurationTags: ReadonlySet<string> = new Set(
+  [...KnownErrors.projectAuthenticationErrorClasses, KnownErrors.CurrentProjectNotFound, KnownErrors.InvalidOauthClientIdOrSecret].map(
+    (cls) => cls.tag
+  )
+)
+
+/** `_tag`s of the known errors grouped into a `SessionError` (see `SessionRejection`). */
+const sessionRejectionTags: ReadonlySet<string> = new Set(
+  [...KnownErrors.invalidAccessTokenClasses, KnownErrors.RefreshTokenNotFoundOrExpired, KnownErrors.ProviderRejected].map((cls) => cls.tag)
+)
+
+const tagOf = (error: unknown): unknown => (typeof error === "object" && error !== null ? (error as { readonly _tag?: unknown })._tag : undefined)
+
+/**
+ * A call's failure as its error channel shows it: a configuration reason inside a
+ * `ConfigurationError`, a session rejection inside a `SessionError`, anything else unchanged.
+ * Applied once, after the retry on a rejected access token (which must see the known error itself).
+ */
+export const groupError = (error: unknown): unknown => {
+  const tag = tagOf(error)
+  if (typeof tag !== "string") return error
+  if (configurationTags.has(tag)) return ConfigurationError.make(error as ConfigurationReason)
+  if (sessionRejectionTags.has(tag)) return SessionError.make(error as SessionRejection, "rejected")
+  return error
+}
+
+/** The failures of a call that are the transport's own: never grouped, even when a refresh met them. */
+const transportTags: ReadonlySet<string> = new Set([
+  "InvalidResponse",
+  "HttpError",
+  "UnsupportedKnownError",
+  "UnexpectedKnownError",
+  "ConnectivityError",
+  "RateLimited"
+])
+
+/**
+ * A failed refresh as the session shows it (`RefreshError`): transport failures unchanged, the
+ * rest (`RefreshFailure`) inside a `SessionError`. The session applies it once the refresh grant's
+ * answer has been read (a rejected refresh token has already signed out by then).
+ */
+export const groupRefreshFailure = (error: TransportError | RefreshFailure): RefreshError =>
+  transportTags.has(error._tag) ? (error as TransportError) : SessionError.make(error as RefreshFailure, "refresh")
 
 /** At most this many issue paths are named in a message. */
 const maxIssuePaths = 20
@@ -362,11 +414,8 @@ const attempt = (
 
 type RawInput = { readonly params?: unknown; readonly query?: unknown; readonly payload?: unknown }
 
-/** Calls an endpoint. See `Endpoint.call`. */
-export const call = <E extends Any>(
-  endpoint: E,
-  input: InputOf<E>
-): Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> => {
+/** The call without grouping: known errors as their own classes. */
+const callKnown = (endpoint: Any, input: unknown): Effect.Effect<unknown, unknown, any> => {
   const declared = declaredOf(endpoint)
   const raw = input as RawInput
   // No span per call here: the public functions (`Effect.fn`) carry the spans.
@@ -374,5 +423,21 @@ export const call = <E extends Any>(
     Effect.flatMap(requestParts(endpoint, raw), (parts) =>
       Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false))
     )
-  ) as any
+  )
 }
+
+/** Calls an endpoint. See `Endpoint.call`. */
+export const call = <E extends Any>(
+  endpoint: E,
+  input: InputOf<E>
+): Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> => Effect.mapError(callKnown(endpoint, input), groupError) as any
+
+/**
+ * Calls an endpoint that does not use the session and fails with its known errors as their own
+ * classes, not grouped: for the session's refresh grant, which must tell a rejected refresh token
+ * (sign out) from the rest (`RefreshError`).
+ */
+export const callDecoded = <E extends Endpoint<string, EndpointAccess, "none", any, any, any, any, KnownErrorClass>>(
+  endpoint: E,
+  input: InputOf<E>
+): Effect.Effect<SuccessOf<E>, DecodedErrorOf<E>, RequirementsOf<E>> => callKnown(endpoint, input) as any

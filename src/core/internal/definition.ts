@@ -8,10 +8,19 @@
  */
 import type * as Schema from "effect/Schema"
 import type { AccessLevel, AdminAccess, ServerAccess } from "../Access.js"
-import type { InvalidArgument, TransportError, UserNotSignedIn } from "../Errors.js"
+import type {
+  ConfigurationError,
+  ConfigurationReason,
+  InvalidArgument,
+  RefreshFailure,
+  SessionError,
+  SessionRejection,
+  TransportError,
+  UserNotSignedIn
+} from "../Errors.js"
 import type { KnownErrorClass } from "../KnownError.js"
 import type * as KnownErrors from "../KnownErrors.js"
-import type { Session, RefreshError } from "../Session.js"
+import type { Session } from "../Session.js"
 import type { HttpMethod } from "./exchange.js"
 import type { StackClient } from "../StackClient.js"
 
@@ -61,7 +70,11 @@ export interface Endpoint<
 /** Any endpoint. */
 export type Any = Endpoint<string, EndpointAccess, SessionUse, any, any, any, any, KnownErrorClass>
 
-/** Known errors any request of an access level can meet (wrong keys, unknown project, schema). */
+/**
+ * Known errors any request of an access level can meet (wrong keys, unknown project, schema), as
+ * the decoder knows them; in the error channel ({@link ErrorOf}) all but `SchemaError` are the
+ * `reason` of a `ConfigurationError`.
+ */
 export type CommonErrors<Access extends EndpointAccess> =
   | KnownErrors.SchemaError
   | (Access extends "none"
@@ -81,26 +94,58 @@ export type CommonErrors<Access extends EndpointAccess> =
                   | KnownErrors.InvalidProjectForAdminAccessToken
               : never))
 
-/** Errors of endpoints that carry the user's tokens: a rejected token after the retry, a failed refresh. */
-export type SessionErrors<Use extends SessionUse> = Use extends "none"
-  ? never
-  :
-      | KnownErrors.UnparsableAccessToken
-      | KnownErrors.AccessTokenExpired
-      | KnownErrors.InvalidProjectForAccessToken
-      | RefreshError
-      | (Use extends "required" ? UserNotSignedIn : never)
+/**
+ * Known errors the decoder knows for endpoints that carry the user's tokens: a rejected access
+ * token (`INVALID_ACCESS_TOKEN`), refreshed and retried once, then the `reason` of a `SessionError`.
+ */
+export type SessionErrors<Use extends SessionUse> = Use extends "none" ? never : KnownErrors.InvalidAccessToken
 
-/** The error channel of calling an endpoint. */
+/** A `ConfigurationError` with these reasons, or nothing when there are none. */
+type ConfigurationErrorOf<Reason> = [Reason] extends [never] ? never : ConfigurationError<Extract<Reason, ConfigurationReason>>
+
+/** A `SessionError` with these reasons, or nothing when there are none. */
+type SessionErrorOf<Reason> = [Reason] extends [never] ? never : SessionError<Extract<Reason, SessionRejection | RefreshFailure>>
+
+/**
+ * The known errors of a call as its error channel shows them: the configuration reasons grouped
+ * into one `ConfigurationError`, the session rejections (and, for an endpoint that uses the
+ * session, the failures of its refresh) into one `SessionError`, every other (business) error as
+ * its own tag.
+ */
+export type Grouped<Known, Use extends SessionUse> =
+  | Exclude<Known, ConfigurationReason | SessionRejection>
+  | ConfigurationErrorOf<Extract<Known, ConfigurationReason>>
+  | SessionErrorOf<Extract<Known, SessionRejection> | (Use extends "none" ? never : RefreshFailure)>
+
+/**
+ * The error channel of calling an endpoint: its declared errors, the configuration errors of its
+ * access level and the session errors of its session use (both grouped, see {@link Grouped}),
+ * `UserNotSignedIn` when it needs a user (or an owner's admin access token), the transport's
+ * failures, and `InvalidArgument` when it has input.
+ */
 export type ErrorOf<E extends Any> =
   E extends Endpoint<any, infer Access, infer Use, infer Params, infer Query, infer Payload, any, infer Errors>
     ?
-        | InstanceType<Errors>
-        | CommonErrors<Access>
-        | SessionErrors<Use>
+        | Grouped<InstanceType<Errors> | CommonErrors<Access> | SessionErrors<Use>, Use>
+        | (Use extends "required" ? UserNotSignedIn : never)
         | TransportError
         | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
         // an admin access token comes from an owner's session, which may be signed out
+        | (Access extends "admin" ? UserNotSignedIn : never)
+    : never
+
+/**
+ * The error channel of an endpoint that does not use the session, before grouping: the known
+ * errors as their own classes. Internal: the session's refresh grant reacts to them (a rejected
+ * refresh token signs out; the rest is a `RefreshError`).
+ */
+export type DecodedErrorOf<E extends Any> =
+  E extends Endpoint<any, infer Access, "none", infer Params, infer Query, infer Payload, any, infer Errors>
+    ?
+        | InstanceType<Errors>
+        | CommonErrors<Access>
+        | TransportError
+        | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
         | (Access extends "admin" ? UserNotSignedIn : never)
     : never
 

@@ -10,7 +10,7 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { decodeJwt } from "jose"
-import { call } from "../../core/internal/call.js"
+import { callDecoded, groupRefreshFailure } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
 import { StackClient } from "../../core/StackClient.js"
 import type { StackClientShape } from "../../core/StackClient.js"
@@ -45,9 +45,12 @@ const isUsableAccessToken = (token: Option.Option<Redacted.Redacted<string>>, no
 const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefined =>
   Option.isSome(token) ? Redacted.value(token.value) : undefined
 
-/** The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session). */
+/**
+ * The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session),
+ * its known errors as their own classes (`callDecoded`, not grouped), so a rejected refresh token is seen.
+ */
 const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redacted<string>) =>
-  call(refreshGrant, {
+  callDecoded(refreshGrant, {
     payload: makeRefreshGrant({
       projectId: client.config.projectId,
       publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
@@ -146,7 +149,9 @@ const makeCore = (
           generation++
           return Effect.as(cell.set(TokenStoreModule.empty), Option.none<Redacted.Redacted<string>>())
         })
-      )
+      ),
+      // every other failure keeps the tokens: the grant's known errors become a SessionError
+      Effect.mapError(groupRefreshFailure)
     )
 
   /** Records a network failure for the cooldown, frees the slot, and hands the outcome to every waiter. */
