@@ -22,121 +22,23 @@ import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
-import {
-  ApiKeyExpired,
-  ApiKeyNotFound,
-  ApiKeyRevoked,
-  isApiKeyNotValid,
-  UserAuthenticationRequired,
-  WrongApiKeyType
-} from "../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, Uuid } from "../core/Wire.js"
+import { isApiKeyNotValid } from "../core/KnownErrors.js"
+import { Uuid } from "../core/Wire.js"
 import type { ApiKeyOwner } from "./ApiKey.js"
-import { commonKeyFields, firstValue, readValue, resolveOwner } from "./ApiKey.js"
+import { resolveOwner } from "./ApiKey.js"
+import { TeamApiKey, checkEndpoint, createEndpoint, getEndpoint, listEndpoint, teamApiKeysNotEnabledText, updateEndpoint } from "./internal/teamApiKeys.js"
+
+/** The domain's schemas, defined with its wire definitions (`internal/teamApiKeys.ts`). */
+export { TeamApiKey, TeamApiKeyFirstView } from "./internal/teamApiKeys.js"
 
 export type { ApiKeyOwner, Validity } from "./ApiKey.js"
 export { validity } from "./ApiKey.js"
-
-const teamKeyFields = {
-  ...commonKeyFields,
-  type: Schema.Literal("team"),
-  teamId: field("team_id", Uuid)
-}
-
-/** A team API key as read (value obfuscated to its last four characters). */
-export const TeamApiKey = Schema.Struct({ ...teamKeyFields, ...readValue })
-
-/** A team API key (value obfuscated). */
-export type TeamApiKey = typeof TeamApiKey.Type
-
-/** A just-created team API key: the full value, redacted. */
-export const TeamApiKeyFirstView = Schema.Struct({ ...teamKeyFields, ...firstValue })
-
-/** A just-created team API key (full value). */
-export type TeamApiKeyFirstView = typeof TeamApiKeyFirstView.Type
-
-/** The service's answer (400, plain text) when the project does not allow team API keys. */
-export const teamApiKeysNotEnabledText = "Team API keys are not enabled for this project."
 
 /** The project does not allow team API keys (`allow_team_api_keys` is off; the service answers 400 text). */
 export class TeamApiKeysNotEnabled extends Data.TaggedError("TeamApiKeysNotEnabled")<{ readonly message: string }> {
   /** The error with the service's message. */
   static readonly make = () => new TeamApiKeysNotEnabled({ message: teamApiKeysNotEnabledText })
 }
-
-const TeamQuery = Schema.Struct({ teamId: field("team_id", Uuid) })
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
-
-/** `GET /team-api-keys?team_id=` (client access; `$manage_api_keys`). */
-export const listEndpoint = Endpoint.make({
-  name: "TeamApiKeys.list",
-  method: "GET",
-  path: "/team-api-keys",
-  access: "client",
-  session: "required",
-  query: TeamQuery,
-  success: Schema.Struct({ items: Schema.Array(TeamApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
-})
-
-/** `POST /team-api-keys` (client access; `$manage_api_keys`; answered 200 with the full value). */
-export const createEndpoint = Endpoint.make({
-  name: "TeamApiKeys.create",
-  method: "POST",
-  path: "/team-api-keys",
-  access: "client",
-  session: "required",
-  payload: Schema.Struct({
-    teamId: field("team_id", Uuid),
-    description: Schema.String,
-    expiresAt: field("expires_at_millis", Schema.NullOr(DateFromMillis)),
-    isPublic: optionalField("is_public", Schema.Boolean)
-  }),
-  success: TeamApiKeyFirstView,
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
-})
-
-/** `GET /team-api-keys/{api_key_id}?team_id=` (client access; `$manage_api_keys`). */
-export const getEndpoint = Endpoint.make({
-  name: "TeamApiKeys.get",
-  method: "GET",
-  path: "/team-api-keys/:api_key_id",
-  access: "client",
-  session: "required",
-  params: KeyParams,
-  query: TeamQuery,
-  success: TeamApiKey,
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
-})
-
-/** `PATCH /team-api-keys/{api_key_id}?team_id=` (client access; `$manage_api_keys`). */
-export const updateEndpoint = Endpoint.make({
-  name: "TeamApiKeys.update",
-  method: "PATCH",
-  path: "/team-api-keys/:api_key_id",
-  access: "client",
-  session: "required",
-  params: KeyParams,
-  query: TeamQuery,
-  payload: Schema.Struct({
-    description: optionalField("description", Schema.String),
-    revoked: optionalField("revoked", Schema.Literal(true))
-  }),
-  success: TeamApiKey,
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
-})
-
-/** `POST /team-api-keys/check` (server or admin access). */
-export const checkEndpoint = Endpoint.make({
-  name: "TeamApiKeys.check",
-  method: "POST",
-  path: "/team-api-keys/check",
-  access: "server",
-  session: "none",
-  payload: Schema.Struct({ apiKey: field("api_key", Schema.Redacted(Schema.String)) }),
-  success: TeamApiKey,
-  errors: [ApiKeyNotFound, WrongApiKeyType, ApiKeyRevoked, ApiKeyExpired]
-})
 
 /** Turns the service's feature-disabled text into {@link TeamApiKeysNotEnabled}. */
 const featureGate = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, HttpError> | HttpError | TeamApiKeysNotEnabled, R> =>

@@ -16,124 +16,22 @@ import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
-import {
-  ApiKeyExpired,
-  ApiKeyNotFound,
-  ApiKeyRevoked,
-  CannotGetOwnUserWithoutUser,
-  isApiKeyNotValid,
-  UserAuthenticationRequired,
-  WrongApiKeyType
-} from "../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, Uuid } from "../core/Wire.js"
+import { isApiKeyNotValid } from "../core/KnownErrors.js"
 import type { ApiKeyOwner } from "./ApiKey.js"
-import { commonKeyFields, firstValue, readValue, resolveOwner } from "./ApiKey.js"
+import { resolveOwner } from "./ApiKey.js"
+import { UserApiKey, UserIdOrMe, checkEndpoint, createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText } from "./internal/userApiKeys.js"
+
+/** The domain's schemas, defined with its wire definitions (`internal/userApiKeys.ts`). */
+export { UserApiKey, UserApiKeyFirstView } from "./internal/userApiKeys.js"
 
 export type { ApiKeyOwner, Validity } from "./ApiKey.js"
 export { validity } from "./ApiKey.js"
-
-const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
-
-const userKeyFields = {
-  ...commonKeyFields,
-  type: Schema.Literal("user"),
-  userId: field("user_id", Uuid)
-}
-
-/** A user API key as read (value obfuscated to its last four characters). */
-export const UserApiKey = Schema.Struct({ ...userKeyFields, ...readValue })
-
-/** A user API key (value obfuscated). */
-export type UserApiKey = typeof UserApiKey.Type
-
-/** A just-created user API key: the full value, redacted. */
-export const UserApiKeyFirstView = Schema.Struct({ ...userKeyFields, ...firstValue })
-
-/** A just-created user API key (full value). */
-export type UserApiKeyFirstView = typeof UserApiKeyFirstView.Type
-
-/** The service's answer (400, plain text) when the project does not allow user API keys. */
-export const userApiKeysNotEnabledText = "User API keys are not enabled for this project."
 
 /** The project does not allow user API keys (`allow_user_api_keys` is off; the service answers 400 text). */
 export class UserApiKeysNotEnabled extends Data.TaggedError("UserApiKeysNotEnabled")<{ readonly message: string }> {
   /** The error with the service's message. */
   static readonly make = () => new UserApiKeysNotEnabled({ message: userApiKeysNotEnabledText })
 }
-
-const OwnerQuery = Schema.Struct({ userId: field("user_id", UserIdOrMe) })
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
-
-/** `GET /user-api-keys?user_id=` (client access, own keys). */
-export const listEndpoint = Endpoint.make({
-  name: "UserApiKeys.list",
-  method: "GET",
-  path: "/user-api-keys",
-  access: "client",
-  session: "required",
-  query: OwnerQuery,
-  success: Schema.Struct({ items: Schema.Array(UserApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
-})
-
-/** `POST /user-api-keys` (client access; answered 200 with the full value). */
-export const createEndpoint = Endpoint.make({
-  name: "UserApiKeys.create",
-  method: "POST",
-  path: "/user-api-keys",
-  access: "client",
-  session: "required",
-  payload: Schema.Struct({
-    userId: field("user_id", UserIdOrMe),
-    description: Schema.String,
-    expiresAt: field("expires_at_millis", Schema.NullOr(DateFromMillis)),
-    isPublic: optionalField("is_public", Schema.Boolean)
-  }),
-  success: UserApiKeyFirstView,
-  errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
-})
-
-/** `GET /user-api-keys/{api_key_id}?user_id=` (client access, own keys). */
-export const getEndpoint = Endpoint.make({
-  name: "UserApiKeys.get",
-  method: "GET",
-  path: "/user-api-keys/:api_key_id",
-  access: "client",
-  session: "required",
-  params: KeyParams,
-  query: OwnerQuery,
-  success: UserApiKey,
-  errors: [ApiKeyNotFound, CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
-})
-
-/** `PATCH /user-api-keys/{api_key_id}?user_id=` (client access, own keys). */
-export const updateEndpoint = Endpoint.make({
-  name: "UserApiKeys.update",
-  method: "PATCH",
-  path: "/user-api-keys/:api_key_id",
-  access: "client",
-  session: "required",
-  params: KeyParams,
-  query: OwnerQuery,
-  payload: Schema.Struct({
-    description: optionalField("description", Schema.String),
-    revoked: optionalField("revoked", Schema.Literal(true))
-  }),
-  success: UserApiKey,
-  errors: [ApiKeyNotFound, CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
-})
-
-/** `POST /user-api-keys/check` (server or admin access). */
-export const checkEndpoint = Endpoint.make({
-  name: "UserApiKeys.check",
-  method: "POST",
-  path: "/user-api-keys/check",
-  access: "server",
-  session: "none",
-  payload: Schema.Struct({ apiKey: field("api_key", Schema.Redacted(Schema.String)) }),
-  success: UserApiKey,
-  errors: [ApiKeyNotFound, WrongApiKeyType, ApiKeyRevoked, ApiKeyExpired]
-})
 
 /** Turns the service's feature-disabled text into {@link UserApiKeysNotEnabled}. */
 const featureGate = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, HttpError> | HttpError | UserApiKeysNotEnabled, R> =>

@@ -10,19 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Endpoint from "../core/Endpoint.js"
 import { Session } from "../session/Session.js"
-import { SignInTokens } from "./Tokens.js"
-
-/** `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`. */
-export const signUpEndpoint = Endpoint.make({
-  name: "Anonymous.signUp",
-  method: "POST",
-  path: "/auth/anonymous/sign-up",
-  access: "client",
-  session: "none",
-  success: SignInTokens,
-  // the service performs no project-switch check: ANONYMOUS_ACCOUNTS_NOT_ENABLED is never raised (§6 #8)
-  errors: []
-})
+import { signUpEndpoint } from "./internal/anonymous.js"
 
 /**
  * Creates an anonymous user, signs it in and stores the tokens; returns its id.

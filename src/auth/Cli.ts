@@ -38,11 +38,11 @@ import { CliAuthError, CliAuthExpiredError, CliAuthUsedError } from "../core/Kno
 import * as Schedules from "../core/Schedules.js"
 import { StackClient } from "../core/StackClient.js"
 import { Session } from "../session/Session.js"
-import { makeRefreshGrant, refreshGrant } from "./Tokens.js"
+import { makeRefreshGrant, refreshGrant } from "../session/RefreshGrant.js"
 import { checkEndpoint, claimAnonymousSessionEndpoint, completeEndpoint, initiateEndpoint, invalidLoginCodeText, pollEndpoint } from "./internal/cli.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/cli.ts`). */
-export { Attempt, PollAnswer, maxExpiresInMillis } from "./internal/cli.js"
+export { Attempt, maxExpiresInMillis } from "./internal/cli.js"
 
 /** Default lifetime of an attempt: 2 hours. */
 export const defaultExpiresInMillis = 7_200_000

@@ -10,55 +10,10 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../core/KnownErrors.js"
-import { CodePayload, CodeValid, field, SuccessTrue } from "../core/Wire.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
-import { verificationCodeErrors } from "./PasswordReset.js"
-
-/** Payload of `POST /contact-channels/send-verification-code`. */
-export const SendVerificationCodePayload = Schema.Struct({
-  email: Schema.String,
-  callbackUrl: field("callback_url", Schema.String)
-})
-
-/** `POST /contact-channels/send-verification-code` (primary e-mail of the signed-in user). */
-export const sendVerificationCodeEndpoint = Endpoint.make({
-  name: "Auth.sendVerificationEmail",
-  method: "POST",
-  path: "/contact-channels/send-verification-code",
-  access: "client",
-  session: "required",
-  payload: SendVerificationCodePayload,
-  success: SuccessTrue,
-  errors: [EmailIsNotPrimaryEmail, EmailAlreadyVerified, RedirectUrlNotWhitelisted]
-})
-
-/** `POST /contact-channels/verify/check-code`. */
-export const checkVerificationCodeEndpoint = Endpoint.make({
-  name: "Auth.checkEmailVerificationCode",
-  method: "POST",
-  path: "/contact-channels/verify/check-code",
-  access: "client",
-  session: "none",
-  payload: CodePayload,
-  success: CodeValid,
-  errors: [...verificationCodeErrors]
-})
-
-/** `POST /contact-channels/verify`. */
-export const verifyEndpoint = Endpoint.make({
-  name: "Auth.verifyEmail",
-  method: "POST",
-  path: "/contact-channels/verify",
-  access: "client",
-  session: "none",
-  payload: CodePayload,
-  success: SuccessTrue,
-  errors: [...verificationCodeErrors]
-})
+import { checkVerificationCodeEndpoint, sendVerificationCodeEndpoint, verifyEndpoint } from "./internal/emailVerification.js"
 
 /** The signed-in user has no primary e-mail to verify (raised before any request). */
 export class UserHasNoPrimaryEmail extends Data.TaggedError("UserHasNoPrimaryEmail")<{ readonly message: string }> {

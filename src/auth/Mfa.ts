@@ -23,55 +23,16 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
-import {
-  InvalidTotpCode,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeExpired,
-  VerificationCodeMaxAttemptsReached,
-  VerificationCodeNotFound
-} from "../core/KnownErrors.js"
-import { field, VerificationCode } from "../core/Wire.js"
+import { InvalidTotpCode } from "../core/KnownErrors.js"
 import { Session } from "../session/Session.js"
 import type { CurrentUser } from "../users/User.js"
 import * as Users from "../users/Users.js"
-import { SignInTokens } from "./Tokens.js"
 import * as Totp from "./Totp.js"
+import { signInEndpoint } from "./internal/mfa.js"
 
-/** `"totp"`, the only second factor; another value is a SCHEMA_ERROR with the service's wording. */
-export const FactorType = Schema.String.pipe(
-  Schema.filter((value): value is "totp" => value === "totp", {
-    message: () => "must be one of the following values: totp"
-  })
-)
-
-/** Payload of `POST /auth/mfa/sign-in`. */
-export const SignInPayload = Schema.Struct({
-  /** The `attempt_code` of `MULTI_FACTOR_AUTHENTICATION_REQUIRED`. */
-  attemptCode: field("code", VerificationCode),
-  type: FactorType,
-  /** The code of the authenticator app. */
-  totp: Schema.String
-})
-
-/** `POST /auth/mfa/sign-in`. */
-export const signInEndpoint = Endpoint.make({
-  name: "Mfa.signIn",
-  method: "POST",
-  path: "/auth/mfa/sign-in",
-  access: "client",
-  session: "none",
-  payload: SignInPayload,
-  success: SignInTokens,
-  errors: [
-    InvalidTotpCode,
-    VerificationCodeNotFound,
-    VerificationCodeExpired,
-    VerificationCodeAlreadyUsed,
-    VerificationCodeMaxAttemptsReached
-  ]
-})
+/** The domain's schemas, defined with its wire definitions (`internal/mfa.ts`). */
+export { FactorType } from "./internal/mfa.js"
 
 /** The issuer shown by authenticator apps unless another is given. */
 export const defaultIssuer = "Stack Auth"

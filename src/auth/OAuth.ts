@@ -46,136 +46,16 @@ import type { HandlerPaths } from "../core/HandlerUrls.js"
 import { parseJsonBounded } from "../core/internal/call.js"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"
 import type { KnownErrorClass } from "../core/KnownError.js"
-import {
-  AccessTokenExpired,
-  byCode,
-  ContactChannelAlreadyUsedForAuthBySomeoneElse,
-  InvalidAuthorizationCode,
-  InvalidOauthClientIdOrSecret,
-  InvalidPublishableClientKey,
-  InvalidScope,
-  MultiFactorAuthenticationRequired,
-  OauthConnectionAlreadyConnectedToAnotherUser,
-  OauthExtraScopeNotAvailableWithSharedOauthKeys,
-  OauthProviderAccessDenied,
-  OauthProviderNotFoundOrNotEnabled,
-  OauthProviderTemporarilyUnavailable,
-  PublishableClientKeyRequiredForProject,
-  RedirectUrlNotWhitelisted,
-  SignUpNotEnabled,
-  SignUpRejected,
-  UnparsableAccessToken
-} from "../core/KnownErrors.js"
+import { byCode, ContactChannelAlreadyUsedForAuthBySomeoneElse, MultiFactorAuthenticationRequired, OauthConnectionAlreadyConnectedToAnotherUser, OauthProviderAccessDenied, OauthProviderTemporarilyUnavailable, SignUpNotEnabled, SignUpRejected } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
-import { field, optionalField } from "../core/Wire.js"
 import * as Cookies from "../session/cookies.js"
 import { Session } from "../session/Session.js"
 import { OAuthBrowser } from "./OAuthBrowser.js"
-import { OAuthTokenResponse, publicClientSentinel } from "./Tokens.js"
+import { publicClientSentinel } from "../session/RefreshGrant.js"
+import { AuthorizeQuery, authorizeEndpoint, callbackErrorParams, codeGrantEndpoint, withoutParams } from "./internal/oauth.js"
 
-// ---------------------------------------------------------------------------------------------
-// Endpoints
-// ---------------------------------------------------------------------------------------------
-
-/** Query of `GET /auth/oauth/authorize/{provider_id}` (PROTOCOL.md §3.1.1); required keys first. */
-export const AuthorizeQuery = Schema.Struct({
-  clientId: field("client_id", Schema.String),
-  /** The publishable key, or `__stack_public_client__`. */
-  clientSecret: field("client_secret", Schema.Redacted(Schema.String)),
-  /** The callback page, without `code`/`state`. */
-  redirectUri: field("redirect_uri", Schema.String),
-  scope: Schema.Literal("legacy"),
-  state: Schema.String,
-  grantType: field("grant_type", Schema.Literal("authorization_code")),
-  codeChallenge: field("code_challenge", Schema.String),
-  codeChallengeMethod: field("code_challenge_method", Schema.Literal("S256")),
-  responseType: field("response_type", Schema.Literal("code")),
-  type: optionalField("type", Schema.Literal("authenticate", "link")),
-  /** The current access token (required for `link`). */
-  token: optionalField("token", Schema.Redacted(Schema.String)),
-  /** Space-separated extra provider scopes. */
-  providerScope: optionalField("provider_scope", Schema.String),
-  errorRedirectUrl: optionalField("error_redirect_url", Schema.String),
-  afterCallbackRedirectUrl: optionalField("after_callback_redirect_url", Schema.String),
-  stackResponseMode: optionalField("stack_response_mode", Schema.Literal("json", "redirect"))
-})
-
-/** The authorize query in the domain. */
-export type AuthorizeQuery = typeof AuthorizeQuery.Type
-
-/** Whether a text is an absolute `http:` or `https:` URL. */
-const isHttpUrl = (text: string): boolean => {
-  try {
-    const protocol = new URL(text).protocol
-    return protocol === "https:" || protocol === "http:"
-  } catch {
-    return false
-  }
-}
-
-/**
- * `{ location }`: where the browser goes next (the provider). Only an absolute `http(s):` URL is
- * accepted: the page navigates there, and a `javascript:` or `data:` location from a hostile
- * answer would run in the app's origin, where the token cookies are readable.
- */
-export const AuthorizeAnswer = Schema.Struct({
-  location: Schema.String.pipe(Schema.filter(isHttpUrl, { message: () => "not an absolute http(s) URL" }))
-})
-
-/** `GET /auth/oauth/authorize/{provider_id}` in JSON mode (no x-stack headers; keys in the query). */
-export const authorizeEndpoint = Endpoint.make({
-  name: "OAuth.authorize",
-  method: "GET",
-  path: "/auth/oauth/authorize/:provider_id",
-  access: "none",
-  session: "none",
-  params: Schema.Struct({ providerId: field("provider_id", Schema.String) }),
-  query: AuthorizeQuery,
-  success: AuthorizeAnswer,
-  errors: [
-    InvalidOauthClientIdOrSecret,
-    InvalidPublishableClientKey,
-    PublishableClientKeyRequiredForProject,
-    OauthProviderNotFoundOrNotEnabled,
-    RedirectUrlNotWhitelisted,
-    OauthExtraScopeNotAvailableWithSharedOauthKeys,
-    UnparsableAccessToken,
-    AccessTokenExpired
-  ]
-})
-
-/** The code grant's form fields (in the order the official client sends them). */
-export const AuthorizationCodeGrant = Schema.Struct({
-  redirectUri: field("redirect_uri", Schema.String),
-  codeVerifier: field("code_verifier", Schema.Redacted(Schema.String)),
-  code: Schema.Redacted(Schema.String),
-  grantType: field("grant_type", Schema.Literal("authorization_code")),
-  clientId: field("client_id", Schema.String),
-  clientSecret: field("client_secret", Schema.Redacted(Schema.String))
-})
-
-/** The code grant in the domain. */
-export type AuthorizationCodeGrant = typeof AuthorizationCodeGrant.Type
-
-/** `POST /auth/oauth/token` with the authorization-code grant (form-encoded, no x-stack headers). */
-export const codeGrantEndpoint = Endpoint.make({
-  name: "OAuth.exchangeCode",
-  method: "POST",
-  path: "/auth/oauth/token",
-  access: "none",
-  session: "none",
-  payload: AuthorizationCodeGrant,
-  payloadEncoding: "form",
-  success: OAuthTokenResponse,
-  errors: [
-    InvalidAuthorizationCode,
-    MultiFactorAuthenticationRequired,
-    InvalidOauthClientIdOrSecret,
-    InvalidPublishableClientKey,
-    PublishableClientKeyRequiredForProject,
-    InvalidScope
-  ]
-})
+/** The domain's schemas, defined with its wire definitions (`internal/oAuth.ts`). */
+export { AuthorizeAnswer } from "./internal/oauth.js"
 
 // ---------------------------------------------------------------------------------------------
 // PKCE, state, URLs
@@ -203,9 +83,6 @@ export const codeChallengeOf = (verifier: string): Effect.Effect<string> =>
 /** A random OAuth state: 16 random bytes, base64url (22 characters). */
 export const makeState: Effect.Effect<string> = Effect.map(randomBytes(16), base64Url)
 
-/** Query parameters the callback carries for an error (stripped before the error is raised). */
-export const callbackErrorParams = ["error", "error_description", "errorCode", "message", "details"] as const
-
 /**
  * Default callback page without a `HandlerUrls` service (PROTOCOL.md §5.4 `oauthCallback`); with
  * one, its `oauthCallback` page is the default.
@@ -229,12 +106,6 @@ const handlerPages = (current: string): Effect.Effect<{ readonly paths: HandlerP
 
 /** Minimum remaining validity of the access token sent as `token` for `link` (PROTOCOL.md §2.7). */
 export const linkTokenMinimumRemainingMillis = 45_000
-
-const withoutParams = (url: URL, names: ReadonlyArray<string>): URL => {
-  const copy = new URL(url.href)
-  for (const name of names) copy.searchParams.delete(name)
-  return copy
-}
 
 /**
  * The `redirect_uri` sent for a callback page: absolute against `base`, no `#hash`, no `code`

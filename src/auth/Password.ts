@@ -8,81 +8,13 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
-import {
-  BotChallengeFailed,
-  BotChallengeRequired,
-  EmailPasswordMismatch,
-  MultiFactorAuthenticationRequired,
-  PasswordAuthenticationNotEnabled,
-  PasswordConfirmationMismatch,
-  PasswordTooLong,
-  PasswordTooShort,
-  RedirectUrlNotWhitelisted,
-  SignUpNotEnabled,
-  SignUpRejected,
-  UserDoesNotHavePassword,
-  UserEmailAlreadyExists
-} from "../core/KnownErrors.js"
-import { field, optionalField, SuccessTrue } from "../core/Wire.js"
 import { Session } from "../session/Session.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
 import { SignInTokens } from "./Tokens.js"
-
-/** Payload of `POST /auth/password/sign-in`. */
-export const SignInPayload = Schema.Struct({
-  email: Schema.String.pipe(Schema.minLength(1)),
-  password: Schema.String.pipe(Schema.maxLength(70))
-})
-
-/** Payload of `POST /auth/password/sign-up`. */
-export const SignUpPayload = Schema.Struct({
-  email: Schema.String.pipe(Schema.minLength(1)),
-  password: Schema.String,
-  verificationCallbackUrl: optionalField("verification_callback_url", Schema.String),
-  botChallengeToken: optionalField("bot_challenge_token", Schema.String),
-  botChallengePhase: optionalField("bot_challenge_phase", Schema.Literal("invisible", "visible")),
-  botChallengeUnavailable: optionalField("bot_challenge_unavailable", Schema.Literal("true"))
-})
-
-/** `POST /auth/password/sign-in`. */
-export const signInEndpoint = Endpoint.make({
-  name: "Auth.signInWithPassword",
-  method: "POST",
-  path: "/auth/password/sign-in",
-  access: "client",
-  session: "none",
-  payload: SignInPayload,
-  success: SignInTokens,
-  errors: [PasswordAuthenticationNotEnabled, EmailPasswordMismatch, MultiFactorAuthenticationRequired]
-})
-
-/** `POST /auth/password/sign-up`. */
-export const signUpEndpoint = Endpoint.make({
-  name: "Auth.signUpWithPassword",
-  method: "POST",
-  path: "/auth/password/sign-up",
-  access: "client",
-  // a current anonymous user is upgraded in place, so its tokens are sent when present
-  session: "optional",
-  payload: SignUpPayload,
-  success: SignInTokens,
-  errors: [
-    PasswordAuthenticationNotEnabled,
-    RedirectUrlNotWhitelisted,
-    SignUpNotEnabled,
-    PasswordTooShort,
-    PasswordTooLong,
-    UserEmailAlreadyExists,
-    SignUpRejected,
-    BotChallengeRequired,
-    BotChallengeFailed,
-    MultiFactorAuthenticationRequired
-  ]
-})
+import { setPasswordEndpoint, signInEndpoint, signUpEndpoint, updatePasswordEndpoint, userAlreadyHasPasswordText } from "./internal/password.js"
 
 /** Stores the tokens of a sign-in answer in the `Session`; yields the user id. */
 export const storeSignIn = (tokens: SignInTokens) =>
@@ -136,46 +68,6 @@ export const signUpWithPassword = Effect.fn("Auth.signUpWithPassword")(function*
   const tokens = yield* Endpoint.call(signUpEndpoint, { payload })
   return yield* store(tokens)
 })
-
-// ---------------------------------------------------------------------------------------------
-// Changing the password of the signed-in user
-// ---------------------------------------------------------------------------------------------
-
-/** Payload of `POST /auth/password/update`. */
-export const UpdatePasswordPayload = Schema.Struct({
-  oldPassword: field("old_password", Schema.String),
-  newPassword: field("new_password", Schema.String)
-})
-
-/** `POST /auth/password/update` (signed-in user; the refresh token header keeps the current session). */
-export const updatePasswordEndpoint = Endpoint.make({
-  name: "Auth.updatePassword",
-  method: "POST",
-  path: "/auth/password/update",
-  access: "client",
-  session: "required",
-  payload: UpdatePasswordPayload,
-  success: SuccessTrue,
-  errors: [PasswordAuthenticationNotEnabled, PasswordTooShort, PasswordTooLong, UserDoesNotHavePassword, PasswordConfirmationMismatch]
-})
-
-/** Payload of `POST /auth/password/set`. */
-export const SetPasswordPayload = Schema.Struct({ password: Schema.String })
-
-/** `POST /auth/password/set` (signed-in user without a password). */
-export const setPasswordEndpoint = Endpoint.make({
-  name: "Auth.setPassword",
-  method: "POST",
-  path: "/auth/password/set",
-  access: "client",
-  session: "required",
-  payload: SetPasswordPayload,
-  success: SuccessTrue,
-  errors: [PasswordAuthenticationNotEnabled, PasswordTooShort, PasswordTooLong]
-})
-
-/** The service's plain-text answer when `set` is called for a user who has a password. */
-export const userAlreadyHasPasswordText = "User already has a password set."
 
 /** `POST /auth/password/set` for a user who already has a password (the service answers 400 text). */
 export class UserAlreadyHasPassword extends Data.TaggedError("UserAlreadyHasPassword")<{

@@ -8,79 +8,12 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
-import {
-  PasswordAuthenticationNotEnabled,
-  PasswordTooLong,
-  PasswordTooShort,
-  RedirectUrlNotWhitelisted,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeExpired,
-  VerificationCodeMaxAttemptsReached,
-  VerificationCodeNotFound
-} from "../core/KnownErrors.js"
-import { CodePayload, CodeValid, field, SuccessTrue, VerificationCode } from "../core/Wire.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
+import { checkResetCodeEndpoint, resetEndpoint, sendResetCodeEndpoint } from "./internal/passwordReset.js"
 
-/** The errors of a verification code (every `{code}` endpoint). */
-export const verificationCodeErrors = [
-  VerificationCodeNotFound,
-  VerificationCodeExpired,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeMaxAttemptsReached
-] as const
-
-/** The answer of `send-reset-code`, the same whether or not a user has the e-mail. */
-export const maybeSent = "maybe, only if user with e-mail exists"
-
-/** Payload of `POST /auth/password/send-reset-code`. */
-export const SendResetCodePayload = Schema.Struct({
-  email: Schema.String,
-  callbackUrl: field("callback_url", Schema.String)
-})
-
-/** `POST /auth/password/send-reset-code`. */
-export const sendResetCodeEndpoint = Endpoint.make({
-  name: "Auth.sendPasswordResetCode",
-  method: "POST",
-  path: "/auth/password/send-reset-code",
-  access: "client",
-  session: "none",
-  payload: SendResetCodePayload,
-  success: Schema.Struct({ success: Schema.Literal(maybeSent) }),
-  errors: [PasswordAuthenticationNotEnabled, RedirectUrlNotWhitelisted]
-})
-
-/** Payload of the check-code endpoints: `{ code }` (45 characters; defined in `core/Wire.ts`). */
-export { CodePayload } from "../core/Wire.js"
-
-/** `POST /auth/password/reset/check-code`. */
-export const checkResetCodeEndpoint = Endpoint.make({
-  name: "Auth.checkPasswordResetCode",
-  method: "POST",
-  path: "/auth/password/reset/check-code",
-  access: "client",
-  session: "none",
-  payload: CodePayload,
-  success: CodeValid,
-  errors: [...verificationCodeErrors]
-})
-
-/** Payload of `POST /auth/password/reset`. */
-export const ResetPayload = Schema.Struct({ code: VerificationCode, password: Schema.String })
-
-/** `POST /auth/password/reset`. */
-export const resetEndpoint = Endpoint.make({
-  name: "Auth.resetPassword",
-  method: "POST",
-  path: "/auth/password/reset",
-  access: "client",
-  session: "none",
-  payload: ResetPayload,
-  success: SuccessTrue,
-  errors: [...verificationCodeErrors, PasswordTooShort, PasswordTooLong, PasswordAuthenticationNotEnabled]
-})
+/** The domain's schemas, defined with its wire definitions (`internal/passwordReset.ts`). */
+export { verificationCodeErrors } from "./internal/passwordReset.js"
 
 /**
  * Asks the service to e-mail a password-reset link to `email`. `POST /auth/password/send-reset-code`.

@@ -3,8 +3,9 @@
  * validated before anything is stored (SPEC.md §5): a non-empty access token, `token_type`
  * bearer or dpop in any case, a positive `expires_in` where present, never the text `undefined`.
  *
- * The token endpoint's answer and the refresh grant are defined with the session that sends it
- * (`session/RefreshGrant.ts`, docs/ARCHITECTURE.md) and re-exported here.
+ * The token endpoint's answer is defined with the session that sends the refresh grant
+ * (`session/RefreshGrant.ts`, docs/ARCHITECTURE.md) and re-exported here; the grant itself (its
+ * descriptor, form fields and the public-client secret) is wire-only and stays there.
  *
  * @module
  */
@@ -12,16 +13,8 @@ import * as Schema from "effect/Schema"
 import { field, optionalField, RedactedToken } from "../core/Wire.js"
 
 export {
-  /** Builds the refresh grant for a project. */
-  makeRefreshGrant,
   /** Answer of `POST /auth/oauth/token`. */
   OAuthTokenResponse,
-  /** The client secret sent when the project has no publishable key. */
-  publicClientSentinel,
-  /** The refresh grant's form fields. */
-  RefreshGrant,
-  /** `POST /auth/oauth/token` with the refresh grant (form-encoded, no x-stack headers). */
-  refreshGrant,
   /** `token_type` of an OAuth token response: bearer or dpop, any case. */
   TokenType
 } from "../session/RefreshGrant.js"

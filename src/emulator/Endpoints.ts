@@ -20,11 +20,11 @@ import {
   PublishableClientKeyRequiredForProject,
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
-import { AuthorizeQuery } from "../auth/OAuth.js"
+import { AuthorizeQuery } from "../auth/internal/oauth.js"
 import { optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
-import * as Projects from "../projects/Projects.js"
-import * as Teams from "../teams/Teams.js"
-import * as ServerUsers from "../users/ServerUsers.js"
+import * as Projects from "../projects/internal/projects.js"
+import * as Teams from "../teams/internal/teams.js"
+import * as ServerUsers from "../users/internal/serverUsers.js"
 
 /** A uuid path/body value (the SDK's `Wire.Uuid`). */
 export const Uuid = WireUuid

@@ -16,82 +16,11 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { InvalidArgument } from "../core/Errors.js"
-import {
-  PermissionNotFound,
-  TeamMembershipNotFound,
-  TeamPermissionNotFound,
-  UserNotFound,
-  WrongPermissionScope
-} from "../core/KnownErrors.js"
-import { field, SuccessTrue, Uuid } from "../core/Wire.js"
-import { PermissionId, permissionIdProblem, ProjectPermission, TeamPermission } from "./Permissions.js"
-
-const TeamGrantParams = Schema.Struct({
-  teamId: field("team_id", Uuid),
-  userId: field("user_id", Uuid),
-  permissionId: field("permission_id", PermissionId)
-})
-
-const ProjectGrantParams = Schema.Struct({
-  userId: field("user_id", Uuid),
-  permissionId: field("permission_id", PermissionId)
-})
-
-/** `POST /team-permissions/{team_id}/{user_id}/{permission_id}` (server access, 201, idempotent). */
-export const grantTeamPermissionEndpoint = Endpoint.make({
-  name: "ServerPermissions.grantTeamPermission",
-  method: "POST",
-  path: "/team-permissions/:team_id/:user_id/:permission_id",
-  access: "server",
-  session: "none",
-  params: TeamGrantParams,
-  payload: Schema.Struct({}),
-  success: TeamPermission,
-  successStatus: 201,
-  errors: [UserNotFound, TeamMembershipNotFound, PermissionNotFound, WrongPermissionScope]
-})
-
-/** `DELETE /team-permissions/{team_id}/{user_id}/{permission_id}` (server access). */
-export const revokeTeamPermissionEndpoint = Endpoint.make({
-  name: "ServerPermissions.revokeTeamPermission",
-  method: "DELETE",
-  path: "/team-permissions/:team_id/:user_id/:permission_id",
-  access: "server",
-  session: "none",
-  params: TeamGrantParams,
-  success: SuccessTrue,
-  errors: [UserNotFound, TeamMembershipNotFound, TeamPermissionNotFound]
-})
-
-/** `POST /project-permissions/{user_id}/{permission_id}` (server access, 201, idempotent). */
-export const grantProjectPermissionEndpoint = Endpoint.make({
-  name: "ServerPermissions.grantProjectPermission",
-  method: "POST",
-  path: "/project-permissions/:user_id/:permission_id",
-  access: "server",
-  session: "none",
-  params: ProjectGrantParams,
-  payload: Schema.Struct({}),
-  success: ProjectPermission,
-  successStatus: 201,
-  errors: [UserNotFound, PermissionNotFound, WrongPermissionScope]
-})
-
-/** `DELETE /project-permissions/{user_id}/{permission_id}` (server access). */
-export const revokeProjectPermissionEndpoint = Endpoint.make({
-  name: "ServerPermissions.revokeProjectPermission",
-  method: "DELETE",
-  path: "/project-permissions/:user_id/:permission_id",
-  access: "server",
-  session: "none",
-  params: ProjectGrantParams,
-  success: SuccessTrue,
-  errors: [UserNotFound, PermissionNotFound]
-})
+import { permissionIdProblem } from "./Permissions.js"
+import { grantProjectPermissionEndpoint, grantTeamPermissionEndpoint, revokeProjectPermissionEndpoint, revokeTeamPermissionEndpoint } from "./internal/serverPermissions.js"
 
 /** Fails with `InvalidArgument` (nothing sent) when `permissionId` is not a permission id. */
 const checkPermissionId = (permissionId: string): Effect.Effect<void, InvalidArgument> => {

@@ -7,108 +7,11 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
-import { ApiKeyNotFound } from "../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, RedactedToken, Uuid } from "../core/Wire.js"
+import { InternalApiKey, InternalApiKeyCreate, createEndpoint, getEndpoint, listEndpoint, updateEndpoint } from "./internal/internalApiKeys.js"
 
-/** An obfuscated key value: its last four characters. */
-export const LastFour = Schema.Struct({ lastFour: field("last_four", Schema.String) })
-
-const keyFields = {
-  id: Uuid,
-  description: Schema.String,
-  createdAt: field("created_at_millis", DateFromMillis),
-  expiresAt: field("expires_at_millis", DateFromMillis),
-  manuallyRevokedAt: optionalField("manually_revoked_at_millis", DateFromMillis)
-}
-
-/** A project API key as read (values obfuscated). */
-export const InternalApiKey = Schema.Struct({
-  ...keyFields,
-  publishableClientKey: optionalField("publishable_client_key", LastFour),
-  secretServerKey: optionalField("secret_server_key", LastFour),
-  superSecretAdminKey: optionalField("super_secret_admin_key", LastFour)
-})
-
-/** A project API key (values obfuscated). */
-export type InternalApiKey = typeof InternalApiKey.Type
-
-/** A just-created project API key: the full values, redacted. */
-export const InternalApiKeyFirstView = Schema.Struct({
-  ...keyFields,
-  publishableClientKey: optionalField("publishable_client_key", RedactedToken),
-  secretServerKey: optionalField("secret_server_key", RedactedToken),
-  superSecretAdminKey: optionalField("super_secret_admin_key", RedactedToken)
-})
-
-/** A just-created project API key (full values). */
-export type InternalApiKeyFirstView = typeof InternalApiKeyFirstView.Type
-
-/** What to create: a description, an expiry (required) and which of the three keys. */
-export const InternalApiKeyCreate = Schema.Struct({
-  description: Schema.String,
-  expiresAt: field("expires_at_millis", DateFromMillis),
-  hasPublishableClientKey: field("has_publishable_client_key", Schema.Boolean),
-  hasSecretServerKey: field("has_secret_server_key", Schema.Boolean),
-  hasSuperSecretAdminKey: field("has_super_secret_admin_key", Schema.Boolean)
-})
-
-/** What to create. */
-export type InternalApiKeyCreate = typeof InternalApiKeyCreate.Type
-
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
-
-/** `GET /internal/api-keys` (admin access). */
-export const listEndpoint = Endpoint.make({
-  name: "InternalApiKeys.list",
-  method: "GET",
-  path: "/internal/api-keys",
-  access: "admin",
-  session: "none",
-  success: Schema.Struct({ items: Schema.Array(InternalApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: []
-})
-
-/** `POST /internal/api-keys` (admin access). */
-export const createEndpoint = Endpoint.make({
-  name: "InternalApiKeys.create",
-  method: "POST",
-  path: "/internal/api-keys",
-  access: "admin",
-  session: "none",
-  payload: InternalApiKeyCreate,
-  success: InternalApiKeyFirstView,
-  errors: []
-})
-
-/** `GET /internal/api-keys/{api_key_id}` (admin access). */
-export const getEndpoint = Endpoint.make({
-  name: "InternalApiKeys.get",
-  method: "GET",
-  path: "/internal/api-keys/:api_key_id",
-  access: "admin",
-  session: "none",
-  params: KeyParams,
-  success: InternalApiKey,
-  errors: [ApiKeyNotFound]
-})
-
-/** `PATCH /internal/api-keys/{api_key_id}` (admin access). */
-export const updateEndpoint = Endpoint.make({
-  name: "InternalApiKeys.update",
-  method: "PATCH",
-  path: "/internal/api-keys/:api_key_id",
-  access: "admin",
-  session: "none",
-  params: KeyParams,
-  payload: Schema.Struct({
-    description: optionalField("description", Schema.String),
-    revoked: optionalField("revoked", Schema.Literal(true))
-  }),
-  success: InternalApiKey,
-  errors: [ApiKeyNotFound]
-})
+/** The domain's schemas, defined with its wire definitions (`internal/internalApiKeys.ts`). */
+export { InternalApiKey, InternalApiKeyCreate, InternalApiKeyFirstView, LastFour } from "./internal/internalApiKeys.js"
 
 /**
  * Creates project keys (any of the three kinds) valid until `expiresAt`; the answer is the only

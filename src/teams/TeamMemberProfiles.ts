@@ -13,78 +13,17 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamPermissionRequired, UserNotFound } from "../core/KnownErrors.js"
-import { field, optionalField, Uuid } from "../core/Wire.js"
 import { ServerUser } from "../users/User.js"
-import { UserIdOrMe } from "./Teams.js"
+import { TeamMemberProfile, TeamMemberProfileUpdate, getEndpoint, listEndpoint, updateEndpoint } from "./internal/teamMemberProfiles.js"
 
-/** A member's profile in a team, client view. */
-export const TeamMemberProfile = Schema.Struct({
-  teamId: field("team_id", Uuid),
-  userId: field("user_id", Uuid),
-  displayName: field("display_name", Schema.NullOr(Schema.String)),
-  profileImageUrl: field("profile_image_url", Schema.NullOr(Schema.String))
-})
-
-/** A member's profile in a team, client view. */
-export type TeamMemberProfile = typeof TeamMemberProfile.Type
+/** The domain's schemas, defined with its wire definitions (`internal/teamMemberProfiles.ts`). */
+export { TeamMemberProfile, TeamMemberProfileUpdate } from "./internal/teamMemberProfiles.js"
 
 /** A member's profile, server view: adds the full server-view user. */
 export const ServerTeamMemberProfile = Schema.Struct({ ...TeamMemberProfile.fields, user: ServerUser })
 
 /** A member's profile, server view. */
 export type ServerTeamMemberProfile = typeof ServerTeamMemberProfile.Type
-
-/** The fields of a profile that can change (null: show the user's own value). */
-export const TeamMemberProfileUpdate = Schema.Struct({
-  displayName: optionalField("display_name", Schema.NullOr(Schema.String)),
-  profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String))
-})
-
-/** A change of a member profile. */
-export type TeamMemberProfileUpdate = typeof TeamMemberProfileUpdate.Type
-
-/** Path parameters of one profile. */
-export const ProfileParams = Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
-
-const errors = [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound] as const
-
-/** `GET /team-member-profiles?team_id=&user_id=` (client access; `team_id` required, caller must be a member). */
-export const listEndpoint = Endpoint.make({
-  name: "TeamMemberProfiles.list",
-  method: "GET",
-  path: "/team-member-profiles",
-  access: "client",
-  session: "required",
-  query: Schema.Struct({ teamId: field("team_id", Uuid), userId: optionalField("user_id", UserIdOrMe) }),
-  success: Schema.Struct({ items: Schema.Array(TeamMemberProfile), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors
-})
-
-/** `GET /team-member-profiles/{team_id}/{user_id|me}` (client access). */
-export const getEndpoint = Endpoint.make({
-  name: "TeamMemberProfiles.get",
-  method: "GET",
-  path: "/team-member-profiles/:team_id/:user_id",
-  access: "client",
-  session: "required",
-  params: ProfileParams,
-  success: TeamMemberProfile,
-  errors
-})
-
-/** `PATCH /team-member-profiles/{team_id}/{user_id|me}` (client access: own profile only). */
-export const updateEndpoint = Endpoint.make({
-  name: "TeamMemberProfiles.update",
-  method: "PATCH",
-  path: "/team-member-profiles/:team_id/:user_id",
-  access: "client",
-  session: "required",
-  params: ProfileParams,
-  payload: TeamMemberProfileUpdate,
-  success: TeamMemberProfile,
-  errors
-})
 
 /** The cache key of a team's member list. */
 export const listKey = (teamId: string): QueryCache.Key => ["team-members", teamId]

@@ -8,100 +8,20 @@
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Endpoint from "../core/Endpoint.js"
 import { InvalidArgument } from "../core/Errors.js"
-import {
-  CannotGetOwnUserWithoutUser,
-  PasswordTooLong,
-  PasswordTooShort,
-  UserEmailAlreadyExists,
-  UserNotFound
-} from "../core/KnownErrors.js"
-import { field, Json, optionalField, QueryBoolean, SuccessTrue, Uuid } from "../core/Wire.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
-import { OAuthProviderLink, ServerUser } from "./User.js"
+import { ServerUser } from "./User.js"
+import { ListQuery, ServerUserCreate, ServerUserUpdate, createEndpoint, deleteEndpoint, getCurrentServerEndpoint, listEndpoint, updateCurrentServerEndpoint, updateEndpoint } from "./internal/serverUsers.js"
+
+/** The domain's schemas, defined with its wire definitions (`internal/serverUsers.ts`). */
+export { RiskScoresInput, ServerUserCreate, ServerUserUpdate, UserPage } from "./internal/serverUsers.js"
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
 // ---------------------------------------------------------------------------------------------
-
-/** `"true"` / `"false"` in a query string, a boolean in the domain (defined in `core/Wire.ts`). */
-export { QueryBoolean } from "../core/Wire.js"
-
-/** A decimal integer ≥ 1 in a query string. */
-export const QueryPositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
-
-/** Sign-up risk scores (0–100 each). */
-export const RiskScoresInput = Schema.Struct({
-  signUp: field(
-    "sign_up",
-    Schema.Struct({
-      bot: Schema.Int.pipe(Schema.between(0, 100)),
-      freeTrialAbuse: field("free_trial_abuse", Schema.Int.pipe(Schema.between(0, 100)))
-    })
-  )
-})
-
-const updateFields = {
-  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
-  profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
-  clientMetadata: optionalField("client_metadata", Json),
-  clientReadOnlyMetadata: optionalField("client_read_only_metadata", Json),
-  serverMetadata: optionalField("server_metadata", Json),
-  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String.pipe(Schema.minLength(1)))),
-  primaryEmailVerified: optionalField("primary_email_verified", Schema.Boolean),
-  primaryEmailAuthEnabled: optionalField("primary_email_auth_enabled", Schema.Boolean),
-  passkeyAuthEnabled: optionalField("passkey_auth_enabled", Schema.Boolean),
-  otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
-  /** A new password (≤ 70 characters) or null to remove it; revokes every session of the user. */
-  password: optionalField("password", Schema.NullOr(Schema.String)),
-  totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
-  restrictedByAdmin: optionalField("restricted_by_admin", Schema.Boolean),
-  restrictedByAdminReason: optionalField("restricted_by_admin_reason", Schema.NullOr(Schema.String)),
-  restrictedByAdminPrivateDetails: optionalField("restricted_by_admin_private_details", Schema.NullOr(Schema.String)),
-  countryCode: optionalField("country_code", Schema.NullOr(Schema.String)),
-  riskScores: optionalField("risk_scores", RiskScoresInput)
-}
-
-/**
- * The server update body of a user (all optional). `password_hash` is not offered: the SDK sends
- * passwords, never hashes.
- */
-export const ServerUserUpdate = Schema.Struct({
-  ...updateFields,
-  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
-  /** Only `false`: upgrades an anonymous user. */
-  isAnonymous: optionalField("is_anonymous", Schema.Literal(false))
-})
-
-/** A server update of a user. */
-export type ServerUserUpdate = typeof ServerUserUpdate.Type
-
-/** The server create body: the update body without `selected_team_id`, plus OAuth links and `is_anonymous`. */
-export const ServerUserCreate = Schema.Struct({
-  ...updateFields,
-  oauthProviders: optionalField("oauth_providers", Schema.Array(OAuthProviderLink)),
-  isAnonymous: optionalField("is_anonymous", Schema.Boolean)
-})
-
-/** A user to create with server access. */
-export type ServerUserCreate = typeof ServerUserCreate.Type
-
-/** Query of `GET /users` (domain names; wire names snake_case, booleans as `"true"`/`"false"`). */
-export const ListQuery = Schema.Struct({
-  limit: optionalField("limit", QueryPositiveInt),
-  cursor: optionalField("cursor", Uuid),
-  orderBy: optionalField("order_by", Schema.Literal("signed_up_at")),
-  desc: optionalField("desc", QueryBoolean),
-  query: optionalField("query", Schema.String),
-  teamId: optionalField("team_id", Uuid),
-  includeRestricted: optionalField("include_restricted", QueryBoolean),
-  includeAnonymous: optionalField("include_anonymous", QueryBoolean),
-  onlyAnonymous: optionalField("only_anonymous", QueryBoolean)
-})
 
 /**
  * Options of {@link list}: the query of `GET /users`. `onlyAnonymous: true` lists anonymous users
@@ -109,93 +29,6 @@ export const ListQuery = Schema.Struct({
  * `includeAnonymous: false` is given, which contradicts it (`InvalidArgument`, nothing sent).
  */
 export type ListOptions = typeof ListQuery.Type
-
-/** One page of `GET /users`, wire shape decoded. */
-export const UserPage = Schema.Struct({
-  items: Schema.Array(ServerUser),
-  isPaginated: field("is_paginated", Schema.Literal(true)),
-  pagination: Schema.Struct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) })
-})
-
-/** One page of `GET /users`. */
-export type UserPage = typeof UserPage.Type
-
-// ---------------------------------------------------------------------------------------------
-// Endpoints
-// ---------------------------------------------------------------------------------------------
-
-/** `GET /users` (server, admin): paginated list; restricted and anonymous users excluded by default. */
-export const listEndpoint = Endpoint.make({
-  name: "Users.list",
-  method: "GET",
-  path: "/users",
-  access: "server",
-  session: "none",
-  query: ListQuery,
-  success: UserPage,
-  errors: []
-})
-
-/** `POST /users` (server, admin): 201 and the new user. */
-export const createEndpoint = Endpoint.make({
-  name: "Users.create",
-  method: "POST",
-  path: "/users",
-  access: "server",
-  session: "none",
-  payload: ServerUserCreate,
-  success: ServerUser,
-  successStatus: 201,
-  errors: [UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
-})
-
-/** `PATCH /users/{user_id}` (server, admin): the server update body. */
-export const updateEndpoint = Endpoint.make({
-  name: "Users.update",
-  method: "PATCH",
-  path: "/users/:user_id",
-  access: "server",
-  session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
-  payload: ServerUserUpdate,
-  success: ServerUser,
-  errors: [UserNotFound, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
-})
-
-/** `DELETE /users/{user_id}` (server, admin). */
-export const deleteEndpoint = Endpoint.make({
-  name: "Users.delete",
-  method: "DELETE",
-  path: "/users/:user_id",
-  access: "server",
-  session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
-  success: SuccessTrue,
-  errors: [UserNotFound]
-})
-
-/** `GET /users/me` with server (or admin) access: the server view of the session's user. */
-export const getCurrentServerEndpoint = Endpoint.make({
-  name: "Users.getCurrentServer",
-  method: "GET",
-  path: "/users/me",
-  access: "server",
-  session: "required",
-  success: ServerUser,
-  errors: [CannotGetOwnUserWithoutUser]
-})
-
-/** `PATCH /users/me` with server (or admin) access: the server update body, the server view. */
-export const updateCurrentServerEndpoint = Endpoint.make({
-  name: "Users.updateCurrentServer",
-  method: "PATCH",
-  path: "/users/me",
-  access: "server",
-  session: "required",
-  payload: ServerUserUpdate,
-  success: ServerUser,
-  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
-})
 
 // ---------------------------------------------------------------------------------------------
 // Operations

@@ -7,52 +7,15 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
 import { Session } from "../session/Session.js"
-import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../core/KnownErrors.js"
-import { field, Json, optionalField, SuccessTrue, Uuid } from "../core/Wire.js"
-import { CurrentUser, ServerUser } from "./User.js"
+import { CurrentUser } from "./User.js"
+import { CurrentUserUpdate, clientUserDeletionDisabledText, deleteCurrentEndpoint, getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "./internal/users.js"
 
-/** `GET /users/me` (client access). */
-export const getCurrentEndpoint = Endpoint.make({
-  name: "Users.getCurrent",
-  method: "GET",
-  path: "/users/me",
-  access: "client",
-  session: "required",
-  success: CurrentUser,
-  errors: [CannotGetOwnUserWithoutUser]
-})
-
-/** Fields the signed-in user may change (client access). */
-export const CurrentUserUpdate = Schema.Struct({
-  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
-  clientMetadata: optionalField("client_metadata", Json),
-  selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
-  profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
-  totpSecretBase64: optionalField("totp_secret_base64", Schema.NullOr(Schema.String)),
-  otpAuthEnabled: optionalField("otp_auth_enabled", Schema.Boolean),
-  passkeyAuthEnabled: optionalField("passkey_auth_enabled", Schema.Boolean),
-  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String))
-})
-
-/** An update of the signed-in user. */
-export type CurrentUserUpdate = typeof CurrentUserUpdate.Type
-
-/** `PATCH /users/me` (client access). */
-export const updateCurrentEndpoint = Endpoint.make({
-  name: "Users.updateCurrent",
-  method: "PATCH",
-  path: "/users/me",
-  access: "client",
-  session: "required",
-  payload: CurrentUserUpdate,
-  success: CurrentUser,
-  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, TeamMembershipNotFound]
-})
+/** The domain's schemas, defined with its wire definitions (`internal/users.ts`). */
+export { CurrentUserUpdate } from "./internal/users.js"
 
 /** The cache key of the signed-in user (see `QueryCache`); mutations invalidate the prefix `["user"]`. */
 export const currentUserCacheKey: QueryCache.Key = ["user", "me"]
@@ -86,18 +49,6 @@ export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update:
   return yield* Endpoint.call(updateCurrentEndpoint, { payload: update }).pipe(QueryCache.invalidating(["user"]))
 })
 
-/** `GET /users/{user_id}` (server access). */
-export const getByIdEndpoint = Endpoint.make({
-  name: "Users.getById",
-  method: "GET",
-  path: "/users/:user_id",
-  access: "server",
-  session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
-  success: ServerUser,
-  errors: [UserNotFound]
-})
-
 /**
  * Any user of the project by id, server view. `GET /users/{user_id}`; needs server access.
  * Fails with `UserNotFound`.
@@ -105,20 +56,6 @@ export const getByIdEndpoint = Endpoint.make({
 export const getById = Effect.fn("Users.getById")(function* (userId: string) {
   return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
 })
-
-/** `DELETE /users/me` (client access; only when the project allows client user deletion). */
-export const deleteCurrentEndpoint = Endpoint.make({
-  name: "Users.deleteCurrent",
-  method: "DELETE",
-  path: "/users/me",
-  access: "client",
-  session: "required",
-  success: SuccessTrue,
-  errors: [CannotGetOwnUserWithoutUser]
-})
-
-/** The service's answer (400, plain text) when the project does not let users delete themselves. */
-export const clientUserDeletionDisabledText = "Client user deletion is not enabled for this project"
 
 /** The project does not let users delete their own account with client access. */
 export class ClientUserDeletionNotEnabled extends Data.TaggedError("ClientUserDeletionNotEnabled")<{

@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Option, Redacted, Schedule, TestClock } from "effect"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Cli from "../../src/auth/Cli.js"
+import * as CliWire from "../../src/auth/internal/cli.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Schedules from "../../src/core/Schedules.js"
 import { Session } from "../../src/session/Session.js"
@@ -174,7 +175,7 @@ describe("Cli", () => {
       readFileSync(new URL("../fixtures/wire-samples/auth/37-cli-complete-invalid-login-code.json", import.meta.url), "utf8")
     ) as { readonly response: { readonly status: number; readonly body: string } }
     expect(sample.response.status).toBe(400)
-    expect(sample.response.body).toBe(Cli.invalidLoginCodeText)
+    expect(sample.response.body).toBe(CliWire.invalidLoginCodeText)
   })
 
   it.scoped("complete with an unknown or expired login code fails with the typed CliInvalidLoginCode (the service's 400 text)", () =>

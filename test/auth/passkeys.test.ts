@@ -12,6 +12,7 @@ import { Effect, Layer, Option, Redacted, TestClock } from "effect"
 import { vi } from "vitest"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Passkeys from "../../src/auth/Passkeys.js"
+import * as PasskeysWire from "../../src/auth/internal/passkeys.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Totp from "../../src/auth/Totp.js"
@@ -209,13 +210,13 @@ describe("Passkeys.register and Passkeys.signIn", () => {
     Effect.gen(function* () {
       const env = yield* setup()
       const { userId } = yield* userWithPasskey(env)
-      const { optionsJson, code } = yield* env.run(Endpoint.call(Passkeys.initiateAuthenticationEndpoint, { payload: {} }))
+      const { optionsJson, code } = yield* env.run(Endpoint.call(PasskeysWire.initiateAuthenticationEndpoint, { payload: {} }))
       expect(code).toMatch(/^[0-9a-z]{45}$/)
       const assertion = yield* Effect.promise(() => env.authenticator.get({ ...optionsJson, rpId: "localhost" }))
-      const tokens = yield* env.run(Endpoint.call(Passkeys.signInEndpoint, { payload: { code, authenticationResponse: assertion } }))
+      const tokens = yield* env.run(Endpoint.call(PasskeysWire.signInEndpoint, { payload: { code, authenticationResponse: assertion } }))
       expect(tokens.userId).toBe(userId)
       expect(tokens.isNewUser).toBe(false)
-      const reused = yield* Effect.flip(env.run(Endpoint.call(Passkeys.signInEndpoint, { payload: { code, authenticationResponse: assertion } })))
+      const reused = yield* Effect.flip(env.run(Endpoint.call(PasskeysWire.signInEndpoint, { payload: { code, authenticationResponse: assertion } })))
       expect(reused).toMatchObject({ _tag: "VerificationCodeAlreadyUsed", status: 409 })
     }))
 
@@ -223,10 +224,10 @@ describe("Passkeys.register and Passkeys.signIn", () => {
     Effect.gen(function* () {
       const env = yield* setup()
       yield* signUp(env)
-      const { optionsJson, code } = yield* env.run(Endpoint.call(Passkeys.initiateRegistrationEndpoint, { payload: {} }))
+      const { optionsJson, code } = yield* env.run(Endpoint.call(PasskeysWire.initiateRegistrationEndpoint, { payload: {} }))
       const credential = yield* Effect.promise(() => env.authenticator.create({ ...optionsJson, rp: { ...optionsJson.rp, id: "localhost" } }))
       yield* TestClock.adjust("66 seconds")
-      const error = yield* Effect.flip(env.run(Endpoint.call(Passkeys.registerEndpoint, { payload: { code, credential } })))
+      const error = yield* Effect.flip(env.run(Endpoint.call(PasskeysWire.registerEndpoint, { payload: { code, credential } })))
       expect(error._tag).toBe("VerificationCodeExpired")
     }))
 
@@ -234,12 +235,12 @@ describe("Passkeys.register and Passkeys.signIn", () => {
     Effect.gen(function* () {
       const env = yield* setup()
       yield* signUp(env)
-      const registration = yield* env.run(Endpoint.call(Passkeys.initiateRegistrationEndpoint, { payload: {} }))
-      const authentication = yield* env.run(Endpoint.call(Passkeys.initiateAuthenticationEndpoint, { payload: {} }))
+      const registration = yield* env.run(Endpoint.call(PasskeysWire.initiateRegistrationEndpoint, { payload: {} }))
+      const authentication = yield* env.run(Endpoint.call(PasskeysWire.initiateAuthenticationEndpoint, { payload: {} }))
       const credential = yield* Effect.promise(() =>
         env.authenticator.create({ ...registration.optionsJson, rp: { ...registration.optionsJson.rp, id: "localhost" } })
       )
-      const error = yield* Effect.flip(env.run(Endpoint.call(Passkeys.registerEndpoint, { payload: { code: authentication.code, credential } })))
+      const error = yield* Effect.flip(env.run(Endpoint.call(PasskeysWire.registerEndpoint, { payload: { code: authentication.code, credential } })))
       expect(error._tag).toBe("VerificationCodeNotFound")
     }))
 
@@ -247,10 +248,10 @@ describe("Passkeys.register and Passkeys.signIn", () => {
     Effect.gen(function* () {
       const env = yield* setup()
       yield* signUp(env)
-      const first = yield* env.run(Endpoint.call(Passkeys.initiateRegistrationEndpoint, { payload: {} }))
-      const second = yield* env.run(Endpoint.call(Passkeys.initiateRegistrationEndpoint, { payload: {} }))
+      const first = yield* env.run(Endpoint.call(PasskeysWire.initiateRegistrationEndpoint, { payload: {} }))
+      const second = yield* env.run(Endpoint.call(PasskeysWire.initiateRegistrationEndpoint, { payload: {} }))
       const credential = yield* Effect.promise(() => env.authenticator.create({ ...first.optionsJson, rp: { ...first.optionsJson.rp, id: "localhost" } }))
-      const error = yield* Effect.flip(env.run(Endpoint.call(Passkeys.registerEndpoint, { payload: { code: second.code, credential } })))
+      const error = yield* Effect.flip(env.run(Endpoint.call(PasskeysWire.registerEndpoint, { payload: { code: second.code, credential } })))
       expect(error._tag).toBe("PasskeyRegistrationFailed")
       expect(error.message).toContain("challenge")
     }))

@@ -11,6 +11,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema, TestClock } from "effect"
 import * as Passkeys from "../../src/auth/Passkeys.js"
+import * as PasskeysWire from "../../src/auth/internal/passkeys.js"
 import { SignInTokens } from "../../src/auth/Tokens.js"
 import * as Totp from "../../src/auth/Totp.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
@@ -248,22 +249,22 @@ describe("the SDK decodes the recorded passkey exchanges", () => {
   const decodes = <A, I>(schema: Schema.Schema<A, I>, value: unknown) => Either.isRight(Schema.decodeUnknownEither(schema)(value))
 
   it("request bodies decode with the payload schemas", () => {
-    expect(decodes(Passkeys.EmptyPayload, load("03-initiate-registration").request.body)).toBe(true)
-    expect(decodes(Passkeys.EmptyPayload, load("07-initiate-authentication").request.body)).toBe(true)
+    expect(decodes(PasskeysWire.EmptyPayload, load("03-initiate-registration").request.body)).toBe(true)
+    expect(decodes(PasskeysWire.EmptyPayload, load("07-initiate-authentication").request.body)).toBe(true)
     for (const name of ["04-register-untrusted-origin", "05-register"]) {
-      expect(decodes(Passkeys.RegisterPayload, load(name).request.body)).toBe(true)
+      expect(decodes(PasskeysWire.RegisterPayload, load(name).request.body)).toBe(true)
     }
     for (const name of ["08-sign-in", "09-sign-in-bad-signature", "10-sign-in-unknown-credential", "11-sign-in-code-reused", "12-sign-in-totp-user-mfa-required"]) {
-      expect(decodes(Passkeys.SignInPayload, load(name).request.body)).toBe(true)
+      expect(decodes(PasskeysWire.SignInPayload, load(name).request.body)).toBe(true)
     }
   })
 
   it("answers decode with the success schemas, keeping every member of options_json", () => {
     const registration = Schema.decodeUnknownSync(Passkeys.RegistrationInitiation)(load("03-initiate-registration").response.body)
-    expect(registration.optionsJson.rp.id).toBe(Passkeys.sentinelRpId)
+    expect(registration.optionsJson.rp.id).toBe(PasskeysWire.sentinelRpId)
     expect(Schema.encodeSync(Passkeys.RegistrationInitiation)(registration)).toEqual(load("03-initiate-registration").response.body)
     const authentication = Schema.decodeUnknownSync(Passkeys.AuthenticationInitiation)(load("07-initiate-authentication").response.body)
-    expect(authentication.optionsJson.rpId).toBe(Passkeys.sentinelRpId)
+    expect(authentication.optionsJson.rpId).toBe(PasskeysWire.sentinelRpId)
     expect(Schema.encodeSync(Passkeys.AuthenticationInitiation)(authentication)).toEqual(load("07-initiate-authentication").response.body)
     expect(Schema.decodeUnknownSync(Passkeys.RegisterResponse)(load("05-register").response.body)).toEqual({ userHandle: "xN8Fqluy4_dLB-ujSHyuKw" })
     expect(decodes(SignInTokens, load("08-sign-in").response.body)).toBe(true)
@@ -272,12 +273,12 @@ describe("the SDK decodes the recorded passkey exchanges", () => {
   it.effect("known errors decode into the classes the endpoints declare", () =>
     Effect.gen(function* () {
       const cases: ReadonlyArray<readonly [string, Endpoint.Any, string]> = [
-        ["01-initiate-registration-disabled", Passkeys.initiateRegistrationEndpoint, "PasskeyAuthenticationNotEnabled"],
-        ["04-register-untrusted-origin", Passkeys.registerEndpoint, "PasskeyRegistrationFailed"],
-        ["09-sign-in-bad-signature", Passkeys.signInEndpoint, "PasskeyAuthenticationFailed"],
-        ["10-sign-in-unknown-credential", Passkeys.signInEndpoint, "PasskeyAuthenticationFailed"],
-        ["11-sign-in-code-reused", Passkeys.signInEndpoint, "VerificationCodeAlreadyUsed"],
-        ["12-sign-in-totp-user-mfa-required", Passkeys.signInEndpoint, "MultiFactorAuthenticationRequired"]
+        ["01-initiate-registration-disabled", PasskeysWire.initiateRegistrationEndpoint, "PasskeyAuthenticationNotEnabled"],
+        ["04-register-untrusted-origin", PasskeysWire.registerEndpoint, "PasskeyRegistrationFailed"],
+        ["09-sign-in-bad-signature", PasskeysWire.signInEndpoint, "PasskeyAuthenticationFailed"],
+        ["10-sign-in-unknown-credential", PasskeysWire.signInEndpoint, "PasskeyAuthenticationFailed"],
+        ["11-sign-in-code-reused", PasskeysWire.signInEndpoint, "VerificationCodeAlreadyUsed"],
+        ["12-sign-in-totp-user-mfa-required", PasskeysWire.signInEndpoint, "MultiFactorAuthenticationRequired"]
       ]
       for (const [name, endpoint, tag] of cases) {
         const sample = load(name)

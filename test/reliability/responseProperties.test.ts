@@ -10,7 +10,7 @@
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { Arbitrary, Effect, Exit, FastCheck as fc, Layer, Schedule, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import * as Tokens from "../../src/auth/Tokens.js"
+import * as Tokens from "../../src/session/RefreshGrant.js"
 import * as Access from "../../src/core/Access.js"
 import * as Endpoint from "../../src/core/Endpoint.js"
 import { commonErrorClasses, decodeResponse } from "../../src/core/internal/call.js"

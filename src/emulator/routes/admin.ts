@@ -16,7 +16,8 @@
  */
 import { Effect, Schema } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
-import { Metrics, metricsEndpoint, svixTokenEndpoint } from "../../projects/Admin.js"
+import { Metrics } from "../../projects/Admin.js"
+import { metricsEndpoint, svixTokenEndpoint } from "../../projects/internal/admin.js"
 import * as Endpoints from "../Endpoints.js"
 import { randomToken45 } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"

@@ -13,16 +13,9 @@
  */
 import { Effect, Redacted } from "effect"
 import type { UserApiKey } from "../../api-keys/UserApiKeys.js"
-import {
-  checkEndpoint,
-  createEndpoint,
-  getEndpoint,
-  listEndpoint,
-  updateEndpoint,
-  userApiKeysNotEnabledText
-} from "../../api-keys/UserApiKeys.js"
+import { checkEndpoint, createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText } from "../../api-keys/internal/userApiKeys.js"
 import type { TeamApiKey } from "../../api-keys/TeamApiKeys.js"
-import * as TeamApiKeys from "../../api-keys/TeamApiKeys.js"
+import * as TeamApiKeys from "../../api-keys/internal/teamApiKeys.js"
 import { ApiKeyNotFound, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
 import { hasTeamPermission } from "../Permissions.js"
 import { findTeam } from "../Teams.js"

@@ -15,16 +15,8 @@
  * @module
  */
 import { Effect, Redacted, Schema } from "effect"
-import {
-  checkEndpoint,
-  claimAnonymousSessionEndpoint,
-  completeEndpoint,
-  defaultExpiresInMillis,
-  initiateEndpoint,
-  PollAnswer,
-  pollEndpoint,
-  PollPayload
-} from "../../auth/Cli.js"
+import { defaultExpiresInMillis } from "../../auth/Cli.js"
+import { checkEndpoint, claimAnonymousSessionEndpoint, completeEndpoint, initiateEndpoint, PollAnswer, pollEndpoint, PollPayload } from "../../auth/internal/cli.js"
 import * as Endpoint from "../../core/Endpoint.js"
 import { InvalidPollingCode } from "../../core/KnownErrors.js"
 import { randomToken45 } from "../Random.js"

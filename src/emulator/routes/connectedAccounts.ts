@@ -17,12 +17,7 @@
  * @module
  */
 import { Effect, Redacted } from "effect"
-import {
-  accessTokenEndpoint,
-  accountAccessTokenEndpoint,
-  listEndpoint,
-  listOAuthProvidersEndpoint
-} from "../../connected-accounts/ConnectedAccounts.js"
+import { accessTokenEndpoint, accountAccessTokenEndpoint, listEndpoint, listOAuthProvidersEndpoint } from "../../connected-accounts/internal/connectedAccounts.js"
 import {
   OauthAccessTokenNotAvailableWithSharedOauthKeys,
   OauthConnectionDoesNotHaveRequiredScope,

@@ -18,7 +18,8 @@
  * @module
  */
 import { Effect, Schema } from "effect"
-import { ContactChannel, ContactChannelList } from "../../contact-channels/ContactChannels.js"
+import { ContactChannel } from "../../contact-channels/ContactChannels.js"
+import { ContactChannelList } from "../../contact-channels/internal/contactChannels.js"
 import * as Endpoint from "../../core/Endpoint.js"
 import {
   CannotGetOwnUserWithoutUser,

@@ -18,9 +18,9 @@
  */
 import { Effect, Redacted } from "effect"
 import { EmailRenderingError, RequiresCustomEmailServer } from "../../core/KnownErrors.js"
-import { createEndpoint, deleteEndpoint, listEndpoint, updateEndpoint } from "../../emails/EmailTemplates.js"
+import { createEndpoint, deleteEndpoint, listEndpoint, updateEndpoint } from "../../emails/internal/emailTemplates.js"
 import type { EmailTemplate } from "../../emails/EmailTemplates.js"
-import { listSentEndpoint, sendTestEmailEndpoint } from "../../emails/Emails.js"
+import { listSentEndpoint, sendTestEmailEndpoint } from "../../emails/internal/emails.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"

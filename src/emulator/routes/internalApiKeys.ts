@@ -10,7 +10,7 @@
 import { Effect, Redacted } from "effect"
 import { ApiKeyNotFound } from "../../core/KnownErrors.js"
 import type { InternalApiKey } from "../../projects/InternalApiKeys.js"
-import { createEndpoint, getEndpoint, listEndpoint, updateEndpoint } from "../../projects/InternalApiKeys.js"
+import { createEndpoint, getEndpoint, listEndpoint, updateEndpoint } from "../../projects/internal/internalApiKeys.js"
 import { randomToken45, randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"

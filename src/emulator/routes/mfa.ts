@@ -12,7 +12,7 @@
  * @module
  */
 import { Effect } from "effect"
-import { signInEndpoint } from "../../auth/Mfa.js"
+import { signInEndpoint } from "../../auth/internal/mfa.js"
 import * as Totp from "../../auth/Totp.js"
 import {
   InvalidTotpCode,

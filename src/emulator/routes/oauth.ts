@@ -36,7 +36,7 @@
  */
 import * as Cookies from "@effect/platform/Cookies"
 import { Effect, Redacted } from "effect"
-import { publicClientSentinel } from "../../auth/Tokens.js"
+import { publicClientSentinel } from "../../session/RefreshGrant.js"
 import type { KnownErrorInstance } from "../../core/KnownError.js"
 import {
   ContactChannelAlreadyUsedForAuthBySomeoneElse,

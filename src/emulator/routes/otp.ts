@@ -13,7 +13,7 @@
  * @module
  */
 import { Effect } from "effect"
-import { checkSignInCodeEndpoint, otpNotEnabledText, sendSignInCodeEndpoint, signInEndpoint } from "../../auth/MagicLink.js"
+import { checkSignInCodeEndpoint, otpNotEnabledText, sendSignInCodeEndpoint, signInEndpoint } from "../../auth/internal/magicLink.js"
 import {
   RedirectUrlNotWhitelisted,
   SignUpNotEnabled,

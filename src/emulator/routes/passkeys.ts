@@ -17,12 +17,7 @@
  * @module
  */
 import { Effect } from "effect"
-import {
-  initiateAuthenticationEndpoint,
-  initiateRegistrationEndpoint,
-  registerEndpoint,
-  signInEndpoint
-} from "../../auth/Passkeys.js"
+import { initiateAuthenticationEndpoint, initiateRegistrationEndpoint, registerEndpoint, signInEndpoint } from "../../auth/internal/passkeys.js"
 import {
   PasskeyAuthenticationFailed,
   PasskeyAuthenticationNotEnabled,

@@ -11,14 +11,8 @@
  * @module
  */
 import { Effect } from "effect"
-import {
-  setPasswordEndpoint,
-  signInEndpoint,
-  signUpEndpoint,
-  updatePasswordEndpoint,
-  userAlreadyHasPasswordText
-} from "../../auth/Password.js"
-import { checkResetCodeEndpoint, maybeSent, resetEndpoint, sendResetCodeEndpoint } from "../../auth/PasswordReset.js"
+import { setPasswordEndpoint, signInEndpoint, signUpEndpoint, updatePasswordEndpoint, userAlreadyHasPasswordText } from "../../auth/internal/password.js"
+import { checkResetCodeEndpoint, maybeSent, resetEndpoint, sendResetCodeEndpoint } from "../../auth/internal/passwordReset.js"
 import {
   EmailPasswordMismatch,
   PasswordAuthenticationNotEnabled,

@@ -23,7 +23,7 @@
 import { Effect } from "effect"
 import { ContainedPermissionNotFound, PermissionIdAlreadyExists, PermissionNotFound } from "../../core/KnownErrors.js"
 import type { PermissionDefinition } from "../../permissions/PermissionDefinitions.js"
-import * as Definitions from "../../permissions/PermissionDefinitions.js"
+import * as Definitions from "../../permissions/internal/permissionDefinitions.js"
 import * as Permissions from "../Permissions.js"
 import { projectOf } from "../RequestContext.js"
 import { route } from "../Router.js"

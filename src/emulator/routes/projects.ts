@@ -21,13 +21,7 @@ import type {
   OAuthProviderConfig as WireOAuthProviderConfig,
   OAuthProviderId
 } from "../../projects/Projects.js"
-import {
-  createOwnedEndpoint,
-  deleteCurrentEndpoint,
-  getCurrentAdminEndpoint,
-  getCurrentEndpoint,
-  listOwnedEndpoint
-} from "../../projects/Projects.js"
+import { createOwnedEndpoint, deleteCurrentEndpoint, getCurrentAdminEndpoint, getCurrentEndpoint, listOwnedEndpoint } from "../../projects/internal/projects.js"
 import type { AdminProjectConfigUpdateOfService } from "../Endpoints.js"
 import * as Endpoints from "../Endpoints.js"
 import { generateSigningKeys } from "../AccessTokens.js"

@@ -12,17 +12,9 @@
  * @module
  */
 import { Effect, Redacted } from "effect"
-import { signUpEndpoint as anonymousSignUpEndpoint } from "../../auth/Anonymous.js"
-import {
-  adminListForUserEndpoint,
-  createEndpoint,
-  defaultSessionLifetimeMillis,
-  deleteCurrentEndpoint,
-  listEndpoint,
-  listForUserEndpoint,
-  revokeEndpoint,
-  revokeForUserEndpoint
-} from "../../auth/Sessions.js"
+import { signUpEndpoint as anonymousSignUpEndpoint } from "../../auth/internal/anonymous.js"
+import { defaultSessionLifetimeMillis } from "../../auth/Sessions.js"
+import { adminListForUserEndpoint, createEndpoint, deleteCurrentEndpoint, listEndpoint, listForUserEndpoint, revokeEndpoint, revokeForUserEndpoint } from "../../auth/internal/sessions.js"
 import type { ActiveSession } from "../../auth/Sessions.js"
 import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, RefreshTokenNotFoundOrExpired, UserIdDoesNotExist } from "../../core/KnownErrors.js"
 import { accessTokenExpired } from "../ProjectAuth.js"

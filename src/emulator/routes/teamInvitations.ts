@@ -20,7 +20,7 @@ import {
   UserAuthenticationRequired,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
-import * as TeamInvitations from "../../teams/TeamInvitations.js"
+import * as TeamInvitations from "../../teams/internal/teamInvitations.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"

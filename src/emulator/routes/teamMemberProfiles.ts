@@ -8,8 +8,8 @@
  */
 import { Effect } from "effect"
 import { CannotGetOwnUserWithoutUser } from "../../core/KnownErrors.js"
-import * as ServerTeams from "../../teams/ServerTeams.js"
-import * as TeamMemberProfiles from "../../teams/TeamMemberProfiles.js"
+import * as ServerTeams from "../../teams/internal/serverTeams.js"
+import * as TeamMemberProfiles from "../../teams/internal/teamMemberProfiles.js"
 import * as Endpoints from "../Endpoints.js"
 import { projectOf } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"

@@ -9,8 +9,8 @@
  */
 import { Effect } from "effect"
 import { CannotGetOwnUserWithoutUser, TeamMembershipAlreadyExists } from "../../core/KnownErrors.js"
-import * as ServerTeams from "../../teams/ServerTeams.js"
-import * as Teams from "../../teams/Teams.js"
+import * as ServerTeams from "../../teams/internal/serverTeams.js"
+import * as Teams from "../../teams/internal/teams.js"
 import { projectOf } from "../RequestContext.js"
 import { route } from "../Router.js"
 import { addMember, ensureMember, ensurePermission, findTeam, findUser, isMember, removeMember } from "../Teams.js"

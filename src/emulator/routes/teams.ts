@@ -9,8 +9,8 @@
  */
 import { Effect } from "effect"
 import { CannotGetOwnUserWithoutUser, UserAuthenticationRequired } from "../../core/KnownErrors.js"
-import * as ServerTeams from "../../teams/ServerTeams.js"
-import * as Teams from "../../teams/Teams.js"
+import * as ServerTeams from "../../teams/internal/serverTeams.js"
+import * as Teams from "../../teams/internal/teams.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"

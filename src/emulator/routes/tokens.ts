@@ -7,7 +7,7 @@
  * @module
  */
 import { Effect } from "effect"
-import { publicClientSentinel } from "../../auth/Tokens.js"
+import { publicClientSentinel } from "../../session/RefreshGrant.js"
 import {
   InvalidOauthClientIdOrSecret,
   InvalidScope,

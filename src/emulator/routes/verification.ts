@@ -7,7 +7,7 @@
  * @module
  */
 import { Effect } from "effect"
-import { checkVerificationCodeEndpoint, sendVerificationCodeEndpoint, verifyEndpoint } from "../../auth/EmailVerification.js"
+import { checkVerificationCodeEndpoint, sendVerificationCodeEndpoint, verifyEndpoint } from "../../auth/internal/emailVerification.js"
 import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../../core/KnownErrors.js"
 import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"

@@ -1,0 +1,114 @@
+/**
+ * The wire definitions of `ConnectedAccounts` (docs/ARCHITECTURE.md): its endpoint descriptors, wire-only
+ * schemas and wire texts, used by `ConnectedAccounts.ts`, the emulator and tests; not part of the public
+ * surface (`package.json` blocks `internal/`).
+ *
+ * @module
+ */
+import * as Schema from "effect/Schema"
+import * as Endpoint from "../../core/Endpoint.js"
+import { CannotGetOwnUserWithoutUser, OauthAccessTokenNotAvailableWithSharedOauthKeys, OauthConnectionDoesNotHaveRequiredScope, OauthConnectionNotConnectedToUser, OauthProviderNotFoundOrNotEnabled } from "../../core/KnownErrors.js"
+import { field, optionalField, RedactedToken, Uuid } from "../../core/Wire.js"
+
+/** `user_id` of these routes: `me` or a user id (the SDK sends `me`). */
+export const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+
+/** A provider account connected to a user. */
+export const ConnectedAccount = Schema.Struct({
+  userId: field("user_id", Schema.String),
+  /** The provider config id, e.g. `github`. */
+  provider: Schema.String,
+  /** The account's id at the provider. */
+  providerAccountId: field("provider_account_id", Schema.String)
+})
+
+/** A provider account connected to a user. */
+export type ConnectedAccount = typeof ConnectedAccount.Type
+
+/** `GET /connected-accounts/{user_id}` → `{ items, is_paginated: false }`. */
+export const listEndpoint = Endpoint.make({
+  name: "ConnectedAccounts.list",
+  method: "GET",
+  path: "/connected-accounts/:user_id",
+  access: "client",
+  session: "required",
+  params: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  success: Schema.Struct({ items: Schema.Array(ConnectedAccount), isPaginated: field("is_paginated", Schema.Literal(false)) }),
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** Body of the access-token routes: space-separated provider scopes the token must carry. */
+export const AccessTokenPayload = Schema.Struct({ scope: Schema.optional(Schema.String) })
+
+/** `{ access_token }` (201). */
+export const ProviderAccessToken = Schema.Struct({ accessToken: field("access_token", RedactedToken) })
+
+const accessTokenErrors = [
+  OauthProviderNotFoundOrNotEnabled,
+  OauthAccessTokenNotAvailableWithSharedOauthKeys,
+  OauthConnectionNotConnectedToUser,
+  OauthConnectionDoesNotHaveRequiredScope,
+  CannotGetOwnUserWithoutUser
+] as const
+
+/** `POST /connected-accounts/{user_id}/{provider_id}/access-token` → 201 `{access_token}`. */
+export const accessTokenEndpoint = Endpoint.make({
+  name: "ConnectedAccounts.getAccessToken",
+  method: "POST",
+  path: "/connected-accounts/:user_id/:provider_id/access-token",
+  access: "client",
+  session: "required",
+  params: Schema.Struct({ userId: field("user_id", UserIdOrMe), providerId: field("provider_id", Schema.String) }),
+  payload: AccessTokenPayload,
+  success: ProviderAccessToken,
+  successStatus: 201,
+  errors: accessTokenErrors
+})
+
+/** `POST /connected-accounts/{user_id}/{provider_id}/{provider_account_id}/access-token` (one account). */
+export const accountAccessTokenEndpoint = Endpoint.make({
+  name: "ConnectedAccounts.getAccessToken",
+  method: "POST",
+  path: "/connected-accounts/:user_id/:provider_id/:provider_account_id/access-token",
+  access: "client",
+  session: "required",
+  params: Schema.Struct({
+    userId: field("user_id", UserIdOrMe),
+    providerId: field("provider_id", Schema.String),
+    providerAccountId: field("provider_account_id", Schema.String)
+  }),
+  payload: AccessTokenPayload,
+  success: ProviderAccessToken,
+  successStatus: 201,
+  errors: accessTokenErrors
+})
+
+/** An OAuth provider connection of a user (`/oauth-providers` item). */
+export const OAuthProviderConnection = Schema.Struct({
+  /** The connection's id (uuid). */
+  id: Schema.String,
+  userId: field("user_id", Schema.String),
+  /** The provider kind, e.g. `github`. */
+  type: Schema.String,
+  providerConfigId: field("provider_config_id", Schema.String),
+  email: Schema.optional(Schema.NullOr(Schema.String)),
+  allowSignIn: field("allow_sign_in", Schema.Boolean),
+  allowConnectedAccounts: field("allow_connected_accounts", Schema.Boolean),
+  /** Server views only. */
+  accountId: optionalField("account_id", Schema.String)
+})
+
+/** An OAuth provider connection of a user. */
+export type OAuthProviderConnection = typeof OAuthProviderConnection.Type
+
+/** `GET /oauth-providers?user_id=me` → `{ items, is_paginated: false }`. */
+export const listOAuthProvidersEndpoint = Endpoint.make({
+  name: "ConnectedAccounts.listOAuthProviders",
+  method: "GET",
+  path: "/oauth-providers",
+  access: "client",
+  session: "required",
+  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  success: Schema.Struct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
+  errors: [CannotGetOwnUserWithoutUser]
+})

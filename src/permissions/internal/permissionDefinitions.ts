@@ -1,0 +1,156 @@
+/**
+ * The wire definitions of `PermissionDefinitions` (docs/ARCHITECTURE.md): its endpoint descriptors, wire-only
+ * schemas and wire texts, used by `PermissionDefinitions.ts`, the emulator and tests; not part of the public
+ * surface (`package.json` blocks `internal/`).
+ *
+ * @module
+ */
+import * as Schema from "effect/Schema"
+import * as Endpoint from "../../core/Endpoint.js"
+import { ContainedPermissionNotFound, PermissionIdAlreadyExists, PermissionNotFound } from "../../core/KnownErrors.js"
+import { field, optionalField, SuccessTrue } from "../../core/Wire.js"
+import { CustomPermissionId, PermissionId } from "../Permissions.js"
+
+// ---------------------------------------------------------------------------------------------
+// Wire objects
+// ---------------------------------------------------------------------------------------------
+
+/** A permission definition: `{ id, description?, contained_permission_ids }`. */
+export const PermissionDefinition = Schema.Struct({
+  id: Schema.String,
+  description: optionalField("description", Schema.String),
+  containedPermissionIds: field("contained_permission_ids", Schema.Array(Schema.String))
+})
+
+/** A permission definition (team or project scope). */
+export type PermissionDefinition = typeof PermissionDefinition.Type
+
+/** The list answer `{ items, is_paginated: false }`. */
+export const PermissionDefinitionList = Schema.Struct({
+  items: Schema.Array(PermissionDefinition),
+  isPaginated: field("is_paginated", Schema.Boolean)
+})
+
+/** Payload of `POST /{team|project}-permission-definitions`. */
+export const CreatePayload = Schema.Struct({
+  id: CustomPermissionId,
+  description: optionalField("description", Schema.String),
+  containedPermissionIds: optionalField("contained_permission_ids", Schema.Array(PermissionId))
+})
+
+/** Payload of `PATCH /{team|project}-permission-definitions/{permission_id}`. */
+export const UpdatePayload = Schema.Struct({
+  id: optionalField("id", CustomPermissionId),
+  description: optionalField("description", Schema.String),
+  containedPermissionIds: optionalField("contained_permission_ids", Schema.Array(PermissionId))
+})
+
+const DefinitionParams = Schema.Struct({ permissionId: field("permission_id", PermissionId) })
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+// ---------------------------------------------------------------------------------------------
+
+/** The two scopes of permission definitions. */
+export type Scope = "team" | "project"
+
+const makeEndpoints = <const S extends Scope, const Name extends string>(scope: S, name: Name) => {
+  const path = `/${scope}-permission-definitions`
+  return {
+    list: Endpoint.make({
+      name: `PermissionDefinitions.list${name}Definitions`,
+      method: "GET",
+      path,
+      access: "admin",
+      session: "none",
+      success: PermissionDefinitionList,
+      errors: []
+    }),
+    create: Endpoint.make({
+      name: `PermissionDefinitions.create${name}Definition`,
+      method: "POST",
+      path,
+      access: "admin",
+      session: "none",
+      payload: CreatePayload,
+      success: PermissionDefinition,
+      successStatus: 201,
+      errors: [PermissionIdAlreadyExists, ContainedPermissionNotFound]
+    }),
+    update: Endpoint.make({
+      name: `PermissionDefinitions.update${name}Definition`,
+      method: "PATCH",
+      path: `${path}/:permission_id`,
+      access: "admin",
+      session: "none",
+      params: DefinitionParams,
+      payload: UpdatePayload,
+      success: PermissionDefinition,
+      errors: [PermissionNotFound, PermissionIdAlreadyExists, ContainedPermissionNotFound]
+    }),
+    delete: Endpoint.make({
+      name: `PermissionDefinitions.delete${name}Definition`,
+      method: "DELETE",
+      path: `${path}/:permission_id`,
+      access: "admin",
+      session: "none",
+      params: DefinitionParams,
+      success: SuccessTrue,
+      errors: [PermissionNotFound]
+    })
+  }
+}
+
+export const team = makeEndpoints("team", "Team")
+export const project = makeEndpoints("project", "Project")
+
+/** `GET /team-permission-definitions` (admin; the `$` system permissions included). */
+export const listTeamDefinitionsEndpoint = team.list
+/** `POST /team-permission-definitions` (admin, 201). */
+export const createTeamDefinitionEndpoint = team.create
+/** `PATCH /team-permission-definitions/{permission_id}` (admin). */
+export const updateTeamDefinitionEndpoint = team.update
+/** `DELETE /team-permission-definitions/{permission_id}` (admin). */
+export const deleteTeamDefinitionEndpoint = team.delete
+/** `GET /project-permission-definitions` (admin). */
+export const listProjectDefinitionsEndpoint = project.list
+/** `POST /project-permission-definitions` (admin, 201). */
+export const createProjectDefinitionEndpoint = project.create
+/** `PATCH /project-permission-definitions/{permission_id}` (admin). */
+export const updateProjectDefinitionEndpoint = project.update
+/** `DELETE /project-permission-definitions/{permission_id}` (admin). */
+export const deleteProjectDefinitionEndpoint = project.delete
+
+// ---------------------------------------------------------------------------------------------
+// Input checks (before sending)
+// ---------------------------------------------------------------------------------------------
+
+/** A new definition. */
+export interface CreateInput {
+  /** A custom id, `^[a-z0-9_:]+$`, unique across both scopes. */
+  readonly id: string
+  readonly description?: string
+  /** Ids of the same scope this permission contains (team scope: `$` system ids too). */
+  readonly containedPermissionIds?: ReadonlyArray<string>
+}
+
+/** Changes to a definition; absent fields stay as they are. */
+export interface UpdateInput {
+  /** A new id (rename): grants and containments follow. */
+  readonly id?: string
+  readonly description?: string
+  /** Replaces the contained ids. */
+  readonly containedPermissionIds?: ReadonlyArray<string>
+}
+
+export const createPayload = (input: CreateInput) => ({
+  id: input.id,
+  ...(input.description === undefined ? {} : { description: input.description }),
+  ...(input.containedPermissionIds === undefined ? {} : { containedPermissionIds: input.containedPermissionIds })
+})
+
+export const updatePayload = (input: UpdateInput) => ({
+  ...(input.id === undefined ? {} : { id: input.id }),
+  ...(input.description === undefined ? {} : { description: input.description }),
+  ...(input.containedPermissionIds === undefined ? {} : { containedPermissionIds: input.containedPermissionIds })
+})
