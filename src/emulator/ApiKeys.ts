@@ -63,11 +63,8 @@ export const hashKey = (value: string): Effect.Effect<string> =>
     Effect.map((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""))
   )
 
-/** The API keys of a project (created on first use). */
-export const apiKeysOf = (project: ProjectRecord): Map<string, ApiKeyRecord> => {
-  if (project.apiKeys === undefined) project.apiKeys = new Map()
-  return project.apiKeys
-}
+/** The API keys of a project (its `apiKeys` table). */
+export const apiKeysOf = (project: ProjectRecord): Map<string, ApiKeyRecord> => project.apiKeys
 
 /** What to issue. */
 export interface IssueInput {

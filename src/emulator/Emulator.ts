@@ -49,7 +49,8 @@ import * as Router from "./Router.js"
 import { untrustedUrlHint } from "./TrustedUrls.js"
 import { allRoutes } from "./routes/index.js"
 import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
-import { defaultProjectConfig, makeState, makeUser, teamsOf } from "./State.js"
+import { defaultProjectConfig, makeUser } from "./State.js"
+import { makeProject, makeState, serialized } from "./Store.js"
 import { hashPassword } from "./Passwords.js"
 
 /** How to create a project. Every field has a default (random id and keys, {@link defaultProjectConfig}). */
@@ -274,7 +275,7 @@ const seedInternalOwner = (state: EmulatorState, iterations: number, demoProject
     user.passwordHash = yield* hashPassword(owner.password, iterations)
     user.selectedTeamId = owner.teamId
     internal.users.set(user.id, user)
-    teamsOf(internal).set(owner.teamId, {
+    internal.teams.set(owner.teamId, {
       id: owner.teamId,
       displayName: owner.teamDisplayName,
       createdAtMillis: nowMillis,
@@ -374,9 +375,7 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
         }
         const nowMillis = yield* Clock.currentTimeMillis
         const signingKeys = yield* generateSigningKeys
-        // checked again: key generation yielded
-        if (state.projects.has(id)) return yield* Effect.fail(new EmulatorError({ message: `Project ${id} already exists.` }))
-        const project: ProjectRecord = {
+        const project = makeProject({
           id,
           displayName: projectOptions.displayName ?? "Emulated Project",
           description: projectOptions.description ?? "",
@@ -396,16 +395,13 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
             }
           ],
           signingKeys,
-          ownerUserIds: new Set(projectOptions.ownerUserIds ?? []),
+          ownerUserIds: projectOptions.ownerUserIds ?? [],
           ownerTeamId: projectOptions.ownerTeamId ?? null,
-          ...(projectLifetime !== undefined ? { accessTokenLifetimeSeconds: projectLifetime } : {}),
-          users: new Map(),
-          sessions: new Map(),
-          codes: new Map()
-        }
+          ...(projectLifetime !== undefined ? { accessTokenLifetimeSeconds: projectLifetime } : {})
+        })
         state.projects.set(id, project)
         return credentialsOf(project)
-      })
+      }).pipe((effect) => serialized(state, effect))
 
     const internal = yield* createProject({
       id: defaults.internal.projectId,

@@ -14,13 +14,13 @@
  *   {@link exchangeCode}: one use, 10 minutes, same `redirect_uri`, PKCE S256 checked.
  * - Provider access tokens (connected accounts) are random 43-character base64url strings.
  *
- * The provider's codes live beside the emulator state (a `WeakMap` keyed by it).
+ * The provider's codes are the state's `providerCodes` table.
  *
  * @module
  */
 import { Effect } from "effect"
 import { bytesToBase64Url, randomBase64Url } from "./Random.js"
-import type { EmulatorState, OAuthProviderConfig } from "./State.js"
+import type { EmulatorState, OAuthProviderConfig, ProviderRequest as StateProviderRequest } from "./State.js"
 
 /** The providers the demo project enables (own keys, served by the mock provider). */
 export const demoOAuthProviders: ReadonlyArray<OAuthProviderConfig> = [
@@ -52,13 +52,7 @@ export const issuerOf = (apiBase: string, providerId: string): string =>
   `${apiBase}/api/v1/emulator/oauth-provider/${encodeURIComponent(providerId)}`
 
 /** An authorization request to the mock provider (the service's side of the inner flow). */
-export interface ProviderRequest {
-  readonly clientId: string
-  readonly redirectUri: string
-  readonly state: string
-  readonly codeChallenge: string
-  readonly scopes: ReadonlyArray<string>
-}
+export type ProviderRequest = StateProviderRequest
 
 /** The mock provider's authorization URL for a request (the shape of the recorded `location`). */
 export const authorizationUrl = (apiBase: string, providerId: string, request: ProviderRequest): string => {
@@ -76,28 +70,6 @@ export const authorizationUrl = (apiBase: string, providerId: string, request: P
   return `${apiBase}${authorizePath(providerId)}?${query.toString().replace(/\+/g, "%20")}`
 }
 
-interface ProviderCode {
-  readonly providerId: string
-  readonly clientId: string
-  readonly redirectUri: string
-  readonly codeChallenge: string
-  readonly email: string
-  readonly scopes: ReadonlyArray<string>
-  readonly expiresAtMillis: number
-  used: boolean
-}
-
-const stores = new WeakMap<EmulatorState, Map<string, ProviderCode>>()
-
-const codesOf = (state: EmulatorState): Map<string, ProviderCode> => {
-  let codes = stores.get(state)
-  if (codes === undefined) {
-    codes = new Map()
-    stores.set(state, codes)
-  }
-  return codes
-}
-
 /** What approving a request needs besides the request. */
 export interface Approval {
   readonly state: EmulatorState
@@ -111,7 +83,7 @@ export interface Approval {
 /** Approves a request: stores a provider code and returns the redirect back to the client. */
 export const approve = (approval: Approval): string => {
   const code = randomBase64Url(32).slice(0, 43)
-  codesOf(approval.state).set(code, {
+  approval.state.providerCodes.set(code, {
     providerId: approval.providerId,
     clientId: approval.request.clientId,
     redirectUri: approval.request.redirectUri,
@@ -171,7 +143,7 @@ export const exchangeCode = (input: {
   readonly nowMillis: number
 }): Effect.Effect<ProviderAccount, ExchangeFailure> =>
   Effect.gen(function* () {
-    const record = codesOf(input.state).get(input.code)
+    const record = input.state.providerCodes.get(input.code)
     if (
       record === undefined ||
       record.used ||

@@ -12,8 +12,8 @@
  *   `team_member_default_permissions` (default `team_member`), every new user
  *   `user_default_permissions` (default none). Ids the project no longer defines are skipped.
  *
- * The state is created on first use of a project (see {@link permissionsOf}). Lists of the
- * service are sorted by id; callers sort (`[...ids].sort()`).
+ * A new project's state is {@link seedPermissionState}. Lists of the service are sorted by id;
+ * callers sort (`[...ids].sort()`).
  *
  * @module
  */
@@ -55,25 +55,20 @@ export const seededTeamDefinitions: ReadonlyArray<PermissionDefinitionRecord> = 
 /** Custom permission ids (`^[a-z0-9_:]+$`). */
 export const customPermissionIdPattern = /^[a-z0-9_:]+$/
 
-/** The permission state of a project, seeded on first use. */
-export const permissionsOf = (project: ProjectRecord): PermissionState => {
-  if (project.permissions === undefined) {
-    const teamDefinitions = new Map<string, PermissionDefinitionRecord>()
-    for (const id of systemTeamPermissionIds) {
-      teamDefinitions.set(id, { id, description: systemPermissionDescriptions[id], containedPermissionIds: [] })
-    }
-    for (const definition of seededTeamDefinitions) {
-      teamDefinitions.set(definition.id, { ...definition, containedPermissionIds: [...definition.containedPermissionIds] })
-    }
-    project.permissions = {
-      teamDefinitions,
-      projectDefinitions: new Map(),
-      teamGrants: new Map(),
-      projectGrants: new Map()
-    }
+/** The permission state of a new project: the system team permissions and the seeded team definitions, no grants. */
+export const seedPermissionState = (): PermissionState => {
+  const teamDefinitions = new Map<string, PermissionDefinitionRecord>()
+  for (const id of systemTeamPermissionIds) {
+    teamDefinitions.set(id, { id, description: systemPermissionDescriptions[id], containedPermissionIds: [] })
   }
-  return project.permissions
+  for (const definition of seededTeamDefinitions) {
+    teamDefinitions.set(definition.id, { ...definition, containedPermissionIds: [...definition.containedPermissionIds] })
+  }
+  return { teamDefinitions, projectDefinitions: new Map(), teamGrants: new Map(), projectGrants: new Map() }
 }
+
+/** The permission state of a project (its `permissions` table). */
+export const permissionsOf = (project: ProjectRecord): PermissionState => project.permissions
 
 /** The definitions of a scope, by id. */
 export const definitionsOf = (project: ProjectRecord, scope: PermissionScope): Map<string, PermissionDefinitionRecord> => {

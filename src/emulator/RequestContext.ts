@@ -68,3 +68,13 @@ export const projectOf = (context: RequestContext): ProjectRecord => {
 /** The signed-in user addressed as `me`, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
 export const requireMe = (context: RequestContext): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser> =>
   context.auth?.user !== undefined ? Effect.succeed(context.auth.user) : Effect.fail(CannotGetOwnUserWithoutUser.make({}))
+
+/** The signed-in user of a route that needs one; the service answers SCHEMA_ERROR without (PROTOCOL.md §1.3). */
+export const requireUser = (context: RequestContext) =>
+  context.auth?.user !== undefined
+    ? Effect.succeed(context.auth.user)
+    : Effect.fail(schemaError(context, ["auth.user must be defined"]))
+
+/** Resolves `me` to the signed-in user's id (CANNOT_GET_OWN_USER_WITHOUT_USER without one); other ids pass through. */
+export const resolveUserId = (context: RequestContext, userId: string): Effect.Effect<string, CannotGetOwnUserWithoutUser> =>
+  userId === "me" ? Effect.map(requireMe(context), (user) => user.id) : Effect.succeed(userId)

@@ -22,6 +22,7 @@ import type { EmulatorEnv, RequestContext } from "./RequestContext.js"
 import { schemaError } from "./RequestContext.js"
 import type { HandlerFailure } from "./Responses.js"
 import { failureResponse, jsonResponse, knownErrorResponse, textResponse } from "./Responses.js"
+import { serialized } from "./Store.js"
 
 /** How a route answers and decodes beyond its endpoint definition. */
 export interface RouteOptions {
@@ -346,84 +347,91 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
       }
       const body: Body = read.right
 
-      let auth: Auth | null = null
-      if (first.options.skipProjectAuth !== true) {
-        const resolved = yield* Effect.either(
-          resolveProjectAuth({ header, state: environment.env.state, nowMillis: environment.nowMillis })
-        )
-        if (Either.isLeft(resolved)) return answer(failureResponse(resolved.left))
-        auth = resolved.right
-      }
+      // from authentication to the answer, one request at a time (Store.serialized): what a
+      // handler checks is still true when it writes, even when it yields in between
+      return yield* serialized(
+        environment.env.state,
+        Effect.gen(function* () {
+          let auth: Auth | null = null
+          if (first.options.skipProjectAuth !== true) {
+            const resolved = yield* Effect.either(
+              resolveProjectAuth({ header, state: environment.env.state, nowMillis: environment.nowMillis })
+            )
+            if (Either.isLeft(resolved)) return answer(failureResponse(resolved.left))
+            auth = resolved.right
+          }
 
-      const selected = selectByAccess(
-        withMethod.map((m) => m.entry),
-        auth
+          const selected = selectByAccess(
+            withMethod.map((m) => m.entry),
+            auth
+          )
+          if (Either.isLeft(selected)) return answer(knownErrorResponse(selected.left))
+
+          const context: RequestContext = {
+            request,
+            url,
+            method,
+            path: pathname,
+            apiBase: environment.env.settings.baseUrl ?? url.origin,
+            nowMillis: environment.nowMillis,
+            requestId: environment.requestId,
+            header,
+            auth,
+            env: environment.env
+          }
+
+          // own properties whatever the key (`__proto__`, `constructor`): no prototype lookups
+          const query: Record<string, string> = Object.fromEntries(url.searchParams)
+          const params = withMethod[0]!.params
+
+          let firstFailure: ReadonlyArray<string> | undefined
+          for (const entry of selected.right) {
+            const { endpoint, options } = entry
+            const reject = options.rejectUnknownKeys !== false
+            const problems: Array<string> = []
+            const decodedParams = endpoint.params === undefined ? Either.right(undefined) : decodeWith(endpoint.params, params, reject)
+            if (Either.isLeft(decodedParams)) problems.push(...describeProblems("params", params, decodedParams.left))
+            // an empty Struct accepts any key, so a route without a query schema checks the keys itself
+            const decodedQuery = endpoint.query === undefined ? Either.right(undefined) : decodeWith(endpoint.query, query, reject)
+            if (Either.isLeft(decodedQuery)) problems.push(...describeProblems("query", query, decodedQuery.left))
+            const queryKeys = Object.keys(query)
+            if (endpoint.query === undefined && reject && queryKeys.length > 0) {
+              problems.push(`query contains unknown properties: ${queryKeys.join(", ")}`)
+            }
+            let decodedPayload: Either.Either<unknown, ParseResult.ParseError> = Either.right(undefined)
+            let payloadInput: unknown = undefined
+            if (endpoint.payload !== undefined) {
+              payloadInput = body._tag === "Value" ? body.value : options.emptyBody
+              decodedPayload = decodeWith(endpoint.payload, payloadInput, reject)
+              if (Either.isLeft(decodedPayload)) problems.push(...describeProblems("body", payloadInput, decodedPayload.left))
+            }
+            if (problems.length > 0 || Either.isLeft(decodedParams) || Either.isLeft(decodedQuery) || Either.isLeft(decodedPayload)) {
+              firstFailure ??= problems
+              continue
+            }
+            const input: RouteInput<unknown, unknown, unknown> = {
+              params: decodedParams.right,
+              query: decodedQuery.right,
+              payload: decodedPayload.right
+            }
+            const outcome = yield* Effect.either(entry.handler(input, context))
+            if (Either.isLeft(outcome)) return answer(failureResponse(outcome.left), entry)
+            if (outcome.right instanceof Response) return answer(outcome.right, entry)
+            const encoded = yield* Schema.encodeUnknown(endpoint.success)(outcome.right).pipe(Effect.orDie)
+            const pretty = (request.headers.get("accept") ?? "").includes("text/html")
+            const headers = {
+              ...options.headers,
+              ...(options.cacheControl !== undefined ? { "cache-control": options.cacheControl } : {})
+            }
+            const response =
+              options.responseType === "text"
+                ? textResponse(endpoint.successStatus, String(encoded), headers)
+                : jsonResponse(endpoint.successStatus, encoded, { pretty, headers })
+            return answer(response, entry)
+          }
+          return answer(knownErrorResponse(schemaError(context, firstFailure ?? ["invalid request"])), selected.right[0])
+        })
       )
-      if (Either.isLeft(selected)) return answer(knownErrorResponse(selected.left))
-
-      const context: RequestContext = {
-        request,
-        url,
-        method,
-        path: pathname,
-        apiBase: environment.env.settings.baseUrl ?? url.origin,
-        nowMillis: environment.nowMillis,
-        requestId: environment.requestId,
-        header,
-        auth,
-        env: environment.env
-      }
-
-      // own properties whatever the key (`__proto__`, `constructor`): no prototype lookups
-      const query: Record<string, string> = Object.fromEntries(url.searchParams)
-      const params = withMethod[0]!.params
-
-      let firstFailure: ReadonlyArray<string> | undefined
-      for (const entry of selected.right) {
-        const { endpoint, options } = entry
-        const reject = options.rejectUnknownKeys !== false
-        const problems: Array<string> = []
-        const decodedParams = endpoint.params === undefined ? Either.right(undefined) : decodeWith(endpoint.params, params, reject)
-        if (Either.isLeft(decodedParams)) problems.push(...describeProblems("params", params, decodedParams.left))
-        // an empty Struct accepts any key, so a route without a query schema checks the keys itself
-        const decodedQuery = endpoint.query === undefined ? Either.right(undefined) : decodeWith(endpoint.query, query, reject)
-        if (Either.isLeft(decodedQuery)) problems.push(...describeProblems("query", query, decodedQuery.left))
-        const queryKeys = Object.keys(query)
-        if (endpoint.query === undefined && reject && queryKeys.length > 0) {
-          problems.push(`query contains unknown properties: ${queryKeys.join(", ")}`)
-        }
-        let decodedPayload: Either.Either<unknown, ParseResult.ParseError> = Either.right(undefined)
-        let payloadInput: unknown = undefined
-        if (endpoint.payload !== undefined) {
-          payloadInput = body._tag === "Value" ? body.value : options.emptyBody
-          decodedPayload = decodeWith(endpoint.payload, payloadInput, reject)
-          if (Either.isLeft(decodedPayload)) problems.push(...describeProblems("body", payloadInput, decodedPayload.left))
-        }
-        if (problems.length > 0 || Either.isLeft(decodedParams) || Either.isLeft(decodedQuery) || Either.isLeft(decodedPayload)) {
-          firstFailure ??= problems
-          continue
-        }
-        const input: RouteInput<unknown, unknown, unknown> = {
-          params: decodedParams.right,
-          query: decodedQuery.right,
-          payload: decodedPayload.right
-        }
-        const outcome = yield* Effect.either(entry.handler(input, context))
-        if (Either.isLeft(outcome)) return answer(failureResponse(outcome.left), entry)
-        if (outcome.right instanceof Response) return answer(outcome.right, entry)
-        const encoded = yield* Schema.encodeUnknown(endpoint.success)(outcome.right).pipe(Effect.orDie)
-        const pretty = (request.headers.get("accept") ?? "").includes("text/html")
-        const headers = {
-          ...options.headers,
-          ...(options.cacheControl !== undefined ? { "cache-control": options.cacheControl } : {})
-        }
-        const response =
-          options.responseType === "text"
-            ? textResponse(endpoint.successStatus, String(encoded), headers)
-            : jsonResponse(endpoint.successStatus, encoded, { pretty, headers })
-        return answer(response, entry)
-      }
-      return answer(knownErrorResponse(schemaError(context, firstFailure ?? ["invalid request"])), selected.right[0])
     })
   return { routes, dispatch }
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type * as Effect from "effect/Effect"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
 
 /** A trusted domain of a project: a base URL (`https://app.example.com`, `*` wildcards allowed) and its handler path. */
@@ -74,15 +75,15 @@ export interface TeamRecord {
   clientMetadata?: unknown
   clientReadOnlyMetadata?: unknown
   serverMetadata?: unknown
-  /**
-   * Per-member team profiles (`/team-member-profiles`): what a member set for this team; a null
-   * (or absent) field shows the user's own display name / image. Created on first use.
-   */
-  memberProfiles?: Map<string, TeamMemberProfileRecord>
 }
 
-/** What a member set as their profile in one team (null: use the user's own value). */
+/**
+ * What a member set as their profile in one team (`/team-member-profiles`; null: use the user's
+ * own value). Kept in the project's `teamMemberProfiles` table under {@link memberProfileKey}.
+ */
 export interface TeamMemberProfileRecord {
+  readonly teamId: string
+  readonly userId: string
   displayName: string | null
   profileImageUrl: string | null
 }
@@ -178,7 +179,7 @@ export interface UserRecord {
    */
   primaryChannelId?: string
   /** The user's other (non-primary) contact channels, in creation order. */
-  contactChannels?: Array<ContactChannelRecord>
+  readonly contactChannels: Array<ContactChannelRecord>
 }
 
 /**
@@ -319,15 +320,20 @@ export interface ProjectRecord {
   logoFullUrl?: string | null
   logoDarkModeUrl?: string | null
   logoFullDarkModeUrl?: string | null
-  /** Teams of this project's users (`internal`: the teams that own projects). Created on first use. */
-  teams?: Map<string, TeamRecord>
-  /** E-mail templates (current config-based API), by id; seeded with the service's defaults on first use. */
-  emailTemplates?: Map<string, EmailTemplateRecord>
-  /** User and team API keys, by id (see ApiKeys.ts). Created on first use. */
-  apiKeys?: Map<string, ApiKeyRecord>
-  /** Permission definitions and grants (see Permissions.ts). Created on first use. */
-  permissions?: PermissionState
+  /** Teams of this project's users (`internal`: the teams that own projects). */
+  readonly teams: Map<string, TeamRecord>
+  /** Team member profiles, by {@link memberProfileKey} (team id and user id). */
+  readonly teamMemberProfiles: Map<string, TeamMemberProfileRecord>
+  /** E-mail templates (current config-based API), by id; a new project holds the service's defaults. */
+  readonly emailTemplates: Map<string, EmailTemplateRecord>
+  /** User and team API keys, by id (see ApiKeys.ts). */
+  readonly apiKeys: Map<string, ApiKeyRecord>
+  /** Permission definitions and grants (see Permissions.ts); a new project holds the system team permissions. */
+  readonly permissions: PermissionState
 }
+
+/** The key of a member's profile in {@link ProjectRecord.teamMemberProfiles}. */
+export const memberProfileKey = (teamId: string, userId: string): string => `${teamId} ${userId}`
 
 /** A permission definition of one scope (team or project). */
 export interface PermissionDefinitionRecord {
@@ -390,16 +396,85 @@ export interface CliAttemptRecord {
   usedAtMillis: number | undefined
 }
 
-/** The whole state. */
+/** An authorization request to the mock OAuth provider (the service's side of the inner flow). */
+export interface ProviderRequest {
+  readonly clientId: string
+  readonly redirectUri: string
+  readonly state: string
+  readonly codeChallenge: string
+  readonly scopes: ReadonlyArray<string>
+}
+
+/** A code of the mock OAuth provider (`OAuthProvider.ts`), by code. */
+export interface ProviderCodeRecord {
+  readonly providerId: string
+  readonly clientId: string
+  readonly redirectUri: string
+  readonly codeChallenge: string
+  readonly email: string
+  readonly scopes: ReadonlyArray<string>
+  readonly expiresAtMillis: number
+  used: boolean
+}
+
+/** An OAuth flow in progress (`/auth/oauth/authorize` → provider → callback), by its inner state. */
+export interface OAuthFlowRecord {
+  readonly projectId: string
+  readonly provider: OAuthProviderConfig
+  readonly type: "authenticate" | "link"
+  /** The user of `token` (the linking user, or an anonymous user to upgrade). */
+  readonly tokenUserId: string | undefined
+  readonly redirectUri: string
+  readonly errorRedirectUrl: string | undefined
+  readonly afterCallbackRedirectUrl: string | undefined
+  readonly state: string
+  readonly codeChallenge: string
+  /** PKCE method of `codeChallenge`: `S256`, or `plain` (the verifier itself). */
+  readonly codeChallengeMethod: "S256" | "plain"
+  readonly providerRequest: ProviderRequest
+  readonly innerVerifier: string
+  readonly responseMode: "json" | "redirect"
+  readonly expiresAtMillis: number
+}
+
+/** An authorization code handed to the app (`redirect_uri?code=`), by code. */
+export interface OAuthCodeRecord {
+  readonly projectId: string
+  readonly userId: string
+  readonly isNewUser: boolean
+  readonly redirectUri: string
+  readonly codeChallenge: string
+  /** PKCE method of `codeChallenge`: `S256`, or `plain` (the verifier itself). */
+  readonly codeChallengeMethod: "S256" | "plain"
+  readonly afterCallbackRedirectUrl: string | null
+  readonly expiresAtMillis: number
+  used: boolean
+}
+
+/**
+ * The whole state: every table of the emulator. Project tables live in their {@link ProjectRecord};
+ * the tables here span projects (flows and codes carry their `projectId`). The cascades that keep
+ * them consistent are in `Store.ts`.
+ */
 export interface EmulatorState {
   readonly projects: Map<string, ProjectRecord>
   readonly outbox: Array<OutboxEntry>
   /** CLI login attempts of every project, by polling code. */
   readonly cliAttempts: Map<string, CliAttemptRecord>
+  /** OAuth flows in progress, by inner state. */
+  readonly oauthFlows: Map<string, OAuthFlowRecord>
+  /** OAuth authorization codes handed to apps, by code. */
+  readonly oauthCodes: Map<string, OAuthCodeRecord>
+  /** The mock OAuth provider's codes, by code. */
+  readonly providerCodes: Map<string, ProviderCodeRecord>
+  /**
+   * One permit: every request's handler runs holding it (the router takes it), so a handler's
+   * checks and writes are one step even when it yields in between (hashing a password, signing a
+   * token). One lock for the whole state, not one per project: some writes cross projects (a
+   * project created by a user of `internal`, an `internal` user's deletion).
+   */
+  readonly writeLock: Effect.Semaphore
 }
-
-/** An empty state. */
-export const makeState = (): EmulatorState => ({ projects: new Map(), outbox: [], cliAttempts: new Map() })
 
 /** A user with every field at its default (no e-mail, no password, not anonymous). */
 export const makeUser = (id: string, nowMillis: number): UserRecord => ({
@@ -425,7 +500,8 @@ export const makeUser = (id: string, nowMillis: number): UserRecord => ({
   restrictedByAdminPrivateDetails: null,
   countryCode: null,
   riskScores: { signUp: { bot: 0, freeTrialAbuse: 0 } },
-  oauthAccounts: []
+  oauthAccounts: [],
+  contactChannels: []
 })
 
 /** Why a user is restricted (`restricted_reason`), or null. Anonymous users are always restricted. */
@@ -457,7 +533,7 @@ export const findAuthChannel = (
     if (user.primaryEmailAuthEnabled && user.primaryEmail !== null && sameEmail(user.primaryEmail, email)) {
       return { user, isVerified: user.primaryEmailVerified, isPrimary: true }
     }
-    const channel = user.contactChannels?.find((candidate) => candidate.usedForAuth && sameEmail(candidate.value, email))
+    const channel = user.contactChannels.find((candidate) => candidate.usedForAuth && sameEmail(candidate.value, email))
     if (channel !== undefined) return { user, isVerified: channel.isVerified, isPrimary: false }
   }
   return undefined
@@ -484,11 +560,8 @@ export const findLiveSession = (project: ProjectRecord, refreshToken: string, no
 export const isKeySetValid = (keys: ProjectKeySet, nowMillis: number): boolean =>
   keys.revokedAtMillis === undefined && (keys.expiresAtMillis === undefined || keys.expiresAtMillis > nowMillis)
 
-/** The teams of a project (created empty on first use). */
-export const teamsOf = (project: ProjectRecord): Map<string, TeamRecord> => {
-  if (project.teams === undefined) project.teams = new Map()
-  return project.teams
-}
+/** The teams of a project (its `teams` table). */
+export const teamsOf = (project: ProjectRecord): Map<string, TeamRecord> => project.teams
 
 /**
  * Whether a user of the `internal` project owns `project`: listed in its `ownerUserIds`, or a
@@ -499,5 +572,5 @@ export const isProjectOwner = (state: EmulatorState, project: ProjectRecord, use
   const ownerTeamId = project.ownerTeamId ?? null
   if (ownerTeamId === null) return false
   const internal = state.projects.get("internal")
-  return internal?.teams?.get(ownerTeamId)?.memberUserIds.has(userId) ?? false
+  return internal?.teams.get(ownerTeamId)?.memberUserIds.has(userId) ?? false
 }

@@ -1,9 +1,8 @@
 /**
  * Teams in the emulator (PROTOCOL.md §3.0 "Team", §3.4): the checks the service makes before
  * touching a team (user exists → membership → permission, in that order), creating a team with
- * its creator, adding and removing members (with the project's default team permissions, and
- * dropping grants, profile and selection on the way out), deleting a team with everything that
- * hangs on it (memberships, grants, invitations, team API keys, selections), and the wire views:
+ * its creator, adding members (with the project's default team permissions; removing a member
+ * and deleting a team are cascades of `Store.ts`), and the wire views:
  * team (client/server), member profile (client/server) and users whose `selected_team` is real.
  *
  * @module
@@ -18,11 +17,10 @@ import {
 import type { ServerTeamMemberProfile, TeamMemberProfile } from "../teams/TeamMemberProfiles.js"
 import type { TeamInvitation } from "../teams/TeamInvitations.js"
 import type { ClientTeam, CurrentUser, ServerTeam, ServerUser } from "../users/User.js"
-import { apiKeysOf } from "./ApiKeys.js"
-import { forgetMember, forgetTeam, grantTeamDefaults, hasTeamPermission } from "./Permissions.js"
+import { grantTeamDefaults, hasTeamPermission } from "./Permissions.js"
 import { randomUuid } from "./Random.js"
 import type { ProjectRecord, TeamMemberProfileRecord, TeamRecord, UserRecord } from "./State.js"
-import { teamsOf } from "./State.js"
+import { memberProfileKey, teamsOf } from "./State.js"
 import { toCurrentUser, toServerUser } from "./UserViews.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -127,25 +125,6 @@ export const applyTeamUpdate = (
   if (update.serverMetadata !== undefined) team.serverMetadata = update.serverMetadata
 }
 
-/** Removes a member: their grants in the team, their team profile and, if it was this team, their selection. */
-export const removeMember = (project: ProjectRecord, team: TeamRecord, userId: string): void => {
-  team.memberUserIds.delete(userId)
-  team.memberProfiles?.delete(userId)
-  forgetMember(project, team.id, userId)
-  const user = project.users.get(userId)
-  if (user !== undefined && user.selectedTeamId === team.id) user.selectedTeamId = null
-}
-
-/** Deletes a team with its memberships, grants, pending invitations, team API keys and every selection of it. */
-export const deleteTeam = (project: ProjectRecord, teamId: string): void => {
-  teamsOf(project).delete(teamId)
-  forgetTeam(project, teamId)
-  for (const [code, record] of project.codes) if (record.purpose === "team_invitation" && record.teamId === teamId) project.codes.delete(code)
-  const keys = apiKeysOf(project)
-  for (const [id, key] of keys) if (key.type === "team" && key.ownerId === teamId) keys.delete(id)
-  for (const user of project.users.values()) if (user.selectedTeamId === teamId) user.selectedTeamId = null
-}
-
 /** The name of a personal team created for a user with neither display name nor e-mail (e.g. anonymous). */
 export const personalTeamDefaultName = "Personal Team"
 
@@ -181,11 +160,13 @@ export const createPersonalTeamIfEnabled = (project: ProjectRecord, user: UserRe
   user.selectedTeamId = team.id
 }
 
-/** The profile a member set in a team (created empty on first use). */
-export const profileRecordOf = (team: TeamRecord, userId: string): TeamMemberProfileRecord => {
-  if (team.memberProfiles === undefined) team.memberProfiles = new Map()
-  let record = team.memberProfiles.get(userId)
-  if (record === undefined) team.memberProfiles.set(userId, (record = { displayName: null, profileImageUrl: null }))
+/** The profile a member set in a team; an empty one (both fields null) is added when there is none. */
+export const profileRecordOf = (project: ProjectRecord, team: TeamRecord, userId: string): TeamMemberProfileRecord => {
+  const key = memberProfileKey(team.id, userId)
+  const existing = project.teamMemberProfiles.get(key)
+  if (existing !== undefined) return existing
+  const record: TeamMemberProfileRecord = { teamId: team.id, userId, displayName: null, profileImageUrl: null }
+  project.teamMemberProfiles.set(key, record)
   return record
 }
 
@@ -233,8 +214,8 @@ export const serverUserView = (project: ProjectRecord, user: UserRecord): Server
 }
 
 /** A member's profile in a team, client view: the team profile's values, else the user's own. */
-export const profileView = (team: TeamRecord, user: UserRecord): TeamMemberProfile => {
-  const record = team.memberProfiles?.get(user.id)
+export const profileView = (project: ProjectRecord, team: TeamRecord, user: UserRecord): TeamMemberProfile => {
+  const record = project.teamMemberProfiles.get(memberProfileKey(team.id, user.id))
   return {
     teamId: team.id,
     userId: user.id,
@@ -245,7 +226,7 @@ export const profileView = (team: TeamRecord, user: UserRecord): TeamMemberProfi
 
 /** A member's profile in a team, server view (adds the server-view user). */
 export const serverProfileView = (project: ProjectRecord, team: TeamRecord, user: UserRecord): ServerTeamMemberProfile => ({
-  ...profileView(team, user),
+  ...profileView(project, team, user),
   user: serverUserView(project, user)
 })
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { EmailTemplates } from "../../src/index.js"
-import { defaultTemplates } from "../../src/emulator/routes/emails.js"
+import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
 import { setup } from "./support.js"
 
 const verificationId = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import * as Outbox from "../../src/emulator/Outbox.js"
-import { defaultTemplates } from "../../src/emulator/routes/emails.js"
+import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
 import type { Answer } from "./helpers.js"
 import { send } from "./helpers.js"
 import { anyText, compare, load, makeSampleBench, projectId, sampleInstant } from "./conformanceSupport.js"

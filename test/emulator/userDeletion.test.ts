@@ -1,6 +1,6 @@
 /**
  * Issue 11 (H): deleting a user removes everything that belongs to it — one cascade
- * (`UserDeletion.deleteUser`), through `DELETE /users/{id}` and called directly. Afterwards the
+ * (`Store.deleteUser`), through `DELETE /users/{id}` and called directly. Afterwards the
  * user's id appears nowhere in the emulator's state, and nothing it held still works: API keys,
  * refresh tokens, codes, CLI logins, pending OAuth codes, memberships, grants, project ownership.
  */
@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { defaults } from "../../src/emulator/Defaults.js"
 import type * as Emulator from "../../src/emulator/Emulator.js"
-import { deleteUser } from "../../src/emulator/UserDeletion.js"
+import { deleteUser } from "../../src/emulator/Store.js"
 import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "./helpers.js"
 import { exchange, runFlow } from "./oauthFlow.js"
 import { userReferences } from "./userReferences.js"

@@ -29,6 +29,7 @@ import {
   UserIdDoesNotExist
 } from "../../core/KnownErrors.js"
 import { SuccessTrue, Uuid } from "../../core/Wire.js"
+import { channelsOf, findChannel, primaryIdOf } from "../ContactChannels.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -36,11 +37,11 @@ import { projectOf, requireMe, schemaError } from "../RequestContext.js"
 import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
-import type { CodeRecord, ContactChannelRecord, ProjectRecord, UserRecord } from "../State.js"
+import type { ContactChannelRecord, ProjectRecord, UserRecord } from "../State.js"
 import { findUserByAuthChannel } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-import { isEmail, isUrl } from "./password.js"
+import { isEmail, isUrl } from "../Validation.js"
 
 // ---------------------------------------------------------------------------------------------
 // Definitions (wire terms)
@@ -155,68 +156,13 @@ export const foreignUserText = "Client can only access its own contact channels.
 // Channels of a user
 // ---------------------------------------------------------------------------------------------
 
-/** The channel of a user with this id: its primary e-mail, or one of its other channels. */
-type Found = { readonly primary: true } | { readonly primary: false; readonly record: ContactChannelRecord }
-
-/** The id of the user's primary channel (assigned on first use), or undefined without a primary e-mail. */
-const primaryIdOf = (user: UserRecord): string | undefined => {
-  if (user.primaryEmail === null) {
-    delete user.primaryChannelId
-    return undefined
-  }
-  if (user.primaryChannelId === undefined) user.primaryChannelId = randomUuid()
-  return user.primaryChannelId
-}
-
-const othersOf = (user: UserRecord): Array<ContactChannelRecord> => {
-  if (user.contactChannels === undefined) user.contactChannels = []
-  return user.contactChannels
-}
-
-/** Every channel of a user, the primary one first. */
-export const channelsOf = (user: UserRecord): Array<ContactChannel> => {
-  const primaryId = primaryIdOf(user)
-  const primary: Array<ContactChannel> =
-    primaryId === undefined || user.primaryEmail === null
-      ? []
-      : [
-          {
-            id: primaryId,
-            userId: user.id,
-            type: "email",
-            value: user.primaryEmail,
-            isVerified: user.primaryEmailVerified,
-            isPrimary: true,
-            usedForAuth: user.primaryEmailAuthEnabled
-          }
-        ]
-  return [
-    ...primary,
-    ...othersOf(user).map((record): ContactChannel => ({
-      id: record.id,
-      userId: user.id,
-      type: "email",
-      value: record.value,
-      isVerified: record.isVerified,
-      isPrimary: false,
-      usedForAuth: record.usedForAuth
-    }))
-  ]
-}
-
-const find = (user: UserRecord, id: string): Found | undefined => {
-  if (primaryIdOf(user) === id) return { primary: true }
-  const record = othersOf(user).find((channel) => channel.id === id)
-  return record === undefined ? undefined : { primary: false, record }
-}
-
 const viewOf = (user: UserRecord, id: string): ContactChannel => channelsOf(user).find((channel) => channel.id === id)!
 
 /** Moves the primary e-mail (if any) into the other channels; the user has no primary e-mail after. */
 const demotePrimary = (user: UserRecord): void => {
   const primaryId = primaryIdOf(user)
   if (primaryId !== undefined && user.primaryEmail !== null) {
-    othersOf(user).push({
+    user.contactChannels.push({
       id: primaryId,
       value: user.primaryEmail,
       isVerified: user.primaryEmailVerified,
@@ -231,7 +177,7 @@ const demotePrimary = (user: UserRecord): void => {
 
 /** Makes another channel the primary one (the old primary becomes another channel). */
 const promote = (user: UserRecord, record: ContactChannelRecord): void => {
-  const others = othersOf(user)
+  const others = user.contactChannels
   others.splice(others.indexOf(record), 1)
   demotePrimary(user)
   user.primaryEmail = record.value
@@ -299,25 +245,6 @@ const sendChannelEmail = (
   })
 }
 
-/**
- * Verifies the channel a used code was sent for (`POST /contact-channels/verify`); fails with
- * `false` when the channel was deleted or its value changed since (the route answers 400 text).
- */
-export const verifyChannelCode = (project: ProjectRecord, record: CodeRecord & { readonly contactChannelId: string }): boolean => {
-  const user = record.userId === null ? undefined : project.users.get(record.userId)
-  if (user === undefined) return false
-  const found = find(user, record.contactChannelId)
-  if (found === undefined) return false
-  if (found.primary) {
-    if (user.primaryEmail !== record.email) return false
-    user.primaryEmailVerified = true
-    return true
-  }
-  if (found.record.value !== record.email) return false
-  found.record.isVerified = true
-  return true
-}
-
 // ---------------------------------------------------------------------------------------------
 // Routes
 // ---------------------------------------------------------------------------------------------
@@ -347,7 +274,7 @@ export const routes = [
         isVerified: payload.is_verified ?? false,
         usedForAuth: payload.used_for_auth
       }
-      othersOf(user).push(record)
+      user.contactChannels.push(record)
       if (payload.is_primary === true) promote(user, record)
       return viewOf(user, record.id)
     })
@@ -355,7 +282,7 @@ export const routes = [
   route(getChannel, ({ params }, context) =>
     Effect.gen(function* () {
       const user = yield* addressedUser(context, params.user_id)
-      if (find(user, params.contact_channel_id) === undefined) {
+      if (findChannel(user, params.contact_channel_id) === undefined) {
         return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
       }
       return viewOf(user, params.contact_channel_id)
@@ -370,7 +297,7 @@ export const routes = [
       const project = projectOf(context)
       const user = yield* addressedUser(context, params.user_id)
       const id = params.contact_channel_id
-      const found = find(user, id)
+      const found = findChannel(user, id)
       if (found === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: notFoundText }))
       const current = viewOf(user, id)
       const value = payload.value ?? current.value
@@ -397,14 +324,14 @@ export const routes = [
   route(deleteChannel, ({ params }, context) =>
     Effect.gen(function* () {
       const user = yield* addressedUser(context, params.user_id)
-      const found = find(user, params.contact_channel_id)
+      const found = findChannel(user, params.contact_channel_id)
       if (found === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: notFoundText }))
       if (found.primary) {
         demotePrimary(user)
-        const others = othersOf(user)
+        const others = user.contactChannels
         others.splice(others.findIndex((channel) => channel.id === params.contact_channel_id), 1)
       } else {
-        const others = othersOf(user)
+        const others = user.contactChannels
         others.splice(others.indexOf(found.record), 1)
       }
       return { success: true as const }
@@ -415,7 +342,7 @@ export const routes = [
       if (!isUrl(payload.callback_url)) return yield* Effect.fail(schemaError(context, ["body.callback_url must be a valid URL"]))
       const project = projectOf(context)
       const user = yield* addressedUser(context, params.user_id)
-      if (find(user, params.contact_channel_id) === undefined) {
+      if (findChannel(user, params.contact_channel_id) === undefined) {
         return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
       }
       const channel = viewOf(user, params.contact_channel_id)

@@ -16,39 +16,13 @@ import { signInEndpoint } from "../../auth/internal/mfa.js"
 import * as Totp from "../../auth/Totp.js"
 import {
   InvalidTotpCode,
-  MultiFactorAuthenticationRequired,
-  VerificationCodeAlreadyUsed,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
-import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
-import type { ProjectRecord, UserRecord } from "../State.js"
+import { totpWindow } from "../SecondFactor.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-
-/** Clock drift accepted for a TOTP code, in 30 s steps either way. */
-export const totpWindow = 1
-
-/**
- * For sign-in routes, after the first factor succeeded: a user with TOTP enabled gets
- * `MULTI_FACTOR_AUTHENTICATION_REQUIRED` with a new attempt code instead of tokens; others pass.
- */
-export const requireSecondFactor = (
-  context: RequestContext,
-  project: ProjectRecord,
-  user: UserRecord
-): Effect.Effect<void, MultiFactorAuthenticationRequired> =>
-  Effect.suspend(() => {
-    if (user.totpSecretBase64 === null) return Effect.void
-    const { code } = VerificationCodes.create(context, project, {
-      purpose: "mfa_attempt",
-      userId: user.id,
-      email: null,
-      lifetimeMillis: context.env.settings.mfaAttemptLifetimeMillis
-    })
-    return Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: code }))
-  })
 
 /** The MFA routes. */
 export const routes = [
@@ -67,8 +41,6 @@ export const routes = [
           Effect.orElseSucceed(() => false)
         ))
       if (!valid) return yield* Effect.fail(InvalidTotpCode.make({}))
-      // checking the code yielded: a concurrent request may have used the attempt meanwhile
-      if (attempt.usedAtMillis !== undefined) return yield* Effect.fail(VerificationCodeAlreadyUsed.make({}))
       attempt.usedAtMillis = context.nowMillis
       const tokens = yield* signIn(context, project, user)
       return { ...tokens, isNewUser: false }

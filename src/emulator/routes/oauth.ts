@@ -14,8 +14,7 @@
  *   Errors a user can cause (`SIGN_UP_NOT_ENABLED`, `OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER`,
  *   `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE`, `OAUTH_PROVIDER_ACCESS_DENIED`) are
  *   redirected to `redirect_uri` with `error`, `error_description`, `errorCode`, `message`, `details`.
- * - The code grant of `POST /auth/oauth/token` ({@link exchangeAuthorizationCode}, called by
- *   `tokens.ts`): one-time codes (5 minutes), `redirect_uri` equality (400 text), PKCE — a wrong
+ * - The code grant of `POST /auth/oauth/token` is `OAuthCodeGrant.ts` (served by `tokens.ts`): one-time codes (5 minutes), `redirect_uri` equality (400 text), PKCE — a wrong
  *   verifier is `INVALID_AUTHORIZATION_CODE` and does not consume the code; TOTP users get
  *   `MULTI_FACTOR_AUTHENTICATION_REQUIRED`.
  * - The mock provider's pages (`/emulator/oauth-provider/{provider_id}/authorize`, GET and POST).
@@ -40,10 +39,8 @@ import { publicClientSentinel } from "../../session/RefreshGrant.js"
 import type { KnownErrorInstance } from "../../core/KnownError.js"
 import {
   ContactChannelAlreadyUsedForAuthBySomeoneElse,
-  InvalidAuthorizationCode,
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
-  MultiFactorAuthenticationRequired,
   OauthConnectionAlreadyConnectedToAnotherUser,
   OauthExtraScopeNotAvailableWithSharedOauthKeys,
   OauthProviderAccessDenied,
@@ -63,13 +60,11 @@ import type { RequestContext } from "../RequestContext.js"
 import type { HandlerFailure } from "../Responses.js"
 import { jsonResponse, TextFailure, textResponse } from "../Responses.js"
 import { route } from "../Router.js"
-import { accessTokenFor, createSession } from "../SessionTokens.js"
-import type { EmulatorState, OAuthProviderConfig, ProjectRecord, UserRecord } from "../State.js"
+import type { OAuthFlowRecord, ProjectRecord, ProviderRequest, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
 import { findAuthChannel, isKeySetValid, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
-import * as VerificationCodes from "../VerificationCodes.js"
 
 /** How long an outer flow (authorize → callback) may take. */
 export const outerFlowLifetimeMillis = 10 * 60 * 1000
@@ -87,78 +82,9 @@ export const innerCookieName = (innerState: string): string => `stack-oauth-inne
 export const missingInnerCookieText =
   "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again"
 
-/** The 400 text of a code exchange with another `redirect_uri` than at authorize time. */
-export const redirectUriMismatchText =
-  "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."
-
 /** The 400 text of the mock provider asked to redirect anywhere but the emulator's own OAuth callback. */
 export const foreignRedirectUriText =
   "redirect_uri is not registered with this provider: the emulator's mock OAuth provider only redirects to the emulator's own OAuth callback."
-
-/** An outer flow between authorize and callback, keyed by the inner state sent to the provider. */
-interface Flow {
-  readonly projectId: string
-  readonly provider: OAuthProviderConfig
-  readonly type: "authenticate" | "link"
-  /** The user of `token` (the linking user, or an anonymous user to upgrade). */
-  readonly tokenUserId: string | undefined
-  readonly redirectUri: string
-  readonly errorRedirectUrl: string | undefined
-  readonly afterCallbackRedirectUrl: string | undefined
-  readonly state: string
-  readonly codeChallenge: string
-  /** PKCE method of `codeChallenge`: `S256`, or `plain` (the verifier itself). */
-  readonly codeChallengeMethod: "S256" | "plain"
-  readonly providerRequest: MockProvider.ProviderRequest
-  readonly innerVerifier: string
-  readonly responseMode: "json" | "redirect"
-  readonly expiresAtMillis: number
-}
-
-/** An authorization code handed to the app (`redirect_uri?code=`). */
-interface AuthorizationCode {
-  readonly projectId: string
-  readonly userId: string
-  readonly isNewUser: boolean
-  readonly redirectUri: string
-  readonly codeChallenge: string
-  /** PKCE method of `codeChallenge`: `S256`, or `plain` (the verifier itself). */
-  readonly codeChallengeMethod: "S256" | "plain"
-  readonly afterCallbackRedirectUrl: string | null
-  readonly expiresAtMillis: number
-  used: boolean
-}
-
-interface OAuthStore {
-  readonly flows: Map<string, Flow>
-  readonly codes: Map<string, AuthorizationCode>
-}
-
-const stores = new WeakMap<EmulatorState, OAuthStore>()
-
-const storeOf = (state: EmulatorState): OAuthStore => {
-  let store = stores.get(state)
-  if (store === undefined) {
-    store = { flows: new Map(), codes: new Map() }
-    stores.set(state, store)
-  }
-  return store
-}
-
-/**
- * Forgets what the OAuth store holds for a deleted user: flows started with its token (link or
- * anonymous upgrade) and authorization codes not exchanged yet.
- */
-export const forgetOAuthUser = (state: EmulatorState, projectId: string, userId: string): void => {
-  const store = stores.get(state)
-  if (store === undefined) return
-  for (const [innerState, flow] of store.flows) {
-    if (flow.projectId === projectId && flow.tokenUserId === userId) store.flows.delete(innerState)
-  }
-  for (const [code, record] of store.codes) {
-    if (record.projectId === projectId && record.userId === userId) store.codes.delete(code)
-  }
-}
 
 const randomHex = (bytes: number): string => {
   const buffer = new Uint8Array(bytes)
@@ -238,7 +164,7 @@ const authorize = (
 
     const innerState = randomBase64Url(32)
     const innerVerifier = randomBase64Url(32)
-    const providerRequest: MockProvider.ProviderRequest = {
+    const providerRequest: ProviderRequest = {
       clientId: provider.id,
       redirectUri: `${context.apiBase}${callbackPath(provider.id)}`,
       state: innerState,
@@ -246,7 +172,7 @@ const authorize = (
       scopes: [...new Set([...MockProvider.baseScopes(provider.provider), ...extraScopes])]
     }
     const responseMode = query.stackResponseMode ?? "redirect"
-    storeOf(state).flows.set(innerState, {
+    state.oauthFlows.set(innerState, {
       projectId: project.id,
       provider,
       type,
@@ -279,7 +205,7 @@ const authorize = (
 const resolveUser = (
   context: RequestContext,
   project: ProjectRecord,
-  flow: Flow,
+  flow: OAuthFlowRecord,
   account: MockProvider.ProviderAccount
 ): Effect.Effect<{ readonly user: UserRecord; readonly isNewUser: boolean }, KnownErrorInstance> =>
   Effect.gen(function* () {
@@ -369,7 +295,7 @@ const resolveUser = (
   })
 
 /** Sends the browser back to the app with a known error in the query (PROTOCOL.md §3.1.1). */
-const errorRedirect = (flow: Flow, error: KnownErrorInstance): Response => {
+const errorRedirect = (flow: OAuthFlowRecord, error: KnownErrorInstance): Response => {
   const target = new URL(flow.redirectUri)
   const details = error.details as Record<string, unknown> | undefined
   target.searchParams.set("error", "server_error")
@@ -389,14 +315,14 @@ const callback = (
 ): Effect.Effect<Response, HandlerFailure> =>
   Effect.gen(function* () {
     const { query } = input
-    const store = storeOf(context.env.state)
+    const { oauthFlows, oauthCodes } = context.env.state
     const innerState = query.state ?? ""
-    const flow = store.flows.get(innerState)
+    const flow = oauthFlows.get(innerState)
     if (flow === undefined || flow.provider.id !== input.params.provider_id) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid OAuth state. Please try signing in again." }))
     }
     if (flow.expiresAtMillis <= context.nowMillis) {
-      store.flows.delete(innerState)
+      oauthFlows.delete(innerState)
       return yield* Effect.fail(OuterOauthTimeout.make({}))
     }
     if (flow.responseMode === "redirect") {
@@ -407,11 +333,11 @@ const callback = (
     }
     const project = context.env.state.projects.get(flow.projectId)
     if (project === undefined) {
-      store.flows.delete(innerState)
+      oauthFlows.delete(innerState)
       return yield* Effect.fail(new TextFailure({ status: 400, text: "The project of this OAuth flow does not exist anymore." }))
     }
     if (query.error !== undefined) {
-      store.flows.delete(innerState)
+      oauthFlows.delete(innerState)
       return errorRedirect(flow, OauthProviderAccessDenied.make({}))
     }
     if (query.code === undefined) {
@@ -430,12 +356,12 @@ const callback = (
         () => new TextFailure({ status: 400, text: "The OAuth provider rejected the authorization code. Please try signing in again." })
       )
     )
-    store.flows.delete(innerState)
+    oauthFlows.delete(innerState)
     const resolved = yield* Effect.either(resolveUser(context, project, flow, account))
     if (resolved._tag === "Left") return errorRedirect(flow, resolved.left)
 
     const code = randomHex(32)
-    store.codes.set(code, {
+    oauthCodes.set(code, {
       projectId: project.id,
       userId: resolved.right.user.id,
       isNewUser: resolved.right.isNewUser,
@@ -453,84 +379,10 @@ const callback = (
   })
 
 // ---------------------------------------------------------------------------------------------
-// Code grant
-// ---------------------------------------------------------------------------------------------
-
-/** The token endpoint's answer to the code grant (wire keys, deprecated duplicates included). */
-export interface CodeGrantAnswer {
-  readonly access_token: string
-  readonly token_type: "Bearer"
-  readonly expires_in: number
-  readonly scope: string
-  readonly refresh_token: string
-  readonly is_new_user: boolean
-  readonly newUser: boolean
-  readonly after_callback_redirect_url: string | null
-  readonly afterCallbackRedirectUrl: string | null
-}
-
-/**
- * The code grant of `POST /auth/oauth/token` for a project whose client id/secret were checked:
- * unknown, used, expired or foreign code → `INVALID_AUTHORIZATION_CODE`; another `redirect_uri`
- * → 400 text; a wrong PKCE verifier → `INVALID_AUTHORIZATION_CODE` (the code stays usable); a TOTP
- * user → `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (the code is used). Else a new session.
- */
-export const exchangeAuthorizationCode = (
-  context: RequestContext,
-  project: ProjectRecord,
-  grant: { readonly code: string; readonly redirect_uri?: string | undefined; readonly code_verifier?: string | undefined }
-): Effect.Effect<CodeGrantAnswer, HandlerFailure> =>
-  Effect.gen(function* () {
-    const record = storeOf(context.env.state).codes.get(grant.code)
-    if (record === undefined || record.projectId !== project.id || record.used || record.expiresAtMillis <= context.nowMillis) {
-      return yield* Effect.fail(InvalidAuthorizationCode.make({}))
-    }
-    if (grant.redirect_uri !== record.redirectUri) {
-      return yield* Effect.fail(new TextFailure({ status: 400, text: redirectUriMismatchText }))
-    }
-    const challenge =
-      grant.code_verifier === undefined
-        ? undefined
-        : record.codeChallengeMethod === "plain"
-          ? grant.code_verifier
-          : yield* MockProvider.challengeOf(grant.code_verifier)
-    if (challenge === undefined || challenge !== record.codeChallenge) {
-      return yield* Effect.fail(InvalidAuthorizationCode.make({}))
-    }
-    record.used = true
-    const user = project.users.get(record.userId)
-    if (user === undefined) return yield* Effect.fail(InvalidAuthorizationCode.make({}))
-    if (user.totpSecretBase64 !== null) {
-      const attempt = VerificationCodes.create(context, project, {
-        purpose: "mfa_attempt",
-        userId: user.id,
-        email: null,
-        lifetimeMillis: context.env.settings.mfaAttemptLifetimeMillis
-      })
-      return yield* Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: attempt.code }))
-    }
-    const session = createSession(context, project, user)
-    user.lastActiveAtMillis = context.nowMillis
-    const accessToken = yield* accessTokenFor(context, project, user, session)
-    return {
-      access_token: accessToken,
-      token_type: "Bearer",
-      // the OAuth library's default lifetime as recorded (oauth/06), not the JWT's: read `exp`
-      expires_in: 3599,
-      scope: "legacy",
-      refresh_token: session.refreshToken,
-      is_new_user: record.isNewUser,
-      newUser: record.isNewUser,
-      after_callback_redirect_url: record.afterCallbackRedirectUrl,
-      afterCallbackRedirectUrl: record.afterCallbackRedirectUrl
-    }
-  })
-
-// ---------------------------------------------------------------------------------------------
 // Mock provider pages
 // ---------------------------------------------------------------------------------------------
 
-const providerRequestOf = (parameters: Readonly<Record<string, string>>): MockProvider.ProviderRequest | string => {
+const providerRequestOf = (parameters: Readonly<Record<string, string>>): ProviderRequest | string => {
   const missing = ["client_id", "redirect_uri", "state", "code_challenge"].filter((name) => (parameters[name] ?? "") === "")
   if (missing.length > 0) return `Missing parameters: ${missing.join(", ")}`
   if ((parameters["code_challenge_method"] ?? "S256") !== "S256") return "Only code_challenge_method=S256 is supported."
@@ -580,7 +432,7 @@ const providerPage = (
   return redirect(303, location)
 }
 
-/** The OAuth routes (the code grant is served by `tokens.ts` through {@link exchangeAuthorizationCode}). */
+/** The OAuth routes (the code grant is served by `tokens.ts` through `OAuthCodeGrant.ts`). */
 export const routes = [
   route(Endpoints.oauthAuthorize, authorize, { rejectUnknownKeys: false, overrideErrorStatus: false }),
   route(Endpoints.oauthCallback, callback, { rejectUnknownKeys: false, overrideErrorStatus: false }),

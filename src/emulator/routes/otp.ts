@@ -32,8 +32,8 @@ import { createPersonalTeamIfEnabled, renamePersonalTeams } from "../Teams.js"
 import { findAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-import { requireSecondFactor } from "./mfa.js"
-import { emailProblems, isUrl } from "./password.js"
+import { requireSecondFactor } from "../SecondFactor.js"
+import { emailProblems, isUrl } from "../Validation.js"
 
 /** The user an OTP sign-in with this e-mail would sign in (null: a new user), or why it may not. */
 const userAllowingOtp = (

@@ -25,13 +25,12 @@ import {
 } from "../../core/KnownErrors.js"
 import * as Passkeys from "../Passkeys.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf } from "../RequestContext.js"
+import { projectOf, requireUser } from "../RequestContext.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
 import type { CodePurpose, ProjectRecord } from "../State.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-import { requireSecondFactor } from "./mfa.js"
-import { requireUser } from "./password.js"
+import { requireSecondFactor } from "../SecondFactor.js"
 
 const requireEnabled = (project: ProjectRecord) =>
   project.config.passkeyEnabled ? Effect.void : Effect.fail(PasskeyAuthenticationNotEnabled.make({}))

@@ -17,8 +17,6 @@ import {
   EmailPasswordMismatch,
   PasswordAuthenticationNotEnabled,
   PasswordConfirmationMismatch,
-  PasswordTooLong,
-  PasswordTooShort,
   RedirectUrlNotWhitelisted,
   SignUpNotEnabled,
   UserDoesNotHavePassword,
@@ -29,7 +27,7 @@ import * as Outbox from "../Outbox.js"
 import { hashPassword, verifyPassword } from "../Passwords.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf, schemaError } from "../RequestContext.js"
+import { projectOf, requireUser, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
@@ -38,66 +36,10 @@ import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled, renamePersonalTeams } from "../Teams.js"
 import { findUserByAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
-import { requireSecondFactor } from "./mfa.js"
+import { requireSecondFactor } from "../SecondFactor.js"
+import { checkPassword, emailProblems, isUrl, passwordLimits } from "../Validation.js"
+import { sendVerificationEmail } from "../VerificationEmail.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-
-/** Minimum and maximum password lengths of the service. */
-export const passwordLimits = { min: 8, max: 70 } as const
-
-/**
- * The e-mail syntax the service accepts (the HTML living standard's, as its schema library checks
- * it): a top-level domain is not required, so `invalid_email@gmai` passes.
- */
-const emailPattern =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
-
-/** Whether a text looks like an e-mail address. */
-export const isEmail = (text: string): boolean => emailPattern.test(text)
-
-/** The schema problems of an e-mail field: `must not be empty` for "", `must be a valid email` for other non-e-mails. */
-export const emailProblems = (path: string, text: string): ReadonlyArray<string> =>
-  text === "" ? [`${path} must not be empty`] : isEmail(text) ? [] : [`${path} must be a valid email`]
-
-/** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for a password outside the limits. */
-export const checkPassword = (password: string): Effect.Effect<void, PasswordTooShort | PasswordTooLong> =>
-  password.length < passwordLimits.min
-    ? Effect.fail(PasswordTooShort.make({ min_length: passwordLimits.min }))
-    : password.length > passwordLimits.max
-      ? Effect.fail(PasswordTooLong.make({ maxLength: passwordLimits.max }))
-      : Effect.void
-
-/** Whether a text parses as an absolute URL. */
-export const isUrl = (text: string): boolean => {
-  try {
-    new URL(text)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** "Sends" the verification e-mail of a user's primary e-mail, linking to `callbackUrl?code=…`. */
-export const sendVerificationEmail = (
-  context: RequestContext,
-  project: ProjectRecord,
-  user: UserRecord,
-  email: string,
-  callbackUrl: string
-): void => {
-  const { code } = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email })
-  const link = Outbox.linkWithCode(callbackUrl, code)
-  Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: email,
-    subject: `Verify your email at ${project.displayName}`,
-    text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not sign up, you can ignore this e-mail.`,
-    html: `<p>Please verify your email address by opening this link:</p><p><a href="${link}">Verify my e-mail</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`,
-    kind: "email_verification",
-    code,
-    link,
-    sentAtMillis: context.nowMillis
-  })
-}
 
 /** "Sends" the password-reset e-mail of a user, linking to `callbackUrl?code=…`. */
 const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: UserRecord, email: string, callbackUrl: string): void => {
@@ -115,12 +57,6 @@ const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: U
     sentAtMillis: context.nowMillis
   })
 }
-
-/** The signed-in user of a route that needs one; the service answers SCHEMA_ERROR without (PROTOCOL.md §1.3). */
-export const requireUser = (context: RequestContext) =>
-  context.auth?.user !== undefined
-    ? Effect.succeed(context.auth.user)
-    : Effect.fail(schemaError(context, ["auth.user must be defined"]))
 
 /** Removes every session of a user except the one holding `keepRefreshToken`. */
 const revokeSessions = (project: ProjectRecord, userId: string, keepRefreshToken: string | undefined): void => {
@@ -146,14 +82,11 @@ export const routes = [
       }
       yield* checkPassword(payload.password)
       if (!project.config.signUpEnabled) return yield* Effect.fail(SignUpNotEnabled.make({}))
-      const emailTaken = () =>
-        findUserByAuthChannel(project, payload.email) === undefined
-          ? Effect.void
-          : Effect.fail(UserEmailAlreadyExists.make({ email: payload.email, would_work_if_email_was_verified: false }))
-      yield* emailTaken()
+      if (findUserByAuthChannel(project, payload.email) !== undefined) {
+        return yield* Effect.fail(UserEmailAlreadyExists.make({ email: payload.email, would_work_if_email_was_verified: false }))
+      }
+      // the handler holds the write permit (Store.serialized): no other sign-up runs while hashing yields
       const passwordHash = yield* hashPassword(payload.password, context.env.settings.passwordHashIterations)
-      // hashing yielded: another sign-up may have taken the e-mail meanwhile
-      yield* emailTaken()
       const current = context.auth?.user
       let user: UserRecord
       if (current !== undefined && current.isAnonymous) {
@@ -215,9 +148,7 @@ export const routes = [
       if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))
       yield* checkPassword(payload.password)
       if (user.passwordHash !== null) return yield* Effect.fail(new TextFailure({ status: 400, text: userAlreadyHasPasswordText }))
-      const passwordHash = yield* hashPassword(payload.password, context.env.settings.passwordHashIterations)
-      if (user.passwordHash !== null) return yield* Effect.fail(new TextFailure({ status: 400, text: userAlreadyHasPasswordText }))
-      user.passwordHash = passwordHash
+      user.passwordHash = yield* hashPassword(payload.password, context.env.settings.passwordHashIterations)
       return { success: true } as const
     })
   ),

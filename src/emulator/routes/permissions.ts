@@ -34,7 +34,7 @@ import { PermissionId, ProjectPermission, TeamPermission } from "../../permissio
 import { ProjectPermissionList, TeamPermissionList } from "../../permissions/internal/permissions.js"
 import * as Permissions from "../Permissions.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf, requireMe } from "../RequestContext.js"
+import { projectOf, requireMe, resolveUserId } from "../RequestContext.js"
 import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
@@ -142,10 +142,6 @@ export const revokeProjectPermission = Endpoint.make({
 /** 403 text of a client listing another user's permissions. */
 export const foreignUserText =
   'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user'
-
-/** `me` → the signed-in user's id (CANNOT_GET_OWN_USER_WITHOUT_USER without one); ids pass through. */
-const resolveUserId = (context: RequestContext, userId: string): Effect.Effect<string, CannotGetOwnUserWithoutUser> =>
-  userId === "me" ? Effect.map(requireMe(context), (user) => user.id) : Effect.succeed(userId)
 
 /** The user filter of a list: a client must name itself (403 text otherwise); server/admin may omit it. */
 const listUserFilter = (context: RequestContext, userId: string | undefined): Effect.Effect<string | undefined, HandlerFailure> =>

@@ -30,6 +30,7 @@ import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import { deleteProject, makeProject } from "../Store.js"
 import type { EmailConfig, OAuthProviderConfig, ProjectConfig, ProjectRecord } from "../State.js"
 import { defaultEmailTheme, defaultProjectConfig, isProjectOwner, teamsOf } from "../State.js"
 
@@ -214,7 +215,7 @@ export const routes = [
   ),
   route(deleteCurrentEndpoint, (_input, context) =>
     Effect.sync(() => {
-      context.env.state.projects.delete(projectOf(context).id)
+      deleteProject(context.env.state, projectOf(context).id)
       return { success: true as const }
     })
   ),
@@ -240,7 +241,7 @@ export const routes = [
       const config = yield* applyConfig(context, { ...defaultProjectConfig, domains: [], oauthProviders: [] }, payload.config)
       const signingKeys = yield* generateSigningKeys
       const id = randomUuid()
-      const project: ProjectRecord = {
+      const project = makeProject({
         id,
         displayName: payload.displayName,
         description: payload.description ?? "",
@@ -250,14 +251,10 @@ export const routes = [
         // as on the service, a new project has no API keys: its owners create them (`POST /internal/api-keys`)
         keys: [],
         signingKeys,
-        ownerUserIds: new Set(),
-        users: new Map(),
-        sessions: new Map(),
-        codes: new Map(),
         isProductionMode: payload.isProductionMode ?? false,
         ownerTeamId: payload.ownerTeamId,
         onboardingStatus: "completed"
-      }
+      })
       context.env.state.projects.set(id, project)
       return adminView(project)
     })

@@ -11,10 +11,10 @@ import { CannotGetOwnUserWithoutUser } from "../../core/KnownErrors.js"
 import * as ServerTeams from "../../teams/internal/serverTeams.js"
 import * as TeamMemberProfiles from "../../teams/internal/teamMemberProfiles.js"
 import * as Endpoints from "../Endpoints.js"
-import { projectOf } from "../RequestContext.js"
+import { projectOf, resolveUserId } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
-import type { TeamRecord, UserRecord } from "../State.js"
+import type { ProjectRecord, TeamRecord, UserRecord } from "../State.js"
 import {
   ensureMember,
   ensurePermission,
@@ -26,13 +26,12 @@ import {
   serverProfileView,
   teamsInOrder
 } from "../Teams.js"
-import { resolveUserId } from "./teams.js"
 
 /** The 403 text when a client changes another member's profile. */
 export const foreignProfileText = "Cannot update another user's profile"
 
-const applyProfileUpdate = (team: TeamRecord, user: UserRecord, update: TeamMemberProfiles.TeamMemberProfileUpdate): void => {
-  const record = profileRecordOf(team, user.id)
+const applyProfileUpdate = (project: ProjectRecord, team: TeamRecord, user: UserRecord, update: TeamMemberProfiles.TeamMemberProfileUpdate): void => {
+  const record = profileRecordOf(project, team, user.id)
   if (update.displayName !== undefined) record.displayName = update.displayName
   if (update.profileImageUrl !== undefined) record.profileImageUrl = update.profileImageUrl
 }
@@ -50,7 +49,7 @@ export const routes = [
       const team = yield* findTeam(project, query.teamId)
       const items = membersOf(project, team)
         .filter((user) => userId === undefined || user.id === userId)
-        .map((user) => profileView(team, user))
+        .map((user) => profileView(project, team, user))
       return { items, isPaginated: false }
     })
   ),
@@ -81,7 +80,7 @@ export const routes = [
       const userId = yield* resolveUserId(context, params.userId)
       if (userId !== me.id) yield* ensurePermission(project, params.teamId, me.id, "$read_members")
       yield* ensureMember(project, params.teamId, userId)
-      return profileView(yield* findTeam(project, params.teamId), yield* findUser(project, userId))
+      return profileView(project, yield* findTeam(project, params.teamId), yield* findUser(project, userId))
     })
   ),
   route(ServerTeams.getMemberProfileEndpoint, ({ params }, context) =>
@@ -101,8 +100,8 @@ export const routes = [
       if (userId !== me.id) return yield* Effect.fail(new TextFailure({ status: 403, text: foreignProfileText }))
       yield* ensureMember(project, params.teamId, userId)
       const team = yield* findTeam(project, params.teamId)
-      applyProfileUpdate(team, me, payload)
-      return profileView(team, me)
+      applyProfileUpdate(project, team, me, payload)
+      return profileView(project, team, me)
     })
   ),
   route(ServerTeams.updateMemberProfileEndpoint, ({ params, payload }, context) =>
@@ -112,7 +111,7 @@ export const routes = [
       yield* ensureMember(project, params.teamId, userId)
       const team = yield* findTeam(project, params.teamId)
       const user = yield* findUser(project, userId)
-      applyProfileUpdate(team, user, payload)
+      applyProfileUpdate(project, team, user, payload)
       return serverProfileView(project, team, user)
     })
   )

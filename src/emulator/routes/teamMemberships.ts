@@ -11,10 +11,10 @@ import { Effect } from "effect"
 import { CannotGetOwnUserWithoutUser, TeamMembershipAlreadyExists } from "../../core/KnownErrors.js"
 import * as ServerTeams from "../../teams/internal/serverTeams.js"
 import * as Teams from "../../teams/internal/teams.js"
-import { projectOf } from "../RequestContext.js"
+import { projectOf, resolveUserId } from "../RequestContext.js"
 import { route } from "../Router.js"
-import { addMember, ensureMember, ensurePermission, findTeam, findUser, isMember, removeMember } from "../Teams.js"
-import { resolveUserId } from "./teams.js"
+import { removeMember } from "../Store.js"
+import { addMember, ensureMember, ensurePermission, findTeam, findUser, isMember } from "../Teams.js"
 
 /** The team membership routes. */
 export const routes = [

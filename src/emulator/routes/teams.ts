@@ -12,15 +12,15 @@ import { CannotGetOwnUserWithoutUser, UserAuthenticationRequired } from "../../c
 import * as ServerTeams from "../../teams/internal/serverTeams.js"
 import * as Teams from "../../teams/internal/teams.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf } from "../RequestContext.js"
+import { projectOf, resolveUserId } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import { deleteTeam } from "../Store.js"
 import * as Endpoints from "../Endpoints.js"
 import {
   applyTeamUpdate,
   clientTeamView,
   createTeam,
-  deleteTeam,
   ensureMember,
   ensurePermission,
   findTeam,
@@ -28,7 +28,7 @@ import {
   serverTeamView,
   teamsInOrder
 } from "../Teams.js"
-import { isBase64Image } from "./users.js"
+import { isBase64Image } from "../Validation.js"
 
 /** The 403 text when a client lists another user's teams. */
 export const foreignTeamsListText = 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user'
@@ -40,14 +40,6 @@ export const foreignCreatorText =
 /** The signed-in user of a client request, or USER_AUTHENTICATION_REQUIRED. */
 export const signedInUser = (context: RequestContext) =>
   context.auth?.user !== undefined ? Effect.succeed(context.auth.user) : Effect.fail(UserAuthenticationRequired.make({}))
-
-/** Resolves `me` (CANNOT_GET_OWN_USER_WITHOUT_USER without a user); other ids pass through. */
-export const resolveUserId = (context: RequestContext, userId: string) =>
-  userId !== "me"
-    ? Effect.succeed(userId)
-    : context.auth?.user !== undefined
-      ? Effect.succeed(context.auth.user.id)
-      : Effect.fail(CannotGetOwnUserWithoutUser.make({}))
 
 /** A client-set profile image must be a base64 image (400 text otherwise). */
 export const checkClientImage = (image: string | null | undefined) =>

@@ -22,7 +22,7 @@ import { route } from "../Router.js"
 import { accessTokenFor } from "../SessionTokens.js"
 import type { ProjectRecord } from "../State.js"
 import { findLiveSession, isKeySetValid } from "../State.js"
-import { exchangeAuthorizationCode } from "./oauth.js"
+import { exchangeAuthorizationCode } from "../OAuthCodeGrant.js"
 
 const invalidRequest = (parameter: string) =>
   new JsonFailure({ status: 400, body: { error: "invalid_request", error_description: `Missing parameter: \`${parameter}\`` } })

@@ -21,15 +21,9 @@ import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
-import { deleteUser } from "../UserDeletion.js"
+import { deleteUser } from "../Store.js"
 import { currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
-import { checkPassword, isEmail } from "./password.js"
-
-const imageDataUrl = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,([A-Za-z0-9+/]+={0,2})$/
-const bareBase64 = /^[A-Za-z0-9+/]+={0,2}$/
-
-/** Whether a profile image URL is acceptable from client access: a base64 image (data URL or bare base64). */
-export const isBase64Image = (value: string): boolean => imageDataUrl.test(value) || bareBase64.test(value)
+import { checkPassword, isBase64Image, isEmail } from "../Validation.js"
 
 const isBase64 = (value: string): boolean => {
   try {

@@ -9,13 +9,14 @@
 import { Effect } from "effect"
 import { checkVerificationCodeEndpoint, sendVerificationCodeEndpoint, verifyEndpoint } from "../../auth/internal/emailVerification.js"
 import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../../core/KnownErrors.js"
-import { projectOf, schemaError } from "../RequestContext.js"
+import { projectOf, requireUser, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-import { verifyChannelCode } from "./contactChannels.js"
-import { isEmail, isUrl, requireUser, sendVerificationEmail } from "./password.js"
+import { verifyChannelCode } from "../ContactChannels.js"
+import { isEmail, isUrl } from "../Validation.js"
+import { sendVerificationEmail } from "../VerificationEmail.js"
 
 /** The service's 400 text when the verified e-mail is no longer the user's. */
 export const channelGoneText = "Contact channel not found. Was your contact channel deleted?"
