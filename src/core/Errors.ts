@@ -212,7 +212,8 @@ export type SessionReason = SessionRejection | RefreshFailure
  * refresh token a call sent itself, or the session's refresh failed without ending the session
  * (`reason` a {@link RefreshFailure}; the tokens are kept). Network failures are not grouped here:
  * they stay `ConnectivityError`, `RateLimited`, `HttpError`… Nobody signed in stays
- * `UserNotSignedIn`.
+ * `UserNotSignedIn`. An owner's admin access token is the credential of admin access (`AdminAccess`),
+ * not the call's session: its rejections are reasons of a {@link ConfigurationError}.
  *
  * @example
  * ```ts
