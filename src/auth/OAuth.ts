@@ -46,10 +46,11 @@ import type { HandlerPaths } from "../core/HandlerUrls.js"
 import { parseJsonBounded } from "../core/internal/call.js"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"
 import type { KnownErrorClass } from "../core/KnownError.js"
-import { byCode, ContactChannelAlreadyUsedForAuthBySomeoneElse, MultiFactorAuthenticationRequired, OauthConnectionAlreadyConnectedToAnotherUser, OauthProviderAccessDenied, OauthProviderTemporarilyUnavailable, SignUpNotEnabled, SignUpRejected } from "../core/KnownErrors.js"
+import { byCode, ContactChannelAlreadyUsedForAuthBySomeoneElse, InvalidTotpCode, MultiFactorAuthenticationRequired, OauthConnectionAlreadyConnectedToAnotherUser, OauthProviderAccessDenied, OauthProviderTemporarilyUnavailable, SignUpNotEnabled, SignUpRejected } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
 import * as Cookies from "../session/cookies.js"
 import { Session } from "../session/Session.js"
+import * as Mfa from "./Mfa.js"
 import { OAuthBrowser } from "./OAuthBrowser.js"
 import { publicClientSentinel } from "../session/RefreshGrant.js"
 import { AuthorizeQuery, authorizeEndpoint, callbackErrorParams, codeGrantEndpoint, withoutParams } from "./internal/oauth.js"
@@ -358,6 +359,15 @@ export interface HandleCallbackOptions {
    * else `afterSignIn` (this option, else `HandlerUrls`' `afterSignIn`, else `/`).
    */
   readonly afterSignUp?: string | undefined
+  /**
+   * A user with MFA (the code grant fails with `MultiFactorAuthenticationRequired`):
+   * `"fail"` (default) fails with that error, whose attempt code the app's own form continues
+   * (`Mfa.continuable`, `Mfa.MfaChallenge`); `"prompt"` asks `Mfa.MfaPrompt` for the code
+   * (`window.prompt` by default, SPEC.md §4) and finishes the sign-in: a wrong or cancelled code
+   * fails with `Mfa.OAuthMfaCodeRejected` ("Invalid TOTP code. Please try signing in again."),
+   * an attempt the service no longer accepts with {@link OAuthCallbackError}.
+   */
+  readonly mfa?: "fail" | "prompt" | undefined
 }
 
 /** The outcome of a handled callback. */
@@ -417,18 +427,35 @@ export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input
       clientSecret: Option.getOrElse(client.config.publishableClientKey, () => Redacted.make(publicClientSentinel))
     }
   }).pipe(
+    Effect.map(Either.right),
     Effect.catchAll(
-      (error): Effect.Effect<never, MultiFactorAuthenticationRequired | OAuthCallbackError> =>
-        error instanceof MultiFactorAuthenticationRequired ? Effect.fail(error) : Effect.fail(OAuthCallbackError.make(error))
+      (error): Effect.Effect<Either.Either<never, MultiFactorAuthenticationRequired>, MultiFactorAuthenticationRequired | OAuthCallbackError> =>
+        error instanceof MultiFactorAuthenticationRequired
+          ? options.mfa === "prompt" ? Effect.succeed(Either.left(error)) : Effect.fail(error)
+          : Effect.fail(OAuthCallbackError.make(error))
     )
   )
-  yield* session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.fromNullable(tokens.refreshToken) })
-
-  const isNewUser = tokens.isNewUser ?? false
+  let isNewUser: boolean
+  let afterCallbackRedirectUrl: string | undefined = undefined
+  if (Either.isLeft(tokens)) {
+    // SPEC.md §4: the client prompts for the code and continues with the attempt code
+    const code = yield* Effect.flatMap(Mfa.MfaPrompt, (prompt) => prompt.ask)
+    const signedIn = yield* Mfa.MfaChallenge.fromError(tokens.left).submit(Option.getOrElse(code, () => "")).pipe(
+      Effect.catchAll((error) =>
+        Effect.fail(error instanceof InvalidTotpCode ? Mfa.OAuthMfaCodeRejected.make(error) : OAuthCallbackError.make(error))
+      )
+    )
+    isNewUser = signedIn.isNewUser
+  } else {
+    const granted = tokens.right
+    yield* session.signIn({ accessToken: granted.accessToken, refreshToken: Option.fromNullable(granted.refreshToken) })
+    isNewUser = granted.isNewUser ?? false
+    afterCallbackRedirectUrl = granted.afterCallbackRedirectUrl ?? undefined
+  }
   const { paths } = yield* handlerPages(current)
   const afterSignIn = options.afterSignIn ?? paths.afterSignIn
   // HandlerUrls' afterSignUp defaults to its afterSignIn: only a page set apart from it beats the option's afterSignIn
   const afterSignUp = options.afterSignUp ?? (paths.afterSignUp !== paths.afterSignIn ? paths.afterSignUp : afterSignIn)
-  const redirectUrl = tokens.afterCallbackRedirectUrl ?? (isNewUser ? afterSignUp : afterSignIn)
+  const redirectUrl = afterCallbackRedirectUrl ?? (isNewUser ? afterSignUp : afterSignIn)
   return Option.some<CallbackResult>({ redirectUrl, isNewUser })
 })
