@@ -20,6 +20,7 @@ import type { ViteDevServer } from "vite"
 import type { Emulator, ProjectConfig } from "../../src/emulator/index.js"
 import { defaults } from "../../src/emulator/index.js"
 import { serve } from "../../src/emulator/server.js"
+import { packageImports } from "./dependencies.js"
 
 /** The folder of the app (Vite's root). */
 export const appRoot = fileURLToPath(new URL(".", import.meta.url))
@@ -81,18 +82,15 @@ export interface RunningDemo {
   readonly close: () => Promise<void>
 }
 
-/** Dependencies pre-bundled at start, so the first page load does not trigger a re-optimization and reload. */
-const prebundled = [
-  "react",
-  "react/jsx-runtime",
-  "react/jsx-dev-runtime",
-  "react-dom",
-  "react-dom/client",
-  "effect",
-  "@effect/platform",
-  "jose",
-  "@simplewebauthn/browser"
-]
+/**
+ * The packages the page imports (read from the sources: ./dependencies.ts), pre-bundled before the
+ * first page is served, so that loading it does not make Vite bundle again and reload the page.
+ */
+export const prebundledDependencies = (): ReadonlyArray<string> =>
+  packageImports(`${appRoot}src/main.tsx`, {
+    "stack-auth-effect": `${repoRoot}src/index.ts`,
+    "stack-auth-effect/react": `${repoRoot}react/index.ts`
+  }).filter(resolvable)
 
 /** A free port on 127.0.0.1 (Vite takes `port: 0` for "the default port"). */
 const freePort = (): Promise<number> =>
@@ -130,7 +128,7 @@ export const createAppServer = async (config: DemoClientConfig, options: DemoOpt
       }
     ],
     resolve: { alias: [...packageAliases], dedupe: ["react", "react-dom", "effect"] },
-    optimizeDeps: { entries: ["index.html"], include: prebundled.filter(resolvable) },
+    optimizeDeps: { entries: ["index.html"], include: [...prebundledDependencies()] },
     server: {
       host: "127.0.0.1",
       port,

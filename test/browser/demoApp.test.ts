@@ -11,7 +11,17 @@ import * as Totp from "../../src/auth/Totp.js"
 import * as Stack from "../../src/Stack.js"
 import { repoRoot, startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
-import { addVirtualAuthenticator, clearScreenshots, decodeBase32, describeBrowser, latestEmail, launchChromium, screenshot } from "./support.js"
+import {
+  addVirtualAuthenticator,
+  checkScreen,
+  clearScreenshots,
+  decodeBase32,
+  describeBrowser,
+  latestEmail,
+  launchChromium,
+  recordConsoleErrors
+} from "./support.js"
+import type { ScreenReport } from "./support.js"
 
 const stepTimeout = 30_000
 
@@ -44,15 +54,18 @@ describeBrowser("the demo app in Chromium", () => {
   const password = "correct horse battery"
   let totpSecret: Uint8Array | undefined
   const dialogs: Array<string> = []
+  const consoleErrors: Array<string> = []
+  const reports: Array<ScreenReport> = []
 
   beforeAll(async () => {
-    clearScreenshots()
+    clearScreenshots("journey-")
     // its own Vite cache: `npm start` (and its test) may pre-bundle into the default one meanwhile
     demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir: `${repoRoot}node_modules/.vite-react-app-test` })
     browser = await launchChromium()
     context = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
     context.setDefaultTimeout(15_000)
     page = await context.newPage()
+    recordConsoleErrors(page, consoleErrors)
     if (process.env["DEBUG_BROWSER"] === "1") {
       page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 300)))
       page.on("pageerror", (e) => console.log("pageerror:", e.message))
@@ -94,7 +107,7 @@ describeBrowser("the demo app in Chromium", () => {
   it("serves the home page to a visitor", async () => {
     await page.goto("/")
     await visible(page.getByRole("heading", { name: "Authentication, as Effects" }))
-    await screenshot(page, "01-home-visitor")
+    reports.push(await checkScreen(page, "journey-01-home-visitor"))
   }, 60_000)
 
   it("signs up with e-mail and password", async () => {
@@ -103,12 +116,12 @@ describeBrowser("the demo app in Chromium", () => {
     await form.getByLabel("E-mail").fill(email)
     await form.getByLabel("Password", { exact: true }).fill(password)
     await form.getByLabel("Repeat password").fill(password)
-    await screenshot(page, "02-sign-up")
+    reports.push(await checkScreen(page, "journey-02-sign-up"))
     await form.getByRole("button", { name: "Sign up" }).click()
     await visible(page.getByRole("heading", { name: /^Welcome/ }))
     await visible(page.getByText(`Please verify ${email}`))
     expect(new URL(page.url()).pathname).toBe("/")
-    await screenshot(page, "03-home-unverified")
+    reports.push(await checkScreen(page, "journey-03-home-unverified"))
   }, stepTimeout)
 
   it("verifies the e-mail with the link from the emulator's outbox", async () => {
@@ -117,7 +130,7 @@ describeBrowser("the demo app in Chromium", () => {
     expect(link.origin).toBe(demo.appUrl)
     expect(link.searchParams.get("code")).toMatch(/\S+/)
     await page.goto(link.href)
-    await screenshot(page, "04-email-verification")
+    reports.push(await checkScreen(page, "journey-04-email-verification"))
     await page.getByRole("button", { name: "Verify my e-mail" }).click()
     await visible(page.getByText("Your e-mail address is verified."))
     await page.getByRole("link", { name: "Continue" }).click()
@@ -126,7 +139,7 @@ describeBrowser("the demo app in Chromium", () => {
 
   it("signs out", async () => {
     await signOut()
-    await screenshot(page, "05-signed-out")
+    reports.push(await checkScreen(page, "journey-05-signed-out"))
     await page.getByRole("link", { name: "Back to home" }).click()
     await visible(page.getByRole("heading", { name: "Authentication, as Effects" }))
   }, stepTimeout)
@@ -136,7 +149,7 @@ describeBrowser("the demo app in Chromium", () => {
     const alert = page.getByRole("alert")
     await containsText(alert, "Wrong e-mail or password.")
     await containsText(alert, "EmailPasswordMismatch")
-    await screenshot(page, "06-sign-in-error")
+    reports.push(await checkScreen(page, "journey-06-sign-in-error"))
     const form = page.getByRole("form", { name: "Sign in with password" })
     await form.getByLabel("Password").fill(password)
     await form.getByRole("button", { name: "Sign in" }).click()
@@ -191,7 +204,7 @@ describeBrowser("the demo app in Chromium", () => {
     await profile.getByLabel("Display name").fill("Ada Lovelace")
     await profile.getByRole("button", { name: "Save profile" }).click()
     await hasText(page.getByTestId("current-user"), "Ada Lovelace")
-    await screenshot(page, "07-account-settings")
+    reports.push(await checkScreen(page, "journey-07-account-settings"))
   }, stepTimeout)
 
   it("turns on TOTP two-factor authentication and signs in again with a generated code", async () => {
@@ -203,7 +216,7 @@ describeBrowser("the demo app in Chromium", () => {
     await setup.getByRole("button", { name: "Turn on two-factor authentication" }).click()
     await containsText(setup.getByRole("alert"), "That code does not match")
     await setup.getByLabel("Code from the app").fill(await totpNow())
-    await screenshot(page, "08-totp-setup")
+    reports.push(await checkScreen(page, "journey-08-totp-setup"))
     await setup.getByRole("button", { name: "Turn on two-factor authentication" }).click()
     await visible(page.getByRole("button", { name: "Turn off two-factor authentication" }))
 
@@ -212,7 +225,7 @@ describeBrowser("the demo app in Chromium", () => {
     await visible(page.getByRole("heading", { name: "Two-factor authentication" }))
     expect(new URL(page.url()).pathname).toBe("/handler/mfa")
     await page.getByRole("textbox", { name: "Authenticator code" }).fill(await totpNow())
-    await screenshot(page, "09-mfa")
+    reports.push(await checkScreen(page, "journey-09-mfa"))
     await page.getByRole("button", { name: "Verify" }).click()
     await visible(page.getByRole("heading", { name: "Welcome, Ada Lovelace" }))
   }, stepTimeout)
@@ -223,7 +236,9 @@ describeBrowser("the demo app in Chromium", () => {
     await create.getByLabel("Team name").fill("Analytical Engines")
     await create.getByRole("button", { name: "Create team" }).click()
     await visible(page.getByRole("heading", { name: "Analytical Engines" }))
-    await containsText(page.getByTestId("team-permissions"), "$invite_members")
+    // permissions by readable names, never raw ids
+    await containsText(page.getByTestId("team-permissions"), "Invite members")
+    expect(await page.getByTestId("team-permissions").innerText()).not.toContain("$")
     await containsText(page.getByRole("list", { name: "Members" }), "Ada Lovelace")
     const key = page.getByRole("form", { name: "Create a team API key" })
     await key.getByLabel("Team key description").fill("Build server")
@@ -239,13 +254,14 @@ describeBrowser("the demo app in Chromium", () => {
     await invite.getByRole("button", { name: "Send invitation" }).click()
     await visible(page.getByText(`Invitation sent to ${bobEmail}.`))
     await containsText(page.getByRole("list", { name: "Pending invitations" }), bobEmail)
-    await screenshot(page, "10-team")
+    reports.push(await checkScreen(page, "journey-10-team"))
 
     const mail = await latestEmail(demo.emulatorUrl, bobEmail, "/handler/team-invitation")
     const bobContext = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
     bobContext.setDefaultTimeout(15_000)
     try {
       const bob = await bobContext.newPage()
+      recordConsoleErrors(bob, consoleErrors)
       bob.on("dialog", (dialog) => {
         dialogs.push(dialog.message())
         void dialog.dismiss()
@@ -261,7 +277,7 @@ describeBrowser("the demo app in Chromium", () => {
       await form.getByRole("button", { name: "Sign up" }).click()
       await bob.waitForURL((url) => url.pathname === "/handler/team-invitation")
       await containsText(bob.locator("main"), "You are invited to join Analytical Engines.")
-      await screenshot(bob, "11-team-invitation")
+      reports.push(await checkScreen(bob, "journey-11-team-invitation"))
       await bob.getByRole("button", { name: "Join Analytical Engines" }).click()
       await bob.waitForURL((url) => url.pathname === "/teams")
       await containsText(bob.getByRole("list", { name: "Your teams" }), "Analytical Engines")
@@ -277,7 +293,7 @@ describeBrowser("the demo app in Chromium", () => {
   it("signs in with the emulator's mock OAuth provider", async () => {
     await signOut()
     await page.goto("/handler/sign-in")
-    await screenshot(page, "12-sign-in")
+    reports.push(await checkScreen(page, "journey-12-sign-in"))
     await page.getByRole("button", { name: "Continue with GitHub" }).click()
     // the provider's consent page (served by the emulator)
     await page.waitForURL((url) => url.href.startsWith(demo.emulatorUrl))
@@ -286,7 +302,7 @@ describeBrowser("the demo app in Chromium", () => {
     await page.waitForURL((url) => url.href.startsWith(demo.appUrl) && !url.pathname.startsWith("/handler/oauth-callback"))
     await visible(page.getByRole("heading", { name: /^Welcome/ }))
     await visible(page.getByText("github"))
-    await screenshot(page, "13-home-oauth")
+    reports.push(await checkScreen(page, "journey-13-home-oauth"))
   }, stepTimeout)
 
   it("registers a passkey and signs in with it (Chromium's virtual authenticator)", async () => {
@@ -295,7 +311,7 @@ describeBrowser("the demo app in Chromium", () => {
     await page.getByRole("button", { name: "Register a passkey" }).click()
     await visible(page.getByText("Your passkey is ready"))
     await visible(page.getByText("Passkey registered"))
-    await screenshot(page, "14-passkey-registered")
+    reports.push(await checkScreen(page, "journey-14-passkey-registered"))
     const name = await page.getByTestId("current-user").innerText()
 
     await signOut()
@@ -310,7 +326,7 @@ describeBrowser("the demo app in Chromium", () => {
     const attempt = await Effect.runPromise(Cli.initiate().pipe(Effect.provide(cli)))
     await page.goto(Cli.confirmationUrl(demo.appUrl, attempt.loginCode))
     await visible(page.getByRole("heading", { name: "Authorize the CLI" }))
-    await screenshot(page, "15-cli-auth-confirm")
+    reports.push(await checkScreen(page, "journey-15-cli-auth-confirm"))
     await page.getByRole("button", { name: "Authorize CLI" }).click()
     await visible(page.getByText("The CLI is signed in."))
     const answer = await Effect.runPromise(Cli.poll(attempt.pollingCode).pipe(Effect.provide(cli)))
@@ -365,5 +381,19 @@ describeBrowser("the demo app in Chromium", () => {
 
   it("never fell back to the provider's alert for an unhandled failure", () => {
     expect(dialogs).toEqual([])
+  })
+
+  it("every screen of the journey fits 360 px without sideways scroll, with 0 serious accessibility violations (axe-core)", () => {
+    expect(reports.length).toBeGreaterThanOrEqual(14)
+    expect(
+      reports
+        .filter((report) => report.overflow.narrow > 0 || report.overflow.phone > 0)
+        .map((report) => `${report.name}: ${report.overflow.narrow} px at 360, ${report.overflow.phone} px at 390`)
+    ).toEqual([])
+    expect(reports.flatMap((report) => report.violations.map((violation) => `${report.name}: ${violation.id} ${violation.targets.join(", ")}`))).toEqual([])
+  })
+
+  it("logged no console error and threw no uncaught exception", () => {
+    expect(consoleErrors).toEqual([])
   })
 })

@@ -40,12 +40,12 @@ export const ApiKeyList = (props: ApiKeyListProps) => {
         const state = validity(key, now)
         return (
           <li key={key.id}>
-            <span>
-              {key.description} <code className="muted">…{key.value.lastFour}</code>{" "}
+            <span className="item-text">
+              <span className="break">{key.description}</span> <code className="muted">…{key.value.lastFour}</code>{" "}
               {state === "valid" ? <Badge tone="green">Active</Badge> : <Badge tone="red">{state === "expired" ? "Expired" : "Revoked"}</Badge>}
             </span>
             {state === "valid" ? (
-              <Button variant="ghost" small onClick={() => props.onRevoke(key.id)}>
+              <Button variant="ghost" small aria-label={`Revoke ${key.description}`} onClick={() => props.onRevoke(key.id)}>
                 Revoke
               </Button>
             ) : null}

@@ -1,8 +1,23 @@
-/** The app: top bar, and the page of the current path. */
-import { useEffect } from "react"
+/**
+ * The app: top bar, the server-reachability banner, and the page of the current path.
+ *
+ * What the shell does for every page:
+ * - a network failure never signs anyone out: the last user read stays on screen, a banner says
+ *   the server cannot be reached (from the first failed attempt, while the SDK retries) and offers
+ *   Retry; the user is read again as soon as the server answers;
+ * - a session revoked on another device ends here as soon as the SDK sees it: when the tab comes
+ *   back into view the app asks for a new access token, and a rejected refresh token signs out
+ *   (the SDK clears both tokens; every hook re-reads for "nobody").
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { useCallback, useEffect, useState } from "react"
 import type { ReactNode } from "react"
+import { QueryCache, Session } from "stack-auth-effect"
 import type { User } from "stack-auth-effect"
-import { useUser } from "./runtime.js"
+import { useConnectivity } from "./connectivity.js"
+import { isNetworkFailure } from "./messages.js"
+import { runtime, useUser } from "./runtime.js"
 import { AccountSettingsPage } from "./pages/AccountSettings.js"
 import {
   EmailVerificationPage,
@@ -18,8 +33,8 @@ import {
 import { HomePage } from "./pages/Home.js"
 import { CliAuthConfirmPage, ErrorPage, NotFoundPage } from "./pages/Misc.js"
 import { TeamInvitationPage, TeamsPage } from "./pages/Teams.js"
-import { Link, navigate, signInReturningTo, useLocation } from "./router.js"
-import { ErrorMessage, Loading, initials } from "./ui.js"
+import { Link, navigate, returnTo, signInReturningTo, useLocation } from "./router.js"
+import { Alert, AuthCard, Button, ErrorMessage, Loading, initials } from "./ui.js"
 
 type CurrentUser = User.CurrentUser
 
@@ -88,7 +103,11 @@ const RequireUser = (props: { readonly url: URL; readonly children: (user: Curre
   useEffect(() => {
     if (missing) navigate(target, { replace: true })
   }, [missing, target])
-  if (query.status === "error") return <ErrorMessage error={query.error} />
+  // a network failure keeps the user last read (the banner above says the server is unreachable)
+  if (query.status === "error" && query.data !== undefined && query.data !== null && isNetworkFailure(query.error)) {
+    return <>{props.children(query.data)}</>
+  }
+  if (query.status === "error") return isNetworkFailure(query.error) ? <Loading label="Waiting for the server…" /> : <ErrorMessage error={query.error} />
   if (query.status === "loading") return <Loading />
   return query.data === null || query.data === undefined ? <Loading label="Redirecting to sign in…" /> : <>{props.children(query.data)}</>
 }
@@ -99,9 +118,10 @@ const Page = (props: { readonly user: UserState; readonly url: URL }) => {
     case "/":
       return user === undefined ? <Loading /> : <HomePage user={user} />
     case "/handler/sign-in":
-      return <SignInPage />
+      // the form stays mounted while the user is read (what was typed is kept)
+      return user === null || user === undefined ? <SignInPage /> : <AlreadySignedIn user={user} url={url} />
     case "/handler/sign-up":
-      return <SignUpPage />
+      return user === null || user === undefined ? <SignUpPage /> : <AlreadySignedIn user={user} url={url} />
     case "/handler/sign-out":
       return <SignOutPage />
     case "/handler/email-verification":
@@ -117,7 +137,7 @@ const Page = (props: { readonly user: UserState; readonly url: URL }) => {
     case "/handler/magic-link-callback":
       return <MagicLinkCallbackPage />
     case "/handler/error":
-      return <ErrorPage />
+      return <ErrorPage signedIn={user !== null && user !== undefined} />
     case "/handler/account-settings":
       return <RequireUser url={url}>{(current) => <AccountSettingsPage user={current} />}</RequireUser>
     case "/teams":
@@ -131,17 +151,130 @@ const Page = (props: { readonly user: UserState; readonly url: URL }) => {
   }
 }
 
+/** The sign-in and sign-up pages for someone who is already signed in. */
+const AlreadySignedIn = (props: { readonly user: CurrentUser; readonly url: URL }) => (
+  <AuthCard title="You are already signed in">
+    <div className="stack">
+      <p className="center">
+        Signed in as <strong>{props.user.displayName ?? props.user.primaryEmail ?? "you"}</strong>.
+      </p>
+      <Link className="button block" to={returnTo(props.url, "/")}>
+        Continue
+      </Link>
+      <Link className="button secondary block" to="/handler/sign-out">
+        Sign out to use another account
+      </Link>
+    </div>
+  </AuthCard>
+)
+
+/** Says that the server cannot be reached while the SDK retries, with a Retry button. */
+const ConnectivityBanner = (props: { readonly onRetry: () => void; readonly gaveUp: boolean }) => (
+  <div className="banner" role="status" aria-live="polite" data-testid="connectivity-banner">
+    <span>
+      <strong>We can't reach the server.</strong> {props.gaveUp ? "Check your connection." : "Retrying…"} Your data stays as it was.
+    </span>
+    <Button small variant="secondary" onClick={props.onRetry}>
+      Retry now
+    </Button>
+  </div>
+)
+
+/**
+ * Asks for a new access token (`Session.refresh`): a session revoked on another device answers
+ * with a rejected refresh token, and the SDK signs out (both tokens cleared). `true` when that
+ * happened; a network failure keeps the session.
+ */
+const checkSession = Effect.gen(function* () {
+  const session = yield* Session.Session
+  const before = yield* session.current
+  if (Option.isNone(before.refreshToken)) return false
+  yield* Effect.ignore(session.refresh)
+  const after = yield* session.current
+  return Option.isNone(after.refreshToken) && Option.isNone(after.accessToken)
+})
+
+/** Runs {@link checkSession} whenever the tab comes back into view; `ended` once it signed out. */
+const useSessionCheck = (signedIn: boolean) => {
+  const [ended, setEnded] = useState(false)
+  useEffect(() => {
+    // signed in again: the notice is over
+    if (signedIn) setEnded(false)
+  }, [signedIn])
+  useEffect(() => {
+    if (!signedIn) return
+    let active = true
+    const check = () => {
+      if (document.visibilityState !== "visible") return
+      void runtime.runPromise(checkSession).then(
+        (wasEnded) => {
+          if (active && wasEnded) setEnded(true)
+        },
+        () => undefined
+      )
+    }
+    document.addEventListener("visibilitychange", check)
+    window.addEventListener("focus", check)
+    return () => {
+      active = false
+      document.removeEventListener("visibilitychange", check)
+      window.removeEventListener("focus", check)
+    }
+  }, [signedIn])
+  return ended
+}
+
 /** The whole app (inside `StackProvider`). */
 export const App = () => {
   const url = useLocation()
   const query = useUser()
-  const user: UserState = query.status === "success" ? query.data : query.status === "loading" ? undefined : null
+  const connectivity = useConnectivity()
+  const networkFailed = query.status === "error" && isNetworkFailure(query.error)
+  // a network failure is not a verdict on the session: keep the user last read (or "not known yet")
+  const user: UserState =
+    query.status === "success" ? query.data : query.status === "loading" || networkFailed ? (query.data ?? undefined) : null
+  const { refetch } = query
+  // read everything on screen again: the user, and every cached read (an empty prefix matches all)
+  const retry = useCallback(() => {
+    refetch()
+    void runtime.runPromise(QueryCache.invalidate([]))
+  }, [refetch])
+  // the server answers again after an outage: read everything again at once
+  const [wasUnreachable, setWasUnreachable] = useState(false)
+  useEffect(() => {
+    if (!connectivity.reachable) setWasUnreachable(true)
+    else if (wasUnreachable) {
+      setWasUnreachable(false)
+      retry()
+    }
+  }, [connectivity.reachable, wasUnreachable, retry])
+  useEffect(() => {
+    window.addEventListener("online", retry)
+    return () => window.removeEventListener("online", retry)
+  }, [retry])
+  const sessionEnded = useSessionCheck(user !== null && user !== undefined)
+  const unreachable = !connectivity.reachable || networkFailed
   return (
     <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <TopBar user={user} path={url.pathname} />
-      <main className="main">
-        {query.status === "error" ? <ErrorMessage error={query.error} /> : null}
-        <Page user={user} url={url} />
+      {unreachable ? <ConnectivityBanner onRetry={retry} gaveUp={networkFailed} /> : null}
+      <main className="main" id="main" tabIndex={-1}>
+        {sessionEnded && user === null ? (
+          <div className="stack notice">
+            <Alert kind="warning">
+              You were signed out: this session was ended from another device. <Link to="/handler/sign-in">Sign in again</Link>
+            </Alert>
+          </div>
+        ) : null}
+        {query.status === "error" && !networkFailed ? <ErrorMessage error={query.error} /> : null}
+        {user === undefined && networkFailed ? (
+          <Loading label="Waiting for the server…" />
+        ) : (
+          <Page user={user} url={url} />
+        )}
       </main>
     </>
   )

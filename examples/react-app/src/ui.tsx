@@ -1,6 +1,8 @@
 /** The app's small UI kit: cards, fields, buttons with a pending state, alerts, loading. */
 import { useId } from "react"
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react"
+import { describeError } from "./messages.js"
+import type { MessageOverrides } from "./messages.js"
 
 /** A card centred on the page, for the sign-in style pages. */
 export const AuthCard = (props: { readonly title: string; readonly subtitle?: ReactNode; readonly children?: ReactNode }) => (
@@ -27,17 +29,41 @@ export const Section = (props: {
   </section>
 )
 
-/** A labelled input. */
+/**
+ * A labelled input. `error` (a sentence) marks it invalid and is announced; `hint` describes it.
+ * Both are tied to the input with `aria-describedby`.
+ */
 export const Field = (
-  props: InputHTMLAttributes<HTMLInputElement> & { readonly label: string; readonly hint?: ReactNode; readonly inputClassName?: string }
+  props: InputHTMLAttributes<HTMLInputElement> & {
+    readonly label: string
+    readonly hint?: ReactNode
+    readonly error?: string | undefined
+    readonly inputClassName?: string
+  }
 ) => {
-  const { label, hint, inputClassName, ...input } = props
+  const { label, hint, error, inputClassName, ...input } = props
   const id = useId()
+  const describedBy = [hint === undefined ? "" : `${id}-hint`, error === undefined ? "" : `${id}-error`].filter((part) => part !== "").join(" ")
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} className={inputClassName} {...input} />
-      {hint === undefined ? null : <span className="hint">{hint}</span>}
+      <input
+        id={id}
+        className={inputClassName}
+        aria-invalid={error === undefined ? undefined : true}
+        aria-describedby={describedBy === "" ? undefined : describedBy}
+        {...input}
+      />
+      {hint === undefined ? null : (
+        <span className="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      {error === undefined ? null : (
+        <span className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </span>
+      )}
     </div>
   )
 }
@@ -70,27 +96,22 @@ export const Alert = (props: { readonly kind: "error" | "success" | "info" | "wa
   </div>
 )
 
-/** The text of any failure: typed errors carry a `message` (the service's wording). */
-export const errorMessage = (error: unknown): string => {
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== "") {
-    return error.message
-  }
-  if (typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string") return error._tag
-  return String(error)
-}
-
-/** The tag of a typed error (`EmailPasswordMismatch`…), if it has one. */
-export const errorTag = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" ? error._tag : undefined
-
-/** A typed error shown by its message (and its tag, small). Renders nothing without an error. */
-export const ErrorMessage = (props: { readonly error: unknown }) => {
+/**
+ * A typed error shown as a sentence for people (./messages.ts), with its tag in a small details
+ * line for developers. Renders nothing without an error. `overrides` reword some tags on one
+ * screen.
+ */
+export const ErrorMessage = (props: { readonly error: unknown; readonly overrides?: MessageOverrides }) => {
   if (props.error === undefined || props.error === null) return null
-  const tag = errorTag(props.error)
+  const { text, tag } = describeError(props.error, props.overrides)
   return (
     <Alert kind="error">
-      {errorMessage(props.error)}
-      {tag === undefined ? null : <span className="error-tag">{tag}</span>}
+      <span className="alert-text">{text}</span>
+      {tag === undefined ? null : (
+        <span className="error-details">
+          Details: <code>{tag}</code>
+        </span>
+      )}
     </Alert>
   )
 }

@@ -2,14 +2,17 @@
  * `/handler/account-settings`: profile, e-mails, password, two-factor authentication, passkeys,
  * active sessions, API keys and account deletion, each section on its own hooks.
  */
-import { Data, Effect, Redacted } from "effect"
-import { useState } from "react"
+import { Data, Effect, Exit, Redacted } from "effect"
+import { generate } from "lean-qr"
+import { toSvgPath } from "lean-qr/extras/svg"
+import { useMemo, useState } from "react"
 import type { FormEvent } from "react"
 import { ContactChannels, EmailVerification, Mfa, Passkeys, Password, QueryCache, Sessions, Totp, UserApiKeys, Users } from "stack-auth-effect"
 import type { User } from "stack-auth-effect"
 import { useApiKeys, useContactChannels, useSessions, useShownMutation } from "../runtime.js"
 import { navigate } from "../router.js"
 import { ApiKeyList } from "../ApiKeyList.js"
+import { checkEmail, checkNewPassword } from "../messages.js"
 import { Alert, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
 type CurrentUser = User.CurrentUser
@@ -43,7 +46,7 @@ export const AccountSettingsPage = (props: { readonly user: CurrentUser }) => (
         </a>
       ))}
     </nav>
-    <div>
+    <div className="settings-body">
       <h1>Account settings</h1>
       <p className="muted">Manage how you sign in and what this app knows about you.</p>
       <ProfileSection user={props.user} />
@@ -53,7 +56,7 @@ export const AccountSettingsPage = (props: { readonly user: CurrentUser }) => (
       <PasskeysSection user={props.user} />
       <SessionsSection />
       <ApiKeysSection />
-      <DeleteAccountSection />
+      <DeleteAccountSection user={props.user} />
     </div>
   </div>
 )
@@ -65,7 +68,8 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
   const update = useShownMutation((displayName: string) =>
     Users.updateCurrent({ displayName: displayName.trim() === "" ? null : displayName.trim() }).pipe(Effect.zipRight(Effect.sync(() => setSaved(true))))
   )
-  const resend = useShownMutation(() => EmailVerification.sendVerificationEmail(props.user))
+  const [resent, setResent] = useState(false)
+  const resend = useShownMutation(() => EmailVerification.sendVerificationEmail(props.user).pipe(Effect.zipRight(Effect.sync(() => setResent(true)))))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     setSaved(false)
@@ -73,7 +77,7 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
   }
   return (
     <Section id="profile" title="Profile" description="How you appear to others.">
-      <form className="stack" onSubmit={submit} aria-label="Profile">
+      <form className="stack" onSubmit={submit} aria-label="Profile" noValidate>
         <Field label="Display name" name="displayName" defaultValue={props.user.displayName ?? ""} maxLength={256} />
         <div className="row">
           <Button type="submit" pending={update.pending}>
@@ -95,7 +99,12 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
           </Button>
         ) : null}
       </div>
-      {resend.error === undefined || resend.error === null ? null : <ErrorMessage error={resend.error} />}
+      {resent && !resend.pending && resend.error === undefined ? (
+        <Alert kind="success">
+          We sent a verification link to <strong>{props.user.primaryEmail}</strong>.
+        </Alert>
+      ) : null}
+      <ErrorMessage error={resend.error} />
     </Section>
   )
 }
@@ -104,15 +113,25 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
 
 const EmailsSection = () => {
   const channels = useContactChannels()
+  const [emailError, setEmailError] = useState<string | undefined>(undefined)
+  const [verificationSentTo, setVerificationSentTo] = useState<string | null>(null)
   const add = useShownMutation((value: string) => ContactChannels.create({ value, usedForAuth: false }))
   const makePrimary = useShownMutation((id: string) => ContactChannels.update(id, { isPrimary: true }))
-  const verify = useShownMutation((id: string) => ContactChannels.sendVerificationCode(id))
+  const verify = useShownMutation((channel: { readonly id: string; readonly value: string }) =>
+    ContactChannels.sendVerificationCode(channel.id).pipe(Effect.zipRight(Effect.sync(() => setVerificationSentTo(channel.value))))
+  )
   const remove = useShownMutation((id: string) => ContactChannels.delete(id))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
-    void add.run(valueOf(form, "email"))
-    form.reset()
+    const value = valueOf(form, "email").trim()
+    const error = checkEmail(value)
+    setEmailError(error)
+    if (error !== undefined) return
+    // the address stays in the field until it is added (an error keeps it for correcting)
+    void add.run(value).then((exit) => {
+      if (Exit.isSuccess(exit)) form.reset()
+    })
   }
   return (
     <Section id="emails" title="E-mails" description="Addresses where we can reach you. The primary one receives account e-mails.">
@@ -120,23 +139,29 @@ const EmailsSection = () => {
         <ul className="list" aria-label="E-mail addresses">
           {channels.data.map((channel) => (
             <li key={channel.id}>
-              <span>
-                {channel.value} {channel.isPrimary ? <Badge tone="brand">Primary</Badge> : null}{" "}
+              <span className="item-text">
+                <span className="break">{channel.value}</span> {channel.isPrimary ? <Badge tone="brand">Primary</Badge> : null}{" "}
                 {channel.isVerified ? <Badge tone="green">Verified</Badge> : <Badge>Not verified</Badge>}
               </span>
-              <span className="row">
+              <span className="row actions">
                 {channel.isVerified ? null : (
-                  <Button variant="ghost" small onClick={() => void verify.run(channel.id)}>
+                  <Button
+                    variant="ghost"
+                    small
+                    pending={verify.pending}
+                    aria-label={`Verify ${channel.value}`}
+                    onClick={() => void verify.run({ id: channel.id, value: channel.value })}
+                  >
                     Verify
                   </Button>
                 )}
                 {channel.isPrimary ? null : (
-                  <Button variant="ghost" small onClick={() => void makePrimary.run(channel.id)}>
+                  <Button variant="ghost" small aria-label={`Make primary ${channel.value}`} onClick={() => void makePrimary.run(channel.id)}>
                     Make primary
                   </Button>
                 )}
                 {channel.isPrimary ? null : (
-                  <Button variant="ghost" small onClick={() => void remove.run(channel.id)}>
+                  <Button variant="ghost" small aria-label={`Remove ${channel.value}`} onClick={() => void remove.run(channel.id)}>
                     Remove
                   </Button>
                 )}
@@ -149,12 +174,17 @@ const EmailsSection = () => {
       ) : (
         <Loading label="Loading e-mails…" />
       )}
+      {verificationSentTo === null || verify.pending || verify.error !== undefined ? null : (
+        <Alert kind="success">
+          We sent a verification link to <strong>{verificationSentTo}</strong>. Open it to confirm the address.
+        </Alert>
+      )}
       <ErrorMessage error={add.error ?? makePrimary.error ?? verify.error ?? remove.error} />
-      <form className="row" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Add an e-mail">
-        <div style={{ flex: 1 }}>
-          <Field label="Add an e-mail" name="email" type="email" required />
+      <form className="row inline-form" onSubmit={submit} aria-label="Add an e-mail" noValidate>
+        <div className="grow">
+          <Field label="Add an e-mail" name="email" type="email" autoComplete="email" required error={emailError} />
         </div>
-        <Button type="submit" variant="secondary" pending={add.pending} style={{ alignSelf: "flex-end" }}>
+        <Button type="submit" variant="secondary" pending={add.pending}>
           Add
         </Button>
       </form>
@@ -164,8 +194,15 @@ const EmailsSection = () => {
 
 // -----------------------------------------------------------------------------------------------
 
+/** On this screen `PasswordConfirmationMismatch` is the service's answer to a wrong current password. */
+const passwordMessages = {
+  PasswordConfirmationMismatch: "Your current password is not correct.",
+  EmailPasswordMismatch: "Your current password is not correct."
+} as const
+
 const PasswordSection = (props: { readonly user: CurrentUser }) => {
   const [done, setDone] = useState(false)
+  const [newPasswordError, setNewPasswordError] = useState<string | undefined>(undefined)
   const change = useShownMutation((input: { readonly oldPassword: string; readonly newPassword: string }) =>
     Effect.gen(function* () {
       if (props.user.hasPassword) yield* Password.updatePassword(input)
@@ -177,16 +214,31 @@ const PasswordSection = (props: { readonly user: CurrentUser }) => {
     event.preventDefault()
     const form = event.currentTarget
     setDone(false)
-    void change.run({ oldPassword: valueOf(form, "oldPassword"), newPassword: valueOf(form, "newPassword") })
-    form.reset()
+    const newPassword = valueOf(form, "newPassword")
+    const error = checkNewPassword(newPassword)
+    setNewPasswordError(error)
+    if (error !== undefined) return
+    // the fields are emptied only once the password is changed: a mistake keeps them for correcting
+    void change.run({ oldPassword: valueOf(form, "oldPassword"), newPassword }).then((exit) => {
+      if (Exit.isSuccess(exit)) form.reset()
+    })
   }
   return (
     <Section id="password" title="Password" description={props.user.hasPassword ? "Change the password you sign in with." : "You have no password yet: set one to sign in with your e-mail."}>
-      <form className="stack" onSubmit={submit} aria-label="Password">
+      <form className="stack" onSubmit={submit} aria-label="Password" noValidate>
         {props.user.hasPassword ? <Field label="Current password" name="oldPassword" type="password" autoComplete="current-password" required /> : null}
-        <Field label="New password" name="newPassword" type="password" autoComplete="new-password" minLength={8} required />
-        <ErrorMessage error={change.error} />
-        {done ? <Alert kind="success">Your password was updated.</Alert> : null}
+        <Field
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          hint="At least 8 characters."
+          error={newPasswordError}
+        />
+        <ErrorMessage error={change.error} overrides={passwordMessages} />
+        {done ? <Alert kind="success">Your password was updated. Your other devices were signed out.</Alert> : null}
         <div>
           <Button type="submit" pending={change.pending}>
             {props.user.hasPassword ? "Change password" : "Set password"}
@@ -201,6 +253,18 @@ const PasswordSection = (props: { readonly user: CurrentUser }) => {
 
 /** The code typed while setting up TOTP does not match the new secret. */
 class TotpSetupCodeMismatch extends Data.TaggedError("TotpSetupCodeMismatch")<{ readonly message: string }> {}
+
+/** The otpauth:// link as a QR code, drawn here (an SVG path from `lean-qr`): the secret never leaves the page. */
+const QrCode = (props: { readonly text: string; readonly label: string }) => {
+  const code = useMemo(() => generate(props.text), [props.text])
+  const path = useMemo(() => toSvgPath(code), [code])
+  return (
+    <svg className="qr" viewBox={`-2 -2 ${code.size + 4} ${code.size + 4}`} role="img" aria-label={props.label} data-testid="totp-qr">
+      <rect x={-2} y={-2} width={code.size + 4} height={code.size + 4} fill="#fff" />
+      <path d={path} fill="#000" shapeRendering="crispEdges" />
+    </svg>
+  )
+}
 
 const MfaSection = (props: { readonly user: CurrentUser }) => {
   const [secret, setSecret] = useState<Uint8Array | null>(null)
@@ -248,8 +312,9 @@ const MfaSection = (props: { readonly user: CurrentUser }) => {
           </Button>
         </div>
       ) : (
-        <form className="stack" onSubmit={submit} aria-label="Set up two-factor authentication">
-          <p>Add this key to your authenticator app (Google Authenticator, 1Password, …), then enter the code it shows.</p>
+        <form className="stack" onSubmit={submit} aria-label="Set up two-factor authentication" noValidate>
+          <p>Scan this code with your authenticator app (Google Authenticator, 1Password, …), or type the key below, then enter the code it shows.</p>
+          <QrCode text={uri} label="QR code of the authenticator setup link" />
           <div className="field">
             <span className="hint">Setup key</span>
             <div className="secret" data-testid="totp-secret">
@@ -262,7 +327,7 @@ const MfaSection = (props: { readonly user: CurrentUser }) => {
               {uri}
             </div>
           </details>
-          <Field label="Code from the app" name="code" inputMode="numeric" pattern="[0-9]{6}" maxLength={6} required inputClassName="code-input" />
+          <Field label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required inputClassName="code-input" />
           <ErrorMessage error={enable.error} />
           <div className="row">
             <Button type="submit" pending={enable.pending}>
@@ -354,18 +419,22 @@ const SessionsSection = () => {
 
 const ApiKeysSection = () => {
   const keys = useApiKeys()
-  const [created, setCreated] = useState<{ readonly description: string; readonly value: string } | null>(null)
+  const [created, setCreated] = useState<{ readonly id: string; readonly description: string; readonly value: string } | null>(null)
   const create = useShownMutation((description: string) =>
     UserApiKeys.create({ description, expiresAt: null }).pipe(
-      Effect.tap((key) => Effect.sync(() => setCreated({ description: key.description, value: Redacted.value(key.value) })))
+      Effect.tap((key) => Effect.sync(() => setCreated({ id: key.id, description: key.description, value: Redacted.value(key.value) })))
     )
   )
-  const revoke = useShownMutation((id: string) => UserApiKeys.revoke(id))
+  // the "copy it now" banner goes with its key
+  const revoke = useShownMutation((id: string) =>
+    UserApiKeys.revoke(id).pipe(Effect.zipRight(Effect.sync(() => setCreated((shown) => (shown?.id === id ? null : shown)))))
+  )
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
-    void create.run(valueOf(form, "description"))
-    form.reset()
+    void create.run(valueOf(form, "description").trim()).then((exit) => {
+      if (Exit.isSuccess(exit)) form.reset()
+    })
   }
   return (
     <Section id="api-keys" title="API keys" description="Keys that let your scripts act as you. A key is shown once, when it is created.">
@@ -379,11 +448,11 @@ const ApiKeysSection = () => {
       )}
       <ApiKeyList keys={keys} label="API keys" emptyText="No API keys yet." loadingText="Loading API keys…" onRevoke={(id) => void revoke.run(id)} />
       <ErrorMessage error={create.error ?? revoke.error} />
-      <form className="row" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create an API key">
-        <div style={{ flex: 1 }}>
+      <form className="row inline-form" onSubmit={submit} aria-label="Create an API key">
+        <div className="grow">
           <Field label="Key description" name="description" required placeholder="e.g. CI deploys" />
         </div>
-        <Button type="submit" variant="secondary" pending={create.pending} style={{ alignSelf: "flex-end" }}>
+        <Button type="submit" variant="secondary" pending={create.pending}>
           Create key
         </Button>
       </form>
@@ -393,23 +462,63 @@ const ApiKeysSection = () => {
 
 // -----------------------------------------------------------------------------------------------
 
-const DeleteAccountSection = () => {
-  const [confirmed, setConfirmed] = useState(false)
+/**
+ * Deleting the account takes two steps: "Delete my account…" opens the confirmation, where the
+ * user types their e-mail address (or DELETE without one) before the final button works.
+ */
+const DeleteAccountSection = (props: { readonly user: CurrentUser }) => {
+  const [confirming, setConfirming] = useState(false)
+  const [typed, setTyped] = useState("")
+  const expected = props.user.primaryEmail ?? "DELETE"
   const remove = useShownMutation(() => Users.deleteCurrent().pipe(Effect.zipRight(Effect.sync(() => navigate("/", { replace: true })))))
+  const matches = typed.trim().toLowerCase() === expected.toLowerCase()
   return (
     <Section id="danger" title="Delete account" description="Deletes your account and everything in it. This cannot be undone.">
-      <div className="stack">
-        <label className="checkbox">
-          <input type="checkbox" checked={confirmed} onChange={(event) => setConfirmed(event.currentTarget.checked)} />I understand that my account will be
-          deleted for good.
-        </label>
-        <ErrorMessage error={remove.error} />
+      {confirming ? (
+        <form
+          className="stack danger-zone"
+          aria-label="Confirm account deletion"
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (matches) void remove.run()
+          }}
+        >
+          <Alert kind="warning">
+            Your profile, e-mails, passkeys, sessions, API keys and team memberships will be deleted for good.
+          </Alert>
+          <Field
+            label={`Type ${props.user.primaryEmail === null ? "DELETE" : "your e-mail address"} to confirm`}
+            name="confirmation"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            hint={<code className="break">{expected}</code>}
+          />
+          <ErrorMessage error={remove.error} />
+          <div className="row">
+            <Button type="submit" variant="danger" disabled={!matches} pending={remove.pending}>
+              Delete my account for good
+            </Button>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                setConfirming(false)
+                setTyped("")
+                remove.reset()
+              }}
+            >
+              Keep my account
+            </Button>
+          </div>
+        </form>
+      ) : (
         <div>
-          <Button variant="danger" disabled={!confirmed} pending={remove.pending} onClick={() => void remove.run()}>
-            Delete my account
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            Delete my account…
           </Button>
         </div>
-      </div>
+      )}
     </Section>
   )
 }

@@ -26,7 +26,8 @@ export const HomePage = (props: { readonly user: CurrentUser | null }) => {
           </Link>
         </div>
         <p className="small" style={{ marginTop: "1.5rem" }}>
-          Demo account: <code>{config.demoUser.email}</code> / <code>{config.demoUser.password}</code>
+          Demo account: <code className="nowrap">{config.demoUser.email}</code> /{" "}
+          <code className="nowrap">{config.demoUser.password}</code>
         </p>
       </div>
     )

@@ -1,27 +1,34 @@
 /** The error page, the CLI login confirmation, and "not found". */
 import { Effect } from "effect"
 import { useState } from "react"
-import { Cli } from "stack-auth-effect"
+import { Cli, OAuth } from "stack-auth-effect"
 import { useShownMutation } from "../runtime.js"
 import { Link, useLocation } from "../router.js"
 import { Alert, AuthCard, Button, ErrorMessage } from "../ui.js"
 
-/** `/handler/error?errorCode=…&message=…`: where the service sends errors it cannot show elsewhere. */
-export const ErrorPage = () => {
+/**
+ * `/handler/error?errorCode=…`: where the service sends errors it cannot show elsewhere. The page
+ * rebuilds the typed error from the URL (`OAuth.callbackUrlError`) and shows the sentence the app
+ * has for it: the URL's own `message=` is never shown (anyone can write a link with a fake one),
+ * and an unknown code gets a general sentence.
+ */
+export const ErrorPage = (props: { readonly signedIn: boolean }) => {
   const url = useLocation()
-  const code = url.searchParams.get("errorCode") ?? url.searchParams.get("error")
-  const message = url.searchParams.get("message") ?? url.searchParams.get("error_description")
+  const carriesError = url.searchParams.has("errorCode") || url.searchParams.has("error")
   return (
     <AuthCard title="Something went wrong">
       <div className="stack">
-        <Alert kind="error">
-          {message ?? "An unknown error occurred."}
-          {code === null ? null : <span className="error-tag">{code}</span>}
-        </Alert>
-        <Link className="button block" to="/handler/sign-in">
-          Back to sign in
-        </Link>
-        <Link className="button secondary block" to="/">
+        {carriesError ? (
+          <ErrorMessage error={OAuth.callbackUrlError(url)} />
+        ) : (
+          <Alert kind="error">Something went wrong, and we do not know what. Please try again.</Alert>
+        )}
+        {props.signedIn ? null : (
+          <Link className="button block" to="/handler/sign-in">
+            Back to sign in
+          </Link>
+        )}
+        <Link className={props.signedIn ? "button block" : "button secondary block"} to="/">
           Home
         </Link>
       </div>
@@ -50,9 +57,11 @@ export const CliAuthConfirmPage = () => {
         <div className="stack">
           <p className="muted small center">Only continue if you started this login yourself.</p>
           <ErrorMessage error={confirm.error} />
-          <Button block pending={confirm.pending} onClick={() => void confirm.run()}>
-            Authorize CLI
-          </Button>
+          {confirm.error?._tag === "CliInvalidLoginCode" ? null : (
+            <Button block pending={confirm.pending} onClick={() => void confirm.run()}>
+              Authorize CLI
+            </Button>
+          )}
           <Link className="button secondary block" to="/">
             Cancel
           </Link>

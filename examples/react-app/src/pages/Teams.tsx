@@ -3,12 +3,22 @@
  * invitations, the user's permissions in it and its API keys; invitations addressed to the user.
  * `/handler/team-invitation?code=…`: accepting an e-mailed invitation.
  */
-import { Effect, Redacted } from "effect"
+import { Effect, Exit, Redacted } from "effect"
 import { useState } from "react"
 import type { FormEvent } from "react"
 import { Permissions, TeamApiKeys, TeamInvitations, Teams, Users } from "stack-auth-effect"
 import type { User } from "stack-auth-effect"
-import { useShownMutation, useStackQuery, useTeam, useTeamApiKeys, useTeamInvitations, useTeamMembers, useTeams } from "../runtime.js"
+import {
+  usePermission,
+  useShownMutation,
+  useStackQuery,
+  useTeam,
+  useTeamApiKeys,
+  useTeamInvitations,
+  useTeamMembers,
+  useTeams
+} from "../runtime.js"
+import { checkEmail } from "../messages.js"
 import { ApiKeyList } from "../ApiKeyList.js"
 import { Link, navigate, useLocation } from "../router.js"
 import { Alert, AuthCard, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
@@ -20,6 +30,32 @@ const valueOf = (form: HTMLFormElement, name: string): string => {
   return element instanceof HTMLInputElement ? element.value : ""
 }
 
+/** The built-in team permissions, as people read them. */
+const permissionNames: Readonly<Record<string, string>> = {
+  $update_team: "Rename the team",
+  $delete_team: "Delete the team",
+  $read_members: "See members",
+  $remove_members: "Remove members",
+  $invite_members: "Invite members",
+  $manage_api_keys: "Manage team API keys",
+  team_admin: "Team admin",
+  team_member: "Team member"
+}
+
+/** A permission id as a name: the built-in ones by the table, others from their id (`billing_viewer` → "Billing viewer"). */
+export const permissionName = (id: string): string => {
+  const known = permissionNames[id]
+  if (known !== undefined) return known
+  const words = id.replace(/^\$/, "").replace(/[_-]+/g, " ").trim()
+  return words === "" ? id : words[0]!.toUpperCase() + words.slice(1)
+}
+
+/** Whether the signed-in user holds a permission in a team (`usePermission`; `false` until known). */
+const useCan = (teamId: string, permissionId: string): boolean => {
+  const permission = usePermission(teamId, permissionId)
+  return permission.status === "success" && permission.data
+}
+
 /** The teams page of the signed-in user. */
 export const TeamsPage = (props: { readonly user: CurrentUser }) => {
   const teams = useTeams()
@@ -27,11 +63,16 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
   const create = useShownMutation((displayName: string) =>
     Effect.flatMap(Teams.create({ displayName }), (team) => Users.updateCurrent({ selectedTeamId: team.id }))
   )
+  const [nameError, setNameError] = useState<string | undefined>(undefined)
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
-    void create.run(valueOf(form, "teamName").trim())
-    form.reset()
+    const name = valueOf(form, "teamName").trim()
+    setNameError(name === "" ? "Give the team a name." : undefined)
+    if (name === "") return
+    void create.run(name).then((exit) => {
+      if (Exit.isSuccess(exit)) form.reset()
+    })
   }
   const selectedId = props.user.selectedTeamId
   return (
@@ -50,8 +91,8 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
               <ul className="list" aria-label="Your teams">
                 {teams.data.map((team) => (
                   <li key={team.id}>
-                    <span>
-                      {team.displayName} {team.id === selectedId ? <Badge tone="brand">Current</Badge> : null}
+                    <span className="item-text">
+                      <span className="break">{team.displayName}</span> {team.id === selectedId ? <Badge tone="brand">Current</Badge> : null}
                     </span>
                     {team.id === selectedId ? null : (
                       <Button variant="ghost" small onClick={() => void select.run(team.id)}>
@@ -68,8 +109,8 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
             <Loading label="Loading teams…" />
           )}
           <ErrorMessage error={select.error} />
-          <form className="stack" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create a team">
-            <Field label="Team name" name="teamName" required maxLength={256} />
+          <form className="stack" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create a team" noValidate>
+            <Field label="Team name" name="teamName" required maxLength={256} error={nameError} />
             <ErrorMessage error={create.error} />
             <div>
               <Button type="submit" pending={create.pending}>
@@ -92,7 +133,10 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
 
 const InvitationsForMe = () => {
   const invitations = useStackQuery(TeamInvitations.listMine(), [])
-  const accept = useShownMutation((id: string) => TeamInvitations.acceptById(id))
+  // the team just joined becomes the current one
+  const accept = useShownMutation((invitation: { readonly id: string; readonly teamId: string }) =>
+    TeamInvitations.acceptById(invitation.id).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: invitation.teamId })))
+  )
   if (invitations.status !== "success" || invitations.data.length === 0) return null
   return (
     <Alert kind="info">
@@ -102,7 +146,7 @@ const InvitationsForMe = () => {
             <span>
               You are invited to join <strong>{invitation.teamDisplayName}</strong>.
             </span>
-            <Button small pending={accept.pending} onClick={() => void accept.run(invitation.id)}>
+            <Button small pending={accept.pending} onClick={() => void accept.run({ id: invitation.id, teamId: invitation.teamId })}>
               Join {invitation.teamDisplayName}
             </Button>
           </div>
@@ -117,10 +161,16 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
   const { teamId } = props
   const team = useTeam(teamId)
   const permissions = useStackQuery(Permissions.listTeamPermissions(teamId), [teamId])
+  // what the screen offers follows the user's permissions in the team (one cached list behind every hook)
+  const canRename = useCan(teamId, "$update_team")
+  const canDelete = useCan(teamId, "$delete_team")
+  const canReadMembers = useCan(teamId, "$read_members")
+  const canRemove = useCan(teamId, "$remove_members")
+  const canInvite = useCan(teamId, "$invite_members")
+  const canManageKeys = useCan(teamId, "$manage_api_keys")
   const leave = useShownMutation(() =>
     Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null })))
   )
-  const held = new Set(permissions.status === "success" ? permissions.data.map((permission) => permission.id) : [])
   if (team.status === "loading") return <Loading label="Loading the team…" />
   if (team.status === "error") return <ErrorMessage error={team.error} />
   return (
@@ -128,34 +178,92 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
       <Section title={team.data.displayName} description="The team you are working in.">
         <div className="stack">
           <div>
-            <span className="small muted">Your permissions: </span>
+            <h3 className="small muted label">What you can do here</h3>
             {permissions.status === "success" ? (
-              <span className="row" style={{ display: "inline-flex" }} data-testid="team-permissions">
-                {permissions.data.map((permission) => (
-                  <Badge key={permission.id} tone={permission.id.startsWith("$") ? undefined : "brand"}>
-                    {permission.id}
-                  </Badge>
-                ))}
-              </span>
+              permissions.data.length === 0 ? (
+                <p className="small muted">Nothing beyond being a member.</p>
+              ) : (
+                <ul className="badges" data-testid="team-permissions" aria-label="Your permissions">
+                  {permissions.data.map((permission) => (
+                    <li key={permission.id}>
+                      <Badge tone={permission.id.startsWith("$") ? undefined : "brand"}>{permissionName(permission.id)}</Badge>
+                    </li>
+                  ))}
+                </ul>
+              )
             ) : permissions.status === "error" ? (
               <ErrorMessage error={permissions.error} />
             ) : (
-              <span className="spinner" aria-label="Loading permissions" />
+              <Loading label="Loading your permissions…" />
             )}
           </div>
-          {held.has("$update_team") ? <RenameTeam teamId={teamId} name={team.data.displayName} /> : null}
+          {canRename ? <RenameTeam teamId={teamId} name={team.data.displayName} /> : null}
           <ErrorMessage error={leave.error} />
-          <div>
+          <div className="row">
             <Button variant="secondary" small pending={leave.pending} onClick={() => void leave.run()}>
               Leave team
             </Button>
           </div>
         </div>
       </Section>
-      <MembersSection teamId={teamId} canRemove={held.has("$remove_members")} me={props.user.id} />
-      {held.has("$invite_members") ? <InviteSection teamId={teamId} /> : null}
-      <TeamApiKeysSection teamId={teamId} />
+      {canReadMembers ? <MembersSection teamId={teamId} canRemove={canRemove} me={props.user.id} /> : null}
+      {canInvite ? <InviteSection teamId={teamId} canRevoke={canRemove} /> : null}
+      {canManageKeys ? <TeamApiKeysSection teamId={teamId} /> : null}
+      {canDelete ? <DeleteTeamSection teamId={teamId} name={team.data.displayName} /> : null}
     </div>
+  )
+}
+
+/** Deleting a team: a second step where the name is typed. */
+const DeleteTeamSection = (props: { readonly teamId: string; readonly name: string }) => {
+  const [confirming, setConfirming] = useState(false)
+  const [typed, setTyped] = useState("")
+  const remove = useShownMutation(() => Teams.delete(props.teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null }))))
+  const matches = typed.trim() === props.name
+  return (
+    <Section title="Delete team" description="Deletes the team for everyone, with its invitations and API keys. This cannot be undone.">
+      {confirming ? (
+        <form
+          className="stack"
+          aria-label="Confirm team deletion"
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (matches) void remove.run()
+          }}
+        >
+          <Field
+            label="Type the team's name to confirm"
+            name="confirmTeamName"
+            autoComplete="off"
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            hint={<code className="break">{props.name}</code>}
+          />
+          <ErrorMessage error={remove.error} />
+          <div className="row">
+            <Button type="submit" variant="danger" disabled={!matches} pending={remove.pending}>
+              Delete the team for good
+            </Button>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                setConfirming(false)
+                setTyped("")
+                remove.reset()
+              }}
+            >
+              Keep the team
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div>
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            Delete {props.name}…
+          </Button>
+        </div>
+      )}
+    </Section>
   )
 }
 
@@ -166,13 +274,15 @@ const RenameTeam = (props: { readonly teamId: string; readonly name: string }) =
     void rename.run(valueOf(event.currentTarget, "displayName").trim())
   }
   return (
-    <form className="row" onSubmit={submit} aria-label="Rename team">
-      <div style={{ flex: 1 }}>
-        <Field label="Team name" name="displayName" defaultValue={props.name} required />
+    <form className="stack" onSubmit={submit} aria-label="Rename team">
+      <div className="row inline-form">
+        <div className="grow">
+          <Field label="Team name" name="displayName" defaultValue={props.name} required />
+        </div>
+        <Button type="submit" variant="secondary" pending={rename.pending}>
+          Rename
+        </Button>
       </div>
-      <Button type="submit" variant="secondary" pending={rename.pending} style={{ alignSelf: "flex-end" }}>
-        Rename
-      </Button>
       <ErrorMessage error={rename.error} />
     </form>
   )
@@ -187,12 +297,12 @@ const MembersSection = (props: { readonly teamId: string; readonly canRemove: bo
         <ul className="list" aria-label="Members">
           {members.data.map((member) => (
             <li key={member.userId}>
-              <span>
+              <span className="item-text">
                 {member.displayName ?? <span className="muted">No display name</span>}{" "}
                 {member.userId === props.me ? <Badge tone="brand">You</Badge> : null}
               </span>
               {props.canRemove && member.userId !== props.me ? (
-                <Button variant="ghost" small onClick={() => void remove.run(member.userId)}>
+                <Button variant="ghost" small aria-label={`Remove ${member.displayName ?? "this member"}`} onClick={() => void remove.run(member.userId)}>
                   Remove
                 </Button>
               ) : null}
@@ -209,26 +319,32 @@ const MembersSection = (props: { readonly teamId: string; readonly canRemove: bo
   )
 }
 
-const InviteSection = (props: { readonly teamId: string }) => {
+const InviteSection = (props: { readonly teamId: string; readonly canRevoke: boolean }) => {
   const invitations = useTeamInvitations(props.teamId)
   const [sentTo, setSentTo] = useState<string | null>(null)
   const send = useShownMutation((email: string) =>
     TeamInvitations.send({ teamId: props.teamId, email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
   )
   const revoke = useShownMutation((id: string) => TeamInvitations.revoke(props.teamId, id))
+  const [emailError, setEmailError] = useState<string | undefined>(undefined)
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
-    void send.run(valueOf(form, "inviteEmail").trim())
-    form.reset()
+    const email = valueOf(form, "inviteEmail").trim()
+    const error = checkEmail(email)
+    setEmailError(error)
+    if (error !== undefined) return
+    void send.run(email).then((exit) => {
+      if (Exit.isSuccess(exit)) form.reset()
+    })
   }
   return (
     <Section title="Invitations" description="Invite people by e-mail; they join when they open the link.">
-      <form className="row" onSubmit={submit} aria-label="Invite a member">
-        <div style={{ flex: 1 }}>
-          <Field label="E-mail to invite" name="inviteEmail" type="email" required />
+      <form className="row inline-form" onSubmit={submit} aria-label="Invite a member" noValidate>
+        <div className="grow">
+          <Field label="E-mail to invite" name="inviteEmail" type="email" autoComplete="email" required error={emailError} />
         </div>
-        <Button type="submit" pending={send.pending} style={{ alignSelf: "flex-end" }}>
+        <Button type="submit" pending={send.pending}>
           Send invitation
         </Button>
       </form>
@@ -239,12 +355,15 @@ const InviteSection = (props: { readonly teamId: string }) => {
           <ul className="list" aria-label="Pending invitations" style={{ marginTop: "1rem" }}>
             {invitations.data.map((invitation) => (
               <li key={invitation.id}>
-                <span>
-                  {invitation.recipientEmail} <span className="small muted">expires {invitation.expiresAt.toLocaleDateString()}</span>
+                <span className="item-text">
+                  <span className="break">{invitation.recipientEmail}</span>{" "}
+                  <span className="small muted">expires {invitation.expiresAt.toLocaleDateString()}</span>
                 </span>
-                <Button variant="ghost" small onClick={() => void revoke.run(invitation.id)}>
-                  Revoke
-                </Button>
+                {props.canRevoke ? (
+                  <Button variant="ghost" small aria-label={`Revoke the invitation of ${invitation.recipientEmail}`} onClick={() => void revoke.run(invitation.id)}>
+                    Revoke
+                  </Button>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -258,18 +377,22 @@ const InviteSection = (props: { readonly teamId: string }) => {
 
 const TeamApiKeysSection = (props: { readonly teamId: string }) => {
   const keys = useTeamApiKeys(props.teamId)
-  const [created, setCreated] = useState<string | null>(null)
+  const [created, setCreated] = useState<{ readonly id: string; readonly value: string } | null>(null)
   const create = useShownMutation((description: string) =>
     TeamApiKeys.create({ owner: { teamId: props.teamId }, description, expiresAt: null }).pipe(
-      Effect.tap((key) => Effect.sync(() => setCreated(Redacted.value(key.value))))
+      Effect.tap((key) => Effect.sync(() => setCreated({ id: key.id, value: Redacted.value(key.value) })))
     )
   )
-  const revoke = useShownMutation((id: string) => TeamApiKeys.revoke(props.teamId, id))
+  // the "copy it now" banner goes with its key
+  const revoke = useShownMutation((id: string) =>
+    TeamApiKeys.revoke(props.teamId, id).pipe(Effect.zipRight(Effect.sync(() => setCreated((shown) => (shown?.id === id ? null : shown)))))
+  )
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
-    void create.run(valueOf(form, "keyDescription").trim())
-    form.reset()
+    void create.run(valueOf(form, "keyDescription").trim()).then((exit) => {
+      if (Exit.isSuccess(exit)) form.reset()
+    })
   }
   return (
     <Section title="Team API keys" description="Keys that act for the team. Shown once, when created.">
@@ -277,17 +400,17 @@ const TeamApiKeysSection = (props: { readonly teamId: string }) => {
         <Alert kind="success">
           New team key — copy it now:
           <div className="secret" data-testid="new-team-api-key">
-            {created}
+            {created.value}
           </div>
         </Alert>
       )}
       <ApiKeyList keys={keys} label="Team API keys" emptyText="No team keys yet." loadingText="Loading team keys…" onRevoke={(id) => void revoke.run(id)} />
       <ErrorMessage error={create.error ?? revoke.error} />
-      <form className="row" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create a team API key">
-        <div style={{ flex: 1 }}>
+      <form className="row inline-form" onSubmit={submit} aria-label="Create a team API key">
+        <div className="grow">
           <Field label="Team key description" name="keyDescription" required />
         </div>
-        <Button type="submit" variant="secondary" pending={create.pending} style={{ alignSelf: "flex-end" }}>
+        <Button type="submit" variant="secondary" pending={create.pending}>
           Create team key
         </Button>
       </form>
@@ -300,7 +423,13 @@ export const TeamInvitationPage = () => {
   const url = useLocation()
   const code = url.searchParams.get("code") ?? ""
   const details = useStackQuery(TeamInvitations.details(code), [code], { enabled: code !== "" })
-  const accept = useShownMutation(() => TeamInvitations.accept(code).pipe(Effect.zipRight(Effect.sync(() => navigate("/teams")))))
+  // the team just joined becomes the current one, then the teams page shows it
+  const accept = useShownMutation((teamId: string) =>
+    TeamInvitations.accept(code).pipe(
+      Effect.zipRight(Users.updateCurrent({ selectedTeamId: teamId })),
+      Effect.zipRight(Effect.sync(() => navigate("/teams")))
+    )
+  )
   if (code === "") {
     return (
       <AuthCard title="Team invitation">
@@ -314,7 +443,15 @@ export const TeamInvitationPage = () => {
         <Loading label="Checking the invitation…" />
       ) : details.status === "error" ? (
         <div className="stack">
-          <ErrorMessage error={details.error} />
+          <ErrorMessage
+            error={details.error}
+            overrides={{
+              InvalidArgument: "This invitation link is not valid. Ask for a new invitation.",
+              VerificationCodeNotFound: "This invitation link is not valid. Ask for a new invitation.",
+              VerificationCodeExpired: "This invitation has expired. Ask for a new one.",
+              VerificationCodeAlreadyUsed: "This invitation was already used."
+            }}
+          />
           <Link className="button secondary block" to="/teams">
             Go to your teams
           </Link>
@@ -325,7 +462,7 @@ export const TeamInvitationPage = () => {
             You are invited to join <strong>{details.data!.teamDisplayName}</strong>.
           </p>
           <ErrorMessage error={accept.error} />
-          <Button block pending={accept.pending} onClick={() => void accept.run()}>
+          <Button block pending={accept.pending} onClick={() => void accept.run(details.data!.teamId)}>
             Join {details.data!.teamDisplayName}
           </Button>
           <Link className="button secondary block" to="/">

@@ -8,10 +8,11 @@ import { useEffect, useState } from "react"
 import type { FormEvent } from "react"
 import { ContactChannels, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions } from "stack-auth-effect"
 import type { KnownErrors } from "stack-auth-effect"
-import { useShownMutation } from "../runtime.js"
+import { useShownMutation, useStackQuery } from "../runtime.js"
 import type { AppServices } from "../runtime.js"
 import { config } from "../config.js"
 import { Link, navigate, returnTo, useLocation, withReturnTo } from "../router.js"
+import { checkEmail, checkNewPassword } from "../messages.js"
 import { Alert, AuthCard, Button, ErrorMessage, Field, Loading } from "../ui.js"
 
 type MultiFactorAuthenticationRequired = KnownErrors.MultiFactorAuthenticationRequired
@@ -64,10 +65,17 @@ const useRunOnArrival = <A, E>(make: () => Effect.Effect<A, E, AppServices>) => 
 // Sign in
 // -----------------------------------------------------------------------------------------------
 
+/** Field errors of a form, by field name (checked before anything is sent). */
+type FieldErrors = Readonly<Record<string, string | undefined>>
+
+const hasErrors = (errors: FieldErrors): boolean => Object.values(errors).some((error) => error !== undefined)
+
 /** `/handler/sign-in`. */
 export const SignInPage = () => {
   const url = useLocation()
-  const [magicSentTo, setMagicSentTo] = useState<string | null>(null)
+  const [magicSent, setMagicSent] = useState<{ readonly email: string; readonly nonce: string } | null>(null)
+  const [passwordErrors, setPasswordErrors] = useState<FieldErrors>({})
+  const [magicErrors, setMagicErrors] = useState<FieldErrors>({})
 
   const password = useShownMutation((input: { readonly email: string; readonly password: string }) =>
     Password.signInWithPassword(input).pipe(
@@ -76,7 +84,10 @@ export const SignInPage = () => {
     )
   )
   const magicLink = useShownMutation((email: string) =>
-    MagicLink.sendMagicLinkEmail({ email }).pipe(Effect.zipRight(Effect.sync(() => setMagicSentTo(email))))
+    MagicLink.sendMagicLinkEmail({ email }).pipe(Effect.tap((sent) => Effect.sync(() => setMagicSent({ email, nonce: sent.nonce }))))
+  )
+  const magicCode = useShownMutation((input: { readonly otp: string; readonly nonce: string }) =>
+    MagicLink.signInWithOtp(input).pipe(Effect.zipRight(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
   )
   const oauth = useShownMutation((provider: string) =>
     OAuth.signInWithOAuth({ provider, ...(url.searchParams.has("after_auth_return_to") ? { afterCallbackRedirectUrl: new URL(returnTo(url, "/"), url).href } : {}) })
@@ -88,12 +99,27 @@ export const SignInPage = () => {
   const submitPassword = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     magicLink.reset()
-    void password.run({ email: valueOf(event.currentTarget, "email"), password: valueOf(event.currentTarget, "password") })
+    const email = valueOf(event.currentTarget, "email").trim()
+    const secret = valueOf(event.currentTarget, "password")
+    const errors = { email: checkEmail(email), password: secret === "" ? "Enter your password." : undefined }
+    setPasswordErrors(errors)
+    if (!hasErrors(errors)) void password.run({ email, password: secret })
   }
   const submitMagicLink = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     password.reset()
-    void magicLink.run(valueOf(event.currentTarget, "magic-email"))
+    const email = valueOf(event.currentTarget, "magic-email").trim()
+    const errors = { email: checkEmail(email) }
+    setMagicErrors(errors)
+    if (!hasErrors(errors)) void magicLink.run(email)
+  }
+  const submitMagicCode = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const otp = valueOf(event.currentTarget, "magic-code").trim()
+    if (magicSent === null) return
+    const errors = { code: otp.length === 6 ? undefined : "The code has 6 characters." }
+    setMagicErrors(errors)
+    if (!hasErrors(errors)) void magicCode.run({ otp, nonce: magicSent.nonce })
   }
 
   return (
@@ -120,9 +146,9 @@ export const SignInPage = () => {
       </div>
 
       <div className="divider">or with your password</div>
-      <form className="stack" onSubmit={submitPassword} aria-label="Sign in with password">
-        <Field label="E-mail" name="email" type="email" autoComplete="email" required />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+      <form className="stack" onSubmit={submitPassword} aria-label="Sign in with password" noValidate>
+        <Field label="E-mail" name="email" type="email" autoComplete="email" required error={passwordErrors["email"]} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={passwordErrors["password"]} />
         <div className="spread small">
           <span />
           <Link to="/handler/forgot-password">Forgot password?</Link>
@@ -132,24 +158,52 @@ export const SignInPage = () => {
           Sign in
         </Button>
         <p className="muted small center">
-          Demo account: <code>{config.demoUser.email}</code> / <code>{config.demoUser.password}</code>
+          Demo account: <code className="nowrap">{config.demoUser.email}</code> / <code className="nowrap">{config.demoUser.password}</code>
         </p>
       </form>
 
       <div className="divider">or get a link by e-mail</div>
-      {magicSentTo === null ? (
-        <form className="stack" onSubmit={submitMagicLink} aria-label="Sign in with a magic link">
-          <Field label="E-mail for the magic link" name="magic-email" type="email" autoComplete="email" required />
+      {magicSent === null ? (
+        <form className="stack" onSubmit={submitMagicLink} aria-label="Sign in with a magic link" noValidate>
+          <Field label="E-mail for the magic link" name="magic-email" type="email" autoComplete="email" required error={magicErrors["email"]} />
           <ErrorMessage error={magicLink.error} />
           <Button type="submit" variant="secondary" block pending={magicLink.pending}>
             Send magic link
           </Button>
         </form>
       ) : (
-        <Alert kind="success">
-          We sent a sign-in link to <strong>{magicSentTo}</strong>. Open it in this browser to continue (the emulator keeps
-          it in its outbox).
-        </Alert>
+        <form className="stack" onSubmit={submitMagicCode} aria-label="Sign in with the e-mailed code" noValidate>
+          <Alert kind="success">
+            We sent a sign-in link to <strong>{magicSent.email}</strong>. Open it in this browser, or type the 6-character code
+            from the e-mail here (the emulator keeps the e-mail in its outbox).
+          </Alert>
+          <Field
+            label="Code from the e-mail"
+            name="magic-code"
+            autoComplete="one-time-code"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={6}
+            required
+            inputClassName="code-input"
+            error={magicErrors["code"]}
+          />
+          <ErrorMessage error={magicCode.error} />
+          <Button type="submit" block pending={magicCode.pending}>
+            Sign in with the code
+          </Button>
+          <Button
+            variant="ghost"
+            small
+            onClick={() => {
+              magicCode.reset()
+              setMagicErrors({})
+              setMagicSent(null)
+            }}
+          >
+            Use another e-mail
+          </Button>
+        </form>
       )}
     </AuthCard>
   )
@@ -159,10 +213,10 @@ export const SignInPage = () => {
 // Sign up
 // -----------------------------------------------------------------------------------------------
 
-/** `/handler/sign-up`. */
+/** `/handler/sign-up`. E-mail shape and password length are checked before sending; what was typed stays on an error. */
 export const SignUpPage = () => {
   const url = useLocation()
-  const [mismatch, setMismatch] = useState(false)
+  const [errors, setErrors] = useState<FieldErrors>({})
   const signUp = useShownMutation((input: { readonly email: string; readonly password: string }) =>
     Password.signUpWithPassword(input).pipe(Effect.zipRight(Effect.sync(() => navigate(returnTo(url, "/"), { replace: true }))))
   )
@@ -171,13 +225,15 @@ export const SignUpPage = () => {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
+    const email = valueOf(form, "email").trim()
     const password = valueOf(form, "password")
-    if (password !== valueOf(form, "repeat")) {
-      setMismatch(true)
-      return
+    const checked = {
+      email: checkEmail(email),
+      password: checkNewPassword(password),
+      repeat: password === valueOf(form, "repeat") ? undefined : "The passwords do not match."
     }
-    setMismatch(false)
-    void signUp.run({ email: valueOf(form, "email"), password })
+    setErrors(checked)
+    if (!hasErrors(checked)) void signUp.run({ email, password })
   }
 
   return (
@@ -198,12 +254,26 @@ export const SignUpPage = () => {
       </div>
       <ErrorMessage error={oauth.error} />
       <div className="divider">or with e-mail</div>
-      <form className="stack" onSubmit={submit} aria-label="Sign up">
-        <Field label="E-mail" name="email" type="email" autoComplete="email" required />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" minLength={8} required hint="At least 8 characters." />
-        <Field label="Repeat password" name="repeat" type="password" autoComplete="new-password" required />
-        {mismatch ? <Alert kind="error">The passwords do not match.</Alert> : null}
+      <form className="stack" onSubmit={submit} aria-label="Sign up" noValidate>
+        <Field label="E-mail" name="email" type="email" autoComplete="email" required error={errors["email"]} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          hint="At least 8 characters."
+          error={errors["password"]}
+        />
+        <Field label="Repeat password" name="repeat" type="password" autoComplete="new-password" required error={errors["repeat"]} />
         <ErrorMessage error={signUp.error} />
+        {signUp.error?._tag === "UserEmailAlreadyExists" ? (
+          <p className="small center">
+            <Link to={withReturnTo("/handler/sign-in", url)}>Sign in with this e-mail</Link> ·{" "}
+            <Link to="/handler/forgot-password">Forgot password?</Link>
+          </p>
+        ) : null}
         <Button type="submit" block pending={signUp.pending}>
           Sign up
         </Button>
@@ -297,15 +367,19 @@ export const ForgotPasswordPage = () => {
   const send = useShownMutation((email: string) =>
     PasswordReset.sendPasswordResetCode({ email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
   )
+  const [emailError, setEmailError] = useState<string | undefined>(undefined)
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    void send.run(valueOf(event.currentTarget, "email"))
+    const email = valueOf(event.currentTarget, "email").trim()
+    const error = checkEmail(email)
+    setEmailError(error)
+    if (error === undefined) void send.run(email)
   }
   return (
     <AuthCard title="Reset your password" subtitle="We'll e-mail you a link to choose a new password.">
       {sentTo === null ? (
-        <form className="stack" onSubmit={submit} aria-label="Forgot password">
-          <Field label="E-mail" name="email" type="email" autoComplete="email" required />
+        <form className="stack" onSubmit={submit} aria-label="Forgot password" noValidate>
+          <Field label="E-mail" name="email" type="email" autoComplete="email" required error={emailError} />
           <ErrorMessage error={send.error} />
           <Button type="submit" block pending={send.pending}>
             Send reset link
@@ -323,12 +397,25 @@ export const ForgotPasswordPage = () => {
   )
 }
 
-/** `/handler/password-reset?code=…`: the link of the reset e-mail. */
+/** A reset link whose code the service does not accept: the sentences of this page. */
+const resetLinkMessages = {
+  InvalidArgument: "This reset link is not valid. Ask for a new one.",
+  VerificationCodeNotFound: "This reset link is not valid. Ask for a new one.",
+  VerificationCodeExpired: "This reset link has expired. Ask for a new one.",
+  VerificationCodeAlreadyUsed: "This reset link was already used. Ask for a new one if you still need it."
+} as const
+
+/**
+ * `/handler/password-reset?code=…`: the link of the reset e-mail. The code is checked first
+ * (`PasswordReset.checkPasswordResetCode`): a bad or used link says so before anyone types a
+ * password.
+ */
 export const PasswordResetPage = () => {
   const url = useLocation()
   const code = url.searchParams.get("code") ?? ""
   const [done, setDone] = useState(false)
-  const [mismatch, setMismatch] = useState(false)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const check = useStackQuery(PasswordReset.checkPasswordResetCode(code), [code], { enabled: code !== "" })
   const reset = useShownMutation((password: string) =>
     PasswordReset.resetPassword({ code, password }).pipe(Effect.zipRight(Effect.sync(() => setDone(true))))
   )
@@ -336,16 +423,42 @@ export const PasswordResetPage = () => {
     event.preventDefault()
     const form = event.currentTarget
     const password = valueOf(form, "password")
-    setMismatch(password !== valueOf(form, "repeat"))
-    if (password === valueOf(form, "repeat")) void reset.run(password)
+    const checked = {
+      password: checkNewPassword(password),
+      repeat: password === valueOf(form, "repeat") ? undefined : "The passwords do not match."
+    }
+    setErrors(checked)
+    if (!hasErrors(checked)) void reset.run(password)
   }
+  const askAgain = (
+    <Link className="button block" to="/handler/forgot-password">
+      Ask for a new link
+    </Link>
+  )
   if (code === "") {
     return (
       <AuthCard title="Choose a new password">
-        <Alert kind="error">This link has no reset code. Ask for a new link on the forgot-password page.</Alert>
-        <p className="center small">
-          <Link to="/handler/forgot-password">Forgot password</Link>
-        </p>
+        <div className="stack">
+          <Alert kind="error">This link has no reset code. Ask for a new link on the forgot-password page.</Alert>
+          {askAgain}
+        </div>
+      </AuthCard>
+    )
+  }
+  if (check.status === "loading") {
+    return (
+      <AuthCard title="Choose a new password">
+        <Loading label="Checking your reset link…" />
+      </AuthCard>
+    )
+  }
+  if (check.status === "error") {
+    return (
+      <AuthCard title="This reset link cannot be used">
+        <div className="stack">
+          <ErrorMessage error={check.error} overrides={resetLinkMessages} />
+          {askAgain}
+        </div>
       </AuthCard>
     )
   }
@@ -359,11 +472,19 @@ export const PasswordResetPage = () => {
           </Link>
         </div>
       ) : (
-        <form className="stack" onSubmit={submit} aria-label="Reset password">
-          <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={8} required />
-          <Field label="Repeat new password" name="repeat" type="password" autoComplete="new-password" required />
-          {mismatch ? <Alert kind="error">The passwords do not match.</Alert> : null}
-          <ErrorMessage error={reset.error} />
+        <form className="stack" onSubmit={submit} aria-label="Reset password" noValidate>
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+            hint="At least 8 characters."
+            error={errors["password"]}
+          />
+          <Field label="Repeat new password" name="repeat" type="password" autoComplete="new-password" required error={errors["repeat"]} />
+          <ErrorMessage error={reset.error} overrides={resetLinkMessages} />
           <Button type="submit" block pending={reset.pending}>
             Change password
           </Button>
@@ -442,12 +563,15 @@ export const OAuthCallbackPage = () => {
     )
   )
   return (
-    <AuthCard title="Signing you in">
+    <AuthCard title={query.status === "error" ? "You are not signed in" : "Signing you in"}>
       {query.status === "error" ? (
         <div className="stack">
           <ErrorMessage error={query.error} />
           <Link className="button block" to="/handler/sign-in">
             Back to sign in
+          </Link>
+          <Link className="button secondary block" to="/">
+            Home
           </Link>
         </div>
       ) : (
@@ -467,7 +591,7 @@ export const MagicLinkCallbackPage = () => {
     )
   )
   return (
-    <AuthCard title="Signing you in">
+    <AuthCard title={query.status === "error" ? "This sign-in link cannot be used" : "Signing you in"}>
       {query.status === "error" ? (
         <div className="stack">
           <ErrorMessage error={query.error} />
