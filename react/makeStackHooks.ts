@@ -21,6 +21,8 @@ import { makeDomainHooks } from "./domain.js"
 import type { DomainHooks, QueryHooks } from "./domain.js"
 import type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
 import { useBoundContext, useCallbackWith, useMutationWith, useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
+import { makeMfaHooks } from "./mfa.js"
+import type { MfaHooks } from "./mfa.js"
 import { makeServerHooks } from "./server.js"
 import type { ServerHooks, ServerServices } from "./server.js"
 import type { StackRuntime } from "./StackProvider.js"
@@ -52,13 +54,13 @@ export interface StackRuntimeHooks<R, ER> {
 
 /**
  * What {@link makeStackHooks} returns: the generic hooks typed by the runtime's services `R`; the
- * domain, token and CLI hooks (`useUser`, `useTeams`, `useAccessToken`, …) when `R` includes the
+ * domain, token, CLI and MFA hooks (`useUser`, `useTeams`, `useAccessToken`, `useMfaSignIn`, …) when `R` includes the
  * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
  * `layerServer` or `layerAdmin`); and the server hooks (`useServerUser(id)`, `useServerUsers`, …)
  * when it also provides `ServerAccess`.
  */
 export type StackHooks<R, ER> = StackRuntimeHooks<R, ER> &
-  ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks : {}) &
+  ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {}) &
   ([ServerServices] extends [R] ? ServerHooks : {})
 
 /**
@@ -103,5 +105,5 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   // runtime provides those (calling them otherwise would fail at run time with a missing service)
   const domain = makeDomainHooks(hooks as unknown as QueryHooks<ClientServices>)
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...server } as unknown as StackHooks<R, ER>
+  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server } as unknown as StackHooks<R, ER>
 }
