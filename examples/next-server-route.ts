@@ -7,7 +7,7 @@
  * - Per request, `RequestSession.layerSession` picks the user's tokens: the `x-stack-auth` header
  *   when the app's own browser code forwarded them (`currentAuthHeaders`), else the SDK's cookies.
  *   A refresh during the request writes the new access token back into the cookies.
- * - `ServerUsers.getCurrentServer()` (`GET /users/me` with server access) returns the server view
+ * - `ServerUsers.getCurrent()` (`GET /users/me` with server access) returns the server view
  *   of the user, or none when the request carries no live session.
  *
  * In a Next.js app:
@@ -62,7 +62,7 @@ export const makeMeRoute = (
 
   const GET = async (request: Request): Promise<Response> => {
     const store = await cookies()
-    const program = ServerUsers.getCurrentServer().pipe(
+    const program = ServerUsers.getCurrent().pipe(
       Effect.map(
         Option.match({
           onNone: () => json(401, { signedIn: false }),

@@ -15,17 +15,17 @@ import * as Effect from "effect/Effect"
 import type { ServerAccess } from "../src/core/Access.js"
 import type { ClientServices } from "../src/cache/ClientServices.js"
 import * as Permissions from "../src/permissions/Permissions.js"
+import * as ServerPermissions from "../src/permissions/ServerPermissions.js"
 import * as ServerTeams from "../src/teams/ServerTeams.js"
 import type { ServerTeam, ServerUser } from "../src/users/User.js"
 import * as ServerUsers from "../src/users/ServerUsers.js"
-import * as Users from "../src/users/Users.js"
 import type { QueryHooks } from "./domain.js"
 
 /** The services the server hooks need: a Stack layer's, plus `ServerAccess`. */
 export type ServerServices = ClientServices | ServerAccess
 
 const userOrNull = (userId: string) =>
-  Users.getById(userId).pipe(Effect.catchTag("UserNotFound", () => Effect.succeed<ServerUser | null>(null)))
+  ServerUsers.getById(userId).pipe(Effect.catchTag("UserNotFound", () => Effect.succeed<ServerUser | null>(null)))
 
 const teamOrNull = (teamId: string) =>
   ServerTeams.get(teamId).pipe(Effect.catchTag("TeamNotFound", () => Effect.succeed<ServerTeam | null>(null)))
@@ -59,10 +59,10 @@ export const makeServerHooks = (hooks: QueryHooks<ServerServices>) => {
      * official `listTeamMemberPermissions`; `GET /team-permissions?team_id=&user_id=`, cached).
      */
     useTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
-      query(Permissions.listTeamPermissionsForUser(teamId, userId, options), [teamId, userId, options.recursive ?? true]),
+      query(ServerPermissions.listTeamPermissions(teamId, userId, options), [teamId, userId, options.recursive ?? true]),
     /** {@link useTeamMemberPermissions} for Suspense. */
     useSuspenseTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
-      suspenseQuery(Permissions.listTeamPermissionsForUser(teamId, userId, options), [teamId, userId, options.recursive ?? true])
+      suspenseQuery(ServerPermissions.listTeamPermissions(teamId, userId, options), [teamId, userId, options.recursive ?? true])
   }
 }
 

@@ -29,7 +29,7 @@ export class UserHasNoPrimaryEmail extends Data.TaggedError("UserHasNoPrimaryEma
  * `RedirectUrlNotWhitelisted`, or `UserNotSignedIn`. `callbackUrl` defaults to the
  * `emailVerification` handler page (`CallbackUrlRequired` when it cannot be resolved).
  */
-export const sendVerificationEmail = Effect.fn("Auth.sendVerificationEmail")(function* (
+export const sendVerificationEmail = Effect.fn("EmailVerification.sendVerificationEmail")(function* (
   user: { readonly primaryEmail: string | null },
   options: { readonly callbackUrl?: string | URL } = {}
 ) {
@@ -43,7 +43,7 @@ export const sendVerificationEmail = Effect.fn("Auth.sendVerificationEmail")(fun
  * `POST /contact-channels/verify/check-code`. Fails with the verification-code error saying why
  * the code is not usable.
  */
-export const checkEmailVerificationCode = Effect.fn("Auth.checkEmailVerificationCode")(function* (code: string) {
+export const checkEmailVerificationCode = Effect.fn("EmailVerification.checkEmailVerificationCode")(function* (code: string) {
   yield* Endpoint.call(checkVerificationCodeEndpoint, { payload: { code } })
 })
 
@@ -52,7 +52,7 @@ export const checkEmailVerificationCode = Effect.fn("Auth.checkEmailVerification
  * Needs no signed-in user. Fails with a verification-code error, or `HttpError` (400 text) when
  * the e-mail is no longer the user's.
  */
-export const verifyEmail = Effect.fn("Auth.verifyEmail")(function* (code: string) {
+export const verifyEmail = Effect.fn("EmailVerification.verifyEmail")(function* (code: string) {
   // the user's verified flag and the channel list change: cached reads must ask again
   yield* Endpoint.call(verifyEndpoint, { payload: { code } }).pipe(QueryCache.invalidating(["user"], ["contact-channels"]))
 })

@@ -186,7 +186,7 @@ const redirect = (user: Option.Option<CurrentUser>, options: GetUserOptions) =>
     return yield* Effect.never
   })
 
-const getUserImpl = Effect.fn("Auth.getUser")(function* (options: GetUserOptions) {
+const getUserImpl = Effect.fn("GetUser.getUser")(function* (options: GetUserOptions) {
   const or = options.or ?? "return-null"
   const includeAnonymous = or === "anonymous" || or === "anonymous-if-exists"
   const includeRestricted = options.includeRestricted === true || includeAnonymous

@@ -39,7 +39,7 @@ export class MagicLinkCodeMissing extends Data.TaggedError("MagicLinkCodeMissing
  * the bot-challenge errors. `callbackUrl` defaults to the `magicLinkCallback` handler page
  * (`CallbackUrlRequired` when it cannot be resolved).
  */
-export const sendMagicLinkEmail = Effect.fn("Auth.sendMagicLinkEmail")(function* (input: {
+export const sendMagicLinkEmail = Effect.fn("MagicLink.sendMagicLinkEmail")(function* (input: {
   readonly email: string
   readonly callbackUrl?: string | URL
 }) {
@@ -56,7 +56,7 @@ export const sendMagicLinkEmail = Effect.fn("Auth.sendMagicLinkEmail")(function*
  * `SignUpNotEnabled`, `SignUpRejected`, `UserEmailAlreadyExists`, or `InvalidArgument` for a code
  * that is not 45 characters (nothing sent).
  */
-export const signInWithMagicLinkCode = Effect.fn("Auth.signInWithMagicLinkCode")(function* (code: string) {
+export const signInWithMagicLinkCode = Effect.fn("MagicLink.signInWithMagicLinkCode")(function* (code: string) {
   const tokens = yield* Endpoint.call(signInEndpoint, { payload: { code } })
   const { userId } = yield* storeSignIn(tokens)
   return { userId, isNewUser: tokens.isNewUser ?? false }
@@ -80,7 +80,7 @@ export const codeFromCallbackUrl = (url: URL | string): Effect.Effect<string, Ma
  * See {@link signInWithMagicLinkCode}; fails with {@link MagicLinkCodeMissing} when the URL has
  * no `code`.
  */
-export const signInWithMagicLinkCallback = Effect.fn("Auth.signInWithMagicLinkCallback")(function* (url: URL | string) {
+export const signInWithMagicLinkCallback = Effect.fn("MagicLink.signInWithMagicLinkCallback")(function* (url: URL | string) {
   const code = yield* codeFromCallbackUrl(url)
   return yield* signInWithMagicLinkCode(code)
 })
@@ -97,7 +97,7 @@ export const otpSignInCode = (input: { readonly otp: string; readonly nonce: str
  * Signs in with the 6-character code shown in the e-mail and the `nonce` that
  * {@link sendMagicLinkEmail} returned. See {@link signInWithMagicLinkCode}.
  */
-export const signInWithOtp = Effect.fn("Auth.signInWithOtp")(function* (input: { readonly otp: string; readonly nonce: string }) {
+export const signInWithOtp = Effect.fn("MagicLink.signInWithOtp")(function* (input: { readonly otp: string; readonly nonce: string }) {
   const code = yield* otpSignInCode(input)
   return yield* signInWithMagicLinkCode(code)
 })
@@ -106,6 +106,6 @@ export const signInWithOtp = Effect.fn("Auth.signInWithOtp")(function* (input: {
  * Checks a magic-link code without using it (counts as an attempt).
  * `POST /auth/otp/sign-in/check-code`.
  */
-export const checkMagicLinkCode = Effect.fn("Auth.checkMagicLinkCode")(function* (code: string) {
+export const checkMagicLinkCode = Effect.fn("MagicLink.checkMagicLinkCode")(function* (code: string) {
   yield* Endpoint.call(checkSignInCodeEndpoint, { payload: { code } })
 })

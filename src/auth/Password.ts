@@ -29,7 +29,7 @@ const store = storeSignIn
  * Fails with `EmailPasswordMismatch`, `PasswordAuthenticationNotEnabled`, or
  * `MultiFactorAuthenticationRequired` (its `details.attempt_code` continues with the TOTP code).
  */
-export const signInWithPassword = Effect.fn("Auth.signInWithPassword")(function* (credentials: {
+export const signInWithPassword = Effect.fn("Password.signInWithPassword")(function* (credentials: {
   readonly email: string
   readonly password: string
 }) {
@@ -51,7 +51,7 @@ export const signInWithPassword = Effect.fn("Auth.signInWithPassword")(function*
  * `PasswordAuthenticationNotEnabled`, `RedirectUrlNotWhitelisted` (the callback's domain is not
  * trusted by the project), `CallbackUrlRequired`, `InvalidArgument` (an unusable callback URL).
  */
-export const signUpWithPassword = Effect.fn("Auth.signUpWithPassword")(function* (input: {
+export const signUpWithPassword = Effect.fn("Password.signUpWithPassword")(function* (input: {
   readonly email: string
   readonly password: string
   /** The page the verification e-mail links to (absolute, or relative to `HandlerUrls`' `appUrl`). */
@@ -84,7 +84,7 @@ export class UserAlreadyHasPassword extends Data.TaggedError("UserAlreadyHasPass
  * `PasswordTooShort` / `PasswordTooLong` (new password; 8–70 characters),
  * `PasswordAuthenticationNotEnabled`, or `UserNotSignedIn`.
  */
-export const updatePassword = Effect.fn("Auth.updatePassword")(function* (input: {
+export const updatePassword = Effect.fn("Password.updatePassword")(function* (input: {
   readonly oldPassword: string
   readonly newPassword: string
 }) {
@@ -96,7 +96,7 @@ export const updatePassword = Effect.fn("Auth.updatePassword")(function* (input:
  * `POST /auth/password/set`. Fails with {@link UserAlreadyHasPassword}, `PasswordTooShort` /
  * `PasswordTooLong`, `PasswordAuthenticationNotEnabled`, or `UserNotSignedIn`.
  */
-export const setPassword = Effect.fn("Auth.setPassword")(function* (input: { readonly password: string }) {
+export const setPassword = Effect.fn("Password.setPassword")(function* (input: { readonly password: string }) {
   yield* Endpoint.call(setPasswordEndpoint, { payload: input }).pipe(
     catchPlainText(400, userAlreadyHasPasswordText, () => UserAlreadyHasPassword.make()),
     // `hasPassword` of the cached user changes

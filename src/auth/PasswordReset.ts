@@ -22,7 +22,7 @@ export { verificationCodeErrors } from "./internal/passwordReset.js"
  * browser, omitting it fails with `CallbackUrlRequired`. Fails with `RedirectUrlNotWhitelisted`
  * or `PasswordAuthenticationNotEnabled`.
  */
-export const sendPasswordResetCode = Effect.fn("Auth.sendPasswordResetCode")(function* (input: {
+export const sendPasswordResetCode = Effect.fn("PasswordReset.sendPasswordResetCode")(function* (input: {
   readonly email: string
   readonly callbackUrl?: string | URL
 }) {
@@ -36,7 +36,7 @@ export const sendPasswordResetCode = Effect.fn("Auth.sendPasswordResetCode")(fun
  * with the verification-code error saying why not. A code that is not 45 characters fails with
  * `InvalidArgument` before anything is sent.
  */
-export const checkPasswordResetCode = Effect.fn("Auth.checkPasswordResetCode")(function* (code: string) {
+export const checkPasswordResetCode = Effect.fn("PasswordReset.checkPasswordResetCode")(function* (code: string) {
   yield* Endpoint.call(checkResetCodeEndpoint, { payload: { code } })
 })
 
@@ -46,7 +46,7 @@ export const checkPasswordResetCode = Effect.fn("Auth.checkPasswordResetCode")(f
  * `PasswordAuthenticationNotEnabled`. As on the service, the code is used up by the attempt even
  * when the password is then rejected.
  */
-export const resetPassword = Effect.fn("Auth.resetPassword")(function* (input: {
+export const resetPassword = Effect.fn("PasswordReset.resetPassword")(function* (input: {
   readonly code: string
   readonly password: string
 }) {

@@ -1,6 +1,7 @@
 /**
- * Sessions on the server side (PROTOCOL.md §3.0 "Session", §3.1, §5.1): sign-out, the user's
- * active sessions (list, revoke one), and sessions a server creates for a user.
+ * The signed-in user's sessions (PROTOCOL.md §3.0 "Session", §3.1): sign-out and the user's
+ * active sessions (list, revoke one), with client access. Any user's sessions, and sessions a
+ * server creates for a user, are in `ServerSessions`; the admin's list in `AdminSessions`.
  *
  * A session is one refresh token; its `id` is the `refresh_token_id` claim of the access tokens
  * minted from it. Lists are newest first; impersonation sessions are listed only with admin access.
@@ -13,10 +14,10 @@ import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { isRefreshTokenError } from "../core/KnownErrors.js"
 import { Session } from "../session/Session.js"
-import { adminListForUserEndpoint, createEndpoint, deleteCurrentEndpoint, listEndpoint, listForUserEndpoint, revokeEndpoint, revokeForUserEndpoint } from "./internal/sessions.js"
+import { deleteCurrentEndpoint, listEndpoint, revokeEndpoint } from "./internal/sessions.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/sessions.ts`). */
-export { ActiveSession, CreatedSession, GeoInfo, maxSessionLifetimeMillis } from "./internal/sessions.js"
+export { ActiveSession, GeoInfo } from "./internal/sessions.js"
 
 /**
  * Signs out: deletes the current session on the server, then clears the tokens. Any error of the
@@ -24,7 +25,7 @@ export { ActiveSession, CreatedSession, GeoInfo, maxSessionLifetimeMillis } from
  * token is ignored, as the spec says; with no token there is nothing to delete and the tokens are
  * cleared. Other failures leave the tokens in place, so the caller can retry.
  */
-export const signOut = Effect.fn("Auth.signOut")(function* () {
+export const signOut = Effect.fn("Sessions.signOut")(function* () {
   const session = yield* Session
   const tokens = yield* session.current
   if (Option.isSome(tokens.accessToken) || Option.isSome(tokens.refreshToken)) {
@@ -65,60 +66,4 @@ export const revoke = Effect.fn("Sessions.revoke")(function* (sessionId: string)
   yield* Endpoint.call(revokeEndpoint, { params: { sessionId }, query: { userId: "me" } }).pipe(
     QueryCache.invalidating(["sessions"])
   )
-})
-
-/**
- * A user's active sessions, newest first (server access; impersonation sessions are left out, see
- * {@link adminListForUser}). `GET /auth/sessions?user_id=<id>`.
- */
-export const listForUser = Effect.fn("Sessions.listForUser")(function* (userId: string) {
-  const answer = yield* Endpoint.call(listForUserEndpoint, { query: { userId } })
-  return answer.items
-})
-
-/**
- * A user's active sessions including impersonation sessions, newest first (admin access).
- * `GET /auth/sessions?user_id=<id>`.
- */
-export const adminListForUser = Effect.fn("Sessions.adminListForUser")(function* (userId: string) {
-  const answer = yield* Endpoint.call(adminListForUserEndpoint, { query: { userId } })
-  return answer.items
-})
-
-/**
- * Revokes a session of a user (server access). `DELETE /auth/sessions/{id}?user_id=<id>`.
- * An unknown id is a 404 `HttpError` ("Session not found.").
- */
-export const revokeForUser = Effect.fn("Sessions.revokeForUser")(function* (input: {
-  readonly userId: string
-  readonly sessionId: string
-}) {
-  yield* Endpoint.call(revokeForUserEndpoint, { params: { sessionId: input.sessionId }, query: { userId: input.userId } })
-})
-
-// ---------------------------------------------------------------------------------------------
-// Server-created sessions
-// ---------------------------------------------------------------------------------------------
-
-/** Default lifetime of a server-created session: one year. */
-export const defaultSessionLifetimeMillis = 31_536_000_000
-
-/**
- * Creates a session for a user and returns its tokens (not stored: they belong to that user,
- * e.g. for impersonation or to hand over to another app). `POST /auth/sessions`; needs server
- * access. Defaults: one year, not an impersonation. Fails with `UserIdDoesNotExist`, and with
- * `InvalidArgument` before sending for a lifetime outside 0…367 days.
- */
-export const create = Effect.fn("Sessions.create")(function* (input: {
-  readonly userId: string
-  readonly expiresInMillis?: number
-  readonly isImpersonation?: boolean
-}) {
-  return yield* Endpoint.call(createEndpoint, {
-    payload: {
-      userId: input.userId,
-      expiresInMillis: input.expiresInMillis ?? defaultSessionLifetimeMillis,
-      isImpersonation: input.isImpersonation ?? false
-    }
-  })
 })

@@ -29,13 +29,12 @@
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Endpoint, QueryCache, Teams } from "stack-auth-effect"
+ * import { QueryCache, Teams } from "stack-auth-effect"
  *
- * const listMine = QueryCache.cached(["teams", "me"], Endpoint.call(Teams.listMineEndpoint, { query: { userId: "me" } }))
+ * // an app's own read, cached under a key of its own until something under ["teams"] changes
+ * const teamCount = QueryCache.cached(["teams", "me", "count"], Effect.map(Teams.listMine(), (teams) => teams.length))
  * const create = (name: string) =>
- *   Endpoint.call(Teams.createEndpoint, { payload: { displayName: name, creatorUserId: "me" } }).pipe(
- *     Effect.tap(() => QueryCache.invalidate(["teams"]))
- *   )
+ *   Teams.create({ displayName: name }).pipe(Effect.tap(() => QueryCache.invalidate(["teams"])))
  * ```
  *
  * @module
@@ -659,11 +658,10 @@ export const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeRea
  *
  * @example
  * ```ts
- * import { Endpoint, QueryCache, Users } from "stack-auth-effect"
+ * import { QueryCache, Users } from "stack-auth-effect"
  *
- * const rename = (name: string) => Endpoint.call(Users.updateCurrentEndpoint, { payload: { displayName: name } }).pipe(
- *   QueryCache.invalidating(["user"])
- * )
+ * // also drop an app's own entries derived from the user
+ * const rename = (name: string) => Users.updateCurrent({ displayName: name }).pipe(QueryCache.invalidating(["profile"]))
  * ```
  */
 export const invalidating =

@@ -1,7 +1,7 @@
 /**
  * Contact channels (PROTOCOL.md §3.2): the e-mail addresses of a user besides (and including) the
- * primary one. The signed-in user manages its own channels with client access (`me`); with server
- * access any user's channels are managed by user id (`…ForUser`).
+ * primary one. The signed-in user manages its own channels here, with client access (`me`); with
+ * server access any user's channels are managed by user id in `ServerContactChannels`.
  *
  * A user has at most one primary channel (its `primary_email`); making a channel primary demotes
  * the old one. A channel `usedForAuth` signs in with its e-mail, so its value may be used for
@@ -19,7 +19,7 @@ import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { HttpError } from "../core/Errors.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
-import { createEndpoint, createForUserEndpoint, deleteEndpoint, deleteForUserEndpoint, listEndpoint, listForUserEndpoint, sendVerificationCodeEndpoint, sendVerificationCodeForUserEndpoint, updateEndpoint, updateForUserEndpoint } from "./internal/contactChannels.js"
+import { createEndpoint, deleteEndpoint, listEndpoint, sendVerificationCodeEndpoint, updateEndpoint } from "./internal/contactChannels.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/contactChannels.ts`). */
 export { ContactChannel } from "./internal/contactChannels.js"
@@ -188,95 +188,4 @@ export const sendVerificationCode = Effect.fn("ContactChannels.sendVerificationC
  */
 export const verify = Effect.fn("ContactChannels.verify")(function* (code: string) {
   yield* mapNotFound(EmailVerification.verifyEmail(code)).pipe(invalidatesChannels)
-})
-
-// ---------------------------------------------------------------------------------------------
-// Server functions (any user)
-// ---------------------------------------------------------------------------------------------
-
-/** A new channel of a user (server access). */
-export interface CreateForUserInput extends CreateInput {
-  /** Create it already verified. */
-  readonly isVerified?: boolean
-}
-
-/** Changes to a channel of a user (server access). */
-export interface UpdateForUserInput extends UpdateInput {
-  readonly isVerified?: boolean
-}
-
-/**
- * A user's contact channels. `GET /contact-channels?user_id=<id>`; needs server access.
- * Fails with `UserIdDoesNotExist`.
- */
-export const listForUser = Effect.fn("ContactChannels.listForUser")(function* (userId: string) {
-  const answer = yield* Endpoint.call(listForUserEndpoint, { query: { userId } })
-  return answer.items
-})
-
-/**
- * Adds an e-mail contact channel to a user, possibly already verified. `POST /contact-channels`
- * (201); needs server access. Fails with `UserIdDoesNotExist`,
- * `ContactChannelAlreadyUsedForAuthBySomeoneElse`, or {@link ContactChannelAlreadyExists}.
- */
-export const createForUser = Effect.fn("ContactChannels.createForUser")(function* (
-  userId: string,
-  input: CreateForUserInput
-) {
-  return yield* mapTextErrors(
-    Endpoint.call(createForUserEndpoint, {
-      payload: {
-        userId,
-        type: "email",
-        value: input.value,
-        usedForAuth: input.usedForAuth,
-        ...(input.isPrimary === undefined ? {} : { isPrimary: input.isPrimary }),
-        ...(input.isVerified === undefined ? {} : { isVerified: input.isVerified })
-      }
-    })
-  )
-})
-
-/**
- * Changes a channel of a user. `PATCH /contact-channels/{user_id}/{id}`; needs server access.
- * Fails with {@link ContactChannelNotFound}, `UserIdDoesNotExist`, or
- * `ContactChannelAlreadyUsedForAuthBySomeoneElse`.
- */
-export const updateForUser = Effect.fn("ContactChannels.updateForUser")(function* (
-  userId: string,
-  id: string,
-  changes: UpdateForUserInput
-) {
-  return yield* mapTextErrors(
-    Endpoint.call(updateForUserEndpoint, { params: { userId, contactChannelId: id }, payload: changes })
-  )
-})
-
-/**
- * Removes a channel of a user. `DELETE /contact-channels/{user_id}/{id}`; needs server access.
- * Fails with {@link ContactChannelNotFound} or `UserIdDoesNotExist`.
- */
-export const deleteForUser = Effect.fn("ContactChannels.deleteForUser")(function* (userId: string, id: string) {
-  yield* mapNotFound(Endpoint.call(deleteForUserEndpoint, { params: { userId, contactChannelId: id } }))
-})
-
-/**
- * E-mails a verification link for a channel of a user.
- * `POST /contact-channels/{user_id}/{id}/send-verification-code`; needs server access.
- * `callbackUrl` defaults to the `emailVerification` handler page. Fails with
- * `EmailAlreadyVerified`, `UserIdDoesNotExist`, `RedirectUrlNotWhitelisted`, or
- * {@link ContactChannelNotFound}.
- */
-export const sendVerificationCodeForUser = Effect.fn("ContactChannels.sendVerificationCodeForUser")(function* (
-  userId: string,
-  id: string,
-  options: SendCodeOptions = {}
-) {
-  const url = yield* callbackUrl("emailVerification", "callbackUrl", options.callbackUrl)
-  yield* mapNotFound(
-    Endpoint.call(sendVerificationCodeForUserEndpoint, {
-      params: { userId, contactChannelId: id },
-      payload: { callbackUrl: url }
-    })
-  )
 })

@@ -68,12 +68,16 @@ export interface Definition<
  *
  * @example
  * ```ts
- * import { Endpoint, KnownErrors, Password, Tokens } from "stack-auth-effect"
+ * import { Schema } from "effect"
+ * import { Endpoint, KnownErrors, Tokens } from "stack-auth-effect"
+ *
+ * // the wire's field names are the encoded side (`Schema.fromKey` maps them to the domain's)
+ * const SignInPayload = Schema.Struct({ email: Schema.String, password: Schema.String })
  *
  * export const signIn = Endpoint.make({
- *   name: "Auth.signInWithPassword", method: "POST", path: "/auth/password/sign-in",
+ *   name: "Password.signInWithPassword", method: "POST", path: "/auth/password/sign-in",
  *   access: "client", session: "none",
- *   payload: Password.SignInPayload, success: Tokens.SignInTokens,
+ *   payload: SignInPayload, success: Tokens.SignInTokens,
  *   errors: [KnownErrors.EmailPasswordMismatch, KnownErrors.PasswordAuthenticationNotEnabled]
  * })
  * ```

@@ -249,12 +249,15 @@ export class SessionError<Reason extends SessionReason = SessionReason> extends 
  *
  * @example
  * ```ts
- * import { Endpoint, Errors, Password } from "stack-auth-effect"
+ * import type { Effect } from "effect"
+ * import { Errors, Password } from "stack-auth-effect"
  *
- * const setPassword = (password: string) =>
- *   Endpoint.call(Password.setPasswordEndpoint, { payload: { password } }).pipe(
- *     Errors.catchPlainText(400, "User already has a password set.", () => Password.UserAlreadyHasPassword.make())
- *   )
+ * // any call whose failures include the service's plain-text answers (`HttpError`)
+ * declare const setPassword: Effect.Effect<void, Errors.HttpError>
+ *
+ * export const typed = setPassword.pipe(
+ *   Errors.catchPlainText(400, "User already has a password set.", () => Password.UserAlreadyHasPassword.make())
+ * )
  * ```
  */
 export const catchPlainText =

@@ -34,7 +34,7 @@
  * export async function GET() {
  *   const store = await cookies()
  *   const user = await runtime.runPromise(
- *     ServerUsers.getCurrentServer().pipe(Effect.provide(CookieTokenStore.layerSession(store, { projectId })))
+ *     ServerUsers.getCurrent().pipe(Effect.provide(CookieTokenStore.layerSession(store, { projectId })))
  *   )
  *   // plain JSON for the browser (not the Option): the user's id, or null when signed out
  *   return Response.json(Option.match(user, { onNone: () => null, onSome: (found) => ({ id: found.id }) }))

@@ -24,7 +24,7 @@
  * const runtime = ManagedRuntime.make(Stack.layerServer({ projectId, secretServerKey }))
  * export async function GET(request: Request) {
  *   const user = await runtime.runPromise(
- *     ServerUsers.getCurrentServer().pipe(
+ *     ServerUsers.getCurrent().pipe(
  *       Effect.provide(RequestSession.layerSession({ request, cookies: await cookies() }, { projectId }))
  *     )
  *   )

@@ -1,7 +1,7 @@
 /**
  * Permissions a user holds (PROTOCOL.md §3.0 "Permissions", §3.5): team permissions (granted in
  * one team) and project permissions (granted project-wide). The signed-in user reads its own with
- * client access (`user_id=me`); with server access any user's are read by id (`…ForUser`).
+ * client access (`user_id=me`); with server access any user's are read by id in `ServerPermissions`.
  *
  * A permission may contain others (its definition's `containedPermissionIds`, see
  * `PermissionDefinitions.ts`). A *recursive* list holds the direct grants and everything they
@@ -31,7 +31,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { listProjectPermissionsEndpoint, listProjectPermissionsForUserEndpoint, listTeamPermissionsEndpoint, listTeamPermissionsForUserEndpoint } from "./internal/permissions.js"
+import { listProjectPermissionsEndpoint, listTeamPermissionsEndpoint } from "./internal/permissions.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/permissions.ts`). */
 export { ProjectPermission, TeamPermission } from "./internal/permissions.js"
@@ -163,71 +163,5 @@ export const listProjectPermissions = Effect.fn("Permissions.listProjectPermissi
  */
 export const hasProjectPermission = Effect.fn("Permissions.hasProjectPermission")(function* (permissionId: string) {
   const permissions = yield* listProjectPermissions({ recursive: true })
-  return permissions.some((permission) => permission.id === permissionId)
-})
-
-// ---------------------------------------------------------------------------------------------
-// Server functions (any user)
-// ---------------------------------------------------------------------------------------------
-
-/**
- * A user's permissions in a team, sorted by id; `recursive` defaults to `true`.
- * `GET /team-permissions?team_id=&user_id=<id>&recursive=` (server access, cached). A user who is
- * not a member (or does not exist) has none. Fails with `InvalidArgument` for ids that are not
- * uuids (nothing sent).
- */
-export const listTeamPermissionsForUser = Effect.fn("Permissions.listTeamPermissionsForUser")(function* (
-  teamId: string,
-  userId: string,
-  options: ListOptions = {}
-) {
-  const recursive = options.recursive ?? true
-  const answer = yield* QueryCache.cached(
-    teamPermissionsKey(teamId, userId, recursive),
-    Endpoint.call(listTeamPermissionsForUserEndpoint, { query: { teamId, userId, recursive } })
-  )
-  return answer.items
-})
-
-/**
- * Whether a user holds a team permission, directly or through containment.
- * `GET /team-permissions?…&recursive=true` (server access). Fails like {@link listTeamPermissionsForUser}.
- */
-export const hasTeamPermissionForUser = Effect.fn("Permissions.hasTeamPermissionForUser")(function* (
-  teamId: string,
-  userId: string,
-  permissionId: string
-) {
-  const permissions = yield* listTeamPermissionsForUser(teamId, userId, { recursive: true })
-  return permissions.some((permission) => permission.id === permissionId)
-})
-
-/**
- * A user's project permissions, sorted by id; `recursive` defaults to `true`.
- * `GET /project-permissions?user_id=<id>&recursive=` (server access, cached). Fails with
- * `InvalidArgument` for a `userId` that is not a uuid (nothing sent).
- */
-export const listProjectPermissionsForUser = Effect.fn("Permissions.listProjectPermissionsForUser")(function* (
-  userId: string,
-  options: ListOptions = {}
-) {
-  const recursive = options.recursive ?? true
-  const answer = yield* QueryCache.cached(
-    projectPermissionsKey(userId, recursive),
-    Endpoint.call(listProjectPermissionsForUserEndpoint, { query: { userId, recursive } })
-  )
-  return answer.items
-})
-
-/**
- * Whether a user holds a project permission, directly or through containment.
- * `GET /project-permissions?user_id=<id>&recursive=true` (server access). Fails like
- * {@link listProjectPermissionsForUser}.
- */
-export const hasProjectPermissionForUser = Effect.fn("Permissions.hasProjectPermissionForUser")(function* (
-  userId: string,
-  permissionId: string
-) {
-  const permissions = yield* listProjectPermissionsForUser(userId, { recursive: true })
   return permissions.some((permission) => permission.id === permissionId)
 })

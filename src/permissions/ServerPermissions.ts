@@ -1,6 +1,7 @@
 /**
- * Granting and revoking permissions with server access (PROTOCOL.md §3.5): team permissions of a
- * team member, and project permissions of a user. Grants are direct: what a granted permission
+ * Any user's permissions with server access (PROTOCOL.md §3.5): the lists and checks of
+ * `Permissions` (the signed-in user's) for a user given by id, and granting and revoking team
+ * permissions of a team member and project permissions of a user. Grants are direct: what a granted permission
  * contains is held through it (see `Permissions.ts` for the recursive lists).
  *
  * Granting is idempotent (201 each time). Revoking removes a *direct* grant only: a permission
@@ -19,12 +20,13 @@ import * as Effect from "effect/Effect"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { InvalidArgument } from "../core/Errors.js"
-import { permissionIdProblem } from "./Permissions.js"
+import * as Permissions from "./Permissions.js"
+import { listProjectPermissionsForUserEndpoint, listTeamPermissionsForUserEndpoint } from "./internal/permissions.js"
 import { grantProjectPermissionEndpoint, grantTeamPermissionEndpoint, revokeProjectPermissionEndpoint, revokeTeamPermissionEndpoint } from "./internal/serverPermissions.js"
 
 /** Fails with `InvalidArgument` (nothing sent) when `permissionId` is not a permission id. */
 const checkPermissionId = (permissionId: string): Effect.Effect<void, InvalidArgument> => {
-  const problem = permissionIdProblem(permissionId)
+  const problem = Permissions.permissionIdProblem(permissionId)
   return problem === undefined
     ? Effect.void
     : Effect.fail(new InvalidArgument({ argument: "permissionId", message: `Invalid permission id "${permissionId}": ${problem}` }))
@@ -93,4 +95,66 @@ export const revokeProjectPermission = Effect.fn("ServerPermissions.revokeProjec
   yield* checkPermissionId(permissionId)
   yield* Endpoint.call(revokeProjectPermissionEndpoint, { params: { userId, permissionId } })
   yield* QueryCache.invalidate(["project-permissions"])
+})
+
+/**
+ * A user's permissions in a team, sorted by id; `recursive` defaults to `true`.
+ * `GET /team-permissions?team_id=&user_id=<id>&recursive=` (server access, cached). A user who is
+ * not a member (or does not exist) has none. Fails with `InvalidArgument` for ids that are not
+ * uuids (nothing sent).
+ */
+export const listTeamPermissions = Effect.fn("ServerPermissions.listTeamPermissions")(function* (
+  teamId: string,
+  userId: string,
+  options: Permissions.ListOptions = {}
+) {
+  const recursive = options.recursive ?? true
+  const answer = yield* QueryCache.cached(
+    Permissions.teamPermissionsKey(teamId, userId, recursive),
+    Endpoint.call(listTeamPermissionsForUserEndpoint, { query: { teamId, userId, recursive } })
+  )
+  return answer.items
+})
+
+/**
+ * Whether a user holds a team permission, directly or through containment.
+ * `GET /team-permissions?…&recursive=true` (server access). Fails like {@link listTeamPermissions}.
+ */
+export const hasTeamPermission = Effect.fn("ServerPermissions.hasTeamPermission")(function* (
+  teamId: string,
+  userId: string,
+  permissionId: string
+) {
+  const permissions = yield* listTeamPermissions(teamId, userId, { recursive: true })
+  return permissions.some((permission) => permission.id === permissionId)
+})
+
+/**
+ * A user's project permissions, sorted by id; `recursive` defaults to `true`.
+ * `GET /project-permissions?user_id=<id>&recursive=` (server access, cached). Fails with
+ * `InvalidArgument` for a `userId` that is not a uuid (nothing sent).
+ */
+export const listProjectPermissions = Effect.fn("ServerPermissions.listProjectPermissions")(function* (
+  userId: string,
+  options: Permissions.ListOptions = {}
+) {
+  const recursive = options.recursive ?? true
+  const answer = yield* QueryCache.cached(
+    Permissions.projectPermissionsKey(userId, recursive),
+    Endpoint.call(listProjectPermissionsForUserEndpoint, { query: { userId, recursive } })
+  )
+  return answer.items
+})
+
+/**
+ * Whether a user holds a project permission, directly or through containment.
+ * `GET /project-permissions?user_id=<id>&recursive=true` (server access). Fails like
+ * {@link listProjectPermissions}.
+ */
+export const hasProjectPermission = Effect.fn("ServerPermissions.hasProjectPermission")(function* (
+  userId: string,
+  permissionId: string
+) {
+  const permissions = yield* listProjectPermissions(userId, { recursive: true })
+  return permissions.some((permission) => permission.id === permissionId)
 })

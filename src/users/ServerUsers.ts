@@ -1,7 +1,8 @@
 /**
  * Users with server access (PROTOCOL.md §3.3): list (one page, or every page as a lazy stream),
  * create, update and delete any user; the server view of `/users/me` for the session's user; and
- * the user behind an incoming request (`fromRequest`). `getById` lives in `Users.ts`.
+ * any user by id (`getById`), and the user behind an incoming request (`fromRequest`). The same
+ * names as `Users` (the signed-in user, client access) where both have the call.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
 import { ServerUser } from "./User.js"
 import { ListQuery, ServerUserCreate, ServerUserUpdate, createEndpoint, deleteEndpoint, getCurrentServerEndpoint, listEndpoint, updateCurrentServerEndpoint, updateEndpoint } from "./internal/serverUsers.js"
+import { getByIdEndpoint } from "./internal/users.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/serverUsers.ts`). */
 export { RiskScoresInput, ServerUserCreate, ServerUserUpdate, UserPage } from "./internal/serverUsers.js"
@@ -50,7 +52,7 @@ export interface UserList {
  * `includeAnonymous: false` it fails with `InvalidArgument` (`argument: "onlyAnonymous"`) before
  * any request.
  */
-export const list = Effect.fn("Users.list")(function* (options: ListOptions = {}) {
+export const list = Effect.fn("ServerUsers.list")(function* (options: ListOptions = {}) {
   if (options.onlyAnonymous === true && options.includeAnonymous === false) {
     return yield* Effect.fail(
       new InvalidArgument({
@@ -84,7 +86,7 @@ export const stream = (options: ListOptions = {}) => {
  * `oauthProviders` links provider accounts; `isAnonymous` makes an anonymous user.
  * Fails with `UserEmailAlreadyExists`, `PasswordTooShort` / `PasswordTooLong`.
  */
-export const create = Effect.fn("Users.create")(function* (user: ServerUserCreate) {
+export const create = Effect.fn("ServerUsers.create")(function* (user: ServerUserCreate) {
   return yield* Endpoint.call(createEndpoint, { payload: user })
 })
 
@@ -93,7 +95,7 @@ export const create = Effect.fn("Users.create")(function* (user: ServerUserCreat
  * session of the user. Fails with `UserNotFound`, `UserEmailAlreadyExists`, `PasswordTooShort` /
  * `PasswordTooLong`.
  */
-export const update = Effect.fn("Users.update")(function* (userId: string, update: ServerUserUpdate) {
+export const update = Effect.fn("ServerUsers.update")(function* (userId: string, update: ServerUserUpdate) {
   return yield* Endpoint.call(updateEndpoint, { params: { userId }, payload: update })
 })
 
@@ -101,21 +103,29 @@ export const update = Effect.fn("Users.update")(function* (userId: string, updat
  * Deletes any user with its sessions. `DELETE /users/{user_id}`; needs server access.
  * Fails with `UserNotFound`. Also exported as `delete`.
  */
-export const deleteUser = Effect.fn("Users.delete")(function* (userId: string) {
+export const deleteUser = Effect.fn("ServerUsers.delete")(function* (userId: string) {
   yield* Endpoint.call(deleteEndpoint, { params: { userId } })
 })
 
 export { deleteUser as delete }
 
 /**
+ * Any user of the project by id, server view. `GET /users/{user_id}`; needs server access.
+ * Fails with `UserNotFound`.
+ */
+export const getById = Effect.fn("ServerUsers.getById")(function* (userId: string) {
+  return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
+})
+
+/**
  * The session's user, server view (`serverMetadata`, `lastActiveAt`…), or `Option.none()` when
  * nobody is signed in. `GET /users/me` with server access.
  */
-export const getCurrentServer = Effect.fn("Users.getCurrentServer")(function* () {
+export const getCurrent = Effect.fn("ServerUsers.getCurrent")(function* () {
   return yield* currentServer()
 })
 
-// The body of `getCurrentServer`, without its span (`fromRequest` has its own).
+// The body of `getCurrent`, without its span (`fromRequest` has its own).
 const currentServer = () =>
   Endpoint.call(getCurrentServerEndpoint, {}).pipe(
     Effect.map(Option.some),
@@ -129,7 +139,7 @@ const currentServer = () =>
  * Updates the session's user with the server update body. `PATCH /users/me` with server access.
  * Fails with `UserNotSignedIn`, `UserEmailAlreadyExists`, `PasswordTooShort` / `PasswordTooLong`.
  */
-export const updateCurrentServer = Effect.fn("Users.updateCurrentServer")(function* (update: ServerUserUpdate) {
+export const updateCurrent = Effect.fn("ServerUsers.updateCurrent")(function* (update: ServerUserUpdate) {
   return yield* Endpoint.call(updateCurrentServerEndpoint, { payload: update })
 })
 
@@ -147,7 +157,7 @@ export const updateCurrentServer = Effect.fn("Users.updateCurrentServer")(functi
  * const handler = (request: Request) => ServerUsers.fromRequest(request, { projectId })
  * ```
  */
-export const fromRequest = Effect.fn("Users.fromRequest")(function* (
+export const fromRequest = Effect.fn("ServerUsers.fromRequest")(function* (
   request: RequestTokenStore.RequestLike,
   options: RequestTokenStore.RequestTokenStoreOptions
 ) {

@@ -1,6 +1,6 @@
 /**
- * Users (PROTOCOL.md §3.3): the signed-in user with client access (read, update) and any user
- * by id with server access. More operations grow here.
+ * The signed-in user (PROTOCOL.md §3.3) with client access: read, update, delete. Any user by
+ * id, with server access, is in `ServerUsers`.
  *
  * @module
  */
@@ -12,7 +12,7 @@ import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
 import { Session } from "../session/Session.js"
 import { CurrentUser } from "./User.js"
-import { CurrentUserUpdate, clientUserDeletionDisabledText, deleteCurrentEndpoint, getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "./internal/users.js"
+import { CurrentUserUpdate, clientUserDeletionDisabledText, deleteCurrentEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "./internal/users.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/users.ts`). */
 export { CurrentUserUpdate } from "./internal/users.js"
@@ -49,14 +49,6 @@ export const updateCurrent = Effect.fn("Users.updateCurrent")(function* (update:
   return yield* Endpoint.call(updateCurrentEndpoint, { payload: update }).pipe(QueryCache.invalidating(["user"]))
 })
 
-/**
- * Any user of the project by id, server view. `GET /users/{user_id}`; needs server access.
- * Fails with `UserNotFound`.
- */
-export const getById = Effect.fn("Users.getById")(function* (userId: string) {
-  return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
-})
-
 /** The project does not let users delete their own account with client access. */
 export class ClientUserDeletionNotEnabled extends Data.TaggedError("ClientUserDeletionNotEnabled")<{
   readonly message: string
@@ -75,6 +67,3 @@ export const deleteCurrent = Effect.fn("Users.deleteCurrent")(function* () {
   const session = yield* Session
   yield* session.clear
 })
-
-/** The user behind an incoming request (server access); see `ServerUsers.fromRequest`. */
-export { fromRequest } from "./ServerUsers.js"

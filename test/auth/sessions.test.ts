@@ -7,6 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Redacted, TestClock } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
+import * as AdminSessions from "../../src/auth/AdminSessions.js"
+import * as ServerSessions from "../../src/auth/ServerSessions.js"
 import type * as Emulator from "../../src/emulator/index.js"
 import { Session } from "../../src/session/Session.js"
 import type { ClientServices } from "../../src/Stack.js"
@@ -141,7 +143,7 @@ describe("Sessions: server-created sessions", () => {
     Effect.gen(function* () {
       const { emulator, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
-      const created = yield* Sessions.create({ userId }).pipe(Effect.provide(backend.context))
+      const created = yield* ServerSessions.create({ userId }).pipe(Effect.provide(backend.context))
       const record = [...emulator.state.projects.get(emulator.demo.projectId)!.sessions.values()].find(
         (session) => session.refreshToken === Redacted.value(created.refreshToken)
       )!
@@ -160,9 +162,9 @@ describe("Sessions: server-created sessions", () => {
     Effect.gen(function* () {
       const { emulator, laptop, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
-      yield* Sessions.create({ userId, expiresInMillis: 3_600_000 }).pipe(Effect.provide(backend.context))
+      yield* ServerSessions.create({ userId, expiresInMillis: 3_600_000 }).pipe(Effect.provide(backend.context))
       expect((yield* Sessions.list().pipe(Effect.provide(laptop.context))).length).toBe(3)
-      expect((yield* Sessions.listForUser(userId).pipe(Effect.provide(backend.context))).length).toBe(3)
+      expect((yield* ServerSessions.list(userId).pipe(Effect.provide(backend.context))).length).toBe(3)
       yield* TestClock.adjust("61 minutes")
       expect((yield* Sessions.list().pipe(Effect.provide(laptop.context))).length).toBe(2)
     }))
@@ -173,20 +175,20 @@ describe("Sessions: server-created sessions", () => {
       const backend = yield* serverDevice(emulator)
       const admin = yield* adminDevice(emulator)
       yield* TestClock.adjust("1 minute")
-      yield* Sessions.create({ userId, isImpersonation: true }).pipe(Effect.provide(backend.context))
+      yield* ServerSessions.create({ userId, isImpersonation: true }).pipe(Effect.provide(backend.context))
       expect((yield* Sessions.list().pipe(Effect.provide(laptop.context))).length).toBe(2)
-      expect((yield* Sessions.listForUser(userId).pipe(Effect.provide(backend.context))).length).toBe(2)
-      const asAdmin = yield* Sessions.adminListForUser(userId).pipe(Effect.provide(admin.context))
+      expect((yield* ServerSessions.list(userId).pipe(Effect.provide(backend.context))).length).toBe(2)
+      const asAdmin = yield* AdminSessions.list(userId).pipe(Effect.provide(admin.context))
       expect(asAdmin.map((session) => session.isImpersonation)).toEqual([true, false, false])
       expect(asAdmin.every((session) => !session.isCurrentSession)).toBe(true)
     }))
 
-  it.scoped("revokeForUser ends a session with server access", () =>
+  it.scoped("ServerSessions.revoke ends a session with server access", () =>
     Effect.gen(function* () {
       const { emulator, phone, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
-      yield* Sessions.revokeForUser({ userId, sessionId: yield* sessionIdOf(emulator, phone) }).pipe(Effect.provide(backend.context))
-      expect((yield* Sessions.listForUser(userId).pipe(Effect.provide(backend.context))).length).toBe(1)
+      yield* ServerSessions.revoke(userId, yield* sessionIdOf(emulator, phone)).pipe(Effect.provide(backend.context))
+      expect((yield* ServerSessions.list(userId).pipe(Effect.provide(backend.context))).length).toBe(1)
     }))
 
   it.scoped("create for a user id that does not exist fails with UserIdDoesNotExist", () =>
@@ -194,7 +196,7 @@ describe("Sessions: server-created sessions", () => {
       const emulator = yield* makeEmulator()
       const backend = yield* serverDevice(emulator)
       const missing = "00000000-0000-4000-8000-000000000000"
-      const error = yield* Effect.flip(Sessions.create({ userId: missing })).pipe(Effect.provide(backend.context))
+      const error = yield* Effect.flip(ServerSessions.create({ userId: missing })).pipe(Effect.provide(backend.context))
       expect(error._tag).toBe("UserIdDoesNotExist")
       expect(error).toMatchObject({ details: { user_id: missing } })
     }))
@@ -204,7 +206,7 @@ describe("Sessions: server-created sessions", () => {
       const emulator = yield* makeEmulator()
       const backend = yield* serverDevice(emulator)
       const error = yield* Effect.flip(
-        Sessions.create({ userId: "00000000-0000-4000-8000-000000000000", expiresInMillis: Sessions.maxSessionLifetimeMillis + 1 })
+        ServerSessions.create({ userId: "00000000-0000-4000-8000-000000000000", expiresInMillis: ServerSessions.maxSessionLifetimeMillis + 1 })
       ).pipe(Effect.provide(backend.context))
       expect(error._tag).toBe("InvalidArgument")
       expect(backend.requests).toEqual([])

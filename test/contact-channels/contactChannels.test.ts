@@ -9,12 +9,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
+import * as ServerContactChannels from "../../src/contact-channels/ServerContactChannels.js"
 import { HttpError } from "../../src/core/Errors.js"
 import * as Emulator from "../../src/emulator/index.js"
 import * as Session from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Users from "../../src/users/Users.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { clientHeaders, send } from "../emulator/helpers.js"
 
 const appUrl = "http://localhost:3000"
@@ -230,29 +232,29 @@ describe("ContactChannels.mapTextErrors / mapNotFound", () => {
 })
 
 describe("ContactChannels (server)", () => {
-  it.scoped("createForUser (verified), listForUser, updateForUser to primary, send, deleteForUser; unknown user", () =>
+  it.scoped("ServerContactChannels: create (verified), list, update to primary, send, delete; unknown user", () =>
     Effect.gen(function* () {
       const { emulator, device, asServer } = yield* bench
       const ada = yield* device("ada@example.com")
-      const created = yield* asServer(ContactChannels.createForUser(ada.userId, { value: "ada.srv@example.com", usedForAuth: false, isVerified: true }))
+      const created = yield* asServer(ServerContactChannels.create(ada.userId, { value: "ada.srv@example.com", usedForAuth: false, isVerified: true }))
       expect(created).toMatchObject({ userId: ada.userId, isVerified: true, isPrimary: false })
-      expect((yield* asServer(ContactChannels.listForUser(ada.userId))).map((c) => c.value)).toEqual(["ada@example.com", "ada.srv@example.com"])
+      expect((yield* asServer(ServerContactChannels.list(ada.userId))).map((c) => c.value)).toEqual(["ada@example.com", "ada.srv@example.com"])
 
-      yield* asServer(ContactChannels.updateForUser(ada.userId, created.id, { isPrimary: true }))
-      const user = yield* asServer(Users.getById(ada.userId))
+      yield* asServer(ServerContactChannels.update(ada.userId, created.id, { isPrimary: true }))
+      const user = yield* asServer(ServerUsers.getById(ada.userId))
       expect([user.primaryEmail, user.primaryEmailVerified]).toEqual(["ada.srv@example.com", true])
 
-      const old = (yield* asServer(ContactChannels.listForUser(ada.userId))).find((c) => c.value === "ada@example.com")!
-      yield* asServer(ContactChannels.sendVerificationCodeForUser(ada.userId, old.id))
+      const old = (yield* asServer(ServerContactChannels.list(ada.userId))).find((c) => c.value === "ada@example.com")!
+      yield* asServer(ServerContactChannels.sendVerificationCode(ada.userId, old.id))
       const { code } = codeSentTo(emulator, "ada@example.com")
       yield* asServer(ContactChannels.verify(code))
-      expect((yield* asServer(ContactChannels.listForUser(ada.userId))).find((c) => c.id === old.id)?.isVerified).toBe(true)
+      expect((yield* asServer(ServerContactChannels.list(ada.userId))).find((c) => c.id === old.id)?.isVerified).toBe(true)
 
-      yield* asServer(ContactChannels.deleteForUser(ada.userId, old.id))
-      expect((yield* asServer(ContactChannels.listForUser(ada.userId))).map((c) => c.id)).toEqual([created.id])
+      yield* asServer(ServerContactChannels.delete(ada.userId, old.id))
+      expect((yield* asServer(ServerContactChannels.list(ada.userId))).map((c) => c.id)).toEqual([created.id])
 
       const nobody = "6f0c2d7e-3b1a-4c8d-9e2f-1a2b3c4d5e6f"
-      const unknown = yield* Effect.either(asServer(ContactChannels.listForUser(nobody)))
+      const unknown = yield* Effect.either(asServer(ServerContactChannels.list(nobody)))
       expect(Either.isLeft(unknown) && unknown.left).toMatchObject({ _tag: "UserIdDoesNotExist", details: { user_id: nobody } })
     }))
 })

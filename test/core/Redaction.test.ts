@@ -18,6 +18,7 @@ import * as StackConfig from "../../src/core/StackConfig.js"
 import * as Session from "../../src/session/Session.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import * as Users from "../../src/users/Users.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
 import {
   accessToken,
   apiUrl,
@@ -98,7 +99,7 @@ describe("no secret text leaks", () => {
         yield* record(Password.signInWithPassword({ email: "ada@example.com", password: "hunter2-password" }))
         yield* Effect.log("signed in")
         yield* record(Users.getCurrent())
-        yield* record(Users.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11"))
+        yield* record(ServerUsers.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11"))
         yield* record(Sessions.signOut())
       })
       yield* program.pipe(

@@ -12,6 +12,7 @@ import { getUser } from "../../src/auth/GetUser.js"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
+import * as ServerSessions from "../../src/auth/ServerSessions.js"
 import * as Totp from "../../src/auth/Totp.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
@@ -130,9 +131,9 @@ describe("MFA, anonymous users, sessions and CLI login over HTTP against the emu
         const missing = yield* Effect.flip(Effect.provide(Sessions.revoke(other.id), laptop.context))
         expect(missing).toMatchObject({ _tag: "HttpError", status: 404, body: "Session not found." })
 
-        const created = yield* Effect.provide(Sessions.create({ userId, expiresInMillis: 3_600_000 }), backend.context)
+        const created = yield* Effect.provide(ServerSessions.create({ userId, expiresInMillis: 3_600_000 }), backend.context)
         expect(Redacted.value(created.refreshToken)).toMatch(/^[0-9a-z]{45}$/)
-        const sessions = yield* Effect.provide(Sessions.listForUser(userId), backend.context)
+        const sessions = yield* Effect.provide(ServerSessions.list(userId), backend.context)
         expect(sessions.map((session) => session.id)).toContain(current.id)
         expect(sessions).toHaveLength(2)
       })

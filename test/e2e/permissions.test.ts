@@ -149,7 +149,7 @@ describe("permissions over HTTP", () => {
       const direct = await runtime.runPromise(Permissions.listTeamPermissions(teamId, { recursive: false }))
       expect(direct.map((p) => p.id)).toEqual([a, "team_admin"])
       expect(await runtime.runPromise(Permissions.hasTeamPermission(teamId, c))).toBe(true)
-      expect(await runtime.runPromise(Permissions.hasTeamPermissionForUser(teamId, userId, b))).toBe(true)
+      expect(await runtime.runPromise(ServerPermissions.hasTeamPermission(teamId, userId, b))).toBe(true)
       // 4 reads: has c before the grant; after it (invalidated) the recursive and direct lists; the server's read for the
       // user id (its own entry). `has c` after the grant was served from the recursive list's cache entry.
       expect(count("GET /team-permissions")).toBe(4)

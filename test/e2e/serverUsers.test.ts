@@ -1,6 +1,6 @@
 /**
  * End to end over real HTTP against the emulator server: server access creates, lists, updates
- * and deletes users; `Users.fromRequest` finds the user behind an incoming request's
+ * and deletes users; `ServerUsers.fromRequest` finds the user behind an incoming request's
  * `x-stack-auth` header or cookies.
  */
 import { Effect, Layer, Option, Stream } from "effect"
@@ -90,7 +90,7 @@ describe("server users over HTTP", () => {
     expect(taken._tag).toBe("UserEmailAlreadyExists")
 
     await run(ServerUsers.delete(created.id), layer)
-    const gone = await run(Users.getById(created.id).pipe(Effect.flip), layer)
+    const gone = await run(ServerUsers.getById(created.id).pipe(Effect.flip), layer)
     expect(gone._tag).toBe("UserNotFound")
     const again = await run(ServerUsers.delete(created.id).pipe(Effect.flip), layer)
     expect(again._tag).toBe("UserNotFound")
@@ -103,7 +103,7 @@ describe("server users over HTTP", () => {
     const projectId = main.server.emulator.demo.projectId
 
     const viaHeader = await run(
-      Users.fromRequest(new Request("http://app.test/api", { headers: RequestTokenStore.authHeaders(tokens) }), { projectId }),
+      ServerUsers.fromRequest(new Request("http://app.test/api", { headers: RequestTokenStore.authHeaders(tokens) }), { projectId }),
       layer
     )
     expect(Option.map(viaHeader, (user) => user.primaryEmail)).toEqual(Option.some(email))
@@ -114,17 +114,17 @@ describe("server users over HTTP", () => {
       { accessToken: Option.none(), refreshToken: tokens.refreshToken },
       { projectId, secure: false, now: Date.now(), existing: new Map() }
     )[0]!.split(";")[0]!
-    const viaCookies = await run(Users.fromRequest({ headers: { cookie } }, { projectId }), layer)
+    const viaCookies = await run(ServerUsers.fromRequest({ headers: { cookie } }, { projectId }), layer)
     expect(Option.map(viaCookies, (user) => [user.primaryEmail, user.lastActiveAt instanceof Date])).toEqual(Option.some([email, true]))
     expect(count("POST /auth/oauth/token")).toBe(1)
 
-    const nobody = await run(Users.fromRequest(new Request("http://app.test/api"), { projectId }), layer)
+    const nobody = await run(ServerUsers.fromRequest(new Request("http://app.test/api"), { projectId }), layer)
     expect(nobody).toEqual(Option.none())
 
     // a deleted user is nobody
     await run(ServerUsers.delete(Option.getOrThrow(viaHeader).id), layer)
     const afterDelete = await run(
-      Users.fromRequest(new Request("http://app.test/api", { headers: RequestTokenStore.authHeaders(tokens) }), { projectId }),
+      ServerUsers.fromRequest(new Request("http://app.test/api", { headers: RequestTokenStore.authHeaders(tokens) }), { projectId }),
       layer
     )
     expect(afterDelete).toEqual(Option.none())

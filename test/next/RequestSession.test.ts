@@ -115,12 +115,12 @@ describe("RequestSession with the in-process emulator", () => {
       yield* Effect.flatMap(TokenStore, (store) => store.set(tokens)).pipe(
         Effect.provide(CookieTokenStore.layer(cookies, { projectId: emulator.demo.projectId }))
       )
-      const viaCookies = yield* ServerUsers.getCurrentServer().pipe(
+      const viaCookies = yield* ServerUsers.getCurrent().pipe(
         Effect.provide(CookieTokenStore.layerSession(cookies, { projectId: emulator.demo.projectId })),
         Effect.provide(server)
       )
       expect(Option.map(viaCookies, (user) => user.id)).toEqual(Option.some(userId))
-      const viaHeader = yield* ServerUsers.getCurrentServer().pipe(
+      const viaHeader = yield* ServerUsers.getCurrent().pipe(
         Effect.provide(RequestSession.layerSession({ request: new Request("http://app.test/", { headers }) }, { projectId: emulator.demo.projectId })),
         Effect.provide(server)
       )

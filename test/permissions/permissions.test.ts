@@ -45,9 +45,9 @@ describe("team permissions", () => {
       expect(right(yield* app.run(Permissions.hasTeamPermission(teamId, "$delete_team")))).toBe(true)
       expect(right(yield* app.run(Permissions.hasTeamPermission(teamId, "nothing_like_it")))).toBe(false)
 
-      const server = right(yield* app.run(Permissions.listTeamPermissionsForUser(teamId, userId, { recursive: false })))
+      const server = right(yield* app.run(ServerPermissions.listTeamPermissions(teamId, userId, { recursive: false })))
       expect(ids(server)).toEqual(["team_admin"])
-      expect(right(yield* app.run(Permissions.hasTeamPermissionForUser(teamId, userId, "$update_team")))).toBe(true)
+      expect(right(yield* app.run(ServerPermissions.hasTeamPermission(teamId, userId, "$update_team")))).toBe(true)
     })
   )
 
@@ -168,8 +168,8 @@ describe("project permissions", () => {
       expect(app.sent.at(-1)).toBe("GET /project-permissions?user_id=me&recursive=true")
       expect(ids(right(yield* app.run(Permissions.listProjectPermissions({ recursive: false }))))).toEqual(["write"])
       expect(right(yield* app.run(Permissions.hasProjectPermission("read")))).toBe(true)
-      expect(ids(right(yield* app.run(Permissions.listProjectPermissionsForUser(userId))))).toEqual(["read", "write"])
-      expect(right(yield* app.run(Permissions.hasProjectPermissionForUser(userId, "write")))).toBe(true)
+      expect(ids(right(yield* app.run(ServerPermissions.listProjectPermissions(userId))))).toEqual(["read", "write"])
+      expect(right(yield* app.run(ServerPermissions.hasProjectPermission(userId, "write")))).toBe(true)
 
       expect(left(yield* app.run(ServerPermissions.revokeProjectPermission(userId, "read")))._tag).toBe("PermissionNotFound")
       right(yield* app.run(ServerPermissions.revokeProjectPermission(userId, "write")))

@@ -204,7 +204,7 @@ export const calls: ReadonlyArray<CallUnderTest> = [
     run: Effect.flatMap(Users.getCurrent(), (user) => (Option.isSome(user) ? Effect.void : Effect.dieMessage("no user")))
   },
   {
-    name: "Auth.signInWithPassword (client POST /auth/password/sign-in)",
+    name: "Password.signInWithPassword (client POST /auth/password/sign-in)",
     method: "POST",
     path: "/api/v1/auth/password/sign-in",
     idempotent: false,
@@ -214,14 +214,14 @@ export const calls: ReadonlyArray<CallUnderTest> = [
     run: Password.signInWithPassword({ email: "ada@example.com", password: "correct horse battery" })
   },
   {
-    name: "Users.getById (server GET /users/:user_id)",
+    name: "ServerUsers.getById (server GET /users/:user_id)",
     method: "GET",
     path: `/api/v1/users/${serverUserBody.id}`,
     idempotent: true,
     okStatus: 200,
     okBody: serverUserBody,
     access: "server",
-    run: Users.getById(serverUserBody.id)
+    run: ServerUsers.getById(serverUserBody.id)
   },
   {
     name: "ServerUsers.create (server POST /users)",

@@ -23,6 +23,7 @@ import * as Session from "../../src/session/Session.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { countingFetch, startServer } from "../e2e/support.js"
 import { accessToken, projectId, publishableClientKey, realPause, refreshTokenText, secretServerKey, superSecretAdminKey, tokens } from "../support/fixtures.js"
 import { collectEndpoints } from "./endpoints.js"
@@ -285,7 +286,7 @@ describe("hostile input: tokens no request header can carry are not tokens", () 
         Stack.layerClient({ projectId, publishableClientKey, httpClient: client.layer, retryPolicy: policy.layer, tokenStore: "memory" }),
         Access.layerServer(key)
       ).pipe(Layer.orDie)
-      const exit = yield* Effect.exit(Users.getById(uuid).pipe(Effect.provide(layer)))
+      const exit = yield* Effect.exit(ServerUsers.getById(uuid).pipe(Effect.provide(layer)))
       expect(tagOf(exit)).toBe("Failure(ConnectivityError)")
       expect(client.requests).toEqual([])
       expect(policy.counter.decisions).toBe(0)

@@ -358,7 +358,7 @@ describe("no secret text anywhere", () => {
         http.post(`${apiUrl}/users`, () => HttpResponse.error())
       )
       const layer = Layer.merge(sessionLayer(), Access.layerServer(secretServerKey))
-      yield* Effect.exit(observed(Users.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11").pipe(Effect.provide(layer))))
+      yield* Effect.exit(observed(ServerUsers.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11").pipe(Effect.provide(layer))))
       yield* Effect.exit(observed(ServerUsers.create({ primaryEmail: "a@example.com", password }).pipe(Effect.provide(layer))))
     }))
 

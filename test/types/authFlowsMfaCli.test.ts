@@ -10,6 +10,8 @@ import type * as Cli from "../../src/auth/Cli.js"
 import type { getUser, NavigationUnavailable } from "../../src/auth/GetUser.js"
 import type * as Mfa from "../../src/auth/Mfa.js"
 import type * as Sessions from "../../src/auth/Sessions.js"
+import type * as AdminSessions from "../../src/auth/AdminSessions.js"
+import type * as ServerSessions from "../../src/auth/ServerSessions.js"
 import type { AdminAccess, ServerAccess } from "../../src/core/Access.js"
 import type { ConfigurationError, InvalidArgument, SessionError, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
@@ -87,14 +89,14 @@ describe("sessions", () => {
     >()
   })
 
-  it("create and listForUser need server access; adminListForUser admin access", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof Sessions.create>>>().toEqualTypeOf<
+  it("ServerSessions.create and list need server access; AdminSessions.list admin access", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerSessions.create>>>().toEqualTypeOf<
       KnownErrors.UserIdDoesNotExist | ServerCommon | Transport | InvalidArgument
     >()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Sessions.create>>>().toEqualTypeOf<StackClient | ServerAccess>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Sessions.listForUser>>>().toEqualTypeOf<StackClient | ServerAccess>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Sessions.adminListForUser>>>().toEqualTypeOf<StackClient | AdminAccess>()
-    expectTypeOf<ErrorOf<ReturnType<typeof Sessions.adminListForUser>>>().toEqualTypeOf<
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerSessions.create>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerSessions.list>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof AdminSessions.list>>>().toEqualTypeOf<StackClient | AdminAccess>()
+    expectTypeOf<ErrorOf<ReturnType<typeof AdminSessions.list>>>().toEqualTypeOf<
       KnownErrors.CannotGetOwnUserWithoutUser | AdminCommon | UserNotSignedIn | Transport | InvalidArgument
     >()
   })

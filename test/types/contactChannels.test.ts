@@ -5,6 +5,7 @@
  */
 import { describe, expectTypeOf, it } from "vitest"
 import type * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
+import type * as ServerContactChannels from "../../src/contact-channels/ServerContactChannels.js"
 import type { ServerAccess } from "../../src/core/Access.js"
 import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
@@ -81,24 +82,24 @@ describe("contact channels: client error unions", () => {
 })
 
 describe("contact channels: server error unions", () => {
-  it("listForUser", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof ContactChannels.listForUser>>>().toEqualTypeOf<Server>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof ContactChannels.listForUser>>>().toEqualTypeOf<StackClient | ServerAccess>()
+  it("ServerContactChannels.list", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerContactChannels.list>>>().toEqualTypeOf<Server>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerContactChannels.list>>>().toEqualTypeOf<StackClient | ServerAccess>()
   })
 
-  it("createForUser and updateForUser", () => {
+  it("ServerContactChannels.create and update", () => {
     type Expected =
       | KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse
       | ContactChannels.ContactChannelNotFound
       | ContactChannels.ContactChannelAlreadyExists
       | Server
-    expectTypeOf<ErrorOf<ReturnType<typeof ContactChannels.createForUser>>>().toEqualTypeOf<Expected>()
-    expectTypeOf<ErrorOf<ReturnType<typeof ContactChannels.updateForUser>>>().toEqualTypeOf<Expected>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerContactChannels.create>>>().toEqualTypeOf<Expected>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerContactChannels.update>>>().toEqualTypeOf<Expected>()
   })
 
-  it("deleteForUser and sendVerificationCodeForUser", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof ContactChannels.deleteForUser>>>().toEqualTypeOf<ContactChannels.ContactChannelNotFound | Server>()
-    expectTypeOf<ErrorOf<ReturnType<typeof ContactChannels.sendVerificationCodeForUser>>>().toEqualTypeOf<
+  it("ServerContactChannels.delete and sendVerificationCode", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerContactChannels.delete>>>().toEqualTypeOf<ContactChannels.ContactChannelNotFound | Server>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerContactChannels.sendVerificationCode>>>().toEqualTypeOf<
       | KnownErrors.EmailAlreadyVerified
       | KnownErrors.RedirectUrlNotWhitelisted
       | CallbackUrlRequired

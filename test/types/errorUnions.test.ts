@@ -14,6 +14,7 @@ import type { StackClient } from "../../src/core/StackClient.js"
 import * as Stack from "../../src/Stack.js"
 import type { Session } from "../../src/session/Session.js"
 import * as Users from "../../src/users/Users.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { Schema } from "effect"
 import type { ClientCommon, ErrorOf, RequirementsOf, ServerCommon, SessionCommon, SuccessOf, TagCount, Transport } from "./support.js"
 
@@ -63,8 +64,8 @@ describe("error unions", () => {
     >()
   })
 
-  it("Users.getById (server access) adds the server-key reasons to the ConfigurationError, and UserNotFound", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof Users.getById>>>().toEqualTypeOf<KnownErrors.UserNotFound | ServerCommon | Transport | InvalidArgument>()
+  it("ServerUsers.getById (server access) adds the server-key reasons to the ConfigurationError, and UserNotFound", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.getById>>>().toEqualTypeOf<KnownErrors.UserNotFound | ServerCommon | Transport | InvalidArgument>()
   })
 
   it("a client call's ConfigurationError never has a server or admin key as its reason", () => {
@@ -110,7 +111,7 @@ describe("grouped errors are matched by tag, then by reason", () => {
 
 describe("access levels are types", () => {
   it("a server call requires ServerAccess; a client call does not", () => {
-    expectTypeOf<RequirementsOf<ReturnType<typeof Users.getById>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerUsers.getById>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<RequirementsOf<ReturnType<typeof Users.getCurrent>>>().toEqualTypeOf<StackClient | Session>()
   })
 
@@ -126,14 +127,14 @@ describe("access levels are types", () => {
       errors: []
     })
     expectTypeOf<RequirementsOf<ReturnType<typeof Endpoint.call<typeof adminOnly>>>>().toEqualTypeOf<StackClient | AdminAccess>()
-    const serverCall = Users.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11").pipe(Effect.provide(client))
+    const serverCall = ServerUsers.getById("2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11").pipe(Effect.provide(client))
     // @ts-expect-error ServerAccess is still required: the program is not runnable
     const runnable: Effect.Effect<unknown, unknown, never> = serverCall
     const adminCall = Endpoint.call(adminOnly, {}).pipe(Effect.provide(client))
     // @ts-expect-error AdminAccess is still required
     const runnableAdmin: Effect.Effect<unknown, unknown, never> = adminCall
     const server = Stack.layerServer({ projectId: "internal", secretServerKey: "ssk_x" })
-    const provided: Effect.Effect<unknown, unknown, never> = Users.getById("x").pipe(Effect.provide(server))
+    const provided: Effect.Effect<unknown, unknown, never> = ServerUsers.getById("x").pipe(Effect.provide(server))
     void [runnable, runnableAdmin, provided, Layer]
   })
 })

@@ -38,9 +38,9 @@ describe("permissions: client reads", () => {
   })
 
   it("server reads of any user need ServerAccess and no session", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof Permissions.listTeamPermissionsForUser>>>().toEqualTypeOf<Server>()
-    expectTypeOf<ErrorOf<ReturnType<typeof Permissions.hasProjectPermissionForUser>>>().toEqualTypeOf<Server>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Permissions.listProjectPermissionsForUser>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerPermissions.listTeamPermissions>>>().toEqualTypeOf<Server>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerPermissions.hasProjectPermission>>>().toEqualTypeOf<Server>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerPermissions.listProjectPermissions>>>().toEqualTypeOf<StackClient | ServerAccess>()
   })
 })
 

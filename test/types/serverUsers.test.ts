@@ -70,10 +70,10 @@ describe("server users: error unions", () => {
   })
 
   it("fromRequest answers an Option and adds the request store's error", () => {
-    expectTypeOf<SuccessOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<Option.Option<ServerUser>>()
-    expectTypeOf<ErrorOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.fromRequest>>>().toEqualTypeOf<Option.Option<ServerUser>>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.fromRequest>>>().toEqualTypeOf<
       TokenStoreError | ServerCommon | SessionCommon | Transport
     >()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Users.fromRequest>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerUsers.fromRequest>>>().toEqualTypeOf<StackClient | ServerAccess>()
   })
 })

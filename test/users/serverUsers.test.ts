@@ -256,7 +256,7 @@ describe("ServerUsers.create / update / delete", () => {
       expect(yield* Users.getCurrent().pipe(Effect.provide(browser))).toEqual(Option.none())
       const again = yield* ServerUsers.delete(userId).pipe(Effect.flip, Effect.provide(server))
       expect(again._tag).toBe("UserNotFound")
-      const read = yield* Users.getById(userId).pipe(Effect.flip, Effect.provide(server))
+      const read = yield* ServerUsers.getById(userId).pipe(Effect.flip, Effect.provide(server))
       expect(read._tag).toBe("UserNotFound")
     }))
 
@@ -273,7 +273,7 @@ describe("ServerUsers.create / update / delete", () => {
     }))
 })
 
-describe("Users.fromRequest / getCurrentServer", () => {
+describe("ServerUsers.fromRequest / getCurrent", () => {
   it.effect("reads the server view of the user behind x-stack-auth; none without tokens", () =>
     Effect.gen(function* () {
       const { emulator, server, client } = yield* setup
@@ -284,19 +284,19 @@ describe("Users.fromRequest / getCurrentServer", () => {
         return yield* session.current
       }).pipe(Effect.provide(browser))
       const request = new Request("http://app.test/api", { headers: RequestTokenStore.authHeaders(tokens) })
-      const user = yield* Users.fromRequest(request, { projectId: emulator.demo.projectId }).pipe(Effect.provide(server))
+      const user = yield* ServerUsers.fromRequest(request, { projectId: emulator.demo.projectId }).pipe(Effect.provide(server))
       expect(Option.map(user, (u) => [u.primaryEmail, u.serverMetadata])).toEqual(Option.some(["eve@example.com", null]))
-      const nobody = yield* Users.fromRequest(new Request("http://app.test/api"), { projectId: emulator.demo.projectId }).pipe(
+      const nobody = yield* ServerUsers.fromRequest(new Request("http://app.test/api"), { projectId: emulator.demo.projectId }).pipe(
         Effect.provide(server)
       )
       expect(nobody).toEqual(Option.none())
-      const bad = yield* Users.fromRequest({ headers: { "x-stack-auth": "{" } }, { projectId: emulator.demo.projectId }).pipe(
+      const bad = yield* ServerUsers.fromRequest({ headers: { "x-stack-auth": "{" } }, { projectId: emulator.demo.projectId }).pipe(
         Effect.flip,
         Effect.provide(server)
       )
       expect(bad._tag).toBe("TokenStoreError")
       // the server's own session is signed out
-      expect(yield* ServerUsers.getCurrentServer().pipe(Effect.provide(server))).toEqual(Option.none())
+      expect(yield* ServerUsers.getCurrent().pipe(Effect.provide(server))).toEqual(Option.none())
     }))
 })
 

@@ -19,7 +19,7 @@ export const SendVerificationCodePayload = Schema.Struct({
 
 /** `POST /contact-channels/send-verification-code` (primary e-mail of the signed-in user). */
 export const sendVerificationCodeEndpoint = Endpoint.make({
-  name: "Auth.sendVerificationEmail",
+  name: "EmailVerification.sendVerificationEmail",
   method: "POST",
   path: "/contact-channels/send-verification-code",
   access: "client",
@@ -31,7 +31,7 @@ export const sendVerificationCodeEndpoint = Endpoint.make({
 
 /** `POST /contact-channels/verify/check-code`. */
 export const checkVerificationCodeEndpoint = Endpoint.make({
-  name: "Auth.checkEmailVerificationCode",
+  name: "EmailVerification.checkEmailVerificationCode",
   method: "POST",
   path: "/contact-channels/verify/check-code",
   access: "client",
@@ -43,7 +43,7 @@ export const checkVerificationCodeEndpoint = Endpoint.make({
 
 /** `POST /contact-channels/verify`. */
 export const verifyEndpoint = Endpoint.make({
-  name: "Auth.verifyEmail",
+  name: "EmailVerification.verifyEmail",
   method: "POST",
   path: "/contact-channels/verify",
   access: "client",

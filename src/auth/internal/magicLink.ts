@@ -23,7 +23,7 @@ export const SendSignInCodePayload = Schema.Struct({
 
 /** `POST /auth/otp/send-sign-in-code`. */
 export const sendSignInCodeEndpoint = Endpoint.make({
-  name: "Auth.sendMagicLinkEmail",
+  name: "MagicLink.sendMagicLinkEmail",
   method: "POST",
   path: "/auth/otp/send-sign-in-code",
   access: "client",
@@ -35,7 +35,7 @@ export const sendSignInCodeEndpoint = Endpoint.make({
 
 /** `POST /auth/otp/sign-in/check-code`. */
 export const checkSignInCodeEndpoint = Endpoint.make({
-  name: "Auth.checkMagicLinkCode",
+  name: "MagicLink.checkMagicLinkCode",
   method: "POST",
   path: "/auth/otp/sign-in/check-code",
   access: "client",
@@ -47,7 +47,7 @@ export const checkSignInCodeEndpoint = Endpoint.make({
 
 /** `POST /auth/otp/sign-in`. */
 export const signInEndpoint = Endpoint.make({
-  name: "Auth.signInWithMagicLink",
+  name: "MagicLink.signInWithMagicLink",
   method: "POST",
   path: "/auth/otp/sign-in",
   access: "client",

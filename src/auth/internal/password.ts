@@ -29,7 +29,7 @@ export const SignUpPayload = Schema.Struct({
 
 /** `POST /auth/password/sign-in`. */
 export const signInEndpoint = Endpoint.make({
-  name: "Auth.signInWithPassword",
+  name: "Password.signInWithPassword",
   method: "POST",
   path: "/auth/password/sign-in",
   access: "client",
@@ -41,7 +41,7 @@ export const signInEndpoint = Endpoint.make({
 
 /** `POST /auth/password/sign-up`. */
 export const signUpEndpoint = Endpoint.make({
-  name: "Auth.signUpWithPassword",
+  name: "Password.signUpWithPassword",
   method: "POST",
   path: "/auth/password/sign-up",
   access: "client",
@@ -75,7 +75,7 @@ export const UpdatePasswordPayload = Schema.Struct({
 
 /** `POST /auth/password/update` (signed-in user; the refresh token header keeps the current session). */
 export const updatePasswordEndpoint = Endpoint.make({
-  name: "Auth.updatePassword",
+  name: "Password.updatePassword",
   method: "POST",
   path: "/auth/password/update",
   access: "client",
@@ -90,7 +90,7 @@ export const SetPasswordPayload = Schema.Struct({ password: Schema.String })
 
 /** `POST /auth/password/set` (signed-in user without a password). */
 export const setPasswordEndpoint = Endpoint.make({
-  name: "Auth.setPassword",
+  name: "Password.setPassword",
   method: "POST",
   path: "/auth/password/set",
   access: "client",

@@ -29,7 +29,7 @@ export const SendResetCodePayload = Schema.Struct({
 
 /** `POST /auth/password/send-reset-code`. */
 export const sendResetCodeEndpoint = Endpoint.make({
-  name: "Auth.sendPasswordResetCode",
+  name: "PasswordReset.sendPasswordResetCode",
   method: "POST",
   path: "/auth/password/send-reset-code",
   access: "client",
@@ -41,7 +41,7 @@ export const sendResetCodeEndpoint = Endpoint.make({
 
 /** `POST /auth/password/reset/check-code`. */
 export const checkResetCodeEndpoint = Endpoint.make({
-  name: "Auth.checkPasswordResetCode",
+  name: "PasswordReset.checkPasswordResetCode",
   method: "POST",
   path: "/auth/password/reset/check-code",
   access: "client",
@@ -56,7 +56,7 @@ export const ResetPayload = Schema.Struct({ code: VerificationCode, password: Sc
 
 /** `POST /auth/password/reset`. */
 export const resetEndpoint = Endpoint.make({
-  name: "Auth.resetPassword",
+  name: "PasswordReset.resetPassword",
   method: "POST",
   path: "/auth/password/reset",
   access: "client",

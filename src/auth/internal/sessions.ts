@@ -12,7 +12,7 @@ import { AnyObject, DateFromMillis, field, optionalField, RedactedToken, Success
 
 /** `DELETE /auth/sessions/current`. */
 export const deleteCurrentEndpoint = Endpoint.make({
-  name: "Auth.signOut",
+  name: "Sessions.signOut",
   method: "DELETE",
   path: "/auth/sessions/current",
   access: "client",
@@ -81,7 +81,7 @@ export const listEndpoint = Endpoint.make({
 
 /** `GET /auth/sessions?user_id=<id>` (server access: any user's sessions). */
 export const listForUserEndpoint = Endpoint.make({
-  name: "Sessions.listForUser",
+  name: "ServerSessions.list",
   method: "GET",
   path: "/auth/sessions",
   access: "server",
@@ -93,7 +93,7 @@ export const listForUserEndpoint = Endpoint.make({
 
 /** `GET /auth/sessions?user_id=<id>` with admin access: impersonation sessions included. */
 export const adminListForUserEndpoint = Endpoint.make({
-  name: "Sessions.adminListForUser",
+  name: "AdminSessions.list",
   method: "GET",
   path: "/auth/sessions",
   access: "admin",
@@ -118,7 +118,7 @@ export const revokeEndpoint = Endpoint.make({
 
 /** `DELETE /auth/sessions/{id}?user_id=<id>` (server access; the service requires `user_id` here too). */
 export const revokeForUserEndpoint = Endpoint.make({
-  name: "Sessions.revokeForUser",
+  name: "ServerSessions.revoke",
   method: "DELETE",
   path: "/auth/sessions/:session_id",
   access: "server",
@@ -159,12 +159,12 @@ export type CreatedSession = typeof CreatedSession.Type
 
 /** `POST /auth/sessions` (server access); answers 200. */
 export const createEndpoint = Endpoint.make({
-  name: "Sessions.create",
+  name: "ServerSessions.create",
   method: "POST",
   path: "/auth/sessions",
   access: "server",
   session: "none",
   payload: CreatePayload,
   success: CreatedSession,
-  errors: [UserIdDoesNotExist]
+  errors: [UserIdDoesNotExist, CannotGetOwnUserWithoutUser]
 })

@@ -153,7 +153,7 @@ export const sendVerificationCodeEndpoint = Endpoint.make({
 
 /** `GET /contact-channels?user_id=<id>` (server access). */
 export const listForUserEndpoint = Endpoint.make({
-  name: "ContactChannels.listForUser",
+  name: "ServerContactChannels.list",
   method: "GET",
   path: "/contact-channels",
   access: "server",
@@ -165,7 +165,7 @@ export const listForUserEndpoint = Endpoint.make({
 
 /** `POST /contact-channels` (server access, 201). */
 export const createForUserEndpoint = Endpoint.make({
-  name: "ContactChannels.createForUser",
+  name: "ServerContactChannels.create",
   method: "POST",
   path: "/contact-channels",
   access: "server",
@@ -178,7 +178,7 @@ export const createForUserEndpoint = Endpoint.make({
 
 /** `PATCH /contact-channels/{user_id}/{id}` (server access). */
 export const updateForUserEndpoint = Endpoint.make({
-  name: "ContactChannels.updateForUser",
+  name: "ServerContactChannels.update",
   method: "PATCH",
   path: "/contact-channels/:user_id/:contact_channel_id",
   access: "server",
@@ -191,7 +191,7 @@ export const updateForUserEndpoint = Endpoint.make({
 
 /** `DELETE /contact-channels/{user_id}/{id}` (server access). */
 export const deleteForUserEndpoint = Endpoint.make({
-  name: "ContactChannels.deleteForUser",
+  name: "ServerContactChannels.delete",
   method: "DELETE",
   path: "/contact-channels/:user_id/:contact_channel_id",
   access: "server",
@@ -203,7 +203,7 @@ export const deleteForUserEndpoint = Endpoint.make({
 
 /** `POST /contact-channels/{user_id}/{id}/send-verification-code` (server access). */
 export const sendVerificationCodeForUserEndpoint = Endpoint.make({
-  name: "ContactChannels.sendVerificationCodeForUser",
+  name: "ServerContactChannels.sendVerificationCode",
   method: "POST",
   path: "/contact-channels/:user_id/:contact_channel_id/send-verification-code",
   access: "server",

@@ -13,7 +13,7 @@
  */
 import { Effect, Redacted } from "effect"
 import { signUpEndpoint as anonymousSignUpEndpoint } from "../../auth/internal/anonymous.js"
-import { defaultSessionLifetimeMillis } from "../../auth/Sessions.js"
+import { defaultSessionLifetimeMillis } from "../../auth/ServerSessions.js"
 import { adminListForUserEndpoint, createEndpoint, deleteCurrentEndpoint, listEndpoint, listForUserEndpoint, revokeEndpoint, revokeForUserEndpoint } from "../../auth/internal/sessions.js"
 import type { ActiveSession } from "../../auth/Sessions.js"
 import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, RefreshTokenNotFoundOrExpired, UserIdDoesNotExist } from "../../core/KnownErrors.js"

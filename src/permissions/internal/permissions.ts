@@ -82,7 +82,7 @@ export const listProjectPermissionsEndpoint = Endpoint.make({
 
 /** `GET /team-permissions?team_id=&user_id=<id>&recursive=` (server access, any user). */
 export const listTeamPermissionsForUserEndpoint = Endpoint.make({
-  name: "Permissions.listTeamPermissionsForUser",
+  name: "ServerPermissions.listTeamPermissions",
   method: "GET",
   path: "/team-permissions",
   access: "server",
@@ -98,7 +98,7 @@ export const listTeamPermissionsForUserEndpoint = Endpoint.make({
 
 /** `GET /project-permissions?user_id=<id>&recursive=` (server access, any user). */
 export const listProjectPermissionsForUserEndpoint = Endpoint.make({
-  name: "Permissions.listProjectPermissionsForUser",
+  name: "ServerPermissions.listProjectPermissions",
   method: "GET",
   path: "/project-permissions",
   access: "server",

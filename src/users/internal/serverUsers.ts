@@ -7,7 +7,14 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, PasswordTooLong, PasswordTooShort, UserEmailAlreadyExists, UserNotFound } from "../../core/KnownErrors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  PasswordTooLong,
+  PasswordTooShort,
+  TeamMembershipNotFound,
+  UserEmailAlreadyExists,
+  UserNotFound
+} from "../../core/KnownErrors.js"
 import { field, Json, optionalField, QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
 import { OAuthProviderLink, ServerUser } from "../User.js"
 
@@ -99,7 +106,7 @@ export type UserPage = typeof UserPage.Type
 
 /** `GET /users` (server, admin): paginated list; restricted and anonymous users excluded by default. */
 export const listEndpoint = Endpoint.make({
-  name: "Users.list",
+  name: "ServerUsers.list",
   method: "GET",
   path: "/users",
   access: "server",
@@ -111,7 +118,7 @@ export const listEndpoint = Endpoint.make({
 
 /** `POST /users` (server, admin): 201 and the new user. */
 export const createEndpoint = Endpoint.make({
-  name: "Users.create",
+  name: "ServerUsers.create",
   method: "POST",
   path: "/users",
   access: "server",
@@ -119,12 +126,12 @@ export const createEndpoint = Endpoint.make({
   payload: ServerUserCreate,
   success: ServerUser,
   successStatus: 201,
-  errors: [UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
+  errors: [UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong, TeamMembershipNotFound]
 })
 
 /** `PATCH /users/{user_id}` (server, admin): the server update body. */
 export const updateEndpoint = Endpoint.make({
-  name: "Users.update",
+  name: "ServerUsers.update",
   method: "PATCH",
   path: "/users/:user_id",
   access: "server",
@@ -132,12 +139,12 @@ export const updateEndpoint = Endpoint.make({
   params: Schema.Struct({ userId: field("user_id", Uuid) }),
   payload: ServerUserUpdate,
   success: ServerUser,
-  errors: [UserNotFound, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
+  errors: [UserNotFound, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong, TeamMembershipNotFound]
 })
 
 /** `DELETE /users/{user_id}` (server, admin). */
 export const deleteEndpoint = Endpoint.make({
-  name: "Users.delete",
+  name: "ServerUsers.delete",
   method: "DELETE",
   path: "/users/:user_id",
   access: "server",
@@ -149,7 +156,7 @@ export const deleteEndpoint = Endpoint.make({
 
 /** `GET /users/me` with server (or admin) access: the server view of the session's user. */
 export const getCurrentServerEndpoint = Endpoint.make({
-  name: "Users.getCurrentServer",
+  name: "ServerUsers.getCurrent",
   method: "GET",
   path: "/users/me",
   access: "server",
@@ -160,12 +167,12 @@ export const getCurrentServerEndpoint = Endpoint.make({
 
 /** `PATCH /users/me` with server (or admin) access: the server update body, the server view. */
 export const updateCurrentServerEndpoint = Endpoint.make({
-  name: "Users.updateCurrentServer",
+  name: "ServerUsers.updateCurrent",
   method: "PATCH",
   path: "/users/me",
   access: "server",
   session: "required",
   payload: ServerUserUpdate,
   success: ServerUser,
-  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong]
+  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong, TeamMembershipNotFound]
 })

@@ -7,7 +7,14 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../../core/KnownErrors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  PasswordTooLong,
+  PasswordTooShort,
+  TeamMembershipNotFound,
+  UserEmailAlreadyExists,
+  UserNotFound
+} from "../../core/KnownErrors.js"
 import { field, Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
 import { CurrentUser, ServerUser } from "../User.js"
 
@@ -46,12 +53,12 @@ export const updateCurrentEndpoint = Endpoint.make({
   session: "required",
   payload: CurrentUserUpdate,
   success: CurrentUser,
-  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, TeamMembershipNotFound]
+  errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, TeamMembershipNotFound, PasswordTooShort, PasswordTooLong]
 })
 
 /** `GET /users/{user_id}` (server access). */
 export const getByIdEndpoint = Endpoint.make({
-  name: "Users.getById",
+  name: "ServerUsers.getById",
   method: "GET",
   path: "/users/:user_id",
   access: "server",
