@@ -13,13 +13,24 @@
 import { Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
 import {
+  AccessTokenExpired,
   InvalidAuthorizationCode,
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
   InvalidScope,
+  MultiFactorAuthenticationRequired,
+  OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthProviderNotFoundOrNotEnabled,
+  OuterOauthTimeout,
   PublishableClientKeyRequiredForProject,
-  RefreshTokenNotFoundOrExpired
+  RedirectUrlNotWhitelisted,
+  RefreshTokenNotFoundOrExpired,
+  UnparsableAccessToken,
+  UserNotFound
 } from "../core/KnownErrors.js"
+import type { KnownErrorClass } from "../core/KnownError.js"
+import * as ConnectedAccounts from "../connected-accounts/internal/connectedAccounts.js"
+import * as UserApiKeys from "../api-keys/internal/userApiKeys.js"
 import { AuthorizeQuery } from "../auth/internal/oauth.js"
 import { optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
 import * as Projects from "../projects/internal/projects.js"
@@ -153,7 +164,8 @@ export const oauthToken = Endpoint.make({
     InvalidPublishableClientKey,
     PublishableClientKeyRequiredForProject,
     InvalidScope,
-    InvalidAuthorizationCode
+    InvalidAuthorizationCode,
+    MultiFactorAuthenticationRequired
   ]
 })
 
@@ -203,7 +215,16 @@ export const oauthAuthorize = Endpoint.make({
   params: Schema.Struct({ provider_id: Schema.String }),
   query: AuthorizeQueryOfService,
   success: Schema.instanceOf(Response),
-  errors: []
+  errors: [
+    InvalidOauthClientIdOrSecret,
+    InvalidPublishableClientKey,
+    PublishableClientKeyRequiredForProject,
+    OauthProviderNotFoundOrNotEnabled,
+    RedirectUrlNotWhitelisted,
+    OauthExtraScopeNotAvailableWithSharedOauthKeys,
+    UnparsableAccessToken,
+    AccessTokenExpired
+  ]
 })
 
 /** `GET /auth/oauth/callback/{provider_id}?code&state&iss` (or `error`): the provider sends the browser back. */
@@ -222,7 +243,7 @@ export const oauthCallback = Endpoint.make({
     error_description: Schema.optional(Schema.String)
   }),
   success: Schema.instanceOf(Response),
-  errors: []
+  errors: [OuterOauthTimeout]
 })
 
 /** Parameters of the mock provider's authorization page (query or form), all strings. */
@@ -412,3 +433,40 @@ export const listTeamsAsClient = Endpoint.make({
   success: Teams.listMineEndpoint.success,
   errors: Teams.listMineEndpoint.errors
 })
+
+// ---------------------------------------------------------------------------------------------
+// Server access where the SDK defines only the client endpoint
+// ---------------------------------------------------------------------------------------------
+
+/** An endpoint at another access level, with more declared errors. */
+export type ServedAt<E extends Endpoint.Any, A extends Endpoint.EndpointAccess, X extends KnownErrorClass> =
+  E extends Endpoint.Endpoint<infer N, any, infer U, infer P, infer Q, infer B, infer S, infer Errors>
+    ? Endpoint.Endpoint<N, A, U, P, Q, B, S, Errors | X>
+    : never
+
+/**
+ * The emulator's own endpoint for a path the service also serves at `access` (server access to a
+ * route the SDK calls only as a client): same path, schemas and errors, plus `extraErrors` (what
+ * that access level can meet, e.g. `USER_NOT_FOUND` for another user's id).
+ */
+export const servedAt = <E extends Endpoint.Any, A extends Endpoint.EndpointAccess, X extends KnownErrorClass>(
+  endpoint: E,
+  access: A,
+  extraErrors: ReadonlyArray<X>
+): ServedAt<E, A, X> => ({ ...endpoint, access, errors: [...endpoint.errors, ...extraErrors] }) as unknown as ServedAt<E, A, X>
+
+/** Server access to a user's API keys (`user_id` any existing user: `USER_NOT_FOUND` otherwise). */
+export const serverUserApiKeys = {
+  list: servedAt(UserApiKeys.listEndpoint, "server", [UserNotFound]),
+  create: servedAt(UserApiKeys.createEndpoint, "server", [UserNotFound]),
+  get: servedAt(UserApiKeys.getEndpoint, "server", [UserNotFound]),
+  update: servedAt(UserApiKeys.updateEndpoint, "server", [UserNotFound])
+}
+
+/** Server access to a user's connected accounts and OAuth providers (`USER_NOT_FOUND` for an unknown user). */
+export const serverConnectedAccounts = {
+  list: servedAt(ConnectedAccounts.listEndpoint, "server", [UserNotFound]),
+  accessToken: servedAt(ConnectedAccounts.accessTokenEndpoint, "server", [UserNotFound]),
+  accountAccessToken: servedAt(ConnectedAccounts.accountAccessTokenEndpoint, "server", [UserNotFound]),
+  listOAuthProviders: servedAt(ConnectedAccounts.listOAuthProvidersEndpoint, "server", [UserNotFound])
+}

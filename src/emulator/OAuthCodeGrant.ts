@@ -9,7 +9,6 @@ import { Effect } from "effect"
 import { InvalidAuthorizationCode, MultiFactorAuthenticationRequired } from "../core/KnownErrors.js"
 import * as MockProvider from "./OAuthProvider.js"
 import type { RequestContext } from "./RequestContext.js"
-import type { HandlerFailure } from "./Responses.js"
 import { TextFailure } from "./Responses.js"
 import { accessTokenFor, createSession } from "./SessionTokens.js"
 import type { ProjectRecord } from "./State.js"
@@ -42,7 +41,7 @@ export const exchangeAuthorizationCode = (
   context: RequestContext,
   project: ProjectRecord,
   grant: { readonly code: string; readonly redirect_uri?: string | undefined; readonly code_verifier?: string | undefined }
-): Effect.Effect<CodeGrantAnswer, HandlerFailure> =>
+): Effect.Effect<CodeGrantAnswer, InvalidAuthorizationCode | MultiFactorAuthenticationRequired | TextFailure> =>
   Effect.gen(function* () {
     const record = context.env.state.oauthCodes.get(grant.code)
     if (record === undefined || record.projectId !== project.id || record.used || record.expiresAtMillis <= context.nowMillis) {

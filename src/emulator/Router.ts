@@ -20,7 +20,7 @@ import type { AccessType, Auth } from "./ProjectAuth.js"
 import { accessTypes, headerReader, resolveProjectAuth } from "./ProjectAuth.js"
 import type { EmulatorEnv, RequestContext } from "./RequestContext.js"
 import { schemaError } from "./RequestContext.js"
-import type { HandlerFailure } from "./Responses.js"
+import type { HandlerFailure, JsonFailure, TextFailure } from "./Responses.js"
 import { failureResponse, jsonResponse, knownErrorResponse, textResponse } from "./Responses.js"
 import { serialized } from "./Store.js"
 
@@ -49,10 +49,22 @@ export interface RouteInput<Params, Query, Payload> {
   readonly payload: Payload
 }
 
-/** A handler for an endpoint: domain input in, domain success out. */
+/**
+ * What the handler of an endpoint may fail with: the endpoint's declared errors, the common errors
+ * of its access level (`SCHEMA_ERROR`, wrong keys…), `INVALID_ACCESS_TOKEN` when it uses the
+ * session, and the plain (text or JSON) failures the service answers without a known-error code.
+ * A route that answers a known error its endpoint does not declare does not compile: the SDK's
+ * endpoint lacks an `errors:` entry, or the route serves another access level through it.
+ */
+export type RouteFailure<E extends Endpoint.Any> =
+  E extends Endpoint.Endpoint<any, infer Access, infer Use, any, any, any, any, infer Errors>
+    ? InstanceType<Errors> | Endpoint.CommonErrors<Access> | Endpoint.SessionErrors<Use> | TextFailure | JsonFailure
+    : never
+
+/** A handler for an endpoint: domain input in, domain success out, failures among {@link RouteFailure}. */
 export type Handler<E extends Endpoint.Any> =
   E extends Endpoint.Endpoint<any, any, any, infer Params, infer Query, infer Payload, infer Success, any>
-    ? (input: RouteInput<Params, Query, Payload>, context: RequestContext) => Effect.Effect<Success, HandlerFailure>
+    ? (input: RouteInput<Params, Query, Payload>, context: RequestContext) => Effect.Effect<Success, RouteFailure<E>>
     : never
 
 /** One route entry. */

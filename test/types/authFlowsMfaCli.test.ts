@@ -91,7 +91,7 @@ describe("sessions", () => {
 
   it("ServerSessions.create and list need server access; AdminSessions.list admin access", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof ServerSessions.create>>>().toEqualTypeOf<
-      KnownErrors.UserIdDoesNotExist | ServerCommon | Transport | InvalidArgument
+      KnownErrors.UserIdDoesNotExist | KnownErrors.CannotGetOwnUserWithoutUser | ServerCommon | Transport | InvalidArgument
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof ServerSessions.create>>>().toEqualTypeOf<StackClient | ServerAccess>()
     expectTypeOf<RequirementsOf<ReturnType<typeof ServerSessions.list>>>().toEqualTypeOf<StackClient | ServerAccess>()

@@ -37,12 +37,14 @@ describe("error unions", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Users.getCurrent>>>().toEqualTypeOf<ClientCommon | SessionCommon | Transport>()
   })
 
-  it("Users.updateCurrent requires a signed-in user; the session's rejections and refresh failures are one SessionError: 14 tags (20 before grouping)", () => {
+  it("Users.updateCurrent requires a signed-in user; the session's rejections and refresh failures are one SessionError: 16 tags (22 before grouping)", () => {
     type E = ErrorOf<ReturnType<typeof Users.updateCurrent>>
     expectTypeOf<E>().toEqualTypeOf<
       | KnownErrors.CannotGetOwnUserWithoutUser
       | KnownErrors.UserEmailAlreadyExists
       | KnownErrors.TeamMembershipNotFound
+      | KnownErrors.PasswordTooShort
+      | KnownErrors.PasswordTooLong
       | KnownErrors.SchemaError
       | ConfigurationError<KnownErrors.CurrentProjectNotFound | KnownErrors.InvalidPublishableClientKey | KnownErrors.PublishableClientKeyRequiredForProject>
       | SessionError<KnownErrors.UnparsableAccessToken | KnownErrors.AccessTokenExpired | KnownErrors.InvalidProjectForAccessToken | RefreshFailure>
@@ -50,7 +52,7 @@ describe("error unions", () => {
       | Transport
       | InvalidArgument
     >()
-    expectTypeOf<TagCount<E>>().toEqualTypeOf<14>()
+    expectTypeOf<TagCount<E>>().toEqualTypeOf<16>()
     // the refresh grant's InvalidOauthClientIdOrSecret is a reason of the SessionError, not a tag of its own
     expectTypeOf<Extract<E, KnownErrors.InvalidOauthClientIdOrSecret>>().toEqualTypeOf<never>()
   })

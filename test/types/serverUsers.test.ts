@@ -29,11 +29,12 @@ describe("server users: error unions", () => {
     >()
   })
 
-  it("create declares the e-mail conflict and the password limits", () => {
+  it("create declares the e-mail conflict, the password limits and a selected team the user is not in", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.create>>>().toEqualTypeOf<
       | KnownErrors.UserEmailAlreadyExists
       | KnownErrors.PasswordTooShort
       | KnownErrors.PasswordTooLong
+      | KnownErrors.TeamMembershipNotFound
       | ServerCommon
       | Transport
       | InvalidArgument
@@ -46,6 +47,7 @@ describe("server users: error unions", () => {
       | KnownErrors.UserEmailAlreadyExists
       | KnownErrors.PasswordTooShort
       | KnownErrors.PasswordTooLong
+      | KnownErrors.TeamMembershipNotFound
       | ServerCommon
       | Transport
       | InvalidArgument

@@ -67,7 +67,7 @@ describe("Teams (client)", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof Teams.update>>>().toEqualTypeOf<Guarded | Teams.InvalidProfileImageUrl>()
     expectTypeOf<ErrorOf<ReturnType<typeof Teams.delete>>>().toEqualTypeOf<Guarded>()
     expectTypeOf<SuccessOf<ReturnType<typeof Teams.delete>>>().toEqualTypeOf<void>()
-    type Membership = SignedIn | InvalidArgument | TeamChecks | KnownErrors.CannotGetOwnUserWithoutUser
+    type Membership = SignedIn | InvalidArgument | TeamChecks | KnownErrors.CannotGetOwnUserWithoutUser | KnownErrors.TeamNotFound
     expectTypeOf<ErrorOf<ReturnType<typeof Teams.leave>>>().toEqualTypeOf<Membership>()
     expectTypeOf<ErrorOf<ReturnType<typeof Teams.removeMember>>>().toEqualTypeOf<Membership>()
   })
@@ -75,7 +75,7 @@ describe("Teams (client)", () => {
 
 describe("TeamMemberProfiles", () => {
   it("list / get / updateMine", () => {
-    type Profiles = SignedIn | InvalidArgument | TeamChecks | KnownErrors.CannotGetOwnUserWithoutUser
+    type Profiles = SignedIn | InvalidArgument | TeamChecks | KnownErrors.CannotGetOwnUserWithoutUser | KnownErrors.TeamNotFound
     expectTypeOf<ErrorOf<ReturnType<typeof TeamMemberProfiles.list>>>().toEqualTypeOf<Profiles>()
     expectTypeOf<SuccessOf<ReturnType<typeof TeamMemberProfiles.list>>>().toEqualTypeOf<
       ReadonlyArray<TeamMemberProfiles.TeamMemberProfile>
@@ -96,13 +96,14 @@ describe("TeamInvitations", () => {
       | KnownErrors.RedirectUrlNotWhitelisted
       | KnownErrors.UserAuthenticationRequired
       | KnownErrors.UserNotFound
+      | KnownErrors.TeamNotFound
     >()
     expectTypeOf<SuccessOf<ReturnType<typeof TeamInvitations.send>>>().toEqualTypeOf<string>()
   })
 
   it("list / revoke", () => {
     type Listing = SignedIn | InvalidArgument | TeamChecks | KnownErrors.CannotGetOwnUserWithoutUser
-    expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.list>>>().toEqualTypeOf<Listing>()
+    expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.list>>>().toEqualTypeOf<Listing | KnownErrors.TeamNotFound>()
     expectTypeOf<SuccessOf<ReturnType<typeof TeamInvitations.list>>>().toEqualTypeOf<ReadonlyArray<TeamInvitations.TeamInvitation>>()
     expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.revoke>>>().toEqualTypeOf<Listing | KnownErrors.TeamNotFound>()
   })
@@ -150,7 +151,7 @@ describe("ServerTeams", () => {
       Server | KnownErrors.UserNotFound | KnownErrors.TeamNotFound | KnownErrors.TeamMembershipAlreadyExists | KnownErrors.CannotGetOwnUserWithoutUser
     >()
     expectTypeOf<ErrorOf<ReturnType<typeof ServerTeams.removeMember>>>().toEqualTypeOf<
-      Server | KnownErrors.TeamMembershipNotFound | KnownErrors.UserNotFound | KnownErrors.CannotGetOwnUserWithoutUser
+      Server | KnownErrors.TeamMembershipNotFound | KnownErrors.UserNotFound | KnownErrors.CannotGetOwnUserWithoutUser | KnownErrors.TeamNotFound
     >()
     expectTypeOf<SuccessOf<ReturnType<typeof ServerTeams.listMemberProfiles>>>().toEqualTypeOf<
       ReadonlyArray<ServerTeams.ServerTeamMemberProfile>
@@ -160,7 +161,7 @@ describe("ServerTeams", () => {
 
 describe("TeamApiKeys", () => {
   type NotValid = KnownErrors.ApiKeyNotFound | KnownErrors.WrongApiKeyType | KnownErrors.ApiKeyRevoked | KnownErrors.ApiKeyExpired
-  type Managed = SignedIn | InvalidArgument | TeamApiKeys.TeamApiKeysNotEnabled | KnownErrors.ApiKeyNotFound | KnownErrors.UserAuthenticationRequired
+  type Managed = SignedIn | InvalidArgument | TeamApiKeys.TeamApiKeysNotEnabled | KnownErrors.ApiKeyNotFound | KnownErrors.UserAuthenticationRequired | KnownErrors.TeamNotFound
 
   it("create rejects a user owner (InvalidArgument); the answer holds the full (redacted) value", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof TeamApiKeys.create>>>().toEqualTypeOf<Managed>()

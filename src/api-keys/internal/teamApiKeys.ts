@@ -7,7 +7,14 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { ApiKeyExpired, ApiKeyNotFound, ApiKeyRevoked, UserAuthenticationRequired, WrongApiKeyType } from "../../core/KnownErrors.js"
+import {
+  ApiKeyExpired,
+  ApiKeyNotFound,
+  ApiKeyRevoked,
+  TeamNotFound,
+  UserAuthenticationRequired,
+  WrongApiKeyType
+} from "../../core/KnownErrors.js"
 import { DateFromMillis, field, optionalField, Uuid } from "../../core/Wire.js"
 import { commonKeyFields, firstValue, readValue } from "../ApiKey.js"
 
@@ -44,7 +51,7 @@ export const listEndpoint = Endpoint.make({
   session: "required",
   query: TeamQuery,
   success: Schema.Struct({ items: Schema.Array(TeamApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
+  errors: [ApiKeyNotFound, UserAuthenticationRequired, TeamNotFound]
 })
 
 /** `POST /team-api-keys` (client access; `$manage_api_keys`; answered 200 with the full value). */
@@ -61,7 +68,7 @@ export const createEndpoint = Endpoint.make({
     isPublic: optionalField("is_public", Schema.Boolean)
   }),
   success: TeamApiKeyFirstView,
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
+  errors: [ApiKeyNotFound, UserAuthenticationRequired, TeamNotFound]
 })
 
 /** `GET /team-api-keys/{api_key_id}?team_id=` (client access; `$manage_api_keys`). */
@@ -74,7 +81,7 @@ export const getEndpoint = Endpoint.make({
   params: KeyParams,
   query: TeamQuery,
   success: TeamApiKey,
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
+  errors: [ApiKeyNotFound, UserAuthenticationRequired, TeamNotFound]
 })
 
 /** `PATCH /team-api-keys/{api_key_id}?team_id=` (client access; `$manage_api_keys`). */
@@ -91,7 +98,7 @@ export const updateEndpoint = Endpoint.make({
     revoked: optionalField("revoked", Schema.Literal(true))
   }),
   success: TeamApiKey,
-  errors: [ApiKeyNotFound, UserAuthenticationRequired]
+  errors: [ApiKeyNotFound, UserAuthenticationRequired, TeamNotFound]
 })
 
 /** `POST /team-api-keys/check` (server or admin access). */

@@ -110,5 +110,5 @@ export const listOAuthProvidersEndpoint = Endpoint.make({
   session: "required",
   query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
   success: Schema.Struct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
-  errors: [CannotGetOwnUserWithoutUser]
+  errors: [CannotGetOwnUserWithoutUser, OauthProviderNotFoundOrNotEnabled, OauthConnectionDoesNotHaveRequiredScope, OauthAccessTokenNotAvailableWithSharedOauthKeys]
 })

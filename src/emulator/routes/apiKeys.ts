@@ -23,7 +23,9 @@ import { apiKeysOf, checkKey, issueKey } from "../ApiKeys.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
+import type { Handler } from "../Router.js"
 import { route } from "../Router.js"
+import * as Endpoints from "../Endpoints.js"
 import type { ApiKeyRecord } from "../State.js"
 
 /** The 403 text when client access names another user's keys. */
@@ -32,16 +34,27 @@ export const foreignUserKeysText = "Client can only manage their own api keys"
 const enabled = (context: RequestContext): Effect.Effect<void, TextFailure> =>
   projectOf(context).config.allowUserApiKeys ? Effect.void : Effect.fail(new TextFailure({ status: 400, text: userApiKeysNotEnabledText }))
 
-/** The id of the user a request addresses (`me` or an id); client access only its own. */
-const addressedUserId = (context: RequestContext, userId: string) =>
+/** `me`: the signed-in user's id (USER_AUTHENTICATION_REQUIRED without one). */
+const meId = (context: RequestContext): Effect.Effect<string, UserAuthenticationRequired> =>
+  context.auth?.user === undefined ? Effect.fail(UserAuthenticationRequired.make({})) : Effect.succeed(context.auth.user.id)
+
+/** The id of the user a client request addresses: `me` or its own id (403 text for another). */
+const clientOwnerId = (context: RequestContext, userId: string): Effect.Effect<string, TextFailure | UserAuthenticationRequired> =>
   Effect.gen(function* () {
     yield* enabled(context)
-    const me = context.auth?.user
-    if (userId === "me") {
-      if (me === undefined) return yield* Effect.fail(UserAuthenticationRequired.make({}))
-      return me.id
-    }
-    if (context.auth?.type === "client" && me?.id !== userId) return yield* Effect.fail(new TextFailure({ status: 403, text: foreignUserKeysText }))
+    if (userId === "me") return yield* meId(context)
+    if (context.auth?.user?.id !== userId) return yield* Effect.fail(new TextFailure({ status: 403, text: foreignUserKeysText }))
+    return userId
+  })
+
+/** The id of the user a server request addresses: `me` or any existing user (USER_NOT_FOUND). */
+const serverOwnerId = (
+  context: RequestContext,
+  userId: string
+): Effect.Effect<string, TextFailure | UserAuthenticationRequired | UserNotFound> =>
+  Effect.gen(function* () {
+    yield* enabled(context)
+    if (userId === "me") return yield* meId(context)
     if (!projectOf(context).users.has(userId)) return yield* Effect.fail(UserNotFound.make({}))
     return userId
   })
@@ -61,40 +74,33 @@ const common = (key: ApiKeyRecord) => ({ ...shared(key), type: "user" as const, 
 /** The read view of a user key (value obfuscated). */
 export const userKeyView = (key: ApiKeyRecord): UserApiKey => ({ ...common(key), value: { lastFour: key.lastFour } })
 
-const findOwn = (context: RequestContext, userId: string, apiKeyId: string) =>
-  Effect.gen(function* () {
-    const ownerId = yield* addressedUserId(context, userId)
-    const key = apiKeysOf(projectOf(context)).get(apiKeyId)
-    if (key === undefined || key.type !== "user" || key.ownerId !== ownerId) return yield* Effect.fail(ApiKeyNotFound.make({}))
-    return key
-  })
-
-/** The user API key routes. */
-export const routes = [
-  route(checkEndpoint, ({ payload }, context) =>
+/** The handlers of user keys at one access level, `ownerId` resolving the addressed user. */
+const userKeyHandlers = <E>(ownerId: (context: RequestContext, userId: string) => Effect.Effect<string, E>) => {
+  const findOwn = (context: RequestContext, userId: string, apiKeyId: string) =>
     Effect.gen(function* () {
-      yield* enabled(context)
-      return userKeyView(yield* checkKey(projectOf(context), Redacted.value(payload.apiKey), "user", context.nowMillis))
+      const owner = yield* ownerId(context, userId)
+      const key = apiKeysOf(projectOf(context)).get(apiKeyId)
+      if (key === undefined || key.type !== "user" || key.ownerId !== owner) return yield* Effect.fail(ApiKeyNotFound.make({}))
+      return key
     })
-  ),
-  route(listEndpoint, ({ query }, context) =>
+  const list = (input: Parameters<Handler<typeof listEndpoint>>[0], context: RequestContext) =>
     Effect.gen(function* () {
-      const ownerId = yield* addressedUserId(context, query.userId)
+      const owner = yield* ownerId(context, input.query.userId)
       // newest first; keys created at the same millisecond: the later one first
       const items = [...apiKeysOf(projectOf(context)).values()]
         .reverse()
-        .filter((key) => key.type === "user" && key.ownerId === ownerId)
+        .filter((key) => key.type === "user" && key.ownerId === owner)
         .sort((a, b) => b.createdAtMillis - a.createdAtMillis)
         .map(userKeyView)
       return { items, isPaginated: false }
     })
-  ),
-  route(createEndpoint, ({ payload }, context) =>
+  const create = (input: Parameters<Handler<typeof createEndpoint>>[0], context: RequestContext) =>
     Effect.gen(function* () {
-      const ownerId = yield* addressedUserId(context, payload.userId)
+      const { payload } = input
+      const owner = yield* ownerId(context, payload.userId)
       const { record, value } = yield* issueKey(projectOf(context), {
         type: "user",
-        ownerId,
+        ownerId: owner,
         description: payload.description,
         isPublic: payload.isPublic ?? false,
         expiresAtMillis: payload.expiresAt === null ? undefined : payload.expiresAt.getTime(),
@@ -102,15 +108,36 @@ export const routes = [
       })
       return { ...common(record), value: Redacted.make(value) }
     })
-  ),
-  route(getEndpoint, ({ params, query }, context) => Effect.map(findOwn(context, query.userId, params.apiKeyId), userKeyView)),
-  route(updateEndpoint, ({ params, query, payload }, context) =>
-    Effect.map(findOwn(context, query.userId, params.apiKeyId), (key) => {
-      if (payload.description !== undefined) key.description = payload.description
-      if (payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
+  const get = (input: Parameters<Handler<typeof getEndpoint>>[0], context: RequestContext) =>
+    Effect.map(findOwn(context, input.query.userId, input.params.apiKeyId), userKeyView)
+  const update = (input: Parameters<Handler<typeof updateEndpoint>>[0], context: RequestContext) =>
+    Effect.map(findOwn(context, input.query.userId, input.params.apiKeyId), (key) => {
+      if (input.payload.description !== undefined) key.description = input.payload.description
+      if (input.payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
       return userKeyView(key)
     })
-  )
+  return { list, create, get, update }
+}
+
+const clientKeys = userKeyHandlers(clientOwnerId)
+const serverKeys = userKeyHandlers(serverOwnerId)
+
+/** The user API key routes (client access: the signed-in user's keys; server access: any user's). */
+export const routes = [
+  route(checkEndpoint, ({ payload }, context) =>
+    Effect.gen(function* () {
+      yield* enabled(context)
+      return userKeyView(yield* checkKey(projectOf(context), Redacted.value(payload.apiKey), "user", context.nowMillis))
+    })
+  ),
+  route(listEndpoint, clientKeys.list),
+  route(createEndpoint, clientKeys.create),
+  route(getEndpoint, clientKeys.get),
+  route(updateEndpoint, clientKeys.update),
+  route(Endpoints.serverUserApiKeys.list, serverKeys.list),
+  route(Endpoints.serverUserApiKeys.create, serverKeys.create),
+  route(Endpoints.serverUserApiKeys.get, serverKeys.get),
+  route(Endpoints.serverUserApiKeys.update, serverKeys.update)
 ]
 
 // ---------------------------------------------------------------------------------------------

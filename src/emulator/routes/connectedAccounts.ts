@@ -19,6 +19,7 @@
 import { Effect, Redacted } from "effect"
 import { accessTokenEndpoint, accountAccessTokenEndpoint, listEndpoint, listOAuthProvidersEndpoint } from "../../connected-accounts/internal/connectedAccounts.js"
 import {
+  CannotGetOwnUserWithoutUser,
   OauthAccessTokenNotAvailableWithSharedOauthKeys,
   OauthConnectionDoesNotHaveRequiredScope,
   OauthConnectionNotConnectedToUser,
@@ -29,31 +30,33 @@ import * as MockProvider from "../OAuthProvider.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, requireMe } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
+import * as Endpoints from "../Endpoints.js"
+import type { Handler } from "../Router.js"
 import { route } from "../Router.js"
 import type { UserRecord } from "../State.js"
 
-/** The user addressed by `user_id`: `me`, or an id (a client only its own). */
-const userOf = (context: RequestContext, userId: string) =>
-  Effect.gen(function* () {
-    if (userId === "me") return yield* requireMe(context)
-    const project = projectOf(context)
-    if (context.auth?.type === "client") {
-      if (context.auth.user?.id !== userId) {
-        return yield* Effect.fail(new TextFailure({ status: 403, text: "Client can only access its own user's OAuth connections." }))
-      }
-      return context.auth.user
-    }
-    const user = project.users.get(userId)
-    if (user === undefined) return yield* Effect.fail(UserNotFound.make({}))
-    return user
-  })
+/** The user a client request addresses by `user_id`: `me` or its own id (403 text for another). */
+const clientUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
+  userId === "me"
+    ? requireMe(context)
+    : context.auth?.user !== undefined && context.auth.user.id === userId
+      ? Effect.succeed(context.auth.user)
+      : Effect.fail(new TextFailure({ status: 403, text: "Client can only access its own user's OAuth connections." }))
 
-const accessToken = (
+/** The user a server request addresses by `user_id`: `me` or any existing user (USER_NOT_FOUND). */
+const serverUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | UserNotFound> => {
+  if (userId === "me") return requireMe(context)
+  const user = projectOf(context).users.get(userId)
+  return user === undefined ? Effect.fail(UserNotFound.make({})) : Effect.succeed(user)
+}
+
+const accessToken = <E>(
+  userOf: (context: RequestContext, userId: string) => Effect.Effect<UserRecord, E>,
   context: RequestContext,
   input: { readonly userId: string; readonly providerId: string; readonly providerAccountId?: string; readonly scope: string | undefined }
 ) =>
   Effect.gen(function* () {
-    const user: UserRecord = yield* userOf(context, input.userId)
+    const user = yield* userOf(context, input.userId)
     const provider = projectOf(context).config.oauthProviders.find((candidate) => candidate.id === input.providerId)
     if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
     if (provider.type === "shared") return yield* Effect.fail(OauthAccessTokenNotAvailableWithSharedOauthKeys.make({}))
@@ -70,34 +73,25 @@ const accessToken = (
     return { accessToken: Redacted.make(MockProvider.issueAccessToken()) }
   })
 
-/** The connected-account routes. */
-export const routes = [
-  route(listEndpoint, ({ params }, context) =>
-    Effect.map(userOf(context, params.userId), (user) => ({
+/** The connected-account handlers at one access level, `userOf` resolving the addressed user. */
+const handlers = <E>(userOf: (context: RequestContext, userId: string) => Effect.Effect<UserRecord, E>) => ({
+  list: (input: Parameters<Handler<typeof listEndpoint>>[0], context: RequestContext) =>
+    Effect.map(userOf(context, input.params.userId), (user) => ({
       items: user.oauthAccounts
         .filter((account) => account.allowConnectedAccounts)
         .map((account) => ({ userId: user.id, provider: account.providerConfigId, providerAccountId: account.accountId })),
       isPaginated: false as const
-    }))
-  ),
-  route(
-    accessTokenEndpoint,
-    ({ params, payload }, context) =>
-      accessToken(context, { userId: params.userId, providerId: params.providerId, scope: payload.scope }),
-    { emptyBody: {} }
-  ),
-  route(
-    accountAccessTokenEndpoint,
-    ({ params, payload }, context) =>
-      accessToken(context, {
-        userId: params.userId,
-        providerId: params.providerId,
-        providerAccountId: params.providerAccountId,
-        scope: payload.scope
-      }),
-    { emptyBody: {} }
-  ),
-  route(listOAuthProvidersEndpoint, ({ query }, context) =>
+    })),
+  accessToken: ({ params, payload }: Parameters<Handler<typeof accessTokenEndpoint>>[0], context: RequestContext) =>
+    accessToken(userOf, context, { userId: params.userId, providerId: params.providerId, scope: payload.scope }),
+  accountAccessToken: ({ params, payload }: Parameters<Handler<typeof accountAccessTokenEndpoint>>[0], context: RequestContext) =>
+    accessToken(userOf, context, {
+      userId: params.userId,
+      providerId: params.providerId,
+      providerAccountId: params.providerAccountId,
+      scope: payload.scope
+    }),
+  listOAuthProviders: ({ query }: Parameters<Handler<typeof listOAuthProvidersEndpoint>>[0], context: RequestContext) =>
     Effect.map(userOf(context, query.userId), (user) => ({
       items: user.oauthAccounts.map((account) => ({
         id: account.id,
@@ -111,5 +105,20 @@ export const routes = [
       })),
       isPaginated: false as const
     }))
-  )
+})
+
+const client = handlers(clientUserOf)
+const server = handlers(serverUserOf)
+const served = Endpoints.serverConnectedAccounts
+
+/** The connected-account routes (client access: the signed-in user's; server access: any user's). */
+export const routes = [
+  route(listEndpoint, client.list),
+  route(accessTokenEndpoint, client.accessToken, { emptyBody: {} }),
+  route(accountAccessTokenEndpoint, client.accountAccessToken, { emptyBody: {} }),
+  route(listOAuthProvidersEndpoint, client.listOAuthProviders),
+  route(served.list, server.list),
+  route(served.accessToken, server.accessToken, { emptyBody: {} }),
+  route(served.accountAccessToken, server.accountAccessToken, { emptyBody: {} }),
+  route(served.listOAuthProviders, server.listOAuthProviders)
 ]

@@ -34,7 +34,6 @@ import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, requireMe, schemaError } from "../RequestContext.js"
-import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ContactChannelRecord, ProjectRecord, UserRecord } from "../State.js"
@@ -204,7 +203,10 @@ const checkAuthValue = (project: ProjectRecord, user: UserRecord, value: string)
  * The user a request addresses: `me` (the signed-in user), or a user id — with client access
  * only its own (403 text), with server access any existing user (USER_ID_DOES_NOT_EXIST).
  */
-const addressedUser = (context: RequestContext, userId: string): Effect.Effect<UserRecord, HandlerFailure> => {
+const addressedUser = (
+  context: RequestContext,
+  userId: string
+): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure | UserIdDoesNotExist> => {
   if (userId === "me") return requireMe(context)
   if (context.auth?.type === "client") {
     return context.auth.user?.id === userId

@@ -57,7 +57,6 @@ import * as MockProvider from "../OAuthProvider.js"
 import { accessTokenExpired } from "../ProjectAuth.js"
 import { randomBase64Url, randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
-import type { HandlerFailure } from "../Responses.js"
 import { jsonResponse, TextFailure, textResponse } from "../Responses.js"
 import { route } from "../Router.js"
 import type { OAuthFlowRecord, ProjectRecord, ProviderRequest, UserRecord } from "../State.js"
@@ -104,7 +103,7 @@ const callbackPath = (providerId: string): string => `/api/v1/auth/oauth/callbac
 const authorize = (
   input: { readonly params: { readonly provider_id: string }; readonly query: typeof Endpoints.AuthorizeQueryOfService.Type },
   context: RequestContext
-): Effect.Effect<Response, HandlerFailure> =>
+) =>
   Effect.gen(function* () {
     const { query } = input
     const { state } = context.env
@@ -312,7 +311,7 @@ const callback = (
     readonly query: { readonly code?: string | undefined; readonly state?: string | undefined; readonly error?: string | undefined }
   },
   context: RequestContext
-): Effect.Effect<Response, HandlerFailure> =>
+) =>
   Effect.gen(function* () {
     const { query } = input
     const { oauthFlows, oauthCodes } = context.env.state

@@ -35,7 +35,6 @@ import { ProjectPermissionList, TeamPermissionList } from "../../permissions/int
 import * as Permissions from "../Permissions.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, requireMe, resolveUserId } from "../RequestContext.js"
-import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord } from "../State.js"
@@ -144,7 +143,7 @@ export const foreignUserText =
   'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user'
 
 /** The user filter of a list: a client must name itself (403 text otherwise); server/admin may omit it. */
-const listUserFilter = (context: RequestContext, userId: string | undefined): Effect.Effect<string | undefined, HandlerFailure> =>
+const listUserFilter = (context: RequestContext, userId: string | undefined) =>
   Effect.gen(function* () {
     const resolved = userId === undefined ? undefined : yield* resolveUserId(context, userId)
     if (context.auth?.type === "client") {
@@ -155,7 +154,7 @@ const listUserFilter = (context: RequestContext, userId: string | undefined): Ef
   })
 
 /** The user of a grant path, which must exist (USER_NOT_FOUND). */
-const existingUser = (context: RequestContext, project: ProjectRecord, userId: string): Effect.Effect<string, HandlerFailure> =>
+const existingUser = (context: RequestContext, project: ProjectRecord, userId: string) =>
   Effect.flatMap(resolveUserId(context, userId), (id) =>
     project.users.has(id) ? Effect.succeed(id) : Effect.fail(UserNotFound.make({}))
   )

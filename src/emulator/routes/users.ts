@@ -15,7 +15,6 @@ import { hashPassword } from "../Passwords.js"
 import { base64ToBytes, isUuid, randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, requireMe, schemaError } from "../RequestContext.js"
-import type { HandlerFailure } from "../Responses.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
@@ -56,7 +55,7 @@ export const applyUpdate = (
   user: UserRecord,
   update: ServerUserUpdateOfService,
   access: "client" | "server"
-): Effect.Effect<void, HandlerFailure> =>
+) =>
   Effect.gen(function* () {
     const problems: Array<string> = []
     if (update.selectedTeamId != null && !isUuid(update.selectedTeamId)) problems.push("body.selected_team_id must be a valid UUID")

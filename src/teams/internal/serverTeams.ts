@@ -127,7 +127,7 @@ export const removeMemberEndpoint = Endpoint.make({
   session: "none",
   params: MembershipParams,
   success: SuccessTrue,
-  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser]
+  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser, TeamNotFound]
 })
 
 /** `GET /team-member-profiles?team_id=&user_id=` (server: either filter, or none). */
@@ -151,7 +151,7 @@ export const getMemberProfileEndpoint = Endpoint.make({
   session: "none",
   params: ProfileParams,
   success: ServerTeamMemberProfile,
-  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser]
+  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser, TeamNotFound]
 })
 
 /** `PATCH /team-member-profiles/{team_id}/{user_id}` (server). */
@@ -164,5 +164,5 @@ export const updateMemberProfileEndpoint = Endpoint.make({
   params: ProfileParams,
   payload: TeamMemberProfileUpdate,
   success: ServerTeamMemberProfile,
-  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser]
+  errors: [TeamMembershipNotFound, UserNotFound, CannotGetOwnUserWithoutUser, TeamNotFound]
 })

@@ -45,7 +45,7 @@ export const sendEndpoint = Endpoint.make({
     callbackUrl: field("callback_url", Schema.String)
   }),
   success: Schema.Struct({ success: Schema.Literal(true), id: Uuid }),
-  errors: [TeamPermissionRequired, TeamMembershipNotFound, RedirectUrlNotWhitelisted, UserAuthenticationRequired, UserNotFound]
+  errors: [TeamPermissionRequired, TeamMembershipNotFound, RedirectUrlNotWhitelisted, UserAuthenticationRequired, UserNotFound, TeamNotFound]
 })
 
 /** `GET /team-invitations?team_id=` (client access; needs `$read_members` and `$invite_members`). */
@@ -57,7 +57,7 @@ export const listEndpoint = Endpoint.make({
   session: "required",
   query: Schema.Struct({ teamId: field("team_id", Uuid) }),
   success: Schema.Struct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
-  errors: [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound]
+  errors: [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound, TeamNotFound]
 })
 
 /** `DELETE /team-invitations/{id}?team_id=` (client access; needs `$remove_members`). */

@@ -7,7 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamPermissionRequired, UserNotFound } from "../../core/KnownErrors.js"
+import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserNotFound } from "../../core/KnownErrors.js"
 import { field, optionalField, Uuid } from "../../core/Wire.js"
 import { UserIdOrMe } from "./teams.js"
 
@@ -34,7 +34,7 @@ export type TeamMemberProfileUpdate = typeof TeamMemberProfileUpdate.Type
 /** Path parameters of one profile. */
 export const ProfileParams = Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
 
-const errors = [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound] as const
+const errors = [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound, TeamNotFound] as const
 
 /** `GET /team-member-profiles?team_id=&user_id=` (client access; `team_id` required, caller must be a member). */
 export const listEndpoint = Endpoint.make({

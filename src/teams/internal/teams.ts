@@ -109,7 +109,7 @@ export const removeMembershipEndpoint = Endpoint.make({
   session: "required",
   params: Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) }),
   success: SuccessTrue,
-  errors: [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound]
+  errors: [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound, TeamNotFound]
 })
 
 /** The service's answer (403, plain text) when the project does not let clients create teams. */
