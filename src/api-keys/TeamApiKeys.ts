@@ -2,8 +2,8 @@
  * Team API keys (PROTOCOL.md §3.0 "User / team API keys", §3.6; SPEC.md §4): keys that belong to
  * a team. A member holding `$manage_api_keys` creates, lists, reads, renames and revokes them
  * (client access; without the permission, or outside the team, the service answers
- * `API_KEY_NOT_FOUND` so as not to reveal the team); a server checks a presented value
- * (`check`, `checkOrNone`). The full value appears once, in the create answer (`Redacted`); reads
+ * `API_KEY_NOT_FOUND` so as not to reveal the team); a server checks a presented value with
+ * `ServerTeamApiKeys`. The full value appears once, in the create answer (`Redacted`); reads
  * show its last four characters. There is no delete: revoke instead. A project must allow team
  * API keys (`allow_team_api_keys`), otherwise every call fails with {@link TeamApiKeysNotEnabled}.
  *
@@ -16,17 +16,14 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
-import { isApiKeyNotValid } from "../core/KnownErrors.js"
 import { Uuid } from "../core/Wire.js"
 import type { ApiKeyOwner } from "./ApiKey.js"
 import { resolveOwner } from "./ApiKey.js"
-import { TeamApiKey, checkEndpoint, createEndpoint, getEndpoint, listEndpoint, teamApiKeysNotEnabledText, updateEndpoint } from "./internal/teamApiKeys.js"
+import { createEndpoint, getEndpoint, listEndpoint, teamApiKeysNotEnabledText, updateEndpoint } from "./internal/teamApiKeys.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/teamApiKeys.ts`). */
 export { TeamApiKey, TeamApiKeyFirstView } from "./internal/teamApiKeys.js"
@@ -129,22 +126,5 @@ export const update = Effect.fn("TeamApiKeys.update")(function* (
 export const revoke = Effect.fn("TeamApiKeys.revoke")(function* (teamId: string, apiKeyId: string) {
   return yield* featureGate(Endpoint.call(updateEndpoint, { params: { apiKeyId }, query: { teamId }, payload: { revoked: true } })).pipe(
     QueryCache.invalidating(cacheKey(teamId))
-  )
-})
-
-/**
- * The key behind a team API key value (server side). `POST /team-api-keys/check`; needs
- * `ServerAccess`. Fails with the API_KEY_NOT_VALID family, in the service's order: `ApiKeyNotFound`,
- * `WrongApiKeyType` (a user key), `ApiKeyRevoked`, `ApiKeyExpired`; {@link TeamApiKeysNotEnabled}.
- */
-export const check = Effect.fn("TeamApiKeys.check")(function* (apiKey: string | Redacted.Redacted<string>) {
-  return yield* featureGate(Endpoint.call(checkEndpoint, { payload: { apiKey: Redacted.isRedacted(apiKey) ? apiKey : Redacted.make(apiKey) } }))
-})
-
-/** Like {@link check}, but any API_KEY_NOT_VALID error gives `Option.none()`. `POST /team-api-keys/check`; needs `ServerAccess`. */
-export const checkOrNone = Effect.fn("TeamApiKeys.checkOrNone")(function* (apiKey: string | Redacted.Redacted<string>) {
-  return yield* check(apiKey).pipe(
-    Effect.map(Option.some),
-    Effect.catchIf(isApiKeyNotValid, () => Effect.succeed(Option.none<TeamApiKey>()))
   )
 })

@@ -1,25 +1,22 @@
 /**
  * User API keys (PROTOCOL.md §3.0 "User / team API keys", §3.6; SPEC.md §4): keys a signed-in
  * user creates for itself, lists, reads, renames and revokes (client access, own keys only), and
- * that a server checks (`check`, `checkOrNone`). The full key value appears once, in the create
+ * that a server checks (`ServerUserApiKeys`). The full key value appears once, in the create
  * answer (as `Redacted`); reads show its last four characters. There is no delete: revoke instead.
- * A project must allow user API keys (`allow_user_api_keys`), otherwise every call but `check`
- * fails with {@link UserApiKeysNotEnabled}.
+ * A project must allow user API keys (`allow_user_api_keys`), otherwise every call fails with
+ * {@link UserApiKeysNotEnabled}.
  *
  * @module
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
-import { isApiKeyNotValid } from "../core/KnownErrors.js"
 import type { ApiKeyOwner } from "./ApiKey.js"
 import { resolveOwner } from "./ApiKey.js"
-import { UserApiKey, UserIdOrMe, checkEndpoint, createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText } from "./internal/userApiKeys.js"
+import { UserIdOrMe, createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText } from "./internal/userApiKeys.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/userApiKeys.ts`). */
 export { UserApiKey, UserApiKeyFirstView } from "./internal/userApiKeys.js"
@@ -119,21 +116,4 @@ export const revoke = Effect.fn("UserApiKeys.revoke")(function* (apiKeyId: strin
   return yield* featureGate(
     Endpoint.call(updateEndpoint, { params: { apiKeyId }, query: { userId: "me" }, payload: { revoked: true } })
   ).pipe(invalidatesKeys)
-})
-
-/**
- * The key behind a user API key value (server side). `POST /user-api-keys/check`; needs
- * `ServerAccess`. Fails with the API_KEY_NOT_VALID family, in the service's order: `ApiKeyNotFound`,
- * `WrongApiKeyType` (a team key), `ApiKeyRevoked`, `ApiKeyExpired`; {@link UserApiKeysNotEnabled}.
- */
-export const check = Effect.fn("UserApiKeys.check")(function* (apiKey: string | Redacted.Redacted<string>) {
-  return yield* featureGate(Endpoint.call(checkEndpoint, { payload: { apiKey: Redacted.isRedacted(apiKey) ? apiKey : Redacted.make(apiKey) } }))
-})
-
-/** Like {@link check}, but any API_KEY_NOT_VALID error gives `Option.none()`. `POST /user-api-keys/check`; needs `ServerAccess`. */
-export const checkOrNone = Effect.fn("UserApiKeys.checkOrNone")(function* (apiKey: string | Redacted.Redacted<string>) {
-  return yield* check(apiKey).pipe(
-    Effect.map(Option.some),
-    Effect.catchIf(isApiKeyNotValid, () => Effect.succeed(Option.none<UserApiKey>()))
-  )
 })

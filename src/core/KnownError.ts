@@ -110,10 +110,10 @@ export const KnownError = <const Tag extends string, const Code extends string, 
  * @example
  * ```ts
  * import { Effect, Option } from "effect"
- * import { KnownErrors, UserApiKeys } from "stack-auth-effect"
+ * import { KnownErrors, ServerUserApiKeys } from "stack-auth-effect"
  *
  * const keyOrNone = (value: string) =>
- *   UserApiKeys.check(value).pipe(
+ *   ServerUserApiKeys.check(value).pipe(
  *     Effect.map(Option.some),
  *     Effect.catchIf(KnownErrors.isApiKeyNotValid, () => Effect.succeed(Option.none()))
  *   )

@@ -33,9 +33,9 @@ const parseUrl = (text: string): URL | undefined => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { ProductionMode, Projects } from "stack-auth-effect"
+ * import { AdminProjects, ProductionMode } from "stack-auth-effect"
  *
- * const problems = Effect.map(Projects.getCurrentAdmin(), ProductionMode.check)
+ * const problems = Effect.map(AdminProjects.getCurrent(), ProductionMode.check)
  * ```
  */
 export const check = (project: Pick<AdminProject, "id"> & { readonly config: Pick<AdminProject["config"], "allowLocalhost" | "domains"> }): ReadonlyArray<ProductionModeProblem> => {

@@ -1,7 +1,7 @@
 /**
- * Projects (PROTOCOL.md §3.0 "Project", §3.6, §3.7): the current project's client view, its admin
- * view with config updates and deletion (admin access: super secret admin key or an owner's admin
- * access token), and the projects owned by a user of the `internal` project.
+ * Projects (PROTOCOL.md §3.0 "Project", §3.7): the current project's client view, and the projects
+ * owned by a user of the `internal` project. The admin view, config updates and deletion are in
+ * `AdminProjects`.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import * as Endpoint from "../core/Endpoint.js"
 import { ConfigurationError } from "../core/Errors.js"
 import { ExpectedInternalProject } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
-import { AdminProjectUpdate, OwnedProjectCreate, createOwnedEndpoint, deleteCurrentEndpoint, getCurrentAdminEndpoint, getCurrentEndpoint, listOwnedEndpoint, updateCurrentEndpoint } from "./internal/projects.js"
+import { OwnedProjectCreate, createOwnedEndpoint, getCurrentEndpoint, listOwnedEndpoint } from "./internal/projects.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/projects.ts`). */
 export { AdminProject, AdminProjectConfig, AdminProjectConfigUpdate, AdminProjectUpdate, ClientProject, ClientProjectConfig, EmailConfig, IdRef, OAuthAccountMergeStrategy, OAuthProviderConfig, OAuthProviderId, OAuthProviderUpdate, OnboardingStatus, OwnedProjectCreate, SharedEmailConfig, SharedOAuthProviderUpdate, StandardEmailConfig, StandardOAuthProviderUpdate, TrustedDomain } from "./internal/projects.js"
@@ -30,31 +30,6 @@ export const cacheKey: QueryCache.Key = ["project", "current"]
  */
 export const getCurrent = Effect.fn("Projects.getCurrent")(function* () {
   return yield* QueryCache.cached(cacheKey, Endpoint.call(getCurrentEndpoint, {}))
-})
-
-/**
- * The current project, admin view (full config). `GET /internal/projects/current`; needs
- * `AdminAccess` (admin key, or the admin access token of an owner).
- */
-export const getCurrentAdmin = Effect.fn("Projects.getCurrentAdmin")(function* () {
-  return yield* Endpoint.call(getCurrentAdminEndpoint, {})
-})
-
-/**
- * Changes the current project (name, description, production mode, config switches, trusted
- * domains, OAuth providers, e-mail server, merge strategy, default permissions) and returns it.
- * Arrays replace the whole list. `PATCH /internal/projects/current`; needs `AdminAccess`.
- */
-export const updateCurrent = Effect.fn("Projects.updateCurrent")(function* (update: AdminProjectUpdate) {
-  return yield* Endpoint.call(updateCurrentEndpoint, { payload: update }).pipe(QueryCache.invalidating(["project"]))
-})
-
-/**
- * Deletes the current project, irreversibly: afterwards every request to it fails with
- * `CurrentProjectNotFound`. `DELETE /internal/projects/current`; needs `AdminAccess`.
- */
-export const deleteCurrent = Effect.fn("Projects.deleteCurrent")(function* () {
-  yield* Endpoint.call(deleteCurrentEndpoint, {}).pipe(QueryCache.invalidating(["project"]))
 })
 
 const requireInternalProject = Effect.flatMap(StackClient, (client) =>

@@ -3,6 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, TestClock } from "effect"
 import * as ApiKey from "../../src/api-keys/ApiKey.js"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
+import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import { crc32Hex, issueKey, parseKey } from "../../src/emulator/ApiKeys.js"
 import * as Emulator from "../../src/emulator/index.js"
 import { Password, Stack } from "../../src/index.js"
@@ -45,7 +46,7 @@ describe("UserApiKeys", () => {
       expect(renamed.description).toBe("renamed")
       expect((yield* UserApiKeys.get(created.id).pipe(Effect.provide(client))).description).toBe("renamed")
 
-      const checked = yield* UserApiKeys.check(value).pipe(Effect.provide(server))
+      const checked = yield* ServerUserApiKeys.check(value).pipe(Effect.provide(server))
       expect(checked.id).toBe(created.id)
       expect(checked.value).toEqual({ lastFour: value.slice(-4) })
       expect(UserApiKeys.validity(checked, new Date())).toBe("valid")
@@ -57,10 +58,10 @@ describe("UserApiKeys", () => {
       expect(again.manuallyRevokedAt).toEqual(revoked.manuallyRevokedAt)
       expect(UserApiKeys.validity(again, new Date(0))).toBe("manually-revoked")
 
-      const error = yield* Effect.flip(UserApiKeys.check(value).pipe(Effect.provide(server)))
+      const error = yield* Effect.flip(ServerUserApiKeys.check(value).pipe(Effect.provide(server)))
       expect(error._tag).toBe("ApiKeyRevoked")
-      expect(yield* UserApiKeys.checkOrNone(Redacted.make(value)).pipe(Effect.provide(server))).toEqual(Option.none())
-      expect(Option.isSome(yield* UserApiKeys.checkOrNone(Redacted.value(first.value)).pipe(Effect.provide(server)))).toBe(true)
+      expect(yield* ServerUserApiKeys.checkOrNone(Redacted.make(value)).pipe(Effect.provide(server))).toEqual(Option.none())
+      expect(Option.isSome(yield* ServerUserApiKeys.checkOrNone(Redacted.value(first.value)).pipe(Effect.provide(server)))).toBe(true)
     })
   )
 
@@ -74,11 +75,11 @@ describe("UserApiKeys", () => {
       expect(created.expiresAt?.getTime()).toBe(now + hour)
       expect(created.isPublic).toBe(true)
       expect(Redacted.value(created.value)).toMatch(/^pk_/)
-      expect((yield* UserApiKeys.check(created.value).pipe(Effect.provide(server))).id).toBe(created.id)
+      expect((yield* ServerUserApiKeys.check(created.value).pipe(Effect.provide(server))).id).toBe(created.id)
       yield* TestClock.adjust(2 * hour)
-      const error = yield* Effect.flip(UserApiKeys.check(created.value).pipe(Effect.provide(server)))
+      const error = yield* Effect.flip(ServerUserApiKeys.check(created.value).pipe(Effect.provide(server)))
       expect(error._tag).toBe("ApiKeyExpired")
-      expect(yield* UserApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))).toEqual(Option.none())
+      expect(yield* ServerUserApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))).toEqual(Option.none())
       expect(UserApiKeys.validity(created, new Date(now + 2 * hour))).toBe("expired")
     })
   )
@@ -89,15 +90,15 @@ describe("UserApiKeys", () => {
       // a malformed value, and a well-formed one (the recorded key) this emulator never issued
       const recordedValue = (load("api-keys/02-user-key-create").response.body as { value: string }).value
       for (const value of ["sk_this-key-does-not-exist", recordedValue]) {
-        const error = yield* Effect.flip(UserApiKeys.check(value).pipe(Effect.provide(server)))
+        const error = yield* Effect.flip(ServerUserApiKeys.check(value).pipe(Effect.provide(server)))
         expect(error._tag).toBe("ApiKeyNotFound")
       }
       const record = emulator.state.projects.get(project.projectId)!
       const team = yield* issueKey(record, { type: "team", ownerId: user.userId, description: "t", isPublic: false, expiresAtMillis: undefined, nowMillis: 0 })
-      const error = yield* Effect.flip(UserApiKeys.check(team.value).pipe(Effect.provide(server)))
+      const error = yield* Effect.flip(ServerUserApiKeys.check(team.value).pipe(Effect.provide(server)))
       expect(error._tag).toBe("WrongApiKeyType")
       expect(error.message).toBe("This endpoint is for user API keys, but a team API key was provided.")
-      expect(yield* UserApiKeys.checkOrNone(team.value).pipe(Effect.provide(server))).toEqual(Option.none())
+      expect(yield* ServerUserApiKeys.checkOrNone(team.value).pipe(Effect.provide(server))).toEqual(Option.none())
     })
   )
 

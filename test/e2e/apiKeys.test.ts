@@ -6,6 +6,7 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
+import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
@@ -33,10 +34,10 @@ describe("user API keys over HTTP against the emulator", () => {
           yield* Password.signUpWithPassword({ email: `e2e-keys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(client))
           const created = yield* UserApiKeys.create({ description: "e2e", expiresAt: null }).pipe(Effect.provide(client))
           const listed = yield* UserApiKeys.list().pipe(Effect.provide(client))
-          const checked = yield* UserApiKeys.check(created.value).pipe(Effect.provide(server))
+          const checked = yield* ServerUserApiKeys.check(created.value).pipe(Effect.provide(server))
           const revoked = yield* UserApiKeys.revoke(created.id).pipe(Effect.provide(client))
-          const error = yield* Effect.flip(UserApiKeys.check(created.value).pipe(Effect.provide(server)))
-          const none = yield* UserApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))
+          const error = yield* Effect.flip(ServerUserApiKeys.check(created.value).pipe(Effect.provide(server)))
+          const none = yield* ServerUserApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))
           return { created, listed, checked, revoked, error, none }
         })
       )

@@ -7,7 +7,7 @@ import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunningServer } from "../../src/emulator/server.js"
 import { Admin, Emails, EmailTemplates, Stack } from "../../src/index.js"
-import * as Projects from "../../src/projects/Projects.js"
+import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import { countingFetch, startServer } from "./support.js"
 
 let main: { server: RunningServer; stop: () => Promise<void> }
@@ -42,7 +42,7 @@ describe("e-mails over HTTP", () => {
       Effect.gen(function* () {
         const templates = yield* EmailTemplates.list()
         const refused = yield* Effect.flip(EmailTemplates.create({ displayName: "Welcome" }))
-        yield* Projects.updateCurrent({
+        yield* AdminProjects.updateCurrent({
           config: { emailConfig: { type: "standard", ...smtp } }
         })
         const id = yield* EmailTemplates.create({ displayName: "Welcome" })

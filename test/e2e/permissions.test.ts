@@ -21,7 +21,7 @@ import { teamsOf } from "../../src/emulator/State.js"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
-import * as Projects from "../../src/projects/Projects.js"
+import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
 import { countingFetch, startServer } from "./support.js"
@@ -182,13 +182,13 @@ describe("permissions over HTTP", () => {
     const id = `signup_default_${stamp()}`
     try {
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id, description: "Everybody" }))
-      await runtime.runPromise(Projects.updateCurrent({ config: { userDefaultPermissions: [{ id }] } }))
+      await runtime.runPromise(AdminProjects.updateCurrent({ config: { userDefaultPermissions: [{ id }] } }))
       await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-default-${stamp()}@example.com`, password: "correct horse battery", noVerificationCallback: true }))
       expect(await runtime.runPromise(Permissions.listProjectPermissions({ recursive: false }))).toEqual([
         { id, userId: Option.getOrThrow(await runtime.runPromise(Users.getCurrent())).id }
       ])
     } finally {
-      await runtime.runPromise(Projects.updateCurrent({ config: { userDefaultPermissions: [] } }))
+      await runtime.runPromise(AdminProjects.updateCurrent({ config: { userDefaultPermissions: [] } }))
       await runtime.dispose()
     }
   })

@@ -13,6 +13,7 @@ import { Password, Stack } from "../../src/index.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import * as ProductionMode from "../../src/projects/ProductionMode.js"
 import * as Projects from "../../src/projects/Projects.js"
+import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import { Session } from "../../src/session/Session.js"
 import { accessTokenOf } from "../projects/support.js"
 import { countingFetch, startServer } from "./support.js"
@@ -42,8 +43,8 @@ describe("projects over HTTP", () => {
     })
     const result = await Effect.runPromise(
       Effect.gen(function* () {
-        const before = yield* Projects.getCurrentAdmin()
-        const after = yield* Projects.updateCurrent({ config: { clientTeamCreationEnabled: true, domains: [{ domain: "http://localhost:3000", handlerPath: "/handler" }] } })
+        const before = yield* AdminProjects.getCurrent()
+        const after = yield* AdminProjects.updateCurrent({ config: { clientTeamCreationEnabled: true, domains: [{ domain: "http://localhost:3000", handlerPath: "/handler" }] } })
         const view = yield* Projects.getCurrent()
         return { before, after, view }
       }).pipe(Effect.provide(admin))
@@ -69,8 +70,8 @@ describe("projects over HTTP", () => {
         )
         const owned = yield* Projects.listOwned().pipe(Effect.provide(context))
         const admin = Layer.merge(demoClient.layer, Access.layerAdminAccessToken(accessTokenOf(Context.get(context, Session))))
-        const read = yield* Projects.getCurrentAdmin().pipe(Effect.provide(admin))
-        const patched = yield* Projects.updateCurrent({ config: { magicLinkEnabled: true, oauthAccountMergeStrategy: "allow_duplicates" } }).pipe(
+        const read = yield* AdminProjects.getCurrent().pipe(Effect.provide(admin))
+        const patched = yield* AdminProjects.updateCurrent({ config: { magicLinkEnabled: true, oauthAccountMergeStrategy: "allow_duplicates" } }).pipe(
           Effect.provide(admin)
         )
         const key = yield* InternalApiKeys.create({

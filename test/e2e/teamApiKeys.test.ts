@@ -8,7 +8,8 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as TeamApiKeys from "../../src/api-keys/TeamApiKeys.js"
-import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
+import * as ServerTeamApiKeys from "../../src/api-keys/ServerTeamApiKeys.js"
+import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
@@ -47,11 +48,11 @@ describe("team API keys over HTTP against the emulator", () => {
           const listed = yield* TeamApiKeys.list(team.id).pipe(Effect.provide(client))
           const read = yield* TeamApiKeys.get(team.id, created.id).pipe(Effect.provide(client))
           const renamed = yield* TeamApiKeys.update(team.id, created.id, { description: "renamed" }).pipe(Effect.provide(client))
-          const checked = yield* TeamApiKeys.check(created.value).pipe(Effect.provide(server))
-          const wrongType = yield* Effect.flip(UserApiKeys.check(created.value).pipe(Effect.provide(server)))
+          const checked = yield* ServerTeamApiKeys.check(created.value).pipe(Effect.provide(server))
+          const wrongType = yield* Effect.flip(ServerUserApiKeys.check(created.value).pipe(Effect.provide(server)))
           const revoked = yield* TeamApiKeys.revoke(team.id, created.id).pipe(Effect.provide(client))
-          const error = yield* Effect.flip(TeamApiKeys.check(created.value).pipe(Effect.provide(server)))
-          const none = yield* TeamApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))
+          const error = yield* Effect.flip(ServerTeamApiKeys.check(created.value).pipe(Effect.provide(server)))
+          const none = yield* ServerTeamApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))
           return { team, both, sent: sentAfter - sentBefore, created, listed, read, renamed, checked, wrongType, revoked, error, none }
         })
       )

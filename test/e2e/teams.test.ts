@@ -8,7 +8,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import * as Projects from "../../src/projects/Projects.js"
+import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerTeams from "../../src/teams/ServerTeams.js"
@@ -59,7 +59,7 @@ const runScoped = <A, E>(effect: Effect.Effect<A, E, import("effect").Scope.Scop
 describe("teams over HTTP against the emulator", () => {
   it("create_team_on_sign_up (switched on through the admin config): a new user has created and selected a personal team", async () => {
     const admin = Stack.layerAdmin({ ...options(), superSecretAdminKey: main.server.emulator.demo.superSecretAdminKey })
-    await Effect.runPromise(Projects.updateCurrent({ config: { createTeamOnSignUp: true } }).pipe(Effect.provide(admin)))
+    await Effect.runPromise(AdminProjects.updateCurrent({ config: { createTeamOnSignUp: true } }).pipe(Effect.provide(admin)))
     try {
       const outcome = await runScoped(
         Effect.gen(function* () {
@@ -72,7 +72,7 @@ describe("teams over HTTP against the emulator", () => {
       expect(outcome.teams.map((team) => team.displayName)).toEqual([`${outcome.email}'s Team`])
       expect(outcome.me.selectedTeamId).toBe(outcome.teams[0]!.id)
     } finally {
-      await Effect.runPromise(Projects.updateCurrent({ config: { createTeamOnSignUp: false } }).pipe(Effect.provide(admin)))
+      await Effect.runPromise(AdminProjects.updateCurrent({ config: { createTeamOnSignUp: false } }).pipe(Effect.provide(admin)))
     }
   })
 

@@ -4,7 +4,7 @@ import { Effect, Redacted, TestClock } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import { Stack } from "../../src/index.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
-import * as Projects from "../../src/projects/Projects.js"
+import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import { makeEmulator, send } from "../emulator/helpers.js"
 
 const setup = Effect.gen(function* () {
@@ -53,7 +53,7 @@ describe("InternalApiKeys", () => {
 
       expect(yield* useServerKey(ssk)).toEqual([200, null])
       const withNewAdminKey = Stack.layerAdmin({ projectId: emulator.demo.projectId, httpClient, superSecretAdminKey: sak })
-      expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(withNewAdminKey))).id).toBe(emulator.demo.projectId)
+      expect((yield* AdminProjects.getCurrent().pipe(Effect.provide(withNewAdminKey))).id).toBe(emulator.demo.projectId)
     })
   )
 

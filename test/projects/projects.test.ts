@@ -6,6 +6,7 @@ import { defaults } from "../../src/emulator/Defaults.js"
 import { Password, Stack } from "../../src/index.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import * as Projects from "../../src/projects/Projects.js"
+import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import { makeEmulator } from "../emulator/helpers.js"
 import { adminViaToken, countingClient, ownerOnInternal } from "./support.js"
 
@@ -66,10 +67,10 @@ describe("Projects", () => {
   it.effect("updateCurrent with the admin key: every config part round-trips, the client view follows", () =>
     Effect.gen(function* () {
       const { demoAdmin, demoClient } = yield* setup
-      const before = yield* Projects.getCurrentAdmin().pipe(Effect.provide(demoAdmin))
+      const before = yield* AdminProjects.getCurrent().pipe(Effect.provide(demoAdmin))
       expect(before.ownerTeamId).toBe(defaults.internalOwner.teamId)
       expect(before.config.emailConfig).toEqual({ type: "shared" })
-      const updated = yield* Projects.updateCurrent(fullUpdate).pipe(Effect.provide(demoAdmin))
+      const updated = yield* AdminProjects.updateCurrent(fullUpdate).pipe(Effect.provide(demoAdmin))
       expect(updated.displayName).toBe("Renamed")
       expect(updated.description).toBe("with everything")
       expect(updated.logoUrl).toBe("https://cdn.example.com/logo.png")
@@ -106,12 +107,12 @@ describe("Projects", () => {
   it.effect("updateCurrent: a domain without scheme is a SchemaError; shared keys only where they exist", () =>
     Effect.gen(function* () {
       const { demoAdmin } = yield* setup
-      const badDomain = yield* Projects.updateCurrent({ config: { domains: [{ domain: "app.example.com", handlerPath: "/h" }] } }).pipe(
+      const badDomain = yield* AdminProjects.updateCurrent({ config: { domains: [{ domain: "app.example.com", handlerPath: "/h" }] } }).pipe(
         Effect.provide(demoAdmin),
         Effect.flip
       )
       expect(badDomain._tag).toBe("SchemaError")
-      const badShared = yield* Projects.updateCurrent({ config: { oauthProviders: [{ id: "discord", type: "shared" }] } }).pipe(
+      const badShared = yield* AdminProjects.updateCurrent({ config: { oauthProviders: [{ id: "discord", type: "shared" }] } }).pipe(
         Effect.provide(demoAdmin),
         Effect.flip
       )
@@ -125,9 +126,9 @@ describe("Projects", () => {
         const { emulator, httpClient } = yield* setup
         const internal = yield* ownerOnInternal(httpClient)
         const admin = adminViaToken(emulator.demo.projectId, internal, httpClient)
-        const updated = yield* Projects.updateCurrent({ config: { passkeyEnabled: true } }).pipe(Effect.provide(admin))
+        const updated = yield* AdminProjects.updateCurrent({ config: { passkeyEnabled: true } }).pipe(Effect.provide(admin))
         expect(updated.config.passkeyEnabled).toBe(true)
-        expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(admin))).id).toBe(emulator.demo.projectId)
+        expect((yield* AdminProjects.getCurrent().pipe(Effect.provide(admin))).id).toBe(emulator.demo.projectId)
       })
     )
   )
@@ -138,7 +139,7 @@ describe("Projects", () => {
         const { emulator, httpClient } = yield* setup
         const internal = yield* Layer.build(Stack.layerClient({ projectId: "internal", httpClient }))
         yield* Password.signUpWithPassword({ email: "stranger@example.com", password: "correct horse battery", noVerificationCallback: true }).pipe(Effect.provide(internal))
-        const error = yield* Projects.getCurrentAdmin().pipe(Effect.provide(adminViaToken(emulator.demo.projectId, internal, httpClient)), Effect.flip)
+        const error = yield* AdminProjects.getCurrent().pipe(Effect.provide(adminViaToken(emulator.demo.projectId, internal, httpClient)), Effect.flip)
         expect(error._tag === "ConfigurationError" && error.reason._tag).toBe("AdminAccessTokenIsNotAdmin")
       })
     )
@@ -187,15 +188,15 @@ describe("Projects", () => {
           hasSuperSecretAdminKey: true
         }).pipe(Effect.provide(ownerAdmin))
         const ownKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: Redacted.value(made.superSecretAdminKey!) })
-        expect((yield* Projects.getCurrentAdmin().pipe(Effect.provide(ownKey))).displayName).toBe("Second")
+        expect((yield* AdminProjects.getCurrent().pipe(Effect.provide(ownKey))).displayName).toBe("Second")
         // the demo project's key does not open it
         const wrongKey = Stack.layerAdmin({ projectId: created.id, httpClient, superSecretAdminKey: emulator.demo.superSecretAdminKey })
-        const refused = yield* Projects.getCurrentAdmin().pipe(Effect.provide(wrongKey), Effect.flip)
+        const refused = yield* AdminProjects.getCurrent().pipe(Effect.provide(wrongKey), Effect.flip)
         expect(refused._tag === "ConfigurationError" && refused.reason._tag).toBe("InvalidSuperSecretAdminKey")
 
         const admin = adminViaToken(created.id, internal, httpClient)
-        yield* Projects.deleteCurrent().pipe(Effect.provide(admin))
-        const gone = yield* Projects.getCurrentAdmin().pipe(Effect.provide(admin), Effect.either)
+        yield* AdminProjects.deleteCurrent().pipe(Effect.provide(admin))
+        const gone = yield* AdminProjects.getCurrent().pipe(Effect.provide(admin), Effect.either)
         expect(Either.isLeft(gone) && gone.left._tag === "ConfigurationError" && gone.left.reason._tag).toBe("CurrentProjectNotFound")
         const client = yield* Projects.getCurrent().pipe(Effect.provide(Stack.layerClient({ projectId: created.id, httpClient })), Effect.flip)
         expect(client._tag === "ConfigurationError" && client.reason._tag).toBe("CurrentProjectNotFound")

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Redacted, TestClock } from "effect"
-import { ServerTeams, TeamApiKeys, Teams, UserApiKeys } from "../../src/index.js"
+import { ServerTeamApiKeys, ServerTeams, ServerUserApiKeys, TeamApiKeys, Teams, UserApiKeys } from "../../src/index.js"
 import { setup, within } from "./support.js"
 
 describe("TeamApiKeys", () => {
@@ -29,16 +29,16 @@ describe("TeamApiKeys", () => {
       expect((yield* run(TeamApiKeys.update(team.id, created.id, { description: "renamed" }))).description).toBe("renamed")
       expect((yield* run(TeamApiKeys.get(team.id, created.id))).description).toBe("renamed")
 
-      expect((yield* within(server)(TeamApiKeys.check(value))).id).toBe(created.id)
-      const wrongType = yield* Effect.flip(within(server)(UserApiKeys.check(value)))
+      expect((yield* within(server)(ServerTeamApiKeys.check(value))).id).toBe(created.id)
+      const wrongType = yield* Effect.flip(within(server)(ServerUserApiKeys.check(value)))
       expect(wrongType._tag).toBe("WrongApiKeyType")
       expect(wrongType.message).toBe("This endpoint is for user API keys, but a team API key was provided.")
 
       const revoked = yield* run(TeamApiKeys.revoke(team.id, created.id))
       expect(TeamApiKeys.validity(revoked, new Date())).toBe("manually-revoked")
-      expect((yield* Effect.flip(within(server)(TeamApiKeys.check(value))))._tag).toBe("ApiKeyRevoked")
-      expect(yield* within(server)(TeamApiKeys.checkOrNone(value))).toEqual(Option.none())
-      expect(Option.isSome(yield* within(server)(TeamApiKeys.checkOrNone(first.value)))).toBe(true)
+      expect((yield* Effect.flip(within(server)(ServerTeamApiKeys.check(value))))._tag).toBe("ApiKeyRevoked")
+      expect(yield* within(server)(ServerTeamApiKeys.checkOrNone(value))).toEqual(Option.none())
+      expect(Option.isSome(yield* within(server)(ServerTeamApiKeys.checkOrNone(first.value)))).toBe(true)
     })
   )
 
@@ -93,9 +93,9 @@ describe("TeamApiKeys", () => {
       )
       const lasting = yield* within(ada.client)(TeamApiKeys.create({ owner: { teamId: team.id }, description: "long", expiresAt: null }))
       yield* TestClock.adjust(120_000)
-      expect((yield* Effect.flip(within(server)(TeamApiKeys.check(short.value))))._tag).toBe("ApiKeyExpired")
+      expect((yield* Effect.flip(within(server)(ServerTeamApiKeys.check(short.value))))._tag).toBe("ApiKeyExpired")
       yield* within(server)(ServerTeams.delete(team.id))
-      expect((yield* Effect.flip(within(server)(TeamApiKeys.check(lasting.value))))._tag).toBe("ApiKeyNotFound")
+      expect((yield* Effect.flip(within(server)(ServerTeamApiKeys.check(lasting.value))))._tag).toBe("ApiKeyNotFound")
     })
   )
 })

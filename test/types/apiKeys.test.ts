@@ -6,6 +6,7 @@
 import type { Option } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import type * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
+import type * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import type { ServerAccess } from "../../src/core/Access.js"
 import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
@@ -43,10 +44,10 @@ describe("UserApiKeys", () => {
 
   it("check: server access, the API_KEY_NOT_VALID family typed; checkOrNone: none instead of it", () => {
     type CheckErrors = NotValid | UserApiKeys.UserApiKeysNotEnabled | ServerCommon | InvalidArgument | Transport
-    expectTypeOf<ErrorOf<ReturnType<typeof UserApiKeys.check>>>().toEqualTypeOf<CheckErrors>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof UserApiKeys.check>>>().toEqualTypeOf<StackClient | ServerAccess>()
-    expectTypeOf<ErrorOf<ReturnType<typeof UserApiKeys.checkOrNone>>>().toEqualTypeOf<Exclude<CheckErrors, NotValid>>()
-    expectTypeOf<SuccessOf<ReturnType<typeof UserApiKeys.checkOrNone>>>().toEqualTypeOf<Option.Option<UserApiKeys.UserApiKey>>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUserApiKeys.check>>>().toEqualTypeOf<CheckErrors>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerUserApiKeys.check>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUserApiKeys.checkOrNone>>>().toEqualTypeOf<Exclude<CheckErrors, NotValid>>()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUserApiKeys.checkOrNone>>>().toEqualTypeOf<Option.Option<UserApiKeys.UserApiKey>>()
   })
 
   it("validity is pure", () => {

@@ -11,6 +11,7 @@ import type { StackClient } from "../../src/core/StackClient.js"
 import type * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import type * as ProductionMode from "../../src/projects/ProductionMode.js"
 import type * as Projects from "../../src/projects/Projects.js"
+import type * as AdminProjects from "../../src/projects/AdminProjects.js"
 import type { Session } from "../../src/session/Session.js"
 import type { AdminCommon, ClientCommon, ClientReasons, ErrorOf, RequirementsOf, SessionCommon, SuccessOf, Transport } from "./support.js"
 
@@ -24,12 +25,12 @@ describe("Projects", () => {
   })
 
   it("admin operations need AdminAccess and fail with the admin credential errors", () => {
-    expectTypeOf<ErrorOf<ReturnType<typeof Projects.getCurrentAdmin>>>().toEqualTypeOf<AdminErrors>()
-    expectTypeOf<ErrorOf<ReturnType<typeof Projects.updateCurrent>>>().toEqualTypeOf<AdminErrors | InvalidArgument>()
-    expectTypeOf<ErrorOf<ReturnType<typeof Projects.deleteCurrent>>>().toEqualTypeOf<AdminErrors>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Projects.updateCurrent>>>().toEqualTypeOf<StackClient | AdminAccess>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof Projects.deleteCurrent>>>().toEqualTypeOf<StackClient | AdminAccess>()
-    expectTypeOf<SuccessOf<ReturnType<typeof Projects.updateCurrent>>>().toEqualTypeOf<Projects.AdminProject>()
+    expectTypeOf<ErrorOf<ReturnType<typeof AdminProjects.getCurrent>>>().toEqualTypeOf<AdminErrors>()
+    expectTypeOf<ErrorOf<ReturnType<typeof AdminProjects.updateCurrent>>>().toEqualTypeOf<AdminErrors | InvalidArgument>()
+    expectTypeOf<ErrorOf<ReturnType<typeof AdminProjects.deleteCurrent>>>().toEqualTypeOf<AdminErrors>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof AdminProjects.updateCurrent>>>().toEqualTypeOf<StackClient | AdminAccess>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof AdminProjects.deleteCurrent>>>().toEqualTypeOf<StackClient | AdminAccess>()
+    expectTypeOf<SuccessOf<ReturnType<typeof AdminProjects.updateCurrent>>>().toEqualTypeOf<Projects.AdminProject>()
   })
 
   it("owned projects need a session and may fail with ExpectedInternalProject (a configuration reason)", () => {

@@ -6,6 +6,7 @@
 import type { Option } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import type * as TeamApiKeys from "../../src/api-keys/TeamApiKeys.js"
+import type * as ServerTeamApiKeys from "../../src/api-keys/ServerTeamApiKeys.js"
 import type { ServerAccess } from "../../src/core/Access.js"
 import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
@@ -173,9 +174,9 @@ describe("TeamApiKeys", () => {
 
   it("check: server access, the API_KEY_NOT_VALID family typed; checkOrNone: none instead", () => {
     type CheckErrors = NotValid | TeamApiKeys.TeamApiKeysNotEnabled | ServerCommon | InvalidArgument | Transport
-    expectTypeOf<ErrorOf<ReturnType<typeof TeamApiKeys.check>>>().toEqualTypeOf<CheckErrors>()
-    expectTypeOf<RequirementsOf<ReturnType<typeof TeamApiKeys.check>>>().toEqualTypeOf<StackClient | ServerAccess>()
-    expectTypeOf<ErrorOf<ReturnType<typeof TeamApiKeys.checkOrNone>>>().toEqualTypeOf<Exclude<CheckErrors, NotValid>>()
-    expectTypeOf<SuccessOf<ReturnType<typeof TeamApiKeys.checkOrNone>>>().toEqualTypeOf<Option.Option<TeamApiKeys.TeamApiKey>>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerTeamApiKeys.check>>>().toEqualTypeOf<CheckErrors>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerTeamApiKeys.check>>>().toEqualTypeOf<StackClient | ServerAccess>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerTeamApiKeys.checkOrNone>>>().toEqualTypeOf<Exclude<CheckErrors, NotValid>>()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerTeamApiKeys.checkOrNone>>>().toEqualTypeOf<Option.Option<TeamApiKeys.TeamApiKey>>()
   })
 })

@@ -103,7 +103,7 @@ export const updateEndpoint = Endpoint.make({
 
 /** `POST /team-api-keys/check` (server or admin access). */
 export const checkEndpoint = Endpoint.make({
-  name: "TeamApiKeys.check",
+  name: "ServerTeamApiKeys.check",
   method: "POST",
   path: "/team-api-keys/check",
   access: "server",

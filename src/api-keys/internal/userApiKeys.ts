@@ -98,7 +98,7 @@ export const updateEndpoint = Endpoint.make({
 
 /** `POST /user-api-keys/check` (server or admin access). */
 export const checkEndpoint = Endpoint.make({
-  name: "UserApiKeys.check",
+  name: "ServerUserApiKeys.check",
   method: "POST",
   path: "/user-api-keys/check",
   access: "server",

@@ -272,7 +272,7 @@ export const getCurrentEndpoint = Endpoint.make({
 
 /** `GET /internal/projects/current` (admin access). */
 export const getCurrentAdminEndpoint = Endpoint.make({
-  name: "Projects.getCurrentAdmin",
+  name: "AdminProjects.getCurrent",
   method: "GET",
   path: "/internal/projects/current",
   access: "admin",
@@ -283,7 +283,7 @@ export const getCurrentAdminEndpoint = Endpoint.make({
 
 /** `PATCH /internal/projects/current` (admin access). */
 export const updateCurrentEndpoint = Endpoint.make({
-  name: "Projects.updateCurrent",
+  name: "AdminProjects.updateCurrent",
   method: "PATCH",
   path: "/internal/projects/current",
   access: "admin",
@@ -295,7 +295,7 @@ export const updateCurrentEndpoint = Endpoint.make({
 
 /** `DELETE /internal/projects/current` (admin access). */
 export const deleteCurrentEndpoint = Endpoint.make({
-  name: "Projects.deleteCurrent",
+  name: "AdminProjects.deleteCurrent",
   method: "DELETE",
   path: "/internal/projects/current",
   access: "admin",
