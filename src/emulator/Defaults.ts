@@ -95,6 +95,26 @@ export const defaults = {
     allowTeamApiKeys: true,
     allowLocalhost: true
   },
+  /**
+   * The `internal` project's switches, as the service seeds its dashboard project: sign-up,
+   * password and OTP/magic-link sign-in, localhost, client team creation and a personal team on
+   * sign-up on (so a dashboard user can create a project owned by their team at once), with the
+   * shared GitHub, Google, Microsoft and Spotify OAuth providers.
+   */
+  internalConfig: {
+    signUpEnabled: true,
+    credentialEnabled: true,
+    magicLinkEnabled: true,
+    allowLocalhost: true,
+    clientTeamCreationEnabled: true,
+    createTeamOnSignUp: true,
+    oauthProviders: [
+      { id: "github", provider: "github", type: "shared" },
+      { id: "google", provider: "google", type: "shared" },
+      { id: "microsoft", provider: "microsoft", type: "shared" },
+      { id: "spotify", provider: "spotify", type: "shared" }
+    ]
+  },
   demoUser: {
     email: "demo@example.com",
     password: "demo-password-1234",

@@ -409,7 +409,8 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       publishableClientKey: defaults.internal.publishableClientKey,
       secretServerKey: defaults.internal.secretServerKey,
       superSecretAdminKey: defaults.internal.superSecretAdminKey,
-      ...options.internal
+      ...options.internal,
+      config: { ...defaults.internalConfig, ...options.internal?.config }
     })
     const { user: demoUserOption, ...demoProjectOptions } = options.demo ?? {}
     const demo = yield* createProject({
