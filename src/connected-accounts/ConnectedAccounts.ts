@@ -72,3 +72,13 @@ export const listOAuthProviders = Effect.fn("ConnectedAccounts.listOAuthProvider
   const answer = yield* Endpoint.call(listOAuthProvidersEndpoint, { query: { userId: "me" } })
   return answer.items
 })
+
+/**
+ * One of the signed-in user's OAuth provider connections by its id (the official
+ * `user.getOAuthProvider(id)`), or `Option.none()` when the user has no such connection. Reads
+ * {@link listOAuthProviders}. Fails with `UserNotSignedIn` when nobody is signed in.
+ */
+export const getOAuthProvider = Effect.fn("ConnectedAccounts.getOAuthProvider")(function* (id: string) {
+  const connections = yield* listOAuthProviders()
+  return Option.fromNullable(connections.find((connection) => connection.id === id))
+})
