@@ -6,9 +6,17 @@
  *   to today (UTC), `users_by_country` (by `country_code`), `recently_registered` /
  *   `recently_active` (the 5 newest / most recently active users: id, display name, primary
  *   e-mail, times), `login_methods` (users per method: password, otp, passkey, each OAuth
- *   provider). Anonymous users count only with `include_anonymous=true`. The overview blocks
- *   (`auth_overview`, `payments_overview`, `email_overview`, `analytics_overview`) are empty
- *   objects: the emulator has no analytics, payments or e-mail statistics.
+ *   provider). Anonymous users count only with `include_anonymous=true`. `auth_overview` has the
+ *   service's eight keys (its schema in `@stackframe/stack-shared`'s `admin-metrics`):
+ *   `verified_users` / `unverified_users` / `anonymous_users` (by the primary e-mail's
+ *   verification; anonymous users counted whatever `include_anonymous` says), `total_teams`,
+ *   `mau` (users active in the 30 days up to now), `daily_active_users_split` and
+ *   `daily_active_teams_split` (30 days of `total` / `new` / `retained` / `reactivated`: the
+ *   emulator keeps only each user's last activity, so an active user who signed up that day is
+ *   `new`, any other `retained`, and `reactivated` stays 0), `total_users_filtered` (the users
+ *   counted with the `include_anonymous` filter). The other overview blocks
+ *   (`payments_overview`, `email_overview`, `analytics_overview`) are empty objects: the
+ *   emulator has no payments, e-mail delivery or analytics statistics.
  * - `POST /webhooks/svix-token`: 201 with a random token (the emulator has no Svix portal, so no `url`).
  * - `POST /check-feature-support`: 200 text, authentication optional.
  *
@@ -80,6 +88,36 @@ export const computeMetrics = (
   const days = Array.from({ length: 30 }, (_, index) => dayOf(today - (29 - index) * dayMillis))
   const series = (at: (user: UserRecord) => number) =>
     days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
+  const project = projectOf(context)
+  const allUsers = [...project.users.values()]
+  const activeOn = (date: string) => users.filter((user) => dayOf(user.lastActiveAtMillis) === date)
+  const split = (total: (date: string) => number, fresh: (date: string) => number) => ({
+    total: days.map((date) => ({ date, activity: total(date) })),
+    new: days.map((date) => ({ date, activity: fresh(date) })),
+    retained: days.map((date) => ({ date, activity: total(date) - fresh(date) })),
+    reactivated: days.map((date) => ({ date, activity: 0 }))
+  })
+  const teams = [...project.teams.values()]
+  const activeTeamsOn = (date: string) => {
+    const active = new Set(activeOn(date).map((user) => user.id))
+    return teams.filter((team) => [...team.memberUserIds].some((userId) => active.has(userId)))
+  }
+  const authOverview = {
+    verified_users: allUsers.filter((user) => !user.isAnonymous && user.primaryEmailVerified).length,
+    unverified_users: allUsers.filter((user) => !user.isAnonymous && !user.primaryEmailVerified).length,
+    anonymous_users: allUsers.filter((user) => user.isAnonymous).length,
+    total_teams: teams.length,
+    mau: users.filter((user) => user.lastActiveAtMillis > context.nowMillis - 30 * dayMillis).length,
+    daily_active_users_split: split(
+      (date) => activeOn(date).length,
+      (date) => activeOn(date).filter((user) => dayOf(user.signedUpAtMillis) === date).length
+    ),
+    daily_active_teams_split: split(
+      (date) => activeTeamsOn(date).length,
+      (date) => activeTeamsOn(date).filter((team) => dayOf(team.createdAtMillis) === date).length
+    ),
+    total_users_filtered: users.length
+  }
   const usersByCountry = new Map<string, number>()
   for (const user of users) {
     if (user.countryCode !== null) usersByCountry.set(user.countryCode, (usersByCountry.get(user.countryCode) ?? 0) + 1)
@@ -93,7 +131,7 @@ export const computeMetrics = (
     recentlyRegistered: [...users].sort((a, b) => b.signedUpAtMillis - a.signedUpAtMillis).slice(0, 5).map(summary),
     recentlyActive: [...users].sort((a, b) => b.lastActiveAtMillis - a.lastActiveAtMillis).slice(0, 5).map(summary),
     loginMethods: loginMethods(users),
-    authOverview: {},
+    authOverview,
     paymentsOverview: {},
     emailOverview: {},
     analyticsOverview: {}
