@@ -7,8 +7,12 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import * as ServerTeamApiKeys from "../api-keys/ServerTeamApiKeys.js"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
+import type { ServerTeam } from "../users/User.js"
 import { TeamMemberProfileUpdate } from "./TeamMemberProfiles.js"
 import { teamPrefixes } from "./Teams.js"
 import { ServerTeamCreate, ServerTeamUpdate, addMemberEndpoint, createEndpoint, deleteEndpoint, getEndpoint, getMemberProfileEndpoint, listEndpoint, listMemberProfilesEndpoint, removeMemberEndpoint, updateEndpoint, updateMemberProfileEndpoint } from "./internal/serverTeams.js"
@@ -31,6 +35,18 @@ export const list = Effect.fn("ServerTeams.list")(function* (options: { readonly
 /** A team, server view. `GET /teams/{team_id}`; needs `ServerAccess`. Fails with `TeamNotFound`. */
 export const get = Effect.fn("ServerTeams.get")(function* (teamId: string) {
   return yield* Endpoint.call(getEndpoint, { params: { teamId } })
+})
+
+/**
+ * The team a team API key belongs to (the official `getTeam({ apiKey })`), or `Option.none()`
+ * when the value is not a valid key (not found, a user key, revoked, expired: the
+ * API_KEY_NOT_VALID family). `POST /team-api-keys/check`, then `GET /teams/{team_id}`; needs
+ * server access. Fails with `TeamApiKeys.TeamApiKeysNotEnabled` when the project has no team API keys.
+ */
+export const getByApiKey = Effect.fn("ServerTeams.getByApiKey")(function* (apiKey: string | Redacted.Redacted<string>) {
+  const key = yield* ServerTeamApiKeys.checkOrNone(apiKey)
+  if (Option.isNone(key)) return Option.none<ServerTeam>()
+  return Option.some(yield* get(key.value.teamId))
 })
 
 /**

@@ -9,8 +9,10 @@
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as Endpoint from "../core/Endpoint.js"
+import * as ServerUserApiKeys from "../api-keys/ServerUserApiKeys.js"
 import { InvalidArgument } from "../core/Errors.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
@@ -115,6 +117,18 @@ export { deleteUser as delete }
  */
 export const getById = Effect.fn("ServerUsers.getById")(function* (userId: string) {
   return yield* Endpoint.call(getByIdEndpoint, { params: { userId } })
+})
+
+/**
+ * The user a user API key belongs to (the official `getUser({ apiKey })`), or `Option.none()`
+ * when the value is not a valid key (not found, a team key, revoked, expired: the
+ * API_KEY_NOT_VALID family). `POST /user-api-keys/check`, then `GET /users/{user_id}`; needs
+ * server access. Fails with `UserApiKeys.UserApiKeysNotEnabled` when the project has no user API keys.
+ */
+export const getByApiKey = Effect.fn("ServerUsers.getByApiKey")(function* (apiKey: string | Redacted.Redacted<string>) {
+  const key = yield* ServerUserApiKeys.checkOrNone(apiKey)
+  if (Option.isNone(key)) return Option.none<ServerUser>()
+  return Option.some(yield* Endpoint.call(getByIdEndpoint, { params: { userId: key.value.userId } }))
 })
 
 /**
