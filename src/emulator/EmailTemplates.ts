@@ -1,7 +1,10 @@
 /**
  * E-mail templates of the emulator: the service's default templates (a new project holds them,
  * same ids, names and TSX sources as the recorded list), the source of a new template, and
- * rendering.
+ * rendering. Rendering refuses as the service does (400 EMAIL_RENDERING_ERROR) a source without
+ * an `EmailTemplate` export or without `NotificationCategory` imported from `@stackframe/emails`;
+ * what it renders is the emulator's stand-in (the `<Subject>` as title, the source escaped in a
+ * `<pre>`), not React e-mail's HTML.
  *
  * @module
  */
@@ -36,6 +39,18 @@ export function EmailTemplate({ user, project }: Props<typeof variablesSchema.in
 }
 `
 
+/**
+ * The `error` of the EMAIL_RENDERING_ERROR the emulator answers for a template that does not
+ * import `NotificationCategory` from `@stackframe/emails` (the service refuses those with 400
+ * EMAIL_RENDERING_ERROR; its own wording of `error` is not recorded).
+ */
+export const notificationCategoryRequiredText =
+  "The template must import NotificationCategory from \"@stackframe/emails\" and render <NotificationCategory value=\"…\" />"
+
+/** Whether a template source imports `NotificationCategory` from `@stackframe/emails`. */
+export const importsNotificationCategory = (tsxSource: string): boolean =>
+  /import\s*(?:type\s+)?\{[^}]*\bNotificationCategory\b[^}]*\}\s*from\s*["']@stackframe\/emails["']/.test(tsxSource)
+
 /** Escapes text for HTML. */
 export const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
@@ -47,6 +62,9 @@ export const escapeHtml = (text: string) =>
 export const renderTemplate = (tsxSource: string, themeId: string | false | null | undefined) => {
   if (!/export\s+(function|const)\s+EmailTemplate\b/.test(tsxSource)) {
     return Effect.fail(EmailRenderingError.make({ error: "The template must export an EmailTemplate component" }))
+  }
+  if (!importsNotificationCategory(tsxSource)) {
+    return Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
   }
   const subject = /<Subject\s+value=(?:"([^"]*)"|\{`([^`]*)`\}|\{"([^"]*)"\})/.exec(tsxSource)
   const title = subject === null ? "" : (subject[1] ?? subject[2] ?? subject[3] ?? "")

@@ -43,6 +43,7 @@ import * as Outbox from "./Outbox.js"
 import { demoOAuthProviders } from "./OAuthProvider.js"
 import { randomRequestId, randomToken45, randomUuid, isUuid } from "./Random.js"
 import type { EmulatorEnv, Settings } from "./RequestContext.js"
+import type { SmtpProbe } from "./SmtpProbe.js"
 import { foreignOriginText, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
 import { finalize, internalErrorText, textResponse } from "./Responses.js"
 import * as Router from "./Router.js"
@@ -162,6 +163,12 @@ export interface EmulatorOptions {
   readonly chaosRateLimit?: ChaosRateLimitOptions
   /** PBKDF2 iterations for new password hashes (default 10 000; see `defaults`). */
   readonly passwordHashIterations?: number
+  /**
+   * How `POST /internal/send-test-email` checks the SMTP server it is given (see `SmtpProbe.ts`);
+   * the Node server (`serve`) uses a TCP connection by default. Without one, the test e-mail goes
+   * straight into the outbox.
+   */
+  readonly smtpProbe?: SmtpProbe
   /**
    * The demo project (id, keys, config switches, demo user); default the demo experience of
    * `defaults.demoConfig` and `defaults.demoUser`, {@link blankDemo} for a project as the service
@@ -354,7 +361,8 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       passwordHashIterations: options.passwordHashIterations ?? defaults.passwordHashIterations,
       refreshTokenLifetimeMillis: defaults.refreshTokenLifetimeMillis,
       emailCodeLifetimeMillis: defaults.emailCodeLifetimeMillis,
-      mfaAttemptLifetimeMillis: defaults.mfaAttemptLifetimeMillis
+      mfaAttemptLifetimeMillis: defaults.mfaAttemptLifetimeMillis,
+      smtpProbe: options.smtpProbe
     }
     const env: EmulatorEnv = { state, settings }
     const router = Router.make(allRoutes)

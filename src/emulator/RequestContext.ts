@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { CannotGetOwnUserWithoutUser, SchemaError } from "../core/KnownErrors.js"
 import type { Auth, HeaderReader } from "./ProjectAuth.js"
+import type { SmtpProbe } from "./SmtpProbe.js"
 import type { EmulatorState, ProjectRecord, UserRecord } from "./State.js"
 
 /** Settings of an emulator instance. */
@@ -25,6 +26,8 @@ export interface Settings {
   readonly mfaAttemptLifetimeMillis: number
   /** The largest request body read, in bytes (longer: 413). */
   readonly maxRequestBodyBytes: number
+  /** Checks SMTP servers for `POST /internal/send-test-email`; undefined: no check (see `SmtpProbe.ts`). */
+  readonly smtpProbe: SmtpProbe | undefined
 }
 
 /** The state and settings routes work on. */

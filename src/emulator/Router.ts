@@ -40,6 +40,12 @@ export interface RouteOptions {
   readonly emptyBody?: unknown
   /** Skip project authentication (emulator-only routes). */
   readonly skipProjectAuth?: boolean
+  /**
+   * Run without the state's write permit (default false): only for a handler that waits on the
+   * outside world (a network check) and writes nothing but an atomic append, so that it does not
+   * hold every other request back meanwhile.
+   */
+  readonly withoutWritePermit?: boolean
 }
 
 /** The decoded input of a handler. */
@@ -361,8 +367,9 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
 
       // from authentication to the answer, one request at a time (Store.serialized): what a
       // handler checks is still true when it writes, even when it yields in between
-      return yield* serialized(
-        environment.env.state,
+      const permit = <A, E2, R>(effect: Effect.Effect<A, E2, R>) =>
+        first.options.withoutWritePermit === true ? effect : serialized(environment.env.state, effect)
+      return yield* permit(
         Effect.gen(function* () {
           let auth: Auth | null = null
           if (first.options.skipProjectAuth !== true) {

@@ -22,6 +22,7 @@ import { Data, Effect, Runtime } from "effect"
 import type { Scope } from "effect"
 import type { Emulator, EmulatorError, EmulatorOptions } from "./Emulator.js"
 import { make as makeEmulator } from "./Emulator.js"
+import { nodeSmtpProbe } from "./NodeSmtpProbe.js"
 import { internalErrorText } from "./Responses.js"
 
 /** Options of {@link serve}. */
@@ -148,7 +149,7 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
       }
       fixedBase = parsed
     }
-    const emulator = options.emulator ?? (yield* makeEmulator(options.emulatorOptions))
+    const emulator = options.emulator ?? (yield* makeEmulator({ smtpProbe: nodeSmtpProbe, ...options.emulatorOptions }))
     const limit = emulator.settings.maxRequestBodyBytes
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromise(runtime)

@@ -4,6 +4,7 @@
  * up in the sent-e-mail log, metrics, a Svix token and the feature-support text.
  */
 import { Effect, Redacted } from "effect"
+import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunningServer } from "../../src/emulator/server.js"
 import { Admin, Emails, EmailTemplates, Stack } from "../../src/index.js"
@@ -11,12 +12,18 @@ import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import { countingFetch, startServer } from "./support.js"
 
 let main: { server: RunningServer; stop: () => Promise<void> }
+// the emulator server connects to the SMTP server of a test e-mail: a local one that greets with 220
+let smtpServer: net.Server
 
 beforeAll(async () => {
   main = await startServer()
+  smtpServer = net.createServer((socket) => socket.end("220 local.smtp ESMTP ready\r\n"))
+  await new Promise<void>((resolve) => smtpServer.listen(0, "127.0.0.1", resolve))
+  smtp = { ...smtp, port: (smtpServer.address() as net.AddressInfo).port }
 })
 afterAll(async () => {
   await main?.stop()
+  await new Promise<void>((resolve) => smtpServer.close(() => resolve()))
 })
 
 const adminLayer = () =>
@@ -27,8 +34,8 @@ const adminLayer = () =>
     superSecretAdminKey: main.server.emulator.demo.superSecretAdminKey
   })
 
-const smtp = {
-  host: "smtp.example.com",
+let smtp = {
+  host: "127.0.0.1",
   port: 587,
   username: "mailer",
   password: Redacted.make("smtp-password"),
@@ -46,7 +53,10 @@ describe("e-mails over HTTP", () => {
           config: { emailConfig: { type: "standard", ...smtp } }
         })
         const id = yield* EmailTemplates.create({ displayName: "Welcome" })
-        const html = yield* EmailTemplates.update(id, { tsxSource: 'export function EmailTemplate() { return <Subject value="Hi" /> }' })
+        const html = yield* EmailTemplates.update(id, {
+          tsxSource:
+            'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hi" /><NotificationCategory value="Transactional" /></> }'
+        })
         yield* EmailTemplates.delete(id)
         const after = yield* EmailTemplates.list()
         return { templates, refused, id, html, after }

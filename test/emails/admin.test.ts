@@ -24,7 +24,17 @@ describe("Admin", () => {
       expect(signedUpOn(emulator, "2026-11-20")).toBeGreaterThanOrEqual(1)
       expect(metrics.recentlyRegistered![0]).toMatchObject({ primary_email: "m1@example.com" })
       expect(metrics.loginMethods!.find((entry) => entry.method === "password")!.count).toBeGreaterThanOrEqual(1)
-      expect(metrics.authOverview).toEqual({})
+      // the service's eight auth_overview keys (issue 16 item 9; values: test/emulator/fidelityMetrics.test.ts)
+      expect(Object.keys(metrics.authOverview!).sort()).toEqual([
+        "anonymous_users",
+        "daily_active_teams_split",
+        "daily_active_users_split",
+        "mau",
+        "total_teams",
+        "total_users_filtered",
+        "unverified_users",
+        "verified_users"
+      ])
     })
   )
 

@@ -50,7 +50,8 @@ describe("EmailTemplates", () => {
       const { admin } = yield* setup(true)
       const id = yield* EmailTemplates.create({ displayName: "Welcome" }).pipe(Effect.provide(admin))
       expect(id).toMatch(/^[0-9a-f-]{36}$/)
-      const source = 'export function EmailTemplate() { return <><Subject value="Hello <you>" /><p>Hi</p></> }'
+      const source =
+        'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hello <you>" /><NotificationCategory value="Transactional" /><p>Hi</p></> }'
       const html = yield* EmailTemplates.update(id, { tsxSource: source, themeId: false }).pipe(Effect.provide(admin))
       expect(html).toContain("<title>Hello &lt;you&gt;</title>")
       expect(html).toContain("&lt;p&gt;Hi&lt;/p&gt;")
@@ -86,7 +87,7 @@ describe("EmailTemplates", () => {
   it.effect("templates are per project: the seeded defaults are copies", () =>
     Effect.gen(function* () {
       const { admin } = yield* setup(true)
-      const source = "export function EmailTemplate() { return null }"
+      const source = 'import { NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <NotificationCategory value="Transactional" /> }'
       yield* EmailTemplates.update(verificationId, { tsxSource: source }).pipe(Effect.provide(admin))
       expect(defaultTemplates[0]!.tsxSource).not.toBe(source)
       const other = yield* setup(true)

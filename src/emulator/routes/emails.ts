@@ -5,12 +5,13 @@
  *   project holding the service's default templates (`EmailTemplates.ts`) (same ids, names and TSX sources as the
  *   recorded list). Create, update and delete answer `REQUIRES_CUSTOM_EMAIL_SERVER` while the
  *   project uses the shared e-mail server; an unknown template id is a 404 text.
- *   Rendering is the emulator's stand-in for React e-mail: a deterministic transform of the TSX
- *   source into an HTML document (the `<Subject value=…>` text as `<title>`, the source escaped
- *   in a `<pre>`); a source without an `EmailTemplate` export is an `EMAIL_RENDERING_ERROR`.
- * - `POST /internal/send-test-email`: "sends" the test e-mail into the outbox (kind `test_email`)
- *   and answers `{ success: true }`; an obviously invalid configuration (port outside 1–65535,
- *   empty host, sender address without `@`) answers `{ success: false, error_message }`.
+ *   Rendering is `EmailTemplates.renderTemplate`: a source without an `EmailTemplate` export or
+ *   without `NotificationCategory` imported from `@stackframe/emails` is an `EMAIL_RENDERING_ERROR`.
+ * - `POST /internal/send-test-email`: an obviously invalid configuration (port outside 1–65535,
+ *   empty host, sender address without `@`) answers `{ success: false, error_message }`; so does
+ *   an SMTP server the emulator's `smtpProbe` cannot reach (the Node server connects and waits
+ *   for the `220` greeting, 10 s at most; `SmtpProbe.ts`). Otherwise the test e-mail goes into
+ *   the outbox (kind `test_email`) and the answer is `{ success: true }`.
  * - `GET /internal/emails`: the project's real outbox (verification, reset, OTP/magic link,
  *   test e-mails…), newest first, the newest 100.
  *
@@ -100,26 +101,35 @@ export const routes = [
       return {}
     })
   ),
-  route(sendTestEmailEndpoint, ({ payload }, context) =>
-    Effect.sync(() => {
-      const config = payload.emailConfig
-      const problem = configProblem(config)
-      if (problem !== undefined) return { success: false, errorMessage: problem }
-      const subject = "Test Email from Stack Auth"
-      const text = `This is a test email sent through ${config.host}:${config.port} as ${config.username} (${Redacted.value(config.password).length > 0 ? "with" : "without"} a password) from ${config.senderName} <${config.senderEmail}>.`
-      Outbox.send(context.env.state, {
-        projectId: projectOf(context).id,
-        to: payload.recipientEmail,
-        subject,
-        text,
-        html: `<p>${escapeHtml(text)}</p>`,
-        kind: "test_email",
-        code: null,
-        link: null,
-        sentAtMillis: context.nowMillis
-      })
-      return { success: true }
-    })
+  route(
+    sendTestEmailEndpoint,
+    ({ payload }, context) =>
+      Effect.gen(function* () {
+        const config = payload.emailConfig
+        const problem = configProblem(config)
+        if (problem !== undefined) return { success: false, errorMessage: problem }
+        const probe = context.env.settings.smtpProbe
+        if (probe !== undefined) {
+          const reached = yield* Effect.either(probe({ host: config.host, port: config.port }))
+          if (reached._tag === "Left") return { success: false, errorMessage: reached.left }
+        }
+        const subject = "Test Email from Stack Auth"
+        const text = `This is a test email sent through ${config.host}:${config.port} as ${config.username} (${Redacted.value(config.password).length > 0 ? "with" : "without"} a password) from ${config.senderName} <${config.senderEmail}>.`
+        Outbox.send(context.env.state, {
+          projectId: projectOf(context).id,
+          to: payload.recipientEmail,
+          subject,
+          text,
+          html: `<p>${escapeHtml(text)}</p>`,
+          kind: "test_email",
+          code: null,
+          link: null,
+          sentAtMillis: context.nowMillis
+        })
+        return { success: true }
+      }),
+    // waits on the SMTP server (up to 10 s) and only appends to the outbox: other requests go on meanwhile
+    { withoutWritePermit: true }
   ),
   route(listSentEndpoint, (_input, context) => Effect.sync(() => ({ items: sentEmails(context), isPaginated: false })))
 ]
