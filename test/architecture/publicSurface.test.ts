@@ -30,11 +30,13 @@ const members: ReadonlyArray<readonly [string, unknown]> = Object.entries(Root a
 )
 
 describe("the public surface of the root entry", () => {
-  it("has at most 870 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
+  it("has at most 900 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
     const surface = measure()
     // after the move: 854 names (707 runtime, 147 type-only), 73 root names (65 before; + six
     // Server/Admin namespaces of the naming rule, + ConfigurationError and SessionError, issue 13 item 3)
-    expect(surface.names.length).toBeLessThanOrEqual(870)
+    // then 874 with the server parity functions of issue 15 (ServerConnectedAccounts, getByApiKey,
+    // a user's keys in ServerUserApiKeys): a new public function raises this ceiling on purpose
+    expect(surface.names.length).toBeLessThanOrEqual(900)
     expect(surface.runtime + surface.typeOnly).toBe(surface.names.length)
     expect(surface.root).toBeLessThanOrEqual(76)
   }, 60_000)
