@@ -15,7 +15,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { StoredTokens } from "../core/Session.js"
 import { isUsableToken } from "../core/Wire.js"
 
@@ -74,11 +73,17 @@ export const sanitize = (tokens: StoredTokens): StoredTokens => ({
 
 /** An in-memory store (the default): tokens live as long as the layer. */
 export const makeMemory = (initial: StoredTokens = empty): Effect.Effect<TokenStoreShape> =>
-  Effect.map(SubscriptionRef.make(sanitize(initial)), (ref) => ({
-    get: SubscriptionRef.get(ref),
-    set: (tokens) => SubscriptionRef.set(ref, sanitize(tokens)),
-    changes: Stream.empty
-  }))
+  Effect.sync(() => {
+    let tokens = sanitize(initial)
+    return {
+      get: Effect.sync(() => tokens),
+      set: (next) =>
+        Effect.sync(() => {
+          tokens = sanitize(next)
+        }),
+      changes: Stream.empty
+    }
+  })
 
 /** An in-memory token store, optionally seeded. */
 export const layerMemory = (initial: StoredTokens = empty): Layer.Layer<TokenStore> => Layer.effect(TokenStore, makeMemory(initial))

@@ -4,12 +4,14 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
@@ -141,49 +143,101 @@ interface TooLarge {
   readonly declared: boolean
 }
 
+/** What one attempt's exchange ends with: the response and its text, or why the text was refused. */
+interface Exchanged {
+  readonly response: HttpClientResponse.HttpClientResponse
+  readonly text: Either.Either<string, "Redirect" | TooLarge>
+}
+
 /**
  * Reads a body as UTF-8 text, at most `limit` bytes (decoded: a compressed answer is counted as it
  * expands): once more arrived the reading stops, the stream is cancelled (the connection dropped)
  * and the answer is refused.
  *
- * The reading runs in its own fiber and the caller waits only for its verdict, never for the
- * stream's cancellation: some `fetch` implementations (msw's mocked bodies) never settle a
- * `cancel()`, and a caller's timeout must not wait for one either.
+ * A refusal is handed to `refuse` before the stream is cancelled, and the caller waits only for
+ * that verdict, never for the cancellation: some `fetch` implementations (msw's mocked bodies)
+ * never settle a `cancel()`.
  */
 const readBody = (
   response: HttpClientResponse.HttpClientResponse,
-  limit: number
+  limit: number,
+  refuse: (tooLarge: TooLarge) => void
 ): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > limit) return Effect.succeed(Either.left({ _tag: "TooLarge", bytes: declared, declared: true }))
-  return Effect.gen(function* () {
-    const verdict = yield* Deferred.make<Either.Either<string, TooLarge>, unknown>()
-    const chunks: Array<Uint8Array> = []
-    let total = 0
-    const consume = Stream.runForEachWhile(response.stream, (chunk) =>
-      Effect.suspend(() => {
-        total += chunk.byteLength
-        if (total <= limit) {
-          chunks.push(chunk)
-          return Effect.succeed(true)
-        }
-        chunks.length = 0
-        return Effect.as(Deferred.succeed(verdict, Either.left({ _tag: "TooLarge", bytes: total, declared: false })), false)
-      })
-    ).pipe(
-      Effect.catchIf(
-        (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
-        () => Effect.void
-      ),
-      Effect.matchCauseEffect({
-        onFailure: (cause) => Deferred.failCause(verdict, cause),
-        onSuccess: () => Deferred.succeed(verdict, Either.right(decodeUtf8(chunks, total)))
-      })
-    )
-    const reader = yield* Effect.forkDaemon(consume)
-    return yield* Deferred.await(verdict).pipe(Effect.ensuring(Fiber.interruptFork(reader)))
-  })
+  const chunks: Array<Uint8Array> = []
+  let total = 0
+  let refused: TooLarge | undefined
+  return Stream.runForEachWhile(response.stream, (chunk) =>
+    Effect.sync(() => {
+      total += chunk.byteLength
+      if (total <= limit) {
+        chunks.push(chunk)
+        return true
+      }
+      chunks.length = 0
+      refused = { _tag: "TooLarge", bytes: total, declared: false }
+      refuse(refused)
+      return false
+    })
+  ).pipe(
+    Effect.catchIf(
+      (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
+      () => Effect.void
+    ),
+    Effect.map(() => (refused === undefined ? Either.right(decodeUtf8(chunks, total)) : Either.left(refused)))
+  )
 }
+
+/** The constructor of Effect's default clock (`setTimeout`); a test clock is another class. */
+const defaultClockClass: unknown = Clock.make().constructor
+
+/**
+ * Runs one attempt's exchange (`work`, given a way to report its verdict early) in one forked
+ * fiber and waits for its verdict, at most `timeout`: then the attempt fails with `onTimeout()`
+ * and the fiber is interrupted (which aborts the request and cancels the body) without waiting for
+ * it. One fiber and one timer per attempt (`Effect.timeoutFail` with a reader fiber took three
+ * fibers); under Effect's default clock the timer is a `setTimeout`, under another clock (the
+ * `TestClock`) a sleeping fiber, so tests move it with the clock.
+ */
+const boundedAttempt = <A>(
+  work: (report: (value: A) => void) => Effect.Effect<A, unknown>,
+  timeout: Duration.Duration | undefined,
+  onTimeout: () => unknown
+): Effect.Effect<A, unknown> =>
+  Effect.clockWith((clock) =>
+    Effect.suspend(() => {
+      const verdict = Deferred.unsafeMake<A, unknown>(FiberId.none)
+      const report = (value: A) => {
+        Deferred.unsafeDone(verdict, Exit.succeed(value))
+      }
+      const expire = () => {
+        Deferred.unsafeDone(verdict, Exit.fail(onTimeout()))
+      }
+      return Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(
+          // the worker never fails itself (its failure is the verdict's), so no unhandled error is logged
+          Effect.forkDaemon(restore(Effect.flatMap(Effect.exit(work(report)), (exit) => Deferred.done(verdict, exit)))),
+          (worker) => {
+            if (timeout === undefined) return Effect.ensuring(restore(Deferred.await(verdict)), Fiber.interruptFork(worker))
+            if (clock.constructor === defaultClockClass) {
+              const cancel = setTimeout(expire, Duration.toMillis(timeout))
+              return Effect.ensuring(
+                restore(Deferred.await(verdict)),
+                Effect.zipRight(
+                  Effect.sync(() => clearTimeout(cancel)),
+                  Fiber.interruptFork(worker)
+                )
+              )
+            }
+            return Effect.flatMap(Effect.forkDaemon(restore(Effect.zipRight(clock.sleep(timeout), Effect.sync(expire)))), (timer) =>
+              Effect.ensuring(restore(Deferred.await(verdict)), Effect.zipRight(Fiber.interruptFork(timer), Fiber.interruptFork(worker)))
+            )
+          }
+        )
+      )
+    })
+  )
 
 const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string => {
   const bytes = new Uint8Array(total)
@@ -303,29 +357,29 @@ export const makeTransport = Effect.gen(function* () {
           : idempotent
             ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
             : Effect.succeed(Either.left(connectivity(method, shownUrl, cause)))
-      const exchange = Effect.gen(function* () {
-        const response: HttpClientResponse.HttpClientResponse = yield* client.execute(httpRequest)
-        // A redirect is refused without reading its body (and never followed: see `noRedirects`).
-        if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
-          return Either.right({ response, text: Either.left<"Redirect" | TooLarge>("Redirect") })
-        }
-        const text = yield* readBody(response, maxResponseBytes)
-        return Either.right({ response, text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge) })
-      })
-      const limited = noRedirects(Effect.scoped(exchange))
+      const exchange = (report: (exchanged: Exchanged) => void) =>
+        Effect.gen(function* () {
+          const response: HttpClientResponse.HttpClientResponse = yield* client.execute(httpRequest)
+          // A redirect is refused without reading its body (and never followed: see `noRedirects`).
+          if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
+            return { response, text: Either.left<"Redirect" | TooLarge>("Redirect") } satisfies Exchanged
+          }
+          const text = yield* readBody(response, maxResponseBytes, (tooLarge) => report({ response, text: Either.left(tooLarge) }))
+          return { response, text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge) } satisfies Exchanged
+        })
+      const limited = (report: (exchanged: Exchanged) => void) => noRedirects(Effect.scoped(exchange(report)))
       // The platform client's span records `url.full` verbatim: mask the secret query values in it.
       const traced =
         secretsInQuery.length === 0
           ? limited
-          : Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited, maskingTracer(tracer, secretsInQuery)))
-      const outcome = yield* (
-        attemptTimeout === undefined
-          ? traced
-          : Effect.timeoutFail(traced, {
-              duration: attemptTimeout,
-              onTimeout: () => new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
-            })
-      ).pipe(Effect.catchAll(networkFailure))
+          : (report: (exchanged: Exchanged) => void) =>
+              Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited(report), maskingTracer(tracer, secretsInQuery)))
+      const outcome = yield* boundedAttempt(traced, attemptTimeout, () =>
+        attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
+      ).pipe(
+        Effect.map((exchanged) => Either.right(exchanged)),
+        Effect.catchAll(networkFailure)
+      )
       if (Either.isLeft(outcome)) return Either.left(outcome.left)
       const result = outcome.right
       const responseHeaders: Record<string, string> = {}

@@ -8,8 +8,7 @@ import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
-import { decodeJwt } from "jose"
+import { decodeJwt } from "jose/jwt/decode"
 import { callDecoded, groupRefreshFailure } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
 import { StackClient } from "../../core/StackClient.js"
@@ -71,7 +70,7 @@ const endsTheSession = KnownErrors.isRefreshTokenError
 const isNetworkFailure = (error: RefreshError): boolean =>
   error._tag === "ConnectivityError" || error._tag === "RateLimited" || (error._tag === "HttpError" && error.status >= 500)
 
-/** Where a session keeps its tokens: a `SubscriptionRef` written through to the store, or a variable. */
+/** Where a session keeps its tokens: a variable, written through to the store for a store-backed session. */
 interface TokenCell {
   readonly get: Effect.Effect<StoredTokens>
   /** Replaces the tokens (and persists them, for a store-backed cell). */
@@ -231,32 +230,61 @@ const makeCore = (
   }
 }
 
-/** The session over a `TokenStore`: tokens in a `SubscriptionRef`, refreshes forked in the session's scope. */
+/**
+ * The session over a `TokenStore`: tokens in a variable (changed only in synchronous steps)
+ * written through to the store, refreshes forked in the session's scope. `changes` is the current
+ * tokens, then every write, for each subscriber (a listener registered while the stream runs);
+ * a session holds no stream, queue or fiber of its own while nobody subscribes. The store's
+ * outside changes are watched by a fiber in the session's scope, unless the store has none
+ * (`changes` is `Stream.empty`: the memory store, a request's tokens).
+ */
 export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
-  const state = yield* SubscriptionRef.make<StoredTokens>(yield* store.get)
+  let state: StoredTokens = yield* store.get
+  const listeners = new Set<(tokens: StoredTokens) => void>()
+  const write = (tokens: StoredTokens) =>
+    Effect.sync(() => {
+      state = tokens
+      for (const listener of listeners) listener(tokens)
+    })
+  const current = Effect.sync(() => state)
 
   const core = makeCore(
     client,
-    {
-      get: SubscriptionRef.get(state),
-      set: (tokens) => Effect.zipRight(SubscriptionRef.set(state, tokens), store.set(tokens))
-    },
+    { get: current, set: (tokens) => Effect.zipRight(write(tokens), store.set(tokens)) },
     (refresh) => Effect.forkIn(refresh, scope)
   )
 
-  yield* store.changes.pipe(
-    Stream.runForEach((tokens) =>
-      Effect.gen(function* () {
-        const current = yield* SubscriptionRef.get(state)
-        if (TokenStoreModule.equals(current, tokens)) return
-        yield* core.invalidate
-        yield* SubscriptionRef.set(state, tokens)
-      })
-    ),
-    Effect.forkIn(scope)
+  if (store.changes !== Stream.empty) {
+    yield* store.changes.pipe(
+      Stream.runForEach((tokens) =>
+        Effect.suspend(() => {
+          if (TokenStoreModule.equals(state, tokens)) return Effect.void
+          return Effect.zipRight(core.invalidate, write(tokens))
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+  }
+
+  const changes = Stream.asyncPush<StoredTokens>((emit) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        const listener = (tokens: StoredTokens) => {
+          emit.single(tokens)
+        }
+        // the current tokens and the registration in one synchronous step: no write falls between
+        emit.single(state)
+        listeners.add(listener)
+        return listener
+      }),
+      (listener) =>
+        Effect.sync(() => {
+          listeners.delete(listener)
+        })
+    )
   )
 
   const session: SessionShape = {
@@ -265,8 +293,8 @@ export const makeSession = Effect.gen(function* () {
     markAccessTokenExpired: core.markAccessTokenExpired,
     signIn: core.signIn,
     clear: core.clear,
-    current: SubscriptionRef.get(state),
-    changes: state.changes
+    current,
+    changes
   }
   return session
 })
