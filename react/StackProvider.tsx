@@ -10,8 +10,12 @@
  *
  * @module
  */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { createContext, createElement, useCallback, useContext, useMemo, useRef, useState } from "react"
 import type { ReactNode } from "react"
+import * as Hydration from "../src/users/Hydration.js"
 import { SuspenseRegistry } from "./internal/SuspenseRegistry.js"
 import type { StackErrorHandler, StackRuntime } from "./internal/types.js"
 
@@ -48,6 +52,15 @@ export interface StackContextValue {
   readonly onError: StackErrorHandler
   /** Suspense queries by hook identity and dependencies (they must outlive a suspended render). */
   readonly suspenseQueries: SuspenseRegistry
+  /** The server's hand-over (`initialState`), decoded, and its one-time application. */
+  readonly hydration: HydrationContext | undefined
+}
+
+/** A decoded hand-over and the effect that applies it (once, however many hooks run it). */
+export interface HydrationContext {
+  readonly state: Hydration.Hydration
+  /** `Hydration.hydrate(state)`, run by the first hook that needs it; the others wait for it. */
+  readonly apply: Effect.Effect<boolean, never, unknown>
 }
 
 const StackContext = createContext<StackContextValue | null>(null)
@@ -62,6 +75,13 @@ export interface StackProviderProps {
    * {@link defaultErrorHandler} (`window.alert` in a browser).
    */
   readonly onError?: StackErrorHandler | undefined
+  /**
+   * The server's hand-over (`Hydration.dehydrate()` on the server, for the request's session):
+   * `useUser` renders its user at once (no "loading" and no `GET /users/me` on the first render),
+   * and tokens the browser's store lacks are stored. Read on the first render only. A value that
+   * is not a hand-over is reported to `onError` and ignored.
+   */
+  readonly initialState?: Hydration.Dehydrated | undefined
   readonly children?: ReactNode
 }
 
@@ -87,13 +107,22 @@ export interface StackProviderProps {
  */
 export const StackProvider = (props: StackProviderProps) => {
   const [suspenseQueries] = useState(() => new SuspenseRegistry())
+  const [hydration] = useState((): HydrationContext | undefined => {
+    if (props.initialState === undefined) return undefined
+    const decoded = Hydration.decode(props.initialState)
+    if (Either.isLeft(decoded)) {
+      ;(props.onError ?? defaultErrorHandler)(decoded.left, Cause.fail(decoded.left))
+      return undefined
+    }
+    return { state: decoded.right, apply: Effect.runSync(Effect.cached(Hydration.hydrate(decoded.right))) }
+  })
   // a new `onError` function on every render must not restart the hooks' queries
   const latestOnError = useRef<StackErrorHandler>(defaultErrorHandler)
   latestOnError.current = props.onError ?? defaultErrorHandler
   const onError = useCallback<StackErrorHandler>((error, cause) => latestOnError.current(error, cause), [])
   const value = useMemo(
-    (): StackContextValue => ({ runtime: props.runtime, onError, suspenseQueries }),
-    [props.runtime, onError, suspenseQueries]
+    (): StackContextValue => ({ runtime: props.runtime, onError, suspenseQueries, hydration }),
+    [props.runtime, onError, suspenseQueries, hydration]
   )
   return createElement(StackContext.Provider, { value }, props.children)
 }

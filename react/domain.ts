@@ -27,6 +27,9 @@ import type { ClientServices } from "../src/cache/ClientServices.js"
 import type { CurrentUser } from "../src/users/User.js"
 import type { DependencyList } from "react"
 import { useStackQuery, useStackSuspenseQuery } from "./hooks.js"
+import { useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
+import { useStackContext } from "./StackProvider.js"
+import type { HydrationContext } from "./StackProvider.js"
 import type { StackQueryOptions, StackQueryResult } from "./hooks.js"
 
 /**
@@ -83,7 +86,37 @@ export interface QueryHooks<R> {
     options?: StackQueryOptions
   ) => StackQueryResult<A, E>
   readonly useStackSuspenseQuery: <A, E>(effect: Effect.Effect<A, E, R>, deps: DependencyList) => A
+  /** `useStackQuery` showing `initial` until the first run settles (the server's hand-over). */
+  readonly useStackQueryInitial?: <A, E>(
+    effect: Effect.Effect<A, E, R>,
+    deps: DependencyList,
+    initial: { readonly data: A } | undefined
+  ) => StackQueryResult<A, E>
+  /** `useStackSuspenseQuery` returning `initial` until the first run settles. */
+  readonly useStackSuspenseQueryInitial?: <A, E>(
+    effect: Effect.Effect<A, E, R>,
+    deps: DependencyList,
+    initial: { readonly data: A } | undefined
+  ) => A
 }
+
+/** The user a hand-over gives for a policy, when it decides it (else `undefined`: load). */
+const initialUser = <O extends UseUserOr>(hydration: HydrationContext | undefined, options: UseUserOptions<O>): { readonly data: UserFor<O> } | undefined => {
+  if (hydration === undefined) return undefined
+  const user = hydration.state.user
+  const or = options.or ?? "return-null"
+  const anonymousPolicy = or === "anonymous" || or === "anonymous-if-exists"
+  const allowed = user !== null && (anonymousPolicy || !user.isAnonymous) && (anonymousPolicy || options.includeRestricted === true || !user.isRestricted)
+  if (allowed) return { data: user as UserFor<O> }
+  if (or === "return-null" || or === "anonymous-if-exists") return { data: null as UserFor<O> }
+  return undefined
+}
+
+/** The user read, after the hand-over (if any) is applied. */
+const hydratedUserEffect = <O extends UseUserOr>(hydration: HydrationContext | undefined, options: UseUserOptions<O>) =>
+  hydration === undefined
+    ? userEffect(options)
+    : (Effect.zipRight(hydration.apply, userEffect(options)) as Effect.Effect<UserFor<O>, UseUserError<O>, GetUser.GetUserRequirements>)
 
 /**
  * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a
@@ -91,7 +124,12 @@ export interface QueryHooks<R> {
  * `makeStackHooks(runtime)` makes them over the runtime's typed ones.
  */
 export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => {
-  const { useStackQuery: query, useStackSuspenseQuery: suspenseQuery } = hooks
+  const {
+    useStackQuery: query,
+    useStackSuspenseQuery: suspenseQuery,
+    useStackQueryInitial: initialQuery,
+    useStackSuspenseQueryInitial: initialSuspenseQuery
+  } = hooks
   return {
     /**
      * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and
@@ -99,11 +137,21 @@ export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => {
      */
     useUser: <const O extends UseUserOr = "return-null">(
       options: UseUserOptions<O> = {}
-    ): StackQueryResult<UserFor<O>, UseUserError<O>> =>
-      query(userEffect(options), [options.or ?? "return-null", options.includeRestricted ?? false]),
+    ): StackQueryResult<UserFor<O>, UseUserError<O>> => {
+      const hydration = useStackContext("useUser").hydration
+      const effect = hydratedUserEffect(hydration, options)
+      const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
+      return initialQuery === undefined ? query(effect, deps) : initialQuery(effect, deps, initialUser(hydration, options))
+    },
     /** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
-    useSuspenseUser: <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> =>
-      suspenseQuery(userEffect(options), [options.or ?? "return-null", options.includeRestricted ?? false]),
+    useSuspenseUser: <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> => {
+      const hydration = useStackContext("useSuspenseUser").hydration
+      const effect = hydratedUserEffect(hydration, options)
+      const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
+      return initialSuspenseQuery === undefined
+        ? suspenseQuery(effect, deps)
+        : initialSuspenseQuery(effect, deps, initialUser(hydration, options))
+    },
     /** The signed-in user's contact channels (`ContactChannels.list`, cached). */
     useContactChannels: () => query(ContactChannels.list(), []),
     /** {@link useContactChannels} for Suspense. */
@@ -203,7 +251,12 @@ const connectedAccount = (providerId: string) =>
 /** The hooks {@link makeDomainHooks} makes. */
 export type DomainHooks = ReturnType<typeof makeDomainHooks>
 
-const generic: DomainHooks = makeDomainHooks({ useStackQuery, useStackSuspenseQuery })
+const generic: DomainHooks = makeDomainHooks({
+  useStackQuery,
+  useStackSuspenseQuery,
+  useStackQueryInitial: (effect, deps, initial) => useQueryWith("useUser", undefined, effect, deps, {}, initial),
+  useStackSuspenseQueryInitial: (effect, deps, initial) => useSuspenseQueryWith("useSuspenseUser", undefined, effect, deps, initial)
+})
 
 /**
  * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and

@@ -13,7 +13,7 @@ export {
   useStackErrorHandler,
   useStackRuntime
 } from "./StackProvider.js"
-export type { StackContextValue, StackErrorHandler, StackProviderProps, StackRuntime } from "./StackProvider.js"
+export type { HydrationContext, StackContextValue, StackErrorHandler, StackProviderProps, StackRuntime } from "./StackProvider.js"
 export { useStackCallback, useStackMutation, useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 export type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
 export { makeStackHooks } from "./makeStackHooks.js"

@@ -103,7 +103,13 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   }
   // the domain hooks need only the services of a Stack layer; the type shows them only when the
   // runtime provides those (calling them otherwise would fail at run time with a missing service)
-  const domain = makeDomainHooks(hooks as unknown as QueryHooks<ClientServices>)
+  const domain = makeDomainHooks({
+    ...(hooks as unknown as QueryHooks<ClientServices>),
+    useStackQueryInitial: (effect, deps, initial) =>
+      useQueryWith("useUser", bound, effect as Effect.Effect<never, never, unknown>, deps, {}, initial as { readonly data: never } | undefined),
+    useStackSuspenseQueryInitial: (effect, deps, initial) =>
+      useSuspenseQueryWith("useSuspenseUser", bound, effect as Effect.Effect<never, never, unknown>, deps, initial as { readonly data: never } | undefined)
+  })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
   return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server } as unknown as StackHooks<R, ER>
 }

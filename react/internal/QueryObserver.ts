@@ -57,8 +57,12 @@ export class QueryObserver<A, E> {
   constructor(
     private readonly runtime: StackRuntime<unknown>,
     private readonly effect: Effect.Effect<A, E, unknown>,
-    private readonly onError: StackErrorHandler
-  ) {}
+    private readonly onError: StackErrorHandler,
+    /** A value to show before the first run settles (hydration from a server render). */
+    initial?: { readonly data: A } | undefined
+  ) {
+    if (initial !== undefined) this.state = { status: "success", data: initial.data, error: undefined, cause: undefined, waiting: false }
+  }
 
   /** The current state (a stable object until it changes). */
   readonly getSnapshot = (): QueryState<A, E> => this.state

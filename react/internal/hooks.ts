@@ -47,12 +47,13 @@ export const useQueryWith = <A, E>(
   bound: Bound,
   effect: Effect.Effect<A, E, unknown>,
   deps: DependencyList,
-  options: StackQueryOptions
+  options: StackQueryOptions,
+  initial?: { readonly data: A } | undefined
 ): StackQueryResult<A, E> => {
   const context = useBoundContext(hook, bound)
   const runtime = context.runtime
   // the effect is identified by `deps`, like a `useEffect` body
-  const observer = useMemo(() => new QueryObserver<A, E>(runtime, effect, context.onError), [runtime, context.onError, ...deps])
+  const observer = useMemo(() => new QueryObserver<A, E>(runtime, effect, context.onError, initial), [runtime, context.onError, ...deps])
   const enabled = options.enabled ?? true
   const state = useSyncExternalStore(enabled ? observer.subscribe : idleSubscribe, observer.getSnapshot, observer.getSnapshot)
   return useMemo(
@@ -79,14 +80,15 @@ export const useSuspenseQueryWith = <A, E>(
   hook: string,
   bound: Bound,
   effect: Effect.Effect<A, E, unknown>,
-  deps: DependencyList
+  deps: DependencyList,
+  initial?: { readonly data: A } | undefined
 ): A => {
   const context = useBoundContext(hook, bound)
   const id = useId()
   const registry = context.suspenseQueries
   let observer = registry.get<A, E>(id, deps)
   if (observer === undefined) {
-    observer = new QueryObserver<A, E>(context.runtime, effect, context.onError)
+    observer = new QueryObserver<A, E>(context.runtime, effect, context.onError, initial)
     registry.add(id, deps, observer)
     // a suspended render keeps no state: the query lives in the provider until a component mounts
     observer.start()
