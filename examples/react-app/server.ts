@@ -20,6 +20,8 @@ import type { ViteDevServer } from "vite"
 import type { Emulator, ProjectConfig } from "../../src/emulator/index.js"
 import { defaults } from "../../src/emulator/index.js"
 import { serve } from "../../src/emulator/server.js"
+import { makeAppBackend } from "./appBackend.js"
+import type { AppBackendOptions } from "./appBackend.js"
 import { packageImports } from "./dependencies.js"
 
 /** The folder of the app (Vite's root). */
@@ -103,8 +105,16 @@ const freePort = (): Promise<number> =>
     })
   })
 
-/** The Vite dev server of the app, talking to the API at `config.apiUrl`. */
-export const createAppServer = async (config: DemoClientConfig, options: DemoOptions = {}): Promise<ViteDevServer> => {
+/**
+ * The Vite dev server of the app, talking to the API at `config.apiUrl`. With `backend` (server
+ * access to the project) it also serves the app's own backend under `/app-api/` (./appBackend.ts:
+ * granting and revoking team permissions, which a browser may not do); it stops with the server.
+ */
+export const createAppServer = async (
+  config: DemoClientConfig,
+  options: DemoOptions = {},
+  backend?: AppBackendOptions
+): Promise<ViteDevServer> => {
   const watch = options.watch ?? true
   const port = options.port === 0 ? await freePort() : (options.port ?? 3000)
   return createServer({
@@ -118,6 +128,15 @@ export const createAppServer = async (config: DemoClientConfig, options: DemoOpt
     cacheDir: options.cacheDir ?? `${repoRoot}node_modules/.vite-react-app`,
     plugins: [
       react(),
+      {
+        name: "stack-demo-backend",
+        configureServer: (server) => {
+          if (backend === undefined) return
+          const app = makeAppBackend(backend)
+          server.middlewares.use(app.middleware)
+          server.httpServer?.once("close", () => void app.close())
+        }
+      },
       {
         // the API URL and keys go into the page, not into `define`: a `define` change (a new
         // port) would make Vite pre-bundle the dependencies again
@@ -173,7 +192,12 @@ export const startDemo = async (options: DemoOptions = {}): Promise<RunningDemo>
       publishableClientKey: emulator.demo.publishableClientKey,
       demoUser: { email: demoUser.email, password: demoUser.password }
     }
-    vite = await createAppServer(config, options)
+    vite = await createAppServer(config, options, {
+      baseUrl: server.baseUrl,
+      projectId: emulator.demo.projectId,
+      publishableClientKey: emulator.demo.publishableClientKey,
+      secretServerKey: emulator.demo.secretServerKey
+    })
     await vite.listen()
     const address = vite.httpServer?.address() as AddressInfo | null | undefined
     if (address === null || address === undefined) throw new Error("The app server did not report its address.")

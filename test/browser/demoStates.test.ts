@@ -263,11 +263,43 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
       expect(await bob.locator("main").innerText()).not.toContain("ApiKeyNotFound")
       expect(await bob.locator("main").innerText()).not.toContain("$")
       expect(await bob.getByRole("button", { name: /^Delete / }).count()).toBe(0)
+      expect(await bob.getByRole("button", { name: /^Permissions of/ }).count()).toBe(0)
       await check(bob, "10-team-member")
+
+      // Ada, a team admin, grants Bob "Manage team API keys" through the app's backend; Bob gets the team keys
+      await page.reload()
+      const bobRow = page.getByRole("list", { name: "Members" }).locator("li").filter({ hasNotText: "You" })
+      await bobRow.getByRole("button", { name: /^Permissions of/ }).click()
+      const keys = bobRow.getByRole("checkbox", { name: "Manage team API keys" })
+      expect(await keys.isChecked()).toBe(false)
+      // the box shows the granted state: it changes once the backend answered
+      await keys.click()
+      try {
+        await expect.poll(() => keys.isChecked(), { timeout: 10_000 }).toBe(true)
+      } catch (error) {
+        throw new Error(`${String(error)}\nThe member's row shows:\n${await bobRow.innerText()}`)
+      }
+      await check(page, "17-member-permissions")
+      await bob.reload()
+      await visible(bob.getByRole("button", { name: "Create team key" }))
+      await keys.click()
+      await expect.poll(() => keys.isChecked(), { timeout: 10_000 }).toBe(false)
+      await bob.reload()
+      await visible(bob.getByRole("heading", { name: "Difference Engines" }))
+      await gone(bob.getByRole("button", { name: "Create team key" }))
     } finally {
       await bobContext.close()
     }
   }, 90_000)
+
+  it("item 2: the app's backend refuses a permission change without a valid access token (401), whatever the ids", async () => {
+    const path = "/app-api/teams/00000000-0000-4000-8000-000000000000/members/00000000-0000-4000-8000-000000000001/permissions/team_admin"
+    const anonymous = await fetch(`${demo.appUrl.replace("localhost", "127.0.0.1")}${path}`, { method: "POST" })
+    expect(anonymous.status).toBe(401)
+    const forged = await fetch(`${demo.appUrl.replace("localhost", "127.0.0.1")}${path}`, { method: "POST", headers: { authorization: "Bearer not.a.token" } })
+    expect(forged.status).toBe(401)
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("NotSignedIn")
+  }, stepTimeout)
 
   it("item 2: the owner deletes a team after typing its name", async () => {
     await page.goto("/teams")
@@ -427,7 +459,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 4 and 7: every screen here fits 360 px without sideways scroll and has 0 serious accessibility violations (axe-core)", () => {
-    expect(reports.length).toBe(16)
+    expect(reports.length).toBe(17)
     expect(
       reports
         .filter((report) => report.overflow.narrow > 0 || report.overflow.phone > 0)

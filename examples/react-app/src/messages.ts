@@ -105,6 +105,10 @@ const sentences: Readonly<Record<string, string>> = {
   CliAuthError: "The command-line login failed. Start it again from your terminal.",
   CliAuthExpiredError: "The command-line login expired. Start it again from your terminal.",
   CliAuthUsedError: "This command-line login was already used. Start it again from your terminal.",
+  // the app's own backend (./appApi.ts), by its refusal code
+  PermissionDenied: "You are not allowed to manage this team's permissions.",
+  NotSignedIn: "You are signed out. Please sign in again.",
+  Unreachable: "We can't reach the server. Check your connection and try again.",
   // input the service refused (the screens check the obvious first)
   SchemaError: "Please check what you entered: something is not in the right form.",
   BodyParsingError: "Please check what you entered: something is not in the right form.",
@@ -147,6 +151,11 @@ export const describeError = (error: unknown, overrides: MessageOverrides = {}):
   }
   if (tag === "OAuthCallbackError" && field(field(error, "cause"), "error") === "access_denied") {
     return { text: pick("OauthProviderAccessDenied") ?? generic, tag: `${tag} › access_denied` }
+  }
+  if (tag === "AppApiError") {
+    const code = field(error, "code")
+    const text = typeof code === "string" ? pick(code) : undefined
+    return { text: text ?? generic, tag: typeof code === "string" ? `${tag} › ${code}` : tag }
   }
   if (tag === "ConfigurationError" || tag === "SessionError") {
     const reason = tagOf(field(error, "reason"))

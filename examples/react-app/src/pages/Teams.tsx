@@ -19,6 +19,7 @@ import {
   useTeams
 } from "../runtime.js"
 import { checkEmail } from "../messages.js"
+import { memberPermissions, setMemberPermission } from "../appApi.js"
 import { ApiKeyList } from "../ApiKeyList.js"
 import { Link, navigate, useLocation } from "../router.js"
 import { Alert, AuthCard, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
@@ -168,6 +169,8 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
   const canRemove = useCan(teamId, "$remove_members")
   const canInvite = useCan(teamId, "$invite_members")
   const canManageKeys = useCan(teamId, "$manage_api_keys")
+  // granting needs server access: the app's backend does it for team admins (../appBackend.ts)
+  const canManagePermissions = useCan(teamId, "team_admin")
   const leave = useShownMutation(() =>
     Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null })))
   )
@@ -206,7 +209,7 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
           </div>
         </div>
       </Section>
-      {canReadMembers ? <MembersSection teamId={teamId} canRemove={canRemove} me={props.user.id} /> : null}
+      {canReadMembers ? <MembersSection teamId={teamId} canRemove={canRemove} canManage={canManagePermissions} me={props.user.id} /> : null}
       {canInvite ? <InviteSection teamId={teamId} canRevoke={canRemove} /> : null}
       {canManageKeys ? <TeamApiKeysSection teamId={teamId} /> : null}
       {canDelete ? <DeleteTeamSection teamId={teamId} name={team.data.displayName} /> : null}
@@ -288,8 +291,42 @@ const RenameTeam = (props: { readonly teamId: string; readonly name: string }) =
   )
 }
 
-const MembersSection = (props: { readonly teamId: string; readonly canRemove: boolean; readonly me: string }) => {
+/** The permissions a team admin may grant or revoke on this screen. */
+const grantable = ["team_admin", "$update_team", "$invite_members", "$remove_members", "$manage_api_keys", "$delete_team"] as const
+
+/** A member's directly granted permissions, each a checkbox (through the app's backend). */
+const MemberPermissions = (props: { readonly teamId: string; readonly userId: string; readonly name: string }) => {
+  const granted = useStackQuery(memberPermissions(props.teamId, props.userId), [props.teamId, props.userId])
+  const { refetch } = granted
+  const change = useShownMutation((input: { readonly permissionId: string; readonly grant: boolean }) =>
+    setMemberPermission({ teamId: props.teamId, userId: props.userId, ...input }).pipe(Effect.tap(() => Effect.sync(refetch)))
+  )
+  if (granted.status === "loading") return <Loading label="Loading permissions…" />
+  if (granted.status === "error" && granted.data === undefined) return <ErrorMessage error={granted.error} />
+  const held = new Set(granted.data ?? [])
+  return (
+    <fieldset className="permissions" aria-busy={granted.waiting || change.pending}>
+      <legend>Permissions of {props.name}</legend>
+      {grantable.map((permissionId) => (
+        <label key={permissionId} className="checkbox">
+          <input
+            type="checkbox"
+            checked={held.has(permissionId)}
+            disabled={change.pending}
+            onChange={(event) => void change.run({ permissionId, grant: event.currentTarget.checked })}
+          />
+          {permissionName(permissionId)}
+        </label>
+      ))}
+      <p className="small muted">Only permissions granted directly are shown; a role such as Team admin includes others.</p>
+      <ErrorMessage error={change.error ?? granted.error} />
+    </fieldset>
+  )
+}
+
+const MembersSection = (props: { readonly teamId: string; readonly canRemove: boolean; readonly canManage: boolean; readonly me: string }) => {
   const members = useTeamMembers(props.teamId)
+  const [managing, setManaging] = useState<string | null>(null)
   const remove = useShownMutation((userId: string) => Teams.removeMember(props.teamId, userId))
   return (
     <Section title="Members">
@@ -301,10 +338,26 @@ const MembersSection = (props: { readonly teamId: string; readonly canRemove: bo
                 {member.displayName ?? <span className="muted">No display name</span>}{" "}
                 {member.userId === props.me ? <Badge tone="brand">You</Badge> : null}
               </span>
-              {props.canRemove && member.userId !== props.me ? (
-                <Button variant="ghost" small aria-label={`Remove ${member.displayName ?? "this member"}`} onClick={() => void remove.run(member.userId)}>
-                  Remove
-                </Button>
+              <span className="row actions">
+                {props.canManage ? (
+                  <Button
+                    variant="ghost"
+                    small
+                    aria-expanded={managing === member.userId}
+                    aria-label={`Permissions of ${member.displayName ?? "this member"}`}
+                    onClick={() => setManaging(managing === member.userId ? null : member.userId)}
+                  >
+                    Permissions
+                  </Button>
+                ) : null}
+                {props.canRemove && member.userId !== props.me ? (
+                  <Button variant="ghost" small aria-label={`Remove ${member.displayName ?? "this member"}`} onClick={() => void remove.run(member.userId)}>
+                    Remove
+                  </Button>
+                ) : null}
+              </span>
+              {managing === member.userId ? (
+                <MemberPermissions teamId={props.teamId} userId={member.userId} name={member.displayName ?? "this member"} />
               ) : null}
             </li>
           ))}
