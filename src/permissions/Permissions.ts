@@ -28,6 +28,7 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
@@ -164,4 +165,31 @@ export const listProjectPermissions = Effect.fn("Permissions.listProjectPermissi
 export const hasProjectPermission = Effect.fn("Permissions.hasProjectPermission")(function* (permissionId: string) {
   const permissions = yield* listProjectPermissions({ recursive: true })
   return permissions.some((permission) => permission.id === permissionId)
+})
+
+/**
+ * One of the signed-in user's team permissions (the official `user.getPermission(team, id)`),
+ * or `Option.none()` when the user does not hold it; `recursive` (default `true`) counts
+ * permissions held through containment. Reads {@link listTeamPermissions} (same cache entry).
+ */
+export const getTeamPermission = Effect.fn("Permissions.getTeamPermission")(function* (
+  teamId: string,
+  permissionId: string,
+  options: ListOptions = {}
+) {
+  const permissions = yield* listTeamPermissions(teamId, options)
+  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
+})
+
+/**
+ * One of the signed-in user's project permissions (the official `user.getPermission(id)`), or
+ * `Option.none()` when the user does not hold it; `recursive` (default `true`) counts permissions
+ * held through containment. Reads {@link listProjectPermissions} (same cache entry).
+ */
+export const getProjectPermission = Effect.fn("Permissions.getProjectPermission")(function* (
+  permissionId: string,
+  options: ListOptions = {}
+) {
+  const permissions = yield* listProjectPermissions(options)
+  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
 })

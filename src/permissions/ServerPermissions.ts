@@ -17,6 +17,7 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { InvalidArgument } from "../core/Errors.js"
@@ -157,4 +158,33 @@ export const hasProjectPermission = Effect.fn("ServerPermissions.hasProjectPermi
 ) {
   const permissions = yield* listProjectPermissions(userId, { recursive: true })
   return permissions.some((permission) => permission.id === permissionId)
+})
+
+/**
+ * One of a user's team permissions (the official `serverUser.getPermission(team, id)`), or
+ * `Option.none()` when the user does not hold it; `recursive` (default `true`) counts permissions
+ * held through containment. Reads {@link listTeamPermissions}.
+ */
+export const getTeamPermission = Effect.fn("ServerPermissions.getTeamPermission")(function* (
+  teamId: string,
+  userId: string,
+  permissionId: string,
+  options: Permissions.ListOptions = {}
+) {
+  const permissions = yield* listTeamPermissions(teamId, userId, options)
+  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
+})
+
+/**
+ * One of a user's project permissions, or `Option.none()` when the user does not hold it;
+ * `recursive` (default `true`) counts permissions held through containment. Reads
+ * {@link listProjectPermissions}.
+ */
+export const getProjectPermission = Effect.fn("ServerPermissions.getProjectPermission")(function* (
+  userId: string,
+  permissionId: string,
+  options: Permissions.ListOptions = {}
+) {
+  const permissions = yield* listProjectPermissions(userId, options)
+  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
 })
