@@ -5,7 +5,7 @@
  * signed-in user — no "loading" and no `GET /users/me` (one request saved per page load, counted
  * here) — and stores the tokens the browser's store lacks. In process and over real HTTP.
  */
-import { cleanup, render, screen, waitFor } from "@testing-library/react"
+import { cleanup, configure, render, screen, waitFor } from "@testing-library/react"
 import { Effect, ManagedRuntime, Option } from "effect"
 import { version as reactVersion } from "react"
 import { renderToString } from "react-dom/server"
@@ -21,6 +21,9 @@ import type { StackRuntime } from "../../react/index.js"
 import { countingClient } from "../cache/support.js"
 import { countingFetch, startServer } from "../e2e/support.js"
 import { password } from "./support.js"
+
+// a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
+configure({ asyncUtilTimeout: 10_000 })
 
 let emulator: Emulator.Emulator
 let main: { server: RunningServer; stop: () => Promise<void> }

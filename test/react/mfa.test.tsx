@@ -5,7 +5,7 @@
  * "needs-code"; a wrong code shows "wrong-code" and the attempt stays usable; the right code signs
  * in (and `useUser` follows); the attempt code is never rendered.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, Redacted } from "effect"
 import { version as reactVersion } from "react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -15,6 +15,9 @@ import * as Sessions from "../../src/auth/Sessions.js"
 import * as Totp from "../../src/auth/Totp.js"
 import { StackProvider, useMfaSignIn, useUser } from "../../react/index.js"
 import { makeApp, password } from "./support.js"
+
+// a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
+configure({ asyncUtilTimeout: 10_000 })
 import type { App } from "./support.js"
 
 let app: App

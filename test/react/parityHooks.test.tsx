@@ -5,7 +5,7 @@
  * permissions, received invitations, connected accounts, the CLI confirmation page, and
  * `useUser({ or: "anonymous" })`. Against the in-process emulator.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { version as reactVersion } from "react"
 import type { ReactNode } from "react"
@@ -35,6 +35,9 @@ import {
   useUser
 } from "../../react/index.js"
 import { makeApp } from "./support.js"
+
+// a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
+configure({ asyncUtilTimeout: 10_000 })
 import type { App } from "./support.js"
 
 let app: App

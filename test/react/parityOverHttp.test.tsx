@@ -5,7 +5,7 @@
  * `useCliAuthConfirmation`, `useUser({ or: "anonymous" })` and, over a runtime with server access,
  * the server hooks.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { version as reactVersion } from "react"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -21,6 +21,9 @@ import * as Users from "../../src/users/Users.js"
 import { makeStackHooks, StackProvider } from "../../react/index.js"
 import { countingFetch, startServer } from "../e2e/support.js"
 import { password } from "./support.js"
+
+// a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
+configure({ asyncUtilTimeout: 10_000 })
 
 let main: { server: RunningServer; stop: () => Promise<void> }
 
