@@ -17,7 +17,9 @@ const isolatedFiles = [
   "test/session/BrowserCookieStore.test.ts",
   "test/session/TokenStore.contract.test.ts",
   "test/auth/passkeys.test.ts",
-  "test/emulator/optionalWebAuthnServer.test.ts"
+  "test/emulator/optionalWebAuthnServer.test.ts",
+  // loads the official @stackframe/js, which changes globals other files see
+  "test/emulator/officialSdk.test.ts"
 ]
 
 const shared = {

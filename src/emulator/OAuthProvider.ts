@@ -176,17 +176,37 @@ export const consentPage = (providerId: string, parameters: Readonly<Record<stri
 <html lang="en">
   <head>
     <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Sign in with ${name} (emulator)</title>
+    <style>
+      body { margin: 0; min-height: 100vh; display: grid; place-items: start center; padding: 3rem 1rem; box-sizing: border-box;
+        font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f6f7fb; color: #1b1f2a; }
+      main { width: 100%; max-width: 400px; background: #fff; border: 1px solid #e3e6ef; border-radius: 10px; padding: 1.75rem; box-sizing: border-box; }
+      h1 { font-size: 1.4rem; margin: 0 0 0.5rem; text-align: center; }
+      p { color: #475467; margin: 0 0 1rem; }
+      .note { font-size: 0.85rem; text-align: center; }
+      [role="alert"] { color: #912018; background: #fef3f2; border: 1px solid #fecdca; border-radius: 8px; padding: 0.6rem 0.8rem; }
+      label { display: grid; gap: 0.35rem; font-weight: 500; margin-bottom: 1rem; }
+      input[type="email"] { font: inherit; padding: 0.6rem 0.75rem; border: 1px solid #d0d5dd; border-radius: 8px; }
+      .actions { display: grid; gap: 0.5rem; }
+      button { font: inherit; font-weight: 600; padding: 0.6rem 1rem; border-radius: 8px; border: 1px solid #d0d5dd; background: #fff; color: #1b1f2a; cursor: pointer; }
+      button[value="authorize"] { background: #4f46e5; border-color: #4f46e5; color: #fff; }
+      :focus-visible { outline: 3px solid #4f46e5; outline-offset: 2px; }
+    </style>
   </head>
   <body>
-    <h1>Sign in with ${name}</h1>
-    <p>This is the emulator's mock OAuth provider. Any e-mail address is accepted; no password is needed.</p>
-${problem === undefined ? "" : `    <p role="alert">${escapeHtml(problem)}</p>\n`}    <form method="post" action="${escapeHtml(authorizePath(providerId))}">
+    <main>
+      <h1>Sign in with ${name}</h1>
+      <p class="note">The emulator's mock ${name} provider: any e-mail address is accepted, no password is needed. Deny goes back to the app without signing in.</p>
+${problem === undefined ? "" : `      <p role="alert">${escapeHtml(problem)}</p>\n`}      <form method="post" action="${escapeHtml(authorizePath(providerId))}">
 ${hidden}
-      <label>E-mail <input type="email" name="email" value="${escapeHtml(parameters["email"] ?? "")}" required autofocus></label>
-      <button type="submit" name="action" value="authorize">Authorize</button>
-      <button type="submit" name="action" value="deny" formnovalidate>Deny</button>
-    </form>
+        <label>E-mail <input type="email" name="email" value="${escapeHtml(parameters["email"] ?? "")}" autocomplete="email" required autofocus></label>
+        <div class="actions">
+          <button type="submit" name="action" value="authorize">Authorize</button>
+          <button type="submit" name="action" value="deny" formnovalidate>Deny</button>
+        </div>
+      </form>
+    </main>
   </body>
 </html>
 `

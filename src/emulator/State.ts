@@ -330,6 +330,8 @@ export interface ProjectRecord {
   readonly apiKeys: Map<string, ApiKeyRecord>
   /** Permission definitions and grants (see Permissions.ts); a new project holds the system team permissions. */
   readonly permissions: PermissionState
+  /** Config overrides in the service's schema, by level (`branch`, `environment`…): dotted key → value (see ConfigOverrides.ts). */
+  readonly configOverrides: Map<"project" | "branch" | "environment", Map<string, unknown>>
 }
 
 /** The key of a member's profile in {@link ProjectRecord.teamMemberProfiles}. */

@@ -3,7 +3,8 @@
  * consistent.
  *
  * - {@link makeState} and {@link makeProject} create every table up front: a project holds its
- *   users, sessions, codes, teams, member profiles, e-mail templates, API keys and permissions
+ *   users, sessions, codes, teams, member profiles, e-mail templates, API keys, permissions and
+ *   config overrides (one per level)
  *   from the start, and the state holds the tables that span projects (CLI attempts, OAuth flows
  *   and codes, the mock provider's codes, the outbox). Nothing is created on first use and
  *   nothing lives beside the state.
@@ -17,6 +18,7 @@
  * @module
  */
 import { Effect } from "effect"
+import { overrideLevels } from "./ConfigOverrides.js"
 import { defaultTemplates } from "./EmailTemplates.js"
 import { forgetMember, forgetTeam, forgetUser, seedPermissionState } from "./Permissions.js"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
@@ -76,7 +78,8 @@ export const makeProject = (input: NewProject): ProjectRecord => ({
   teamMemberProfiles: new Map(),
   emailTemplates: new Map(defaultTemplates.map((template) => [template.id, { ...template }])),
   apiKeys: new Map(),
-  permissions: seedPermissionState()
+  permissions: seedPermissionState(),
+  configOverrides: new Map(overrideLevels.map((level) => [level, new Map<string, unknown>()]))
 })
 
 /** Runs `effect` holding the state's write permit: one handler at a time checks and writes. */
