@@ -12,6 +12,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as OAuth from "../auth/OAuth.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { accessTokenEndpoint, accountAccessTokenEndpoint, listEndpoint, listOAuthProvidersEndpoint } from "./internal/connectedAccounts.js"
 
@@ -81,4 +82,26 @@ export const listOAuthProviders = Effect.fn("ConnectedAccounts.listOAuthProvider
 export const getOAuthProvider = Effect.fn("ConnectedAccounts.getOAuthProvider")(function* (id: string) {
   const connections = yield* listOAuthProviders()
   return Option.fromNullable(connections.find((connection) => connection.id === id))
+})
+
+/** Options of {@link getAccessTokenOrLink}: the token's, and where the link flow goes if one is needed. */
+export interface GetOrLinkOptions extends AccessTokenOptions {
+  /** The link flow's pages (callback, error, after-callback); default as `OAuth.linkAccount`'s. */
+  readonly link?: Omit<OAuth.OAuthStartOptions, "provider" | "scopes"> | undefined
+}
+
+/**
+ * A provider access token for the signed-in user, or, when the user has no such connection or
+ * it lacks a requested scope, the start of the flow that links one (the official
+ * `getConnectedAccount(provider, { or: "redirect", scopes })`): `OAuth.linkAccount` with the
+ * provider and the scopes navigates the page to the provider and this answers `Option.none()`;
+ * after the callback the same call answers the token. Fails like {@link getAccessToken} and
+ * `OAuth.linkAccount`.
+ */
+export const getAccessTokenOrLink = Effect.fn("ConnectedAccounts.getAccessTokenOrLink")(function* (options: GetOrLinkOptions) {
+  const token = yield* getAccessToken(options)
+  if (Option.isSome(token)) return token
+  const scopes = typeof options.scope === "string" ? options.scope.split(" ").filter((scope) => scope.length > 0) : options.scope
+  yield* OAuth.linkAccount({ ...options.link, provider: options.provider, ...(scopes === undefined || scopes.length === 0 ? {} : { scopes }) })
+  return Option.none()
 })
