@@ -66,24 +66,35 @@ export const equals = (a: StoredTokens, b: StoredTokens): boolean => {
 }
 
 /** Drops unusable token texts (empty, `"undefined"`) from a pair before it is stored. */
-export const sanitize = (tokens: StoredTokens): StoredTokens => ({
-  accessToken: Option.flatMap(tokens.accessToken, (value) => token(Redacted.value(value))),
-  refreshToken: Option.flatMap(tokens.refreshToken, (value) => token(Redacted.value(value)))
-})
+export const sanitize = (tokens: StoredTokens): StoredTokens => {
+  const usable = (value: Redacted.Redacted<string>) => isUsableToken(Redacted.value(value))
+  const clean = (value: Option.Option<Redacted.Redacted<string>>) => Option.isNone(value) || usable(value.value)
+  // a pair already clean is kept as it is (no new objects per store)
+  if (clean(tokens.accessToken) && clean(tokens.refreshToken)) return tokens
+  return { accessToken: Option.filter(tokens.accessToken, usable), refreshToken: Option.filter(tokens.refreshToken, usable) }
+}
 
 /** An in-memory store (the default): tokens live as long as the layer. */
 export const makeMemory = (initial: StoredTokens = empty): Effect.Effect<TokenStoreShape> =>
-  Effect.sync(() => {
-    let tokens = sanitize(initial)
-    return {
-      get: Effect.sync(() => tokens),
-      set: (next) =>
-        Effect.sync(() => {
-          tokens = sanitize(next)
-        }),
-      changes: Stream.empty
-    }
-  })
+  Effect.sync((): TokenStoreShape => new MemoryStore(sanitize(initial)))
+
+/** The memory store: one field; its effects are built when read (issue 14: heap per session). */
+class MemoryStore implements TokenStoreShape {
+  #tokens: StoredTokens
+  constructor(tokens: StoredTokens) {
+    this.#tokens = tokens
+  }
+  get get(): Effect.Effect<StoredTokens> {
+    return Effect.sync(() => this.#tokens)
+  }
+  readonly set = (tokens: StoredTokens): Effect.Effect<void> =>
+    Effect.sync(() => {
+      this.#tokens = sanitize(tokens)
+    })
+  get changes(): Stream.Stream<StoredTokens> {
+    return Stream.empty
+  }
+}
 
 /** An in-memory token store, optionally seeded. */
 export const layerMemory = (initial: StoredTokens = empty): Layer.Layer<TokenStore> => Layer.effect(TokenStore, makeMemory(initial))

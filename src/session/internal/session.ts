@@ -70,13 +70,6 @@ const endsTheSession = KnownErrors.isRefreshTokenError
 const isNetworkFailure = (error: RefreshError): boolean =>
   error._tag === "ConnectivityError" || error._tag === "RateLimited" || (error._tag === "HttpError" && error.status >= 500)
 
-/** Where a session keeps its tokens: a variable, written through to the store for a store-backed session. */
-interface TokenCell {
-  readonly get: Effect.Effect<StoredTokens>
-  /** Replaces the tokens (and persists them, for a store-backed cell). */
-  readonly set: (tokens: StoredTokens) => Effect.Effect<void>
-}
-
 interface InFlight {
   readonly refreshToken: string
   readonly deferred: Deferred.Deferred<Option.Option<Redacted.Redacted<string>>, RefreshError>
@@ -88,14 +81,9 @@ interface CooledFailure {
   readonly atMillis: number
 }
 
-/** The token rules shared by both kinds of session, plus a way to invalidate refreshes in flight. */
-interface SessionCore extends Omit<SessionShape, "current" | "changes"> {
-  /** Tokens changed outside this session (another tab): a refresh in flight must not write. */
-  readonly invalidate: Effect.Effect<void>
-}
-
 /**
- * The one implementation of the session rules (SPEC.md §4, PROTOCOL.md §2.7, §5.1):
+ * The one implementation of the session rules (SPEC.md §4, PROTOCOL.md §2.7, §5.1), for both kinds
+ * of session:
  *
  * - the access token is reused while ≥ 20 s remain (no `exp`: never expires), unless marked expired;
  * - one refresh per refresh token at a time, shared by every caller; it runs through `detach`, so
@@ -105,36 +93,150 @@ interface SessionCore extends Omit<SessionShape, "current" | "changes"> {
  *   for {@link RefreshFailureCooldown} per refresh token;
  * - a sign-in, sign-out or external change during a refresh wins: the refresh result is dropped.
  *
- * Bookkeeping (generation, in-flight refresh, cooldown) lives in this closure and is changed only
- * in synchronous steps, so check-and-set is atomic between fibers.
+ * Tokens and bookkeeping (generation, in-flight refresh, cooldown) are private fields changed only
+ * in synchronous steps, so check-and-set is atomic between fibers. A class, not a closure: the
+ * session's effects are built when read (getters on the prototype), so a live session holds its
+ * fields only (issue 14: heap per session).
  */
-const makeCore = (
-  client: StackClientShape,
-  cell: TokenCell,
-  detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
-): SessionCore => {
-  let rejectedAccessToken: string | undefined
+class SessionImpl implements SessionShape {
+  #tokens: StoredTokens
+  #rejectedAccessToken: string | undefined = undefined
   // bumped by every sign-in, sign-out and external change: a refresh started under an older
   // generation must not write its result
-  let generation = 0
-  let inFlight: InFlight | undefined
-  let lastFailure: CooledFailure | undefined
+  #generation = 0
+  #inFlight: InFlight | undefined = undefined
+  #lastFailure: CooledFailure | undefined = undefined
+  readonly #client: StackClientShape
+  readonly #persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined
+  readonly #detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
+  // subscribers of `changes` (a store-backed session); `undefined`: `changes` is empty
+  readonly #listeners: Set<(tokens: StoredTokens) => void> | undefined
 
-  const runRefresh = (
-    refreshToken: Redacted.Redacted<string>,
-    startedAt: number
-  ): Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> =>
-    sendRefreshGrant(client, refreshToken).pipe(
+  constructor(
+    client: StackClientShape,
+    tokens: StoredTokens,
+    persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined,
+    detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>,
+    listeners: Set<(tokens: StoredTokens) => void> | undefined
+  ) {
+    this.#client = client
+    this.#tokens = tokens
+    this.#persist = persist
+    this.#detach = detach
+    this.#listeners = listeners
+  }
+
+  /** Replaces the tokens, tells the subscribers, and persists them (a store-backed session). */
+  write(tokens: StoredTokens): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      this.#replace(tokens)
+      return this.#persist === undefined ? Effect.void : this.#persist(tokens)
+    })
+  }
+
+  /** Takes tokens the store changed outside this session: a refresh in flight must not write; not persisted again. */
+  receive(tokens: StoredTokens): Effect.Effect<void> {
+    return Effect.sync(() => {
+      if (TokenStoreModule.equals(this.#tokens, tokens)) return
+      this.#generation++
+      this.#rejectedAccessToken = undefined
+      this.#lastFailure = undefined
+      this.#replace(tokens)
+    })
+  }
+
+  #replace(tokens: StoredTokens): void {
+    this.#tokens = tokens
+    if (this.#listeners !== undefined) for (const listener of this.#listeners) listener(tokens)
+  }
+
+  get current(): Effect.Effect<StoredTokens> {
+    return Effect.sync(() => this.#tokens)
+  }
+
+  get changes(): Stream.Stream<StoredTokens> {
+    const listeners = this.#listeners
+    if (listeners === undefined) return Stream.empty
+    return Stream.asyncPush<StoredTokens>((emit) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const listener = (tokens: StoredTokens) => {
+            emit.single(tokens)
+          }
+          // the current tokens and the registration in one synchronous step: no write falls between
+          emit.single(this.#tokens)
+          listeners.add(listener)
+          return listener
+        }),
+        (listener) =>
+          Effect.sync(() => {
+            listeners.delete(listener)
+          })
+      )
+    )
+  }
+
+  /** A sign-in or sign-out: a refresh in flight must not write its result. */
+  get invalidate(): Effect.Effect<void> {
+    return Effect.sync(() => {
+      this.#generation++
+      this.#rejectedAccessToken = undefined
+      this.#lastFailure = undefined
+    })
+  }
+
+  readonly markAccessTokenExpired = (accessToken: Redacted.Redacted<string>): Effect.Effect<void> =>
+    Effect.sync(() => {
+      this.#rejectedAccessToken = Redacted.value(accessToken)
+    })
+
+  readonly signIn = (tokens: { readonly accessToken: Redacted.Redacted<string>; readonly refreshToken: Option.Option<Redacted.Redacted<string>> }) =>
+    Effect.zipRight(this.invalidate, this.write({ accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken }))
+
+  get clear(): Effect.Effect<void> {
+    return Effect.zipRight(this.invalidate, this.write(TokenStoreModule.empty))
+  }
+
+  get requestTokens(): Effect.Effect<RequestTokens, RefreshError> {
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const current = this.#tokens
+      if (isUsableAccessToken(current.accessToken, now, this.#rejectedAccessToken)) return Effect.succeed(current)
+      if (Option.isNone(current.refreshToken)) return Effect.succeed(TokenStoreModule.empty)
+      return Effect.map(this.refresh, (accessToken) =>
+        Option.isSome(accessToken) ? { accessToken, refreshToken: this.#tokens.refreshToken } : TokenStoreModule.empty
+      )
+    })
+  }
+
+  get refresh(): Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> {
+    return Effect.gen(this, function* () {
+      const current = this.#tokens
+      if (Option.isNone(current.refreshToken)) return Option.none()
+      const refreshToken = current.refreshToken.value
+      const now = yield* Clock.currentTimeMillis
+      const cooldown = Duration.toMillis(yield* RefreshFailureCooldown)
+      const cooled = this.#lastFailure
+      if (cooled !== undefined && cooled.refreshToken === Redacted.value(refreshToken) && now - cooled.atMillis < cooldown) {
+        return yield* Effect.fail(cooled.error)
+      }
+      const deferred = yield* this.#joinOrStart(refreshToken)
+      return yield* Deferred.await(deferred)
+    })
+  }
+
+  #runRefresh(refreshToken: Redacted.Redacted<string>, startedAt: number): Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> {
+    return sendRefreshGrant(this.#client, refreshToken).pipe(
       Effect.flatMap((response) =>
-        Effect.flatMap(cell.get, (current) => {
-          if (generation !== startedAt || text(current.refreshToken) !== Redacted.value(refreshToken)) {
+        Effect.suspend(() => {
+          const current = this.#tokens
+          if (this.#generation !== startedAt || text(current.refreshToken) !== Redacted.value(refreshToken)) {
             // a sign-out or another sign-in happened meanwhile: drop this result
             return Effect.succeed(Option.none<Redacted.Redacted<string>>())
           }
-          rejectedAccessToken = undefined
-          lastFailure = undefined
+          this.#rejectedAccessToken = undefined
+          this.#lastFailure = undefined
           return Effect.as(
-            cell.set({
+            this.write({
               accessToken: Option.some(response.accessToken),
               refreshToken: response.refreshToken === undefined ? current.refreshToken : Option.some(response.refreshToken)
             }),
@@ -144,159 +246,73 @@ const makeCore = (
       ),
       Effect.catchIf(endsTheSession, () =>
         Effect.suspend(() => {
-          if (generation !== startedAt) return Effect.succeed(Option.none<Redacted.Redacted<string>>())
-          generation++
-          return Effect.as(cell.set(TokenStoreModule.empty), Option.none<Redacted.Redacted<string>>())
+          if (this.#generation !== startedAt) return Effect.succeed(Option.none<Redacted.Redacted<string>>())
+          this.#generation++
+          return Effect.as(this.write(TokenStoreModule.empty), Option.none<Redacted.Redacted<string>>())
         })
       ),
       // every other failure keeps the tokens: the grant's known errors become a SessionError
       Effect.mapError(groupRefreshFailure)
     )
+  }
 
   /** Records a network failure for the cooldown, frees the slot, and hands the outcome to every waiter. */
-  const settle = (running: InFlight, exit: Exit.Exit<Option.Option<Redacted.Redacted<string>>, RefreshError>) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+  #settle(running: InFlight, exit: Exit.Exit<Option.Option<Redacted.Redacted<string>>, RefreshError>) {
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
       if (Exit.isFailure(exit)) {
         const failure = Cause.failureOption(exit.cause)
         if (Option.isSome(failure) && isNetworkFailure(failure.value)) {
-          lastFailure = { refreshToken: running.refreshToken, error: failure.value, atMillis: now }
+          this.#lastFailure = { refreshToken: running.refreshToken, error: failure.value, atMillis: now }
         }
       }
-      if (inFlight === running) inFlight = undefined
+      if (this.#inFlight === running) this.#inFlight = undefined
       return Deferred.done(running.deferred, exit)
     })
+  }
 
   /** The refresh in flight for this token, or a new one started detached (atomic: no yield between check and set). */
-  const joinOrStart = (refreshToken: Redacted.Redacted<string>) =>
-    Effect.uninterruptible(
+  #joinOrStart(refreshToken: Redacted.Redacted<string>) {
+    return Effect.uninterruptible(
       Effect.suspend(() => {
         const key = Redacted.value(refreshToken)
+        const inFlight = this.#inFlight
         if (inFlight !== undefined && inFlight.refreshToken === key) return Effect.succeed(inFlight.deferred)
         const running: InFlight = {
           refreshToken: key,
           deferred: Deferred.unsafeMake<Option.Option<Redacted.Redacted<string>>, RefreshError>(FiberId.none)
         }
-        inFlight = running
+        this.#inFlight = running
         // interruptible again (a fiber forked here would inherit this region's uninterruptibility),
         // so closing the session's scope stops a refresh in flight; its waiters then end too
-        const refresh = Effect.interruptible(runRefresh(refreshToken, generation)).pipe(
-          Effect.onExit((exit) => settle(running, exit)),
+        const refresh = Effect.interruptible(this.#runRefresh(refreshToken, this.#generation)).pipe(
+          Effect.onExit((exit) => this.#settle(running, exit)),
           Effect.ignore
         )
-        return Effect.as(detach(refresh), running.deferred)
+        return Effect.as(this.#detach(refresh), running.deferred)
       })
     )
-
-  const refresh: Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> = Effect.gen(function* () {
-    const current = yield* cell.get
-    if (Option.isNone(current.refreshToken)) return Option.none()
-    const refreshToken = current.refreshToken.value
-    const now = yield* Clock.currentTimeMillis
-    const cooldown = Duration.toMillis(yield* RefreshFailureCooldown)
-    const cooled = lastFailure
-    if (cooled !== undefined && cooled.refreshToken === Redacted.value(refreshToken) && now - cooled.atMillis < cooldown) {
-      return yield* Effect.fail(cooled.error)
-    }
-    const deferred = yield* joinOrStart(refreshToken)
-    return yield* Deferred.await(deferred)
-  })
-
-  const requestTokens: Effect.Effect<RequestTokens, RefreshError> = Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    const current = yield* cell.get
-    if (isUsableAccessToken(current.accessToken, now, rejectedAccessToken)) return current
-    if (Option.isNone(current.refreshToken)) return TokenStoreModule.empty
-    const accessToken = yield* refresh
-    const after = yield* cell.get
-    return Option.isSome(accessToken) ? { accessToken, refreshToken: after.refreshToken } : TokenStoreModule.empty
-  })
-
-  const invalidate = Effect.sync(() => {
-    generation++
-    rejectedAccessToken = undefined
-    lastFailure = undefined
-  })
-
-  return {
-    requestTokens,
-    refresh,
-    markAccessTokenExpired: (accessToken) =>
-      Effect.sync(() => {
-        rejectedAccessToken = Redacted.value(accessToken)
-      }),
-    signIn: (tokens) => Effect.zipRight(invalidate, cell.set({ accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken })),
-    clear: Effect.zipRight(invalidate, cell.set(TokenStoreModule.empty)),
-    invalidate
   }
 }
 
 /**
- * The session over a `TokenStore`: tokens in a variable (changed only in synchronous steps)
- * written through to the store, refreshes forked in the session's scope. `changes` is the current
- * tokens, then every write, for each subscriber (a listener registered while the stream runs);
- * a session holds no stream, queue or fiber of its own while nobody subscribes. The store's
- * outside changes are watched by a fiber in the session's scope, unless the store has none
- * (`changes` is `Stream.empty`: the memory store, a request's tokens).
+ * The session over a `TokenStore`: tokens written through to the store, refreshes forked in the
+ * session's scope. `changes` is the current tokens, then every write, for each subscriber (a
+ * listener registered while the stream runs): no stream, queue or fiber is held while nobody
+ * subscribes. The store's outside changes are watched by a fiber in the session's scope, unless
+ * the store has none (`changes` is `Stream.empty`: the memory store).
  */
 export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
-  let state: StoredTokens = yield* store.get
-  const listeners = new Set<(tokens: StoredTokens) => void>()
-  const write = (tokens: StoredTokens) =>
-    Effect.sync(() => {
-      state = tokens
-      for (const listener of listeners) listener(tokens)
-    })
-  const current = Effect.sync(() => state)
-
-  const core = makeCore(
-    client,
-    { get: current, set: (tokens) => Effect.zipRight(write(tokens), store.set(tokens)) },
-    (refresh) => Effect.forkIn(refresh, scope)
-  )
-
+  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), new Set())
   if (store.changes !== Stream.empty) {
     yield* store.changes.pipe(
-      Stream.runForEach((tokens) =>
-        Effect.suspend(() => {
-          if (TokenStoreModule.equals(state, tokens)) return Effect.void
-          return Effect.zipRight(core.invalidate, write(tokens))
-        })
-      ),
+      Stream.runForEach((tokens) => session.receive(tokens)),
       Effect.forkIn(scope)
     )
   }
-
-  const changes = Stream.asyncPush<StoredTokens>((emit) =>
-    Effect.acquireRelease(
-      Effect.sync(() => {
-        const listener = (tokens: StoredTokens) => {
-          emit.single(tokens)
-        }
-        // the current tokens and the registration in one synchronous step: no write falls between
-        emit.single(state)
-        listeners.add(listener)
-        return listener
-      }),
-      (listener) =>
-        Effect.sync(() => {
-          listeners.delete(listener)
-        })
-    )
-  )
-
-  const session: SessionShape = {
-    requestTokens: core.requestTokens,
-    refresh: core.refresh,
-    markAccessTokenExpired: core.markAccessTokenExpired,
-    signIn: core.signIn,
-    clear: core.clear,
-    current,
-    changes
-  }
-  return session
+  return session satisfies SessionShape as SessionShape
 })
 
 /**
@@ -306,24 +322,4 @@ export const makeSession = Effect.gen(function* () {
  * interruption never cancels it for the others.
  */
 export const makeRequestSession = (initial: StoredTokens): Effect.Effect<SessionShape, never, StackClient> =>
-  Effect.map(StackClient, (client) => {
-    let state = initial
-    const cell: TokenCell = {
-      get: Effect.sync(() => state),
-      set: (tokens) =>
-        Effect.sync(() => {
-          state = tokens
-        })
-    }
-    const core = makeCore(client, cell, Effect.forkDaemon)
-    const session: SessionShape = {
-      requestTokens: core.requestTokens,
-      refresh: core.refresh,
-      markAccessTokenExpired: core.markAccessTokenExpired,
-      signIn: core.signIn,
-      clear: core.clear,
-      current: cell.get,
-      changes: Stream.empty
-    }
-    return session
-  })
+  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, Effect.forkDaemon, undefined))
