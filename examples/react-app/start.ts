@@ -14,6 +14,9 @@ import { startDemo } from "./server.js"
 
 const usage = "Usage: npm start -- [--port 3000] [--emulator-port 8102] [--quiet]"
 
+/** How long a stop waits for the servers to close before the process exits anyway. */
+const closeWaitMillis = 15_000
+
 const parse = (argv: ReadonlyArray<string>) => {
   const options: { port?: number; emulatorPort?: number; quiet?: boolean } = {}
   for (let i = 0; i < argv.length; i++) {
@@ -69,9 +72,18 @@ ${describeDemoSeed(demo.emulator.demoSeed, { flags: false })
     if (stopping) return
     stopping = true
     console.log(`\n  ${signal}: stopping the app and the emulator…`)
-    demo.close().then(
+    // Vite may wait for its esbuild helper, which a terminal's Ctrl-C (sent to the whole process
+    // group) can kill while dependencies are being bundled: the process exits after a bounded wait
+    let late = false
+    const bounded = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        late = true
+        resolve()
+      }, closeWaitMillis).unref()
+    )
+    Promise.race([demo.close(), bounded]).then(
       () => {
-        console.log("  Stopped.")
+        console.log(late ? `  Stopped. (The app server had not finished closing after ${closeWaitMillis / 1000} s.)` : "  Stopped.")
         process.exit(exitCode)
       },
       (error: unknown) => {
