@@ -14,6 +14,8 @@ import { Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
 import {
   AccessTokenExpired,
+  CannotGetOwnUserWithoutUser,
+  OauthConnectionAlreadyConnectedToAnotherUser,
   InvalidAuthorizationCode,
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
@@ -32,7 +34,7 @@ import type { KnownErrorClass } from "../core/KnownError.js"
 import * as ConnectedAccounts from "../connected-accounts/internal/connectedAccounts.js"
 import * as UserApiKeys from "../api-keys/internal/userApiKeys.js"
 import { AuthorizeQuery } from "../auth/internal/oauth.js"
-import { optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
+import { field, optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
 import * as Projects from "../projects/internal/projects.js"
 import * as Teams from "../teams/internal/teams.js"
 import * as ServerUsers from "../users/internal/serverUsers.js"
@@ -539,3 +541,78 @@ export const resetConfigOverrideKeys = Endpoint.make({
   success: Schema.Struct({}),
   errors: []
 })
+
+// ---------------------------------------------------------------------------------------------
+// A user's OAuth provider connections (`/oauth-providers/{user_id}/{id}`, `POST /oauth-providers`)
+// ---------------------------------------------------------------------------------------------
+
+const ConnectionParams = Schema.Struct({ userId: field("user_id", Schema.String), providerId: field("provider_id", Schema.String) })
+
+/** `GET /oauth-providers/{user_id|me}/{id}` (client+): one connection of a user. */
+export const getOAuthProvider = Endpoint.make({
+  name: "Emulator.getOAuthProvider",
+  method: "GET",
+  path: "/oauth-providers/:user_id/:provider_id",
+  access: "client",
+  session: "optional",
+  params: ConnectionParams,
+  success: ConnectedAccounts.OAuthProviderConnection,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `PATCH /oauth-providers/{user_id|me}/{id}` (client+): `allow_sign_in`, `allow_connected_accounts` (server also `email`, `account_id`). */
+export const updateOAuthProvider = Endpoint.make({
+  name: "Emulator.updateOAuthProvider",
+  method: "PATCH",
+  path: "/oauth-providers/:user_id/:provider_id",
+  access: "client",
+  session: "optional",
+  params: ConnectionParams,
+  payload: Schema.Struct({
+    allowSignIn: optionalField("allow_sign_in", Schema.Boolean),
+    allowConnectedAccounts: optionalField("allow_connected_accounts", Schema.Boolean),
+    email: optionalField("email", Schema.String),
+    accountId: optionalField("account_id", Schema.String)
+  }),
+  success: ConnectedAccounts.OAuthProviderConnection,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `DELETE /oauth-providers/{user_id|me}/{id}` (client+): removes a connection. */
+export const deleteOAuthProvider = Endpoint.make({
+  name: "Emulator.deleteOAuthProvider",
+  method: "DELETE",
+  path: "/oauth-providers/:user_id/:provider_id",
+  access: "client",
+  session: "optional",
+  params: ConnectionParams,
+  success: Schema.Struct({ success: Schema.Literal(true) }),
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+/** `POST /oauth-providers` (server): links a provider account to a user. */
+export const createOAuthProvider = Endpoint.make({
+  name: "Emulator.createOAuthProvider",
+  method: "POST",
+  path: "/oauth-providers",
+  access: "server",
+  session: "none",
+  payload: Schema.Struct({
+    userId: field("user_id", Schema.String),
+    providerConfigId: field("provider_config_id", Schema.String),
+    accountId: field("account_id", Schema.String),
+    email: optionalField("email", Schema.String),
+    allowSignIn: field("allow_sign_in", Schema.Boolean),
+    allowConnectedAccounts: field("allow_connected_accounts", Schema.Boolean)
+  }),
+  successStatus: 201,
+  success: ConnectedAccounts.OAuthProviderConnection,
+  errors: [UserNotFound, OauthProviderNotFoundOrNotEnabled, OauthConnectionAlreadyConnectedToAnotherUser]
+})
+
+/** Server access to one connection of any user (`USER_NOT_FOUND` for an unknown user). */
+export const serverOAuthProviders = {
+  get: servedAt(getOAuthProvider, "server", [UserNotFound]),
+  update: servedAt(updateOAuthProvider, "server", [UserNotFound]),
+  delete: servedAt(deleteOAuthProvider, "server", [UserNotFound])
+}

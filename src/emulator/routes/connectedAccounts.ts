@@ -21,6 +21,7 @@ import { accessTokenEndpoint, accountAccessTokenEndpoint, listEndpoint, listOAut
 import {
   CannotGetOwnUserWithoutUser,
   OauthAccessTokenNotAvailableWithSharedOauthKeys,
+  OauthConnectionAlreadyConnectedToAnotherUser,
   OauthConnectionDoesNotHaveRequiredScope,
   OauthConnectionNotConnectedToUser,
   OauthProviderNotFoundOrNotEnabled,
@@ -28,12 +29,13 @@ import {
 } from "../../core/KnownErrors.js"
 import * as MockProvider from "../OAuthProvider.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf, requireMe } from "../RequestContext.js"
+import { projectOf, requireMe, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import * as Endpoints from "../Endpoints.js"
 import type { Handler } from "../Router.js"
 import { route } from "../Router.js"
-import type { UserRecord } from "../State.js"
+import { randomUuid } from "../Random.js"
+import type { OAuthAccountRecord, UserRecord } from "../State.js"
 
 /** The user a client request addresses by `user_id`: `me` or its own id (403 text for another). */
 const clientUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
@@ -107,6 +109,89 @@ const handlers = <E>(userOf: (context: RequestContext, userId: string) => Effect
     }))
 })
 
+/** The wire view of a connection (server views carry `account_id`). */
+const connectionView = (context: RequestContext, user: UserRecord, account: OAuthAccountRecord) => ({
+  id: account.id,
+  userId: user.id,
+  type: account.provider,
+  providerConfigId: account.providerConfigId,
+  email: account.email,
+  allowSignIn: account.allowSignIn,
+  allowConnectedAccounts: account.allowConnectedAccounts,
+  ...(context.auth?.type === "client" ? {} : { accountId: account.accountId })
+})
+
+/** The 404 text of a connection id the user does not have (the service's wording is not recorded). */
+export const connectionNotFoundText = "OAuth provider connection not found"
+
+/** The handlers of `/oauth-providers/{user_id}/{id}` at one access level, `userOf` resolving the addressed user. */
+const connectionHandlers = <E>(userOf: (context: RequestContext, userId: string) => Effect.Effect<UserRecord, E>) => {
+  const find = (context: RequestContext, params: { readonly userId: string; readonly providerId: string }) =>
+    Effect.gen(function* () {
+      const user = yield* userOf(context, params.userId)
+      const account = user.oauthAccounts.find((candidate) => candidate.id === params.providerId)
+      if (account === undefined) return yield* Effect.fail(new TextFailure({ status: 404, text: connectionNotFoundText }))
+      return { user, account }
+    })
+  return {
+    get: ({ params }: Parameters<Handler<typeof Endpoints.getOAuthProvider>>[0], context: RequestContext) =>
+      Effect.map(find(context, params), ({ user, account }) => connectionView(context, user, account)),
+    update: ({ params, payload }: Parameters<Handler<typeof Endpoints.updateOAuthProvider>>[0], context: RequestContext) =>
+      Effect.gen(function* () {
+        if (context.auth?.type === "client" && (payload.email !== undefined || payload.accountId !== undefined)) {
+          const keys = [payload.email !== undefined ? "email" : undefined, payload.accountId !== undefined ? "account_id" : undefined].filter((key) => key !== undefined)
+          return yield* Effect.fail(schemaError(context, [`body contains unknown properties: ${keys.join(", ")}`]))
+        }
+        const { user, account } = yield* find(context, params)
+        if (payload.allowSignIn !== undefined) account.allowSignIn = payload.allowSignIn
+        if (payload.allowConnectedAccounts !== undefined) account.allowConnectedAccounts = payload.allowConnectedAccounts
+        if (payload.email !== undefined) account.email = payload.email
+        if (payload.accountId !== undefined) {
+          const replaced: OAuthAccountRecord = { ...account, accountId: payload.accountId }
+          user.oauthAccounts.splice(user.oauthAccounts.indexOf(account), 1, replaced)
+          return connectionView(context, user, replaced)
+        }
+        return connectionView(context, user, account)
+      }),
+    delete: ({ params }: Parameters<Handler<typeof Endpoints.deleteOAuthProvider>>[0], context: RequestContext) =>
+      Effect.map(find(context, params), ({ user, account }) => {
+        user.oauthAccounts.splice(user.oauthAccounts.indexOf(account), 1)
+        return { success: true as const }
+      })
+  }
+}
+
+/** `POST /oauth-providers` (server): links a provider account of an enabled provider to an existing user. */
+const createConnection = ({ payload }: Parameters<Handler<typeof Endpoints.createOAuthProvider>>[0], context: RequestContext) =>
+  Effect.gen(function* () {
+    const project = projectOf(context)
+    const user = project.users.get(payload.userId)
+    if (user === undefined) return yield* Effect.fail(UserNotFound.make({}))
+    const provider = project.config.oauthProviders.find((candidate) => candidate.id === payload.providerConfigId)
+    if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
+    for (const other of project.users.values()) {
+      if (other.id === user.id) continue
+      if (other.oauthAccounts.some((account) => account.providerConfigId === provider.id && account.accountId === payload.accountId)) {
+        return yield* Effect.fail(OauthConnectionAlreadyConnectedToAnotherUser.make({}))
+      }
+    }
+    const account: OAuthAccountRecord = {
+      id: randomUuid(),
+      providerConfigId: provider.id,
+      provider: provider.provider,
+      accountId: payload.accountId,
+      email: payload.email ?? null,
+      allowSignIn: payload.allowSignIn,
+      allowConnectedAccounts: payload.allowConnectedAccounts,
+      grantedScopes: [...MockProvider.baseScopes(provider.provider)]
+    }
+    user.oauthAccounts.push(account)
+    return connectionView(context, user, account)
+  })
+
+const clientConnections = connectionHandlers(clientUserOf)
+const serverConnections = connectionHandlers(serverUserOf)
+
 const client = handlers(clientUserOf)
 const server = handlers(serverUserOf)
 const served = Endpoints.serverConnectedAccounts
@@ -120,5 +205,12 @@ export const routes = [
   route(served.list, server.list),
   route(served.accessToken, server.accessToken, { emptyBody: {} }),
   route(served.accountAccessToken, server.accountAccessToken, { emptyBody: {} }),
-  route(served.listOAuthProviders, server.listOAuthProviders)
+  route(served.listOAuthProviders, server.listOAuthProviders),
+  route(Endpoints.getOAuthProvider, clientConnections.get),
+  route(Endpoints.updateOAuthProvider, clientConnections.update),
+  route(Endpoints.deleteOAuthProvider, clientConnections.delete),
+  route(Endpoints.serverOAuthProviders.get, serverConnections.get),
+  route(Endpoints.serverOAuthProviders.update, serverConnections.update),
+  route(Endpoints.serverOAuthProviders.delete, serverConnections.delete),
+  route(Endpoints.createOAuthProvider, createConnection)
 ]
