@@ -78,11 +78,11 @@ export type MetadataField = "clientMetadata" | "clientReadOnlyMetadata" | "serve
 type KindOf<F extends MetadataField> = F extends "clientMetadata" ? "client" : F extends "clientReadOnlyMetadata" ? "clientReadOnly" : "server"
 
 /** The decoded type of field `F` under the owner's schemas `O` (`unknown` without a schema). */
-export type FieldType<O, F extends MetadataField> = O extends { readonly [K in KindOf<F>]: infer S }
+export type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }]
   ? S extends MetadataSchema ? Schema.Schema.Type<S> : unknown
   : unknown
 
-type OwnerOf<S, K extends "user" | "team"> = S extends { readonly [P in K]: infer O } ? O : never
+type OwnerOf<S, K extends "user" | "team"> = [S] extends [{ readonly [P in K]: infer O }] ? O : undefined
 
 /** A team (client or server view) whose metadata fields carry the decoded types of `S["team"]`. */
 export type TypedTeam<T, S extends Schemas> = {
@@ -96,7 +96,7 @@ export type TypedTeam<T, S extends Schemas> = {
 export type TypedUser<T, S extends Schemas> = {
   [K in keyof T]: K extends MetadataField
     ? FieldType<OwnerOf<S, "user">, K>
-    : K extends "selectedTeam" ? (T[K] extends null ? null : never) | TypedTeam<Exclude<T[K], null>, S>
+    : K extends "selectedTeam" ? (null extends T[K] ? null : never) | TypedTeam<Exclude<T[K], null>, S>
     : T[K]
 }
 
