@@ -56,6 +56,9 @@ const subscribe = (listener: () => void) => {
   }
 }
 
+/** The current {@link Connectivity} (outside React). */
+export const currentConnectivity = (): Connectivity => state
+
 /** The current {@link Connectivity}, re-rendering on change. */
 export const useConnectivity = (): Connectivity =>
   useSyncExternalStore(
