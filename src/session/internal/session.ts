@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { decodeJwt } from "jose/jwt/decode"
@@ -52,6 +53,7 @@ const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redac
   callDecoded(refreshGrant, {
     payload: makeRefreshGrant({
       projectId: client.config.projectId,
+      branchId: client.config.branchId,
       publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
       refreshToken
     })
@@ -109,45 +111,47 @@ class SessionImpl implements SessionShape {
   readonly #client: StackClientShape
   readonly #persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined
   readonly #detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
-  // subscribers of `changes` (a store-backed session); `undefined`: `changes` is empty
-  readonly #listeners: Set<(tokens: StoredTokens) => void> | undefined
+  // whether `changes` reports writes (a store-backed session); if not, `changes` is empty
+  readonly #observable: boolean
+  #hub: PubSub.PubSub<StoredTokens> | undefined = undefined
 
   constructor(
     client: StackClientShape,
     tokens: StoredTokens,
     persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined,
     detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>,
-    listeners: Set<(tokens: StoredTokens) => void> | undefined
+    observable: boolean
   ) {
     this.#client = client
     this.#tokens = tokens
     this.#persist = persist
     this.#detach = detach
-    this.#listeners = listeners
+    this.#observable = observable
   }
 
   /** Replaces the tokens, tells the subscribers, and persists them (a store-backed session). */
   write(tokens: StoredTokens): Effect.Effect<void> {
     return Effect.suspend(() => {
-      this.#replace(tokens)
-      return this.#persist === undefined ? Effect.void : this.#persist(tokens)
+      const published = this.#replace(tokens)
+      return this.#persist === undefined ? published : Effect.zipRight(published, this.#persist(tokens))
     })
   }
 
   /** Takes tokens the store changed outside this session: a refresh in flight must not write; not persisted again. */
   receive(tokens: StoredTokens): Effect.Effect<void> {
-    return Effect.sync(() => {
-      if (TokenStoreModule.equals(this.#tokens, tokens)) return
+    return Effect.suspend(() => {
+      if (TokenStoreModule.equals(this.#tokens, tokens)) return Effect.void
       this.#generation++
       this.#rejectedAccessToken = undefined
       this.#lastFailure = undefined
-      this.#replace(tokens)
+      return this.#replace(tokens)
     })
   }
 
-  #replace(tokens: StoredTokens): void {
+  /** Sets the tokens now; the effect tells the subscribers (nothing to do while nobody subscribed). */
+  #replace(tokens: StoredTokens): Effect.Effect<void> {
     this.#tokens = tokens
-    if (this.#listeners !== undefined) for (const listener of this.#listeners) listener(tokens)
+    return this.#hub === undefined ? Effect.void : Effect.asVoid(this.#hub.publish(tokens))
   }
 
   get current(): Effect.Effect<StoredTokens> {
@@ -155,25 +159,19 @@ class SessionImpl implements SessionShape {
   }
 
   get changes(): Stream.Stream<StoredTokens> {
-    const listeners = this.#listeners
-    if (listeners === undefined) return Stream.empty
-    return Stream.asyncPush<StoredTokens>((emit) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const listener = (tokens: StoredTokens) => {
-            emit.single(tokens)
-          }
-          // the current tokens and the registration in one synchronous step: no write falls between
-          emit.single(this.#tokens)
-          listeners.add(listener)
-          return listener
-        }),
-        (listener) =>
-          Effect.sync(() => {
-            listeners.delete(listener)
-          })
+    if (!this.#observable) return Stream.empty
+    // the current tokens, then every write after the subscription (as `SubscriptionRef.changes`)
+    return Stream.unwrapScoped(
+      Effect.flatMap(this.#hubOnce(), (hub) =>
+        Effect.map(PubSub.subscribe(hub), (queue) => Stream.concat(Stream.succeed(this.#tokens), Stream.fromQueue(queue)))
       )
     )
+  }
+
+  /** The session's hub of writes, made at the first subscription (a session nobody watches holds none). */
+  #hubOnce(): Effect.Effect<PubSub.PubSub<StoredTokens>> {
+    if (this.#hub !== undefined) return Effect.succeed(this.#hub)
+    return Effect.map(PubSub.unbounded<StoredTokens>(), (made) => (this.#hub ??= made))
   }
 
   /** A sign-in or sign-out: a refresh in flight must not write its result. */
@@ -297,15 +295,15 @@ class SessionImpl implements SessionShape {
 /**
  * The session over a `TokenStore`: tokens written through to the store, refreshes forked in the
  * session's scope. `changes` is the current tokens, then every write, for each subscriber (a
- * listener registered while the stream runs): no stream, queue or fiber is held while nobody
- * subscribes. The store's outside changes are watched by a fiber in the session's scope, unless
+ * hub made at the first subscription: no stream, queue or fiber is held while nobody
+ * subscribes). The store's outside changes are watched by a fiber in the session's scope, unless
  * the store has none (`changes` is `Stream.empty`: the memory store).
  */
 export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
-  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), new Set())
+  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), true)
   if (store.changes !== Stream.empty) {
     yield* store.changes.pipe(
       Stream.runForEach((tokens) => session.receive(tokens)),
@@ -322,4 +320,4 @@ export const makeSession = Effect.gen(function* () {
  * interruption never cancels it for the others.
  */
 export const makeRequestSession = (initial: StoredTokens): Effect.Effect<SessionShape, never, StackClient> =>
-  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, Effect.forkDaemon, undefined))
+  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, Effect.forkDaemon, false))
