@@ -91,8 +91,8 @@ export const publicKeySet = (
 })
 
 /** The audience a user's tokens are signed for. */
-export const audienceOfUser = (user: UserRecord): Audience =>
-  user.isAnonymous ? "anonymous" : restrictionOf(user) !== null ? "restricted" : "normal"
+export const audienceOfUser = (project: ProjectRecord, user: UserRecord): Audience =>
+  user.isAnonymous ? "anonymous" : restrictionOf(user, project.config) !== null ? "restricted" : "normal"
 
 /** `iss` of a project's tokens for an audience. */
 export const issuer = (apiBase: string, projectId: string, audience: Audience): string =>
@@ -114,8 +114,8 @@ export const claimsFor = (input: {
   readonly lifetimeSeconds: number
 }): AccessTokenClaims => {
   const { project, user } = input
-  const audience = audienceOfUser(user)
-  const restriction = restrictionOf(user)
+  const audience = audienceOfUser(project, user)
+  const restriction = restrictionOf(user, project.config)
   const iat = Math.floor(input.nowMillis / 1000)
   return {
     sub: user.id,
@@ -142,7 +142,7 @@ export const claimsFor = (input: {
 /** Mints an access token for a session (ES256, header `{alg, kid}`). */
 export const mintAccessToken = (input: Parameters<typeof claimsFor>[0]): Effect.Effect<string> => {
   const claims = claimsFor(input)
-  const key = input.project.signingKeys[audienceOfUser(input.user)][0]
+  const key = input.project.signingKeys[audienceOfUser(input.project, input.user)][0]
   return Effect.promise(() =>
     new jose.SignJWT({ ...claims } as unknown as jose.JWTPayload)
       .setProtectedHeader({ alg: "ES256", kid: key.kid })

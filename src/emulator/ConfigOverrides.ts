@@ -9,7 +9,7 @@
  * `auth.passkey.allowSignIn`, `auth.oauth.accountMergeStrategy`,
  * `teams.createPersonalTeamOnSignUp`, `teams.allowClientTeamCreation`,
  * `users.allowClientUserDeletion`, `apiKeys.enabled.user`, `apiKeys.enabled.team`,
- * `domains.allowLocalhost`. Other keys are kept in the override (and read back) but change
+ * `domains.allowLocalhost`, `onboarding.requireEmailVerification`. Other keys are kept in the override (and read back) but change
  * nothing the emulator serves.
  *
  * @module
@@ -22,7 +22,7 @@ export const overrideLevels = ["project", "branch", "environment"] as const
 /** A config level. */
 export type OverrideLevel = (typeof overrideLevels)[number]
 
-type Switch = "signUpEnabled" | "credentialEnabled" | "magicLinkEnabled" | "passkeyEnabled" | "createTeamOnSignUp" | "clientTeamCreationEnabled" | "clientUserDeletionEnabled" | "allowUserApiKeys" | "allowTeamApiKeys" | "allowLocalhost"
+type Switch = "requireEmailVerification" | "signUpEnabled" | "credentialEnabled" | "magicLinkEnabled" | "passkeyEnabled" | "createTeamOnSignUp" | "clientTeamCreationEnabled" | "clientUserDeletionEnabled" | "allowUserApiKeys" | "allowTeamApiKeys" | "allowLocalhost"
 
 /** The dotted keys of the service's schema that are emulator switches. */
 export const switchKeys: Readonly<Record<string, Switch>> = {
@@ -35,7 +35,8 @@ export const switchKeys: Readonly<Record<string, Switch>> = {
   "users.allowClientUserDeletion": "clientUserDeletionEnabled",
   "apiKeys.enabled.user": "allowUserApiKeys",
   "apiKeys.enabled.team": "allowTeamApiKeys",
-  "domains.allowLocalhost": "allowLocalhost"
+  "domains.allowLocalhost": "allowLocalhost",
+  "onboarding.requireEmailVerification": "requireEmailVerification"
 }
 
 const mergeStrategyKey = "auth.oauth.accountMergeStrategy"
@@ -99,6 +100,7 @@ export const renderConfig = (project: ProjectRecord): Record<string, unknown> =>
     teams: { createPersonalTeamOnSignUp: config.createTeamOnSignUp, allowClientTeamCreation: config.clientTeamCreationEnabled },
     users: { allowClientUserDeletion: config.clientUserDeletionEnabled },
     apiKeys: { enabled: { user: config.allowUserApiKeys, team: config.allowTeamApiKeys } },
+    onboarding: { requireEmailVerification: config.requireEmailVerification ?? false },
     domains: {
       allowLocalhost: config.allowLocalhost,
       trustedDomains: Object.fromEntries(

@@ -41,6 +41,11 @@ export interface ProjectConfig {
   readonly teamCreatorDefaultPermissions?: ReadonlyArray<string>
   readonly teamMemberDefaultPermissions?: ReadonlyArray<string>
   readonly userDefaultPermissions?: ReadonlyArray<string>
+  /**
+   * `onboarding.requireEmailVerification` (config override API): users whose primary e-mail is
+   * not verified are restricted (`email_not_verified`); off when absent.
+   */
+  readonly requireEmailVerification?: boolean
 }
 
 /** The e-mail server of a project: the service's shared one, or the project's own SMTP server. */
@@ -506,11 +511,21 @@ export const makeUser = (id: string, nowMillis: number): UserRecord => ({
   contactChannels: []
 })
 
-/** Why a user is restricted (`restricted_reason`), or null. Anonymous users are always restricted. */
+/**
+ * Why a user is restricted (`restricted_reason`), or null. Anonymous users are always restricted;
+ * when the project requires e-mail verification, so is a user whose primary e-mail is not verified.
+ */
 export const restrictionOf = (
-  user: UserRecord
+  user: UserRecord,
+  config: Pick<ProjectConfig, "requireEmailVerification">
 ): { readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } | null =>
-  user.isAnonymous ? { type: "anonymous" } : user.restrictedByAdmin ? { type: "restricted_by_administrator" } : null
+  user.isAnonymous
+    ? { type: "anonymous" }
+    : config.requireEmailVerification === true && !user.primaryEmailVerified
+      ? { type: "email_not_verified" }
+      : user.restrictedByAdmin
+        ? { type: "restricted_by_administrator" }
+        : null
 
 /**
  * Whether two e-mails are the same sign-in identity: the service normalises e-mails for sign-in

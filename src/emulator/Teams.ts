@@ -204,13 +204,13 @@ export const selectedTeamOf = (project: ProjectRecord, user: UserRecord): TeamRe
 /** The client view of a user with its real selected team. */
 export const currentUserView = (project: ProjectRecord, user: UserRecord): CurrentUser => {
   const team = selectedTeamOf(project, user)
-  return { ...toCurrentUser(user), selectedTeamId: team?.id ?? null, selectedTeam: team === undefined ? null : clientTeamView(team) }
+  return { ...toCurrentUser(user, project.config), selectedTeamId: team?.id ?? null, selectedTeam: team === undefined ? null : clientTeamView(team) }
 }
 
 /** The server view of a user with its real selected team (server team view). */
 export const serverUserView = (project: ProjectRecord, user: UserRecord): ServerUser => {
   const team = selectedTeamOf(project, user)
-  return { ...toServerUser(user), selectedTeamId: team?.id ?? null, selectedTeam: team === undefined ? null : serverTeamView(team) }
+  return { ...toServerUser(user, project.config), selectedTeamId: team?.id ?? null, selectedTeam: team === undefined ? null : serverTeamView(team) }
 }
 
 /** A member's profile in a team, client view: the team profile's values, else the user's own. */

@@ -6,12 +6,12 @@
  */
 import type { CurrentUser } from "../users/User.js"
 import type { ServerUser } from "../users/User.js"
-import type { UserRecord } from "./State.js"
+import type { ProjectConfig, UserRecord } from "./State.js"
 import { restrictionOf } from "./State.js"
 
 /** The client view of a user (`GET /users/me` with client access). */
-export const toCurrentUser = (user: UserRecord): CurrentUser => {
-  const restriction = restrictionOf(user)
+export const toCurrentUser = (user: UserRecord, config: Pick<ProjectConfig, "requireEmailVerification">): CurrentUser => {
+  const restriction = restrictionOf(user, config)
   return {
     id: user.id,
     displayName: user.displayName,
@@ -38,8 +38,8 @@ export const toCurrentUser = (user: UserRecord): CurrentUser => {
 }
 
 /** The server view of a user (`/users`, `/users/{id}`, `/users/me` with server/admin access). */
-export const toServerUser = (user: UserRecord): ServerUser => ({
-  ...toCurrentUser(user),
+export const toServerUser = (user: UserRecord, config: Pick<ProjectConfig, "requireEmailVerification">): ServerUser => ({
+  ...toCurrentUser(user, config),
   selectedTeam: null,
   primaryEmailAuthEnabled: user.primaryEmail !== null && user.primaryEmailAuthEnabled,
   serverMetadata: user.serverMetadata,

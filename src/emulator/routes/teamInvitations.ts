@@ -47,7 +47,7 @@ const invitee = (context: RequestContext) =>
   Effect.gen(function* () {
     const user = context.auth?.user
     if (user === undefined) return yield* Effect.fail(UserAuthenticationRequired.make({}))
-    const restriction = restrictionOf(user)
+    const restriction = restrictionOf(user, projectOf(context).config)
     if (restriction !== null) return yield* Effect.fail(TeamInvitationRestrictedUserNotAllowed.make({ restricted_reason: restriction }))
     return user
   })
@@ -135,7 +135,7 @@ export const routes = [
       let userId = query.userId
       if (context.auth?.type === "client") {
         if (me === undefined || (userId !== "me" && userId !== me.id)) return yield* Effect.fail(CannotGetOwnUserWithoutUser.make({}))
-        const restriction = restrictionOf(me)
+        const restriction = restrictionOf(me, project.config)
         if (restriction !== null) return yield* Effect.fail(TeamInvitationRestrictedUserNotAllowed.make({ restricted_reason: restriction }))
       }
       if (userId === "me") {

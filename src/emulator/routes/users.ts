@@ -227,7 +227,7 @@ export const routes = [
         .filter((user) => {
           if (query.onlyAnonymous === true && !user.isAnonymous) return false
           if (user.isAnonymous && !includeAnonymous) return false
-          if (restrictionOf(user) !== null && !includeRestricted) return false
+          if (restrictionOf(user, project.config) !== null && !includeRestricted) return false
           if (query.teamId !== undefined && !isMember(project, query.teamId, user.id)) return false
           if (search !== undefined && search !== "") {
             return (
