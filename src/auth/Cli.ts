@@ -88,6 +88,7 @@ const storeRefreshToken = (refreshToken: Redacted.Redacted<string>) =>
     const response = yield* Endpoint.call(refreshGrant, {
       payload: makeRefreshGrant({
         projectId: client.config.projectId,
+        branchId: client.config.branchId,
         publishableClientKey: Option.getOrUndefined(client.config.publishableClientKey),
         refreshToken
       })

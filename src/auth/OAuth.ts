@@ -48,6 +48,7 @@ import { ConnectivityError, HttpError, InvalidResponse, RateLimited, Unsupported
 import type { KnownErrorClass } from "../core/KnownError.js"
 import { byCode, ContactChannelAlreadyUsedForAuthBySomeoneElse, InvalidTotpCode, MultiFactorAuthenticationRequired, OauthConnectionAlreadyConnectedToAnotherUser, OauthProviderAccessDenied, OauthProviderTemporarilyUnavailable, SignUpNotEnabled, SignUpRejected } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
+import { oauthClientId } from "../core/StackConfig.js"
 import * as Cookies from "../session/cookies.js"
 import { Session } from "../session/Session.js"
 import * as Mfa from "./Mfa.js"
@@ -292,7 +293,7 @@ const start = <E, R>(
     const scopes = (options.scopes ?? []).filter((scope) => scope.length > 0)
 
     const query: AuthorizeQuery = {
-      clientId: client.config.projectId,
+      clientId: oauthClientId(client.config),
       clientSecret: Option.getOrElse(client.config.publishableClientKey, () => Redacted.make(publicClientSentinel)),
       redirectUri,
       scope: "legacy",
@@ -423,7 +424,7 @@ export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input
       codeVerifier: Redacted.make(verifier),
       code: Redacted.make(code),
       grantType: "authorization_code",
-      clientId: client.config.projectId,
+      clientId: oauthClientId(client.config),
       clientSecret: Option.getOrElse(client.config.publishableClientKey, () => Redacted.make(publicClientSentinel))
     }
   }).pipe(

@@ -27,6 +27,11 @@ export interface StackConfigShape {
   readonly clientVersion: string
   /** Extra headers merged after the defaults and before per-call headers. */
   readonly extraHeaders: Readonly<Record<string, string>>
+  /**
+   * The project's branch (SPEC.md §3; PROTOCOL.md §1.2 `X-Stack-Branch-Id`), when one is chosen;
+   * absent, the service uses its default branch `main` (the official client never sends one).
+   */
+  readonly branchId?: string | undefined
 }
 
 /** Options accepted by {@link make} and {@link layer}. */
@@ -41,7 +46,20 @@ export interface StackConfigOptions {
   readonly publishableClientKey?: string | Redacted.Redacted<string> | undefined
   readonly clientVersion?: string | undefined
   readonly extraHeaders?: Readonly<Record<string, string>> | undefined
+  /**
+   * The project's branch: sent as `X-Stack-Branch-Id` on every request and as the OAuth client id
+   * `"<projectId>#<branchId>"` (PROTOCOL.md §1.2, §2.1). 1 to 255 characters; an unknown branch is
+   * the service's `BRANCH_DOES_NOT_EXIST` (400). Default: none sent (the service's `main`).
+   */
+  readonly branchId?: string | undefined
 }
+
+/**
+ * The OAuth client id of a project: its id, with `#<branchId>` when a branch is chosen
+ * (PROTOCOL.md §2.1: `client_id` "may be `<projectId>#<branchId>`").
+ */
+export const oauthClientId = (config: Pick<StackConfigShape, "projectId" | "branchId">): string =>
+  config.branchId === undefined ? config.projectId : `${config.projectId}#${config.branchId}`
 
 /** A setting is missing or malformed; `setting` names it (an option or an environment variable). */
 export class StackConfigError extends Data.TaggedError("StackConfigError")<{
@@ -117,12 +135,16 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
           : key.length === 0
             ? Option.none()
             : Option.some(Redacted.make(key))
+    if (options.branchId !== undefined && (options.branchId.length === 0 || options.branchId.length > 255)) {
+      return yield* fail("branchId", `Branch id "${options.branchId}" must have 1 to 255 characters.`)
+    }
     return {
       projectId: options.projectId,
       baseUrl,
       publishableClientKey,
       clientVersion: options.clientVersion ?? defaultClientVersion,
-      extraHeaders: options.extraHeaders ?? {}
+      extraHeaders: options.extraHeaders ?? {},
+      ...(options.branchId === undefined ? {} : { branchId: options.branchId })
     }
   })
 
@@ -203,6 +225,7 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
     const baseUrl = yield* readSetting(options.baseUrl, "baseUrl", environmentVariables.baseUrl)
     const key = yield* readSetting(options.publishableClientKey, "publishableClientKey", environmentVariables.publishableClientKey)
     const clientVersion = options.clientVersion === undefined ? Option.none<string>() : yield* readSetting(options.clientVersion, "clientVersion", [])
+    const branchId = options.branchId === undefined ? Option.none<string>() : yield* readSetting(options.branchId, "branchId", [])
     let extraHeaders: Readonly<Record<string, string>> = {}
     if (options.extraHeaders !== undefined) {
       const given = yield* readSetting(options.extraHeaders, "extraHeaders", [])
@@ -228,7 +251,8 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
       baseUrl: Option.getOrUndefined(baseUrl),
       publishableClientKey: Option.getOrUndefined(key),
       clientVersion: Option.getOrUndefined(clientVersion),
-      extraHeaders
+      extraHeaders,
+      branchId: Option.getOrUndefined(branchId)
     }).pipe(
       Effect.mapError((error) =>
         new StackConfigError({

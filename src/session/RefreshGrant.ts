@@ -22,6 +22,7 @@ import {
   PublishableClientKeyRequiredForProject,
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
+import { oauthClientId } from "../core/StackConfig.js"
 import { defaultedField, field, optionalField, RedactedToken } from "../core/Wire.js"
 
 /** `token_type` of an OAuth token response: bearer or dpop, any case. */
@@ -83,11 +84,13 @@ export const refreshGrant = Endpoint.make({
 /** Builds the refresh grant for a project. */
 export const makeRefreshGrant = (options: {
   readonly projectId: string
+  /** The project's branch, when one is chosen: the client id becomes `<projectId>#<branchId>`. */
+  readonly branchId?: string | undefined
   readonly publishableClientKey: Redacted.Redacted<string> | undefined
   readonly refreshToken: Redacted.Redacted<string>
 }): RefreshGrant => ({
   grantType: "refresh_token",
   refreshToken: options.refreshToken,
-  clientId: options.projectId,
+  clientId: oauthClientId(options),
   clientSecret: options.publishableClientKey ?? Redacted.make(publicClientSentinel)
 })

@@ -281,6 +281,7 @@ export const makeTransport = Effect.gen(function* () {
       "X-Stack-Random-Nonce": nonce,
       "X-Stack-Override-Error-Status": "true"
     }
+    if (config.branchId !== undefined) headers["X-Stack-Branch-Id"] = config.branchId
     if (Option.isSome(config.publishableClientKey)) {
       headers["X-Stack-Publishable-Client-Key"] = Redacted.value(config.publishableClientKey.value)
     }
