@@ -4,8 +4,8 @@
  * `unknown`, and the error channels are the plain functions' plus `MetadataDecodeError` (reads)
  * and `InvalidArgument` (writes). Checked by `tsc`.
  */
-import type { Effect, Option } from "effect"
-import { Schema } from "effect"
+import type { Effect } from "effect"
+import { Option, Schema } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import type { InvalidArgument } from "../../src/core/Errors.js"
 import * as Metadata from "../../src/users/Metadata.js"
@@ -15,6 +15,7 @@ import type * as Teams from "../../src/teams/Teams.js"
 import type * as ServerUsers from "../../src/users/ServerUsers.js"
 import type { CurrentUser, ServerUser } from "../../src/users/User.js"
 import type * as Users from "../../src/users/Users.js"
+import { useStackQuery } from "../../react/index.js"
 import type { ErrorOf, RequirementsOf, SuccessOf } from "./support.js"
 
 const AppMetadata = Metadata.make({
@@ -91,6 +92,14 @@ describe("schema-typed metadata: types", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof AppMetadata.getUser<"throw">>>>().toEqualTypeOf<
       GetUser.GetUserError<"throw"> | Metadata.MetadataDecodeError
     >()
+  })
+
+  it("a React query over a typed function gives the typed user (hooks take the effect's types)", () => {
+    const useTheme = () => {
+      const user = useStackQuery(AppMetadata.Users.getCurrent(), [])
+      return user.status === "success" ? Option.map(user.data, (u) => u.clientMetadata.theme) : Option.none()
+    }
+    expectTypeOf<ReturnType<typeof useTheme>>().toEqualTypeOf<Option.Option<"dark" | "light">>()
   })
 
   it("without schemas the users are the plain types", () => {
