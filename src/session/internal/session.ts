@@ -148,10 +148,15 @@ class SessionImpl implements SessionShape {
     })
   }
 
-  /** Sets the tokens now; the effect tells the subscribers (nothing to do while nobody subscribed). */
+  /**
+   * Sets the tokens now; the effect tells the subscribers (nothing to do while nobody subscribed).
+   * It publishes the tokens current when it runs, so the last value a subscriber sees is always
+   * the latest even if two writers' publications interleave.
+   */
   #replace(tokens: StoredTokens): Effect.Effect<void> {
     this.#tokens = tokens
-    return this.#hub === undefined ? Effect.void : Effect.asVoid(this.#hub.publish(tokens))
+    const hub = this.#hub
+    return hub === undefined ? Effect.void : Effect.suspend(() => Effect.asVoid(hub.publish(this.#tokens)))
   }
 
   get current(): Effect.Effect<StoredTokens> {
