@@ -53,7 +53,7 @@ const main = async () => {
 
   App        ${demo.appUrl}/
   API        ${demo.emulatorUrl}  (the Stack Auth emulator; health: ${demo.emulatorUrl}/api/v1)
-  Outbox     ${demo.emulatorUrl}/api/v1/emulator/outbox  (e-mails the emulator "sent")
+  Outbox     ${demo.emulatorUrl}/api/v1/emulator/outbox/page  (e-mails the emulator "sent"; JSON at …/emulator/outbox)
 
   Demo user  ${demo.demoUser.email}
   Password   ${demo.demoUser.password}
