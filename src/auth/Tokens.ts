@@ -9,7 +9,13 @@
  *
  * @module
  */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { InvalidArgument } from "../core/Errors.js"
+import { Session } from "../core/Session.js"
+import { accessTokenExpiry } from "../session/internal/session.js"
 import { field, optionalField, RedactedToken } from "../core/Wire.js"
 
 export {
@@ -29,3 +35,42 @@ export const SignInTokens = Schema.Struct({
 
 /** A sign-in answer in the domain. */
 export type SignInTokens = typeof SignInTokens.Type
+
+/** The longest remaining lifetime {@link getAccessToken} accepts to ask for (SPEC.md §9: 60 s). */
+export const maxMinMillisUntilExpiration = 60_000
+
+/** Options of {@link getAccessToken}. */
+export interface GetAccessTokenOptions {
+  /**
+   * The token must stay valid at least this long (0 to {@link maxMinMillisUntilExpiration}
+   * ms); a stored token with less left is refreshed first. Default: the session's 20 s.
+   */
+  readonly minMillisUntilExpiration?: number | undefined
+}
+
+/**
+ * The signed-in user's access token for a request (the official `getAccessToken()`), or
+ * `Option.none()` when signed out. The session refreshes a token with less than 20 s left; with
+ * `minMillisUntilExpiration` a token with less than that left is refreshed too (the answer is the
+ * refreshed token, whatever lifetime the service gave it). Fails with `InvalidArgument` (nothing
+ * sent) for a minimum outside 0…60000 ms (SPEC.md §9: a requested lifetime over 60 s is refused),
+ * and with the refresh's errors.
+ */
+export const getAccessToken = Effect.fn("Tokens.getAccessToken")(function* (options: GetAccessTokenOptions = {}) {
+  const minimum = options.minMillisUntilExpiration
+  if (minimum !== undefined && !(Number.isFinite(minimum) && minimum >= 0 && minimum <= maxMinMillisUntilExpiration)) {
+    return yield* Effect.fail(
+      new InvalidArgument({
+        argument: "minMillisUntilExpiration",
+        message: `The minimum remaining lifetime must be 0 to ${maxMinMillisUntilExpiration} ms, not ${minimum}.`
+      })
+    )
+  }
+  const session = yield* Session
+  const tokens = yield* session.requestTokens
+  if (Option.isNone(tokens.accessToken) || minimum === undefined) return tokens.accessToken
+  const expiry = accessTokenExpiry(tokens.accessToken.value)
+  const now = yield* Clock.currentTimeMillis
+  if (expiry === undefined || Option.isNone(expiry) || expiry.value - now >= minimum) return tokens.accessToken
+  return yield* session.refresh
+})
