@@ -30,16 +30,17 @@ const members: ReadonlyArray<readonly [string, unknown]> = Object.entries(Root a
 )
 
 describe("the public surface of the root entry", () => {
-  it("has at most 900 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
+  it("has at most 930 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
     const surface = measure()
     // after the move: 854 names (707 runtime, 147 type-only), 73 root names (65 before; + six
     // Server/Admin namespaces of the naming rule, + ConfigurationError and SessionError, issue 13 item 3)
-    // then 874 with the server parity functions of issue 15 (ServerConnectedAccounts, getByApiKey,
-    // a user's keys in ServerUserApiKeys): a new public function raises this ceiling on purpose;
-    // + the Metadata namespace (schema-typed metadata, issue 15): 77 root names
-    expect(surface.names.length).toBeLessThanOrEqual(900)
+    // then, with the server parity functions of issue 15 (ServerConnectedAccounts, getByApiKey,
+    // ServerUserApiKeys, ServerTeamInvitations, getPermission, getAccessTokenOrLink,
+    // Tokens.getAccessToken, the branch option) and the Metadata namespace (schema-typed metadata):
+    // 897 names, 77 root names. A new public function raises these ceilings on purpose.
+    expect(surface.names.length).toBeLessThanOrEqual(930)
     expect(surface.runtime + surface.typeOnly).toBe(surface.names.length)
-    expect(surface.root).toBeLessThanOrEqual(77)
+    expect(surface.root).toBeLessThanOrEqual(80)
   }, 60_000)
 
   it("exports no endpoint descriptor: descriptors live in each domain's internal/ modules", () => {
