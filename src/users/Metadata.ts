@@ -52,7 +52,7 @@ import * as Users from "./Users.js"
 // ---------------------------------------------------------------------------------------------
 
 /** A metadata schema: any schema without requirements (the encoded side is what the service stores). */
-export type MetadataSchema = Schema.Schema.AnyNoContext
+type MetadataSchema = Schema.Schema.AnyNoContext
 
 /** The schemas of one owner's three kinds of metadata; a kind left out stays `unknown`. */
 export interface OwnerSchemas {
@@ -73,12 +73,12 @@ export interface Schemas {
 }
 
 /** The field names of the three kinds of metadata. */
-export type MetadataField = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetadata"
+type MetadataField = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetadata"
 
 type KindOf<F extends MetadataField> = F extends "clientMetadata" ? "client" : F extends "clientReadOnlyMetadata" ? "clientReadOnly" : "server"
 
 /** The decoded type of field `F` under the owner's schemas `O` (`unknown` without a schema). */
-export type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }]
+type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }]
   ? S extends MetadataSchema ? Schema.Schema.Type<S> : unknown
   : unknown
 
@@ -139,9 +139,9 @@ export const withDefault = <A, I>(schema: Schema.Schema<A, I>, value: () => NoIn
 // Decoding and encoding
 // ---------------------------------------------------------------------------------------------
 
-type Record = { readonly id: string }
+type Owned = { readonly id: string }
 
-const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Record) =>
+const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Owned) =>
   Effect.gen(function* () {
     if (schemas === undefined) return record
     const fields: { [key: string]: unknown } = {}
@@ -188,7 +188,7 @@ type ServerTeamCreate<S extends Schemas> = TypedUpdate<ServerTeams.ServerTeamCre
 type ServerTeamUpdate<S extends Schemas> = TypedUpdate<ServerTeams.ServerTeamUpdate, OwnerOf<S, "team">>
 
 /** The success of `getUser` for a policy, with typed metadata. */
-export type GetUserSuccess<O extends GetUser.Or, U> = [O] extends ["return-null" | "anonymous-if-exists"]
+type GetUserSuccess<O extends GetUser.Or, U> = [O] extends ["return-null" | "anonymous-if-exists"]
   ? Option.Option<U>
   : [O] extends ["throw" | "redirect" | "anonymous"]
     ? U
@@ -201,9 +201,9 @@ export type GetUserSuccess<O extends GetUser.Or, U> = [O] extends ["return-null"
 export const make = <const S extends Schemas>(schemas: S) => {
   type CurrentUser = TypedUser<User.CurrentUser, S>
 
-  const decodeTeam = <T extends Record>(team: T) => decodeOwner("team", schemas.team, team) as Effect.Effect<TypedTeam<T, S>, MetadataDecodeError>
+  const decodeTeam = <T extends Owned>(team: T) => decodeOwner("team", schemas.team, team) as Effect.Effect<TypedTeam<T, S>, MetadataDecodeError>
 
-  const decodeUser = <T extends Record & { readonly selectedTeam: Record | null }>(user: T) =>
+  const decodeUser = <T extends Owned & { readonly selectedTeam: Owned | null }>(user: T) =>
     Effect.gen(function* () {
       const decoded = yield* decodeOwner("user", schemas.user, user)
       const selectedTeam = user.selectedTeam === null ? null : yield* decodeTeam(user.selectedTeam)
