@@ -1,6 +1,6 @@
 /**
  * The import-rank checker behind `importRank.test.ts` (docs/ARCHITECTURE.md): dependencies point
- * one way, core < session < cache < domains < urls < react / next / emulator, and no module
+ * one way, core < session < cache < domains < urls < react / next / emulator / server, and no module
  * imports another that (directly or not) imports it back.
  *
  * It reads the `import` / `export … from` specifiers of each source file (type-only ones
@@ -35,6 +35,7 @@ export const parts: ReadonlyArray<{ readonly name: string; readonly rank: number
   { name: "react", rank: 5, folders: ["react"] },
   { name: "next", rank: 5, folders: ["src/next"] },
   { name: "emulator", rank: 5, folders: ["src/emulator"] },
+  { name: "server", rank: 5, folders: ["src/server"] },
   // the package's entry points compose everything below them
   { name: "entry", rank: 6, folders: ["src/Stack.ts", "src/index.ts"] }
 ]

@@ -3,6 +3,7 @@
  * Checked by `tsc` (npm run typecheck), run by vitest as a no-op at run time.
  */
 import { describe, expectTypeOf, it } from "vitest"
+import type * as Mfa from "../../src/auth/Mfa.js"
 import * as OAuth from "../../src/auth/OAuth.js"
 import type { OAuthBrowser } from "../../src/auth/OAuthBrowser.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
@@ -39,7 +40,7 @@ describe("OAuth error unions", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof OAuth.linkAccount>>>().toEqualTypeOf<StartErrors | UserNotSignedIn>()
   })
 
-  it("handleCallback: the errors delivered on the URL, MFA, and OAuthCallbackError for everything else", () => {
+  it("handleCallback: the errors delivered on the URL, MFA (a rejected prompted code with mfa: 'prompt'), and OAuthCallbackError for everything else", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof OAuth.handleCallback>>>().toEqualTypeOf<
       | KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse
       | KnownErrors.OauthConnectionAlreadyConnectedToAnotherUser
@@ -50,6 +51,7 @@ describe("OAuth error unions", () => {
       | KnownErrors.MultiFactorAuthenticationRequired
       | UnsupportedKnownError
       | OAuth.OAuthCallbackError
+      | Mfa.OAuthMfaCodeRejected
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof OAuth.handleCallback>>>().toEqualTypeOf<OAuthBrowser | StackClient | Session>()
   })

@@ -1,0 +1,169 @@
+/**
+ * `@effect/platform` middleware over `RequestAuth`: authenticate an incoming request once and
+ * give the handler the user as a service.
+ *
+ * - {@link Authentication}: an `HttpApiMiddleware` for `HttpApi` endpoints, with the security
+ *   schemes the SDK reads (bearer, the `x-stack-auth` header, the `stack-access` cookie; they show
+ *   in the OpenAPI document), providing `RequestAuth.CurrentUser` and failing with the typed
+ *   `Unauthorized` (401) / `Forbidden` (403). {@link layer} implements it with full user data;
+ * - {@link ClaimsAuthentication} / {@link layerClaims}: the same with local JWT verification,
+ *   providing `RequestAuth.CurrentClaims` (no request to the service per call);
+ * - {@link middleware}: for `HttpRouter` / any `HttpApp`: provides `CurrentUser` to the app, or
+ *   answers 401 / 403 with `{ _tag, message, reason }` as JSON.
+ *
+ * The schemes are tried in order, but the request is authenticated once (the first scheme's
+ * attempt reads every source in `RequestAuth`'s order; the others reuse its result). A failure of
+ * the service itself (network, 5xx) is a defect here: the server answers 500.
+ *
+ * @example
+ * ```ts
+ * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+ * import { Schema } from "effect"
+ * import { HttpApiAuth } from "stack-auth-effect/server"
+ *
+ * class Me extends HttpApiGroup.make("me")
+ *   .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String })))
+ *   .middleware(HttpApiAuth.Authentication) {}
+ * class Api extends HttpApi.make("api").add(Me) {}
+ * // handler: Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id })); provide HttpApiAuth.layer({ projectId })
+ * ```
+ *
+ * @module
+ */
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import type { ServerAccess } from "../core/Access.js"
+import type { StackClient } from "../core/StackClient.js"
+import { authHeaderName } from "../session/RequestTokenStore.js"
+import type { AccessTokenVerifier } from "../session/AccessTokenVerifier.js"
+import type { AccessTokenClaims } from "../session/AccessTokenVerifier.js"
+import type { ServerUser } from "../users/User.js"
+import { authenticate, CurrentClaims, CurrentUser, Forbidden, Unauthorized, verify } from "./RequestAuth.js"
+import type { RequestAuthOptions } from "./RequestAuth.js"
+
+/** The security schemes the SDK's credentials use (for the OpenAPI document). */
+export const security = {
+  /** `Authorization: Bearer <access token>`. */
+  bearer: HttpApiSecurity.bearer,
+  /** `x-stack-auth: {"accessToken","refreshToken"}` (the app's own browser code). */
+  stackAuth: HttpApiSecurity.apiKey({ in: "header", key: authHeaderName }),
+  /** The SDK's `stack-access` cookie (with the project's refresh cookie). */
+  cookie: HttpApiSecurity.apiKey({ in: "cookie", key: "stack-access" })
+} as const
+
+/** The failure of the middleware: `Unauthorized` (401) or `Forbidden` (403). */
+export const AuthFailure = Schema.Union(Unauthorized, Forbidden)
+
+/** `HttpApi` middleware providing the request's user ({@link CurrentUser}); implemented by {@link layer}. */
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("stack-auth-effect/server/Authentication", {
+  provides: CurrentUser,
+  failure: AuthFailure,
+  security
+}) {}
+
+/** `HttpApi` middleware providing the request's verified claims ({@link CurrentClaims}); implemented by {@link layerClaims}. */
+export class ClaimsAuthentication extends HttpApiMiddleware.Tag<ClaimsAuthentication>()(
+  "stack-auth-effect/server/ClaimsAuthentication",
+  { provides: CurrentClaims, failure: AuthFailure, security }
+) {}
+
+/**
+ * The result of one authentication per request object, shared by the schemes tried after the
+ * first (they only run when it failed, and would fail the same way).
+ */
+const oncePerRequest = <A, E>(run: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<A, E>) => {
+  const results = new WeakMap<HttpServerRequest.HttpServerRequest, Effect.Effect<A, E>>()
+  return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const known = results.get(request)
+    if (known !== undefined) return known
+    return Effect.flatMap(Effect.cached(run(request)), (result) => {
+      results.set(request, result)
+      return result
+    })
+  })
+}
+
+const schemes = <A, E>(effect: Effect.Effect<A, E, HttpServerRequest.HttpServerRequest>) => ({
+  bearer: () => effect,
+  stackAuth: () => effect,
+  cookie: () => effect
+})
+
+/**
+ * {@link Authentication} with full user data (`RequestAuth.authenticate`: `GET /users/me` with
+ * server access for each request). Needs the app's server layer (`Stack.layerServer`).
+ */
+export const layer = (options: RequestAuthOptions): Layer.Layer<Authentication, never, StackClient | ServerAccess> =>
+  Layer.effect(
+    Authentication,
+    Effect.map(Effect.context<StackClient | ServerAccess>(), (context) =>
+      schemes(
+        oncePerRequest((request) =>
+          authenticate(request, options).pipe(
+            Effect.catchIf((error) => !(error instanceof Unauthorized || error instanceof Forbidden), Effect.die),
+            Effect.provide(context)
+          ) as Effect.Effect<ServerUser, Unauthorized | Forbidden>
+        )
+      )
+    )
+  )
+
+/**
+ * {@link ClaimsAuthentication} with local JWT verification (`RequestAuth.verify`). Needs the
+ * `AccessTokenVerifier` service (`AccessTokenVerifier.layer()` over the app's layer).
+ */
+export const layerClaims = (options: RequestAuthOptions): Layer.Layer<ClaimsAuthentication, never, AccessTokenVerifier> =>
+  Layer.effect(
+    ClaimsAuthentication,
+    Effect.map(Effect.context<AccessTokenVerifier>(), (context) =>
+      schemes(
+        oncePerRequest((request) =>
+          verify(request, options).pipe(
+            Effect.catchIf((error) => !(error instanceof Unauthorized || error instanceof Forbidden), Effect.die),
+            Effect.provide(context)
+          ) as Effect.Effect<AccessTokenClaims, Unauthorized | Forbidden>
+        )
+      )
+    )
+  )
+
+/** The JSON answer of a refused request: `{ _tag, message, reason }` with status 401 or 403. */
+export const refusal = (error: Unauthorized | Forbidden): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson(
+    { _tag: error._tag, message: error.message, reason: error.reason },
+    { status: error._tag === "Unauthorized" ? 401 : 403 }
+  )
+
+/**
+ * `HttpRouter` / `HttpApp` middleware: authenticates the request (`RequestAuth.authenticate`) and
+ * runs the app with {@link CurrentUser}, or answers {@link refusal} (401 / 403) without running it.
+ *
+ * @example
+ * ```ts
+ * import { HttpRouter, HttpServerResponse } from "@effect/platform"
+ * import { Effect } from "effect"
+ * import { HttpApiAuth, RequestAuth } from "stack-auth-effect/server"
+ *
+ * declare const projectId: string // your project's id
+ * const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.id }))
+ * const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId })(me)))
+ * ```
+ */
+export const middleware =
+  (options: RequestAuthOptions) =>
+  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>, Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      authenticate(request, options).pipe(
+        Effect.matchEffect({
+          onFailure: (error) =>
+            error instanceof Unauthorized || error instanceof Forbidden ? Effect.succeed(refusal(error)) : Effect.fail(error),
+          onSuccess: (user) => Effect.provideService(app, CurrentUser, user)
+        })
+      )
+    ) as HttpApp.Default<E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>, Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest>
