@@ -38,6 +38,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as GetUser from "../auth/GetUser.js"
 import { InvalidArgument } from "../core/Errors.js"
 import type * as RequestTokenStore from "../session/RequestTokenStore.js"
@@ -249,6 +250,8 @@ export const make = <const S extends Schemas>(schemas: S) => {
             nextCursor: page.nextCursor
           }))
         ),
+      /** `ServerUsers.stream`, every user decoded as it is pulled. */
+      stream: (options?: ServerUsers.ListOptions) => Stream.mapEffect(ServerUsers.stream(options), (user) => decodeUser(user)),
       /** `ServerUsers.getCurrent`, decoded. */
       getCurrent: () => Effect.flatMap(ServerUsers.getCurrent(), decodeOption((user) => decodeUser(user))),
       /** `ServerUsers.getByApiKey`, decoded. */

@@ -6,7 +6,7 @@
  * `InvalidArgument` before any request; without schemas the values are the plain modules' values.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Schema } from "effect"
+import { Chunk, Effect, Option, Schema, Stream } from "effect"
 import { GetUser, Metadata, ServerTeams, ServerUsers, Teams, Users } from "../../src/index.js"
 import { setup, within } from "../teams/support.js"
 
@@ -109,6 +109,19 @@ describe("schema-typed metadata", () => {
       const page = yield* within(server)(AppMetadata.ServerUsers.list())
       expect(page.items.map((user) => user.clientMetadata.theme).sort()).toEqual(["dark", "light"])
       expect(Option.isNone(page.nextCursor)).toBe(true)
+    })
+  )
+
+  it.scoped("server create encodes the input; the lazy stream decodes every user it pulls", () =>
+    Effect.gen(function* () {
+      const { server } = yield* setup()
+      const created = yield* within(server)(
+        AppMetadata.ServerUsers.create({ primaryEmail: "cy@example.com", clientMetadata: dark, serverMetadata: { stripeCustomerId: "cus_2" } })
+      )
+      expect(created).toMatchObject({ clientMetadata: dark, serverMetadata: { stripeCustomerId: "cus_2" } })
+      expect((yield* within(server)(ServerUsers.getById(created.id))).clientMetadata).toEqual({ theme: "dark", since: "2026-01-02T03:04:05.000Z" })
+      const streamed = yield* within(server)(Stream.runCollect(AppMetadata.ServerUsers.stream({ limit: 1 })))
+      expect(Chunk.toReadonlyArray(streamed).map((user) => user.clientMetadata.since)).toEqual([dark.since])
     })
   )
 
