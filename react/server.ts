@@ -1,7 +1,8 @@
 "use client"
 /**
  * Hooks over server access (the official `StackServerApp`'s `useUser(id)`, `useUsers`, `useTeam`,
- * `useTeams`, `listTeamMemberPermissions`' hook), for apps whose runtime holds the secret server
+ * `useTeams`, `listTeamMemberPermissions`' hook, and a server user's or team's API keys,
+ * invitations and connected accounts), for apps whose runtime holds the secret server
  * key: a server component tree, an internal admin tool. `makeStackHooks(runtime)` returns them only
  * when the runtime provides `ServerAccess` (a runtime of `Stack.layerServer`, or `Stack.layerAdmin`
  * with a `secretServerKey`); a client app does not compile them.
@@ -16,6 +17,9 @@ import type { ServerAccess } from "../src/core/Access.js"
 import type { ClientServices } from "../src/cache/ClientServices.js"
 import * as Permissions from "../src/permissions/Permissions.js"
 import * as ServerPermissions from "../src/permissions/ServerPermissions.js"
+import * as ServerUserApiKeys from "../src/api-keys/ServerUserApiKeys.js"
+import * as ServerConnectedAccounts from "../src/connected-accounts/ServerConnectedAccounts.js"
+import * as ServerTeamInvitations from "../src/teams/ServerTeamInvitations.js"
 import * as ServerTeams from "../src/teams/ServerTeams.js"
 import type { ServerTeam, ServerUser } from "../src/users/User.js"
 import * as ServerUsers from "../src/users/ServerUsers.js"
@@ -60,6 +64,14 @@ export const makeServerHooks = (hooks: QueryHooks<ServerServices>) => {
      */
     useTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
       query(ServerPermissions.listTeamPermissions(teamId, userId, options), [teamId, userId, options.recursive ?? true]),
+    /** A user's API keys (`ServerUserApiKeys.list`: `GET /user-api-keys?user_id=`). */
+    useServerUserApiKeys: (userId: string) => query(ServerUserApiKeys.list(userId), [userId]),
+    /** A team's pending invitations (`ServerTeamInvitations.list`: `GET /team-invitations?team_id=`). */
+    useServerTeamInvitations: (teamId: string) => query(ServerTeamInvitations.list(teamId), [teamId]),
+    /** The pending invitations addressed to a user (`ServerTeamInvitations.listMine(userId)`). */
+    useServerReceivedInvitations: (userId: string) => query(ServerTeamInvitations.listMine(userId), [userId]),
+    /** A user's connected provider accounts (`ServerConnectedAccounts.list`: `GET /connected-accounts/{id}`). */
+    useServerConnectedAccounts: (userId: string) => query(ServerConnectedAccounts.list(userId), [userId]),
     /** {@link useTeamMemberPermissions} for Suspense. */
     useSuspenseTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
       suspenseQuery(ServerPermissions.listTeamPermissions(teamId, userId, options), [teamId, userId, options.recursive ?? true])

@@ -16,6 +16,7 @@ import * as Sessions from "../../src/auth/Sessions.js"
 import * as Totp from "../../src/auth/Totp.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
+import * as TeamInvitations from "../../src/teams/TeamInvitations.js"
 import * as Teams from "../../src/teams/Teams.js"
 import * as Users from "../../src/users/Users.js"
 import { makeStackHooks, StackProvider } from "../../react/index.js"
@@ -194,22 +195,34 @@ describe(`React ${reactVersion} over HTTP: the issue 15 hooks`, () => {
         tokenStore: "memory"
       })
     )
-    const { useServerUser, useServerTeam, useServerTeams, useTeamMemberPermissions } = makeStackHooks(server)
+    const {
+      useServerUser,
+      useServerTeam,
+      useServerTeams,
+      useTeamMemberPermissions,
+      useServerTeamInvitations,
+      useServerConnectedAccounts,
+      useServerReceivedInvitations
+    } = makeStackHooks(server)
     try {
       const email = unique("server")
       await client.runPromise(Password.signUpWithPassword({ email, password, noVerificationCallback: true }))
       const me = Option.getOrThrow(await client.runPromise(Users.getCurrent()))
       const team = await client.runPromise(Teams.create({ displayName: "HTTP team" }))
+      await client.runPromise(TeamInvitations.send({ teamId: team.id, email: unique("guest"), callbackUrl: "http://localhost:3000/handler/team-invitation" }))
       const View = () => {
         const user = useServerUser(me.id)
         const oneTeam = useServerTeam(team.id)
         const teams = useServerTeams({ userId: me.id })
         const permissions = useTeamMemberPermissions(team.id, me.id)
-        const all = [user, oneTeam, teams, permissions]
+        const invitations = useServerTeamInvitations(team.id)
+        const accounts = useServerConnectedAccounts(me.id)
+        const received = useServerReceivedInvitations(me.id)
+        const all = [user, oneTeam, teams, permissions, invitations, accounts, received]
         if (!all.every((result) => result.status === "success")) return <span data-testid="server">loading</span>
         return (
           <span data-testid="server">
-            {`${user.data?.primaryEmail}|${oneTeam.data?.displayName}|${teams.data?.length}|${permissions.data?.some((permission) => permission.id === "team_admin")}`}
+            {`${user.data?.primaryEmail}|${oneTeam.data?.displayName}|${teams.data?.length}|${permissions.data?.some((permission) => permission.id === "team_admin")}|${invitations.data?.length}|${accounts.data?.length}|${received.data?.length}`}
           </span>
         )
       }
@@ -218,7 +231,7 @@ describe(`React ${reactVersion} over HTTP: the issue 15 hooks`, () => {
           <View />
         </StackProvider>
       )
-      await waitFor(() => expect(text("server")).toBe(`${email}|HTTP team|1|true`))
+      await waitFor(() => expect(text("server")).toBe(`${email}|HTTP team|1|true|1|0|0`))
       expect(fetch.count(`GET /users/${me.id}`)).toBe(1)
       expect(fetch.count(`GET /teams/${team.id}`)).toBe(1)
     } finally {
