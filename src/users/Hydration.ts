@@ -78,12 +78,23 @@ export class InvalidHydration extends Schema.TaggedError<InvalidHydration>()("In
   message: Schema.String
 }) {}
 
-/** Reads a hand-over (the parsed JSON) without effects; a bad one is {@link InvalidHydration}. */
-export const decode = (input: unknown): Either.Either<Hydration, InvalidHydration> =>
-  Either.mapLeft(
-    decodeEither(input),
-    (error) => new InvalidHydration({ message: `Invalid hydration: ${ParseResult.TreeFormatter.formatErrorSync(error)}` })
+/**
+ * Where a hand-over is wrong and how (`user.primary_email_verified: Type`), never the values: a
+ * hand-over holds tokens and the user's personal data, and the message may reach logs or an alert.
+ */
+const describeIssues = (error: ParseResult.ParseError): string => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map(
+    (issue) => `${issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".")}: ${issue._tag}`
   )
+  return [...new Set(issues)].join(", ")
+}
+
+/**
+ * Reads a hand-over (the parsed JSON) without effects; a bad one is {@link InvalidHydration},
+ * whose message names the wrong fields, not their values.
+ */
+export const decode = (input: unknown): Either.Either<Hydration, InvalidHydration> =>
+  Either.mapLeft(decodeEither(input), (error) => new InvalidHydration({ message: `Invalid hydration: ${describeIssues(error)}` }))
 
 /**
  * Applies a hand-over in the browser: when the session holds no refresh token and the hand-over
