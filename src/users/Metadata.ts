@@ -110,7 +110,8 @@ type Owner = "user" | "team"
 
 /**
  * A metadata value the service answered does not match its schema. `owner` and `id` name the
- * user or team, `field` the metadata field; `message` is the schema's explanation.
+ * user or team, `field` the metadata field; `message` says where in the value and how it fails
+ * (paths and issue kinds, never the stored value: metadata may hold personal data).
  */
 export class MetadataDecodeError extends Data.TaggedError("MetadataDecodeError")<{
   readonly owner: Owner
@@ -142,6 +143,17 @@ export const withDefault = <A, I>(schema: Schema.Schema<A, I>, value: () => NoIn
 
 type Owned = { readonly id: string }
 
+/**
+ * Where a metadata value is wrong and how (`plan: Type`), never the value itself: metadata may
+ * hold personal data, and error messages reach logs and spans.
+ */
+const describeIssues = (error: ParseResult.ParseError): string => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map(
+    (issue) => `${issue.path.length === 0 ? "(value)" : issue.path.map(String).join(".")}: ${issue._tag}`
+  )
+  return [...new Set(issues)].join(", ")
+}
+
 const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Owned) =>
   Effect.gen(function* () {
     if (schemas === undefined) return record
@@ -152,7 +164,7 @@ const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Ow
       const value: unknown = (record as { readonly [key: string]: unknown })[field]
       fields[field] = yield* Schema.decodeUnknown(schema)(value).pipe(
         Effect.mapError((error) =>
-          new MetadataDecodeError({ owner, id: record.id, field, message: ParseResult.TreeFormatter.formatErrorSync(error) })
+          new MetadataDecodeError({ owner, id: record.id, field, message: `${field} of ${owner} ${record.id} does not match its schema: ${describeIssues(error)}` })
         )
       )
     }
@@ -169,7 +181,7 @@ const encodeOwner = <T extends object>(schemas: OwnerSchemas | undefined, update
       if (schema === undefined || value === undefined) continue
       fields[field] = yield* Schema.encodeUnknown(schema)(value).pipe(
         Effect.mapError((error) =>
-          new InvalidArgument({ argument: field, message: `${field} does not encode: ${ParseResult.TreeFormatter.formatErrorSync(error)}` })
+          new InvalidArgument({ argument: field, message: `${field} does not encode: ${describeIssues(error)}` })
         )
       )
     }
