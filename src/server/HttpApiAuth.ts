@@ -30,6 +30,7 @@
  *
  * @module
  */
+import * as Headers from "@effect/platform/Headers"
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import type * as HttpApp from "@effect/platform/HttpApp"
@@ -96,8 +97,18 @@ const schemes = <A, E>(effect: Effect.Effect<A, E, HttpServerRequest.HttpServerR
 })
 
 /**
+ * The SDK's credential header (`x-stack-auth`, both tokens) added to the platform's redacted
+ * header names (`authorization` and `cookie` are there by default), so the server's tracer
+ * records it as `<redacted>`. Part of {@link layer} and {@link layerClaims}.
+ */
+const redactCredentialHeaders = Layer.fiberRefLocallyScopedWith(Headers.currentRedactedNames, (names) =>
+  names.includes(authHeaderName) ? names : [...names, authHeaderName]
+)
+
+/**
  * {@link Authentication} with full user data (`RequestAuth.authenticate`: `GET /users/me` with
- * server access for each request). Needs the app's server layer (`Stack.layerServer`).
+ * server access for each request). Needs the app's server layer (`Stack.layerServer`). Also adds
+ * `x-stack-auth` to the platform's redacted header names (the server tracer's request headers).
  */
 export const layer = (options: RequestAuthOptions): Layer.Layer<Authentication, never, StackClient | ServerAccess> =>
   Layer.effect(
@@ -112,7 +123,7 @@ export const layer = (options: RequestAuthOptions): Layer.Layer<Authentication, 
         )
       )
     )
-  )
+  ).pipe(Layer.merge(redactCredentialHeaders))
 
 /**
  * {@link ClaimsAuthentication} with local JWT verification (`RequestAuth.verify`). Needs the
@@ -131,7 +142,7 @@ export const layerClaims = (options: RequestAuthOptions): Layer.Layer<ClaimsAuth
         )
       )
     )
-  )
+  ).pipe(Layer.merge(redactCredentialHeaders))
 
 /** The JSON answer of a refused request: `{ _tag, message, reason }` with status 401 or 403. */
 export const refusal = (error: Unauthorized | Forbidden): HttpServerResponse.HttpServerResponse =>

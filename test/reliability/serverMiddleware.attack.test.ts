@@ -1,0 +1,135 @@
+/**
+ * Attacker's review of the server middleware (`stack-auth-effect/server`): whatever the
+ * `Authorization` header looks like the answer is a typed 401, and the request's tokens never
+ * reach a span, a log line or an answer — including the SDK's own `x-stack-auth` header, which the
+ * platform's server tracer records unless its name is redacted.
+ */
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServer } from "@effect/platform"
+import { Cause, Effect, Exit, Layer, Schema, Tracer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Emulator from "../../src/emulator/index.js"
+import { HttpApiAuth, RequestAuth } from "../../src/server/index.js"
+import * as Stack from "../../src/Stack.js"
+import { countingClient } from "../support/countingClient.js"
+import { requestWith, signedInUser } from "../server/support.js"
+import type { Target } from "../server/support.js"
+
+const spans: Array<{ readonly name: string; readonly attributes: Map<string, unknown>; readonly events: Array<string> }> = []
+
+const recordingTracer = Tracer.make({
+  span: (name, parent, context, links, startTime, kind) => {
+    const attributes = new Map<string, unknown>()
+    const events: Array<string> = []
+    spans.push({ name, attributes, events })
+    const span: Tracer.Span = {
+      _tag: "Span",
+      name,
+      spanId: `span-${spans.length}`,
+      traceId: "trace",
+      parent,
+      context,
+      status: { _tag: "Started", startTime },
+      attributes,
+      links,
+      sampled: true,
+      kind,
+      end: (_endTime, exit) => {
+        if (Exit.isFailure(exit)) events.push(Cause.pretty(exit.cause))
+      },
+      attribute: (key, value) => void attributes.set(key, value),
+      event: (eventName, _time, eventAttributes) => void events.push(`${eventName} ${JSON.stringify(eventAttributes ?? {})}`),
+      addLinks: () => {}
+    }
+    return span
+  },
+  context: (f) => f()
+})
+
+class MeGroup extends HttpApiGroup.make("me")
+  .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String })))
+  .middleware(HttpApiAuth.Authentication) {}
+class Api extends HttpApi.make("api").add(MeGroup) {}
+
+let emulator: Emulator.Emulator
+let target: Target
+
+beforeAll(async () => {
+  emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 }))
+  target = {
+    projectId: emulator.demo.projectId,
+    publishableClientKey: emulator.demo.publishableClientKey,
+    secretServerKey: emulator.demo.secretServerKey,
+    httpClient: countingClient(emulator).layer
+  }
+})
+
+/** The app's `HttpApi` behind `HttpApiAuth.layer`, traced by the recording tracer, as a web handler. */
+const tracedApi = () => {
+  const server = Stack.layerServer({
+    projectId: target.projectId,
+    publishableClientKey: target.publishableClientKey,
+    secretServerKey: target.secretServerKey,
+    httpClient: target.httpClient,
+    tokenStore: "memory"
+  })
+  const meLive = HttpApiBuilder.group(Api, "me", (handlers) =>
+    handlers.handle("me", () => Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id })))
+  )
+  const live = HttpApiBuilder.api(Api).pipe(
+    Layer.provide(meLive),
+    Layer.provide(HttpApiAuth.layer({ projectId: target.projectId }).pipe(Layer.provide(server)))
+  )
+  return HttpApiBuilder.toWebHandler(Layer.mergeAll(live, HttpServer.layerContext, Layer.setTracer(recordingTracer)))
+}
+
+let api: ReturnType<typeof tracedApi> | undefined
+afterAll(async () => {
+  await api?.dispose()
+})
+
+const everything = () => spans.map((span) => `${span.name} ${JSON.stringify([...span.attributes])} ${span.events.join(" ")}`).join("\n")
+
+describe("server middleware under attack", () => {
+  it("the request's tokens (bearer, x-stack-auth, cookies) appear in no span attribute or event of the app's server", async () => {
+    api = tracedApi()
+    const user = await signedInUser(target)
+    for (const how of ["bearer", "x-stack-auth", "cookies"] as const) {
+      spans.length = 0
+      const response = await api.handler(requestWith(target, user, how, "http://app.test/me"))
+      expect(response.status).toBe(200)
+      expect(spans.some((span) => span.attributes.has("http.request.method"))).toBe(true)
+      const recorded = everything()
+      expect(recorded).not.toContain(user.accessToken)
+      expect(recorded).not.toContain(user.refreshToken)
+      if (how === "x-stack-auth") {
+        // recorded, as the platform records authorization and cookie: by name only
+        expect(spans.some((span) => span.attributes.get("http.request.header.x-stack-auth") === "<redacted>")).toBe(true)
+      }
+    }
+  })
+
+  it("malformed Authorization headers (other scheme, empty bearer, two tokens, 8 KB of spaces, a huge token) are typed 401 'invalid' that echo nothing", async () => {
+    api ??= tracedApi()
+    const secret = "s3cr3t-looking-token-value"
+    const huge = `Bearer ${"A".repeat(12_000)}`
+    for (const authorization of [
+      `Basic ${secret}`,
+      "Bearer",
+      "Bearer    ",
+      `Bearer ${secret} ${secret}`,
+      `bearer${" ".repeat(8_000)}${secret}x ${secret}`,
+      `Bearer ${secret}, Bearer ${secret}`,
+      huge
+    ]) {
+      const response = await api.handler(new Request("http://app.test/me", { headers: { authorization } }))
+      expect(response.status).toBe(401)
+      const text = await response.text()
+      expect(text).not.toContain(secret)
+      expect(text.length).toBeLessThan(1_000)
+    }
+    // lower-case scheme and surrounding spaces are still a bearer token (RFC 7235: the scheme is case-insensitive)
+    const user = await signedInUser(target)
+    const lower = await api.handler(new Request("http://app.test/me", { headers: { authorization: `  bearer   ${user.accessToken}  ` } }))
+    expect(lower.status).toBe(200)
+  })
+})
