@@ -19,7 +19,8 @@ const isolatedFiles = [
   "test/auth/passkeys.test.ts",
   "test/emulator/optionalWebAuthnServer.test.ts",
   // loads the official @stackframe/js, which changes globals other files see
-  "test/emulator/officialSdk.test.ts"
+  "test/emulator/officialSdk.test.ts",
+  "test/e2e/authorizationHeader.test.ts"
 ]
 
 const shared = {

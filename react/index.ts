@@ -59,7 +59,7 @@ export {
   useSuspenseProjectPermissions,
   useSuspenseReceivedInvitations
 } from "./domain.js"
-export { useAccessToken, useAuthHeaders, useAuthJson, useRefreshToken } from "./tokens.js"
+export { useAccessToken, useAuthHeaders, useAuthJson, useAuthorizationHeader, useRefreshToken } from "./tokens.js"
 export type { AuthJson, TokenHooks } from "./tokens.js"
 export { useCliAuthConfirmation } from "./cli.js"
 export type { CliAuthConfirmation, CliHooks } from "./cli.js"

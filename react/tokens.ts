@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { useMemo, useSyncExternalStore } from "react"
 import type { RefreshError, RequestTokens } from "../src/core/Session.js"
-import { authHeaderName } from "../src/session/RequestTokenStore.js"
+import { authHeaderName, authorizationHeader } from "../src/session/RequestTokenStore.js"
 import { useBoundContext } from "./internal/hooks.js"
 import type { Bound } from "./internal/hooks.js"
 import { TokenObserver } from "./internal/TokenObserver.js"
@@ -53,6 +53,13 @@ const selectAccess = (json: AuthJson) => json.accessToken
 const selectRefresh = (json: AuthJson) => json.refreshToken
 const selectJson = (json: AuthJson) => json
 const selectHeaders = (json: AuthJson) => authHeadersOf(json)
+const selectAuthorization = (json: AuthJson): string | null =>
+  Option.getOrNull(
+    authorizationHeader({
+      accessToken: Option.map(Option.fromNullable(json.accessToken), Redacted.make),
+      refreshToken: Option.map(Option.fromNullable(json.refreshToken), Redacted.make)
+    })
+  )
 
 /** The token hooks over a runtime (`undefined`: the nearest provider's). */
 export const makeTokenHooks = (bound: Bound) => ({
@@ -66,7 +73,13 @@ export const makeTokenHooks = (bound: Bound) => ({
    * `{ "x-stack-auth": … }` for a `fetch` to the app's own backend, which reads it with
    * `RequestTokenStore` or the `stack-auth-effect/server` middleware.
    */
-  useAuthHeaders: (): StackQueryResult<Record<string, string>, RefreshError> => useTokensWith("useAuthHeaders", bound, selectHeaders)
+  useAuthHeaders: (): StackQueryResult<Record<string, string>, RefreshError> => useTokensWith("useAuthHeaders", bound, selectHeaders),
+  /**
+   * The `Authorization` value (`Bearer stackauth_…`, the official `getAuthorizationHeader()`) for a
+   * `fetch` to the app's own backend, `null` when signed out.
+   */
+  useAuthorizationHeader: (): StackQueryResult<string | null, RefreshError> =>
+    useTokensWith("useAuthorizationHeader", bound, selectAuthorization)
 })
 
 /** The hooks {@link makeTokenHooks} makes. */
@@ -95,6 +108,13 @@ export const useRefreshToken = generic.useRefreshToken
 
 /** `{ accessToken, refreshToken }` (the official `getAuthJson()`), `null` members when signed out. */
 export const useAuthJson = generic.useAuthJson
+
+/**
+ * `Bearer stackauth_<base64 of the tokens' JSON>` (the official `getAuthorizationHeader()`) for the
+ * `Authorization` header of a `fetch` to the app's own backend, `null` when signed out; the
+ * backend reads it with `RequestTokenStore`, `ServerUsers.fromRequest` or `RequestAuth`.
+ */
+export const useAuthorizationHeader = generic.useAuthorizationHeader
 
 /**
  * `{ "x-stack-auth": JSON.stringify({ accessToken, refreshToken }) }` for a `fetch` to the app's

@@ -16,6 +16,7 @@ import * as Schema from "effect/Schema"
 import { InvalidArgument } from "../core/Errors.js"
 import { Session } from "../core/Session.js"
 import { accessTokenExpiry } from "../session/internal/session.js"
+import { authHeaders, authorizationHeader } from "../session/RequestTokenStore.js"
 import { field, optionalField, RedactedToken } from "../core/Wire.js"
 
 export {
@@ -73,4 +74,39 @@ export const getAccessToken = Effect.fn("Tokens.getAccessToken")(function* (opti
   const now = yield* Clock.currentTimeMillis
   if (expiry === undefined || Option.isNone(expiry) || expiry.value - now >= minimum) return tokens.accessToken
   return yield* session.refresh
+})
+
+/**
+ * The `Authorization` value that hands the signed-in user's tokens to the app's own backend (the
+ * official `getAuthorizationHeader()`): `Bearer stackauth_` + base64 of
+ * `{"accessToken","refreshToken"}`, or `Option.none()` when signed out. The backend reads it with
+ * `RequestTokenStore` / `ServerUsers.fromRequest` / `RequestAuth` (this SDK) or the official SDK's
+ * request token store. The session's access token is refreshed first when it is about to expire.
+ * The value reveals the tokens: send it only over HTTPS to your own servers, never log it.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Option } from "effect"
+ * import { Tokens } from "stack-auth-effect"
+ *
+ * const callBackend = Effect.gen(function* () {
+ *   const authorization = yield* Tokens.getAuthorizationHeader()
+ *   const headers: Record<string, string> = Option.isSome(authorization) ? { authorization: authorization.value } : {}
+ *   return yield* Effect.promise(() => fetch("/api/orders", { headers }))
+ * })
+ * ```
+ */
+export const getAuthorizationHeader = Effect.fn("Tokens.getAuthorizationHeader")(function* () {
+  const session = yield* Session
+  return authorizationHeader(yield* session.requestTokens)
+})
+
+/**
+ * The header object that hands the signed-in user's tokens to the app's own backend in the
+ * `x-stack-auth` form (the official `getAuthHeaders()`): `{ "x-stack-auth": JSON }`, absent
+ * tokens as `null`. Prefer {@link getAuthorizationHeader} for new code.
+ */
+export const getAuthHeaders = Effect.fn("Tokens.getAuthHeaders")(function* () {
+  const session = yield* Session
+  return authHeaders(yield* session.requestTokens)
 })

@@ -5,8 +5,9 @@
  * middleware on them.
  *
  * Where the credentials come from, first match wins:
- * 1. `Authorization: Bearer <access token>` (an API client, a mobile app): the access token only,
- *    so nothing can be refreshed;
+ * 1. `Authorization: Bearer stackauth_<base64 JSON>` (the official SDK's and this SDK's
+ *    `getAuthorizationHeader()`: both tokens), else `Authorization: Bearer <access token>` (an API
+ *    client, a mobile app): the access token only, so nothing can be refreshed;
  * 2. `x-stack-auth: {"accessToken","refreshToken"}` (the app's browser code, `useAuthHeaders`);
  * 3. the SDK's cookies (`stack-access`, the refresh cookie of the project).
  *
@@ -119,10 +120,25 @@ export const credentialsOf = (
   Effect.suspend(() => {
     const authorization = header(request, "authorization")
     if (authorization !== undefined && authorization.trim() !== "") {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())
-      const accessToken = match === null ? Option.none() : token(match[1]!)
-      if (Option.isNone(accessToken)) return Effect.fail(invalid("The Authorization header is not 'Bearer <access token>'."))
-      return Effect.succeed<Credentials>({ _tag: "Bearer", tokens: { accessToken, refreshToken: Option.none() } })
+      const plainBearer = (): Effect.Effect<Credentials, Unauthorized> => {
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())
+        const accessToken = match === null ? Option.none() : token(match[1]!)
+        if (Option.isNone(accessToken)) return Effect.fail(invalid("The Authorization header is not 'Bearer <access token>'."))
+        return Effect.succeed<Credentials>({ _tag: "Bearer", tokens: { accessToken, refreshToken: Option.none() } })
+      }
+      // the official SDK's hand-over (`getAuthorizationHeader()`): `Bearer stackauth_<base64 JSON>`
+      return RequestTokenStore.parseAuthorizationHeader(authorization).pipe(
+        Effect.mapError((error) => invalid(error.message)),
+        Effect.flatMap(
+          Option.match({
+            onNone: plainBearer,
+            onSome: (tokens) =>
+              Option.isNone(tokens.accessToken) && Option.isNone(tokens.refreshToken)
+                ? Effect.fail(missing())
+                : Effect.succeed<Credentials>({ _tag: "Bearer", tokens })
+          })
+        )
+      )
     }
     const forwarded = header(request, RequestTokenStore.authHeaderName)
     if (forwarded !== undefined && forwarded.trim() !== "") {

@@ -1,7 +1,11 @@
 /**
  * The token store for server code handling one request (PROTOCOL.md §5.2, request-like stores):
  *
- * - when the request carries an `x-stack-auth` header (see {@link authHeaders}: a browser forwarding
+ * - when the request carries `Authorization: Bearer stackauth_<base64 JSON>` (see
+ *   {@link authorizationHeader}: the official SDK's `getAuthorizationHeader()` hand-over, read first
+ *   as the official SDK 2.8.108 does), the tokens come from that JSON `{ accessToken, refreshToken }`;
+ *   any other `Authorization` value (a plain bearer token, Basic…) is not this store's and is skipped;
+ * - else when the request carries an `x-stack-auth` header (see {@link authHeaders}: a browser forwarding
  *   its tokens to the app's own backend), the tokens come from that JSON object
  *   `{ accessToken, refreshToken }`; it must hold both tokens, or neither (a signed-out browser);
  * - otherwise they are read from the `cookie` header with the official cookie rules (`cookies.ts`).
@@ -92,19 +96,92 @@ export const layer = (request: RequestLike, options: RequestTokenStoreOptions): 
   Layer.effect(TokenStore, make(request, options))
 
 /**
- * The tokens a request carries, without making a store (`x-stack-auth` first, then the cookies).
- * Fails as {@link make}.
+ * The tokens a request carries, without making a store (`Authorization: Bearer stackauth_…` first,
+ * then `x-stack-auth`, then the cookies). Fails as {@link make}, and with `Invalid Authorization
+ * header: <reason>` for a `stackauth_` credential that does not decode.
  */
 export const readRequestTokens = (
   request: RequestLike,
   options: RequestTokenStoreOptions
 ): Effect.Effect<StoredTokens, TokenStoreError> =>
   Effect.suspend(() => {
-    const header = headerValue(request, authHeaderName)
-    // An empty header counts as absent, as in the official SDK.
-    if (header !== undefined && header.trim() !== "") return parseAuthHeader(header)
-    return Effect.succeed(Cookies.readTokens(Cookies.parseCookieHeader(headerValue(request, "cookie")), options.projectId))
+    const fromOtherHeaders = Effect.suspend(() => {
+      const header = headerValue(request, authHeaderName)
+      // An empty header counts as absent, as in the official SDK.
+      if (header !== undefined && header.trim() !== "") return parseAuthHeader(header)
+      return Effect.succeed(Cookies.readTokens(Cookies.parseCookieHeader(headerValue(request, "cookie")), options.projectId))
+    })
+    const authorization = headerValue(request, "authorization")
+    if (authorization === undefined || authorization.trim() === "") return fromOtherHeaders
+    return Effect.flatMap(parseAuthorizationHeader(authorization), Option.match({ onNone: () => fromOtherHeaders, onSome: Effect.succeed }))
   })
+
+/**
+ * The credential prefixes of the official SDK's `Authorization` hand-over: it writes `stackauth_`
+ * and reads both (`@stackframe/js` 2.8.108).
+ */
+export const authorizationPrefixes: ReadonlyArray<string> = ["stackauth_", "hexclave_"]
+
+/**
+ * Parses an `Authorization` value in the official SDK's hand-over form, `Bearer stackauth_` +
+ * base64 of the JSON `{ accessToken, refreshToken }` (strings or null; either may be null, as the
+ * official SDK reads it). Another form (a plain bearer access token, another scheme) is
+ * `Option.none()`: not this hand-over. A `stackauth_` credential that does not decode fails with
+ * {@link TokenStoreError} (the message never holds the header's text); a token a request header
+ * cannot carry makes it read as signed out, as for `x-stack-auth`.
+ */
+export const parseAuthorizationHeader = (value: string): Effect.Effect<Option.Option<StoredTokens>, TokenStoreError> => {
+  const fail = (reason: string) => Effect.fail(new TokenStoreError({ message: `Invalid Authorization header: ${reason}` }))
+  const match = /^Bearer\s+(.+)$/i.exec(value.trim())
+  if (match === null) return Effect.succeed(Option.none())
+  const credential = match[1]!.trim()
+  const prefix = authorizationPrefixes.find((candidate) => credential.startsWith(candidate))
+  if (prefix === undefined) return Effect.succeed(Option.none())
+  const encoded = credential.slice(prefix.length)
+  if (encoded.length === 0) return fail(`expected Bearer ${prefix}<base64 of the tokens' JSON>`)
+  let parsed: unknown
+  try {
+    const binary = atob(encoded)
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0))
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes))
+  } catch {
+    return fail("not base64 of a JSON text")
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail("not a JSON object")
+  const record = parsed as Record<string, unknown>
+  const members = [["accessToken", record["accessToken"] ?? null], ["refreshToken", record["refreshToken"] ?? null]] as const
+  for (const [name, member] of members) {
+    if (member !== null && typeof member !== "string") return fail(`${name} must be a string or null`)
+    if (member !== null && !isUsableToken(member)) return fail(`${name} is not a usable token`)
+  }
+  const [accessToken, refreshToken] = members.map(([, member]) => (typeof member === "string" ? member : null))
+  if ((accessToken !== null && !isSendableToken(accessToken)) || (refreshToken !== null && !isSendableToken(refreshToken))) {
+    return Effect.succeed(Option.some(empty))
+  }
+  return Effect.succeed(
+    Option.some({
+      accessToken: accessToken === null ? Option.none() : token(accessToken),
+      refreshToken: refreshToken === null ? Option.none() : token(refreshToken)
+    })
+  )
+}
+
+/**
+ * The `Authorization` value that hands these tokens to another server, in the official SDK's
+ * form (`getAuthorizationHeader()`): `Bearer stackauth_` + base64 of
+ * `{"accessToken","refreshToken"}`; `Option.none()` when there is no token. The value reveals the
+ * tokens: send it only over HTTPS to your own servers, never log it.
+ */
+export const authorizationHeader = (tokens: StoredTokens): Option.Option<string> => {
+  if (Option.isNone(tokens.accessToken) && Option.isNone(tokens.refreshToken)) return Option.none()
+  const json = JSON.stringify({
+    accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
+    refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
+  })
+  let binary = ""
+  for (const byte of new TextEncoder().encode(json)) binary += String.fromCharCode(byte)
+  return Option.some(`Bearer ${authorizationPrefixes[0]}${btoa(binary)}`)
+}
 
 /**
  * Parses an `x-stack-auth` header value: a JSON object `{ accessToken?, refreshToken? }` whose

@@ -24,6 +24,7 @@ import {
   StackProvider,
   useAccessToken,
   useAuthHeaders,
+  useAuthorizationHeader,
   useAuthJson,
   useCliAuthConfirmation,
   useConnectedAccount,
@@ -71,13 +72,20 @@ describe(`React ${reactVersion}: token hooks`, () => {
     const refresh = useRefreshToken()
     const json = useAuthJson()
     const headers = useAuthHeaders()
-    if (access.status !== "success" || refresh.status !== "success" || json.status !== "success" || headers.status !== "success") {
+    const authorization = useAuthorizationHeader()
+    if (
+      access.status !== "success" || refresh.status !== "success" || json.status !== "success" || headers.status !== "success" ||
+      authorization.status !== "success"
+    ) {
       return <span data-testid="tokens">loading</span>
     }
     const consistent =
       json.data.accessToken === access.data &&
       json.data.refreshToken === refresh.data &&
-      headers.data["x-stack-auth"] === JSON.stringify(json.data)
+      headers.data["x-stack-auth"] === JSON.stringify(json.data) &&
+      (access.data === null
+        ? authorization.data === null
+        : authorization.data === `Bearer stackauth_${btoa(JSON.stringify(json.data))}`)
     return (
       <span data-testid="tokens">
         {access.data === null ? "signed-out" : `${access.data.split(".").length}-part access token`}
@@ -86,7 +94,7 @@ describe(`React ${reactVersion}: token hooks`, () => {
     )
   }
 
-  it("useAccessToken, useRefreshToken, useAuthJson and useAuthHeaders follow sign-in and sign-out, and agree", async () => {
+  it("useAccessToken, useRefreshToken, useAuthJson, useAuthHeaders and useAuthorizationHeader follow sign-in and sign-out, and agree", async () => {
     render(
       <Provider>
         <Tokens />
