@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { NodeInspectSymbol } from "effect/Inspectable"
 import * as Schema from "effect/Schema"
 import { KnownError, NoDetails } from "./KnownError.js"
 import type { FamilyGuard, KnownErrorClass } from "./KnownError.js"
@@ -1222,14 +1223,28 @@ const oauthClasses = [
 // Multi-factor authentication
 // ---------------------------------------------------------------------------------------------
 
-/** 400 — the user has MFA: finish the sign-in with a TOTP code and this attempt code. */
+/**
+ * 400 — the user has MFA: finish the sign-in with a TOTP code and this attempt code
+ * (`details.attempt_code`, or `Mfa.continuable`). The attempt code is a credential: JSON and
+ * Node's inspect (so log lines) show it as `<redacted>`.
+ */
 export class MultiFactorAuthenticationRequired extends KnownError(
   "MultiFactorAuthenticationRequired",
   "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
   400,
   Schema.Struct({ attempt_code: Schema.String }),
   () => "Multi-factor authentication is required for this user."
-) {}
+) {
+  /** The error without its attempt code. */
+  toJSON(): unknown {
+    return { _tag: this._tag, code: this.code, status: this.status, message: this.message, details: { attempt_code: "<redacted>" } }
+  }
+
+  /** As {@link toJSON}, for Node's `util.inspect` (and `console.log`). */
+  [NodeInspectSymbol](): unknown {
+    return this.toJSON()
+  }
+}
 
 /** 400 — the TOTP code is wrong (the attempt code stays usable). */
 export class InvalidTotpCode extends KnownError(

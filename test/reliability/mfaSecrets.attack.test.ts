@@ -1,0 +1,44 @@
+/**
+ * Attacker's review of the MFA continuation: the attempt code (a 5-minute credential that, with a
+ * TOTP code, opens a session) is readable where the app continues the sign-in
+ * (`details.attempt_code`, `MfaChallenge`) but never shows in what an app prints or logs: JSON,
+ * `String`, Node's inspect, `Cause.pretty`, log lines.
+ */
+import { inspect } from "node:util"
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Logger, LogLevel } from "effect"
+import { MfaChallenge } from "../../src/auth/Mfa.js"
+import { MultiFactorAuthenticationRequired } from "../../src/core/KnownErrors.js"
+
+const attemptCode = "mfa-attempt-0123456789abcdefghijklmnopqrstuvwxyz"
+
+describe("MFA attempt code stays out of printed and logged values", () => {
+  it.effect("MultiFactorAuthenticationRequired: details.attempt_code is readable, but JSON, String, inspect, Cause.pretty and log lines never show it", () =>
+    Effect.gen(function* () {
+      const error = MultiFactorAuthenticationRequired.make({ attempt_code: attemptCode })
+      expect(error.details.attempt_code).toBe(attemptCode)
+      expect(MfaChallenge.fromError(error)).toBeInstanceOf(MfaChallenge)
+      const lines: Array<string> = []
+      const capture = Logger.make((options) => {
+        lines.push(Logger.logfmtLogger.log(options), Logger.jsonLogger.log(options), Logger.structuredLogger.log(options) as unknown as string)
+      })
+      yield* Effect.fail(error).pipe(
+        Effect.tapErrorCause((cause) => Effect.logError("sign-in failed", cause)),
+        Effect.tapError((failure) => Effect.logWarning(failure)),
+        Effect.either,
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
+        Logger.withMinimumLogLevel(LogLevel.All)
+      )
+      const printed = [
+        JSON.stringify(error),
+        JSON.stringify({ error }),
+        String(error),
+        inspect(error, { depth: 10 }),
+        Cause.pretty(Cause.fail(error)),
+        ...lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line)))
+      ]
+      for (const text of printed) expect(text).not.toContain(attemptCode)
+      expect(JSON.parse(JSON.stringify(error))).toMatchObject({ _tag: "MultiFactorAuthenticationRequired", code: "MULTI_FACTOR_AUTHENTICATION_REQUIRED" })
+    })
+  )
+})
