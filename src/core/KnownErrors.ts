@@ -1236,12 +1236,12 @@ export class MultiFactorAuthenticationRequired extends KnownError(
   () => "Multi-factor authentication is required for this user."
 ) {
   /** The error without its attempt code. */
-  toJSON(): unknown {
+  override toJSON(): unknown {
     return { _tag: this._tag, code: this.code, status: this.status, message: this.message, details: { attempt_code: "<redacted>" } }
   }
 
   /** As {@link toJSON}, for Node's `util.inspect` (and `console.log`). */
-  [NodeInspectSymbol](): unknown {
+  override [NodeInspectSymbol](): unknown {
     return this.toJSON()
   }
 }
