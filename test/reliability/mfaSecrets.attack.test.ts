@@ -6,9 +6,14 @@
  */
 import { inspect } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Logger, LogLevel } from "effect"
+import { Cause, Effect, Logger, LogLevel, Redacted, TestClock } from "effect"
+import * as Mfa from "../../src/auth/Mfa.js"
 import { MfaChallenge } from "../../src/auth/Mfa.js"
+import * as Password from "../../src/auth/Password.js"
+import * as Sessions from "../../src/auth/Sessions.js"
+import * as Totp from "../../src/auth/Totp.js"
 import { MultiFactorAuthenticationRequired } from "../../src/core/KnownErrors.js"
+import { clientDevice, makeEmulator, password } from "../auth/flowsSupport.js"
 
 const attemptCode = "mfa-attempt-0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -39,6 +44,30 @@ describe("MFA attempt code stays out of printed and logged values", () => {
       ]
       for (const text of printed) expect(text).not.toContain(attemptCode)
       expect(JSON.parse(JSON.stringify(error))).toMatchObject({ _tag: "MultiFactorAuthenticationRequired", code: "MULTI_FACTOR_AUTHENTICATION_REQUIRED" })
+    })
+  )
+})
+
+describe("MFA challenge replay", () => {
+  it.scoped("a challenge that finished a sign-in cannot open a second session: VerificationCodeAlreadyUsed (PROTOCOL.md §7 'MFA'), typed", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(1_800_000_000_000)
+      const emulator = yield* makeEmulator()
+      const device = yield* clientDevice(emulator)
+      const email = "ada@example.com"
+      const secret = yield* Effect.gen(function* () {
+        yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
+        const enabled = yield* Mfa.enableTotp()
+        yield* Sessions.signOut()
+        return Redacted.value(enabled.secret)
+      }).pipe(Effect.provide(device.context))
+      const step = yield* Mfa.continuable(Password.signInWithPassword({ email, password })).pipe(Effect.provide(device.context))
+      if (step._tag !== "MfaRequired") return yield* Effect.dieMessage("expected the MFA step")
+      const code = yield* Totp.generate(secret)
+      yield* step.challenge.submit(code).pipe(Effect.provide(device.context))
+      const replay = yield* Effect.flip(step.challenge.submit(code)).pipe(Effect.provide(device.context))
+      expect(replay._tag).toBe("VerificationCodeAlreadyUsed")
+      expect(device.count("POST /auth/mfa/sign-in")).toBe(2)
     })
   )
 })
