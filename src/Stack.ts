@@ -18,6 +18,7 @@
  *
  * @module
  */
+import * as Headers from "@effect/platform/Headers"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Redacted from "effect/Redacted"
 import * as Effect from "effect/Effect"
@@ -107,11 +108,24 @@ export interface ServerOptions extends ClientOptions {
   readonly secretServerKey: string | Redacted.Redacted<string>
 }
 
-/** Server access: client access plus the secret server key. */
+/**
+ * The SDK's secret header names (`x-stack-auth`, `x-stack-access-token`…) added to the platform's
+ * redacted header names for the whole runtime: the app's own server tracer then records a request
+ * that carries them (e.g. one authenticated by `stack-auth-effect/server`) as `<redacted>`.
+ */
+const redactSecretHeaders = Layer.fiberRefLocallyScopedWith(Headers.currentRedactedNames, (names) => [
+  ...names,
+  ...StackClient.secretHeaderNames.filter((name) => !names.includes(name))
+])
+
+/**
+ * Server access: client access plus the secret server key. Also adds the SDK's secret header
+ * names to the platform's redacted header names (the app server's request spans).
+ */
 export const layerServer = (
   options: ServerOptions
 ): Layer.Layer<ClientServices | ServerAccess, StackConfig.StackConfigError | TokenStore.TokenStoreError | MissingAccessKey> =>
-  Layer.merge(layerClient(options), Access.layerServer(options.secretServerKey))
+  Layer.mergeAll(layerClient(options), Access.layerServer(options.secretServerKey), redactSecretHeaders)
 
 /** Options of {@link layerAdmin}. */
 export interface AdminOptions extends ClientOptions {

@@ -4,8 +4,8 @@
  * reach a span, a log line or an answer — including the SDK's own `x-stack-auth` header, which the
  * platform's server tracer records unless its name is redacted.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServer } from "@effect/platform"
-import { Cause, Effect, Exit, Layer, Schema, Tracer } from "effect"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApp, HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Schema, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"
 import { HttpApiAuth, RequestAuth } from "../../src/server/index.js"
@@ -105,6 +105,34 @@ describe("server middleware under attack", () => {
         // recorded, as the platform records authorization and cookie: by name only
         expect(spans.some((span) => span.attributes.get("http.request.header.x-stack-auth") === "<redacted>")).toBe(true)
       }
+    }
+  })
+
+  it("HttpRouter app behind HttpApiAuth.middleware on a Stack.layerServer runtime: no token of an x-stack-auth request in any span", async () => {
+    const runtime = ManagedRuntime.make(
+      Layer.mergeAll(
+        Stack.layerServer({
+          projectId: target.projectId,
+          publishableClientKey: target.publishableClientKey,
+          secretServerKey: target.secretServerKey,
+          httpClient: target.httpClient,
+          tokenStore: "memory"
+        }),
+        Layer.setTracer(recordingTracer)
+      )
+    )
+    try {
+      const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.id }))
+      const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId: target.projectId })(me)))
+      const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(router)
+      const user = await signedInUser(target)
+      spans.length = 0
+      const response = await handler(requestWith(target, user, "x-stack-auth", "http://app.test/me"))
+      expect(response.status).toBe(200)
+      expect(spans.some((span) => span.attributes.has("http.request.method"))).toBe(true)
+      expect(everything()).not.toContain(user.refreshToken)
+    } finally {
+      await runtime.dispose()
     }
   })
 
