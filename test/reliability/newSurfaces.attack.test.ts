@@ -39,11 +39,14 @@ describe("hydration hand-over under attack", () => {
     })
   )
 
-  it.scoped("on one server runtime (one cache), each request's hand-over holds that request's tokens and user, never the previous or a concurrent visitor's", () =>
+  it.scoped("on one server runtime (one cache), each request's hand-over holds that request's tokens and user (client view: no server metadata), never the previous or a concurrent visitor's", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
       const bob = yield* signUp("bob@example.com")
+      // server-only data the user must not see in their page
+      yield* within(server)(ServerUsers.update(ada.userId, { serverMetadata: { internalNote: "server-only-note-4711" } }))
+      expect((yield* within(server)(ServerUsers.getById(ada.userId))).serverMetadata).toEqual({ internalNote: "server-only-note-4711" })
       const adaTokens = yield* within(ada.client)(tokensOf)
       const bobTokens = yield* within(bob.client)(tokensOf)
       /** What a page handler does: the request's own session, then dehydrate on the shared runtime. */
@@ -68,6 +71,7 @@ describe("hydration hand-over under attack", () => {
       ] as const) {
         expect(handOver.refreshToken).toBe(tokens.refreshToken)
         expect(handOver.user?.primary_email).toBe(email)
+        expect(Hydration.serialize(handOver)).not.toContain("server-only-note-4711")
       }
     })
   )
