@@ -136,6 +136,21 @@ describe("server middleware under attack", () => {
     }
   })
 
+  it("concurrent requests of two users on one handler each get their own user (the per-request authentication is never shared)", async () => {
+    api ??= tracedApi()
+    const ada = await signedInUser(target)
+    const bob = await signedInUser(target)
+    const users = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? ada : bob))
+    const hows = ["bearer", "x-stack-auth", "cookies"] as const
+    const answers = await Promise.all(
+      users.map(async (user, i) => {
+        const response = await api!.handler(requestWith(target, user, hows[i % 3]!, "http://app.test/me"))
+        return ((await response.json()) as { readonly id: string }).id
+      })
+    )
+    expect(answers).toEqual(users.map((user) => user.userId))
+  })
+
   it("malformed Authorization headers (other scheme, empty bearer, two tokens, 8 KB of spaces, a huge token) are typed 401 'invalid' that echo nothing", async () => {
     api ??= tracedApi()
     const secret = "s3cr3t-looking-token-value"
