@@ -23,7 +23,13 @@ import * as Endpoint from "../core/Endpoint.js"
 import { InvalidArgument } from "../core/Errors.js"
 import * as Permissions from "./Permissions.js"
 import { listProjectPermissionsForUserEndpoint, listTeamPermissionsForUserEndpoint } from "./internal/permissions.js"
-import { grantProjectPermissionEndpoint, grantTeamPermissionEndpoint, revokeProjectPermissionEndpoint, revokeTeamPermissionEndpoint } from "./internal/serverPermissions.js"
+import {
+  grantProjectPermissionEndpoint,
+  grantTeamPermissionEndpoint,
+  listTeamMemberPermissionsEndpoint,
+  revokeProjectPermissionEndpoint,
+  revokeTeamPermissionEndpoint
+} from "./internal/serverPermissions.js"
 
 /** Fails with `InvalidArgument` (nothing sent) when `permissionId` is not a permission id. */
 const checkPermissionId = (permissionId: string): Effect.Effect<void, InvalidArgument> => {
@@ -115,6 +121,32 @@ export const listTeamPermissions = Effect.fn("ServerPermissions.listTeamPermissi
     Endpoint.call(listTeamPermissionsForUserEndpoint, { query: { teamId, userId, recursive } })
   )
   return answer.items
+})
+
+/** One permission one member of a team holds (see {@link listTeamMemberPermissions}). */
+export interface TeamMemberPermission {
+  readonly userId: string
+  readonly permissionId: string
+}
+
+/**
+ * The permissions of every member of a team, as `{ userId, permissionId }` pairs (the official
+ * `listTeamMemberPermissions(teamId, { recursive })`); `recursive` adds what the granted
+ * permissions contain, and defaults to `false` as the official SDK's does.
+ * `GET /team-permissions?team_id=<id>&recursive=` without `user_id` (server access; cached, and
+ * refreshed by {@link grantTeamPermission} / {@link revokeTeamPermission} in the team). Fails with
+ * `InvalidArgument` (a malformed team id, nothing sent).
+ */
+export const listTeamMemberPermissions = Effect.fn("ServerPermissions.listTeamMemberPermissions")(function* (
+  teamId: string,
+  options: Permissions.ListOptions = {}
+) {
+  const recursive = options.recursive ?? false
+  const answer = yield* QueryCache.cached(
+    Permissions.teamPermissionsKey(teamId, "*members", recursive),
+    Endpoint.call(listTeamMemberPermissionsEndpoint, { query: { teamId, recursive } })
+  )
+  return answer.items.map((permission): TeamMemberPermission => ({ userId: permission.userId, permissionId: permission.id }))
 })
 
 /**

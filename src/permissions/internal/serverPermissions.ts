@@ -8,8 +8,9 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { PermissionNotFound, TeamMembershipNotFound, TeamPermissionNotFound, UserNotFound, WrongPermissionScope } from "../../core/KnownErrors.js"
-import { field, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
 import { PermissionId, ProjectPermission, TeamPermission } from "../Permissions.js"
+import { TeamPermissionList } from "./permissions.js"
 
 const TeamGrantParams = Schema.Struct({
   teamId: field("team_id", Uuid),
@@ -72,4 +73,22 @@ export const revokeProjectPermissionEndpoint = Endpoint.make({
   params: ProjectGrantParams,
   success: SuccessTrue,
   errors: [UserNotFound, PermissionNotFound]
+})
+
+/**
+ * `GET /team-permissions?team_id=<id>&recursive=` without `user_id` (server access): the
+ * permissions of every member of a team (the official `listTeamMemberPermissions`).
+ */
+export const listTeamMemberPermissionsEndpoint = Endpoint.make({
+  name: "ServerPermissions.listTeamMemberPermissions",
+  method: "GET",
+  path: "/team-permissions",
+  access: "server",
+  session: "none",
+  query: Schema.Struct({
+    teamId: field("team_id", Uuid),
+    recursive: field("recursive", QueryBoolean)
+  }),
+  success: TeamPermissionList,
+  errors: []
 })

@@ -1,0 +1,49 @@
+/**
+ * End to end over real HTTP against the emulator server: every member's permissions in a team
+ * with server access (the official `listTeamMemberPermissions`): the creator's direct
+ * `team_admin`, and what it contains with `recursive: true`; one request per list.
+ */
+import { Effect, Layer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Password from "../../src/auth/Password.js"
+import type { RunningServer } from "../../src/emulator/server.js"
+import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
+import * as Stack from "../../src/Stack.js"
+import * as Teams from "../../src/teams/Teams.js"
+import { countingFetch, startServer } from "./support.js"
+
+let main: { server: RunningServer; stop: () => Promise<void> }
+
+beforeAll(async () => {
+  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true } } })
+})
+afterAll(async () => {
+  await main?.stop()
+})
+
+describe("listTeamMemberPermissions over HTTP against the emulator", () => {
+  it("lists the creator's direct team_admin, and $delete_team with recursive: true; one GET /team-permissions each", async () => {
+    const demo = main.server.emulator.demo
+    const fetch = countingFetch()
+    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const outcome = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const client = yield* Layer.build(Stack.layerClient({ ...options, tokenStore: "memory" }))
+          const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
+          const user = yield* Password.signUpWithPassword({ email: `e2e-members-perm-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+            Effect.provide(client)
+          )
+          const team = yield* Teams.create({ displayName: "Members' permissions" }).pipe(Effect.provide(client))
+          const direct = yield* ServerPermissions.listTeamMemberPermissions(team.id).pipe(Effect.provide(server))
+          const recursive = yield* ServerPermissions.listTeamMemberPermissions(team.id, { recursive: true }).pipe(Effect.provide(server))
+          return { userId: user.userId, direct, recursive }
+        })
+      )
+    )
+    expect(outcome.direct).toContainEqual({ userId: outcome.userId, permissionId: "team_admin" })
+    expect(outcome.direct).not.toContainEqual({ userId: outcome.userId, permissionId: "$delete_team" })
+    expect(outcome.recursive).toContainEqual({ userId: outcome.userId, permissionId: "$delete_team" })
+    expect(fetch.count("GET /team-permissions")).toBe(2)
+  })
+})
