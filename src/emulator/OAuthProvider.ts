@@ -206,7 +206,26 @@ ${hidden}
           <button type="submit" name="action" value="deny" formnovalidate>Deny</button>
         </div>
       </form>
+      <div id="answered" role="alert" hidden>
+        <p>You already answered this sign-in request. Start the sign-in again from the app.</p>
+        <p><a href="#" id="back-to-app">Back to the app</a></p>
+      </div>
     </main>
+    <script>
+      // Reached again with Back after answering: the request is used up (its state is spent), so
+      // a second answer could only fail; offer the way back instead.
+      addEventListener("pageshow", (event) => {
+        const entry = performance.getEntriesByType("navigation")[0]
+        if (!event.persisted && (entry === undefined || entry.type !== "back_forward")) return
+        for (const button of document.querySelectorAll("form button")) button.disabled = true
+        document.querySelector("form").hidden = true
+        document.getElementById("answered").hidden = false
+      })
+      document.getElementById("back-to-app").addEventListener("click", (event) => {
+        event.preventDefault()
+        history.back()
+      })
+    </script>
   </body>
 </html>
 `
