@@ -1,5 +1,5 @@
 /** The app's small UI kit: cards, fields, buttons with a pending state, alerts, loading. */
-import { useId } from "react"
+import { useId, useState } from "react"
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react"
 import { describeError } from "./messages.js"
 import type { MessageOverrides } from "./messages.js"
@@ -134,4 +134,73 @@ export const initials = (name: string | null, email: string | null): string => {
   const source = (name ?? "").trim() || (email ?? "").trim() || "?"
   const parts = source.split(/[\s@._-]+/).filter((part) => part !== "")
   return ((parts[0]?.[0] ?? "?") + (parts.length > 1 ? (parts[1]?.[0] ?? "") : "")).toUpperCase()
+}
+
+/**
+ * A destructive action in two steps: `openLabel` opens a form where `expected` must be typed
+ * (`matches` decides) before the final button runs `action`; `cancelLabel` closes it and forgets
+ * the typed text and the action's error. The form is named `formLabel` for assistive technology.
+ */
+export const ConfirmByTyping = (props: {
+  readonly openLabel: ReactNode
+  readonly formLabel: string
+  readonly fieldLabel: string
+  readonly fieldName: string
+  readonly expected: string
+  readonly matches: (typed: string) => boolean
+  readonly confirmLabel: string
+  readonly cancelLabel: string
+  readonly warning?: ReactNode
+  readonly className?: string
+  readonly action: { readonly run: () => unknown; readonly reset: () => void; readonly pending: boolean; readonly error: unknown }
+}) => {
+  const [confirming, setConfirming] = useState(false)
+  const [typed, setTyped] = useState("")
+  const matches = props.matches(typed)
+  if (!confirming) {
+    return (
+      <div>
+        <Button variant="danger" onClick={() => setConfirming(true)}>
+          {props.openLabel}
+        </Button>
+      </div>
+    )
+  }
+  return (
+    <form
+      className={props.className ?? "stack"}
+      aria-label={props.formLabel}
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (matches) void props.action.run()
+      }}
+    >
+      {props.warning === undefined ? null : <Alert kind="warning">{props.warning}</Alert>}
+      <Field
+        label={props.fieldLabel}
+        name={props.fieldName}
+        autoComplete="off"
+        spellCheck={false}
+        value={typed}
+        onChange={(event) => setTyped(event.currentTarget.value)}
+        hint={<code className="break">{props.expected}</code>}
+      />
+      <ErrorMessage error={props.action.error} />
+      <div className="row">
+        <Button type="submit" variant="danger" disabled={!matches} pending={props.action.pending}>
+          {props.confirmLabel}
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            setConfirming(false)
+            setTyped("")
+            props.action.reset()
+          }}
+        >
+          {props.cancelLabel}
+        </Button>
+      </div>
+    </form>
+  )
 }

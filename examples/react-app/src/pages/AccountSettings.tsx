@@ -13,7 +13,7 @@ import { useApiKeys, useContactChannels, useSessions, useShownMutation } from ".
 import { navigate } from "../router.js"
 import { ApiKeyList } from "../ApiKeyList.js"
 import { checkEmail, checkNewPassword } from "../messages.js"
-import { Alert, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
+import { Alert, Badge, Button, ConfirmByTyping, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
 type CurrentUser = User.CurrentUser
 
@@ -467,58 +467,23 @@ const ApiKeysSection = () => {
  * user types their e-mail address (or DELETE without one) before the final button works.
  */
 const DeleteAccountSection = (props: { readonly user: CurrentUser }) => {
-  const [confirming, setConfirming] = useState(false)
-  const [typed, setTyped] = useState("")
   const expected = props.user.primaryEmail ?? "DELETE"
   const remove = useShownMutation(() => Users.deleteCurrent().pipe(Effect.zipRight(Effect.sync(() => navigate("/", { replace: true })))))
-  const matches = typed.trim().toLowerCase() === expected.toLowerCase()
   return (
     <Section id="danger" title="Delete account" description="Deletes your account and everything in it. This cannot be undone.">
-      {confirming ? (
-        <form
-          className="stack danger-zone"
-          aria-label="Confirm account deletion"
-          onSubmit={(event) => {
-            event.preventDefault()
-            if (matches) void remove.run()
-          }}
-        >
-          <Alert kind="warning">
-            Your profile, e-mails, passkeys, sessions, API keys and team memberships will be deleted for good.
-          </Alert>
-          <Field
-            label={`Type ${props.user.primaryEmail === null ? "DELETE" : "your e-mail address"} to confirm`}
-            name="confirmation"
-            autoComplete="off"
-            spellCheck={false}
-            value={typed}
-            onChange={(event) => setTyped(event.currentTarget.value)}
-            hint={<code className="break">{expected}</code>}
-          />
-          <ErrorMessage error={remove.error} />
-          <div className="row">
-            <Button type="submit" variant="danger" disabled={!matches} pending={remove.pending}>
-              Delete my account for good
-            </Button>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setConfirming(false)
-                setTyped("")
-                remove.reset()
-              }}
-            >
-              Keep my account
-            </Button>
-          </div>
-        </form>
-      ) : (
-        <div>
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            Delete my account…
-          </Button>
-        </div>
-      )}
+      <ConfirmByTyping
+        openLabel="Delete my account…"
+        formLabel="Confirm account deletion"
+        className="stack danger-zone"
+        warning="Your profile, e-mails, passkeys, sessions, API keys and team memberships will be deleted for good."
+        fieldLabel={`Type ${props.user.primaryEmail === null ? "DELETE" : "your e-mail address"} to confirm`}
+        fieldName="confirmation"
+        expected={expected}
+        matches={(typed) => typed.trim().toLowerCase() === expected.toLowerCase()}
+        confirmLabel="Delete my account for good"
+        cancelLabel="Keep my account"
+        action={remove}
+      />
     </Section>
   )
 }

@@ -22,7 +22,7 @@ import { checkEmail } from "../messages.js"
 import { memberPermissions, setMemberPermission } from "../appApi.js"
 import { ApiKeyList } from "../ApiKeyList.js"
 import { Link, navigate, useLocation } from "../router.js"
-import { Alert, AuthCard, Badge, Button, ErrorMessage, Field, Loading, Section } from "../ui.js"
+import { Alert, AuthCard, Badge, Button, ConfirmByTyping, ErrorMessage, Field, Loading, Section } from "../ui.js"
 
 type CurrentUser = User.CurrentUser
 
@@ -219,53 +219,20 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
 
 /** Deleting a team: a second step where the name is typed. */
 const DeleteTeamSection = (props: { readonly teamId: string; readonly name: string }) => {
-  const [confirming, setConfirming] = useState(false)
-  const [typed, setTyped] = useState("")
   const remove = useShownMutation(() => Teams.delete(props.teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null }))))
-  const matches = typed.trim() === props.name
   return (
     <Section title="Delete team" description="Deletes the team for everyone, with its invitations and API keys. This cannot be undone.">
-      {confirming ? (
-        <form
-          className="stack"
-          aria-label="Confirm team deletion"
-          onSubmit={(event) => {
-            event.preventDefault()
-            if (matches) void remove.run()
-          }}
-        >
-          <Field
-            label="Type the team's name to confirm"
-            name="confirmTeamName"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => setTyped(event.currentTarget.value)}
-            hint={<code className="break">{props.name}</code>}
-          />
-          <ErrorMessage error={remove.error} />
-          <div className="row">
-            <Button type="submit" variant="danger" disabled={!matches} pending={remove.pending}>
-              Delete the team for good
-            </Button>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setConfirming(false)
-                setTyped("")
-                remove.reset()
-              }}
-            >
-              Keep the team
-            </Button>
-          </div>
-        </form>
-      ) : (
-        <div>
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            Delete {props.name}…
-          </Button>
-        </div>
-      )}
+      <ConfirmByTyping
+        openLabel={`Delete ${props.name}…`}
+        formLabel="Confirm team deletion"
+        fieldLabel="Type the team's name to confirm"
+        fieldName="confirmTeamName"
+        expected={props.name}
+        matches={(typed) => typed.trim() === props.name}
+        confirmLabel="Delete the team for good"
+        cancelLabel="Keep the team"
+        action={remove}
+      />
     </Section>
   )
 }
