@@ -90,24 +90,6 @@ export type Credentials =
 const missing = () => new Unauthorized({ message: "Sign in to use this route.", reason: "missing" })
 const invalid = (message: string) => new Unauthorized({ message, reason: "invalid" })
 
-/** One header of a request-like value, `undefined` when absent. */
-const header = (request: RequestTokenStore.RequestLike, name: string): string | undefined => {
-  try {
-    const headers: unknown = typeof (request as { readonly get?: unknown }).get === "function"
-      ? request
-      : (request as { readonly headers?: unknown }).headers
-    if (typeof headers !== "object" || headers === null) return undefined
-    if (typeof (headers as { readonly get?: unknown }).get === "function") {
-      const value: unknown = (headers as RequestTokenStore.HeadersLike).get(name)
-      return typeof value === "string" ? value : undefined
-    }
-    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1]
-    return typeof entry === "string" ? entry : Array.isArray(entry) && typeof entry[0] === "string" ? entry[0] : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * The credentials of a request: `Authorization: Bearer`, else `x-stack-auth`, else the cookies.
  * Fails with {@link Unauthorized} `"missing"` when it carries none, `"invalid"` for a malformed
@@ -118,7 +100,7 @@ export const credentialsOf = (
   options: { readonly projectId: string }
 ): Effect.Effect<Credentials, Unauthorized> =>
   Effect.suspend(() => {
-    const authorization = header(request, "authorization")
+    const authorization = RequestTokenStore.headerValue(request, "authorization")
     if (authorization !== undefined && authorization.trim() !== "") {
       const plainBearer = (): Effect.Effect<Credentials, Unauthorized> => {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())
@@ -140,7 +122,7 @@ export const credentialsOf = (
         )
       )
     }
-    const forwarded = header(request, RequestTokenStore.authHeaderName)
+    const forwarded = RequestTokenStore.headerValue(request, RequestTokenStore.authHeaderName)
     if (forwarded !== undefined && forwarded.trim() !== "") {
       return RequestTokenStore.parseAuthHeader(forwarded).pipe(
         Effect.mapError((error) => invalid(error.message)),
@@ -151,7 +133,7 @@ export const credentialsOf = (
         )
       )
     }
-    return RequestTokenStore.readRequestTokens({ get: (name: string) => header(request, name) }, options).pipe(
+    return RequestTokenStore.readRequestTokens(request, options).pipe(
       Effect.mapError((error) => invalid(error.message)),
       Effect.flatMap((tokens) =>
         Option.isNone(tokens.accessToken) && Option.isNone(tokens.refreshToken)

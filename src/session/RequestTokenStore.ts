@@ -147,23 +147,8 @@ export const parseAuthorizationHeader = (value: string): Effect.Effect<Option.Op
   } catch {
     return fail("not base64 of a JSON text")
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail("not a JSON object")
-  const record = parsed as Record<string, unknown>
-  const members = [["accessToken", record["accessToken"] ?? null], ["refreshToken", record["refreshToken"] ?? null]] as const
-  for (const [name, member] of members) {
-    if (member !== null && typeof member !== "string") return fail(`${name} must be a string or null`)
-    if (member !== null && !isUsableToken(member)) return fail(`${name} is not a usable token`)
-  }
-  const [accessToken, refreshToken] = members.map(([, member]) => (typeof member === "string" ? member : null))
-  if ((accessToken !== null && !isSendableToken(accessToken)) || (refreshToken !== null && !isSendableToken(refreshToken))) {
-    return Effect.succeed(Option.some(empty))
-  }
-  return Effect.succeed(
-    Option.some({
-      accessToken: accessToken === null ? Option.none() : token(accessToken),
-      refreshToken: refreshToken === null ? Option.none() : token(refreshToken)
-    })
-  )
+  const members = tokenMembers(parsed)
+  return typeof members === "string" ? fail(members) : Effect.succeed(Option.some(storedTokens(members)))
 }
 
 /**
@@ -196,20 +181,12 @@ export const parseAuthHeader = (value: string): Effect.Effect<StoredTokens, Toke
   } catch {
     return fail("not valid JSON")
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail("not a JSON object")
-  const record = parsed as Record<string, unknown>
-  const accessToken = record["accessToken"] ?? null
-  const refreshToken = record["refreshToken"] ?? null
-  for (const [name, member] of [["accessToken", accessToken], ["refreshToken", refreshToken]] as const) {
-    if (member !== null && typeof member !== "string") return fail(`${name} must be a string or null`)
-    if (member !== null && !isUsableToken(member)) return fail(`${name} is not a usable token`)
-  }
+  const members = tokenMembers(parsed)
+  if (typeof members === "string") return fail(members)
+  const { accessToken, refreshToken } = members
   if (accessToken === null && refreshToken === null) return Effect.succeed(empty)
   if (accessToken === null || refreshToken === null) return fail("both accessToken and refreshToken are required")
-  // Not tokens: no request could carry them. Signed out, at once, without a request.
-  if (typeof accessToken !== "string" || typeof refreshToken !== "string") return fail("tokens must be strings")
-  if (!isSendableToken(accessToken) || !isSendableToken(refreshToken)) return Effect.succeed(empty)
-  return Effect.succeed({ accessToken: token(accessToken), refreshToken: token(refreshToken) })
+  return Effect.succeed(storedTokens(members))
 }
 
 /**
@@ -228,11 +205,48 @@ export const authHeaders = (tokens: StoredTokens): Record<string, string> => ({
 // Implementation
 // ---------------------------------------------------------------------------------------------
 
+/** The two token texts of a hand-over's JSON object (absent or null as `null`). */
+interface TokenTexts {
+  readonly accessToken: string | null
+  readonly refreshToken: string | null
+}
+
+/**
+ * The members of a hand-over's JSON (`x-stack-auth` or the `Authorization` form): each a usable
+ * token text or null; a problem is answered as its text (never holding the value).
+ */
+const tokenMembers = (parsed: unknown): TokenTexts | string => {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return "not a JSON object"
+  const record = parsed as Record<string, unknown>
+  const accessToken = record["accessToken"] ?? null
+  const refreshToken = record["refreshToken"] ?? null
+  for (const [name, member] of [["accessToken", accessToken], ["refreshToken", refreshToken]] as const) {
+    if (member !== null && typeof member !== "string") return `${name} must be a string or null`
+    if (member !== null && !isUsableToken(member)) return `${name} is not a usable token`
+  }
+  return { accessToken: accessToken as string | null, refreshToken: refreshToken as string | null }
+}
+
+/**
+ * Stored tokens from checked texts. A text no request header could carry makes the whole
+ * hand-over read as signed out, at once, without a request.
+ */
+const storedTokens = ({ accessToken, refreshToken }: TokenTexts): StoredTokens =>
+  (accessToken !== null && !isSendableToken(accessToken)) || (refreshToken !== null && !isSendableToken(refreshToken))
+    ? empty
+    : {
+        accessToken: accessToken === null ? Option.none() : token(accessToken),
+        refreshToken: refreshToken === null ? Option.none() : token(refreshToken)
+      }
+
 const isHeadersLike = (value: unknown): value is HeadersLike =>
   typeof value === "object" && value !== null && typeof (value as { readonly get?: unknown }).get === "function"
 
-/** One header's value (the first one if repeated), `undefined` when absent; never throws. */
-const headerValue = (request: RequestLike, name: string): string | undefined => {
+/**
+ * One header of a request-like value (`name` lower-case): the first one if repeated (repeated
+ * `cookie` headers joined with "; ", as Node does), `undefined` when absent; never throws.
+ */
+export const headerValue = (request: RequestLike, name: string): string | undefined => {
   try {
     const headers: unknown = isHeadersLike(request) ? request : (request as { readonly headers?: unknown }).headers
     if (isHeadersLike(headers)) {
