@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { useMemo, useSyncExternalStore } from "react"
 import type { RefreshError, RequestTokens } from "../src/core/Session.js"
-import { authHeaderName, authorizationHeader } from "../src/session/RequestTokenStore.js"
+import { authHeaderName, authorizationValue } from "../src/session/RequestTokenStore.js"
 import { useBoundContext } from "./internal/hooks.js"
 import type { Bound } from "./internal/hooks.js"
 import { TokenObserver } from "./internal/TokenObserver.js"
@@ -53,13 +53,7 @@ const selectAccess = (json: AuthJson) => json.accessToken
 const selectRefresh = (json: AuthJson) => json.refreshToken
 const selectJson = (json: AuthJson) => json
 const selectHeaders = (json: AuthJson) => authHeadersOf(json)
-const selectAuthorization = (json: AuthJson): string | null =>
-  Option.getOrNull(
-    authorizationHeader({
-      accessToken: Option.map(Option.fromNullable(json.accessToken), Redacted.make),
-      refreshToken: Option.map(Option.fromNullable(json.refreshToken), Redacted.make)
-    })
-  )
+const selectAuthorization = authorizationValue
 
 /** The token hooks over a runtime (`undefined`: the nearest provider's). */
 export const makeTokenHooks = (bound: Bound) => ({

@@ -157,15 +157,22 @@ export const parseAuthorizationHeader = (value: string): Effect.Effect<Option.Op
  * `{"accessToken","refreshToken"}`; `Option.none()` when there is no token. The value reveals the
  * tokens: send it only over HTTPS to your own servers, never log it.
  */
-export const authorizationHeader = (tokens: StoredTokens): Option.Option<string> => {
-  if (Option.isNone(tokens.accessToken) && Option.isNone(tokens.refreshToken)) return Option.none()
-  const json = JSON.stringify({
-    accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
-    refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
-  })
+export const authorizationHeader = (tokens: StoredTokens): Option.Option<string> =>
+  Option.fromNullable(
+    authorizationValue({
+      accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
+      refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
+    })
+  )
+
+/** {@link authorizationHeader} over token texts (the official `getAuthJson()` shape): `null` when both are absent. */
+export const authorizationValue = (json: { readonly accessToken: string | null; readonly refreshToken: string | null }): string | null => {
+  if (json.accessToken === null && json.refreshToken === null) return null
   let binary = ""
-  for (const byte of new TextEncoder().encode(json)) binary += String.fromCharCode(byte)
-  return Option.some(`Bearer ${authorizationPrefixes[0]}${btoa(binary)}`)
+  for (const byte of new TextEncoder().encode(JSON.stringify({ accessToken: json.accessToken, refreshToken: json.refreshToken }))) {
+    binary += String.fromCharCode(byte)
+  }
+  return `Bearer ${authorizationPrefixes[0]}${btoa(binary)}`
 }
 
 /**
