@@ -5,7 +5,7 @@
  * platform's server tracer records unless its name is redacted.
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApp, HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Schema, Tracer } from "effect"
+import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"
 import { HttpApiAuth, RequestAuth } from "../../src/server/index.js"
@@ -13,37 +13,11 @@ import * as Stack from "../../src/Stack.js"
 import { countingClient } from "../support/countingClient.js"
 import { requestWith, signedInUser } from "../server/support.js"
 import type { Target } from "../server/support.js"
+import { recordingTracer as recordingTracerOf } from "../support/recordingTracer.js"
 
 const spans: Array<{ readonly name: string; readonly attributes: Map<string, unknown>; readonly events: Array<string> }> = []
 
-const recordingTracer = Tracer.make({
-  span: (name, parent, context, links, startTime, kind) => {
-    const attributes = new Map<string, unknown>()
-    const events: Array<string> = []
-    spans.push({ name, attributes, events })
-    const span: Tracer.Span = {
-      _tag: "Span",
-      name,
-      spanId: `span-${spans.length}`,
-      traceId: "trace",
-      parent,
-      context,
-      status: { _tag: "Started", startTime },
-      attributes,
-      links,
-      sampled: true,
-      kind,
-      end: (_endTime, exit) => {
-        if (Exit.isFailure(exit)) events.push(Cause.pretty(exit.cause))
-      },
-      attribute: (key, value) => void attributes.set(key, value),
-      event: (eventName, _time, eventAttributes) => void events.push(`${eventName} ${JSON.stringify(eventAttributes ?? {})}`),
-      addLinks: () => {}
-    }
-    return span
-  },
-  context: (f) => f()
-})
+const recordingTracer = recordingTracerOf(spans)
 
 class MeGroup extends HttpApiGroup.make("me")
   .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String })))

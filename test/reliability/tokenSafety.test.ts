@@ -7,7 +7,7 @@
  *   (captured with a test Logger at LogLevel.All and a recording tracer).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, LogLevel, Option, Redacted, Runtime, TestClock, Tracer } from "effect"
+import { Cause, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, LogLevel, Option, Redacted, Runtime, TestClock } from "effect"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import * as Sessions from "../../src/auth/Sessions.js"
@@ -33,6 +33,7 @@ import {
   userBody
 } from "../support/fixtures.js"
 import { classify, count, showOutcome, timeout, watchUnhandledRejections } from "./support.js"
+import { recordingTracer as recordingTracerOf } from "../support/recordingTracer.js"
 
 const server = makeMswServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
@@ -58,34 +59,7 @@ interface Captured {
 }
 const captured: Captured = { lines: [], spans: [], errors: [] }
 
-const recordingTracer = Tracer.make({
-  span: (name, parent, context, links, startTime, kind) => {
-    const attributes = new Map<string, unknown>()
-    const events: Array<string> = []
-    captured.spans.push({ name, attributes, events })
-    const span: Tracer.Span = {
-      _tag: "Span",
-      name,
-      spanId: `span-${captured.spans.length}`,
-      traceId: "trace",
-      parent,
-      context,
-      status: { _tag: "Started", startTime },
-      attributes,
-      links,
-      sampled: true,
-      kind,
-      end: (_endTime, exit) => {
-        if (Exit.isFailure(exit)) events.push(Cause.pretty(exit.cause))
-      },
-      attribute: (key, value) => void attributes.set(key, value),
-      event: (eventName, _time, eventAttributes) => void events.push(`${eventName} ${JSON.stringify(eventAttributes ?? {})}`),
-      addLinks: () => {}
-    }
-    return span
-  },
-  context: (f) => f()
-})
+const recordingTracer = recordingTracerOf(captured.spans)
 
 const captureLogger = Logger.make((options) => {
   captured.lines.push(Logger.logfmtLogger.log(options))
