@@ -18,7 +18,6 @@
  *
  * @module
  */
-import * as Headers from "@effect/platform/Headers"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Redacted from "effect/Redacted"
 import * as Effect from "effect/Effect"
@@ -113,10 +112,7 @@ export interface ServerOptions extends ClientOptions {
  * redacted header names for the whole runtime: the app's own server tracer then records a request
  * that carries them (e.g. one authenticated by `stack-auth-effect/server`) as `<redacted>`.
  */
-const redactSecretHeaders = Layer.fiberRefLocallyScopedWith(Headers.currentRedactedNames, (names) => [
-  ...names,
-  ...StackClient.secretHeaderNames.filter((name) => !names.includes(name))
-])
+const redactSecretHeaders = StackClient.layerRedactHeaders(StackClient.secretHeaderNames)
 
 /**
  * Server access: client access plus the secret server key. Also adds the SDK's secret header

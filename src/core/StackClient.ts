@@ -20,6 +20,7 @@
  * @module
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -75,3 +76,14 @@ export const layer: Layer.Layer<StackClient, never, StackConfig> = layerWithoutD
   Layer.provide(layerFetch),
   Layer.provide(RetryPolicy.layer)
 )
+
+/**
+ * A layer adding header names to the platform's redacted header names
+ * (`Headers.currentRedactedNames`) for the runtime it builds, the app's own names kept and none
+ * added twice: a server's tracer then records those headers of incoming requests as `<redacted>`.
+ */
+export const layerRedactHeaders = (extra: ReadonlyArray<string>): Layer.Layer<never> =>
+  Layer.fiberRefLocallyScopedWith(Headers.currentRedactedNames, (names) => [
+    ...names,
+    ...extra.filter((name) => !names.includes(name))
+  ])

@@ -30,7 +30,6 @@
  *
  * @module
  */
-import * as Headers from "@effect/platform/Headers"
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import type * as HttpApp from "@effect/platform/HttpApp"
@@ -40,6 +39,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { ServerAccess } from "../core/Access.js"
+import { layerRedactHeaders } from "../core/StackClient.js"
 import type { StackClient } from "../core/StackClient.js"
 import { authHeaderName } from "../session/RequestTokenStore.js"
 import type { AccessTokenVerifier } from "../session/AccessTokenVerifier.js"
@@ -101,9 +101,7 @@ const schemes = <A, E>(effect: Effect.Effect<A, E, HttpServerRequest.HttpServerR
  * header names (`authorization` and `cookie` are there by default), so the server's tracer
  * records it as `<redacted>`. Part of {@link layer} and {@link layerClaims}.
  */
-const redactCredentialHeaders = Layer.fiberRefLocallyScopedWith(Headers.currentRedactedNames, (names) =>
-  names.includes(authHeaderName) ? names : [...names, authHeaderName]
-)
+const redactCredentialHeaders = layerRedactHeaders([authHeaderName])
 
 /**
  * {@link Authentication} with full user data (`RequestAuth.authenticate`: `GET /users/me` with
