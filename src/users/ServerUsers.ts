@@ -17,8 +17,7 @@ import { InvalidArgument } from "../core/Errors.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
 import { ServerUser } from "./User.js"
-import { ListQuery, ServerUserCreate, ServerUserUpdate, createEndpoint, deleteEndpoint, getCurrentServerEndpoint, listEndpoint, updateCurrentServerEndpoint, updateEndpoint } from "./internal/serverUsers.js"
-import { getByIdEndpoint } from "./internal/users.js"
+import { ListQuery, ServerUserCreate, ServerUserUpdate, createEndpoint, deleteEndpoint, getByIdEndpoint, getCurrentServerEndpoint, listEndpoint, updateCurrentServerEndpoint, updateEndpoint } from "./internal/serverUsers.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/serverUsers.ts`). */
 export { RiskScoresInput, ServerUserCreate, ServerUserUpdate, UserPage } from "./internal/serverUsers.js"

@@ -7,10 +7,10 @@
  */
 import { Effect } from "effect"
 import { TeamMembershipNotFound, UserEmailAlreadyExists, UserNotFound } from "../../core/KnownErrors.js"
-import { deleteEndpoint, getCurrentServerEndpoint, listEndpoint } from "../../users/internal/serverUsers.js"
+import { deleteEndpoint, getByIdEndpoint, getCurrentServerEndpoint, listEndpoint } from "../../users/internal/serverUsers.js"
 import * as Endpoints from "../Endpoints.js"
 import type { ServerUserUpdateOfService } from "../Endpoints.js"
-import { deleteCurrentEndpoint, getByIdEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/internal/users.js"
+import { deleteCurrentEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/internal/users.js"
 import { hashPassword } from "../Passwords.js"
 import { base64ToBytes, isUuid, randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"

@@ -18,6 +18,21 @@ import {
 import { field, Json, optionalField, QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
 import { OAuthProviderLink, ServerUser } from "../User.js"
 
+/** The `{user_id}` of a path. */
+const UserIdParams = Schema.Struct({ userId: field("user_id", Uuid) })
+
+/** `GET /users/{user_id}` (server access). */
+export const getByIdEndpoint = Endpoint.make({
+  name: "ServerUsers.getById",
+  method: "GET",
+  path: "/users/:user_id",
+  access: "server",
+  session: "none",
+  params: UserIdParams,
+  success: ServerUser,
+  errors: [UserNotFound]
+})
+
 /** A decimal integer ≥ 1 in a query string. */
 export const QueryPositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
 
@@ -136,7 +151,7 @@ export const updateEndpoint = Endpoint.make({
   path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
+  params: UserIdParams,
   payload: ServerUserUpdate,
   success: ServerUser,
   errors: [UserNotFound, UserEmailAlreadyExists, PasswordTooShort, PasswordTooLong, TeamMembershipNotFound]
@@ -149,7 +164,7 @@ export const deleteEndpoint = Endpoint.make({
   path: "/users/:user_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
+  params: UserIdParams,
   success: SuccessTrue,
   errors: [UserNotFound]
 })

@@ -12,11 +12,10 @@ import {
   PasswordTooLong,
   PasswordTooShort,
   TeamMembershipNotFound,
-  UserEmailAlreadyExists,
-  UserNotFound
+  UserEmailAlreadyExists
 } from "../../core/KnownErrors.js"
-import { field, Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
-import { CurrentUser, ServerUser } from "../User.js"
+import { Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { CurrentUser } from "../User.js"
 
 /** `GET /users/me` (client access). */
 export const getCurrentEndpoint = Endpoint.make({
@@ -54,18 +53,6 @@ export const updateCurrentEndpoint = Endpoint.make({
   payload: CurrentUserUpdate,
   success: CurrentUser,
   errors: [CannotGetOwnUserWithoutUser, UserEmailAlreadyExists, TeamMembershipNotFound, PasswordTooShort, PasswordTooLong]
-})
-
-/** `GET /users/{user_id}` (server access). */
-export const getByIdEndpoint = Endpoint.make({
-  name: "ServerUsers.getById",
-  method: "GET",
-  path: "/users/:user_id",
-  access: "server",
-  session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
-  success: ServerUser,
-  errors: [UserNotFound]
 })
 
 /** `DELETE /users/me` (client access; only when the project allows client user deletion). */
