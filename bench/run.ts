@@ -17,9 +17,11 @@
  * The official SDK is a dependency of the bench's own package (`bench/package.json`): the npm
  * script installs it (`npm --prefix bench install`), then runs
  * `node --expose-gc --import tsx bench/run.ts`. `BENCH_SCALE=0.1` runs a tenth of the counts (the
- * JSON records the scale); `BENCH_CALLGRIND=0` skips the instruction counts.
+ * JSON records the scale); `BENCH_CALLGRIND=0` skips the instruction counts; `BENCH_ONLY=overhead,listing`
+ * measures only the named parts (bundle, economy, overhead, memory, verify, listing, coldstart) and
+ * takes the others' figures from the last `latest.json` (the JSON lists the parts measured).
  */
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import { join } from "node:path"
 import type { BundleFailure, BundleSize } from "./lib/bundle.js"
@@ -39,6 +41,13 @@ import { runVerify } from "./lib/verify.js"
 const scale = Math.min(1, Math.max(0.01, Number(process.env["BENCH_SCALE"] ?? "1") || 1))
 const scaled = (n: number, least = 1) => Math.max(least, Math.round(n * scale))
 const withCallgrind = process.env["BENCH_CALLGRIND"] !== "0" && valgrindAvailable()
+const only = new Set((process.env["BENCH_ONLY"] ?? "").split(",").map((part) => part.trim()).filter((part) => part.length > 0))
+/** Whether a part is measured in this run (all of them without `BENCH_ONLY`). */
+const measured = (part: string) => only.size === 0 || only.has(part)
+const latestFile = join(benchDir, "results", "latest.json")
+/** The last run's results: the figures of the parts `BENCH_ONLY` leaves out. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const previous: any = only.size === 0 ? {} : JSON.parse(readFileSync(latestFile, "utf8"))
 
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`)
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
@@ -67,7 +76,8 @@ const machine = {
   platform: `${process.platform} ${process.arch}`,
   loadAverageAtStart: os.loadavg(),
   scale,
-  callgrind: withCallgrind
+  callgrind: withCallgrind,
+  parts: only.size === 0 ? "all" : [...only]
 }
 
 // the official SDK must be installed (bench/package.json); fail now with how to install it, not midway
@@ -86,7 +96,8 @@ const bundles: Array<{
   readonly ours: BundleSize | BundleFailure
   readonly official: BundleSize | BundleFailure
 }> = []
-for (const bundleCase of bundleCases) {
+if (!measured("bundle")) bundles.push(...previous.bundles)
+else for (const bundleCase of bundleCases) {
   const ours = bundleCase.ours()
   bundles.push({
     id: bundleCase.id,
@@ -105,9 +116,9 @@ let overhead: Awaited<ReturnType<typeof runOverhead>>
 const economyLoad = load()
 try {
   log("request economy")
-  economy = await runEconomy(bench, 20)
+  economy = measured("economy") ? await runEconomy(bench, 20) : previous.economy.results
   log(`per call against a static server in another process (${scaled(300, 20)} calls × ${scaled(5, 3)} runs per side${withCallgrind ? ", then callgrind" : ""})`)
-  overhead = await runOverhead(bench, {
+  overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {
     calls: scaled(300, 20),
     warmup: scaled(300, 5),
     runs: scaled(5, 3),
@@ -120,39 +131,43 @@ try {
 
 // 4. memory, in a child process --------------------------------------------------------------------
 log(`memory (${scaled(3_000, 100)} sessions × 3 runs, child process)`)
-const memory = runMemory(scaled(3_000, 100), scaled(300, 20), 3)
+const memory: ReturnType<typeof runMemory> = measured("memory") ? runMemory(scaled(3_000, 100), scaled(300, 20), 3) : previous.memory
 
 // 5. token check, emulator in its own process -------------------------------------------------------
 log(`token check (${scaled(500, 20)} distinct tokens × ${scaled(5, 3)} runs, emulator in its own process)`)
-const verifyServer = await startEmulatorChild(0)
-let verify: Awaited<ReturnType<typeof runVerify>>
-try {
-  verify = await runVerify(
-    verifyServer.info,
-    async () => Object.values(await emulatorCounts(verifyServer.info)).reduce((sum, n) => sum + n, 0),
-    scaled(500, 20),
-    scaled(5, 3)
-  )
-} finally {
-  await verifyServer.stop()
+let verify: Awaited<ReturnType<typeof runVerify>> = previous.verify
+if (measured("verify")) {
+  const verifyServer = await startEmulatorChild(0)
+  try {
+    verify = await runVerify(
+      verifyServer.info,
+      async () => Object.values(await emulatorCounts(verifyServer.info)).reduce((sum, n) => sum + n, 0),
+      scaled(500, 20),
+      scaled(5, 3)
+    )
+  } finally {
+    await verifyServer.stop()
+  }
 }
 
 // 6. listing, emulator in its own process --------------------------------------------------------------
 const listed = scaled(10_000, 250)
 log(`listing ${listed} users (${scaled(3, 2)} runs, emulator in its own process)`)
-const listingServer = await startEmulatorChild(listed - 1) // the emulator seeds the demo user too
-let listing: Awaited<ReturnType<typeof runStream>>
-try {
-  listing = await runStream(listingServer.info, async () => (await emulatorCounts(listingServer.info))["GET /users"] ?? 0, listingServer.info.users, 100, {
-    runs: scaled(3, 2)
-  })
-} finally {
-  await listingServer.stop()
+let listing: Awaited<ReturnType<typeof runStream>> = previous.listing
+if (measured("listing")) {
+  const listingServer = await startEmulatorChild(listed - 1) // the emulator seeds the demo user too
+  try {
+    listing = await runStream(listingServer.info, async () => (await emulatorCounts(listingServer.info))["GET /users"] ?? 0, listingServer.info.users, 100, {
+      runs: scaled(3, 2)
+    })
+  } finally {
+    await listingServer.stop()
+  }
 }
 
 // 7. cold start ------------------------------------------------------------------------------------
 log(`cold start (${scaled(7, 3)} runs per side)`)
-const cold = await runColdStart(scaled(7, 3))
+const cold: Awaited<ReturnType<typeof runColdStart>> = measured("coldstart") ? await runColdStart(scaled(7, 3)) : previous.coldStart
 
 const elapsedSeconds = (performance.now() - started) / 1000
 
@@ -373,5 +388,5 @@ const results = {
   table: printed
 }
 mkdirSync(join(benchDir, "results"), { recursive: true })
-writeFileSync(join(benchDir, "results", "latest.json"), `${JSON.stringify(results, null, 2)}\n`)
+writeFileSync(latestFile, `${JSON.stringify(results, null, 2)}\n`)
 log(`wrote ${join(benchDir, "results", "latest.json")}`)
