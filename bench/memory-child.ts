@@ -3,10 +3,12 @@
  * retained per live session after creating `N` sessions (each with its own in-memory token store
  * and scope, all sharing one transport and the same token texts, so the texts are not counted),
  * kept reachable while the heap is read; then with their scopes closed but still referenced; then
- * after every reference is dropped (a leak check: ~0). The same for full client contexts. Prints
- * one JSON line. `runs` (argv[4]) repeats the session measurement for a min / median.
+ * after every reference is dropped (a leak check: ~0). The same for full client contexts, and for
+ * the floor of a client context: `FetchHttpClient.layer` alone, built the same way and as a
+ * `ManagedRuntime` (what any Effect app over `fetch` holds at least). Prints one JSON line. `runs` (argv[4]) repeats the session measurement for a min / median.
  */
-import { Effect, Exit, Layer, Scope } from "effect"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import * as RetryPolicy from "../src/core/RetryPolicy.js"
 import * as StackClient from "../src/core/StackClient.js"
 import * as StackConfig from "../src/core/StackConfig.js"
@@ -84,20 +86,21 @@ const measureSessions = async (sessions: number) => {
   }
 }
 
-const measureClients = async (clients: number) => {
+/** Heap per context built by `build` (kept reachable), closed but referenced, released. */
+const measureContexts = async (clients: number, build: () => Promise<{ readonly value: unknown; readonly close: () => Promise<void> }>) => {
   const before = heap()
-  const layer = Stack.layerClient({ projectId, baseUrl, tokenStore: TokenStore.layerMemory(tokens) })
+  const closers: Array<() => Promise<void>> = []
   for (let i = 0; i < clients; i++) {
-    const scope = Effect.runSync(Scope.make())
-    held.sessions.push(await Effect.runPromise(Layer.buildWithScope(layer, scope)))
-    held.scopes.push(scope)
+    const built = await build()
+    held.sessions.push(built.value)
+    closers.push(built.close)
   }
   const whileLive = heap()
   const reachable = held.sessions.length
-  for (const scope of held.scopes) await Effect.runPromise(Scope.close(scope, Exit.void))
+  for (const close of closers) await close()
+  closers.length = 0
   await idle()
   const closedStillReferenced = heap()
-  held.scopes = []
   held.sessions = []
   await idle()
   const afterRelease = heap()
@@ -110,6 +113,25 @@ const measureClients = async (clients: number) => {
   }
 }
 
+/** A layer built into a scope of its own: its context and how to close it. */
+const buildLayer = <A, E>(layer: Layer.Layer<A, E>) => async () => {
+  const scope = Effect.runSync(Scope.make())
+  const value = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  return { value: [value, scope], close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+const clientLayer = Stack.layerClient({ projectId, baseUrl, tokenStore: TokenStore.layerMemory(tokens) })
+const measureClients = (clients: number) => measureContexts(clients, buildLayer(clientLayer))
+/** The floor: `FetchHttpClient.layer` alone, built as the client contexts are. */
+const measureFloorLayer = (clients: number) => measureContexts(clients, buildLayer(FetchHttpClient.layer))
+/** The floor as a `ManagedRuntime` of `FetchHttpClient.layer` (built, then held). */
+const measureFloorRuntime = (clients: number) =>
+  measureContexts(clients, async () => {
+    const runtime = ManagedRuntime.make(FetchHttpClient.layer)
+    await runtime.runtime()
+    return { value: runtime, close: () => runtime.dispose() }
+  })
+
 // a small warm-up cycle first, so one-time costs (compiled code, shapes, module state) are not counted per session
 const runs = Math.max(1, Number(process.argv[4] ?? 3))
 await measureSessions(Math.min(1_000, sessions))
@@ -118,4 +140,9 @@ for (let run = 0; run < runs; run++) sessionRuns.push(await measureSessions(sess
 const sessionResult = { ...sessionRuns[0]!, runs: sessionRuns.map((run) => run.bytesPerLiveSession) }
 await measureClients(Math.min(100, clients))
 const clientResult = await measureClients(clients)
-process.stdout.write(`${JSON.stringify({ sessions: sessionResult, clients: clientResult })}\n`)
+await measureFloorLayer(Math.min(100, clients))
+const floorLayer = await measureFloorLayer(clients)
+await measureFloorRuntime(Math.min(100, clients))
+const floorRuntime = await measureFloorRuntime(clients)
+const floor = { count: clients, bytesPerLayer: floorLayer.bytesPerLiveClient, bytesPerRuntime: floorRuntime.bytesPerLiveClient }
+process.stdout.write(`${JSON.stringify({ sessions: sessionResult, clients: clientResult, floor })}\n`)

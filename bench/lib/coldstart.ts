@@ -1,6 +1,8 @@
 /**
  * Cold start (issue 14): `import` of the package's main entry in a fresh Node process, this SDK vs
- * the official `@stackframe/js`, with `node` importing nothing as the floor. This SDK is compiled
+ * the official `@stackframe/js`, with `node` importing nothing as the floor, and the Effect floor:
+ * an `import` of just the `effect` and `@effect/platform` modules this SDK's main entry imports
+ * (what any SDK built on them opens at least). This SDK is compiled
  * file by file (esbuild, no bundling: what `npm run build` ships, without types) into the bench's
  * build folder; the official SDK is imported from `bench/node_modules` as published. Wall time of
  * the whole process (spawn to exit), `runs` runs per side in alternating order, min / median / max;
@@ -17,8 +19,8 @@ import { makeWorkDir, officialModuleUrl } from "./overhead.js"
 import type { Spread } from "./processes.js"
 import { load, spread } from "./processes.js"
 
-/** The sides of the cold start. */
-export type ColdSide = "floor" | "ours" | "official"
+/** The sides of the cold start: empty node, the Effect modules alone, this SDK, the official SDK. */
+export type ColdSide = "floor" | "effect" | "ours" | "official"
 
 /** One side's figures. */
 export interface ColdFigures {
@@ -33,6 +35,10 @@ export interface ColdStartResult {
   readonly sides: Readonly<Partial<Record<ColdSide, ColdFigures>>>
   /** (ours − floor) ÷ (official − floor), medians; `null` without the official SDK. */
   readonly importTimeRatio: number | null
+  /** (Effect modules alone − floor) ÷ (official − floor), medians: the lowest ratio an Effect SDK can reach. */
+  readonly effectFloorRatio: number | null
+  /** The `effect` / `@effect/platform` modules the Effect floor imports. */
+  readonly effectModules: ReadonlyArray<string>
   readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
@@ -57,9 +63,35 @@ export const buildOursForImport = async (work: string): Promise<string> => {
   return pathToFileURL(join(outdir, "index.js")).href
 }
 
-const launcher = (work: string, side: ColdSide, url: string | null): string => {
+/**
+ * The `effect` and `@effect/platform` modules (bare specifiers) reached from this SDK's main
+ * entry, read from esbuild's metafile of a bundle that keeps every package external.
+ */
+export const effectModulesOfEntry = async (): Promise<ReadonlyArray<string>> => {
+  const result = await esbuild.build({
+    entryPoints: [join(rootDir, "src", "index.ts")],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    outdir: join(rootDir, "node_modules", ".cache", "stack-auth-effect-bench", "effect-modules"),
+    logLevel: "silent"
+  })
+  const modules = new Set<string>()
+  for (const input of Object.values(result.metafile.inputs)) {
+    for (const imported of input.imports) {
+      if (imported.external && /^(effect|@effect\/platform)(\/|$)/.test(imported.path)) modules.add(imported.path)
+    }
+  }
+  return [...modules].sort()
+}
+
+const launcher = (work: string, side: ColdSide, urls: ReadonlyArray<string>): string => {
   const file = join(work, `cold-${side}.mjs`)
-  writeFileSync(file, url === null ? "" : `import ${JSON.stringify(url)}\n`)
+  writeFileSync(file, urls.map((url) => `import ${JSON.stringify(url)}\n`).join(""))
   return file
 }
 
@@ -84,10 +116,13 @@ export const runColdStart = async (runs = 7, options: { readonly official?: bool
   const work = makeWorkDir("cold")
   try {
     const official = (options.official ?? true) ? officialModuleUrl() : null
+    // the work folder is under the project's node_modules, so the floor's bare specifiers resolve there
+    const effectModules = await effectModulesOfEntry()
     const files: Array<readonly [ColdSide, string]> = [
-      ["floor", launcher(work, "floor", null)],
-      ["ours", launcher(work, "ours", await buildOursForImport(work))],
-      ...(official === null ? [] : [["official", launcher(work, "official", official)] as const])
+      ["floor", launcher(work, "floor", [])],
+      ["effect", launcher(work, "effect", effectModules)],
+      ["ours", launcher(work, "ours", [await buildOursForImport(work)])],
+      ...(official === null ? [] : [["official", launcher(work, "official", [official])] as const])
     ]
     const times = new Map<ColdSide, Array<number>>(files.map(([side]) => [side, []]))
     // warm-up: one unmeasured start each (file-system cache)
@@ -107,10 +142,14 @@ export const runColdStart = async (runs = 7, options: { readonly official?: bool
       files.map(([side, file]) => [side, { wallMs: spread(times.get(side)!), filesOpened: traced ? filesOpened(work, file) : null }])
     ) as Partial<Record<ColdSide, ColdFigures>>
     const floor = sides.floor!.wallMs.median
+    const overFloor = (side: ColdFigures | undefined) =>
+      side === undefined || sides.official === undefined ? null : (side.wallMs.median - floor) / (sides.official.wallMs.median - floor)
     return {
       runs,
       sides,
-      importTimeRatio: sides.official === undefined ? null : (sides.ours!.wallMs.median - floor) / (sides.official.wallMs.median - floor),
+      importTimeRatio: overFloor(sides.ours),
+      effectFloorRatio: overFloor(sides.effect),
+      effectModules,
       loadAverage: { start: loadStart, end: load() }
     }
   } finally {

@@ -27,6 +27,11 @@ export interface MemoryResult {
     readonly bytesPerClosedClientStillReferenced: number
     readonly bytesPerClientAfterRelease: number
   }
+  /**
+   * The floor of a client context: `FetchHttpClient.layer` alone, built as the client contexts are
+   * (`bytesPerLayer`) and as a `ManagedRuntime` (`bytesPerRuntime`), per live context.
+   */
+  readonly floor: { readonly count: number; readonly bytesPerLayer: number; readonly bytesPerRuntime: number }
   readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
@@ -43,12 +48,14 @@ export const runMemory = (sessions = 10_000, clients = 1_000, runs = 3): MemoryR
   const parsed = JSON.parse(line) as {
     sessions: Omit<MemoryResult["sessions"], "bytesPerLiveSessionSpread"> & { runs: Array<number> }
     clients: MemoryResult["clients"]
+    floor: MemoryResult["floor"]
   }
   const { runs: perRun, ...sessionFigures } = parsed.sessions
   const live = spread(perRun)
   return {
     sessions: { ...sessionFigures, bytesPerLiveSession: live.median, bytesPerLiveSessionSpread: live },
     clients: parsed.clients,
+    floor: parsed.floor,
     loadAverage: { start: loadStart, end: load() }
   }
 }

@@ -118,6 +118,7 @@ describe("bench in miniature", () => {
     expect(result.sessions.count).toBe(50)
     expect(result.sessions.reachableWhileMeasured).toBe(50)
     expect(result.clients.reachableWhileMeasured).toBe(5)
+    expect(result.floor.count).toBe(5)
   }, 60_000)
 
   it("listing: 249 seeded users and the demo user at page size 100 are 3 pages per walk against the emulator in its own process", async () => {

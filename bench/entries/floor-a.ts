@@ -1,0 +1,2 @@
+/** Floor of bundle entry (a): see `floor/client.ts`. */
+export { getCurrentUser } from "./floor/client.js"
