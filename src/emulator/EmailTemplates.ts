@@ -1,15 +1,26 @@
 /**
  * E-mail templates of the emulator: the service's default templates (a new project holds them,
  * same ids, names and TSX sources as the recorded list), the source of a new template, and
- * rendering. Rendering refuses as the service does (400 EMAIL_RENDERING_ERROR) a source without
- * an `EmailTemplate` export or without `NotificationCategory` imported from `@stackframe/emails`;
- * what it renders is the emulator's stand-in (the `<Subject>` as title, the source escaped in a
- * `<pre>`), not React e-mail's HTML.
+ * rendering them for real (`rendering/RenderEmail.ts`, a TSX interpreter for the subset the
+ * service's defaults use, producing React e-mail's HTML):
+ *
+ * - {@link renderTemplate}: `PATCH /internal/email-templates/{id}`'s preview, as the service's
+ *   route does it (apps/backend/src/app/api/latest/internal/email-templates/[templateId]/route.tsx):
+ *   preview mode ("John Doe", "My Project", the template's `PreviewVariables`), the project's
+ *   selected theme with its `PreviewProps`; failures are 400 EMAIL_RENDERING_ERROR, and so are a
+ *   template without `<Subject>` or `<NotificationCategory>` ("… is required, import it from
+ *   @stackframe/emails").
+ * - {@link renderProjectEmail}: an e-mail the emulator sends from one of the project's templates
+ *   (the verification e-mail…), with the user's and project's names, the template's theme.
  *
  * @module
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { EmailRenderingError } from "../core/KnownErrors.js"
+import type { ProjectLogos } from "./rendering/RenderEmail.js"
+import { renderEmailWithTemplate } from "./rendering/RenderEmail.js"
+import { defaultThemeId, defaultThemes, emptyTheme, newTemplateSource as serviceNewTemplateSource } from "./rendering/Themes.js"
+import type { ProjectRecord } from "./State.js"
 
 /** The service's default templates (ids, names and sources as the hosted service lists them). */
 export const defaultTemplates: ReadonlyArray<{ readonly id: string; readonly displayName: string; readonly tsxSource: string }> = [
@@ -22,56 +33,80 @@ export const defaultTemplates: ReadonlyArray<{ readonly id: string; readonly dis
   { id: "f64b1afe-27ec-4a28-a277-7178f3261f9a", displayName: "Payment Failed", tsxSource: "import { type } from \"arktype\";\nimport { Button, Section, Hr } from \"@react-email/components\";\nimport { Subject, NotificationCategory, Props } from \"@stackframe/emails\";\n\nexport const variablesSchema = type({\n  productName: \"string\",\n  amount: \"string\",\n  invoiceUrl: \"string?\",\n  failureReason: \"string?\"\n});\n\nexport function EmailTemplate({ user, project, variables }: Props<typeof variablesSchema.infer>) {\n  return (\n    <>\n      <Subject value={\"Payment failed for \" + project.displayName} />\n      <NotificationCategory value=\"Transactional\" />\n      <div className=\"bg-white text-[#242424] font-sans text-base font-normal tracking-[0.15008px] leading-[1.5] m-0 py-8 w-full min-h-full\">\n        <Section className=\"bg-white\">\n          <h3 className=\"text-black font-sans font-bold text-[20px] text-center py-4 px-6 m-0\">\n            We couldn't process your payment\n          </h3>\n          <p className=\"text-[#474849] font-sans font-normal text-[14px] text-center pt-2 px-6 pb-4 m-0\">\n            Hi{user.displayName ? (\", \" + user.displayName) : \"\"}! Your payment for {variables.productName} ({variables.amount}) did not go through.\n          </p>\n          {variables.failureReason ? (\n            <p className=\"text-[#8a8b8b] font-sans text-[12px] text-center px-6 pb-2 m-0\">\n              Reason: {variables.failureReason}\n            </p>\n          ) : null}\n          {variables.invoiceUrl ? (\n            <div className=\"text-center py-3 px-6\">\n              <Button\n                href={variables.invoiceUrl}\n                target=\"_blank\"\n                className=\"text-black font-sans font-bold text-[14px] inline-block bg-[#f0f0f0] rounded-[4px] py-3 px-5 no-underline border-0\"\n              >\n                View invoice\n              </Button>\n            </div>\n          ) : null}\n          <div className=\"py-4 px-6\">\n            <Hr />\n          </div>\n          <p className=\"text-[#474849] font-sans font-normal text-[12px] text-center pt-1 px-6 pb-6 m-0\">\n            Please update your payment details to avoid service interruption.\n          </p>\n        </Section>\n      </div>\n    </>\n  );\n}\n\nEmailTemplate.PreviewVariables = {\n  productName: \"Pro Plan\",\n  amount: \"$29.00\",\n  invoiceUrl: \"https://example.com/billing\",\n  failureReason: \"Your card was declined\"\n} satisfies typeof variablesSchema.infer;\n" }
 ]
 
-/** The source of a newly created template. */
-export const newTemplateSource = `import { type } from "arktype"
-import { Subject, NotificationCategory, Props } from "@stackframe/emails";
+/** The source of a newly created template (the service's `defaultNewTemplateSource`). */
+export const newTemplateSource = serviceNewTemplateSource
 
-export const variablesSchema = type({})
-
-export function EmailTemplate({ user, project }: Props<typeof variablesSchema.infer>) {
-  return (
-    <>
-      <Subject value="New email" />
-      <NotificationCategory value="Transactional" />
-      <div>Hi{user.displayName ? (", " + user.displayName) : ''}!</div>
-    </>
-  )
-}
-`
-
-/**
- * The `error` of the EMAIL_RENDERING_ERROR the emulator answers for a template that does not
- * import `NotificationCategory` from `@stackframe/emails` (the service refuses those with 400
- * EMAIL_RENDERING_ERROR; its own wording of `error` is not recorded).
- */
-export const notificationCategoryRequiredText =
-  "The template must import NotificationCategory from \"@stackframe/emails\" and render <NotificationCategory value=\"…\" />"
-
-/** Whether a template source imports `NotificationCategory` from `@stackframe/emails`. */
-export const importsNotificationCategory = (tsxSource: string): boolean =>
-  /import\s*(?:type\s+)?\{[^}]*\bNotificationCategory\b[^}]*\}\s*from\s*["']@stackframe\/emails["']/.test(tsxSource)
+/** The id of the service's default e-mail verification template. */
+export const emailVerificationTemplateId = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
 
 /** Escapes text for HTML. */
 export const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
+/** The TSX source of the project's selected theme (`email_theme`; Default Light when unknown). */
+export const selectedThemeSource = (project: ProjectRecord): string =>
+  (defaultThemes.get(project.config.emailTheme ?? defaultThemeId) ?? defaultThemes.get(defaultThemeId)!).tsxSource
+
+/** The theme a template renders with: none for `false`, its own when known, else the project's selected one. */
+export const themeSourceFor = (project: ProjectRecord, themeId: string | false | null | undefined): string =>
+  themeId === false ? emptyTheme : (themeId !== null && themeId !== undefined ? defaultThemes.get(themeId)?.tsxSource : undefined) ?? selectedThemeSource(project)
+
+const projectLogos = (project: ProjectRecord): ProjectLogos => ({
+  logoUrl: project.logoUrl ?? undefined,
+  logoFullUrl: project.logoFullUrl ?? undefined,
+  logoDarkModeUrl: project.logoDarkModeUrl ?? undefined,
+  logoFullDarkModeUrl: project.logoFullDarkModeUrl ?? undefined
+})
+
+/** The `error` of a template without `<Subject>` (the service's text). */
+export const subjectRequiredText = "Subject is required, import it from @stackframe/emails"
+
+/** The `error` of a template without `<NotificationCategory>` (the service's text). */
+export const notificationCategoryRequiredText = "NotificationCategory is required, import it from @stackframe/emails"
+
 /**
- * The emulator's stand-in for rendering a template: deterministic, same source → same HTML.
- * Fails with EMAIL_RENDERING_ERROR when the source has no `EmailTemplate` export.
+ * Renders a template source as `PATCH /internal/email-templates/{id}` does before saving it: the
+ * rendered HTML, or EMAIL_RENDERING_ERROR (400) with the service's `error`.
  */
-export const renderTemplate = (tsxSource: string, themeId: string | false | null | undefined) => {
-  if (!/export\s+(function|const)\s+EmailTemplate\b/.test(tsxSource)) {
-    return Effect.fail(EmailRenderingError.make({ error: "The template must export an EmailTemplate component" }))
-  }
-  if (!importsNotificationCategory(tsxSource)) {
-    return Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
-  }
-  const subject = /<Subject\s+value=(?:"([^"]*)"|\{`([^`]*)`\}|\{"([^"]*)"\})/.exec(tsxSource)
-  const title = subject === null ? "" : (subject[1] ?? subject[2] ?? subject[3] ?? "")
-  const theme = themeId === false ? "none" : themeId === null || themeId === undefined ? "default" : themeId
-  return Effect.succeed(
-    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body data-emulator-theme="${escapeHtml(theme)}"><pre>${escapeHtml(tsxSource)}</pre></body></html>`
-  )
+export const renderTemplate = (project: ProjectRecord, tsxSource: string): Effect.Effect<string, EmailRenderingError> => {
+  const rendered = renderEmailWithTemplate(tsxSource, selectedThemeSource(project), {
+    variables: { projectDisplayName: project.displayName },
+    previewMode: true,
+    themeProps: { projectLogos: projectLogos(project) }
+  })
+  if (Either.isLeft(rendered)) return Effect.fail(EmailRenderingError.make({ error: rendered.left }))
+  if (rendered.right.subject === undefined) return Effect.fail(EmailRenderingError.make({ error: subjectRequiredText }))
+  if (rendered.right.notificationCategory === undefined) return Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
+  return Effect.succeed(rendered.right.html)
 }
 
+/** An e-mail rendered from one of the project's templates. */
+export interface ProjectEmail {
+  readonly subject: string
+  readonly html: string
+  readonly text: string
+}
+
+/**
+ * Renders an e-mail the emulator sends from a template of the project (as the service's e-mail
+ * queue does: the user's display name, the project's, `projectDisplayName` and `userDisplayName`
+ * among the variables, the template's theme). Undefined when the project has no such template or
+ * it does not render (the service records a render error instead of sending).
+ */
+export const renderProjectEmail = (
+  project: ProjectRecord,
+  templateId: string,
+  user: { readonly displayName: string | null },
+  variables: Readonly<Record<string, string>>
+): ProjectEmail | undefined => {
+  const template = project.emailTemplates.get(templateId)
+  if (template === undefined) return undefined
+  const rendered = renderEmailWithTemplate(template.tsxSource, themeSourceFor(project, template.themeId), {
+    user: { displayName: user.displayName },
+    project: { displayName: project.displayName },
+    variables: { projectDisplayName: project.displayName, userDisplayName: user.displayName ?? "", ...variables },
+    themeProps: { projectLogos: projectLogos(project) }
+  })
+  if (Either.isLeft(rendered) || rendered.right.subject === undefined) return undefined
+  return { subject: rendered.right.subject, html: rendered.right.html, text: rendered.right.text }
+}

@@ -11,7 +11,8 @@ import * as net from "node:net"
 import type * as Emulator from "../../src/emulator/Emulator.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import { startServer } from "../e2e/support.js"
-import { makeEmulator, send } from "./helpers.js"
+import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
+import { makeEmulator, send, signUp } from "./helpers.js"
 
 const verificationTemplateId = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
 
@@ -48,10 +49,76 @@ describe("item 7: template rendering", () => {
       expect(refused.status).toBe(400)
       expect(refused.headers.get("x-stack-known-error")).toBe("EMAIL_RENDERING_ERROR")
       expect(refused.json.details).toEqual({ error: expect.any(String) })
-      const withImport = 'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hi" /><NotificationCategory value="Transactional" /></> }'
+      expect(refused.json.details.error).toBe("NotificationCategory is required, import it from @stackframe/emails")
+      const withImport = 'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hi" /><NotificationCategory value="Transactional" /><p>Hi there</p></> }'
       const rendered = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: withImport } })
       expect(rendered.status).toBe(200)
-      expect(rendered.json.rendered_html).toContain("<title>Hi</title>")
+      expect(rendered.json.rendered_html).toContain("<p>Hi there</p>")
+      expect(rendered.json.rendered_html).not.toContain("<pre>")
+    }))
+})
+
+describe("item 7: templates render for real", () => {
+  const customServer = Effect.gen(function* () {
+    const emulator = yield* makeEmulator()
+    const headers = adminHeaders(emulator.demo)
+    const configured = yield* send(emulator, {
+      method: "PATCH",
+      path: "/api/v1/internal/projects/current",
+      headers,
+      body: { config: { email_config: { type: "standard", ...smtp(2525) } } }
+    })
+    expect(configured.status).toBe(200)
+    return { emulator, headers }
+  })
+
+  it.effect("PATCH renders each default template as the service's preview: John Doe, My Project, its PreviewVariables, the selected theme", () =>
+    Effect.gen(function* () {
+      const { emulator, headers } = yield* customServer
+      for (const template of defaultTemplates) {
+        const answer = yield* send(emulator, { method: "PATCH", path: `/api/v1/internal/email-templates/${template.id}`, headers, body: { tsx_source: template.tsxSource } })
+        expect(answer.status).toBe(200)
+        const html: string = answer.json.rendered_html
+        expect(html).toMatch(/^<!DOCTYPE html PUBLIC "-\/\/W3C\/\/DTD XHTML 1.0 Transitional\/\/EN"/)
+        expect(html).toContain("Hi, John Doe!")
+        expect(html).toContain("<a href=\"https://example.com\"") // the theme's PreviewProps unsubscribe link
+        expect(html).not.toContain("<pre>")
+      }
+    }))
+
+  it.effect("a template without <Subject>: 400 EMAIL_RENDERING_ERROR 'Subject is required, import it from @stackframe/emails', nothing saved", () =>
+    Effect.gen(function* () {
+      const { emulator, headers } = yield* customServer
+      const path = `/api/v1/internal/email-templates/${verificationTemplateId}`
+      const source = 'import { NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <NotificationCategory value="Transactional" /> }'
+      const refused = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: source } })
+      expect(refused.status).toBe(400)
+      expect(refused.json).toEqual({
+        code: "EMAIL_RENDERING_ERROR",
+        details: { error: "Subject is required, import it from @stackframe/emails" },
+        error: "Failed to render email with theme: Subject is required, import it from @stackframe/emails"
+      })
+      const broken = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: "export function EmailTemplate() { return <p> }" } })
+      expect(broken.status).toBe(400)
+      expect(broken.json.details.error).toMatch(/^Build failed with 1 error:\n\/template\.tsx:1:\d+: ERROR: /)
+      const listed = yield* send(emulator, { path: "/api/v1/internal/email-templates", headers })
+      expect(listed.json.templates[0].tsx_source).toBe(defaultTemplates[0]!.tsxSource)
+    }))
+
+  it.effect("the verification e-mail in the outbox is the project's Email Verification template, rendered with the link and the project's name", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      yield* signUp(emulator, emulator.demo, "render@example.com", "correct horse battery", {
+        verification_callback_url: "http://localhost:3000/handler/email-verification?after_auth_return_to=%2F"
+      })
+      const entry = emulator.outbox({ email: "render@example.com" })[0]!
+      const project = emulator.state.projects.get(emulator.demo.projectId)!
+      expect(entry.subject).toBe(`Verify your email at ${project.displayName}`)
+      expect(entry.html).toContain(`<a href="${entry.link!.replace(/&/g, "&amp;")}"`)
+      expect(entry.html).toContain("Verify my email")
+      expect(entry.html).toContain(`Verify your email at ${project.displayName}`)
+      expect(entry.html).toContain("<html lang=\"en\" dir=\"ltr\">")
+      expect(entry.text).toContain(entry.link!)
     }))
 })
 

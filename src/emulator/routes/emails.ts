@@ -5,8 +5,8 @@
  *   project holding the service's default templates (`EmailTemplates.ts`) (same ids, names and TSX sources as the
  *   recorded list). Create, update and delete answer `REQUIRES_CUSTOM_EMAIL_SERVER` while the
  *   project uses the shared e-mail server; an unknown template id is a 404 text.
- *   Rendering is `EmailTemplates.renderTemplate`: a source without an `EmailTemplate` export or
- *   without `NotificationCategory` imported from `@stackframe/emails` is an `EMAIL_RENDERING_ERROR`.
+ *   Rendering is `EmailTemplates.renderTemplate` (a real rendering of the TSX; a source that does not
+ *   render, or renders no `<Subject>` or `<NotificationCategory>`, is an `EMAIL_RENDERING_ERROR`).
  * - `POST /internal/send-test-email`: an obviously invalid configuration (port outside 1–65535,
  *   empty host, sender address without `@`) answers `{ success: false, error_message }`; so does
  *   an SMTP server the emulator's `smtpProbe` cannot reach (the Node server connects and waits
@@ -85,8 +85,8 @@ export const routes = [
       const project = projectOf(context)
       yield* requireCustomServer(project)
       const template = yield* findTemplate(project, params.templateId)
-      const themeId = payload.themeId !== undefined ? payload.themeId : template.themeId
-      const renderedHtml = yield* renderTemplate(payload.tsxSource, themeId)
+      // as the service: the preview renders with the project's selected theme, whatever theme_id says
+      const renderedHtml = yield* renderTemplate(project, payload.tsxSource)
       template.tsxSource = payload.tsxSource
       if (payload.themeId !== undefined) template.themeId = payload.themeId
       return { renderedHtml }
