@@ -55,6 +55,7 @@ import * as Mfa from "./Mfa.js"
 import { OAuthBrowser } from "./OAuthBrowser.js"
 import { publicClientSentinel } from "../session/RefreshGrant.js"
 import { AuthorizeQuery, authorizeEndpoint, callbackErrorParams, codeGrantEndpoint, withoutParams } from "./internal/oauth.js"
+import { crossDomainAuthorizeEndpoint } from "./internal/crossDomain.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/oAuth.ts`). */
 export { AuthorizeAnswer } from "./internal/oauth.js"
@@ -459,4 +460,62 @@ export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input
   const afterSignUp = options.afterSignUp ?? (paths.afterSignUp !== paths.afterSignIn ? paths.afterSignUp : afterSignIn)
   const redirectUrl = afterCallbackRedirectUrl ?? (isNewUser ? afterSignUp : afterSignIn)
   return Option.some<CallbackResult>({ redirectUrl, isNewUser })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Cross-domain hand-over (the official SDK's cross-domain sign-in)
+// ---------------------------------------------------------------------------------------------
+
+/** What the receiving domain hands to the signed-in one: the state and PKCE challenge of its flow. */
+export interface CrossDomainHandOffRequest {
+  /** The receiving page's flow state (its verifier is kept in `stack-oauth-outer-{state}` there). */
+  readonly state: string
+  /** The S256 challenge of that verifier. */
+  readonly codeChallenge: string
+}
+
+/**
+ * On the domain that should receive a sign-in (the official SDK's `saveVerifierAndState`): a new
+ * PKCE verifier kept in `stack-oauth-outer-{state}` (1 hour) on this page, and the state and
+ * challenge to give the signed-in domain for {@link crossDomainRedirectUrl}. The code it sends
+ * back to this domain's callback page is exchanged by {@link handleCallback}.
+ */
+export const prepareCrossDomainHandOff = Effect.fn("OAuth.prepareCrossDomainHandOff")(function* () {
+  const browser = yield* OAuthBrowser
+  const current = yield* browser.currentUrl
+  const verifier = yield* makeCodeVerifier
+  const codeChallenge = yield* codeChallengeOf(verifier)
+  const state = yield* makeState
+  yield* browser.setCookie(Cookies.serializeOAuthVerifier(state, verifier, current.startsWith("https:")))
+  return { state, codeChallenge } satisfies CrossDomainHandOffRequest
+})
+
+/**
+ * On the signed-in domain: where to send the browser so that another domain of the app signs in
+ * as the same user (the official SDK's cross-domain redirect): `redirectUri?code=…&state=…`, a
+ * one-time code bound to this session, exchanged with PKCE by the receiving page's
+ * {@link handleCallback} (which then holds this session's refresh token).
+ * `POST /auth/oauth/cross-domain/authorize` with the session's access and refresh tokens. Fails
+ * with `UserNotSignedIn`, `RedirectUrlNotWhitelisted` (`redirectUri` or `afterCallbackRedirectUrl`
+ * not trusted by the project), or `HttpError` for the service's plain-text refusals (a refresh
+ * token that is not this session's, 401).
+ */
+export const crossDomainRedirectUrl = Effect.fn("OAuth.crossDomainRedirectUrl")(function* (
+  options: CrossDomainHandOffRequest & {
+    /** The receiving domain's OAuth callback page (absolute). */
+    readonly redirectUri: string
+    /** Where the receiving page goes once signed in (answered by its code exchange). */
+    readonly afterCallbackRedirectUrl?: string
+  }
+) {
+  const answer = yield* Endpoint.call(crossDomainAuthorizeEndpoint, {
+    payload: {
+      redirectUri: options.redirectUri,
+      state: options.state,
+      codeChallenge: options.codeChallenge,
+      codeChallengeMethod: "S256",
+      ...(options.afterCallbackRedirectUrl !== undefined ? { afterCallbackRedirectUrl: options.afterCallbackRedirectUrl } : {})
+    }
+  })
+  return answer.redirectUrl
 })

@@ -35,7 +35,8 @@ export interface CodeGrantAnswer {
  * The code grant of `POST /auth/oauth/token` for a project whose client id/secret were checked:
  * unknown, used, expired or foreign code → `INVALID_AUTHORIZATION_CODE`; another `redirect_uri`
  * → 400 text; a wrong PKCE verifier → `INVALID_AUTHORIZATION_CODE` (the code stays usable); a TOTP
- * user → `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (the code is used). Else a new session.
+ * user → `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (the code is used). Else a new session, or for a
+ * cross-domain hand-over code the live session it was issued from (its refresh token).
  */
 export const exchangeAuthorizationCode = (
   context: RequestContext,
@@ -71,7 +72,12 @@ export const exchangeAuthorizationCode = (
       })
       return yield* Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: attempt.code }))
     }
-    const session = createSession(context, project, user)
+    // a cross-domain hand-over continues the session it was issued from (a new one once that ended)
+    const granted = record.grantedSessionId === undefined ? undefined : project.sessions.get(record.grantedSessionId)
+    const session =
+      granted !== undefined && granted.userId === user.id && granted.expiresAtMillis > context.nowMillis
+        ? granted
+        : createSession(context, project, user)
     user.lastActiveAtMillis = context.nowMillis
     const accessToken = yield* accessTokenFor(context, project, user, session)
     return {

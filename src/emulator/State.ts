@@ -456,6 +456,11 @@ export interface OAuthCodeRecord {
   readonly afterCallbackRedirectUrl: string | null
   readonly expiresAtMillis: number
   used: boolean
+  /**
+   * The session a cross-domain hand-over code was issued from (`POST /auth/oauth/cross-domain/authorize`):
+   * the exchange answers that session's refresh token while it is live, as the service does.
+   */
+  readonly grantedSessionId?: string
 }
 
 /**

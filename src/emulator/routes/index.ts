@@ -33,6 +33,7 @@ import { routes as teamInvitations } from "./teamInvitations.js"
 import { teamRoutes as teamApiKeys } from "./apiKeys.js"
 import { routes as config } from "./config.js"
 import { routes as notificationPreferences } from "./notificationPreferences.js"
+import { routes as crossDomainAuth } from "./crossDomainAuth.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys, ...userApiKeys, ...emails, ...admin, ...permissions, ...permissionDefinitions, ...teams, ...teamMemberships, ...teamMemberProfiles, ...teamInvitations, ...teamApiKeys, ...config, ...notificationPreferences]
+export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys, ...userApiKeys, ...emails, ...admin, ...permissions, ...permissionDefinitions, ...teams, ...teamMemberships, ...teamMemberProfiles, ...teamInvitations, ...teamApiKeys, ...config, ...notificationPreferences, ...crossDomainAuth]
