@@ -39,6 +39,17 @@ export const newTemplateSource = serviceNewTemplateSource
 /** The id of the service's default e-mail verification template. */
 export const emailVerificationTemplateId = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
 
+/** The ids of the service's default templates by the e-mail they write (its `DEFAULT_TEMPLATE_IDS`). */
+export const defaultTemplateIds = {
+  email_verification: emailVerificationTemplateId,
+  password_reset: "a70fb3a4-56c1-4e42-af25-49d25603abd0",
+  magic_link: "822687fe-8d0a-4467-a0d1-416b6e639478",
+  team_invitation: "e84de395-2076-4831-9c19-8e9a96a868e4",
+  sign_in_invitation: "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
+  payment_receipt: "70372aee-0441-4d80-974c-2e858e40123a",
+  payment_failed: "f64b1afe-27ec-4a28-a277-7178f3261f9a"
+} as const
+
 /** Escapes text for HTML. */
 export const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
@@ -110,3 +121,15 @@ export const renderProjectEmail = (
   if (Either.isLeft(rendered) || rendered.right.subject === undefined) return undefined
   return { subject: rendered.right.subject, html: rendered.right.html, text: rendered.right.text }
 }
+
+/**
+ * The subject, HTML and text of an e-mail the emulator sends from one of the project's default
+ * templates (`renderProjectEmail`), or the given plain e-mail when the template no longer renders.
+ */
+export const emailFromTemplate = (
+  project: ProjectRecord,
+  kind: keyof typeof defaultTemplateIds,
+  user: { readonly displayName: string | null } | null,
+  variables: Readonly<Record<string, string>>,
+  fallback: ProjectEmail
+): ProjectEmail => renderProjectEmail(project, defaultTemplateIds[kind], user ?? { displayName: null }, variables) ?? fallback

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { emailVerificationTemplateId, escapeHtml, renderProjectEmail } from "./EmailTemplates.js"
+import { emailFromTemplate, escapeHtml } from "./EmailTemplates.js"
 import * as Outbox from "./Outbox.js"
 import type { RequestContext } from "./RequestContext.js"
 import type { ProjectRecord, UserRecord } from "./State.js"
@@ -23,13 +23,14 @@ export const sendVerificationEmail = (
 ): void => {
   const { code } = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email })
   const link = Outbox.linkWithCode(callbackUrl, code)
-  const rendered = renderProjectEmail(project, emailVerificationTemplateId, { displayName: user.displayName ?? null }, { emailVerificationLink: link })
   Outbox.send(context.env.state, {
     projectId: project.id,
     to: email,
-    subject: rendered?.subject ?? `Verify your email at ${project.displayName}`,
-    text: rendered?.text ?? `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not sign up, you can ignore this e-mail.`,
-    html: rendered?.html ?? `<p>Please verify your email address by opening this link:</p><p><a href="${escapeHtml(link)}">Verify my e-mail</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`,
+    ...emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
+      subject: `Verify your email at ${project.displayName}`,
+      text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not sign up, you can ignore this e-mail.`,
+      html: `<p>Please verify your email address by opening this link:</p><p><a href="${escapeHtml(link)}">Verify my e-mail</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`
+    }),
     kind: "email_verification",
     code,
     link,

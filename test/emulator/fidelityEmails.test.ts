@@ -12,7 +12,7 @@ import type * as Emulator from "../../src/emulator/Emulator.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import { startServer } from "../e2e/support.js"
 import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
-import { makeEmulator, send, signUp } from "./helpers.js"
+import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "./helpers.js"
 
 const verificationTemplateId = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
 
@@ -119,6 +119,43 @@ describe("item 7: templates render for real", () => {
       expect(entry.html).toContain(`Verify your email at ${project.displayName}`)
       expect(entry.html).toContain("<html lang=\"en\" dir=\"ltr\">")
       expect(entry.text).toContain(entry.link!)
+    }))
+})
+
+describe("item 7: the e-mails the emulator sends are the project's templates, rendered", () => {
+  it.effect("password reset, sign-in code and team invitation: the templates' subjects, texts and links; a team name with markup is escaped", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const credentials = emulator.demo
+      const callback = "http://localhost:3000/handler/callback"
+      yield* signUp(emulator, credentials, "mails@example.com")
+      const reset = yield* send(emulator, { method: "POST", path: "/api/v1/auth/password/send-reset-code", headers: clientHeaders(credentials), body: { email: "mails@example.com", callback_url: callback } })
+      expect(reset.status).toBe(200)
+      const otp = yield* send(emulator, { method: "POST", path: "/api/v1/auth/otp/send-sign-in-code", headers: clientHeaders(credentials), body: { email: "otp@example.com", callback_url: callback } })
+      expect(otp.status).toBe(200)
+      const team = yield* send(emulator, { method: "POST", path: "/api/v1/teams", headers: serverHeaders(credentials), body: { display_name: "<img src=x onerror=alert(1)>" } })
+      expect(team.status).toBe(201)
+      const invited = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/team-invitations/send-code",
+        headers: serverHeaders(credentials),
+        body: { team_id: team.json.id, email: "invitee@example.com", callback_url: callback }
+      })
+      expect(invited.status).toBe(200)
+
+      const project = emulator.state.projects.get(credentials.projectId)!
+      const [resetMail] = emulator.outbox({ email: "mails@example.com", kind: "password_reset" })
+      expect(resetMail!.subject).toBe(`Reset your password at ${project.displayName}`)
+      expect(resetMail!.html).toContain("Reset my password")
+      expect(resetMail!.html).toContain(`href="${resetMail!.link!.replace(/&/g, "&amp;")}"`)
+      const [otpMail] = emulator.outbox({ email: "otp@example.com", kind: "magic_link" })
+      expect(otpMail!.subject).toMatch(new RegExp(`^Sign in to .*: Your code is [A-Z0-9]{6}$`))
+      expect(otpMail!.html).toContain("This is your one-time-password for signing in:")
+      expect(otpMail!.text).toContain(otpMail!.subject.slice(-6))
+      const [invitation] = emulator.outbox({ email: "invitee@example.com" })
+      expect(invitation!.subject).toBe("You have been invited to join <img src=x onerror=alert(1)>")
+      expect(invitation!.html).toContain("You are invited to &lt;img src=x onerror=alert(1)&gt;")
+      expect(invitation!.html).not.toContain("<img src=x")
     }))
 })
 

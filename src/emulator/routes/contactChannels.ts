@@ -30,6 +30,7 @@ import {
 } from "../../core/KnownErrors.js"
 import { SuccessTrue, Uuid } from "../../core/Wire.js"
 import { channelsOf, findChannel, primaryIdOf } from "../ContactChannels.js"
+import { emailFromTemplate, escapeHtml } from "../EmailTemplates.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -237,9 +238,11 @@ const sendChannelEmail = (
   Outbox.send(context.env.state, {
     projectId: project.id,
     to: channel.value,
-    subject: `Verify your email at ${project.displayName}`,
-    text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
-    html: `<p>Please verify your email address by opening this link:</p><p><a href="${link}">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`,
+    ...emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
+      subject: `Verify your email at ${project.displayName}`,
+      text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
+      html: `<p>Please verify your email address by opening this link:</p><p><a href="${escapeHtml(link)}">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`
+    }),
     kind: "email_verification",
     code: record.code,
     link,

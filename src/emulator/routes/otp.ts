@@ -19,6 +19,7 @@ import {
   SignUpNotEnabled,
   UserEmailAlreadyExists
 } from "../../core/KnownErrors.js"
+import { emailFromTemplate, escapeHtml } from "../EmailTemplates.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -54,15 +55,24 @@ const userAllowingOtp = (
   return project.config.signUpEnabled ? Effect.succeed(null) : Effect.fail(SignUpNotEnabled.make({}))
 }
 
-const sendMagicLinkEmail = (context: RequestContext, project: ProjectRecord, code: string, email: string, callbackUrl: string): void => {
+const sendMagicLinkEmail = (
+  context: RequestContext,
+  project: ProjectRecord,
+  code: string,
+  email: string,
+  callbackUrl: string,
+  user: { readonly displayName: string | null } | null
+): void => {
   const link = Outbox.linkWithCode(callbackUrl, code)
   const otp = VerificationCodes.otpOf(code)
   Outbox.send(context.env.state, {
     projectId: project.id,
     to: email,
-    subject: `Sign in to ${project.displayName}: your code is ${otp}`,
-    text: `Your sign-in code is ${otp}. Or open this link to sign in:\n\n${link}\n\nIf you did not ask to sign in, you can ignore this e-mail.`,
-    html: `<p>Your sign-in code is <strong>${otp}</strong>.</p><p>Or open this link to sign in: <a href="${link}">Sign in</a></p><p>If you did not ask to sign in, you can ignore this e-mail.</p>`,
+    ...emailFromTemplate(project, "magic_link", user, { magicLink: link, otp }, {
+      subject: `Sign in to ${project.displayName}: your code is ${otp}`,
+      text: `Your sign-in code is ${otp}. Or open this link to sign in:\n\n${link}\n\nIf you did not ask to sign in, you can ignore this e-mail.`,
+      html: `<p>Your sign-in code is <strong>${otp}</strong>.</p><p>Or open this link to sign in: <a href="${escapeHtml(link)}">Sign in</a></p><p>If you did not ask to sign in, you can ignore this e-mail.</p>`
+    }),
     kind: "magic_link",
     code,
     link,
@@ -88,7 +98,7 @@ export const routes = [
         userId: user?.id ?? null,
         email: payload.email
       })
-      sendMagicLinkEmail(context, project, code, payload.email, payload.callbackUrl)
+      sendMagicLinkEmail(context, project, code, payload.email, payload.callbackUrl, user)
       return { nonce: VerificationCodes.nonceOf(code) }
     })
   ),

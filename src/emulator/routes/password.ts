@@ -23,6 +23,7 @@ import {
   UserEmailAlreadyExists,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
+import { emailFromTemplate, escapeHtml } from "../EmailTemplates.js"
 import * as Outbox from "../Outbox.js"
 import { hashPassword, verifyPassword } from "../Passwords.js"
 import { randomUuid } from "../Random.js"
@@ -48,9 +49,11 @@ const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: U
   Outbox.send(context.env.state, {
     projectId: project.id,
     to: email,
-    subject: `Reset your password at ${project.displayName}`,
-    text: `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
-    html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${link}">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`,
+    ...emailFromTemplate(project, "password_reset", user, { passwordResetLink: link }, {
+      subject: `Reset your password at ${project.displayName}`,
+      text: `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
+      html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`
+    }),
     kind: "password_reset",
     code,
     link,

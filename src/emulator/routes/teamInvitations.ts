@@ -21,6 +21,7 @@ import {
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
 import * as TeamInvitations from "../../teams/internal/teamInvitations.js"
+import { emailFromTemplate, escapeHtml } from "../EmailTemplates.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -79,9 +80,11 @@ export const routes = [
       Outbox.send(context.env.state, {
         projectId: project.id,
         to: payload.email,
-        subject: `You have been invited to join ${team.displayName}`,
-        text: `You have been invited to join the team ${team.displayName} at ${project.displayName}. Open this link to accept:\n\n${link}\n\nThe invitation expires in 7 days.`,
-        html: `<p>You have been invited to join the team <b>${team.displayName}</b> at ${project.displayName}.</p><p><a href="${link}">Join the team</a></p><p>The invitation expires in 7 days.</p>`,
+        ...emailFromTemplate(project, "team_invitation", null, { teamDisplayName: team.displayName, teamInvitationLink: link }, {
+          subject: `You have been invited to join ${team.displayName}`,
+          text: `You have been invited to join the team ${team.displayName} at ${project.displayName}. Open this link to accept:\n\n${link}\n\nThe invitation expires in 7 days.`,
+          html: `<p>You have been invited to join the team <b>${escapeHtml(team.displayName)}</b> at ${escapeHtml(project.displayName)}.</p><p><a href="${escapeHtml(link)}">Join the team</a></p><p>The invitation expires in 7 days.</p>`
+        }),
         kind: "team_invitation",
         code: record.code,
         link,
