@@ -142,25 +142,34 @@ export interface GetUserOptions<O extends Or = Or> {
   readonly onboardingPath?: string
 }
 
-/** The success of {@link getUser} for a policy. */
-export type GetUserSuccess<O extends Or> = [O] extends ["return-null" | "anonymous-if-exists"]
-  ? Option.Option<CurrentUser>
+/** The success of {@link getUser} for a policy (`U`: the user's view, `CurrentUser` for the client). */
+export type GetUserSuccess<O extends Or, U = CurrentUser> = [O] extends ["return-null" | "anonymous-if-exists"]
+  ? Option.Option<U>
   : [O] extends ["throw" | "redirect" | "anonymous"]
-    ? CurrentUser
-    : Option.Option<CurrentUser> | CurrentUser
+    ? U
+    : Option.Option<U> | U
 
 type ReadErrors = Effect.Effect.Error<ReturnType<typeof Users.getCurrent>>
 type SignUpErrors = Effect.Effect.Error<ReturnType<typeof Anonymous.signUp>>
 
-/** The errors of {@link getUser} for a policy. */
-export type GetUserError<O extends Or> =
-  | ReadErrors
+/** The errors of {@link getUser} for a policy (`ReadError`: those of the read of the user, `Users.getCurrent`'s for the client). */
+export type GetUserError<O extends Or, ReadError = ReadErrors> =
+  | ReadError
   | (O extends "throw" ? UserNotSignedIn : never)
   | (O extends "redirect" ? NavigationUnavailable : never)
   | (O extends "anonymous" ? SignUpErrors | UserNotSignedIn : never)
 
 /** The services {@link getUser} needs. */
 export type GetUserRequirements = Effect.Effect.Context<ReturnType<typeof Users.getCurrent>>
+
+/** The services the `"anonymous"` policy's sign-up needs (`POST /auth/anonymous/sign-up`). */
+export type SignUpRequirements = Effect.Effect.Context<ReturnType<typeof Anonymous.signUp>>
+
+/** What the `or` policies read of a user. */
+export interface PolicyUser {
+  readonly isAnonymous: boolean
+  readonly isRestricted: boolean
+}
 
 const returnToParam = "after_auth_return_to"
 
@@ -171,7 +180,7 @@ export const pageWithReturnTo = (page: string, currentUrl: string): string => {
   return url.toString()
 }
 
-const redirect = (user: Option.Option<CurrentUser>, options: GetUserOptions) =>
+const redirect = (user: Option.Option<PolicyUser>, options: GetUserOptions) =>
   Effect.gen(function* () {
     const navigation = yield* Navigation
     const urls = yield* Effect.serviceOption(HandlerUrls)
@@ -186,31 +195,48 @@ const redirect = (user: Option.Option<CurrentUser>, options: GetUserOptions) =>
     return yield* Effect.never
   })
 
-const getUserImpl = Effect.fn("GetUser.getUser")(function* (options: GetUserOptions) {
-  const or = options.or ?? "return-null"
-  const includeAnonymous = or === "anonymous" || or === "anonymous-if-exists"
-  const includeRestricted = options.includeRestricted === true || includeAnonymous
-  const current = yield* Users.getCurrent()
-  const allowed = Option.filter(
-    current,
-    (user) => (includeAnonymous || !user.isAnonymous) && (includeRestricted || !user.isRestricted)
-  )
-  if (Option.isSome(allowed)) return or === "return-null" || or === "anonymous-if-exists" ? allowed : allowed.value
-  switch (or) {
-    case "return-null":
-    case "anonymous-if-exists":
-      return Option.none<CurrentUser>()
-    case "throw":
-      return yield* Effect.fail(UserNotSignedIn.make())
-    case "redirect":
-      return yield* redirect(Option.filter(current, (user) => !user.isAnonymous), options)
-    case "anonymous": {
-      yield* Anonymous.signUp()
-      const created = yield* Users.getCurrent()
-      if (Option.isNone(created)) return yield* Effect.fail(UserNotSignedIn.make())
-      return created.value
+/**
+ * The `or` policies (see the module's table) over a read of the session's user: `getUser` reads
+ * `Users.getCurrent` (client view), `ServerUsers.getUser` the server view of `GET /users/me`.
+ * `"anonymous"` signs up (`POST /auth/anonymous/sign-up`, tokens stored in the session) and reads again.
+ */
+export const withPolicy = <U extends PolicyUser, E, R>(
+  read: Effect.Effect<Option.Option<U>, E, R>,
+  options: GetUserOptions
+): Effect.Effect<
+  Option.Option<U> | U,
+  E | UserNotSignedIn | NavigationUnavailable | SignUpErrors,
+  R | SignUpRequirements
+> =>
+  Effect.gen(function* () {
+    const or = options.or ?? "return-null"
+    const includeAnonymous = or === "anonymous" || or === "anonymous-if-exists"
+    const includeRestricted = options.includeRestricted === true || includeAnonymous
+    const current = yield* read
+    const allowed = Option.filter(
+      current,
+      (user) => (includeAnonymous || !user.isAnonymous) && (includeRestricted || !user.isRestricted)
+    )
+    if (Option.isSome(allowed)) return or === "return-null" || or === "anonymous-if-exists" ? allowed : allowed.value
+    switch (or) {
+      case "return-null":
+      case "anonymous-if-exists":
+        return Option.none<U>()
+      case "throw":
+        return yield* Effect.fail(UserNotSignedIn.make())
+      case "redirect":
+        return yield* redirect(Option.filter(current, (user) => !user.isAnonymous), options)
+      case "anonymous": {
+        yield* Anonymous.signUp()
+        const created = yield* read
+        if (Option.isNone(created)) return yield* Effect.fail(UserNotSignedIn.make())
+        return created.value
+      }
     }
-  }
+  })
+
+const getUserImpl = Effect.fn("GetUser.getUser")(function* (options: GetUserOptions) {
+  return yield* withPolicy(Users.getCurrent(), options)
 })
 
 /**

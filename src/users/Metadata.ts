@@ -201,11 +201,7 @@ type ServerTeamCreate<S extends Schemas> = TypedUpdate<ServerTeams.ServerTeamCre
 type ServerTeamUpdate<S extends Schemas> = TypedUpdate<ServerTeams.ServerTeamUpdate, OwnerOf<S, "team">>
 
 /** The success of `getUser` for a policy, with typed metadata. */
-type GetUserSuccess<O extends GetUser.Or, U> = [O] extends ["return-null" | "anonymous-if-exists"]
-  ? Option.Option<U>
-  : [O] extends ["throw" | "redirect" | "anonymous"]
-    ? U
-    : Option.Option<U> | U
+type GetUserSuccess<O extends GetUser.Or, U> = GetUser.GetUserSuccess<O, U>
 
 /**
  * Makes the typed functions for `schemas` (see the module). Give the schemas once, as a
@@ -213,6 +209,7 @@ type GetUserSuccess<O extends GetUser.Or, U> = [O] extends ["return-null" | "ano
  */
 export const make = <const S extends Schemas>(schemas: S) => {
   type CurrentUser = TypedUser<User.CurrentUser, S>
+  type ServerUser = TypedUser<User.ServerUser, S>
 
   const decodeTeam = <T extends Owned>(team: T) => decodeOwner("team", schemas.team, team) as Effect.Effect<TypedTeam<T, S>, MetadataDecodeError>
 
@@ -266,6 +263,27 @@ export const make = <const S extends Schemas>(schemas: S) => {
       stream: (options?: ServerUsers.ListOptions) => Stream.mapEffect(ServerUsers.stream(options), (user) => decodeUser(user)),
       /** `ServerUsers.getCurrent`, decoded. */
       getCurrent: () => Effect.flatMap(ServerUsers.getCurrent(), decodeOption((user) => decodeUser(user))),
+      /** `ServerUsers.getUser` with the same policies, the user decoded. */
+      getUser: <const O extends GetUser.Or = "return-null">(
+        options?: GetUser.GetUserOptions<O>
+      ): Effect.Effect<
+        GetUserSuccess<O, ServerUser>,
+        GetUser.GetUserError<O, ServerUsers.GetCurrentError> | MetadataDecodeError,
+        ServerUsers.GetUserRequirements
+      > =>
+        Effect.flatMap(
+          ServerUsers.getUser(options) as Effect.Effect<
+            Option.Option<User.ServerUser> | User.ServerUser,
+            GetUser.GetUserError<O, ServerUsers.GetCurrentError>,
+            ServerUsers.GetUserRequirements
+          >,
+          (result): Effect.Effect<Option.Option<ServerUser> | ServerUser, MetadataDecodeError> =>
+            Option.isOption(result) ? decodeOption((user: User.ServerUser) => decodeUser(user))(result) : decodeUser(result)
+        ) as Effect.Effect<
+          GetUserSuccess<O, ServerUser>,
+          GetUser.GetUserError<O, ServerUsers.GetCurrentError> | MetadataDecodeError,
+          ServerUsers.GetUserRequirements
+        >,
       /** `ServerUsers.getByApiKey`, decoded. */
       getByApiKey: (apiKey: string | Redacted.Redacted<string>) =>
         Effect.flatMap(ServerUsers.getByApiKey(apiKey), decodeOption((user) => decodeUser(user))),

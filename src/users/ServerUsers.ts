@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as Endpoint from "../core/Endpoint.js"
+import * as GetUser from "../auth/GetUser.js"
 import * as ServerUserApiKeys from "../api-keys/ServerUserApiKeys.js"
 import { InvalidArgument } from "../core/Errors.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
@@ -147,6 +148,48 @@ const currentServer = () =>
       CannotGetOwnUserWithoutUser: () => Effect.succeed(Option.none<ServerUser>())
     })
   )
+
+/** The errors of reading the session's user with server access ({@link getCurrent}). */
+export type GetCurrentError = Effect.Effect.Error<ReturnType<typeof getCurrent>>
+
+/** The services {@link getUser} needs: server access and the session, plus the anonymous sign-up's. */
+export type GetUserRequirements = Effect.Effect.Context<ReturnType<typeof getCurrent>> | GetUser.SignUpRequirements
+
+/**
+ * The session's user, server view, with the official server app's `getUser({ or })` policies
+ * (the same as `GetUser.getUser`, see its table): `"return-null"` (default) → `Option.none()`
+ * when nobody (allowed) is signed in; `"throw"` → `UserNotSignedIn`; `"redirect"` → the sign-in
+ * page (or onboarding for a restricted user) through the app's navigation, never completing
+ * (`NavigationUnavailable` where there is none); `"anonymous"` → signs up an anonymous user in the
+ * session (`POST /auth/anonymous/sign-up`) and returns it; `"anonymous-if-exists"` → an existing
+ * anonymous user or `Option.none()`. Anonymous users count as signed out unless an anonymous
+ * policy allows them; restricted ones unless `includeRestricted`.
+ * `GET /users/me` with server access. For an incoming request's user, provide a session made
+ * from the request (`Session.makeForRequest`) or use {@link fromRequest}.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ServerUsers } from "stack-auth-effect"
+ *
+ * const page = Effect.gen(function* () {
+ *   const user = yield* ServerUsers.getUser({ or: "throw" })
+ *   return user.serverMetadata
+ * })
+ * ```
+ */
+export const getUser = <const O extends GetUser.Or = "return-null">(
+  options?: GetUser.GetUserOptions<O>
+): Effect.Effect<GetUser.GetUserSuccess<O, ServerUser>, GetUser.GetUserError<O, GetCurrentError>, GetUserRequirements> =>
+  getUserImpl(options ?? {}) as Effect.Effect<
+    GetUser.GetUserSuccess<O, ServerUser>,
+    GetUser.GetUserError<O, GetCurrentError>,
+    GetUserRequirements
+  >
+
+const getUserImpl = Effect.fn("ServerUsers.getUser")(function* (options: GetUser.GetUserOptions) {
+  return yield* GetUser.withPolicy(currentServer(), options)
+})
 
 /**
  * Updates the session's user with the server update body. `PATCH /users/me` with server access.

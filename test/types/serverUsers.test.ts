@@ -9,6 +9,8 @@ import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { TokenStoreError } from "../../src/session/TokenStore.js"
+import type { NavigationUnavailable } from "../../src/auth/GetUser.js"
+import type { Session } from "../../src/session/Session.js"
 import type { ServerUser } from "../../src/users/User.js"
 import type * as ServerUsers from "../../src/users/ServerUsers.js"
 import type * as Users from "../../src/users/Users.js"
@@ -77,5 +79,28 @@ describe("server users: error unions", () => {
       TokenStoreError | ServerCommon | SessionCommon | Transport
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof ServerUsers.fromRequest>>>().toEqualTypeOf<StackClient | ServerAccess>()
+  })
+})
+
+describe("ServerUsers.getUser: the official server getUser({ or }) policies", () => {
+  type Read = ServerCommon | SessionCommon | Transport
+
+  it("return-null (default) and anonymous-if-exists give an Option of the server view and only the read's errors", () => {
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.getUser<"return-null">>>>().toEqualTypeOf<Option.Option<ServerUser>>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.getUser<"return-null">>>>().toEqualTypeOf<Read>()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.getUser<"anonymous-if-exists">>>>().toEqualTypeOf<Option.Option<ServerUser>>()
+  })
+
+  it("throw, redirect and anonymous give the server user, each with its own extra error", () => {
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.getUser<"throw">>>>().toEqualTypeOf<ServerUser>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.getUser<"throw">>>>().toEqualTypeOf<Read | UserNotSignedIn>()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.getUser<"redirect">>>>().toEqualTypeOf<ServerUser>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.getUser<"redirect">>>>().toEqualTypeOf<Read | NavigationUnavailable>()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerUsers.getUser<"anonymous">>>>().toEqualTypeOf<ServerUser>()
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerUsers.getUser<"anonymous">>>>().toEqualTypeOf<Read | UserNotSignedIn | ClientCommon>()
+  })
+
+  it("needs server access and the session", () => {
+    expectTypeOf<RequirementsOf<ReturnType<typeof ServerUsers.getUser<"anonymous">>>>().toEqualTypeOf<StackClient | ServerAccess | Session>()
   })
 })

@@ -161,6 +161,15 @@ describe("schema-typed metadata", () => {
     })
   )
 
+  it.scoped("ServerUsers.getUser keeps its policies and decodes the server view", () =>
+    Effect.gen(function* () {
+      const { server } = yield* setup()
+      expect(yield* within(server)(AppMetadata.ServerUsers.getUser())).toEqual(Option.none())
+      const anonymous = yield* within(server)(AppMetadata.ServerUsers.getUser({ or: "anonymous" }))
+      expect([anonymous.isAnonymous, anonymous.clientMetadata.theme, anonymous.serverMetadata]).toEqual([true, "light", null])
+    })
+  )
+
   it.scoped("without schemas the values are the plain modules' values", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
