@@ -51,9 +51,10 @@ import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
+import { Listeners } from "../session/internal/listeners.js"
 import { Session } from "../session/Session.js"
 import type { SessionShape } from "../session/Session.js"
 import type { StoredTokens } from "../session/TokenStore.js"
@@ -161,7 +162,8 @@ interface InFlight {
 interface Entry {
   readonly id: string
   readonly key: Key
-  readonly ref: SubscriptionRef.SubscriptionRef<EntryState>
+  /** Who hears the entry's state (subscribers' streams): a plain listener set, no ref or hub. */
+  readonly listeners: Listeners<EntryState>
   subscribers: number
   releasedAt: number
   value: Option.Option<unknown>
@@ -220,7 +222,9 @@ const makePartition = (
     const throttle = options.throttleMillis ?? defaultOptions.throttleMillis
     const enabled = options.enabled ?? defaultOptions.enabled
     const entries = new Map<string, Entry>()
-    const signal = yield* SubscriptionRef.make<CacheVersion>({ version: 0, generation: 0 })
+    // the version signal: a value and its listeners (issue 14: no SubscriptionRef per layer)
+    let signal: CacheVersion = { version: 0, generation: 0 }
+    const signalListeners = new Listeners<CacheVersion>()
     let identity = Option.isSome(session) ? identityOf(yield* session.value.current) : ""
     let generation = 0
 
@@ -235,9 +239,15 @@ const makePartition = (
       generation
     })
 
-    // the snapshot is taken inside the ref's lock, so the last write always shows the latest state
-    const publish = (entry: Entry) => SubscriptionRef.update(entry.ref, () => snapshot(entry))
-    const bump = Effect.suspend(() => SubscriptionRef.update(signal, (current) => ({ version: current.version + 1, generation })))
+    // listeners hear the snapshot at once, so the last one they hear is always the latest state
+    const publish = (entry: Entry) =>
+      Effect.sync(() => {
+        if (entry.listeners.size > 0) entry.listeners.emit(snapshot(entry))
+      })
+    const bump = Effect.sync(() => {
+      signal = { version: signal.version + 1, generation }
+      signalListeners.emit(signal)
+    })
 
     const isExpired = (entry: Entry, now: number) =>
       entry.subscribers === 0 && entry.inFlight === undefined && !entry.refreshScheduled && now - entry.releasedAt >= ttl
@@ -253,23 +263,10 @@ const makePartition = (
         const id = idOf(key)
         const existing = entries.get(id)
         if (existing !== undefined) return existing
-        const ref = yield* SubscriptionRef.make<EntryState>({
-          key,
-          status: "empty",
-          value: Option.none(),
-          failure: Option.none(),
-          fresh: false,
-          fetching: false,
-          version: 0,
-          generation
-        })
-        // another fiber may have created it meanwhile
-        const raced = entries.get(id)
-        if (raced !== undefined) return raced
         const entry: Entry = {
           id,
           key,
-          ref,
+          listeners: new Listeners(),
           subscribers: 0,
           releasedAt: now,
           value: Option.none(),
@@ -444,7 +441,17 @@ const makePartition = (
     if (watch && Option.isSome(session)) {
       // a change is a cue to look at the session now: replaying an older emitted state could
       // undo a newer one that a reader already applied
-      yield* session.value.changes.pipe(Stream.runForEach(() => syncSession), Effect.forkIn(scope))
+      const watched = session.value
+      if (watched.listen !== undefined) {
+        // a plain listener (issue 14: no watcher fiber or stream per layer), removed with the scope
+        const run = Runtime.runFork(yield* Effect.runtime<never>())
+        const remove = watched.listen(() => {
+          run(syncSession)
+        })
+        yield* Scope.addFinalizer(scope, Effect.sync(remove))
+      } else {
+        yield* watched.changes.pipe(Stream.runForEach(() => syncSession), Effect.forkIn(scope))
+      }
     }
 
     const cached = <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
@@ -480,11 +487,11 @@ const makePartition = (
 
     const subscribe = (key: Key): Stream.Stream<EntryState> =>
       Stream.unwrapScoped(
-        Effect.map(Effect.acquireRelease(acquire(key), release), (entry) => entry.ref.changes)
+        Effect.map(Effect.acquireRelease(acquire(key), release), (entry) => entry.listeners.stream(() => snapshot(entry)))
       )
 
     const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeReason> => {
-      const session_ = signal.changes.pipe(
+      const session_ = signalListeners.stream(() => signal).pipe(
         Stream.filter((current) => current.generation !== dependencies.generation),
         Stream.as<ChangeReason>("session")
       )
@@ -505,8 +512,8 @@ const makePartition = (
       invalidate,
       clear,
       subscribe,
-      changes: signal.changes,
-      version: SubscriptionRef.get(signal),
+      changes: signalListeners.stream(() => signal),
+      version: Effect.sync(() => signal),
       awaitChange,
       syncSession
     }

@@ -57,6 +57,12 @@ export interface SessionShape {
   readonly current: Effect.Effect<StoredTokens>
   /** Every change of the stored tokens (sign-in, refresh, sign-out, another tab). */
   readonly changes: Stream.Stream<StoredTokens>
+  /**
+   * Calls `listener` synchronously after every change `changes` reports, without a stream or a
+   * fiber (what the query cache watches the session with); returns the function that removes it.
+   * Optional: a session without it is watched through `changes`.
+   */
+  readonly listen?: ((listener: (tokens: StoredTokens) => void) => () => void) | undefined
 }
 
 /** The session service. */

@@ -28,15 +28,14 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
 import * as Schedules from "../core/Schedules.js"
 import * as Cookies from "./cookies.js"
 import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
+import { Listeners } from "./internal/listeners.js"
 
 /** Options of the browser cookie store. */
 export interface BrowserCookieStoreOptions {
@@ -90,7 +89,8 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
     /** The tokens last seen in (or written to) the cookies: the baseline for `changes`. */
     const last = yield* Ref.make<StoredTokens>(empty)
     const lock = yield* Effect.makeSemaphore(1)
-    const hub = yield* Effect.acquireRelease(PubSub.unbounded<StoredTokens>(), PubSub.shutdown)
+    // who hears the changes read from the cookies (the session): a plain listener set
+    const listeners = new Listeners<StoredTokens>()
 
     const readJar = (remembered: StoredTokens): StoredTokens => {
       const fromCookies = Cookies.readTokens(Cookies.parseCookieHeader(readCookieString(browser)), projectId)
@@ -126,20 +126,21 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
         const current = readJar(previous)
         if (equals(current, previous)) return
         yield* Ref.set(last, current)
-        yield* PubSub.publish(hub, current)
+        listeners.emit(current)
       })
     )
 
     const channel = options.crossTab === "poll" ? undefined : yield* openChannel(projectId)
     if (channel === undefined) {
       yield* Effect.forkScoped(Effect.repeat(poll, Schedules.cookiePoll(interval)))
-      return { get, set, changes: Stream.fromPubSub(hub) } satisfies TokenStoreShape
+      return { get, set, changes: listeners.stream(), listen: (listener) => listeners.add(listener) } satisfies TokenStoreShape
     }
     yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Queue.take(channel.wakeUps), poll)))
     return {
       get,
       set: (tokens) => Effect.zipRight(set(tokens), Effect.sync(channel.announce)),
-      changes: Stream.fromPubSub(hub)
+      changes: listeners.stream(),
+      listen: (listener) => listeners.add(listener)
     } satisfies TokenStoreShape
   })
 

@@ -32,6 +32,12 @@ export interface TokenStoreShape {
    * server). Empty for stores nobody else writes to.
    */
   readonly changes: Stream.Stream<StoredTokens>
+  /**
+   * Calls `listener` synchronously with every change `changes` reports, without a stream or a
+   * fiber (what the session watches the store with); returns the function that removes it.
+   * Optional: a store without it is watched through `changes`.
+   */
+  readonly listen?: ((listener: (tokens: StoredTokens) => void) => () => void) | undefined
 }
 
 /** The token store service. */

@@ -6,8 +6,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
-import * as PubSub from "effect/PubSub"
 import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import { decodeJwt } from "jose/jwt/decode"
 import { callDecoded, groupRefreshFailure } from "../../core/internal/call.js"
@@ -19,6 +19,7 @@ import type { RefreshError, RequestTokens, SessionShape, StoredTokens } from "..
 import { makeRefreshGrant, refreshGrant } from "../RefreshGrant.js"
 import { TokenStore } from "../TokenStore.js"
 import * as TokenStoreModule from "../TokenStore.js"
+import { Listeners } from "./listeners.js"
 
 /**
  * Expiry of an access token in epoch milliseconds: `Option.none()` when the token has no `exp`
@@ -113,7 +114,9 @@ class SessionImpl implements SessionShape {
   readonly #detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
   // whether `changes` reports writes (a store-backed session); if not, `changes` is empty
   readonly #observable: boolean
-  #hub: PubSub.PubSub<StoredTokens> | undefined = undefined
+  // who hears the writes (the query cache, `changes` subscribers): a plain listener set, no hub
+  // or fiber (issue 14: heap per layer, bundle size)
+  readonly #listeners = new Listeners<StoredTokens>()
 
   constructor(
     client: StackClientShape,
@@ -149,14 +152,13 @@ class SessionImpl implements SessionShape {
   }
 
   /**
-   * Sets the tokens now; the effect tells the subscribers (nothing to do while nobody subscribed).
-   * It publishes the tokens current when it runs, so the last value a subscriber sees is always
-   * the latest even if two writers' publications interleave.
+   * Sets the tokens and tells the listeners at once (synchronously), so the last value a
+   * subscriber sees is always the latest.
    */
   #replace(tokens: StoredTokens): Effect.Effect<void> {
     this.#tokens = tokens
-    const hub = this.#hub
-    return hub === undefined ? Effect.void : Effect.suspend(() => Effect.asVoid(hub.publish(this.#tokens)))
+    this.#listeners.emit(tokens)
+    return Effect.void
   }
 
   get current(): Effect.Effect<StoredTokens> {
@@ -166,17 +168,12 @@ class SessionImpl implements SessionShape {
   get changes(): Stream.Stream<StoredTokens> {
     if (!this.#observable) return Stream.empty
     // the current tokens, then every write after the subscription (as `SubscriptionRef.changes`)
-    return Stream.unwrapScoped(
-      Effect.flatMap(this.#hubOnce(), (hub) =>
-        Effect.map(PubSub.subscribe(hub), (queue) => Stream.concat(Stream.succeed(this.#tokens), Stream.fromQueue(queue)))
-      )
-    )
+    return this.#listeners.stream(() => this.#tokens)
   }
 
-  /** The session's hub of writes, made at the first subscription (a session nobody watches holds none). */
-  #hubOnce(): Effect.Effect<PubSub.PubSub<StoredTokens>> {
-    if (this.#hub !== undefined) return Effect.succeed(this.#hub)
-    return Effect.map(PubSub.unbounded<StoredTokens>(), (made) => (this.#hub ??= made))
+  /** Calls `listener` after every write (a store-backed session only: a request session reports none). */
+  listen(listener: (tokens: StoredTokens) => void): () => void {
+    return this.#observable ? this.#listeners.add(listener) : () => {}
   }
 
   /** A sign-in or sign-out: a refresh in flight must not write its result. */
@@ -300,16 +297,25 @@ class SessionImpl implements SessionShape {
 /**
  * The session over a `TokenStore`: tokens written through to the store, refreshes forked in the
  * session's scope. `changes` is the current tokens, then every write, for each subscriber (a
- * hub made at the first subscription: no stream, queue or fiber is held while nobody
- * subscribes). The store's outside changes are watched by a fiber in the session's scope, unless
- * the store has none (`changes` is `Stream.empty`: the memory store).
+ * queue of its own while it runs: nothing is held while nobody subscribes). The store's outside
+ * changes are heard through its `listen` (a plain listener, removed with the scope), else
+ * watched by a fiber in the session's scope, unless the store has none (`changes` is
+ * `Stream.empty`: the memory store).
  */
 export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
   const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), true)
-  if (store.changes !== Stream.empty) {
+  if (store.listen !== undefined) {
+    // a plain listener: no fiber or stream is held to watch the store
+    const runtime = yield* Effect.runtime<never>()
+    const run = Runtime.runFork(runtime)
+    const remove = store.listen((tokens) => {
+      run(session.receive(tokens))
+    })
+    yield* Effect.addFinalizer(() => Effect.sync(remove))
+  } else if (store.changes !== Stream.empty) {
     yield* store.changes.pipe(
       Stream.runForEach((tokens) => session.receive(tokens)),
       Effect.forkIn(scope)

@@ -1,0 +1,66 @@
+/**
+ * What an idle client context holds (issue 14: heap per `Stack.layerClient`): the session hears
+ * its token store and the query cache hears the session through plain listeners, so a built
+ * context runs no fiber while nobody calls; changes still arrive. Counted, never timed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Option, Supervisor } from "effect"
+import * as QueryCache from "../../src/cache/QueryCache.js"
+import { Session } from "../../src/core/Session.js"
+import * as Stack from "../../src/Stack.js"
+import * as TokenStore from "../../src/session/TokenStore.js"
+import type { StoredTokens, TokenStoreShape } from "../../src/session/TokenStore.js"
+
+const projectId = "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f"
+const baseUrl = "http://127.0.0.1:9"
+
+/** A memory store whose outside changes the test makes (as another tab would), heard through `listen`. */
+const makeOutsideStore = () => {
+  const inner = Effect.runSync(TokenStore.makeMemory())
+  const listeners = new Set<(tokens: StoredTokens) => void>()
+  const store: TokenStoreShape = {
+    get: inner.get,
+    set: inner.set,
+    changes: inner.changes,
+    listen: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }
+  }
+  const changeOutside = (tokens: StoredTokens) =>
+    Effect.zipRight(
+      inner.set(tokens),
+      Effect.sync(() => {
+        for (const listener of listeners) listener(tokens)
+      })
+    )
+  return { store, changeOutside, listeners }
+}
+
+describe("an idle Stack.layerClient context", () => {
+  it.scoped("starts no fiber: the cache watches its session through a listener, not a watcher fiber", () =>
+    Effect.gen(function* () {
+      const supervisor = yield* Supervisor.track
+      yield* Layer.build(Stack.layerClient({ projectId, baseUrl, tokenStore: "memory" })).pipe(Effect.supervised(supervisor))
+      const live = yield* supervisor.value
+      expect(live.length).toBe(0)
+    }))
+
+  it.scoped("hears a change of its store made outside (another tab): one listener each, the cache's session generation grows", () =>
+    Effect.gen(function* () {
+      const outside = makeOutsideStore()
+      const supervisor = yield* Supervisor.track
+      const context = yield* Layer.build(
+        Stack.layerClient({ projectId, baseUrl, tokenStore: Layer.succeed(TokenStore.TokenStore, outside.store) })
+      ).pipe(Effect.supervised(supervisor))
+      expect((yield* supervisor.value).length).toBe(0)
+      expect(outside.listeners.size).toBe(1)
+      const before = yield* QueryCache.QueryCache.pipe(Effect.flatMap((cache) => cache.version), Effect.provide(context))
+      yield* outside.changeOutside(TokenStore.fromStrings("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "refresh-token-of-another-tab"))
+      const session = yield* Effect.provide(Session, context)
+      const tokens = yield* session.current
+      expect(Option.isSome(tokens.refreshToken)).toBe(true)
+      const after = yield* QueryCache.QueryCache.pipe(Effect.flatMap((cache) => cache.version), Effect.provide(context))
+      expect(after.generation).toBe(before.generation + 1)
+    }))
+})
