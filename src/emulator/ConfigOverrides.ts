@@ -70,12 +70,96 @@ export const applyOverride = (config: ProjectConfig, override: ReadonlyMap<strin
   return next
 }
 
-/** Whether an override only holds values the emulator accepts for its mapped keys (booleans, merge strategies). */
+const mergeStrategies = ["link_method", "raise_error", "allow_duplicates"] as const
+
+/** A value as the service's schema library prints it in a message (strings quoted). */
+const printed = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value, null, 2) ?? String(value))
+
+/**
+ * The service's refusal of an override's value for a key the emulator maps, if any (backend
+ * `getConfigOverrideErrors`, a yup check per key, `null` allowed): a non-boolean switch is
+ * "`key` must be a \`boolean\` type, but the final value was: …", an unknown merge strategy
+ * "`key` must be one of the following values: …". Keys the emulator does not map are kept as given.
+ */
 export const overrideProblem = (override: ReadonlyMap<string, unknown>): string | undefined => {
   for (const [key, value] of override) {
-    if (switchKeys[key] !== undefined && typeof value !== "boolean" && value !== null) return `${key} must be a boolean`
+    if (value === null) continue
+    if (switchKeys[key] !== undefined && typeof value !== "boolean") {
+      return `${key} must be a \`boolean\` type, but the final value was: \`${printed(value)}\`.`
+    }
+    if (key === mergeStrategyKey && !(mergeStrategies as ReadonlyArray<unknown>).includes(value)) {
+      return `${key} must be one of the following values: ${mergeStrategies.join(", ")}`
+    }
   }
   return undefined
+}
+
+// a key of an override: dot-separated segments of letters, digits, `_`, `:`, `$`, `-`, none starting with `-`
+const keyPattern = /^[\w:$][\w:$-]*(\.[\w:$][\w:$-]*)*$/
+
+/** Why a value of an override has the wrong shape (the service's "Invalid config format" reasons), if it does. */
+const valueShapeProblem = (value: unknown, name: string): string | undefined => {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const element: unknown = value[index]
+      if (element === null) return `${name}[${index}] is null; tuple elements cannot be null`
+      const problem = valueShapeProblem(element, `${name}[${index}]`)
+      if (problem !== undefined) return problem
+    }
+    return undefined
+  }
+  return typeof value === "object" && value !== null ? shapeProblem(value as Record<string, unknown>, name) : undefined
+}
+
+const shapeProblem = (override: Record<string, unknown>, name: string): string | undefined => {
+  for (const [key, value] of Object.entries(override)) {
+    if (!keyPattern.test(key)) {
+      return `All keys of ${name} must consist of only alphanumeric characters, dots, underscores, colons, dollar signs, or hyphens and start with a character other than a hyphen (found: ${key})`
+    }
+    const problem = valueShapeProblem(value, `${name}.${key}`)
+    if (problem !== undefined) return problem
+  }
+  return undefined
+}
+
+/** The first key with a dot inside a nested object of an override (only top-level keys may be dotted). */
+const dottedNestedKey = (value: unknown): string | undefined => {
+  if (typeof value !== "object" || value === null) return undefined
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes(".")) return key
+    const found = dottedNestedKey(inner)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * Parses a config override string as the service does (backend `internal/config/override/[level]/route.tsx`
+ * `parseAndValidateConfig`, then `getConfigOverrideErrors`), answering the dotted keys or the
+ * service's 400 text: "Invalid config JSON", "Config override must be a non-null object.",
+ * "Config override must be plain old JavaScript object." (an array), "Key … contains a dot, which
+ * is not allowed in config override.", "Invalid config format: …", or a value refused for a key
+ * the emulator maps ({@link overrideProblem}).
+ */
+export const parseOverrideString = (text: string): { readonly _tag: "Ok"; readonly flat: Map<string, unknown> } | { readonly _tag: "Refused"; readonly text: string } => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { _tag: "Refused", text: "Invalid config JSON" }
+  }
+  if (typeof parsed !== "object" || parsed === null) return { _tag: "Refused", text: "Config override must be a non-null object." }
+  if (Array.isArray(parsed)) return { _tag: "Refused", text: "Config override must be plain old JavaScript object." }
+  const override = parsed as Record<string, unknown>
+  for (const value of Object.values(override)) {
+    const dotted = dottedNestedKey(value)
+    if (dotted !== undefined) return { _tag: "Refused", text: `Key ${dotted} contains a dot, which is not allowed in config override.` }
+  }
+  const shape = shapeProblem(override, "override")
+  if (shape !== undefined) return { _tag: "Refused", text: `Invalid config format: ${shape}` }
+  const flat = flatten(override)
+  const problem = overrideProblem(flat)
+  return problem === undefined ? { _tag: "Ok", flat } : { _tag: "Refused", text: problem }
 }
 
 /** The project's config rendered in the service's schema (the mapped keys), nested. */

@@ -34,7 +34,7 @@ import type { KnownErrorClass } from "../core/KnownError.js"
 import * as ConnectedAccounts from "../connected-accounts/internal/connectedAccounts.js"
 import * as UserApiKeys from "../api-keys/internal/userApiKeys.js"
 import { AuthorizeQuery } from "../auth/internal/oauth.js"
-import { field, optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid } from "../core/Wire.js"
+import { field, optionalField, QueryBoolean as WireQueryBoolean, SuccessTrue, Uuid as WireUuid } from "../core/Wire.js"
 import * as Projects from "../projects/internal/projects.js"
 import * as Teams from "../teams/internal/teams.js"
 import * as ServerUsers from "../users/internal/serverUsers.js"
@@ -512,7 +512,7 @@ export const updateConfigOverride = Endpoint.make({
   session: "none",
   params: LevelParams,
   payload: Schema.Struct({ config_override_string: Schema.String }),
-  success: Schema.Struct({}),
+  success: SuccessTrue,
   errors: []
 })
 
@@ -525,7 +525,7 @@ export const setConfigOverride = Endpoint.make({
   session: "none",
   params: LevelParams,
   payload: Schema.Struct({ config_string: Schema.String, source: Schema.optional(Schema.Unknown) }),
-  success: Schema.Struct({}),
+  success: SuccessTrue,
   errors: []
 })
 
@@ -536,9 +536,10 @@ export const resetConfigOverrideKeys = Endpoint.make({
   path: "/internal/config/override/:level/reset-keys",
   access: "admin",
   session: "none",
-  params: LevelParams,
+  // the service resets keys of the branch and environment levels only
+  params: Schema.Struct({ level: Schema.Literal("branch", "environment") }),
   payload: Schema.Struct({ keys: Schema.Array(Schema.String) }),
-  success: Schema.Struct({}),
+  success: SuccessTrue,
   errors: []
 })
 

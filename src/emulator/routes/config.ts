@@ -2,36 +2,34 @@
  * The project config in the service's current schema (the official SDK's `project.getConfig`,
  * `project.updateConfig`, `getConfigOverride`, `replaceConfigOverride`, `resetConfigOverrideKeys`):
  * `GET /internal/config`, `GET|PATCH|PUT /internal/config/override/{level}` and
- * `POST /internal/config/override/{level}/reset-keys`, admin access. An override is a JSON
- * object of dotted keys (nested objects are flattened); the keys the emulator knows change its
- * switches (see `ConfigOverrides.ts`); a body whose string is not a JSON object is a
- * SCHEMA_ERROR. The service's answer to PATCH, PUT and reset-keys is not recorded: the emulator
- * answers 200 `{}`.
+ * `POST /internal/config/override/{level}/reset-keys` (levels `branch` and `environment` only),
+ * admin access. As the service answers them (backend
+ * `apps/backend/src/app/api/latest/internal/config/override/[level]/route.tsx` and
+ * `.../reset-keys/route.tsx`): a write answers 200 `{ success: true }`; a config string that is
+ * not valid JSON, not an object, or holds a refused value is a 400 text (`ConfigOverrides.parseOverrideString`);
+ * `PUT` at the branch level needs `source` (400 text after the config is checked). An override is
+ * kept as dotted keys (nested objects are flattened); the keys the emulator knows change its
+ * switches (see `ConfigOverrides.ts`). Keys outside the service's schema are kept, not refused
+ * (the emulator does not hold that schema).
  *
  * @module
  */
 import { Effect } from "effect"
 import type { OverrideLevel } from "../ConfigOverrides.js"
-import { applyOverride, flatten, overrideProblem, renderConfig } from "../ConfigOverrides.js"
+import { applyOverride, parseOverrideString, renderConfig } from "../ConfigOverrides.js"
 import * as Endpoints from "../Endpoints.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf, schemaError } from "../RequestContext.js"
+import { projectOf } from "../RequestContext.js"
+import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 
-/** Parses a config string (a JSON object) into dotted keys, or SCHEMA_ERROR naming the field. */
-const parseOverride = (context: RequestContext, field: string, text: string) => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return Effect.fail(schemaError(context, [`body.${field} must be a JSON object`]))
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return Effect.fail(schemaError(context, [`body.${field} must be a JSON object`]))
-  }
-  const flat = flatten(parsed as Record<string, unknown>)
-  const problem = overrideProblem(flat)
-  return problem === undefined ? Effect.succeed(flat) : Effect.fail(schemaError(context, [`body.${field}: ${problem}`]))
+/** The service's 400 text of a branch-level `PUT` without `source`. */
+export const sourceRequiredText = "source is required for branch level config"
+
+/** Parses a config string into dotted keys, or the service's 400 text. */
+const parseOverride = (text: string) => {
+  const parsed = parseOverrideString(text)
+  return parsed._tag === "Ok" ? Effect.succeed(parsed.flat) : Effect.fail(new TextFailure({ status: 400, text: parsed.text }))
 }
 
 /** The override of a level (every level's table exists from the project's creation: `Store.makeProject`). */
@@ -45,23 +43,24 @@ export const routes = [
   ),
   route(Endpoints.updateConfigOverride, ({ params, payload }, context) =>
     Effect.gen(function* () {
-      const flat = yield* parseOverride(context, "config_override_string", payload.config_override_string)
+      const flat = yield* parseOverride(payload.config_override_string)
       const project = projectOf(context)
       const stored = overrideOf(context, params.level)
       for (const [key, value] of flat) stored.set(key, value)
       project.config = applyOverride(project.config, flat)
-      return {}
+      return { success: true as const }
     })
   ),
   route(Endpoints.setConfigOverride, ({ params, payload }, context) =>
     Effect.gen(function* () {
-      const flat = yield* parseOverride(context, "config_string", payload.config_string)
+      const flat = yield* parseOverride(payload.config_string)
+      if (params.level === "branch" && payload.source === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: sourceRequiredText }))
       const project = projectOf(context)
       const stored = overrideOf(context, params.level)
       stored.clear()
       for (const [key, value] of flat) stored.set(key, value)
       project.config = applyOverride(project.config, flat)
-      return {}
+      return { success: true as const }
     })
   ),
   route(Endpoints.resetConfigOverrideKeys, ({ params, payload }, context) =>
@@ -70,7 +69,7 @@ export const routes = [
       for (const key of payload.keys) {
         for (const existing of [...stored.keys()]) if (existing === key || existing.startsWith(`${key}.`)) stored.delete(existing)
       }
-      return {}
+      return { success: true as const }
     })
   )
 ]
