@@ -86,6 +86,18 @@ describe("item 7: templates render for real", () => {
       }
     }))
 
+  it.effect("an unknown template id: 404 with the service's text 'No template found with given id'", () =>
+    Effect.gen(function* () {
+      const { emulator, headers } = yield* customServer
+      const path = "/api/v1/internal/email-templates/00000000-0000-4000-8000-000000000000"
+      const patched = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: defaultTemplates[0]!.tsxSource } })
+      const deleted = yield* send(emulator, { method: "DELETE", path, headers })
+      for (const answer of [patched, deleted]) {
+        expect(answer.status).toBe(404)
+        expect(answer.text).toBe("No template found with given id")
+      }
+    }))
+
   it.effect("a template without <Subject>: 400 EMAIL_RENDERING_ERROR 'Subject is required, import it from @stackframe/emails', nothing saved", () =>
     Effect.gen(function* () {
       const { emulator, headers } = yield* customServer

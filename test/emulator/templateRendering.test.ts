@@ -165,6 +165,17 @@ describe("sources that do not render are refused with the service's wording", ()
     )
   })
 
+  it("a name a module does not export, once used: esbuild's error (@stackframe/emails) or the ES module link error", () => {
+    expect(failure("import { Sender } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <Sender /> }")).toBe(
+      "Build failed with 1 error:\n/template.tsx:1:0: ERROR: No matching export in \"@stackframe/emails\" for import \"Sender\""
+    )
+    expect(failure("import { Banner } from \"@react-email/components\"\nexport function EmailTemplate() { return <Banner /> }")).toBe(
+      JSON.stringify({ message: "The requested module '@react-email/components' does not provide an export named 'Banner'" })
+    )
+    const unused = "import { Banner } from \"@react-email/components\"\nimport { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"S\" /><NotificationCategory value=\"T\" /></> }"
+    expect(rendered(unused).subject).toBe("S")
+  })
+
   it("NotificationCategory used without its import: the ReferenceError, as JSON", () => {
     const source = "import { Subject } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"S\" /><NotificationCategory value=\"Transactional\" /></> }"
     expect(failure(source)).toBe(JSON.stringify({ message: "NotificationCategory is not defined" }))

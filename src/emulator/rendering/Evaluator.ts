@@ -109,11 +109,14 @@ export class Evaluator {
       return namespace
     }
     if (!exports.has(binding.imported)) {
-      return binding.from === "@stackframe/emails"
-        ? new Builtin(binding.imported, () => {
+      // unused imports are dropped (as TypeScript's are); a missing one fails where it is used:
+      // @stackframe/emails is bundled (esbuild's error), the others are external ES modules
+      return new Builtin(binding.imported, () => {
+        if (binding.from === "@stackframe/emails") {
           throw buildFailure(file, binding.at, `No matching export in "${binding.from}" for import "${binding.imported}"`)
-        })
-        : undefined
+        }
+        throw runtimeFailure(`The requested module '${binding.from}' does not provide an export named '${binding.imported}'`)
+      })
     }
     return exports.get(binding.imported)
   }

@@ -38,7 +38,7 @@ const requireCustomServer = (project: ProjectRecord) =>
 
 const findTemplate = (project: ProjectRecord, id: string) => {
   const template = project.emailTemplates.get(id)
-  return template === undefined ? Effect.fail(new TextFailure({ status: 404, text: "Email template not found" })) : Effect.succeed(template)
+  return template === undefined ? Effect.fail(new TextFailure({ status: 404, text: "No template found with given id" })) : Effect.succeed(template)
 }
 
 const view = (template: EmailTemplateRecord): EmailTemplate => ({
