@@ -22,6 +22,7 @@ import {
   InvalidScope,
   MultiFactorAuthenticationRequired,
   OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthProviderAccountIdAlreadyUsedForSignIn,
   OauthProviderNotFoundOrNotEnabled,
   OuterOauthTimeout,
   PublishableClientKeyRequiredForProject,
@@ -547,7 +548,8 @@ export const resetConfigOverrideKeys = Endpoint.make({
 // A user's OAuth provider connections (`/oauth-providers/{user_id}/{id}`, `POST /oauth-providers`)
 // ---------------------------------------------------------------------------------------------
 
-const ConnectionParams = Schema.Struct({ userId: field("user_id", Schema.String), providerId: field("provider_id", Schema.String) })
+// the connection id is a uuid (a malformed one is a SCHEMA_ERROR, as the service checks it)
+const ConnectionParams = Schema.Struct({ userId: field("user_id", Schema.String), providerId: field("provider_id", WireUuid) })
 
 /** `GET /oauth-providers/{user_id|me}/{id}` (client+): one connection of a user. */
 export const getOAuthProvider = Endpoint.make({
@@ -576,7 +578,7 @@ export const updateOAuthProvider = Endpoint.make({
     accountId: optionalField("account_id", Schema.String)
   }),
   success: ConnectedAccounts.OAuthProviderConnection,
-  errors: [CannotGetOwnUserWithoutUser]
+  errors: [CannotGetOwnUserWithoutUser, OauthProviderAccountIdAlreadyUsedForSignIn]
 })
 
 /** `DELETE /oauth-providers/{user_id|me}/{id}` (client+): removes a connection. */
@@ -608,7 +610,7 @@ export const createOAuthProvider = Endpoint.make({
   }),
   successStatus: 201,
   success: ConnectedAccounts.OAuthProviderConnection,
-  errors: [UserNotFound, OauthProviderNotFoundOrNotEnabled, OauthConnectionAlreadyConnectedToAnotherUser]
+  errors: [UserNotFound, OauthProviderAccountIdAlreadyUsedForSignIn, OauthConnectionAlreadyConnectedToAnotherUser]
 })
 
 /** Server access to one connection of any user (`USER_NOT_FOUND` for an unknown user). */

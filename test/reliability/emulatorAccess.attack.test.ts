@@ -72,7 +72,7 @@ describe("emulator admin-only routes refuse client and server keys", () => {
       expect([others.status, others.headers.get("x-stack-known-error")]).toEqual([403, null])
       const otherOne = yield* send(emulator, {
         method: "PATCH",
-        path: `/api/v1/oauth-providers/${bob.user_id}/github`,
+        path: `/api/v1/oauth-providers/${bob.user_id}/00000000-0000-4000-8000-000000000000`, // a uuid: a malformed id is refused as SCHEMA_ERROR before any access check
         headers: clientHeaders(demo, { "x-stack-access-token": ada.access_token }),
         body: { allow_sign_in: false }
       })

@@ -11,6 +11,19 @@
  *   (`OAUTH_CONNECTION_NOT_CONNECTED_TO_USER`), every requested scope granted
  *   (`OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE`);
  * - `GET /oauth-providers?user_id=` → the user's connections (`account_id` with server access).
+ * - `GET|PATCH|DELETE /oauth-providers/{user_id|me}/{id}` and `POST /oauth-providers` (server), as
+ *   the service answers them (backend `apps/backend/src/app/api/latest/oauth-providers/crud.tsx`
+ *   @1694a094): a client without a user is `CANNOT_GET_OWN_USER_WITHOUT_USER`, a client for
+ *   another user a 403 text per operation ("Client can only read|update|delete|list OAuth
+ *   providers for their own user."); an unknown user `USER_NOT_FOUND`; a connection the user does
+ *   not have the 404 text "OAuth provider {id} for user {user_id} not found"; `POST` with a
+ *   provider the project does not configure the 404 text "OAuth provider {id} not found or not
+ *   configured" (checked before the user). Enabling sign-in is refused when the user already
+ *   signs in with another connection of that provider (400 text), and when another connection
+ *   signs in with the same account id (`OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN`; on
+ *   PATCH without `account_id` the service compares with every other sign-in connection of the
+ *   project, as its query has no account filter then); a second connection of the user with the
+ *   same provider and account id is a 400 text. A connection's `email` is left out when it has none.
  *
  * A client may only address its own user (`me` or its id); server access may address anyone.
  *
@@ -24,6 +37,7 @@ import {
   OauthConnectionAlreadyConnectedToAnotherUser,
   OauthConnectionDoesNotHaveRequiredScope,
   OauthConnectionNotConnectedToUser,
+  OauthProviderAccountIdAlreadyUsedForSignIn,
   OauthProviderNotFoundOrNotEnabled,
   UserNotFound
 } from "../../core/KnownErrors.js"
@@ -37,8 +51,26 @@ import { route } from "../Router.js"
 import { randomUuid } from "../Random.js"
 import type { OAuthAccountRecord, UserRecord } from "../State.js"
 
-/** The user a client request addresses by `user_id`: `me` or its own id (403 text for another). */
-const clientUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
+/** What a client does to a user's connections, as the service's 403 texts name it. */
+type ClientOperation = "read" | "update" | "delete" | "list"
+
+/** The service's 403 text of a client addressing another user's connections. */
+export const otherUserText = (operation: ClientOperation): string => `Client can only ${operation} OAuth providers for their own user.`
+
+/**
+ * The user a client request addresses by `user_id`: a signed-in user (`CANNOT_GET_OWN_USER_WITHOUT_USER`
+ * otherwise), `me` or its own id (403 text for another).
+ */
+const clientUserOf =
+  (operation: ClientOperation) =>
+  (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> => {
+    const user = context.auth?.user
+    if (user === undefined) return Effect.fail(CannotGetOwnUserWithoutUser.make({}))
+    return userId === "me" || userId === user.id ? Effect.succeed(user) : Effect.fail(new TextFailure({ status: 403, text: otherUserText(operation) }))
+  }
+
+/** The user a client's connected-accounts request addresses by `user_id`: `me` or its own id (403 text for another). */
+const clientUserOfConnectedAccounts = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
   userId === "me"
     ? requireMe(context)
     : context.auth?.user !== undefined && context.auth.user.id === userId
@@ -100,7 +132,7 @@ const handlers = <E>(userOf: (context: RequestContext, userId: string) => Effect
         userId: user.id,
         type: account.provider,
         providerConfigId: account.providerConfigId,
-        email: account.email,
+        ...(account.email === null || account.email === "" ? {} : { email: account.email }),
         allowSignIn: account.allowSignIn,
         allowConnectedAccounts: account.allowConnectedAccounts,
         ...(context.auth?.type === "client" ? {} : { accountId: account.accountId })
@@ -109,40 +141,87 @@ const handlers = <E>(userOf: (context: RequestContext, userId: string) => Effect
     }))
 })
 
-/** The wire view of a connection (server views carry `account_id`). */
+/** The wire view of a connection (server views carry `account_id`; no `email` when it has none). */
 const connectionView = (context: RequestContext, user: UserRecord, account: OAuthAccountRecord) => ({
   id: account.id,
   userId: user.id,
   type: account.provider,
   providerConfigId: account.providerConfigId,
-  email: account.email,
+  ...(account.email === null || account.email === "" ? {} : { email: account.email }),
   allowSignIn: account.allowSignIn,
   allowConnectedAccounts: account.allowConnectedAccounts,
   ...(context.auth?.type === "client" ? {} : { accountId: account.accountId })
 })
 
-/** The 404 text of a connection id the user does not have (the service's wording is not recorded). */
-export const connectionNotFoundText = "OAuth provider connection not found"
+/** The service's 404 text of a connection id the user does not have. */
+export const connectionNotFoundText = (providerId: string, userId: string): string => `OAuth provider ${providerId} for user ${userId} not found`
 
-/** The handlers of `/oauth-providers/{user_id}/{id}` at one access level, `userOf` resolving the addressed user. */
-const connectionHandlers = <E>(userOf: (context: RequestContext, userId: string) => Effect.Effect<UserRecord, E>) => {
-  const find = (context: RequestContext, params: { readonly userId: string; readonly providerId: string }) =>
+/** The service's 404 text of a provider the project does not configure (`POST /oauth-providers`). */
+export const providerNotConfiguredText = (providerConfigId: string): string => `OAuth provider ${providerConfigId} not found or not configured`
+
+/** The service's 400 text of a second sign-in connection of one provider for a user. */
+export const sameProviderSignInText = "The same provider type with sign-in enabled already exists for this user."
+
+/** The service's 400 text of a second connection of one provider and account id for a user. */
+export const sameProviderAccountText = "The same provider type with the same account ID already exists for this user."
+
+/**
+ * The service's checks before a connection is created or changed (its `checkInputValidity`),
+ * `existing` being the connection changed (left out of every comparison).
+ */
+const checkInputValidity = (
+  context: RequestContext,
+  input: {
+    readonly user: UserRecord
+    readonly providerConfigId: string
+    readonly accountId: string | undefined
+    readonly allowSignIn: boolean | undefined
+    readonly existing?: OAuthAccountRecord
+  }
+) =>
+  Effect.gen(function* () {
+    const others = [...projectOf(context).users.values()].flatMap((owner) =>
+      owner.oauthAccounts.filter((account) => account !== input.existing).map((account) => ({ owner, account }))
+    )
+    const ownOfProvider = others.filter(({ owner, account }) => owner.id === input.user.id && account.providerConfigId === input.providerConfigId)
+    if (input.allowSignIn === true && ownOfProvider.some(({ account }) => account.allowSignIn)) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: sameProviderSignInText }))
+    }
+    if (input.accountId !== undefined && ownOfProvider.some(({ account }) => account.accountId === input.accountId)) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: sameProviderAccountText }))
+    }
+    // without an account id the service's query has no account filter: any other sign-in connection counts
+    if (input.allowSignIn === true && others.some(({ account }) => account.allowSignIn && (input.accountId === undefined || account.accountId === input.accountId))) {
+      return yield* Effect.fail(OauthProviderAccountIdAlreadyUsedForSignIn.make({}))
+    }
+  })
+
+/** The handlers of `/oauth-providers/{user_id}/{id}` at one access level, `userOf(operation)` resolving the addressed user. */
+const connectionHandlers = <E>(userOf: (operation: ClientOperation) => (context: RequestContext, userId: string) => Effect.Effect<UserRecord, E>) => {
+  const find = (operation: ClientOperation, context: RequestContext, params: { readonly userId: string; readonly providerId: string }) =>
     Effect.gen(function* () {
-      const user = yield* userOf(context, params.userId)
+      const user = yield* userOf(operation)(context, params.userId)
       const account = user.oauthAccounts.find((candidate) => candidate.id === params.providerId)
-      if (account === undefined) return yield* Effect.fail(new TextFailure({ status: 404, text: connectionNotFoundText }))
+      if (account === undefined) return yield* Effect.fail(new TextFailure({ status: 404, text: connectionNotFoundText(params.providerId, user.id) }))
       return { user, account }
     })
   return {
     get: ({ params }: Parameters<Handler<typeof Endpoints.getOAuthProvider>>[0], context: RequestContext) =>
-      Effect.map(find(context, params), ({ user, account }) => connectionView(context, user, account)),
+      Effect.map(find("read", context, params), ({ user, account }) => connectionView(context, user, account)),
     update: ({ params, payload }: Parameters<Handler<typeof Endpoints.updateOAuthProvider>>[0], context: RequestContext) =>
       Effect.gen(function* () {
         if (context.auth?.type === "client" && (payload.email !== undefined || payload.accountId !== undefined)) {
           const keys = [payload.email !== undefined ? "email" : undefined, payload.accountId !== undefined ? "account_id" : undefined].filter((key) => key !== undefined)
           return yield* Effect.fail(schemaError(context, [`body contains unknown properties: ${keys.join(", ")}`]))
         }
-        const { user, account } = yield* find(context, params)
+        const { user, account } = yield* find("update", context, params)
+        yield* checkInputValidity(context, {
+          user,
+          providerConfigId: account.providerConfigId,
+          accountId: payload.accountId,
+          allowSignIn: payload.allowSignIn,
+          existing: account
+        })
         if (payload.allowSignIn !== undefined) account.allowSignIn = payload.allowSignIn
         if (payload.allowConnectedAccounts !== undefined) account.allowConnectedAccounts = payload.allowConnectedAccounts
         if (payload.email !== undefined) account.email = payload.email
@@ -154,7 +233,7 @@ const connectionHandlers = <E>(userOf: (context: RequestContext, userId: string)
         return connectionView(context, user, account)
       }),
     delete: ({ params }: Parameters<Handler<typeof Endpoints.deleteOAuthProvider>>[0], context: RequestContext) =>
-      Effect.map(find(context, params), ({ user, account }) => {
+      Effect.map(find("delete", context, params), ({ user, account }) => {
         user.oauthAccounts.splice(user.oauthAccounts.indexOf(account), 1)
         return { success: true as const }
       })
@@ -165,10 +244,12 @@ const connectionHandlers = <E>(userOf: (context: RequestContext, userId: string)
 const createConnection = ({ payload }: Parameters<Handler<typeof Endpoints.createOAuthProvider>>[0], context: RequestContext) =>
   Effect.gen(function* () {
     const project = projectOf(context)
+    const provider = project.config.oauthProviders.find((candidate) => candidate.id === payload.providerConfigId)
+    if (provider === undefined) return yield* Effect.fail(new TextFailure({ status: 404, text: providerNotConfiguredText(payload.providerConfigId) }))
     const user = project.users.get(payload.userId)
     if (user === undefined) return yield* Effect.fail(UserNotFound.make({}))
-    const provider = project.config.oauthProviders.find((candidate) => candidate.id === payload.providerConfigId)
-    if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
+    yield* checkInputValidity(context, { user, providerConfigId: provider.id, accountId: payload.accountId, allowSignIn: payload.allowSignIn })
+    // not the service's check (its answer here is not known): the emulator keeps one user per provider account
     for (const other of project.users.values()) {
       if (other.id === user.id) continue
       if (other.oauthAccounts.some((account) => account.providerConfigId === provider.id && account.accountId === payload.accountId)) {
@@ -190,9 +271,9 @@ const createConnection = ({ payload }: Parameters<Handler<typeof Endpoints.creat
   })
 
 const clientConnections = connectionHandlers(clientUserOf)
-const serverConnections = connectionHandlers(serverUserOf)
+const serverConnections = connectionHandlers(() => serverUserOf)
 
-const client = handlers(clientUserOf)
+const client = handlers(clientUserOfConnectedAccounts)
 const server = handlers(serverUserOf)
 const served = Endpoints.serverConnectedAccounts
 
@@ -201,7 +282,7 @@ export const routes = [
   route(listEndpoint, client.list),
   route(accessTokenEndpoint, client.accessToken, { emptyBody: {} }),
   route(accountAccessTokenEndpoint, client.accountAccessToken, { emptyBody: {} }),
-  route(listOAuthProvidersEndpoint, client.listOAuthProviders),
+  route(listOAuthProvidersEndpoint, handlers(clientUserOf("list")).listOAuthProviders),
   route(served.list, server.list),
   route(served.accessToken, server.accessToken, { emptyBody: {} }),
   route(served.accountAccessToken, server.accountAccessToken, { emptyBody: {} }),

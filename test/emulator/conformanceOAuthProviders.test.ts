@@ -1,0 +1,91 @@
+/**
+ * `/oauth-providers` answers as the service gives them (backend
+ * `apps/backend/src/app/api/latest/oauth-providers/crud.tsx` @1694a094): the 403 texts of a client
+ * addressing another user (one per operation), `CANNOT_GET_OWN_USER_WITHOUT_USER` for a client
+ * without a user, the 404 texts of an unknown connection and of an unconfigured provider, the
+ * sign-in uniqueness refusals, `email` left out when a connection has none, and DELETE's
+ * `{ success: true }`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "./helpers.js"
+
+const unknownId = "00000000-0000-4000-8000-000000000000"
+
+describe("/oauth-providers answers", () => {
+  it.effect("client refusals: without a user CANNOT_GET_OWN_USER_WITHOUT_USER; another user's connection a 403 text per operation; an unknown connection the 404 text naming it and the user", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const demo = emulator.demo
+      const server = serverHeaders(demo)
+      const ada = yield* signUp(emulator, demo, "ada.providers@example.com")
+      const bob = yield* signUp(emulator, demo, "bob.providers@example.com")
+      const created = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/oauth-providers",
+        headers: server,
+        body: { user_id: bob.user_id, provider_config_id: "github", account_id: "gh-bob", allow_sign_in: true, allow_connected_accounts: true }
+      })
+      expect(created.status).toBe(201)
+      const bobPath = `/api/v1/oauth-providers/${bob.user_id}/${created.json.id}`
+      const asAda = clientHeaders(demo, { "x-stack-access-token": ada.access_token })
+
+      const read = yield* send(emulator, { path: bobPath, headers: asAda })
+      expect([read.status, read.text]).toEqual([403, "Client can only read OAuth providers for their own user."])
+      const update = yield* send(emulator, { method: "PATCH", path: bobPath, headers: asAda, body: { allow_sign_in: false } })
+      expect([update.status, update.text]).toEqual([403, "Client can only update OAuth providers for their own user."])
+      const remove = yield* send(emulator, { method: "DELETE", path: bobPath, headers: asAda })
+      expect([remove.status, remove.text]).toEqual([403, "Client can only delete OAuth providers for their own user."])
+      const list = yield* send(emulator, { path: `/api/v1/oauth-providers?user_id=${bob.user_id}`, headers: asAda })
+      expect([list.status, list.text]).toEqual([403, "Client can only list OAuth providers for their own user."])
+
+      const noUser = yield* send(emulator, { path: bobPath, headers: clientHeaders(demo) })
+      expect(noUser.headers.get("x-stack-known-error")).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER")
+
+      const missing = yield* send(emulator, { path: `/api/v1/oauth-providers/me/${unknownId}`, headers: asAda })
+      expect([missing.status, missing.text]).toEqual([404, `OAuth provider ${unknownId} for user ${ada.user_id} not found`])
+      const missingServer = yield* send(emulator, { method: "DELETE", path: `/api/v1/oauth-providers/${bob.user_id}/${unknownId}`, headers: server })
+      expect([missingServer.status, missingServer.text]).toEqual([404, `OAuth provider ${unknownId} for user ${bob.user_id} not found`])
+      const malformed = yield* send(emulator, { path: "/api/v1/oauth-providers/me/not-a-uuid", headers: asAda })
+      expect(malformed.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
+
+      const deleted = yield* send(emulator, { method: "DELETE", path: bobPath, headers: server })
+      expect([deleted.status, deleted.json]).toEqual([200, { success: true }])
+    }))
+
+  it.effect("POST: an unconfigured provider is a 404 text before the user is checked; the sign-in uniqueness refusals; no email means no email key", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const demo = emulator.demo
+      const server = serverHeaders(demo)
+      const ada = yield* signUp(emulator, demo, "ada.create@example.com")
+      const bob = yield* signUp(emulator, demo, "bob.create@example.com")
+      const create = (body: Record<string, unknown>) => send(emulator, { method: "POST", path: "/api/v1/oauth-providers", headers: server, body })
+      const base = { user_id: ada.user_id, provider_config_id: "github", account_id: "gh-1", allow_sign_in: true, allow_connected_accounts: false }
+
+      const unconfigured = yield* create({ ...base, user_id: unknownId, provider_config_id: "nope" })
+      expect([unconfigured.status, unconfigured.text]).toEqual([404, "OAuth provider nope not found or not configured"])
+      const unknownUser = yield* create({ ...base, user_id: unknownId })
+      expect(unknownUser.headers.get("x-stack-known-error")).toBe("USER_NOT_FOUND")
+
+      const first = yield* create(base)
+      expect(first.status).toBe(201)
+      expect("email" in first.json).toBe(false)
+      const secondSignIn = yield* create({ ...base, account_id: "gh-2" })
+      expect([secondSignIn.status, secondSignIn.text]).toEqual([400, "The same provider type with sign-in enabled already exists for this user."])
+      const sameAccount = yield* create({ ...base, allow_sign_in: false })
+      expect([sameAccount.status, sameAccount.text]).toEqual([400, "The same provider type with the same account ID already exists for this user."])
+      const usedForSignIn = yield* create({ ...base, user_id: bob.user_id })
+      expect(usedForSignIn.status).toBe(400)
+      expect(usedForSignIn.json).toEqual({
+        code: "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
+        error: "A provider with the same account ID is already used for signing in."
+      })
+
+      // PATCH allow_sign_in without account_id: the service compares with every other sign-in connection
+      const bobsOwn = yield* create({ ...base, user_id: bob.user_id, account_id: "gh-bob", allow_sign_in: false })
+      expect(bobsOwn.status).toBe(201)
+      const enable = yield* send(emulator, { method: "PATCH", path: `/api/v1/oauth-providers/${bob.user_id}/${bobsOwn.json.id}`, headers: server, body: { allow_sign_in: true } })
+      expect(enable.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN")
+    }))
+})
