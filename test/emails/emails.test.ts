@@ -28,14 +28,14 @@ describe("Emails", () => {
     })
   )
 
-  it.effect("sendTestEmail: an invalid configuration (port 0) is success:false with a message, nothing sent", () =>
+  it.effect("sendTestEmail: a port above 65535 is the service's SCHEMA_ERROR (its schema's range), nothing sent", () =>
     Effect.gen(function* () {
       const { emulator, admin } = yield* setup(false)
-      const result = yield* Emails.sendTestEmail({ recipientEmail: "me@example.com", emailConfig: { ...smtp, port: 0 } }).pipe(
-        Effect.provide(admin)
+      const result = yield* Effect.flip(
+        Emails.sendTestEmail({ recipientEmail: "me@example.com", emailConfig: { ...smtp, port: 70000 } }).pipe(Effect.provide(admin))
       )
-      expect(result.success).toBe(false)
-      expect(result.errorMessage).toContain("port")
+      expect(result._tag).toBe("SchemaError")
+      expect(result.message).toContain("body.email_config.port must be less than or equal to 65535")
       expect(emulator.outbox({ email: "me@example.com" })).toEqual([])
     })
   )

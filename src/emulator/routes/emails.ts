@@ -7,11 +7,13 @@
  *   project uses the shared e-mail server; an unknown template id is a 404 text.
  *   Rendering is `EmailTemplates.renderTemplate` (a real rendering of the TSX; a source that does not
  *   render, or renders no `<Subject>` or `<NotificationCategory>`, is an `EMAIL_RENDERING_ERROR`).
- * - `POST /internal/send-test-email`: an obviously invalid configuration (port outside 1–65535,
- *   empty host, sender address without `@`) answers `{ success: false, error_message }`; so does
- *   an SMTP server the emulator's `smtpProbe` cannot reach (the Node server connects and waits
- *   for the `220` greeting, 10 s at most; `SmtpProbe.ts`). Otherwise the test e-mail goes into
- *   the outbox (kind `test_email`) and the answer is `{ success: true }`.
+ * - `POST /internal/send-test-email` (backend `internal/send-test-email/route.tsx`): a port
+ *   outside 0–65535 or a recipient / sender that is not an e-mail address is a SCHEMA_ERROR; an
+ *   SMTP server the emulator's `smtpProbe` cannot reach (the Node server connects and waits for
+ *   the `220` greeting, 10 s at most; `SmtpProbe.ts`) answers `{ success: false, error_message }`
+ *   with the service's texts (timed out, host not found, else "Unknown error while sending test
+ *   email…"). Otherwise the test e-mail goes into the outbox (kind `test_email`) and the answer
+ *   is `{ success: true }`.
  * - `GET /internal/emails`: the project's real outbox (verification, reset, OTP/magic link,
  *   test e-mails…), newest first, the newest 100.
  *
@@ -26,9 +28,10 @@ import { escapeHtml, newTemplateSource, renderTemplate } from "../EmailTemplates
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
-import { projectOf } from "../RequestContext.js"
+import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import { isEmail } from "../Validation.js"
 import type { EmailTemplateRecord, ProjectRecord } from "../State.js"
 
 const requireCustomServer = (project: ProjectRecord) =>
@@ -48,15 +51,34 @@ const view = (template: EmailTemplateRecord): EmailTemplate => ({
   ...(template.themeId !== undefined ? { themeId: template.themeId } : {})
 })
 
-/** What is obviously wrong with an SMTP configuration, if anything. */
-const configProblem = (config: { readonly host: string; readonly port: number; readonly senderEmail: string }) =>
-  config.host.trim() === ""
-    ? "Invalid host: the host name is empty"
-    : config.port < 1 || config.port > 65535
-      ? `Invalid port: ${config.port} is not a TCP port (1-65535)`
-      : !config.senderEmail.includes("@")
-        ? `Invalid sender email: ${config.senderEmail}`
-        : undefined
+/**
+ * The schema problems the service finds in a test e-mail request (backend
+ * `internal/send-test-email/route.tsx`: `recipient_email` and `sender_email` e-mail addresses,
+ * `port` a number from 0 to 65535), in its wording.
+ */
+const testEmailProblems = (input: { readonly recipientEmail: string; readonly port: number; readonly senderEmail: string }): ReadonlyArray<string> => [
+  ...(isEmail(input.recipientEmail) ? [] : ["body.recipient_email must be a valid email"]),
+  ...(input.port < 0 ? ["body.email_config.port must be greater than or equal to 0"] : []),
+  ...(input.port > 65535 ? ["body.email_config.port must be less than or equal to 65535"] : []),
+  ...(isEmail(input.senderEmail) ? [] : ["body.email_config.sender_email must be a valid email"])
+]
+
+/** The service's `error_message` when its 10 s wait for the SMTP server runs out. */
+export const testEmailTimeoutText = "Timed out while sending test email. Make sure the email server is running and accepting connections."
+
+/** The service's `error_message` when the SMTP host name does not resolve. */
+export const testEmailHostNotFoundText = "Failed to connect to the email host. Please make sure the email host configuration is correct."
+
+/** The service's `error_message` for other failures to reach the SMTP server (refused, closed, …). */
+export const testEmailUnknownErrorText = "Unknown error while sending test email. Make sure the email server is running and accepting connections."
+
+/**
+ * The service's `error_message` for a failed SMTP check (backend `send-test-email/route.tsx` over
+ * `lib/emails-low-level.tsx`'s classification of the mailer's errors): the 10 s timeout, a host
+ * that does not resolve, else the "unknown error" text (a refused or closed connection).
+ */
+const testEmailFailureText = (reason: string): string =>
+  reason.startsWith("Timed out") ? testEmailTimeoutText : /getaddrinfo|ENOTFOUND|EAI_AGAIN/.test(reason) ? testEmailHostNotFoundText : testEmailUnknownErrorText
 
 /** The newest sent e-mails of a project (at most 100). */
 export const sentEmails = (context: RequestContext) =>
@@ -106,12 +128,13 @@ export const routes = [
     ({ payload }, context) =>
       Effect.gen(function* () {
         const config = payload.emailConfig
-        const problem = configProblem(config)
-        if (problem !== undefined) return { success: false, errorMessage: problem }
+        const problems = testEmailProblems({ recipientEmail: payload.recipientEmail, port: config.port, senderEmail: config.senderEmail })
+        if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
         const probe = context.env.settings.smtpProbe
         if (probe !== undefined) {
-          const reached = yield* Effect.either(probe({ host: config.host, port: config.port }))
-          if (reached._tag === "Left") return { success: false, errorMessage: reached.left }
+          // the service's mailer takes an empty host as localhost and port 0 as the submission port 587
+          const reached = yield* Effect.either(probe({ host: config.host === "" ? "localhost" : config.host, port: config.port === 0 ? 587 : config.port }))
+          if (reached._tag === "Left") return { success: false, errorMessage: testEmailFailureText(reached.left) }
         }
         const subject = "Test Email from Stack Auth"
         const text = `This is a test email sent through ${config.host}:${config.port} as ${config.username} (${Redacted.value(config.password).length > 0 ? "with" : "without"} a password) from ${config.senderName} <${config.senderEmail}>.`
