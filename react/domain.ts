@@ -18,6 +18,7 @@ import * as GetUser from "../src/auth/GetUser.js"
 import * as Sessions from "../src/auth/Sessions.js"
 import * as ConnectedAccounts from "../src/connected-accounts/ConnectedAccounts.js"
 import * as ContactChannels from "../src/contact-channels/ContactChannels.js"
+import * as NotificationCategories from "../src/emails/NotificationCategories.js"
 import * as Permissions from "../src/permissions/Permissions.js"
 import * as Projects from "../src/projects/Projects.js"
 import * as TeamInvitations from "../src/teams/TeamInvitations.js"
@@ -156,6 +157,10 @@ export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => {
     useContactChannels: () => query(ContactChannels.list(), []),
     /** {@link useContactChannels} for Suspense. */
     useSuspenseContactChannels: () => suspenseQuery(ContactChannels.list(), []),
+    /** The signed-in user's e-mail notification categories (`NotificationCategories.list`, cached; follows `setEnabled`). */
+    useNotificationCategories: () => query(NotificationCategories.list(), []),
+    /** {@link useNotificationCategories} for Suspense. */
+    useSuspenseNotificationCategories: () => suspenseQuery(NotificationCategories.list(), []),
     /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
     useApiKeys: () => query(UserApiKeys.list(), []),
     /** {@link useApiKeys} for Suspense. */
@@ -283,6 +288,15 @@ export const useContactChannels = generic.useContactChannels
 
 /** {@link useContactChannels} for Suspense. */
 export const useSuspenseContactChannels = generic.useSuspenseContactChannels
+
+/**
+ * The signed-in user's e-mail notification categories (`NotificationCategories.list`, cached; the
+ * official SDK's `user.useNotificationCategories()`), re-rendered after `NotificationCategories.setEnabled`.
+ */
+export const useNotificationCategories = generic.useNotificationCategories
+
+/** {@link useNotificationCategories} for Suspense. */
+export const useSuspenseNotificationCategories = generic.useSuspenseNotificationCategories
 
 /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
 export const useApiKeys = generic.useApiKeys

@@ -21,11 +21,13 @@ export type { StackHooks, StackRuntimeHooks } from "./makeStackHooks.js"
 export {
   useApiKeys,
   useContactChannels,
+  useNotificationCategories,
   usePermission,
   useProject,
   useSessions,
   useSuspenseApiKeys,
   useSuspenseContactChannels,
+  useSuspenseNotificationCategories,
   useSuspensePermission,
   useSuspenseProject,
   useSuspenseSessions,
