@@ -138,6 +138,25 @@ describe("every default template renders with its texts and variables", () => {
     expect(email.text).not.toContain("<")
   })
 
+  it("under <Tailwind> the utility classes the subset knows become inline CSS before the element's style; the others stay classes", () => {
+    const source = `import { Tailwind, Button } from "@react-email/components"
+import { Subject, NotificationCategory } from "@stackframe/emails"
+export function EmailTemplate() {
+  return <Tailwind>
+    <Subject value="S" /><NotificationCategory value="T" />
+    <p className="text-center font-bold sm:hidden" style={{ color: "red" }}>x</p>
+    <div className="py-3 px-5 bg-[#f0f0f0] opacity-60">y</div>
+    <Button href="https://a.test" className="py-3 px-5">go</Button>
+  </Tailwind>
+}`
+    const html = rendered(source).html
+    expect(html).toContain("<p class=\"sm:hidden\" style=\"text-align:center;font-weight:700;color:red\">x</p>")
+    expect(html).toContain("<div style=\"padding-top:0.75rem;padding-bottom:0.75rem;padding-left:1.25rem;padding-right:1.25rem;background-color:#f0f0f0;opacity:0.6\">y</div>")
+    expect(html).toContain("<a href=\"https://a.test\" style=\"padding-top:0.75rem;padding-bottom:0.75rem;padding-left:1.25rem;padding-right:1.25rem;line-height:100%;text-decoration:none;display:inline-block;max-width:100%\" target=\"_blank\">")
+    const noTailwind = "export function EmailTheme({ children }) { return <html><body>{children}</body></html> }"
+    expect(rendered(source.replace("<Tailwind>", "<>").replace("</Tailwind>", "</>"), {}, noTailwind).html).toContain("<p class=\"text-center font-bold sm:hidden\" style=\"color:red\">x</p>")
+  })
+
   it("every default theme wraps a template (with the project's logo when it has one); a new template renders in each", () => {
     for (const theme of defaultThemes.values()) {
       const email = rendered(newTemplateSource, { previewMode: true, themeProps: { projectLogos: { logoUrl: "https://cdn.test/l.png", logoDarkModeUrl: "https://cdn.test/l.png" } } }, theme.tsxSource)

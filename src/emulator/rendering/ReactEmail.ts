@@ -7,14 +7,15 @@
  * outputs of a rendering: HTML as React writes it (escaping, `className` → `class`, `style`
  * objects → CSS text, void elements) and the plain text of the e-mail.
  *
- * Differences from the service: `Tailwind` keeps the `class` attributes instead of inlining
- * Tailwind's CSS, `Button` leaves out the Outlook (`mso`) conditional comments, and adjacent texts
+ * Differences from the service: `Tailwind` inlines a subset of Tailwind's utilities
+ * (`TailwindSubset.ts`; others stay as classes), `Button` leaves out the Outlook (`mso`) conditional comments, and adjacent texts
  * are not separated by `<!-- -->`. Components the emulator does not render (`Markdown`,
  * `CodeBlock`, `Font`…) fail with a message saying so.
  *
  * @module
  */
 import { Evaluator, fragment } from "./Evaluator.js"
+import { inlineTailwind } from "./TailwindSubset.js"
 import { runtimeFailure } from "./RenderFailure.js"
 import type { Budget } from "./Values.js"
 import { Builtin, Element, Obj, isCallable, toText, typeOf, UserFunction } from "./Values.js"
@@ -57,7 +58,6 @@ const reactEmailComponents: ReadonlyArray<Builtin> = [
       props.get("children")
     ])),
   component("Body", (props) => h("body", rest(props, ["children"]), props.get("children"))),
-  component("Tailwind", (props) => props.get("children") ?? null),
   component("Container", (props) =>
     h(
       "table",
@@ -89,7 +89,7 @@ const reactEmailComponents: ReadonlyArray<Builtin> = [
       "a",
       {
         ...rest(props, ["children", "style", "target"]),
-        style: style({ lineHeight: "100%", textDecoration: "none", display: "inline-block", maxWidth: "100%", padding: "0px 0px 0px 0px" }, props.get("style")),
+        style: style({ lineHeight: "100%", textDecoration: "none", display: "inline-block", maxWidth: "100%" }, props.get("style")),
         target: props.get("target") ?? "_blank"
       },
       h("span", { style: Obj.of({ maxWidth: "100%", display: "inline-block", lineHeight: "120%" }) }, props.get("children"))
@@ -114,8 +114,12 @@ const reactEmailComponents: ReadonlyArray<Builtin> = [
 /** Components of `@react-email/components` the emulator does not render (the service does). */
 const notRendered = ["CodeBlock", "CodeInline", "Font", "Markdown"]
 
+/** `<Tailwind>`: its children, with their utility classes inlined as CSS (`TailwindSubset.ts`). */
+const tailwind = component("Tailwind", (props) => props.get("children") ?? null)
+
 const reactEmailModule: ReadonlyMap<string, Value> = new Map<string, Value>([
   ...reactEmailComponents.map((builtin) => [builtin.name, builtin] as const),
+  ["Tailwind", tailwind],
   ...notRendered.map((name) =>
     [
       name,
@@ -253,32 +257,44 @@ export const escapeHtml = (text: string): string =>
 const validAttributeName = /^[A-Za-z_:][A-Za-z0-9_:.-]*$/
 const validTagName = /^[A-Za-z][A-Za-z0-9-]*$/
 
-const cssText = (style: Obj, budget: Budget): string => {
-  const parts: Array<string> = []
-  for (const [key, value] of style.fields) {
-    if (value === undefined || value === null || typeof value === "boolean" || value === "") continue
-    const name = key.startsWith("--") ? key : key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^ms-/, "-ms-")
-    if (!/^-?-?[a-z][a-z0-9-]*$/.test(name)) continue
-    const text = typeof value === "number" && value !== 0 && !unitless.has(key) ? `${value}px` : toText(value, budget).trim()
-    parts.push(`${name}:${text}`)
+/** CSS text of declarations (later ones replace earlier ones of the same property, in place). */
+const cssText = (first: ReadonlyArray<readonly [string, string]>, style: Value, budget: Budget): string => {
+  const declarations = new Map<string, string>(first)
+  if (style instanceof Obj) {
+    for (const [key, value] of style.fields) {
+      if (value === undefined || value === null || typeof value === "boolean" || value === "") continue
+      const name = key.startsWith("--") ? key : key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^ms-/, "-ms-")
+      if (!/^-?-?[a-z][a-z0-9-]*$/.test(name)) continue
+      declarations.set(name, typeof value === "number" && value !== 0 && !unitless.has(key) ? `${value}px` : toText(value, budget).trim())
+    }
   }
-  return parts.join(";")
+  return [...declarations].map(([name, value]) => `${name}:${value}`).join(";")
 }
 
-const writeAttributes = (props: Obj, budget: Budget): string => {
+const writeAttributes = (props: Obj, budget: Budget, underTailwind: boolean): string => {
+  const className = props.get("className")
+  const inlined = underTailwind && typeof className === "string" ? inlineTailwind(className) : undefined
   let out = ""
+  let styleWritten = false
+  const writeStyle = () => {
+    styleWritten = true
+    const css = cssText(inlined?.css ?? [], props.get("style"), budget)
+    if (css !== "") out += ` style="${escapeHtml(css)}"`
+  }
   for (const [key, value] of props.fields) {
     if (key === "children" || key === "dangerouslySetInnerHTML" || key === "suppressHydrationWarning" || key === "suppressContentEditableWarning") continue
     if (!validAttributeName.test(key) || /^on[A-Z]/.test(key)) continue
     const name = attributeNames[key] ?? key
-    if (value === undefined || value === null || isCallable(value)) continue
-    if (key === "style") {
-      if (value instanceof Obj) {
-        const css = cssText(value, budget)
-        if (css !== "") out += ` style="${escapeHtml(css)}"`
-      }
+    if (key === "className" && inlined !== undefined) {
+      if (inlined.remaining !== "") out += ` class="${escapeHtml(inlined.remaining)}"`
+      if (!props.fields.has("style")) writeStyle()
       continue
     }
+    if (key === "style") {
+      writeStyle()
+      continue
+    }
+    if (value === undefined || value === null || isCallable(value)) continue
     if (typeof value === "boolean") {
       if (value && !name.startsWith("data-") && !name.startsWith("aria-")) out += ` ${name}=""`
       else if (name.startsWith("data-") || name.startsWith("aria-")) out += ` ${name}="${String(value)}"`
@@ -286,11 +302,12 @@ const writeAttributes = (props: Obj, budget: Budget): string => {
     }
     out += ` ${name}="${escapeHtml(toText(value, budget))}"`
   }
+  if (!styleWritten && inlined !== undefined) writeStyle()
   return out
 }
 
 /** Turns a value into rendered nodes, calling components on the way (React's rendering). */
-export const expand = (value: Value, evaluator: Evaluator, into: Array<Node> = []): Array<Node> => {
+export const expand = (value: Value, evaluator: Evaluator, into: Array<Node> = [], underTailwind = false): Array<Node> => {
   const budget = evaluator.budget
   budget.enter()
   try {
@@ -300,7 +317,7 @@ export const expand = (value: Value, evaluator: Evaluator, into: Array<Node> = [
       return into
     }
     if (Array.isArray(value)) {
-      for (const item of value as ReadonlyArray<Value>) expand(item, evaluator, into)
+      for (const item of value as ReadonlyArray<Value>) expand(item, evaluator, into, underTailwind)
       return into
     }
     if (value instanceof Element) {
@@ -309,11 +326,16 @@ export const expand = (value: Value, evaluator: Evaluator, into: Array<Node> = [
         if (!validTagName.test(type)) throw runtimeFailure(`Invalid tag: ${type}`)
         const inner = value.props.get("dangerouslySetInnerHTML")
         const raw = inner instanceof Obj && typeof inner.get("__html") === "string" ? (inner.get("__html") as string) : undefined
-        into.push({ tag: type, attributes: writeAttributes(value.props, budget), children: raw === undefined ? expand(value.props.get("children"), evaluator) : [], raw })
+        into.push({
+          tag: type,
+          attributes: writeAttributes(value.props, budget, underTailwind),
+          children: raw === undefined ? expand(value.props.get("children"), evaluator, [], underTailwind) : [],
+          raw
+        })
         return into
       }
       if (type instanceof Builtin || type instanceof UserFunction) {
-        return expand(evaluator.call(type, [value.props], type.name ?? "Component"), evaluator, into)
+        return expand(evaluator.call(type, [value.props], type.name ?? "Component"), evaluator, into, underTailwind || type === tailwind)
       }
       throw runtimeFailure(
         `Element type is invalid: expected a string (for built-in components) or a class/function (for composite components) but got: ${typeOf(type)}.` +

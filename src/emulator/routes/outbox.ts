@@ -4,7 +4,8 @@
  * an `Origin` header and pages on a loopback origin (`BrowserAccess.ts`): other pages get 403.
  *
  * `GET /api/v1/emulator/outbox/page` (same filters): the same e-mails as a small HTML page for a
- * person, newest first, each with its subject, its code and its link to click.
+ * person, newest first, each with its subject, its link to click and the e-mail itself (its
+ * rendered HTML in a sandboxed frame: no script of an e-mail runs, behind "Show the e-mail").
  *
  * @module
  */
@@ -46,7 +47,8 @@ const renderEntry = (entry: OutboxEntry): string => {
   return `      <li>
         <h2>${escapeHtml(entry.subject)}</h2>
         <p class="meta">To ${escapeHtml(entry.to)} · ${escapeHtml(new Date(entry.sentAtMillis).toISOString().replace("T", " ").slice(0, 19))} UTC</p>
-${link === undefined ? "" : `        <p><a href="${escapeHtml(link)}">Open the link</a></p>\n`}      </li>`
+${link === undefined ? "" : `        <p><a href="${escapeHtml(link)}">Open the link</a></p>\n`}        <details><summary>Show the e-mail</summary><iframe title="${escapeHtml(`The e-mail: ${entry.subject}`)}" sandbox="" srcdoc="${escapeHtml(entry.html)}"></iframe></details>
+      </li>`
 }
 
 /** The page: newest e-mail first. */
@@ -66,6 +68,8 @@ const renderPage = (entries: ReadonlyArray<OutboxEntry>, email: string | undefin
       p { margin: 0 0 0.25rem; }
       .meta, .note { color: #475467; font-size: 0.85rem; }
       a { color: #4338ca; font-weight: 600; }
+      summary { cursor: pointer; color: #475467; font-size: 0.85rem; margin-top: 0.5rem; }
+      iframe { width: 100%; height: 28rem; border: 1px solid #e3e6ef; border-radius: 6px; margin-top: 0.5rem; background: #fff; }
       :focus-visible { outline: 3px solid #4f46e5; outline-offset: 2px; }
     </style>
   </head>
