@@ -14,7 +14,8 @@ export { SentEmail, SmtpConfig, TestEmailResult } from "./internal/emails.js"
 /**
  * Sends a test e-mail to `recipientEmail` through the given SMTP configuration. A failure to send
  * (including the service's 10 s timeout) is an answer, not an error: `{ success: false,
- * errorMessage }`. `POST /internal/send-test-email`; needs `AdminAccess`.
+ * errorMessage }`. `POST /internal/send-test-email`; needs `AdminAccess`. A port outside 0–65535
+ * or a recipient / sender that is not an e-mail address fails with `SchemaError`.
  */
 export const sendTestEmail = Effect.fn("Emails.sendTestEmail")(function* (input: {
   readonly recipientEmail: string

@@ -1,7 +1,7 @@
 /**
  * The service's e-mail notification categories and the users' choices about them (backend
  * `apps/backend/src/lib/notification-categories.ts`: two fixed categories, both on by default,
- * `Transactional` not to be disabled). A user's choices live with its record and go with it.
+ * `Transactional` not to be disabled). A user's choices are its record's `notificationPreferences`.
  *
  * @module
  */
@@ -21,19 +21,14 @@ export const categories: ReadonlyArray<CategoryDefinition> = [
   { id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", name: "Marketing", defaultEnabled: true, canDisable: true }
 ]
 
-// the choices of each user record, by category id (dropped with the record)
-const choices = new WeakMap<UserRecord, Map<string, boolean>>()
-
-/** Records a user's choice for a category. */
+/** Records a user's choice for a category (kept with the user's record). */
 export const setPreference = (user: UserRecord, categoryId: string, enabled: boolean): void => {
-  const own = choices.get(user) ?? new Map<string, boolean>()
-  own.set(categoryId, enabled)
-  choices.set(user, own)
+  user.notificationPreferences.set(categoryId, enabled)
 }
 
 /** Whether a user receives a category: its choice, else the category's default. */
 export const isEnabled = (user: UserRecord, category: CategoryDefinition): boolean =>
-  choices.get(user)?.get(category.id) ?? category.defaultEnabled
+  user.notificationPreferences.get(category.id) ?? category.defaultEnabled
 
 /** A category as the routes answer it for a user (domain shape of the SDK's `NotificationCategory`). */
 export const categoryView = (user: UserRecord, category: CategoryDefinition) => ({

@@ -14,6 +14,9 @@ import { accessTokenFor, createSession } from "./SessionTokens.js"
 import type { ProjectRecord } from "./State.js"
 import * as VerificationCodes from "./VerificationCodes.js"
 
+/** How long an authorization code for the token endpoint lives (the OAuth library's default, 5 minutes). */
+export const authorizationCodeLifetimeMillis = 5 * 60 * 1000
+
 /** The 400 text of a code exchange with another `redirect_uri` than at authorize time. */
 export const redirectUriMismatchText =
   "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."

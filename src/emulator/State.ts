@@ -185,6 +185,8 @@ export interface UserRecord {
   primaryChannelId?: string
   /** The user's other (non-primary) contact channels, in creation order. */
   readonly contactChannels: Array<ContactChannelRecord>
+  /** The user's e-mail notification choices, by category id (none: each category's default; see `NotificationCategories.ts`). */
+  readonly notificationPreferences: Map<string, boolean>
 }
 
 /**
@@ -513,7 +515,8 @@ export const makeUser = (id: string, nowMillis: number): UserRecord => ({
   countryCode: null,
   riskScores: { signUp: { bot: 0, freeTrialAbuse: 0 } },
   oauthAccounts: [],
-  contactChannels: []
+  contactChannels: [],
+  notificationPreferences: new Map()
 })
 
 /**

@@ -29,7 +29,7 @@ import type { Handler } from "../Router.js"
 import { route } from "../Router.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import { isUrl } from "../Validation.js"
-import { authorizationCodeLifetimeMillis } from "./oauth.js"
+import { authorizationCodeLifetimeMillis } from "../OAuthCodeGrant.js"
 
 /** The service's 400 text of an access token that is not bound to a session. */
 export const sessionRequiredText = "Cross-domain auth handoff requires a refresh-token-bound session. Please sign in again."

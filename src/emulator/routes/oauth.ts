@@ -64,12 +64,13 @@ import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
 import { findAuthChannel, isKeySetValid, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
+import { authorizationCodeLifetimeMillis } from "../OAuthCodeGrant.js"
 
 /** How long an outer flow (authorize → callback) may take. */
 export const outerFlowLifetimeMillis = 10 * 60 * 1000
 
-/** How long an authorization code for the token endpoint lives. */
-export const authorizationCodeLifetimeMillis = 5 * 60 * 1000
+/** How long an authorization code for the token endpoint lives (defined with the code grant). */
+export { authorizationCodeLifetimeMillis }
 
 /** Max-Age of the inner CSRF cookie of redirect mode, in seconds. */
 export const innerCookieMaxAgeSeconds = 600
