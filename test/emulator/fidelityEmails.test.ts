@@ -86,6 +86,20 @@ describe("item 7: templates render for real", () => {
       }
     }))
 
+  it.effect("a new template: the service's default new source and theme_id null, and it renders", () =>
+    Effect.gen(function* () {
+      const { emulator, headers } = yield* customServer
+      const created = yield* send(emulator, { method: "POST", path: "/api/v1/internal/email-templates", headers, body: { display_name: "Welcome" } })
+      expect(created.status).toBe(200)
+      const listed = yield* send(emulator, { path: "/api/v1/internal/email-templates", headers })
+      const template = listed.json.templates.find((item: { id: string }) => item.id === created.json.id)
+      expect(template.theme_id).toBeNull()
+      expect(template.tsx_source).toContain("<Subject value={`Hello ${user.displayName}!`} />")
+      const rendered = yield* send(emulator, { method: "PATCH", path: `/api/v1/internal/email-templates/${created.json.id}`, headers, body: { tsx_source: template.tsx_source } })
+      expect(rendered.status).toBe(200)
+      expect(rendered.json.rendered_html).toContain("count is 10")
+    }))
+
   it.effect("an unknown template id: 404 with the service's text 'No template found with given id'", () =>
     Effect.gen(function* () {
       const { emulator, headers } = yield* customServer

@@ -97,7 +97,8 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       yield* requireCustomServer(project)
-      const template: EmailTemplateRecord = { id: randomUuid(), displayName: payload.displayName, tsxSource: newTemplateSource }
+      // as the service: the default new source, theme null (the project's selected theme)
+      const template: EmailTemplateRecord = { id: randomUuid(), displayName: payload.displayName, tsxSource: newTemplateSource, themeId: null }
       project.emailTemplates.set(template.id, template)
       return { id: template.id }
     })
