@@ -20,12 +20,13 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { InvalidArgument } from "../core/Errors.js"
 import { customPermissionIdMessage, customPermissionIdPattern, permissionIdProblem } from "./Permissions.js"
-import { createPayload, project, team, updatePayload } from "./internal/permissionDefinitions.js"
-import type { CreateInput, UpdateInput } from "./internal/permissionDefinitions.js"
+import { createPayload, maxPageSize, project, team, updatePayload } from "./internal/permissionDefinitions.js"
+import type { CreateInput, PermissionDefinition, UpdateInput } from "./internal/permissionDefinitions.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/permissionDefinitions.ts`). */
 export { PermissionDefinition } from "./internal/permissionDefinitions.js"
@@ -55,6 +56,46 @@ const checkContained = (ids: ReadonlyArray<string> | undefined): Effect.Effect<v
 export const listTeamDefinitions = Effect.fn("PermissionDefinitions.listTeamDefinitions")(function* () {
   const answer = yield* Endpoint.call(team.list, {})
   return answer.items
+})
+
+/** Options of {@link listTeamDefinitionsPaginated} (the official `listTeamPermissionDefinitionsPaginated`'s). */
+export interface DefinitionPageOptions {
+  /** How many definitions the page holds at most: an integer from 1 to 200. */
+  readonly limit: number
+  /** Where the page starts: the previous page's `nextCursor` (the id of its last definition). */
+  readonly cursor?: string
+  /** Keeps definitions whose id or description contains this text (case-insensitive). */
+  readonly query?: string
+}
+
+/** One page of definitions and the cursor of the next page (`none` on the last page). */
+export interface DefinitionPage {
+  readonly items: ReadonlyArray<PermissionDefinition>
+  readonly nextCursor: Option.Option<string>
+}
+
+/**
+ * One page of the team permission definitions, by id, the `$` system permissions included;
+ * `query` filters ids and descriptions (case-insensitive). Pass `nextCursor` as `cursor` for the
+ * next page; a cursor whose definition was deleted meanwhile starts after the first id greater
+ * than it. `GET /team-permission-definitions?limit=&cursor=&query=`; needs admin access. Fails with
+ * `InvalidArgument` (`limit` not an integer from 1 to 200) before any request.
+ */
+export const listTeamDefinitionsPaginated = Effect.fn("PermissionDefinitions.listTeamDefinitionsPaginated")(function* (
+  options: DefinitionPageOptions
+) {
+  if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > maxPageSize) {
+    return yield* invalid("limit", `limit must be an integer from 1 to ${maxPageSize}, got ${options.limit}`)
+  }
+  const answer = yield* Endpoint.call(team.listPage, {
+    query: {
+      limit: options.limit,
+      ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
+      ...(options.query === undefined ? {} : { query: options.query })
+    }
+  })
+  const page: DefinitionPage = { items: answer.items, nextCursor: Option.fromNullable(answer.pagination?.nextCursor ?? null) }
+  return page
 })
 
 /**

@@ -85,6 +85,12 @@ describe("permission definitions (admin)", () => {
     expectTypeOf<RequirementsOf<ReturnType<typeof PermissionDefinitions.listTeamDefinitions>>>().toEqualTypeOf<StackClient | AdminAccess>()
   })
 
+  it("listTeamDefinitionsPaginated: a page with an optional cursor; InvalidArgument for a bad limit", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof PermissionDefinitions.listTeamDefinitionsPaginated>>>().toEqualTypeOf<Admin | InvalidArgument>()
+    expectTypeOf<SuccessOf<ReturnType<typeof PermissionDefinitions.listTeamDefinitionsPaginated>>>().toEqualTypeOf<PermissionDefinitions.DefinitionPage>()
+    expectTypeOf<RequirementsOf<ReturnType<typeof PermissionDefinitions.listTeamDefinitionsPaginated>>>().toEqualTypeOf<StackClient | AdminAccess>()
+  })
+
   it("create, update, delete at both scopes", () => {
     type Create = KnownErrors.PermissionIdAlreadyExists | KnownErrors.ContainedPermissionNotFound | Admin | InvalidArgument
     type Update =

@@ -15,6 +15,12 @@
  *   other scope, a `$` system permission, nothing) is PERMISSION_NOT_FOUND. A rename carries
  *   grants and containments over (`Permissions.renameDefinition`); a delete drops them.
  * - An empty description counts as none (the key is left out of the answer).
+ * - Lists take `limit` (1 to 200), `cursor` and `query` (backend
+ *   `apps/backend/src/app/api/latest/permission-definitions-pagination.ts`): `query` keeps ids or
+ *   descriptions containing the trimmed text (case-insensitive); with `limit` the answer is one page
+ *   by id (`is_paginated: true`, `pagination.next_cursor` = the page's last id while more follow,
+ *   else null) starting after `cursor` (a cursor no longer listed: after the first id greater
+ *   than it); `cursor` without `limit` is a 400 text.
  *
  * Deviation: PATCH keeps the fields it does not name (description, contained ids) as they were.
  *
@@ -26,6 +32,7 @@ import type { PermissionDefinition } from "../../permissions/PermissionDefinitio
 import * as Definitions from "../../permissions/internal/permissionDefinitions.js"
 import * as Permissions from "../Permissions.js"
 import { projectOf } from "../RequestContext.js"
+import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { PermissionDefinitionRecord, ProjectRecord } from "../State.js"
 
@@ -65,21 +72,44 @@ const existing = (
   return record === undefined ? Effect.fail(PermissionNotFound.make({ permission_id: id })) : Effect.succeed(record)
 }
 
+/** The index of the first definition whose id sorts after `cursor` (`found` sorted by id). */
+const firstIndexAfter = (found: ReadonlyArray<PermissionDefinition>, cursor: string): number => {
+  const index = found.findIndex((d) => d.id > cursor)
+  return index === -1 ? found.length : index
+}
+
 const scopeRoutes = (
   scope: Permissions.PermissionScope,
   endpoints: {
-    readonly list: typeof Definitions.listTeamDefinitionsEndpoint | typeof Definitions.listProjectDefinitionsEndpoint
+    readonly listPage: typeof Definitions.team.listPage | typeof Definitions.project.listPage
     readonly create: typeof Definitions.createTeamDefinitionEndpoint | typeof Definitions.createProjectDefinitionEndpoint
     readonly update: typeof Definitions.updateTeamDefinitionEndpoint | typeof Definitions.updateProjectDefinitionEndpoint
     readonly delete: typeof Definitions.deleteTeamDefinitionEndpoint | typeof Definitions.deleteProjectDefinitionEndpoint
   }
 ) => [
-  route(endpoints.list, (_input, context) =>
-    Effect.sync(() => {
+  route(endpoints.listPage, ({ query }, context) =>
+    Effect.gen(function* () {
+      if (query.cursor !== undefined && query.limit === undefined) {
+        return yield* Effect.fail(new TextFailure({ status: 400, text: Definitions.cursorWithoutLimitText }))
+      }
       const definitions = [...Permissions.definitionsOf(projectOf(context), scope).values()]
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(toDefinition)
+      const search = query.query?.trim().toLowerCase() ?? ""
+      const found = search === ""
+        ? definitions
+        : definitions.filter((d) => d.id.toLowerCase().includes(search) || (d.description?.toLowerCase().includes(search) ?? false))
+      if (query.limit === undefined) return { items: found, isPaginated: false }
+      const cursor = query.cursor
+      // after the cursor's id; a cursor no longer listed starts at the first id after it
+      const at = cursor === undefined ? -1 : found.findIndex((d) => d.id === cursor)
+      const start = cursor === undefined ? 0 : at !== -1 ? at + 1 : firstIndexAfter(found, cursor)
+      const items = found.slice(start, start + query.limit)
+      const more = start + query.limit < found.length
       return {
-        items: definitions.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(toDefinition),
-        isPaginated: false
+        items,
+        isPaginated: true,
+        pagination: { nextCursor: more && items.length > 0 ? items[items.length - 1]!.id : null }
       }
     })
   ),
@@ -129,13 +159,13 @@ const scopeRoutes = (
 /** The routes of this module. */
 export const routes = [
   ...scopeRoutes("team", {
-    list: Definitions.listTeamDefinitionsEndpoint,
+    listPage: Definitions.team.listPage,
     create: Definitions.createTeamDefinitionEndpoint,
     update: Definitions.updateTeamDefinitionEndpoint,
     delete: Definitions.deleteTeamDefinitionEndpoint
   }),
   ...scopeRoutes("project", {
-    list: Definitions.listProjectDefinitionsEndpoint,
+    listPage: Definitions.project.listPage,
     create: Definitions.createProjectDefinitionEndpoint,
     update: Definitions.updateProjectDefinitionEndpoint,
     delete: Definitions.deleteProjectDefinitionEndpoint

@@ -25,11 +25,36 @@ export const PermissionDefinition = Schema.Struct({
 /** A permission definition (team or project scope). */
 export type PermissionDefinition = typeof PermissionDefinition.Type
 
-/** The list answer `{ items, is_paginated: false }`. */
+/**
+ * The list answer: `{ items, is_paginated: false }`, or with `limit` one page
+ * `{ items, is_paginated: true, pagination: { next_cursor } }` (`next_cursor`: the id of the
+ * page's last item, null on the last page).
+ */
 export const PermissionDefinitionList = Schema.Struct({
   items: Schema.Array(PermissionDefinition),
-  isPaginated: field("is_paginated", Schema.Boolean)
+  isPaginated: field("is_paginated", Schema.Boolean),
+  pagination: optionalField("pagination", Schema.Struct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) }))
 })
+
+/** The most definitions one page may hold (the service's `limit` maximum). */
+export const maxPageSize = 200
+
+/**
+ * Query of the definition lists (the service's, backend `permission-definitions-pagination.ts`):
+ * `limit` (1 to 200) pages the answer by id, `cursor` (the previous page's last id; only with
+ * `limit`) starts after it, `query` keeps ids or descriptions containing the text (case-insensitive).
+ */
+export const ListQuery = Schema.Struct({
+  limit: optionalField(
+    "limit",
+    Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1), Schema.lessThanOrEqualTo(maxPageSize))
+  ),
+  cursor: optionalField("cursor", Schema.String),
+  query: optionalField("query", Schema.String)
+})
+
+/** The 400 text of a `cursor` without `limit`. */
+export const cursorWithoutLimitText = "`cursor` requires `limit` to also be set."
 
 /** Payload of `POST /{team|project}-permission-definitions`. */
 export const CreatePayload = Schema.Struct({
@@ -63,6 +88,17 @@ const makeEndpoints = <const S extends Scope, const Name extends string>(scope: 
       path,
       access: "admin",
       session: "none",
+      success: PermissionDefinitionList,
+      errors: []
+    }),
+    /** The same list with a query: a page (`limit`, `cursor`) and a text filter (`query`). */
+    listPage: Endpoint.make({
+      name: `PermissionDefinitions.list${name}DefinitionsPaginated`,
+      method: "GET",
+      path,
+      access: "admin",
+      session: "none",
+      query: ListQuery,
       success: PermissionDefinitionList,
       errors: []
     }),
@@ -106,6 +142,8 @@ export const project = makeEndpoints("project", "Project")
 
 /** `GET /team-permission-definitions` (admin; the `$` system permissions included). */
 export const listTeamDefinitionsEndpoint = team.list
+/** `GET /team-permission-definitions?limit=&cursor=&query=` (admin; one page by id). */
+export const listTeamDefinitionsPaginatedEndpoint = team.listPage
 /** `POST /team-permission-definitions` (admin, 201). */
 export const createTeamDefinitionEndpoint = team.create
 /** `PATCH /team-permission-definitions/{permission_id}` (admin). */
