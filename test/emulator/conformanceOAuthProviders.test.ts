@@ -88,4 +88,34 @@ describe("/oauth-providers answers", () => {
       const enable = yield* send(emulator, { method: "PATCH", path: `/api/v1/oauth-providers/${bob.user_id}/${bobsOwn.json.id}`, headers: server, body: { allow_sign_in: true } })
       expect(enable.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN")
     }))
+
+  it.effect("GET /oauth-providers without user_id: server access lists every user's connections; a client is refused as for another user", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const demo = emulator.demo
+      const server = serverHeaders(demo)
+      const ada = yield* signUp(emulator, demo, "ada.all@example.com")
+      const bob = yield* signUp(emulator, demo, "bob.all@example.com")
+      for (const [user, account] of [[ada.user_id, "gh-ada"], [bob.user_id, "gh-bob"]] as const) {
+        const created = yield* send(emulator, {
+          method: "POST",
+          path: "/api/v1/oauth-providers",
+          headers: server,
+          body: { user_id: user, provider_config_id: "github", account_id: account, allow_sign_in: false, allow_connected_accounts: true }
+        })
+        expect(created.status).toBe(201)
+      }
+      const all = yield* send(emulator, { path: "/api/v1/oauth-providers", headers: server })
+      expect(all.status).toBe(200)
+      expect(all.json.items.map((item: { user_id: string; account_id: string }) => [item.user_id, item.account_id])).toEqual([
+        [ada.user_id, "gh-ada"],
+        [bob.user_id, "gh-bob"]
+      ])
+      const asClient = yield* send(emulator, { path: "/api/v1/oauth-providers", headers: clientHeaders(demo, { "x-stack-access-token": ada.access_token }) })
+      expect([asClient.status, asClient.text]).toEqual([403, "Client can only list OAuth providers for their own user."])
+      const noUser = yield* send(emulator, { path: "/api/v1/oauth-providers", headers: clientHeaders(demo) })
+      expect(noUser.headers.get("x-stack-known-error")).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER")
+      const malformed = yield* send(emulator, { path: "/api/v1/oauth-providers?user_id=abc", headers: server })
+      expect(malformed.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
+    }))
 })

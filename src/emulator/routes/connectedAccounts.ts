@@ -30,6 +30,7 @@
  * @module
  */
 import { Effect, Redacted } from "effect"
+import * as Endpoint from "../../core/Endpoint.js"
 import { accessTokenEndpoint, accountAccessTokenEndpoint, listEndpoint, listOAuthProvidersEndpoint } from "../../connected-accounts/internal/connectedAccounts.js"
 import {
   CannotGetOwnUserWithoutUser,
@@ -270,6 +271,36 @@ const createConnection = ({ payload }: Parameters<Handler<typeof Endpoints.creat
     return connectionView(context, user, account)
   })
 
+/**
+ * `GET /oauth-providers` without `user_id` (an overload after the SDK's, which needs it): server
+ * access lists the connections of every user of the project, in creation order as far as the
+ * emulator keeps it (users in creation order, each user's in order); a client is refused as for
+ * another user (its user is not the missing `user_id`), `CANNOT_GET_OWN_USER_WITHOUT_USER` without a user.
+ */
+const listAllConnectionsEndpoint = Endpoint.make({
+  name: "Emulator.listAllOAuthProviders",
+  method: "GET",
+  path: "/oauth-providers",
+  access: "client",
+  session: "optional",
+  // no query schema: the router refuses any query key (a user_id the SDK's entry refused stays refused)
+  success: listOAuthProvidersEndpoint.success,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+const listAllConnections = (_input: unknown, context: RequestContext) =>
+  Effect.gen(function* () {
+    if (context.auth?.type === "client") {
+      if (context.auth.user === undefined) return yield* Effect.fail(CannotGetOwnUserWithoutUser.make({}))
+      return yield* Effect.fail(new TextFailure({ status: 403, text: otherUserText("list") }))
+    }
+    const users = [...projectOf(context).users.values()]
+    return {
+      items: users.flatMap((user) => user.oauthAccounts.map((account) => connectionView(context, user, account))),
+      isPaginated: false as const
+    }
+  })
+
 const clientConnections = connectionHandlers(clientUserOf)
 const serverConnections = connectionHandlers(() => serverUserOf)
 
@@ -283,10 +314,12 @@ export const routes = [
   route(accessTokenEndpoint, client.accessToken, { emptyBody: {} }),
   route(accountAccessTokenEndpoint, client.accountAccessToken, { emptyBody: {} }),
   route(listOAuthProvidersEndpoint, handlers(clientUserOf("list")).listOAuthProviders),
+  route(listAllConnectionsEndpoint, listAllConnections),
   route(served.list, server.list),
   route(served.accessToken, server.accessToken, { emptyBody: {} }),
   route(served.accountAccessToken, server.accountAccessToken, { emptyBody: {} }),
   route(served.listOAuthProviders, server.listOAuthProviders),
+  route(Endpoints.servedAt(listAllConnectionsEndpoint, "server", []), listAllConnections),
   route(Endpoints.getOAuthProvider, clientConnections.get),
   route(Endpoints.updateOAuthProvider, clientConnections.update),
   route(Endpoints.deleteOAuthProvider, clientConnections.delete),
