@@ -277,6 +277,15 @@ export function EmailTemplate({ variables }) {
     expect(failure(source.replace("typeof variables.constructor", "variables.constructor()"))).toBe(JSON.stringify({ message: "variables.constructor is not a function" }))
   })
 
+  it("a template cannot change what the renderer provides to other renderings (its modules are frozen)", () => {
+    const button = "import { Button } from \"@react-email/components\"\nButton.leak = \"x\"\nexport function EmailTemplate() { return null }"
+    expect(failure(button)).toBe(JSON.stringify({ message: "Cannot add property leak, object is not extensible" }))
+    const react = "import React from \"react\"\nReact.leak = \"x\"\nexport function EmailTemplate() { return null }"
+    expect(failure(react)).toBe(JSON.stringify({ message: "Cannot add property leak, object is not extensible" }))
+    const reader = "import React from \"react\"\nimport { Button } from \"@react-email/components\"\nimport { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value={typeof Button.leak + typeof React.leak} /><NotificationCategory value=\"T\" /></> }"
+    expect(rendered(reader).subject).toBe("undefinedundefined")
+  })
+
   it("code that is not in the subset (loops, new, classes) is a build error, never run", () => {
     for (const statement of ["while (true) {}", "new Function(\"return 1\")()", "class A {}", "for (;;) {}"]) {
       expect(failure(`export function EmailTemplate() { ${statement}; return null }`)).toMatch(/^Build failed with 1 error:\n\/template\.tsx:1:\d+: ERROR: Unsupported syntax/)

@@ -106,6 +106,7 @@ export class Evaluator {
     if (binding.imported === "*") {
       const namespace = new Obj()
       for (const [name, value] of exports) namespace.fields.set(name, value)
+      namespace.frozen = true
       return namespace
     }
     if (!exports.has(binding.imported)) {
@@ -125,8 +126,10 @@ export class Evaluator {
     if (target.t === "member") {
       const object = this.evaluate(target.object, scope)
       const key = typeof target.property === "string" ? target.property : toText(this.evaluate(target.property, scope), this.budget)
+      // what the renderer provides is shared by every rendering: frozen, as a module's exports are
+      if ((object instanceof Obj && object.frozen) || object instanceof Builtin) throw runtimeFailure(`Cannot add property ${key}, object is not extensible`)
       if (object instanceof Obj) object.fields.set(key, value)
-      else if (object instanceof UserFunction || object instanceof Builtin) object.fields.set(key, value)
+      else if (object instanceof UserFunction) object.fields.set(key, value)
       else if (object === undefined || object === null) throw runtimeFailure(`Cannot set properties of ${String(object)} (setting '${key}')`)
       return
     }

@@ -205,6 +205,7 @@ const schemaOf = (definition: Value): Builtin => {
 const arktypeModule: ReadonlyMap<string, Value> = new Map<string, Value>([["type", new Builtin("type", ([definition]) => schemaOf(definition))]])
 
 const reactNamespace = Obj.of({ Fragment: fragment })
+reactNamespace.frozen = true
 const reactModule: ReadonlyMap<string, Value> = new Map<string, Value>([
   ["default", reactNamespace],
   ["Fragment", fragment]

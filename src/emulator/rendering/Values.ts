@@ -14,6 +14,8 @@ import type { FunctionBody, Pattern } from "./TsxSyntax.js"
 export class Obj {
   readonly kind = "object"
   readonly fields = new Map<string, Value>()
+  /** Shared by every rendering (a module's namespace): templates cannot change it. */
+  frozen = false
 
   /** An object with the given fields (undefined values left out). */
   static of(fields: Readonly<Record<string, Value>>): Obj {
