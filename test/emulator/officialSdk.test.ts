@@ -1,6 +1,7 @@
 /**
  * Issue 16, "done means": `npx stack-auth-emulator` serves the official `@stackframe/js` 2.8.108
- * through sign-up, sign-in, teams, permissions, API keys, project config and owned projects —
+ * through sign-up, sign-in, teams, permissions, API keys, project config, owned projects,
+ * notification categories and its cross-domain hand-over request —
  * the official SDK driven against the emulator's Node server over real HTTP. The official SDK is
  * a dependency of the bench's own package (`npm --prefix bench install`, done by CI): without it
  * these tests are skipped, as test/bench/bench.test.ts does.
@@ -141,5 +142,41 @@ describe.skipIf(!installed)("the official @stackframe/js against the emulator ov
     expect(created.displayName).toBe("Official Owned")
     expect((await user.listOwnedProjects()).map((owned: { id: string }) => owned.id)).toContain(created.id)
     expect(defaults.internal.projectId).toBe("internal")
+  })
+
+  it("notification categories: the user lists both, turns Marketing off with category.setEnabled, and a server app sees it off", async () => {
+    const app = clientApp()
+    const signedUp = await app.signUpWithCredential({ email: "official.categories@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    expect(signedUp.status).toBe("ok")
+    const user = await app.getUser({ or: "throw" })
+    const categories: ReadonlyArray<{ name: string; enabled: boolean; canDisable: boolean; setEnabled: (enabled: boolean) => Promise<void> }> =
+      await user.listNotificationCategories()
+    expect(categories.map((category) => [category.name, category.enabled, category.canDisable])).toEqual([
+      ["Transactional", true, false],
+      ["Marketing", true, true]
+    ])
+    await categories.find((category) => category.name === "Marketing")!.setEnabled(false)
+    const after: ReadonlyArray<{ name: string; enabled: boolean }> = await user.listNotificationCategories()
+    expect(after.map((category) => category.enabled)).toEqual([true, false])
+    const seenByServer: ReadonlyArray<{ name: string; enabled: boolean }> = await (await serverApp().getUser(user.id)).listNotificationCategories()
+    expect(seenByServer.map((category) => category.enabled)).toEqual([true, false])
+  })
+
+  it("cross-domain hand-over: the official client's own request (its internal _createCrossDomainAuthRedirectUrl) gets a redirect with a code and the state", async () => {
+    const app = clientApp()
+    const signedUp = await app.signUpWithCredential({ email: "official.cross@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    expect(signedUp.status).toBe("ok")
+    const create = Reflect.get(app, "_createCrossDomainAuthRedirectUrl") as (options: Record<string, unknown>) => Promise<string>
+    const redirectUrl = await create.call(app, {
+      redirectUri: "http://localhost:3001/handler/oauth-callback",
+      state: "official-state",
+      codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik",
+      afterCallbackRedirectUrl: "http://localhost:3001/after",
+      awaitPendingAuthResolutions: false
+    })
+    const target = new URL(redirectUrl)
+    expect(`${target.origin}${target.pathname}`).toBe("http://localhost:3001/handler/oauth-callback")
+    expect(target.searchParams.get("state")).toBe("official-state")
+    expect(target.searchParams.get("code")).toEqual(expect.any(String))
   })
 })
