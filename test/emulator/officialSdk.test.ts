@@ -179,4 +179,23 @@ describe.skipIf(!installed)("the official @stackframe/js against the emulator ov
     expect(target.searchParams.get("state")).toBe("official-state")
     expect(target.searchParams.get("code")).toEqual(expect.any(String))
   })
+
+  it("OAuth provider connections: createOAuthProvider links an account (Result ok), the same account for another user is the Result error OAuthProviderAccountIdAlreadyUsedForSignIn, provider.update and delete work", async () => {
+    const server = serverApp()
+    const ada = await server.createUser({ primaryEmail: "official.links.ada@example.com" })
+    const bob = await server.createUser({ primaryEmail: "official.links.bob@example.com" })
+    const link = { providerConfigId: "github", accountId: "official-gh-1", email: "ada@github.example", allowSignIn: true, allowConnectedAccounts: true }
+    const created = await server.createOAuthProvider({ ...link, userId: ada.id })
+    expect(created.status).toBe("ok")
+    expect(created.data).toMatchObject({ type: "github", userId: ada.id, accountId: "official-gh-1", allowSignIn: true })
+    const taken = await server.createOAuthProvider({ ...link, userId: bob.id })
+    expect(taken.status).toBe("error")
+    expect(taken.error.errorCode).toBe("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN")
+    const updated = await created.data.update({ allowConnectedAccounts: false })
+    expect(updated.status).toBe("ok")
+    const listed: ReadonlyArray<{ id: string; allowConnectedAccounts: boolean }> = await ada.listOAuthProviders()
+    expect(listed.map((provider) => [provider.id, provider.allowConnectedAccounts])).toEqual([[created.data.id, false]])
+    await created.data.delete()
+    expect(await ada.listOAuthProviders()).toEqual([])
+  })
 })
