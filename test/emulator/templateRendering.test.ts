@@ -252,6 +252,13 @@ describe("hostile sources end in a failure within bounds", () => {
     expect(failure(source, { limits: { maxSteps: 500_000, maxDepth: 1_000, maxLength: 100_000 } })).toBe("Rendering built a text longer than 100000 characters")
   })
 
+  it("an array of 600 strings of 2^20 characters stops at the length bound before it is joined", () => {
+    const lines = ["const s0 = \"x\""]
+    for (let i = 1; i <= 20; i++) lines.push(`const s${i} = s${i - 1} + s${i - 1}`)
+    const source = `export function EmailTemplate() {\n${lines.join("\n")}\nconst all = [${Array.from({ length: 600 }, () => "s20").join(", ")}]\nreturn <p title={"" + all}>x</p> }`
+    expect(failure(source)).toBe("Rendering built a text longer than 2000000 characters")
+  })
+
   it("an element tree shared 2^30 times stops at the step bound", () => {
     const lines = ["const e0 = <i>x</i>"]
     for (let i = 1; i <= 30; i++) lines.push(`const e${i} = <>{e${i - 1}}{e${i - 1}}</>`)

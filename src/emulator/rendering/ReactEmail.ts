@@ -384,24 +384,30 @@ const attributeValue = (attributes: string, name: string): string | undefined =>
 /** The plain text of rendered nodes (as the service's plain-text rendering: links as "label url", headings upper-case). */
 export const writeText = (nodes: ReadonlyArray<Node>, budget: Budget): string => {
   const parts: Array<string> = []
+  let length = 0
+  const push = (text: string) => {
+    length += text.length
+    budget.within(length)
+    parts.push(text)
+  }
   const write = (node: Node, upper: boolean) => {
     budget.step()
-    if (typeof node === "string") return void parts.push(upper ? node.toUpperCase() : node)
+    if (typeof node === "string") return push(upper ? node.toUpperCase() : node)
     if (skippedTags.has(node.tag) || attributeValue(node.attributes, "data-skip-in-text") === "true") return
     const block = blockTags.has(node.tag)
-    if (block) parts.push("\n")
+    if (block) push("\n")
     const heading = /^h[1-6]$/.test(node.tag)
-    if (node.raw !== undefined) parts.push(node.raw.replace(/<[^>]*>/g, " "))
+    if (node.raw !== undefined) push(node.raw.replace(/<[^>]*>/g, " "))
     for (const child of node.children) write(child, upper || heading)
     if (node.tag === "a") {
       const href = attributeValue(node.attributes, "href")
-      if (href !== undefined && href !== "" && !href.startsWith("#")) parts.push(` ${href}`)
+      if (href !== undefined && href !== "" && !href.startsWith("#")) push(` ${href}`)
     }
-    if (block) parts.push("\n")
+    if (block) push("\n")
   }
   for (const node of nodes) write(node, false)
-  return budget
-    .length(parts.join(""))
+  return parts
+    .join("")
     .split("\n")
     .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
     .join("\n")

@@ -106,7 +106,16 @@ export const toText = (value: Value, budget: Budget): string => {
   if (typeof value === "number" || typeof value === "boolean") return String(value)
   if (Array.isArray(value)) {
     budget.step()
-    return (value as ReadonlyArray<Value>).map((item) => (item === null || item === undefined ? "" : toText(item, budget))).join(",")
+    // joined step by step, so a long array of long strings stops at the length bound before it is built
+    let length = 0
+    const parts: Array<string> = []
+    for (const item of value as ReadonlyArray<Value>) {
+      const part = item === null || item === undefined ? "" : toText(item, budget)
+      length += part.length + 1
+      budget.within(length)
+      parts.push(part)
+    }
+    return parts.join(",")
   }
   if (isCallable(value)) return `function ${value.name ?? ""}() { [native code] }`
   return "[object Object]"
