@@ -18,10 +18,12 @@
  *
  * @module
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Context from "effect/Context"
 import type * as Redacted from "effect/Redacted"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
 import type { ClientServices } from "./cache/ClientServices.js"
 import * as QueryCache from "./cache/QueryCache.js"
 import * as Access from "./core/Access.js"
@@ -59,13 +61,6 @@ export interface ClientOptions extends StackConfig.StackConfigOptions, Overrides
 /** The services every call needs (defined in `cache/ClientServices.ts`, where the React binding reads it too). */
 export type { ClientServices } from "./cache/ClientServices.js"
 
-const transport = (config: Layer.Layer<StackConfig.StackConfig, StackConfig.StackConfigError>, overrides: Overrides) =>
-  StackClient.layerWithoutDependencies.pipe(
-    Layer.provide(overrides.httpClient ?? StackClient.layerFetch),
-    Layer.provide(overrides.retryPolicy ?? RetryPolicy.layer),
-    Layer.provideMerge(config)
-  )
-
 /** Whether this runs in a browser (a `document` exists). */
 const inBrowser = (): boolean => typeof (globalThis as { readonly document?: unknown }).document !== "undefined"
 
@@ -76,31 +71,86 @@ const inBrowser = (): boolean => typeof (globalThis as { readonly document?: unk
  */
 export const tokenStoreLayer = (
   choice: Overrides["tokenStore"]
-): Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError, StackConfig.StackConfig> => {
-  if (typeof choice === "object") return choice
-  const cookie = Layer.unwrapEffect(
-    Effect.map(StackConfig.StackConfig, (config) => BrowserCookieStore.layer({ projectId: config.projectId }))
-  )
-  if (choice === "cookie") return cookie
-  if (choice === "memory") return TokenStore.layerMemory()
-  return Layer.unwrapEffect(Effect.sync(() => (inBrowser() ? cookie : TokenStore.layerMemory())))
-}
+): Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError, StackConfig.StackConfig> =>
+  typeof choice === "object" ? choice : Layer.scoped(TokenStore.TokenStore, Effect.flatMap(StackConfig.StackConfig, (config) => makeTokenStore(choice, config)))
 
+/** The store of a `"cookie"` / `"memory"` / default choice, made in the current scope. */
+const makeTokenStore = (
+  choice: "cookie" | "memory" | undefined,
+  config: StackConfig.StackConfigShape
+): Effect.Effect<TokenStore.TokenStoreShape, TokenStore.TokenStoreError, Scope.Scope> =>
+  Effect.suspend(() =>
+    choice === "cookie" || (choice === undefined && inBrowser())
+      ? BrowserCookieStore.make({ projectId: config.projectId })
+      : TokenStore.makeMemory()
+  )
+
+/**
+ * A service of a layer that holds no resources (no finalizer, no state), built once per process
+ * at its first use and shared by every context (the default `fetch` client, the default retry
+ * policy): a context over the defaults does not rebuild them (issue 14: heap per layer).
+ */
+const shared = <I, S>(layer: Layer.Layer<I>, tag: Context.Tag<I, S>) => {
+  let built: S | undefined
+  // a scope of its own, never closed (the layer holds nothing to release) and not in the build's
+  // context: a client that captures its build context (FetchHttpClient) captures no scope
+  return Effect.sync(() => (built ??= Context.get(Effect.runSync(Effect.flatMap(Scope.make(), (scope) => Layer.buildWithScope(layer, scope))), tag)))
+}
+const defaultHttpClient = shared(StackClient.layerFetch, HttpClient.HttpClient)
+const defaultRetryPolicy = shared(RetryPolicy.layer, RetryPolicy.RetryPolicy)
+
+/** Builds an app-given layer into the current scope, memoised with the rest of the app's layers. */
+const buildGiven = <A, E>(layer: Layer.Layer<A, E>): Effect.Effect<Context.Context<A>, E, Scope.Scope> =>
+  Effect.flatMap(Layer.CurrentMemoMap, (memoMap) => Effect.flatMap(Effect.scope, (scope) => Layer.buildWithMemoMap(layer, memoMap, scope)))
+
+/**
+ * The client services from settings and the overrides, built by one scoped effect instead of a
+ * graph of layers (each layer of a graph holds its own scope and memo entries: issue 14, heap
+ * per `Stack.layerClient`). Same services, same order of construction: settings, transport,
+ * token store, session, query cache.
+ */
 const withSession = (
-  config: Layer.Layer<StackConfig.StackConfig, StackConfig.StackConfigError>,
+  config: Effect.Effect<StackConfig.StackConfigShape, StackConfig.StackConfigError>,
   overrides: Overrides
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  QueryCache.layer(overrides.queryCache === false ? { enabled: false } : (overrides.queryCache ?? {})).pipe(
-    Layer.provideMerge(Session.layer),
-    Layer.provideMerge(tokenStoreLayer(overrides.tokenStore).pipe(Layer.provide(config))),
-    Layer.provideMerge(transport(config, overrides))
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const settings = yield* config
+      const httpClient =
+        overrides.httpClient === undefined ? yield* defaultHttpClient : Context.get(yield* buildGiven(overrides.httpClient), HttpClient.HttpClient)
+      const retryPolicy =
+        overrides.retryPolicy === undefined
+          ? yield* defaultRetryPolicy
+          : Context.get(yield* buildGiven(overrides.retryPolicy), RetryPolicy.RetryPolicy)
+      const client = yield* StackClient.make.pipe(
+        Effect.provideService(StackConfig.StackConfig, settings),
+        Effect.provideService(HttpClient.HttpClient, httpClient),
+        Effect.provideService(RetryPolicy.RetryPolicy, retryPolicy)
+      )
+      const choice = overrides.tokenStore
+      const store =
+        typeof choice === "object" ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore) : yield* makeTokenStore(choice, settings)
+      const session = yield* Session.make.pipe(
+        Effect.provideService(TokenStore.TokenStore, store),
+        Effect.provideService(StackClient.StackClient, client)
+      )
+      const cache = yield* QueryCache.make(overrides.queryCache === false ? { enabled: false } : (overrides.queryCache ?? {})).pipe(
+        Effect.provideService(Session.Session, session)
+      )
+      return Context.make(StackConfig.StackConfig, settings).pipe(
+        Context.add(StackClient.StackClient, client),
+        Context.add(TokenStore.TokenStore, store),
+        Context.add(Session.Session, session),
+        Context.add(QueryCache.QueryCache, cache)
+      )
+    })
   )
 
 /** Client access: publishable key + the user's tokens. */
 export const layerClient = (
   options: ClientOptions
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  withSession(StackConfig.layer(options), options)
+  withSession(StackConfig.make(options), options)
 
 /** Options of {@link layerServer}. */
 export interface ServerOptions extends ClientOptions {
@@ -170,7 +220,7 @@ export const layerAdmin = <const O extends AdminOptions>(
 export const layerClientConfig = (
   overrides: Overrides = {}
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  withSession(StackConfig.layerConfig(), overrides)
+  withSession(StackConfig.fromConfig(), overrides)
 
 /** Server access configured from the environment (adds `STACK_SECRET_SERVER_KEY`). */
 export const layerServerConfig = (

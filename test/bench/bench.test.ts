@@ -29,6 +29,7 @@ interface Budget {
   readonly tolerance: number
   readonly bundles: Readonly<Record<"a" | "b" | "c", { readonly entry: string; readonly firstLoadGzipBytes: number }>>
   readonly perCall: { readonly fibers: number; readonly requests: number }
+  readonly heap: { readonly layerClientBytes: number }
 }
 const budget = JSON.parse(readFileSync(join(benchDir, "budget.json"), "utf8")) as Budget
 
@@ -51,6 +52,13 @@ describe("bench budgets (bench/budget.json)", () => {
       expect(size.firstLoadGzipBytes).toBeLessThanOrEqual(budget.bundles[id].firstLoadGzipBytes * (1 + budget.tolerance))
     }, 60_000)
   }
+
+  it("a live Stack.layerClient context retains no more heap than its budget (50 contexts kept reachable)", () => {
+    const result = runMemory(10, 50, 1)
+    expect(result.clients.reachableWhileMeasured).toBe(50)
+    expect(result.clients.bytesPerLiveClient).toBeGreaterThan(0)
+    expect(result.clients.bytesPerLiveClient).toBeLessThanOrEqual(budget.heap.layerClientBytes * (1 + budget.tolerance))
+  }, 60_000)
 
   it("a server-side ServerUsers.fromRequest call sends one request and starts no more fibers than its budget", async () => {
     const counts = await countPerCall(bench, 3)
