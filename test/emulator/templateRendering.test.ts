@@ -266,6 +266,13 @@ describe("hostile sources end in a failure within bounds", () => {
     expect(failure(source, { limits: { maxSteps: 20_000, maxDepth: 1_000, maxLength: 2_000_000 } })).toBe("Rendering took more than 20000 steps")
   })
 
+  it("copying a big object again and again is counted per field: it stops at the step bound", () => {
+    const fields = Array.from({ length: 5_000 }, (_, i) => `k${i}: 1`).join(", ")
+    const copies = Array.from({ length: 2_000 }, (_, i) => `const c${i} = { ...a }`).join("\n")
+    const source = `const a = { ${fields} }\n${copies}\nexport function EmailTemplate() { return null }`
+    expect(failure(source)).toBe("Rendering took more than 500000 steps")
+  })
+
   it("a component that renders itself stops at the depth bound", () => {
     const source = "function Loop() { return <Loop /> }\nexport function EmailTemplate() { return <Loop /> }"
     expect(failure(source, { limits: { maxSteps: 500_000, maxDepth: 300, maxLength: 2_000_000 } })).toBe("Rendering nested more than 300 levels deep")

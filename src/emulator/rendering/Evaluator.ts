@@ -155,7 +155,10 @@ export class Evaluator {
       const rest = new Obj()
       if (value instanceof Obj) {
         const taken = new Set(pattern.properties.map((property) => property.key))
-        for (const [key, field] of value.fields) if (!taken.has(key)) rest.fields.set(key, field)
+        for (const [key, field] of value.fields) {
+          this.budget.step()
+          if (!taken.has(key)) rest.fields.set(key, field)
+        }
       }
       bound.push([pattern.rest, rest])
     }
@@ -319,7 +322,12 @@ export class Evaluator {
         for (const entry of expr.entries) {
           if ("spread" in entry) {
             const spread = this.evaluate(entry.spread, scope)
-            if (spread instanceof Obj) for (const [key, value] of spread.fields) obj.fields.set(key, value)
+            if (spread instanceof Obj) {
+              for (const [key, value] of spread.fields) {
+                this.budget.step()
+                obj.fields.set(key, value)
+              }
+            }
           } else obj.fields.set(entry.key, this.evaluate(entry.value, scope))
         }
         return obj
@@ -334,7 +342,12 @@ export class Evaluator {
         for (const attribute of expr.attributes) {
           if ("spread" in attribute) {
             const spread = this.evaluate(attribute.spread, scope)
-            if (spread instanceof Obj) for (const [key, value] of spread.fields) props.fields.set(key, value)
+            if (spread instanceof Obj) {
+              for (const [key, value] of spread.fields) {
+                this.budget.step()
+                props.fields.set(key, value)
+              }
+            }
           } else props.fields.set(attribute.name, this.evaluate(attribute.value, scope))
         }
         props.fields.delete("key")

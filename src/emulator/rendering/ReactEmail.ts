@@ -263,6 +263,7 @@ const cssText = (first: ReadonlyArray<readonly [string, string]>, style: Value, 
   const declarations = new Map<string, string>(first)
   if (style instanceof Obj) {
     for (const [key, value] of style.fields) {
+      budget.step()
       if (value === undefined || value === null || typeof value === "boolean" || value === "") continue
       const name = key.startsWith("--") ? key : key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^ms-/, "-ms-")
       if (!/^-?-?[a-z][a-z0-9-]*$/.test(name)) continue
@@ -283,6 +284,7 @@ const writeAttributes = (props: Obj, budget: Budget, underTailwind: boolean): st
     if (css !== "") out += ` style="${escapeHtml(css)}"`
   }
   for (const [key, value] of props.fields) {
+    budget.step()
     if (key === "children" || key === "dangerouslySetInnerHTML" || key === "suppressHydrationWarning" || key === "suppressContentEditableWarning") continue
     if (!validAttributeName.test(key) || /^on[A-Z]/.test(key)) continue
     const name = attributeNames[key] ?? key

@@ -110,6 +110,7 @@ export const toText = (value: Value, budget: Budget): string => {
     let length = 0
     const parts: Array<string> = []
     for (const item of value as ReadonlyArray<Value>) {
+      budget.step()
       const part = item === null || item === undefined ? "" : toText(item, budget)
       length += part.length + 1
       budget.within(length)
