@@ -185,7 +185,16 @@ class Parser {
 
   // ---- types (read and dropped) ----
 
+  /** Where a bracket's balanced span ends, by where it starts (each span is scanned once). */
+  private readonly balancedEnd = new Map<number, number>()
+
   private skipBalanced() {
+    const start = this.pos
+    const known = this.balancedEnd.get(start)
+    if (known !== undefined) {
+      this.pos = known
+      return
+    }
     const open = this.src[this.pos]!
     const close = open === "(" ? ")" : open === "[" ? "]" : open === "{" ? "}" : ">"
     this.pos++
@@ -196,6 +205,7 @@ class Parser {
       if (c === undefined) this.expected(`"${close}"`)
       if (c === close) {
         this.pos++
+        this.balancedEnd.set(start, this.pos)
         break
       }
       if (c === "(" || c === "[" || c === "{" || (c === "<" && open === "<")) this.skipBalanced()
