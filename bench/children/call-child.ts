@@ -1,15 +1,21 @@
 /**
  * One contender's calls of the per-call measurement, in a process of its own (bundled by
  * `bench/lib/overhead.ts` into one ESM file, packages external, so it starts without tsx and can
- * run under callgrind). argv: side (`raw` | `ours` | `official`), config file, measured calls,
- * warm-up calls. Each call asks for "the user behind these tokens", server side, with the next
- * session's tokens; the answer is checked. Prints one JSON line: CPU time (user + system) and wall
+ * run under callgrind). argv: side (`raw` | `floor` | `ours` | `official`), config file, measured
+ * calls, warm-up calls. Each call asks for "the user behind these tokens", server side, with the
+ * next session's tokens, sending the headers this SDK sends; the answer is checked. `floor` is the
+ * smallest Effect program doing the same job: `@effect/platform`'s `FetchHttpClient`, one `GET`,
+ * the body decoded with the same `ServerUser` schema. Prints one JSON line: CPU time (user + system) and wall
  * time of the measured calls.
  */
 import { readFileSync } from "node:fs"
-import { ManagedRuntime } from "effect"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { Effect, ManagedRuntime, Schema } from "effect"
 import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
+import { ServerUser } from "../../src/users/User.js"
 
 interface Config {
   readonly baseUrl: string
@@ -27,21 +33,43 @@ const config = JSON.parse(readFileSync(configPath!, "utf8")) as Config
 const measured = Number(measuredText)
 const warmup = Number(warmupText)
 
+/** The headers this SDK sends with server access and a session's tokens (raw and floor send the same). */
+const headersOf = (tokens: Config["tokens"][number], i: number): Record<string, string> => ({
+  "x-stack-project-id": config.projectId,
+  "x-stack-access-type": "server",
+  "x-stack-client-version": "bench",
+  "x-stack-allow-anonymous-user": "true",
+  "x-stack-random-nonce": `nonce${i}`,
+  "x-stack-override-error-status": "true",
+  "x-stack-publishable-client-key": config.publishableClientKey,
+  "x-stack-access-token": tokens.accessToken,
+  "x-stack-refresh-token": tokens.refreshToken,
+  "x-stack-secret-server-key": config.secretServerKey
+})
+
 const makeCall = async (): Promise<(i: number) => Promise<void>> => {
   if (side === "raw") {
     return async (i) => {
       const tokens = config.tokens[i % config.tokens.length]!
-      const response = await fetch(`${config.baseUrl}/api/v1/users/me`, {
-        headers: {
-          "content-type": "application/json",
-          "x-stack-project-id": config.projectId,
-          "x-stack-access-type": "server",
-          "x-stack-secret-server-key": config.secretServerKey,
-          "x-stack-access-token": tokens.accessToken
-        }
-      })
+      const response = await fetch(`${config.baseUrl}/api/v1/users/me`, { headers: headersOf(tokens, i) })
       const body = (await response.json()) as { id?: string }
       if (body.id !== config.userId) throw new Error("raw fetch: unexpected answer")
+    }
+  }
+  if (side === "floor") {
+    const runtime = ManagedRuntime.make(FetchHttpClient.layer)
+    const decode = Schema.decodeUnknown(ServerUser)
+    const url = `${config.baseUrl}/api/v1/users/me`
+    const get = (i: number) =>
+      Effect.flatMap(HttpClient.HttpClient, (client) =>
+        client.execute(HttpClientRequest.setHeaders(HttpClientRequest.get(url), headersOf(config.tokens[i % config.tokens.length]!, i)))
+      ).pipe(
+        Effect.flatMap((response) => response.json),
+        Effect.flatMap(decode)
+      )
+    return async (i) => {
+      const user = await runtime.runPromise(get(i))
+      if (user.id !== config.userId) throw new Error("floor: unexpected answer")
     }
   }
   if (side === "ours") {

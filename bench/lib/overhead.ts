@@ -3,7 +3,9 @@
  * distinct session's tokens, against a trivial local HTTP server in another process
  * (`bench/children/static-server.mjs`, answering the `GET /users/me` body recorded once from the
  * emulator), so the figure is the client's own cost, not the emulator's:
- * - raw `fetch`: `GET /users/me` with the server key and the access token (the floor);
+ * - raw `fetch`: `GET /users/me` with the headers this SDK sends, `JSON.parse` (the floor of any client);
+ * - Effect floor: the smallest Effect program doing the same job (`FetchHttpClient`, one `GET`, the
+ *   body decoded with the same `ServerUser` schema): what any client on `@effect/platform` pays;
  * - this SDK: `ServerUsers.fromRequest` (the `x-stack-auth` header; a session per call);
  * - official: `StackServerApp.getUser({ tokenStore: { accessToken, refreshToken } })`.
  * Each contender runs in a fresh child process per run (`bench/children/call-child.ts`, bundled),
@@ -24,7 +26,7 @@ import type { Spread } from "./processes.js"
 import { load, runJsonChild, spread, startServerChild } from "./processes.js"
 
 /** The contenders. */
-export type Side = "raw" | "ours" | "official"
+export type Side = "raw" | "floor" | "ours" | "official"
 
 /** One contender's figures. */
 export interface SideFigures {
@@ -42,10 +44,22 @@ export interface OverheadResult {
   readonly warmup: number
   readonly runs: number
   readonly sides: Readonly<Partial<Record<Side, SideFigures>>>
-  /** ours ÷ raw and official ÷ raw of the median CPU time; ours ÷ official. */
-  readonly cpuRatio: { readonly ours: number; readonly official: number | null; readonly oursVsOfficial: number | null }
+  /** ours ÷ raw, floor ÷ raw and official ÷ raw of the median CPU time; ours ÷ floor, ours ÷ official. */
+  readonly cpuRatio: {
+    readonly ours: number
+    readonly floor: number
+    readonly official: number | null
+    readonly oursVsFloor: number
+    readonly oursVsOfficial: number | null
+  }
   /** The same with instructions (`null` without valgrind). */
-  readonly instructionRatio: { readonly ours: number | null; readonly official: number | null; readonly oursVsOfficial: number | null }
+  readonly instructionRatio: {
+    readonly ours: number | null
+    readonly floor: number | null
+    readonly official: number | null
+    readonly oursVsFloor: number | null
+    readonly oursVsOfficial: number | null
+  }
   /** Ratios of each run (ours ÷ raw), for the spread. */
   readonly cpuRatioSpread: Spread
   readonly callgrindCalls: { readonly calls: number; readonly warmup: number } | null
@@ -183,7 +197,7 @@ const instructions = (work: string, script: string, side: Side, config: string, 
  */
 export const runOverhead = async (bench: BenchServer, options: OverheadOptions): Promise<OverheadResult> => {
   const loadStart = load()
-  const sides: ReadonlyArray<Side> = options.official ? ["raw", "ours", "official"] : ["raw", "ours"]
+  const sides: ReadonlyArray<Side> = options.official ? ["raw", "floor", "ours", "official"] : ["raw", "floor", "ours"]
   // every call of a child gets a session of its own
   const largest = Math.max(options.calls + options.warmup, (options.callgrind?.calls ?? 0) + (options.callgrind?.warmup ?? 0))
   const fixture = await recordFixture(bench, largest)
@@ -205,11 +219,11 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
       officialModule: officialModuleUrl()
     })
   )
-  const cpu: Record<Side, Array<number>> = { raw: [], ours: [], official: [] }
-  const requests: Record<Side, number> = { raw: 0, ours: 0, official: 0 }
-  const runsOf: Record<Side, number> = { raw: 0, ours: 0, official: 0 }
+  const cpu: Record<Side, Array<number>> = { raw: [], floor: [], ours: [], official: [] }
+  const requests: Record<Side, number> = { raw: 0, floor: 0, ours: 0, official: 0 }
+  const runsOf: Record<Side, number> = { raw: 0, floor: 0, ours: 0, official: 0 }
   const ratios: Array<number> = []
-  const instr: Record<Side, number | null> = { raw: null, ours: null, official: null }
+  const instr: Record<Side, number | null> = { raw: null, floor: null, ours: null, official: null }
   try {
     for (let run = 0; run < options.runs; run++) {
       // alternate the order: run 0 raw, ours, official; run 1 official, ours, raw; …
@@ -246,11 +260,15 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
     sides: Object.fromEntries(sides.map((side) => [side, figures(side)])),
     cpuRatio: {
       ours: median("ours") / median("raw"),
+      floor: median("floor") / median("raw"),
+      oursVsFloor: median("ours") / median("floor"),
       official: options.official ? median("official") / median("raw") : null,
       oursVsOfficial: options.official ? median("ours") / median("official") : null
     },
     instructionRatio: {
       ours: ratioOf(instr.ours, instr.raw),
+      floor: ratioOf(instr.floor, instr.raw),
+      oursVsFloor: ratioOf(instr.ours, instr.floor),
       official: ratioOf(instr.official, instr.raw),
       oursVsOfficial: ratioOf(instr.ours, instr.official)
     },
