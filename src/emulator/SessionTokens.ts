@@ -7,6 +7,7 @@
 import { Effect, Redacted } from "effect"
 import type { SignInTokens } from "../auth/Tokens.js"
 import { mintAccessToken } from "./AccessTokens.js"
+import { endUserIpInfo } from "./EndUserIpInfo.js"
 import { randomToken45, randomUuid } from "./Random.js"
 import type { RequestContext } from "./RequestContext.js"
 import type { ProjectRecord, SessionRecord, UserRecord } from "./State.js"
@@ -31,14 +32,20 @@ export const createSession = (
   return session
 }
 
-/** Mints an access token for a session of a user, now. */
+/**
+ * Mints an access token for a session of a user, now. As the service, it records where the
+ * request's end user is (`EndUserIpInfo`) on the session when the request has one, and keeps the
+ * previous record otherwise.
+ */
 export const accessTokenFor = (
   context: RequestContext,
   project: ProjectRecord,
   user: UserRecord,
   session: SessionRecord
-): Effect.Effect<string> =>
-  mintAccessToken({
+): Effect.Effect<string> => {
+  const ipInfo = endUserIpInfo(context.request.headers)
+  if (ipInfo !== undefined) session.lastUsedIpInfo = ipInfo
+  return mintAccessToken({
     apiBase: context.apiBase,
     project,
     user,
@@ -47,6 +54,7 @@ export const accessTokenFor = (
     // the project's own lifetime (ProjectOptions.accessTokenLifetimeSeconds), else the emulator's
     lifetimeSeconds: project.accessTokenLifetimeSeconds ?? context.env.settings.accessTokenLifetimeSeconds
   })
+}
 
 /** Opens a session and answers as the sign-in endpoints do. */
 export const signIn = (context: RequestContext, project: ProjectRecord, user: UserRecord): Effect.Effect<SignInTokens> => {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { EndUserIpInfo } from "./EndUserIpInfo.js"
 import type * as Effect from "effect/Effect"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
 
@@ -237,6 +238,8 @@ export interface SessionRecord {
   readonly userId: string
   readonly createdAtMillis: number
   lastUsedAtMillis: number
+  /** The end user's IP and location of the last access token minted with an end user (`EndUserIpInfo`). */
+  lastUsedIpInfo?: EndUserIpInfo
   readonly expiresAtMillis: number
   readonly isImpersonation: boolean
 }

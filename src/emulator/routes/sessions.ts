@@ -9,6 +9,13 @@
  * 403 text). The current session cannot be deleted by id (`CANNOT_DELETE_CURRENT_SESSION`); an
  * unknown id is a 404 text "Session not found.".
  *
+ * A session lists `last_used_at_end_user_ip_info` (`{ ip, countryCode?, regionCode?, cityName?,
+ * latitude?, longitude?, tzIdentifier? }`) once an access token was minted for it by a request
+ * with an end user (`EndUserIpInfo`: a browser's request through a proxy that names its IP); the
+ * backend's sessions crud reads it from the refresh token's `lastActiveAtIpInfo`, which
+ * `lib/tokens.tsx` sets at every access-token mint whose request has an end user and keeps
+ * otherwise. A local request without proxy headers (127.0.0.1) leaves it out.
+ *
  * @module
  */
 import { Effect, Redacted } from "effect"
@@ -59,7 +66,8 @@ const listSessions = ({ query }: { readonly query: { readonly userId: string } }
         createdAt: new Date(session.createdAtMillis),
         lastUsedAt: new Date(session.lastUsedAtMillis),
         isImpersonation: session.isImpersonation,
-        isCurrentSession: session.id === currentId
+        isCurrentSession: session.id === currentId,
+        ...(session.lastUsedIpInfo === undefined ? {} : { geoInfo: session.lastUsedIpInfo })
       }))
     return { items, isPaginated: false as const }
   })
