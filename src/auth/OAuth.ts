@@ -39,7 +39,6 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { decodeJwt } from "jose"
 import * as Endpoint from "../core/Endpoint.js"
 import { defaultPaths, HandlerUrls } from "../core/HandlerUrls.js"
 import type { HandlerPaths } from "../core/HandlerUrls.js"
@@ -50,6 +49,7 @@ import { byCode, ContactChannelAlreadyUsedForAuthBySomeoneElse, InvalidTotpCode,
 import { StackClient } from "../core/StackClient.js"
 import { oauthClientId } from "../core/StackConfig.js"
 import * as Cookies from "../session/cookies.js"
+import { unverifiedClaims } from "../session/internal/jwtClaims.js"
 import { Session } from "../session/Session.js"
 import * as Mfa from "./Mfa.js"
 import { OAuthBrowser } from "./OAuthBrowser.js"
@@ -253,12 +253,10 @@ const linkToken = Effect.gen(function* () {
   if (Option.isNone(tokens.accessToken)) return yield* Effect.fail(UserNotSignedIn.make())
   const now = yield* Clock.currentTimeMillis
   const remaining = (() => {
-    try {
-      const exp = decodeJwt(Redacted.value(tokens.accessToken.value)).exp
-      return typeof exp === "number" ? exp * 1000 - now : Number.POSITIVE_INFINITY
-    } catch {
-      return 0
-    }
+    const claims = unverifiedClaims(Redacted.value(tokens.accessToken.value))
+    if (claims === undefined) return 0
+    const exp = claims["exp"]
+    return typeof exp === "number" ? exp * 1000 - now : Number.POSITIVE_INFINITY
   })()
   if (remaining >= linkTokenMinimumRemainingMillis) return tokens.accessToken.value
   const refreshed = yield* session.refresh

@@ -59,7 +59,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as jose from "jose"
+// jose by subpath: the modules used, not its whole entry (issue 14: files opened at import)
+import { decode as decodeBase64Url } from "jose/base64url"
+import { decodeProtectedHeader } from "jose/decode/protected_header"
+import { compactVerify } from "jose/jws/compact/verify"
+import { decodeJwt } from "jose/jwt/decode"
+import type { JWK, JWTPayload } from "jose"
+import { importJWK } from "jose/key/import"
 import type { TransportError } from "../core/Errors.js"
 import { StackClient } from "../core/StackClient.js"
 import { field } from "../core/Wire.js"
@@ -291,7 +297,7 @@ export const expectedAudience = (projectId: string, kind: UserKind): string =>
 
 /** Bits of an RSA modulus given as base64url (leading zero bits not counted). */
 export const rsaModulusBits = (n: string): number => {
-  const bytes = jose.base64url.decode(n)
+  const bytes = decodeBase64Url(n)
   let start = 0
   while (start < bytes.length && bytes[start] === 0) start++
   if (start === bytes.length) return 0
@@ -302,7 +308,7 @@ const importKey = (jwk: Readonly<Record<string, unknown>>): Effect.Effect<KeyEnt
   const unsupported = (reason: string): Effect.Effect<KeyEntry> => Effect.succeed({ _tag: "Unsupported", reason })
   if (jwk["kty"] === "EC") {
     if (jwk["crv"] !== "P-256" || (jwk["alg"] !== undefined && jwk["alg"] !== "ES256")) return unsupported("EC key other than ES256/P-256")
-    return Effect.tryPromise(() => jose.importJWK(jwk as jose.JWK, "ES256")).pipe(
+    return Effect.tryPromise(() => importJWK(jwk as JWK, "ES256")).pipe(
       Effect.map((key): KeyEntry => ({ _tag: "Usable", alg: "ES256", key: key as CryptoKey })),
       Effect.orElse(() => unsupported("unreadable EC key"))
     )
@@ -313,7 +319,7 @@ const importKey = (jwk: Readonly<Record<string, unknown>>): Effect.Effect<KeyEnt
     const bits = Either.try(() => rsaModulusBits(jwk["n"] as string))
     if (Either.isLeft(bits)) return unsupported("unreadable RSA modulus")
     if (bits.right < minimumRsaBits) return Effect.succeed({ _tag: "Weak", bits: bits.right })
-    return Effect.tryPromise(() => jose.importJWK(jwk as jose.JWK, "RS256")).pipe(
+    return Effect.tryPromise(() => importJWK(jwk as JWK, "RS256")).pipe(
       Effect.map((key): KeyEntry => ({ _tag: "Usable", alg: "RS256", key: key as CryptoKey })),
       Effect.orElse(() => unsupported("unreadable RSA key"))
     )
@@ -328,12 +334,12 @@ const maxAgeMillis = (cacheControl: string | undefined): number => {
 }
 
 const decodeSegment = (token: string) =>
-  Either.try(() => ({ header: jose.decodeProtectedHeader(token), payload: jose.decodeJwt(token) }))
+  Either.try(() => ({ header: decodeProtectedHeader(token), payload: decodeJwt(token) }))
 
 const decodeClaims = Schema.decodeUnknownEither(AccessTokenClaims)
 
 /** Legacy tokens used camelCase `branchId` / `refreshTokenId` (PROTOCOL.md §2.3). */
-const withCurrentNames = (payload: jose.JWTPayload): Record<string, unknown> => {
+const withCurrentNames = (payload: JWTPayload): Record<string, unknown> => {
   const record: Record<string, unknown> = { ...payload }
   if (record["branch_id"] === undefined && record["branchId"] !== undefined) record["branch_id"] = record["branchId"]
   if (record["refresh_token_id"] === undefined && record["refreshTokenId"] !== undefined) {
@@ -600,7 +606,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
           return yield* new TokenSignatureInvalid({ message: `Key ${kid} is not a ${alg} key.` })
         }
         yield* Effect.tryPromise({
-          try: () => jose.compactVerify(text, key.key, { algorithms: [alg] }),
+          try: () => compactVerify(text, key.key, { algorithms: [alg] }),
           catch: () => new TokenSignatureInvalid({ message: "The access token's signature does not verify." })
         })
         const claims = decodeClaims(withCurrentNames(payload))

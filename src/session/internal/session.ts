@@ -9,7 +9,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
-import { decodeJwt } from "jose/jwt/decode"
 import { callDecoded, groupRefreshFailure } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
 import { StackClient } from "../../core/StackClient.js"
@@ -19,6 +18,7 @@ import type { RefreshError, RequestTokens, SessionShape, StoredTokens } from "..
 import { makeRefreshGrant, refreshGrant } from "../RefreshGrant.js"
 import { TokenStore } from "../TokenStore.js"
 import * as TokenStoreModule from "../TokenStore.js"
+import { unverifiedClaims } from "./jwtClaims.js"
 import { Listeners } from "./listeners.js"
 
 /**
@@ -26,12 +26,9 @@ import { Listeners } from "./listeners.js"
  * (it never expires); `undefined` when it is not a readable JWT (unusable).
  */
 export const accessTokenExpiry = (token: Redacted.Redacted<string>): Option.Option<number> | undefined => {
-  try {
-    const claims = decodeJwt(Redacted.value(token))
-    return typeof claims.exp === "number" ? Option.some(claims.exp * 1000) : Option.none()
-  } catch {
-    return undefined
-  }
+  const claims = unverifiedClaims(Redacted.value(token))
+  if (claims === undefined) return undefined
+  return typeof claims["exp"] === "number" ? Option.some(claims["exp"] * 1000) : Option.none()
 }
 
 /** Whether an access token can be sent: readable, not rejected, and ≥ 20 s left (or no `exp`). */
