@@ -95,6 +95,8 @@ const bundles: Array<{
   readonly note: string | null
   readonly ours: BundleSize | BundleFailure
   readonly official: BundleSize | BundleFailure
+  /** The smallest Effect program doing the same job (`bench/entries/floor-*`), where one is measured. */
+  readonly floor?: BundleSize | BundleFailure | null
 }> = []
 if (!measured("bundle")) bundles.push(...previous.bundles)
 else for (const bundleCase of bundleCases) {
@@ -105,7 +107,8 @@ else for (const bundleCase of bundleCases) {
     target: bundleCase.target,
     note: ours.note,
     ours: await tryMeasureBundle(ours.entry),
-    official: await tryMeasureBundle(bundleCase.official)
+    official: await tryMeasureBundle(bundleCase.official),
+    floor: bundleCase.floor === null ? null : await tryMeasureBundle(bundleCase.floor)
   })
 }
 
@@ -193,7 +196,16 @@ for (const b of bundles) {
     rows.push([`bundle ${b.label}`, isSize(b.ours) ? kb(b.ours.firstLoadGzipBytes) : "failed", isSize(b.official) ? kb(b.official.firstLoadGzipBytes) : "failed", "", "", "", ld(bundleLoad)])
     continue
   }
-  rows.push([`bundle ${b.label}, first load, gz`, kb(b.ours.firstLoadGzipBytes), kb(b.official.firstLoadGzipBytes), "—", x(b.ours.firstLoadGzipBytes / b.official.firstLoadGzipBytes), "—", ld(bundleLoad)])
+  const floor = b.floor !== undefined && b.floor !== null && isSize(b.floor) ? b.floor : null
+  rows.push([
+    `bundle ${b.label}, first load, gz${floor === null ? "" : "; floor = smallest Effect program doing it (floor ÷ official)"}`,
+    kb(b.ours.firstLoadGzipBytes),
+    kb(b.official.firstLoadGzipBytes),
+    floor === null ? "—" : `${kb(floor.firstLoadGzipBytes)} (${x(floor.firstLoadGzipBytes / b.official.firstLoadGzipBytes)})`,
+    x(b.ours.firstLoadGzipBytes / b.official.firstLoadGzipBytes),
+    "—",
+    ld(bundleLoad)
+  ])
   rows.push([`  same, one file (lazy chunks inlined), gz`, kb(b.ours.gzipBytes), kb(b.official.gzipBytes), "—", x(b.ours.gzipBytes / b.official.gzipBytes), "—", ld(bundleLoad)])
 }
 const eco = (scenario: EconomyResult["scenario"], contender: "ours" | "official") => economy.find((r) => r.scenario === scenario && r.contender === contender)!
@@ -259,7 +271,15 @@ rows.push([
   ld(memory.loadAverage.start)
 ])
 rows.push(["  per Session left after release (leak check)", `${memory.sessions.bytesPerSessionAfterRelease.toFixed(0)} B`, "—", "—", "—", "—", ld(memory.loadAverage.start)])
-rows.push([`heap per live Stack.layerClient context (${memory.clients.count})`, bytes(memory.clients.bytesPerLiveClient), "—", "—", "—", "—", ld(memory.loadAverage.start)])
+rows.push([
+  `heap per live Stack.layerClient context (${memory.clients.count}); floor = FetchHttpClient.layer alone / as a ManagedRuntime`,
+  bytes(memory.clients.bytesPerLiveClient),
+  "—",
+  memory.floor === undefined ? "—" : `${bytes(memory.floor.bytesPerLayer)} / ${bytes(memory.floor.bytesPerRuntime)}`,
+  "—",
+  "—",
+  ld(memory.loadAverage.start)
+])
 rows.push([
   `token check, distinct tokens (${verify.distinctTokens}), signature each; raw = GET /users/me round trip; ratio = speedup`,
   ms(verify.verifyMsPerCall.median),
@@ -333,6 +353,17 @@ rows.push([
   "—",
   ld(cold.loadAverage.start)
 ])
+if (cs.effect !== undefined) {
+  rows.push([
+    `  Effect floor: import of the ${cold.effectModules?.length ?? "?"} effect / @effect/platform modules our entry imports; wall, files; ratio over the empty node`,
+    ms(cs.effect.wallMs.median),
+    cs.official === undefined ? "—" : ms(cs.official.wallMs.median),
+    `${String(cs.effect.filesOpened ?? "—")} files`,
+    x(cold.effectFloorRatio ?? null),
+    `effect ${range(cs.effect.wallMs, (n) => n.toFixed(0))}`,
+    ld(cold.loadAverage.start)
+  ])
+}
 out.push(table(["figure", "ours", "official", "raw/floor", "ratio", "spread", "load"], rows))
 out.push("")
 for (const b of bundles) {
@@ -376,6 +407,10 @@ const results = {
     ...bundle,
     loadAverage: bundleLoad,
     ratioFirstLoadGzip: isSize(bundle.ours) && isSize(bundle.official) ? bundle.ours.firstLoadGzipBytes / bundle.official.firstLoadGzipBytes : null,
+    ratioFloorFirstLoadGzip:
+      bundle.floor !== undefined && bundle.floor !== null && isSize(bundle.floor) && isSize(bundle.official)
+        ? bundle.floor.firstLoadGzipBytes / bundle.official.firstLoadGzipBytes
+        : null,
     ratioSingleFileGzip: isSize(bundle.ours) && isSize(bundle.official) ? bundle.ours.gzipBytes / bundle.official.gzipBytes : null,
     ratioSingleFileMinified: isSize(bundle.ours) && isSize(bundle.official) ? bundle.ours.minifiedBytes / bundle.official.minifiedBytes : null
   })),
