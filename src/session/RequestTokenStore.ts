@@ -27,7 +27,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
 import { isSendableToken } from "../core/internal/headerText.js"
 import * as Cookies from "./cookies.js"
 import {
@@ -82,11 +81,14 @@ export const make = (
   options: RequestTokenStoreOptions
 ): Effect.Effect<TokenStoreShape, TokenStoreError> =>
   Effect.gen(function*() {
-    const initial = yield* readRequestTokens(request, options)
-    const ref = yield* SubscriptionRef.make(initial)
+    // the request's tokens in one variable (nobody else writes to them: no changes)
+    let tokens = yield* readRequestTokens(request, options)
     return {
-      get: SubscriptionRef.get(ref),
-      set: (tokens) => SubscriptionRef.set(ref, sanitize(tokens)),
+      get: Effect.sync(() => tokens),
+      set: (next) =>
+        Effect.sync(() => {
+          tokens = sanitize(next)
+        }),
       changes: Stream.empty
     } satisfies TokenStoreShape
   })
