@@ -35,7 +35,8 @@ import { runMemory } from "./lib/memory.js"
 import { runOverhead, valgrindAvailable } from "./lib/overhead.js"
 import type { Spread } from "./lib/processes.js"
 import { emulatorCounts, load, startEmulatorChild } from "./lib/processes.js"
-import { runStream } from "./lib/stream.js"
+import type { StreamCpuResult } from "./lib/stream.js"
+import { runStream, runStreamCpu } from "./lib/stream.js"
 import { runVerify } from "./lib/verify.js"
 
 const scale = Math.min(1, Math.max(0.01, Number(process.env["BENCH_SCALE"] ?? "1") || 1))
@@ -168,6 +169,18 @@ if (measured("listing")) {
   }
 }
 
+// 6b. streaming CPU: recorded pages on a static server in its own process ---------------------------------
+let streamCpu: StreamCpuResult | null = previous.streamCpu ?? null
+if (measured("stream")) {
+  log(`streaming ${listed} users, client CPU (${scaled(3, 2)} runs per side, static server in its own process)`)
+  const pagesServer = await startEmulatorChild(listed - 1)
+  try {
+    streamCpu = await runStreamCpu(pagesServer.info, pagesServer.info.users, 100, { runs: scaled(3, 2), walks: 2, warmupWalks: 1, official: true })
+  } finally {
+    await pagesServer.stop()
+  }
+}
+
 // 7. cold start ------------------------------------------------------------------------------------
 log(`cold start (${scaled(7, 3)} runs per side)`)
 const cold: Awaited<ReturnType<typeof runColdStart>> = measured("coldstart") ? await runColdStart(scaled(7, 3)) : previous.coldStart
@@ -240,6 +253,15 @@ rows.push([
   minstr(side.raw!.instructionsPerCall),
   overhead.instructionRatio.ours === null ? "— (no valgrind)" : `${x(overhead.instructionRatio.ours)} / ${x(overhead.instructionRatio.official)}`,
   "one run (repeatable; moves with the warm-up)",
+  ld(overhead.loadAverage.start)
+])
+rows.push([
+  "  per call, Effect floor (FetchHttpClient GET + the same schema); CPU / instructions, ratio ÷ raw",
+  "—",
+  "—",
+  `${side.floor === undefined ? "—" : us(side.floor.cpuMicrosPerCall.median)} / ${minstr(side.floor?.instructionsPerCall)}`,
+  `${x(overhead.cpuRatio.floor ?? null)} / ${x(overhead.instructionRatio.floor ?? null)}`,
+  `ours÷floor ${x(overhead.instructionRatio.oursVsFloor ?? overhead.cpuRatio.oursVsFloor ?? null)}`,
   ld(overhead.loadAverage.start)
 ])
 rows.push([
@@ -334,6 +356,27 @@ rows.push([
   "—",
   ld(listing.loadAverage.start)
 ])
+if (streamCpu !== null) {
+  const ss = streamCpu.sides
+  rows.push([
+    `stream ${streamCpu.users} users, client CPU per walk, median; raw = fetch + JSON.parse + mapping; ratio ÷ raw: ours / official`,
+    ms(ss.ours!.cpuMs.median),
+    ss.official === undefined ? "—" : ms(ss.official.cpuMs.median),
+    ms(ss.raw!.cpuMs.median),
+    `${x(streamCpu.ratio.ours)} / ${x(streamCpu.ratio.official)}`,
+    `ours÷raw ${range(streamCpu.oursVsRawSpread, (n) => n.toFixed(2))}`,
+    ld(streamCpu.loadAverage.start)
+  ])
+  rows.push([
+    "  same, Effect floor (FetchHttpClient + the same UserPage schema); ratio ÷ raw",
+    "—",
+    "—",
+    ms(ss.floor!.cpuMs.median),
+    x(streamCpu.ratio.floor),
+    range(ss.floor!.cpuMs, (n) => n.toFixed(0)),
+    ld(streamCpu.loadAverage.start)
+  ])
+}
 const cs = cold.sides
 rows.push([
   "cold start: import in a fresh node, wall, median; floor = empty node; ratio over the floor",
@@ -419,6 +462,7 @@ const results = {
   memory,
   verify,
   listing,
+  streamCpu,
   coldStart: cold,
   table: printed
 }

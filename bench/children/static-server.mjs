@@ -1,13 +1,22 @@
 /**
- * The trivial local HTTP server of the per-call measurement (a process of its own, plain Node, no
- * tsx): every request gets the same recorded `GET /users/me` answer (argv[2]: a JSON file with
- * `{ "body": … }`). `GET /__bench/count` answers the number of other requests received. Listens on
- * 127.0.0.1 (free port) and prints `{"port":…}` once listening.
+ * The trivial local HTTP server of the per-call and streaming measurements (a process of its own,
+ * plain Node, no tsx). argv[2]: a JSON file with `{ "body": … }` (every request gets that recorded
+ * `GET /users/me` answer) or `{ "pages": { "<cursor>": … } }` (recorded `GET /users` pages, chosen by
+ * the request's `cursor` query parameter, `""` for the first page). `GET /__bench/count` answers
+ * the number of other requests received. Listens on 127.0.0.1 (free port) and prints
+ * `{"port":…}` once listening.
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 
-const body = JSON.stringify(JSON.parse(readFileSync(process.argv[2], "utf8")).body)
+const answer = JSON.parse(readFileSync(process.argv[2], "utf8"))
+const body = JSON.stringify(answer.body ?? null)
+const pages = new Map(Object.entries(answer.pages ?? {}).map(([cursor, page]) => [cursor, JSON.stringify(page)]))
+const bodyOf = (url) => {
+  if (pages.size === 0) return body
+  const cursor = new URL(url, "http://127.0.0.1").searchParams.get("cursor") ?? ""
+  return pages.get(cursor) ?? JSON.stringify({ items: [], pagination: { next_cursor: null } })
+}
 let count = 0
 const server = createServer((request, response) => {
   if (request.url === "/__bench/count") {
@@ -18,8 +27,9 @@ const server = createServer((request, response) => {
   count += 1
   request.resume()
   request.on("end", () => {
-    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-    response.end(body)
+    const text = bodyOf(request.url ?? "/")
+    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+    response.end(text)
   })
 })
 server.keepAliveTimeout = 60_000

@@ -17,8 +17,9 @@
  */
 import * as esbuild from "esbuild"
 import { spawn, spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import type { BenchServer, Tokens } from "./harness.js"
 import { createSessions, createUser, serverHeaders } from "./harness.js"
 import { benchDir, rootDir } from "./bundle.js"
@@ -95,7 +96,9 @@ export const officialModuleUrl = (): string | null => {
   try {
     return import.meta.resolve("@stackframe/js")
   } catch {
-    return null
+    // where import.meta.resolve is not there (vitest): its ESM entry next to the package file
+    const entry = join(benchDir, "node_modules", "@stackframe", "js", "dist", "esm", "index.js")
+    return existsSync(entry) ? pathToFileURL(entry).href : null
   }
 }
 
@@ -141,7 +144,7 @@ const control = (args: ReadonlyArray<string>) => {
  * instrumentation off through start-up and warm-up; it is turned on (`callgrind_control -i on`)
  * just before the measured calls and the counts are dumped (`-d`) right after them.
  */
-const instructions = (work: string, script: string, side: Side, config: string, calls: number, warmup: number): Promise<number> => {
+export const instructions = (work: string, script: string, side: Side, config: string, calls: number, warmup: number): Promise<number> => {
   const dir = join(work, `callgrind-${side}`)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })

@@ -7,14 +7,19 @@
  * used sampled every chunk and every 5 ms, minus the heap before), min / median / max.
  * `{ official: false }` leaves the official one out (`official` is then `null`).
  */
+import * as esbuild from "esbuild"
 import { ManagedRuntime, Stream } from "effect"
+import { rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Stack from "../../src/Stack.js"
 import type { Target } from "./harness.js"
 import { serverHeaders } from "./harness.js"
 import { loadOfficial } from "./clients.js"
 import type { Spread } from "./processes.js"
-import { load, spread } from "./processes.js"
+import { load, runJsonChild, spread, startServerChild } from "./processes.js"
+import { benchDir, rootDir } from "./bundle.js"
+import { makeWorkDir, officialModuleUrl } from "./overhead.js"
 
 /** One way of walking every user, over the runs. */
 export interface ListingRun {
@@ -173,5 +178,146 @@ export const runStream = async (
     }
   } finally {
     await runtime.dispose()
+  }
+}
+
+/** The contenders of the streaming CPU measurement. */
+export type StreamSide = "raw" | "floor" | "ours" | "official"
+
+/** Client CPU to walk every user, against recorded pages on a static server in another process. */
+export interface StreamCpuResult {
+  readonly users: number
+  readonly pageSize: number
+  readonly runs: number
+  /** Measured walks per child process (after `warmupWalks` unmeasured ones). */
+  readonly walks: number
+  readonly warmupWalks: number
+  readonly sides: Readonly<
+    Partial<
+      Record<
+        StreamSide,
+        {
+          /** CPU milliseconds (user + system) of the client process per walk. */
+          readonly cpuMs: Spread
+          /** `GET /users` requests the static server received per walk (warm-up included). */
+          readonly pagesPerWalk: number
+        }
+      >
+    >
+  >
+  /** ours ÷ raw, floor ÷ raw, official ÷ raw, ours ÷ floor of the median CPU time. */
+  readonly ratio: { readonly ours: number; readonly floor: number; readonly official: number | null; readonly oursVsFloor: number }
+  /** ours ÷ raw of each run. */
+  readonly oursVsRawSpread: Spread
+  readonly loadAverage: { readonly start: number; readonly end: number }
+}
+
+/** Every `GET /users` page of a walk at `pageSize`, keyed by the cursor that asks for it (`""`: the first). */
+export const recordPages = async (target: Target, pageSize: number): Promise<{ readonly pages: Record<string, unknown>; readonly users: number }> => {
+  const pages: Record<string, unknown> = {}
+  let cursor: string | null = null
+  let users = 0
+  do {
+    const query: string = `limit=${pageSize}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
+    const response = await fetch(`${target.baseUrl}/api/v1/users?${query}`, { headers: serverHeaders(target) })
+    const page = (await response.json()) as { items: Array<unknown>; pagination: { next_cursor: string | null } }
+    pages[cursor ?? ""] = page
+    users += page.items.length
+    cursor = page.pagination.next_cursor
+  } while (cursor !== null)
+  return { pages, users }
+}
+
+/**
+ * Client CPU to stream every user: the pages of `target` (an emulator seeded with the users) are
+ * recorded once and served by the static server in another process; each side walks them in a
+ * child process of its own (`bench/children/stream-child.ts`, bundled), `warmupWalks` unmeasured
+ * walks then `walks` measured ones; `runs` children per side in alternating order.
+ */
+export const runStreamCpu = async (
+  target: Target,
+  expected: number,
+  pageSize: number,
+  options: { readonly runs: number; readonly walks: number; readonly warmupWalks: number; readonly official: boolean }
+): Promise<StreamCpuResult> => {
+  const loadStart = load()
+  const { pages, users } = await recordPages(target, pageSize)
+  if (users !== expected) throw new Error(`stream: expected ${expected} users, recorded ${users}`)
+  const work = makeWorkDir("stream")
+  try {
+    const answerFile = join(work, "stream-pages.json")
+    writeFileSync(answerFile, JSON.stringify({ pages }))
+    const outfile = join(work, "stream-child.mjs")
+    await esbuild.build({
+      entryPoints: [join(benchDir, "children", "stream-child.ts")],
+      bundle: true,
+      packages: "external",
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      outfile,
+      logLevel: "silent",
+      absWorkingDir: rootDir
+    })
+    const server = await startServerChild<{ port: number }>([], join(benchDir, "children", "static-server.mjs"), [answerFile])
+    const count = async () => ((await (await fetch(`http://127.0.0.1:${server.info.port}/__bench/count`)).json()) as { count: number }).count
+    const configFile = join(work, "stream-config.json")
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        baseUrl: `http://127.0.0.1:${server.info.port}`,
+        projectId: target.projectId,
+        publishableClientKey: target.publishableClientKey,
+        secretServerKey: target.secretServerKey,
+        pageSize,
+        officialModule: officialModuleUrl()
+      })
+    )
+    const sides: ReadonlyArray<StreamSide> = options.official ? ["raw", "floor", "ours", "official"] : ["raw", "floor", "ours"]
+    const cpu: Record<StreamSide, Array<number>> = { raw: [], floor: [], ours: [], official: [] }
+    const pagesSeen: Record<StreamSide, number> = { raw: 0, floor: 0, ours: 0, official: 0 }
+    const ratios: Array<number> = []
+    try {
+      for (let run = 0; run < options.runs; run++) {
+        const perRun: Partial<Record<StreamSide, number>> = {}
+        for (const side of run % 2 === 0 ? sides : [...sides].reverse()) {
+          const before = await count()
+          const result = runJsonChild<{ users: number; cpuMicros: number }>(process.execPath, [
+            outfile,
+            side,
+            configFile,
+            String(options.walks),
+            String(options.warmupWalks)
+          ])
+          if (result.users !== expected) throw new Error(`stream: expected ${expected} users, ${side} walked ${result.users}`)
+          pagesSeen[side] += (await count()) - before
+          perRun[side] = result.cpuMicros / 1000 / options.walks
+          cpu[side].push(perRun[side]!)
+        }
+        ratios.push(perRun.ours! / perRun.raw!)
+      }
+    } finally {
+      await server.stop()
+    }
+    const walksPerSide = options.runs * (options.walks + options.warmupWalks)
+    const median = (side: StreamSide) => spread(cpu[side]).median
+    return {
+      users: expected,
+      pageSize,
+      runs: options.runs,
+      walks: options.walks,
+      warmupWalks: options.warmupWalks,
+      sides: Object.fromEntries(sides.map((side) => [side, { cpuMs: spread(cpu[side]), pagesPerWalk: pagesSeen[side] / walksPerSide }])),
+      ratio: {
+        ours: median("ours") / median("raw"),
+        floor: median("floor") / median("raw"),
+        official: options.official ? median("official") / median("raw") : null,
+        oursVsFloor: median("ours") / median("floor")
+      },
+      oursVsRawSpread: spread(ratios),
+      loadAverage: { start: loadStart, end: load() }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
   }
 }

@@ -17,7 +17,7 @@ import { seedUsers, startBenchServer } from "../../bench/lib/harness.js"
 import { runMemory } from "../../bench/lib/memory.js"
 import { runOverhead } from "../../bench/lib/overhead.js"
 import { emulatorCounts, spread, startEmulatorChild } from "../../bench/lib/processes.js"
-import { runStream } from "../../bench/lib/stream.js"
+import { runStream, runStreamCpu } from "../../bench/lib/stream.js"
 import { runVerify } from "../../bench/lib/verify.js"
 
 let bench: BenchServer
@@ -145,6 +145,20 @@ describe("bench in miniature", () => {
       await server.stop()
     }
   }, 60_000)
+
+  it("streaming CPU: every side walks the 250 recorded users in 3 GET /users pages per walk, served by the static server in another process", async () => {
+    const server = await startEmulatorChild(249)
+    try {
+      const result = await runStreamCpu(server.info, 250, 100, { runs: 1, walks: 1, warmupWalks: 1, official })
+      expect(result.sides.raw).toMatchObject({ pagesPerWalk: 3 })
+      expect(result.sides.floor).toMatchObject({ pagesPerWalk: 3 })
+      expect(result.sides.ours).toMatchObject({ pagesPerWalk: 3 })
+      if (official) expect(result.sides.official).toMatchObject({ pagesPerWalk: 3 })
+      expect(result.oursVsRawSpread.runs).toBe(1)
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
 
   it("listing: seeding an in-process emulator adds the users without requests", () => {
     const before = bench.requests.total()
