@@ -18,7 +18,7 @@
  * script installs it (`npm --prefix bench install`), then runs
  * `node --expose-gc --import tsx bench/run.ts`. `BENCH_SCALE=0.1` runs a tenth of the counts (the
  * JSON records the scale); `BENCH_CALLGRIND=0` skips the instruction counts; `BENCH_ONLY=overhead,listing`
- * measures only the named parts (bundle, economy, overhead, memory, verify, listing, coldstart) and
+ * measures only the named parts (bundle, economy, overhead, inflight, memory, verify, listing, stream, coldstart) and
  * takes the others' figures from the last `latest.json` (the JSON lists the parts measured).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -37,6 +37,8 @@ import type { Spread } from "./lib/processes.js"
 import { emulatorCounts, load, startEmulatorChild } from "./lib/processes.js"
 import type { StreamCpuResult } from "./lib/stream.js"
 import { runStream, runStreamCpu } from "./lib/stream.js"
+import type { InflightResult } from "./lib/inflight.js"
+import { runInflight } from "./lib/inflight.js"
 import { runVerify } from "./lib/verify.js"
 
 const scale = Math.min(1, Math.max(0.01, Number(process.env["BENCH_SCALE"] ?? "1") || 1))
@@ -116,6 +118,7 @@ else for (const bundleCase of bundleCases) {
 // 2. request economy and the fixture of 3. (emulator in this process; counted, not timed) ---------
 const bench = await startBenchServer()
 let economy: ReadonlyArray<EconomyResult>
+let inflight: InflightResult | null = previous.inflight ?? null
 let overhead: Awaited<ReturnType<typeof runOverhead>>
 const economyLoad = load()
 try {
@@ -129,6 +132,10 @@ try {
     official: true,
     callgrind: withCallgrind ? { calls: scaled(50, 5), warmup: scaled(1500, 20) } : null
   })
+  if (measured("inflight")) {
+    log(`memory per call in flight (${scaled(1000, 50)} concurrent calls × ${scaled(3, 2)} runs per side, --expose-gc children)`)
+    inflight = await runInflight(bench, { concurrent: scaled(1000, 50), warmup: scaled(200, 20), runs: scaled(3, 2), official: true })
+  }
 } finally {
   await bench.stop()
 }
@@ -274,6 +281,27 @@ rows.push([
   ld(overhead.loadAverage.start)
 ])
 const bytes = (n: number) => `${(n / 1024).toFixed(1)} KB`
+if (inflight !== null) {
+  const is = inflight.sides
+  rows.push([
+    `heap per call in flight (${inflight.concurrent} concurrent, answers held), median; ratio ÷ raw: ours / official`,
+    bytes(is.ours!.bytesPerCall.median),
+    is.official === undefined ? "—" : bytes(is.official.bytesPerCall.median),
+    bytes(is.raw!.bytesPerCall.median),
+    `${x(inflight.ratio.ours)} / ${x(inflight.ratio.official)}`,
+    `ours ${range(is.ours!.bytesPerCall, bytes)}`,
+    ld(inflight.loadAverage.start)
+  ])
+  rows.push([
+    "  same, Effect floor (FetchHttpClient GET + the same schema); ratio ÷ raw",
+    "—",
+    "—",
+    bytes(is.floor!.bytesPerCall.median),
+    x(inflight.ratio.floor),
+    range(is.floor!.bytesPerCall, bytes),
+    ld(inflight.loadAverage.start)
+  ])
+}
 rows.push([
   `heap per live Session (${memory.sessions.count}, kept reachable), median`,
   bytes(memory.sessions.bytesPerLiveSession),
@@ -463,6 +491,7 @@ const results = {
   verify,
   listing,
   streamCpu,
+  inflight,
   coldStart: cold,
   table: printed
 }

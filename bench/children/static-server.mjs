@@ -3,8 +3,10 @@
  * plain Node, no tsx). argv[2]: a JSON file with `{ "body": … }` (every request gets that recorded
  * `GET /users/me` answer) or `{ "pages": { "<cursor>": … } }` (recorded `GET /users` pages, chosen by
  * the request's `cursor` query parameter, `""` for the first page). `GET /__bench/count` answers
- * the number of other requests received. Listens on 127.0.0.1 (free port) and prints
- * `{"port":…}` once listening.
+ * the number of other requests received. After `POST /__bench/hold` (or with argv[3] `hold`)
+ * answers are held until `POST /__bench/release`, which answers every held request (later
+ * requests are answered at once).
+ * Listens on 127.0.0.1 (free port) and prints `{"port":…}` once listening.
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -18,8 +20,23 @@ const bodyOf = (url) => {
   return pages.get(cursor) ?? JSON.stringify({ items: [], pagination: { next_cursor: null } })
 }
 let count = 0
+let holding = process.argv[3] === "hold"
+const held = []
 const server = createServer((request, response) => {
   if (request.url === "/__bench/count") {
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ count }))
+    return
+  }
+  if (request.url === "/__bench/hold") {
+    holding = true
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ count }))
+    return
+  }
+  if (request.url === "/__bench/release") {
+    holding = false
+    for (const answer of held.splice(0)) answer()
     response.writeHead(200, { "content-type": "application/json" })
     response.end(JSON.stringify({ count }))
     return
@@ -28,8 +45,12 @@ const server = createServer((request, response) => {
   request.resume()
   request.on("end", () => {
     const text = bodyOf(request.url ?? "/")
-    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
-    response.end(text)
+    const answer = () => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+      response.end(text)
+    }
+    if (holding) held.push(answer)
+    else answer()
   })
 })
 server.keepAliveTimeout = 60_000

@@ -103,10 +103,13 @@ export const officialModuleUrl = (): string | null => {
 }
 
 /** Bundles `bench/children/call-child.ts` into one ESM file (packages external); returns its path. */
-export const buildCallChild = async (dir: string): Promise<string> => {
-  const outfile = join(dir, "call-child.mjs")
+export const buildCallChild = (dir: string): Promise<string> => buildChild("call-child", dir)
+
+/** Bundles `bench/children/<name>.ts` into `dir/<name>.mjs`, one ESM file (packages external); returns its path. */
+export const buildChild = async (name: string, dir: string): Promise<string> => {
+  const outfile = join(dir, `${name}.mjs`)
   await esbuild.build({
-    entryPoints: [join(benchDir, "children", "call-child.ts")],
+    entryPoints: [join(benchDir, "children", `${name}.ts`)],
     bundle: true,
     packages: "external",
     format: "esm",

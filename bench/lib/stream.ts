@@ -7,7 +7,6 @@
  * used sampled every chunk and every 5 ms, minus the heap before), min / median / max.
  * `{ official: false }` leaves the official one out (`official` is then `null`).
  */
-import * as esbuild from "esbuild"
 import { ManagedRuntime, Stream } from "effect"
 import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -18,8 +17,8 @@ import { serverHeaders } from "./harness.js"
 import { loadOfficial } from "./clients.js"
 import type { Spread } from "./processes.js"
 import { load, runJsonChild, spread, startServerChild } from "./processes.js"
-import { benchDir, rootDir } from "./bundle.js"
-import { makeWorkDir, officialModuleUrl } from "./overhead.js"
+import { benchDir } from "./bundle.js"
+import { buildChild, makeWorkDir, officialModuleUrl } from "./overhead.js"
 
 /** One way of walking every user, over the runs. */
 export interface ListingRun {
@@ -247,18 +246,7 @@ export const runStreamCpu = async (
   try {
     const answerFile = join(work, "stream-pages.json")
     writeFileSync(answerFile, JSON.stringify({ pages }))
-    const outfile = join(work, "stream-child.mjs")
-    await esbuild.build({
-      entryPoints: [join(benchDir, "children", "stream-child.ts")],
-      bundle: true,
-      packages: "external",
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      outfile,
-      logLevel: "silent",
-      absWorkingDir: rootDir
-    })
+    const outfile = await buildChild("stream-child", work)
     const server = await startServerChild<{ port: number }>([], join(benchDir, "children", "static-server.mjs"), [answerFile])
     const count = async () => ((await (await fetch(`http://127.0.0.1:${server.info.port}/__bench/count`)).json()) as { count: number }).count
     const configFile = join(work, "stream-config.json")

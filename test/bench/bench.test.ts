@@ -18,6 +18,7 @@ import { runMemory } from "../../bench/lib/memory.js"
 import { runOverhead } from "../../bench/lib/overhead.js"
 import { emulatorCounts, spread, startEmulatorChild } from "../../bench/lib/processes.js"
 import { runStream, runStreamCpu } from "../../bench/lib/stream.js"
+import { runInflight } from "../../bench/lib/inflight.js"
 import { runVerify } from "../../bench/lib/verify.js"
 
 let bench: BenchServer
@@ -112,6 +113,13 @@ describe("bench in miniature", () => {
     expect(result.sides.official).toBeUndefined()
     expect(result.cpuRatioSpread.runs).toBe(1)
   }, 60_000)
+
+  it("memory in flight: every side's 20 concurrent calls are all held by the server while the heap is read, then all answered", async () => {
+    const result = await runInflight(bench, { concurrent: 20, warmup: 2, runs: 1, official: false, sessions: 5 })
+    expect(result.concurrent).toBe(20)
+    for (const side of ["raw", "floor", "ours"] as const) expect(result.sides[side]?.bytesPerCall.runs).toBe(1)
+    expect(result.sides.official).toBeUndefined()
+  }, 120_000)
 
   it("token check: every token is distinct and verified without a request once the JWKS is cached", async () => {
     const result = await runVerify(bench, async () => bench.requests.total(), 4, 2)

@@ -1,0 +1,103 @@
+/**
+ * The contenders' "user behind these tokens" call, shared by the per-call children (CPU time and
+ * instructions: `call-child.ts`; memory in flight: `inflight-child.ts`): raw `fetch`, the Effect
+ * floor (`FetchHttpClient`, one `GET`, the same `ServerUser` schema), this SDK
+ * (`ServerUsers.fromRequest`) and the official `StackServerApp.getUser`. Raw and floor send the
+ * headers this SDK sends; every answer is checked.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { Effect, ManagedRuntime, Schema } from "effect"
+import * as Stack from "../../src/Stack.js"
+import * as ServerUsers from "../../src/users/ServerUsers.js"
+import { ServerUser } from "../../src/users/User.js"
+
+/** What a child reads from its config file. */
+export interface Config {
+  readonly baseUrl: string
+  readonly projectId: string
+  readonly publishableClientKey: string
+  readonly secretServerKey: string
+  readonly userId: string
+  readonly tokens: ReadonlyArray<{ readonly accessToken: string; readonly refreshToken: string }>
+  /** The official SDK's module URL (it lives in `bench/node_modules`). */
+  readonly officialModule: string | null
+}
+
+/** The headers this SDK sends with server access and a session's tokens (raw and floor send the same). */
+const headersOf = (config: Config, tokens: Config["tokens"][number], i: number): Record<string, string> => ({
+  "x-stack-project-id": config.projectId,
+  "x-stack-access-type": "server",
+  "x-stack-client-version": "bench",
+  "x-stack-allow-anonymous-user": "true",
+  "x-stack-random-nonce": `nonce${i}`,
+  "x-stack-override-error-status": "true",
+  "x-stack-publishable-client-key": config.publishableClientKey,
+  "x-stack-access-token": tokens.accessToken,
+  "x-stack-refresh-token": tokens.refreshToken,
+  "x-stack-secret-server-key": config.secretServerKey
+})
+
+/** The call of `side` (`raw` | `floor` | `ours` | `official`): call `i` uses the `i`-th session's tokens (cycled). */
+export const makeCall = async (side: string, config: Config): Promise<(i: number) => Promise<void>> => {
+  if (side === "raw") {
+    return async (i) => {
+      const tokens = config.tokens[i % config.tokens.length]!
+      const response = await fetch(`${config.baseUrl}/api/v1/users/me`, { headers: headersOf(config, tokens, i) })
+      const body = (await response.json()) as { id?: string }
+      if (body.id !== config.userId) throw new Error("raw fetch: unexpected answer")
+    }
+  }
+  if (side === "floor") {
+    const runtime = ManagedRuntime.make(FetchHttpClient.layer)
+    const decode = Schema.decodeUnknown(ServerUser)
+    const url = `${config.baseUrl}/api/v1/users/me`
+    const get = (i: number) =>
+      Effect.flatMap(HttpClient.HttpClient, (client) =>
+        client.execute(HttpClientRequest.setHeaders(HttpClientRequest.get(url), headersOf(config, config.tokens[i % config.tokens.length]!, i)))
+      ).pipe(
+        Effect.flatMap((response) => response.json),
+        Effect.flatMap(decode)
+      )
+    return async (i) => {
+      const user = await runtime.runPromise(get(i))
+      if (user.id !== config.userId) throw new Error("floor: unexpected answer")
+    }
+  }
+  if (side === "ours") {
+    const runtime = ManagedRuntime.make(
+      Stack.layerServer({
+        projectId: config.projectId,
+        publishableClientKey: config.publishableClientKey,
+        secretServerKey: config.secretServerKey,
+        baseUrl: config.baseUrl
+      })
+    )
+    return async (i) => {
+      const tokens = config.tokens[i % config.tokens.length]!
+      const user = await runtime.runPromise(
+        ServerUsers.fromRequest({ headers: { "x-stack-auth": JSON.stringify(tokens) } }, { projectId: config.projectId })
+      )
+      if (user._tag !== "Some" || user.value.id !== config.userId) throw new Error("ours: unexpected answer")
+    }
+  }
+  if (config.officialModule === null) throw new Error("the official SDK is not installed (npm --prefix bench install)")
+  const { StackServerApp } = (await import(config.officialModule)) as {
+    StackServerApp: new (options: Record<string, unknown>) => { getUser(options: { tokenStore: unknown }): Promise<{ id: string } | null> }
+  }
+  const app = new StackServerApp({
+    projectId: config.projectId,
+    publishableClientKey: config.publishableClientKey,
+    secretServerKey: config.secretServerKey,
+    baseUrl: config.baseUrl,
+    tokenStore: "memory",
+    noAutomaticPrefetch: true
+  })
+  return async (i) => {
+    const tokens = config.tokens[i % config.tokens.length]!
+    const user = await app.getUser({ tokenStore: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken } })
+    if (user?.id !== config.userId) throw new Error("official: unexpected answer")
+  }
+}
+
