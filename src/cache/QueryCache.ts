@@ -443,8 +443,10 @@ const makePartition = (
       // undo a newer one that a reader already applied
       const watched = session.value
       if (watched.listen !== undefined) {
-        // a plain listener (issue 14: no watcher fiber or stream per layer), removed with the scope
-        const run = Runtime.runFork(yield* Effect.runtime<never>())
+        // a plain listener (issue 14: no watcher fiber or stream per layer), removed with the scope;
+        // it looks at the session at once, so the cache is in step when the session's write returns
+        // (the look is synchronous: were it ever to wait, its fiber would go on in the background)
+        const run = Runtime.runSyncExit(yield* Effect.runtime<never>())
         const remove = watched.listen(() => {
           run(syncSession)
         })

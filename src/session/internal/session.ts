@@ -305,9 +305,9 @@ export const makeSession = Effect.gen(function* () {
   const scope = yield* Effect.scope
   const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), true)
   if (store.listen !== undefined) {
-    // a plain listener: no fiber or stream is held to watch the store
-    const runtime = yield* Effect.runtime<never>()
-    const run = Runtime.runFork(runtime)
+    // a plain listener: no fiber or stream is held to watch the store; the session takes the
+    // change at once (synchronously: were it ever to wait, its fiber would go on in the background)
+    const run = Runtime.runSyncExit(yield* Effect.runtime<never>())
     const remove = store.listen((tokens) => {
       run(session.receive(tokens))
     })
