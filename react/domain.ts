@@ -119,133 +119,242 @@ const hydratedUserEffect = <O extends UseUserOr>(hydration: HydrationContext | u
     ? userEffect(options)
     : (Effect.zipRight(hydration.apply, userEffect(options)) as Effect.Effect<UserFor<O>, UseUserError<O>, GetUser.GetUserRequirements>)
 
+// Each hook is made by a top-level function of the query hooks, so a bundle keeps only the hooks
+// an app uses (issue 14: bundle (c)); makeDomainHooks puts them all together for makeStackHooks.
+
+/**
+ * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and
+ * every change through the SDK. See {@link UseUserOptions} for `or`.
+ */
+const useUserWith = ({ useStackQuery: query, useStackQueryInitial: initialQuery }: QueryHooks<ClientServices>) =>
+  <const O extends UseUserOr = "return-null">(
+    options: UseUserOptions<O> = {}
+  ): StackQueryResult<UserFor<O>, UseUserError<O>> => {
+    const hydration = useStackContext("useUser").hydration
+    const effect = hydratedUserEffect(hydration, options)
+    const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
+    return initialQuery === undefined ? query(effect, deps) : initialQuery(effect, deps, initialUser(hydration, options))
+  }
+
+/** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
+const useSuspenseUserWith = ({ useStackSuspenseQuery: suspenseQuery, useStackSuspenseQueryInitial: initialSuspenseQuery }: QueryHooks<ClientServices>) =>
+  <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> => {
+    const hydration = useStackContext("useSuspenseUser").hydration
+    const effect = hydratedUserEffect(hydration, options)
+    const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
+    return initialSuspenseQuery === undefined
+      ? suspenseQuery(effect, deps)
+      : initialSuspenseQuery(effect, deps, initialUser(hydration, options))
+  }
+
+/** The signed-in user's contact channels (`ContactChannels.list`, cached). */
+const useContactChannelsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(ContactChannels.list(), [])
+
+/** {@link useContactChannels} for Suspense. */
+const useSuspenseContactChannelsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(ContactChannels.list(), [])
+
+/** The signed-in user's e-mail notification categories (`NotificationCategories.list`, cached; follows `setEnabled`). */
+const useNotificationCategoriesWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(NotificationCategories.list(), [])
+
+/** {@link useNotificationCategories} for Suspense. */
+const useSuspenseNotificationCategoriesWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(NotificationCategories.list(), [])
+
+/** The signed-in user's API keys (`UserApiKeys.list`, cached). */
+const useApiKeysWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(UserApiKeys.list(), [])
+
+/** {@link useApiKeys} for Suspense. */
+const useSuspenseApiKeysWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(UserApiKeys.list(), [])
+
+/** The signed-in user's active sessions (`Sessions.list`, cached). */
+const useSessionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(Sessions.list(), [])
+
+/** {@link useSessions} for Suspense. */
+const useSuspenseSessionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(Sessions.list(), [])
+
+/** The current project, client view (`Projects.getCurrent`, cached; kept across sign-ins). */
+const useProjectWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(Projects.getCurrent(), [])
+
+/** {@link useProject} for Suspense. */
+const useSuspenseProjectWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(Projects.getCurrent(), [])
+
+/** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
+const useTeamsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(Teams.listMine(), [])
+
+/** {@link useTeams} for Suspense. */
+const useSuspenseTeamsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(Teams.listMine(), [])
+
+/** One team of the signed-in user (`Teams.get`, cached). */
+const useTeamWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (teamId: string) => query(Teams.get(teamId), [teamId])
+
+/** {@link useTeam} for Suspense. */
+const useSuspenseTeamWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (teamId: string) => suspenseQuery(Teams.get(teamId), [teamId])
+
+/** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
+const useTeamMembersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (teamId: string) => query(TeamMemberProfiles.list(teamId), [teamId])
+
+/** {@link useTeamMembers} for Suspense. */
+const useSuspenseTeamMembersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (teamId: string) => suspenseQuery(TeamMemberProfiles.list(teamId), [teamId])
+
+/** The pending invitations of a team (`TeamInvitations.list`, cached). */
+const useTeamInvitationsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (teamId: string) => query(TeamInvitations.list(teamId), [teamId])
+
+/** {@link useTeamInvitations} for Suspense. */
+const useSuspenseTeamInvitationsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (teamId: string) => suspenseQuery(TeamInvitations.list(teamId), [teamId])
+
+/**
+ * Whether the signed-in user has a permission in a team, contained permissions included
+ * (`Permissions.hasTeamPermission`, over the cached recursive list).
+ */
+const usePermissionWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (teamId: string, permissionId: string) =>
+    query(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+
+/** {@link usePermission} for Suspense. */
+const useSuspensePermissionWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (teamId: string, permissionId: string) =>
+    suspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+
+/** A team's API keys (`TeamApiKeys.list`, cached). */
+const useTeamApiKeysWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (teamId: string) => query(TeamApiKeys.list(teamId), [teamId])
+
+/** {@link useTeamApiKeys} for Suspense. */
+const useSuspenseTeamApiKeysWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (teamId: string) => suspenseQuery(TeamApiKeys.list(teamId), [teamId])
+
+/** The signed-in user's permissions in a team, contained ones included (`Permissions.listTeamPermissions`, cached). */
+const usePermissionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (teamId: string, options: Permissions.ListOptions = {}) =>
+    query(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true])
+
+/** {@link usePermissions} for Suspense. */
+const useSuspensePermissionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (teamId: string, options: Permissions.ListOptions = {}) =>
+    suspenseQuery(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true])
+
+/**
+ * Whether the signed-in user has a project-scope permission, contained permissions included
+ * (`Permissions.hasProjectPermission`, over the cached recursive list).
+ */
+const useProjectPermissionWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (permissionId: string) => query(Permissions.hasProjectPermission(permissionId), [permissionId])
+
+/** {@link useProjectPermission} for Suspense. */
+const useSuspenseProjectPermissionWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (permissionId: string) =>
+    suspenseQuery(Permissions.hasProjectPermission(permissionId), [permissionId])
+
+/** The signed-in user's project-scope permissions (`Permissions.listProjectPermissions`, cached). */
+const useProjectPermissionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (options: Permissions.ListOptions = {}) =>
+    query(Permissions.listProjectPermissions(options), [options.recursive ?? true])
+
+/** {@link useProjectPermissions} for Suspense. */
+const useSuspenseProjectPermissionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (options: Permissions.ListOptions = {}) =>
+    suspenseQuery(Permissions.listProjectPermissions(options), [options.recursive ?? true])
+
+/**
+ * The pending invitations addressed to the signed-in user's verified e-mail addresses, any team
+ * (`TeamInvitations.listMine`, cached).
+ */
+const useReceivedInvitationsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(TeamInvitations.listMine(), [])
+
+/** {@link useReceivedInvitations} for Suspense. */
+const useSuspenseReceivedInvitationsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(TeamInvitations.listMine(), [])
+
+/** The signed-in user's connected provider accounts (`ConnectedAccounts.list`). */
+const useConnectedAccountsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(ConnectedAccounts.list(), [])
+
+/** {@link useConnectedAccounts} for Suspense. */
+const useSuspenseConnectedAccountsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(ConnectedAccounts.list(), [])
+
+/**
+ * The signed-in user's connected account of one provider (`providerId`, e.g. `"github"`), or
+ * `null` when none is connected (the official `useConnectedAccount(providerId)` without `or`).
+ */
+const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (providerId: string) => query(connectedAccount(providerId), [providerId])
+
+/** {@link useConnectedAccount} for Suspense. */
+const useSuspenseConnectedAccountWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (providerId: string) => suspenseQuery(connectedAccount(providerId), [providerId])
+
+/** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
+const useOAuthProvidersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  () => query(ConnectedAccounts.listOAuthProviders(), [])
+
+/** {@link useOAuthProviders} for Suspense. */
+const useSuspenseOAuthProvidersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  () => suspenseQuery(ConnectedAccounts.listOAuthProviders(), [])
+
 /**
  * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a
  * Stack layer, `Stack.ClientServices`). The module's exports are these over the generic hooks;
  * `makeStackHooks(runtime)` makes them over the runtime's typed ones.
  */
-export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => {
-  const {
-    useStackQuery: query,
-    useStackSuspenseQuery: suspenseQuery,
-    useStackQueryInitial: initialQuery,
-    useStackSuspenseQueryInitial: initialSuspenseQuery
-  } = hooks
-  return {
-    /**
-     * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and
-     * every change through the SDK. See {@link UseUserOptions} for `or`.
-     */
-    useUser: <const O extends UseUserOr = "return-null">(
-      options: UseUserOptions<O> = {}
-    ): StackQueryResult<UserFor<O>, UseUserError<O>> => {
-      const hydration = useStackContext("useUser").hydration
-      const effect = hydratedUserEffect(hydration, options)
-      const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
-      return initialQuery === undefined ? query(effect, deps) : initialQuery(effect, deps, initialUser(hydration, options))
-    },
-    /** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
-    useSuspenseUser: <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> => {
-      const hydration = useStackContext("useSuspenseUser").hydration
-      const effect = hydratedUserEffect(hydration, options)
-      const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
-      return initialSuspenseQuery === undefined
-        ? suspenseQuery(effect, deps)
-        : initialSuspenseQuery(effect, deps, initialUser(hydration, options))
-    },
-    /** The signed-in user's contact channels (`ContactChannels.list`, cached). */
-    useContactChannels: () => query(ContactChannels.list(), []),
-    /** {@link useContactChannels} for Suspense. */
-    useSuspenseContactChannels: () => suspenseQuery(ContactChannels.list(), []),
-    /** The signed-in user's e-mail notification categories (`NotificationCategories.list`, cached; follows `setEnabled`). */
-    useNotificationCategories: () => query(NotificationCategories.list(), []),
-    /** {@link useNotificationCategories} for Suspense. */
-    useSuspenseNotificationCategories: () => suspenseQuery(NotificationCategories.list(), []),
-    /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
-    useApiKeys: () => query(UserApiKeys.list(), []),
-    /** {@link useApiKeys} for Suspense. */
-    useSuspenseApiKeys: () => suspenseQuery(UserApiKeys.list(), []),
-    /** The signed-in user's active sessions (`Sessions.list`, cached). */
-    useSessions: () => query(Sessions.list(), []),
-    /** {@link useSessions} for Suspense. */
-    useSuspenseSessions: () => suspenseQuery(Sessions.list(), []),
-    /** The current project, client view (`Projects.getCurrent`, cached; kept across sign-ins). */
-    useProject: () => query(Projects.getCurrent(), []),
-    /** {@link useProject} for Suspense. */
-    useSuspenseProject: () => suspenseQuery(Projects.getCurrent(), []),
-    /** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
-    useTeams: () => query(Teams.listMine(), []),
-    /** {@link useTeams} for Suspense. */
-    useSuspenseTeams: () => suspenseQuery(Teams.listMine(), []),
-    /** One team of the signed-in user (`Teams.get`, cached). */
-    useTeam: (teamId: string) => query(Teams.get(teamId), [teamId]),
-    /** {@link useTeam} for Suspense. */
-    useSuspenseTeam: (teamId: string) => suspenseQuery(Teams.get(teamId), [teamId]),
-    /** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
-    useTeamMembers: (teamId: string) => query(TeamMemberProfiles.list(teamId), [teamId]),
-    /** {@link useTeamMembers} for Suspense. */
-    useSuspenseTeamMembers: (teamId: string) => suspenseQuery(TeamMemberProfiles.list(teamId), [teamId]),
-    /** The pending invitations of a team (`TeamInvitations.list`, cached). */
-    useTeamInvitations: (teamId: string) => query(TeamInvitations.list(teamId), [teamId]),
-    /** {@link useTeamInvitations} for Suspense. */
-    useSuspenseTeamInvitations: (teamId: string) => suspenseQuery(TeamInvitations.list(teamId), [teamId]),
-    /**
-     * Whether the signed-in user has a permission in a team, contained permissions included
-     * (`Permissions.hasTeamPermission`, over the cached recursive list).
-     */
-    usePermission: (teamId: string, permissionId: string) =>
-      query(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId]),
-    /** {@link usePermission} for Suspense. */
-    useSuspensePermission: (teamId: string, permissionId: string) =>
-      suspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId]),
-    /** A team's API keys (`TeamApiKeys.list`, cached). */
-    useTeamApiKeys: (teamId: string) => query(TeamApiKeys.list(teamId), [teamId]),
-    /** {@link useTeamApiKeys} for Suspense. */
-    useSuspenseTeamApiKeys: (teamId: string) => suspenseQuery(TeamApiKeys.list(teamId), [teamId]),
-    /** The signed-in user's permissions in a team, contained ones included (`Permissions.listTeamPermissions`, cached). */
-    usePermissions: (teamId: string, options: Permissions.ListOptions = {}) =>
-      query(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true]),
-    /** {@link usePermissions} for Suspense. */
-    useSuspensePermissions: (teamId: string, options: Permissions.ListOptions = {}) =>
-      suspenseQuery(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true]),
-    /**
-     * Whether the signed-in user has a project-scope permission, contained permissions included
-     * (`Permissions.hasProjectPermission`, over the cached recursive list).
-     */
-    useProjectPermission: (permissionId: string) => query(Permissions.hasProjectPermission(permissionId), [permissionId]),
-    /** {@link useProjectPermission} for Suspense. */
-    useSuspenseProjectPermission: (permissionId: string) =>
-      suspenseQuery(Permissions.hasProjectPermission(permissionId), [permissionId]),
-    /** The signed-in user's project-scope permissions (`Permissions.listProjectPermissions`, cached). */
-    useProjectPermissions: (options: Permissions.ListOptions = {}) =>
-      query(Permissions.listProjectPermissions(options), [options.recursive ?? true]),
-    /** {@link useProjectPermissions} for Suspense. */
-    useSuspenseProjectPermissions: (options: Permissions.ListOptions = {}) =>
-      suspenseQuery(Permissions.listProjectPermissions(options), [options.recursive ?? true]),
-    /**
-     * The pending invitations addressed to the signed-in user's verified e-mail addresses, any team
-     * (`TeamInvitations.listMine`, cached).
-     */
-    useReceivedInvitations: () => query(TeamInvitations.listMine(), []),
-    /** {@link useReceivedInvitations} for Suspense. */
-    useSuspenseReceivedInvitations: () => suspenseQuery(TeamInvitations.listMine(), []),
-    /** The signed-in user's connected provider accounts (`ConnectedAccounts.list`). */
-    useConnectedAccounts: () => query(ConnectedAccounts.list(), []),
-    /** {@link useConnectedAccounts} for Suspense. */
-    useSuspenseConnectedAccounts: () => suspenseQuery(ConnectedAccounts.list(), []),
-    /**
-     * The signed-in user's connected account of one provider (`providerId`, e.g. `"github"`), or
-     * `null` when none is connected (the official `useConnectedAccount(providerId)` without `or`).
-     */
-    useConnectedAccount: (providerId: string) => query(connectedAccount(providerId), [providerId]),
-    /** {@link useConnectedAccount} for Suspense. */
-    useSuspenseConnectedAccount: (providerId: string) => suspenseQuery(connectedAccount(providerId), [providerId]),
-    /** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
-    useOAuthProviders: () => query(ConnectedAccounts.listOAuthProviders(), []),
-    /** {@link useOAuthProviders} for Suspense. */
-    useSuspenseOAuthProviders: () => suspenseQuery(ConnectedAccounts.listOAuthProviders(), [])
-  }
-}
+export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => ({
+  useUser: useUserWith(hooks),
+  useSuspenseUser: useSuspenseUserWith(hooks),
+  useContactChannels: useContactChannelsWith(hooks),
+  useSuspenseContactChannels: useSuspenseContactChannelsWith(hooks),
+  useNotificationCategories: useNotificationCategoriesWith(hooks),
+  useSuspenseNotificationCategories: useSuspenseNotificationCategoriesWith(hooks),
+  useApiKeys: useApiKeysWith(hooks),
+  useSuspenseApiKeys: useSuspenseApiKeysWith(hooks),
+  useSessions: useSessionsWith(hooks),
+  useSuspenseSessions: useSuspenseSessionsWith(hooks),
+  useProject: useProjectWith(hooks),
+  useSuspenseProject: useSuspenseProjectWith(hooks),
+  useTeams: useTeamsWith(hooks),
+  useSuspenseTeams: useSuspenseTeamsWith(hooks),
+  useTeam: useTeamWith(hooks),
+  useSuspenseTeam: useSuspenseTeamWith(hooks),
+  useTeamMembers: useTeamMembersWith(hooks),
+  useSuspenseTeamMembers: useSuspenseTeamMembersWith(hooks),
+  useTeamInvitations: useTeamInvitationsWith(hooks),
+  useSuspenseTeamInvitations: useSuspenseTeamInvitationsWith(hooks),
+  usePermission: usePermissionWith(hooks),
+  useSuspensePermission: useSuspensePermissionWith(hooks),
+  useTeamApiKeys: useTeamApiKeysWith(hooks),
+  useSuspenseTeamApiKeys: useSuspenseTeamApiKeysWith(hooks),
+  usePermissions: usePermissionsWith(hooks),
+  useSuspensePermissions: useSuspensePermissionsWith(hooks),
+  useProjectPermission: useProjectPermissionWith(hooks),
+  useSuspenseProjectPermission: useSuspenseProjectPermissionWith(hooks),
+  useProjectPermissions: useProjectPermissionsWith(hooks),
+  useSuspenseProjectPermissions: useSuspenseProjectPermissionsWith(hooks),
+  useReceivedInvitations: useReceivedInvitationsWith(hooks),
+  useSuspenseReceivedInvitations: useSuspenseReceivedInvitationsWith(hooks),
+  useConnectedAccounts: useConnectedAccountsWith(hooks),
+  useSuspenseConnectedAccounts: useSuspenseConnectedAccountsWith(hooks),
+  useConnectedAccount: useConnectedAccountWith(hooks),
+  useSuspenseConnectedAccount: useSuspenseConnectedAccountWith(hooks),
+  useOAuthProviders: useOAuthProvidersWith(hooks),
+  useSuspenseOAuthProviders: useSuspenseOAuthProvidersWith(hooks)
+})
 
 const connectedAccount = (providerId: string) =>
   Effect.map(
@@ -256,12 +365,12 @@ const connectedAccount = (providerId: string) =>
 /** The hooks {@link makeDomainHooks} makes. */
 export type DomainHooks = ReturnType<typeof makeDomainHooks>
 
-const generic: DomainHooks = makeDomainHooks({
+const generic: QueryHooks<ClientServices> = {
   useStackQuery,
   useStackSuspenseQuery,
   useStackQueryInitial: (effect, deps, initial) => useQueryWith("useUser", undefined, effect, deps, {}, initial),
   useStackSuspenseQueryInitial: (effect, deps, initial) => useSuspenseQueryWith("useSuspenseUser", undefined, effect, deps, initial)
-})
+}
 
 /**
  * The signed-in user (`GET /users/me` through the cache), re-rendered on sign-in, sign-out and
@@ -278,119 +387,119 @@ const generic: DomainHooks = makeDomainHooks({
  * }
  * ```
  */
-export const useUser = generic.useUser
+export const useUser = useUserWith(generic)
 
 /** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
-export const useSuspenseUser = generic.useSuspenseUser
+export const useSuspenseUser = useSuspenseUserWith(generic)
 
 /** The signed-in user's contact channels (`ContactChannels.list`, cached). */
-export const useContactChannels = generic.useContactChannels
+export const useContactChannels = useContactChannelsWith(generic)
 
 /** {@link useContactChannels} for Suspense. */
-export const useSuspenseContactChannels = generic.useSuspenseContactChannels
+export const useSuspenseContactChannels = useSuspenseContactChannelsWith(generic)
 
 /**
  * The signed-in user's e-mail notification categories (`NotificationCategories.list`, cached; the
  * official SDK's `user.useNotificationCategories()`), re-rendered after `NotificationCategories.setEnabled`.
  */
-export const useNotificationCategories = generic.useNotificationCategories
+export const useNotificationCategories = useNotificationCategoriesWith(generic)
 
 /** {@link useNotificationCategories} for Suspense. */
-export const useSuspenseNotificationCategories = generic.useSuspenseNotificationCategories
+export const useSuspenseNotificationCategories = useSuspenseNotificationCategoriesWith(generic)
 
 /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
-export const useApiKeys = generic.useApiKeys
+export const useApiKeys = useApiKeysWith(generic)
 
 /** {@link useApiKeys} for Suspense. */
-export const useSuspenseApiKeys = generic.useSuspenseApiKeys
+export const useSuspenseApiKeys = useSuspenseApiKeysWith(generic)
 
 /** The signed-in user's active sessions (`Sessions.list`, cached). */
-export const useSessions = generic.useSessions
+export const useSessions = useSessionsWith(generic)
 
 /** {@link useSessions} for Suspense. */
-export const useSuspenseSessions = generic.useSuspenseSessions
+export const useSuspenseSessions = useSuspenseSessionsWith(generic)
 
 /** The current project, client view (`Projects.getCurrent`, cached; kept across sign-ins). */
-export const useProject = generic.useProject
+export const useProject = useProjectWith(generic)
 
 /** {@link useProject} for Suspense. */
-export const useSuspenseProject = generic.useSuspenseProject
+export const useSuspenseProject = useSuspenseProjectWith(generic)
 
 /** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
-export const useTeams = generic.useTeams
+export const useTeams = useTeamsWith(generic)
 
 /** {@link useTeams} for Suspense. */
-export const useSuspenseTeams = generic.useSuspenseTeams
+export const useSuspenseTeams = useSuspenseTeamsWith(generic)
 
 /** One team of the signed-in user (`Teams.get`, cached). */
-export const useTeam = generic.useTeam
+export const useTeam = useTeamWith(generic)
 
 /** {@link useTeam} for Suspense. */
-export const useSuspenseTeam = generic.useSuspenseTeam
+export const useSuspenseTeam = useSuspenseTeamWith(generic)
 
 /** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
-export const useTeamMembers = generic.useTeamMembers
+export const useTeamMembers = useTeamMembersWith(generic)
 
 /** {@link useTeamMembers} for Suspense. */
-export const useSuspenseTeamMembers = generic.useSuspenseTeamMembers
+export const useSuspenseTeamMembers = useSuspenseTeamMembersWith(generic)
 
 /** The pending invitations of a team (`TeamInvitations.list`, cached). */
-export const useTeamInvitations = generic.useTeamInvitations
+export const useTeamInvitations = useTeamInvitationsWith(generic)
 
 /** {@link useTeamInvitations} for Suspense. */
-export const useSuspenseTeamInvitations = generic.useSuspenseTeamInvitations
+export const useSuspenseTeamInvitations = useSuspenseTeamInvitationsWith(generic)
 
 /** Whether the signed-in user has a permission in a team, contained permissions included
  * (`Permissions.hasTeamPermission`, over the cached recursive list). */
-export const usePermission = generic.usePermission
+export const usePermission = usePermissionWith(generic)
 
 /** {@link usePermission} for Suspense. */
-export const useSuspensePermission = generic.useSuspensePermission
+export const useSuspensePermission = useSuspensePermissionWith(generic)
 
 /** A team's API keys (`TeamApiKeys.list`, cached). */
-export const useTeamApiKeys = generic.useTeamApiKeys
+export const useTeamApiKeys = useTeamApiKeysWith(generic)
 
 /** {@link useTeamApiKeys} for Suspense. */
-export const useSuspenseTeamApiKeys = generic.useSuspenseTeamApiKeys
+export const useSuspenseTeamApiKeys = useSuspenseTeamApiKeysWith(generic)
 
 /** The signed-in user's permissions in a team, contained ones included (`Permissions.listTeamPermissions`, cached). */
-export const usePermissions = generic.usePermissions
+export const usePermissions = usePermissionsWith(generic)
 
 /** {@link usePermissions} for Suspense. */
-export const useSuspensePermissions = generic.useSuspensePermissions
+export const useSuspensePermissions = useSuspensePermissionsWith(generic)
 
 /** Whether the signed-in user has a project-scope permission, contained permissions included. */
-export const useProjectPermission = generic.useProjectPermission
+export const useProjectPermission = useProjectPermissionWith(generic)
 
 /** {@link useProjectPermission} for Suspense. */
-export const useSuspenseProjectPermission = generic.useSuspenseProjectPermission
+export const useSuspenseProjectPermission = useSuspenseProjectPermissionWith(generic)
 
 /** The signed-in user's project-scope permissions (`Permissions.listProjectPermissions`, cached). */
-export const useProjectPermissions = generic.useProjectPermissions
+export const useProjectPermissions = useProjectPermissionsWith(generic)
 
 /** {@link useProjectPermissions} for Suspense. */
-export const useSuspenseProjectPermissions = generic.useSuspenseProjectPermissions
+export const useSuspenseProjectPermissions = useSuspenseProjectPermissionsWith(generic)
 
 /** The pending invitations addressed to the signed-in user (`TeamInvitations.listMine`, cached). */
-export const useReceivedInvitations = generic.useReceivedInvitations
+export const useReceivedInvitations = useReceivedInvitationsWith(generic)
 
 /** {@link useReceivedInvitations} for Suspense. */
-export const useSuspenseReceivedInvitations = generic.useSuspenseReceivedInvitations
+export const useSuspenseReceivedInvitations = useSuspenseReceivedInvitationsWith(generic)
 
 /** The signed-in user's connected provider accounts (`ConnectedAccounts.list`). */
-export const useConnectedAccounts = generic.useConnectedAccounts
+export const useConnectedAccounts = useConnectedAccountsWith(generic)
 
 /** {@link useConnectedAccounts} for Suspense. */
-export const useSuspenseConnectedAccounts = generic.useSuspenseConnectedAccounts
+export const useSuspenseConnectedAccounts = useSuspenseConnectedAccountsWith(generic)
 
 /** The signed-in user's connected account of one provider, or `null` when none is connected. */
-export const useConnectedAccount = generic.useConnectedAccount
+export const useConnectedAccount = useConnectedAccountWith(generic)
 
 /** {@link useConnectedAccount} for Suspense. */
-export const useSuspenseConnectedAccount = generic.useSuspenseConnectedAccount
+export const useSuspenseConnectedAccount = useSuspenseConnectedAccountWith(generic)
 
 /** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
-export const useOAuthProviders = generic.useOAuthProviders
+export const useOAuthProviders = useOAuthProvidersWith(generic)
 
 /** {@link useOAuthProviders} for Suspense. */
-export const useSuspenseOAuthProviders = generic.useSuspenseOAuthProviders
+export const useSuspenseOAuthProviders = useSuspenseOAuthProvidersWith(generic)
