@@ -4,22 +4,14 @@
  * then fails with ApiKeyRevoked (checkOrNone: none).
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { allowUserApiKeys: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { allowUserApiKeys: true } } })
 
 describe("user API keys over HTTP against the emulator", () => {
   it("create → list shows the last four → server check → revoke → ApiKeyRevoked / none", async () => {

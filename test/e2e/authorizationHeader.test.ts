@@ -10,33 +10,21 @@ import { Effect, Layer, Option } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as Tokens from "../../src/auth/Tokens.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import { RequestAuth } from "../../src/server/index.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
 const officialEntry = join(import.meta.dirname, "../../bench/node_modules/@stackframe/js/dist/esm/index.js")
 /** Whether the bench's dependencies (the official SDK) are installed. */
 const officialInstalled = existsSync(officialEntry)
 
-let main: { server: RunningServer; stop: () => Promise<void> }
+const main = useServer({ passwordHashIterations: 1000 })
 
-beforeAll(async () => {
-  main = await startServer({ passwordHashIterations: 1000 })
-})
-afterAll(async () => {
-  await main?.stop()
-})
-
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 const serverLayer = () => {
   const fetch = countingFetch()

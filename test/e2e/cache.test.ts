@@ -3,24 +3,16 @@
  * unit tests (test/cache), measured on the wire with a counting `fetch`. Time for the cache's
  * lifetime comes from `TestClock`; the requests are real.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, TestClock } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const password = "correct horse battery"
 const uniqueEmail = (label: string) => `e2e-cache-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`

@@ -7,24 +7,16 @@
  * holding the same refresh token, and goes to the after-callback URL.
  */
 import { Effect, Layer, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Tokens from "../../src/auth/Tokens.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const receivingCallback = "http://localhost:3001/handler/oauth-callback"
 

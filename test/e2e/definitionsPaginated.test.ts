@@ -5,21 +5,13 @@
  * page, and a filtered page.
  */
 import { Effect, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Access from "../../src/core/Access.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 /** An admin tool over fetch (client layer plus the admin key), counting its requests. */
 const admin = () => {

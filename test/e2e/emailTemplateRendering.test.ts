@@ -7,23 +7,15 @@
  * the verification link, in the outbox.
  */
 import { Effect, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import { EmailTemplates, Stack } from "../../src/index.js"
 import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ passwordHashIterations: 1000 })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ passwordHashIterations: 1000 })
 
 const verificationId = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
 

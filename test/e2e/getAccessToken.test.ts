@@ -4,21 +4,13 @@
  * 55 s asked → one refresh (`POST /auth/oauth/token`) and the new token.
  */
 import { Effect, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as Tokens from "../../src/auth/Tokens.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ accessTokenLifetimeSeconds: 50 })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ accessTokenLifetimeSeconds: 50 })
 
 describe("getAccessToken with a minimum remaining lifetime over HTTP", () => {
   it("30 s asked of a 50 s token: the stored one; 55 s asked: one refresh and a new token", async () => {

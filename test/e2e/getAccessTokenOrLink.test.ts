@@ -5,22 +5,14 @@
  * answers a provider access token.
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const appUrl = "http://localhost:3000"
 

@@ -4,25 +4,17 @@
  * one read each; a key of the other kind gives none.
  */
 import { Effect, Layer, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as TeamApiKeys from "../../src/api-keys/TeamApiKeys.js"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerTeams from "../../src/teams/ServerTeams.js"
 import * as Teams from "../../src/teams/Teams.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { allowUserApiKeys: true, allowTeamApiKeys: true, clientTeamCreationEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { allowUserApiKeys: true, allowTeamApiKeys: true, clientTeamCreationEnabled: true } } })
 
 describe("getByApiKey over HTTP against the emulator", () => {
   it("ServerUsers.getByApiKey and ServerTeams.getByApiKey find the key's owner; the other kind of key gives none", async () => {

@@ -4,23 +4,15 @@
  * a permission not held is none. One list request each.
  */
 import { Effect, Layer, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import * as Stack from "../../src/Stack.js"
 import * as Teams from "../../src/teams/Teams.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 describe("getPermission over HTTP against the emulator", () => {
   it("the creator's $delete_team (through team_admin) is found on the client and the server; an unheld one is none", async () => {

@@ -4,24 +4,16 @@
  * per process and shared) each answer for their own user, and neither runs a fiber once its calls
  * are done; the session's changes reach the cache through a listener, not a watcher fiber.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Supervisor } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as QueryCache from "../../src/cache/QueryCache.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import { Session } from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { startServer } from "./support.js"
+import { useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const password = "correct horse battery"
 const uniqueEmail = (label: string) => `e2e-idle-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`

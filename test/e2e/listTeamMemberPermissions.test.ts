@@ -4,22 +4,14 @@
  * `team_admin`, and what it contains with `recursive: true`; one request per list.
  */
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import * as Stack from "../../src/Stack.js"
 import * as Teams from "../../src/teams/Teams.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 describe("listTeamMemberPermissions over HTTP against the emulator", () => {
   it("lists the creator's direct team_admin, and $delete_team with recursive: true; one GET /team-permissions each", async () => {

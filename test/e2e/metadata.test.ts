@@ -5,24 +5,16 @@
  * the user and the field; an update that does not encode sends nothing.
  */
 import { Effect, Layer, Option, Schema } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerTeams from "../../src/teams/ServerTeams.js"
 import * as Metadata from "../../src/users/Metadata.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 const AppMetadata = Metadata.make({
   user: {
@@ -35,11 +27,7 @@ const AppMetadata = Metadata.make({
   team: { server: Schema.NullOr(Schema.Struct({ seats: Schema.NumberFromString.pipe(Schema.int()) })) }
 })
 
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 const run = <A, E, R>(effect: Effect.Effect<A, E, R>, layer: Layer.Layer<R, unknown>) =>
   Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)

@@ -6,7 +6,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { Context, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Cli from "../../src/auth/Cli.js"
 import { getUser } from "../../src/auth/GetUser.js"
 import * as Mfa from "../../src/auth/Mfa.js"
@@ -17,16 +17,9 @@ import * as Totp from "../../src/auth/Totp.js"
 import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const password = "correct horse battery"
 const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`

@@ -5,26 +5,18 @@
  * "Invalid TOTP code. Please try signing in again.").
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Totp from "../../src/auth/Totp.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ passwordHashIterations: 1000 })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ passwordHashIterations: 1000 })
 
 const password = "correct horse battery"
 const uniqueEmail = (label: string) => `e2e-mfa-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`

@@ -5,22 +5,14 @@
  * by the user's next list and by the server; one request per call.
  */
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as NotificationCategories from "../../src/emails/NotificationCategories.js"
 import * as ServerNotificationCategories from "../../src/emails/ServerNotificationCategories.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const marketingId = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 

@@ -6,7 +6,7 @@
  * inner cookie round trip.
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as Password from "../../src/auth/Password.js"
@@ -14,17 +14,9 @@ import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as ConnectedAccounts from "../../src/connected-accounts/ConnectedAccounts.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import type { RunningServer } from "../../src/emulator/server.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const appUrl = "http://localhost:3000"
 const uniqueEmail = (label: string) => `e2e-oauth-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`

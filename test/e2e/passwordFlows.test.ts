@@ -4,25 +4,17 @@
  * e-mailed links from the outbox, with callback URLs defaulted from HandlerUrls.
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as EmailVerification from "../../src/auth/EmailVerification.js"
 import * as MagicLink from "../../src/auth/MagicLink.js"
 import * as Password from "../../src/auth/Password.js"
 import * as PasswordReset from "../../src/auth/PasswordReset.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { magicLinkEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { magicLinkEnabled: true } } })
 
 const appUrl = "http://localhost:3000"
 

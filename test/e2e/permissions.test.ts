@@ -11,12 +11,11 @@
  * the team routes do, so this file does not depend on the team module.
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as Access from "../../src/core/Access.js"
 import { grantTeamDefaults } from "../../src/emulator/Permissions.js"
 import { randomUuid } from "../../src/emulator/Random.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import { teamsOf } from "../../src/emulator/State.js"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import * as Permissions from "../../src/permissions/Permissions.js"
@@ -24,16 +23,9 @@ import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const appRuntime = () => {
   const demo = main.server.emulator.demo

@@ -5,10 +5,9 @@
  * (`Access.layerAdminAccessToken`); internal API keys created and revoked over HTTP.
  */
 import { Context, Effect, Layer, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Access from "../../src/core/Access.js"
 import { defaults } from "../../src/emulator/Defaults.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import { Password, Stack } from "../../src/index.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import * as ProductionMode from "../../src/projects/ProductionMode.js"
@@ -16,16 +15,9 @@ import * as Projects from "../../src/projects/Projects.js"
 import * as AdminProjects from "../../src/projects/AdminProjects.js"
 import { Session } from "../../src/session/Session.js"
 import { accessTokenOf } from "../projects/support.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: false } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: false } } })
 
 const client = (projectId: string) => {
   const fetch = countingFetch()

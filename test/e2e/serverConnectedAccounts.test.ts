@@ -5,23 +5,15 @@
  * accounts and connections and gets a provider access token for the user by id.
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as ServerConnectedAccounts from "../../src/connected-accounts/ServerConnectedAccounts.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer()
 
 const appUrl = "http://localhost:3000"
 
@@ -37,11 +29,7 @@ const followToApp = async (start: string): Promise<string> => {
   return url
 }
 
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 describe("server connected accounts over HTTP", () => {
   it("lists a user's accounts and connections by id and gets a provider access token for the user", async () => {

@@ -4,31 +4,19 @@
  * backend and for the session of an incoming request.
  */
 import { Effect, Layer, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as RequestTokenStore from "../../src/session/RequestTokenStore.js"
 import * as SessionModule from "../../src/session/Session.js"
 import { Session } from "../../src/session/Session.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
+const main = useServer()
 
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
-
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 /** A backend with server access over fetch, its own memory session, counting its requests. */
 const backend = (tokens: TokenStore.StoredTokens = TokenStore.empty) => {

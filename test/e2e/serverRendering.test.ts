@@ -7,32 +7,20 @@
  * hand-over header works as well.
  */
 import { Effect, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { makeMeRoute, type MeResponse } from "../../examples/next-server-route.js"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as CookieTokenStore from "../../src/next/CookieTokenStore.js"
 import { currentAuthHeaders } from "../../src/next/RequestSession.js"
 import * as Stack from "../../src/Stack.js"
 import { Session } from "../../src/session/Session.js"
 import { fromStrings, type StoredTokens } from "../../src/session/TokenStore.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
+const main = useServer()
 
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
-
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 const uniqueEmail = (label: string) => `e2e-ssr-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
 

@@ -4,23 +4,15 @@
  * its verified e-mail), and revokes the invitation.
  */
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerTeamInvitations from "../../src/teams/ServerTeamInvitations.js"
 import * as Teams from "../../src/teams/Teams.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 describe("team invitations with server access over HTTP", () => {
   it("send → list → listMine for the invitee → revoke", async () => {

@@ -4,9 +4,8 @@
  * `x-stack-auth` header or cookies.
  */
 import { Effect, Layer, Option, Stream } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Cookies from "../../src/session/cookies.js"
 import * as RequestTokenStore from "../../src/session/RequestTokenStore.js"
@@ -14,22 +13,11 @@ import { Session } from "../../src/session/Session.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
+const main = useServer({ demo: { config: { clientUserDeletionEnabled: false } } })
 
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientUserDeletionEnabled: false } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
-
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 const serverLayer = () => {
   const fetch = countingFetch()

@@ -5,28 +5,16 @@
  * proxy headers) lists none, as the service does.
  */
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
-import { startServer } from "./support.js"
+import { useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
+const main = useServer()
 
-beforeAll(async () => {
-  main = await startServer()
-})
-afterAll(async () => {
-  await main?.stop()
-})
-
-const credentials = () => ({
-  projectId: main.server.emulator.demo.projectId,
-  publishableClientKey: main.server.emulator.demo.publishableClientKey,
-  baseUrl: main.server.baseUrl
-})
+const credentials = main.credentials
 
 const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
 

@@ -6,24 +6,16 @@
  * the process.
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as TeamApiKeys from "../../src/api-keys/TeamApiKeys.js"
 import * as ServerTeamApiKeys from "../../src/api-keys/ServerTeamApiKeys.js"
 import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as Teams from "../../src/teams/Teams.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true } } })
 
 describe("team API keys over HTTP against the emulator", () => {
   it("create → list shows the last four → get → update → server check → wrong type on the user check → revoke → ApiKeyRevoked / none", async () => {

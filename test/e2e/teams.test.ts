@@ -6,10 +6,9 @@
  * `team_id`. Cached reads are counted: a second `listMine` within the cache lifetime sends nothing.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as AdminProjects from "../../src/projects/AdminProjects.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerTeams from "../../src/teams/ServerTeams.js"
 import * as TeamInvitations from "../../src/teams/TeamInvitations.js"
@@ -18,16 +17,9 @@ import * as Teams from "../../src/teams/Teams.js"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ demo: { config: { clientTeamCreationEnabled: true } } })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
 

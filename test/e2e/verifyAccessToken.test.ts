@@ -8,23 +8,15 @@
 import { createServer } from "node:net"
 import { Effect, Layer, Option, Redacted } from "effect"
 import * as jose from "jose"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Password from "../../src/auth/Password.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as AccessTokenVerifier from "../../src/session/AccessTokenVerifier.js"
 import { Session } from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, startServer } from "./support.js"
+import { countingFetch, useServer } from "./support.js"
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ passwordHashIterations: 1000 })
-})
-afterAll(async () => {
-  await main?.stop()
-})
+const main = useServer({ passwordHashIterations: 1000 })
 
 const layers = () => {
   const fetch = countingFetch()
