@@ -6,6 +6,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { AdminAccess, ServerAccess } from "../Access.js"
 import type { Any, DecodedErrorOf, Endpoint, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "./definition.js"
+import { compile, miss } from "./fastDecode.js"
 import { fillPathChecked } from "./path.js"
 import {
   ConfigurationError,
@@ -134,15 +135,32 @@ export const issuePaths = (error: ParseResult.ParseError): string => {
  */
 export const maxJsonDepth = 512
 
-/** Whether a parsed JSON value nests deeper than `limit` (iterative: no recursion). */
-export const nestsDeeperThan = (value: unknown, limit: number): boolean => {
-  const stack: Array<{ readonly value: unknown; readonly depth: number }> = [{ value, depth: 0 }]
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!
-    if (typeof current !== "object" || current === null) continue
-    if (depth >= limit) return true
-    const children: ReadonlyArray<unknown> = Array.isArray(current) ? current : Object.values(current)
-    for (const child of children) if (typeof child === "object" && child !== null) stack.push({ value: child, depth: depth + 1 })
+/**
+ * Whether a JSON text nests arrays and objects more than `max` levels deep, read from the text
+ * (brackets outside strings) without walking the parsed value again.
+ */
+export const jsonNestsDeeperThan = (text: string, max: number): boolean => {
+  // fewer than `max` + 1 opening brackets cannot nest deeper: counted with the native search
+  // (a list of 100 users has about 400), the character walk only for texts with more
+  let opening = 0
+  for (const bracket of ["{", "["]) {
+    for (let at = text.indexOf(bracket); at >= 0 && opening <= max; at = text.indexOf(bracket, at + 1)) opening++
+  }
+  if (opening <= max) return false
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 0x5c) i++ // backslash: skip the escaped character
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) {
+      inString = true
+    } else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true
+    } else if (char === 0x5d || char === 0x7d) {
+      depth--
+    }
   }
   return false
 }
@@ -158,7 +176,7 @@ export const parseJsonBounded = (text: string): Either.Either<unknown, JsonProbl
   } catch {
     return Either.left("not valid JSON")
   }
-  return nestsDeeperThan(value, maxJsonDepth) ? Either.left("nested too deeply") : Either.right(value)
+  return jsonNestsDeeperThan(text, maxJsonDepth) ? Either.left("nested too deeply") : Either.right(value)
 }
 
 const problemText = (problem: JsonProblem): string =>
@@ -240,14 +258,28 @@ const knownErrorOf = <Instance>(
     Effect.map((decoded) => new cls({ message, details: decoded }))
   )
 
-// Parsers built once per schema (not per call).
+// Parsers built once per schema (not per call): the compiled fast path (`fastDecode.ts`) first,
+// `effect/Schema` for whatever it does not accept (the same value, or the typed error).
 const decoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
 const encoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
 
 const decoderOf = <A>(schema: Schema.Schema<A, any>): ((u: unknown) => Effect.Effect<A, ParseResult.ParseError>) => {
   let decode = decoders.get(schema)
   if (decode === undefined) {
-    decode = Schema.decodeUnknown(schema)
+    const full = Schema.decodeUnknown(schema)
+    const fast = compile(schema.ast)
+    decode =
+      fast === undefined
+        ? full
+        : (u: unknown) => {
+            let value: unknown
+            try {
+              value = fast(u)
+            } catch {
+              value = miss
+            }
+            return value === miss ? full(u) : Effect.succeed(value)
+          }
     decoders.set(schema, decode)
   }
   return decode
