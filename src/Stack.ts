@@ -18,11 +18,13 @@
  *
  * @module
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import type * as Redacted from "effect/Redacted"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import type { ClientServices } from "./cache/ClientServices.js"
 import * as QueryCache from "./cache/QueryCache.js"
@@ -99,6 +101,16 @@ const shared = <I, S>(layer: Layer.Layer<I>, tag: Context.Tag<I, S>) => {
 const defaultHttpClient = shared(StackClient.layerFetch, HttpClient.HttpClient)
 const defaultRetryPolicy = shared(RetryPolicy.layer, RetryPolicy.RetryPolicy)
 
+/**
+ * Whether the layer is built with a `fetch` or `RequestInit` of the app in its context (provided to
+ * the layer itself): the fetch client captures its build context, so it is then built for this
+ * context instead of shared.
+ */
+const fetchSettingsGiven = Effect.map(
+  Effect.context<never>(),
+  (context) => Option.isSome(Context.getOption(context, FetchHttpClient.Fetch)) || Option.isSome(Context.getOption(context, FetchHttpClient.RequestInit))
+)
+
 /** Builds an app-given layer into the current scope, memoised with the rest of the app's layers. */
 const buildGiven = <A, E>(layer: Layer.Layer<A, E>): Effect.Effect<Context.Context<A>, E, Scope.Scope> =>
   Effect.flatMap(Layer.CurrentMemoMap, (memoMap) => Effect.flatMap(Effect.scope, (scope) => Layer.buildWithMemoMap(layer, memoMap, scope)))
@@ -116,8 +128,14 @@ const withSession = (
   Layer.scopedContext(
     Effect.gen(function* () {
       const settings = yield* config
-      const httpClient =
-        overrides.httpClient === undefined ? yield* defaultHttpClient : Context.get(yield* buildGiven(overrides.httpClient), HttpClient.HttpClient)
+      const httpClient = Context.get(
+        overrides.httpClient !== undefined
+          ? yield* buildGiven(overrides.httpClient)
+          : (yield* fetchSettingsGiven)
+            ? yield* buildGiven(StackClient.layerFetch)
+            : Context.make(HttpClient.HttpClient, yield* defaultHttpClient),
+        HttpClient.HttpClient
+      )
       const retryPolicy =
         overrides.retryPolicy === undefined
           ? yield* defaultRetryPolicy

@@ -4,7 +4,10 @@
  * context runs no fiber while nobody calls; changes still arrive. Counted, never timed.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Effect, Layer, Option, Supervisor } from "effect"
+import * as RetryPolicy from "../../src/core/RetryPolicy.js"
+import * as Users from "../../src/users/Users.js"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import { Session } from "../../src/core/Session.js"
 import * as Stack from "../../src/Stack.js"
@@ -62,5 +65,29 @@ describe("an idle Stack.layerClient context", () => {
       expect(Option.isSome(tokens.refreshToken)).toBe(true)
       const after = yield* QueryCache.QueryCache.pipe(Effect.flatMap((cache) => cache.version), Effect.provide(context))
       expect(after.generation).toBe(before.generation + 1)
+    }))
+})
+
+describe("Stack.layerClient's default fetch client", () => {
+  it.effect("is built once and shared, unless the layer is given a fetch of the app: then that fetch sends its requests", () =>
+    Effect.gen(function* () {
+      const sent: Array<string> = []
+      const fakeFetch: typeof globalThis.fetch = async (input) => {
+        sent.push(String(input instanceof Request ? input.url : input))
+        return new Response("{}", { status: 500 })
+      }
+      const signedIn = TokenStore.fromStrings(
+        "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1IiwiZXhwIjo0MTAyNDQ0ODAwfQ.c2ln",
+        "refresh-token-of-the-test"
+      )
+      const layer = Stack.layerClient({
+        projectId,
+        baseUrl,
+        tokenStore: TokenStore.layerMemory(signedIn),
+        retryPolicy: RetryPolicy.layerNoRetries
+      }).pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fakeFetch)))
+      const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(Layer.build(layer), (context) => Effect.provide(Users.getCurrent(), context))))
+      expect(exit._tag).toBe("Failure")
+      expect(sent).toEqual([`${baseUrl}/api/v1/users/me`])
     }))
 })
