@@ -15,6 +15,7 @@ import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited } from "../Errors.js"
@@ -327,6 +328,30 @@ const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string =>
 /** A failure of the attempt that is final (no retry): travels in the success channel. */
 type FinalFailure = ConnectivityError | HttpError | InvalidResponse | RateLimited
 
+/**
+ * `Effect.retry(attempt, schedule)` whose schedule driver is made at the first failure, not before
+ * every call (most calls never fail): the schedule sees the same signals in the same order.
+ */
+const retryAfterFailure = <A, E, R>(attempt: Effect.Effect<A, E, R>, schedule: Schedule.Schedule<unknown, E>): Effect.Effect<A, E, R> =>
+  Effect.catchAll(attempt, (first) =>
+    Effect.flatMap(Schedule.driver(schedule), (driver) => {
+      const next = (error: E): Effect.Effect<A, E, R> =>
+        Effect.matchEffect(driver.next(error), { onFailure: () => Effect.fail(error), onSuccess: () => Effect.catchAll(attempt, next) })
+      return next(first)
+    })
+  )
+
+/** The redacted header names of the fiber with the SDK's secret ones added (the last merge kept: the same names nearly always). */
+let lastNames: ReadonlyArray<string | RegExp> | undefined
+let lastMerged: ReadonlyArray<string | RegExp> = []
+const withSecretHeaderNames = (names: ReadonlyArray<string | RegExp>): ReadonlyArray<string | RegExp> => {
+  if (names !== lastNames) {
+    lastMerged = [...names, ...secretHeaderNames]
+    lastNames = names
+  }
+  return lastMerged
+}
+
 /** The query parameters every request treats as secret (built once, not per request). */
 const defaultSecretNames: ReadonlySet<string> = new Set(secretQueryParamNames)
 
@@ -443,7 +468,7 @@ export const makeTransport = Effect.gen(function* () {
           const text = yield* readBody(response, maxResponseBytes, (tooLarge) => report({ response, text: Either.left(tooLarge) }))
           return { response, text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge) } satisfies Exchanged
         })
-      const limited = (report: (exchanged: Exchanged) => void) => noRedirects(Effect.scoped(exchange(report)))
+      const limited = (report: (exchanged: Exchanged) => void) => noRedirects(exchange(report))
       // The platform client's span records `url.full` verbatim: mask the secret query values in it.
       const traced =
         secretsInQuery.length === 0
@@ -510,7 +535,7 @@ export const makeTransport = Effect.gen(function* () {
     })
 
     return attempt.pipe(
-      Effect.retry(policy.schedule),
+      (effect) => retryAfterFailure(effect, policy.schedule),
       Effect.catchAll((failure): Effect.Effect<never, ConnectivityError | RateLimited | HttpError> => {
         switch (failure._tag) {
           case "NetworkFailureSignal":
@@ -538,7 +563,7 @@ export const makeTransport = Effect.gen(function* () {
       }),
       Effect.flatMap((outcome) => outcome),
       // The app's own redacted names are kept; the SDK's secret headers are added.
-      Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...secretHeaderNames])
+      Effect.locallyWith(Headers.currentRedactedNames, withSecretHeaderNames)
     )
   }
 
