@@ -467,6 +467,7 @@ out.push(
     overhead.callgrindCalls === null ? "" : `; callgrind: ${overhead.callgrindCalls.calls} calls after ${overhead.callgrindCalls.warmup} warm-up, node --single-threaded`
   }`
 )
+for (const [failed, reason] of Object.entries(overhead.callgrindErrors ?? {})) out.push(`callgrind ${failed}: no figure (${reason})`)
 out.push(`finished in ${elapsedSeconds.toFixed(0)} s; load at end ${os.loadavg().map(ld).join("/")}`)
 
 const printed = out.join("\n")
