@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { benchDir, measureBundle } from "../../bench/lib/bundle.js"
 import { officialInstalled } from "../../bench/lib/clients.js"
-import { countPerCall } from "../../bench/lib/counts.js"
+import { countPerCall, countPerStreamedPage } from "../../bench/lib/counts.js"
 import { runScenario } from "../../bench/lib/economy.js"
 import type { BenchServer } from "../../bench/lib/harness.js"
 import { seedUsers, startBenchServer } from "../../bench/lib/harness.js"
@@ -30,6 +30,7 @@ interface Budget {
   readonly tolerance: number
   readonly bundles: Readonly<Record<"a" | "b" | "c", { readonly entry: string; readonly firstLoadGzipBytes: number }>>
   readonly perCall: { readonly fibers: number; readonly requests: number }
+  readonly perStreamedPage: { readonly fibersPerPage: number; readonly fibersPerWalk: number; readonly requests: number }
   readonly heap: { readonly layerClientBytes: number }
 }
 const budget = JSON.parse(readFileSync(join(benchDir, "budget.json"), "utf8")) as Budget
@@ -65,6 +66,15 @@ describe("bench budgets (bench/budget.json)", () => {
     const counts = await countPerCall(bench, 3)
     expect(counts.requestsPerCall).toBe(budget.perCall.requests)
     expect(counts.fibersPerCall).toBeLessThanOrEqual(budget.perCall.fibers)
+  })
+})
+
+describe("bench budgets, streaming (bench/budget.json)", () => {
+  it("a ServerUsers.stream walk sends one GET /users per page and starts no more fibers than its budget per page and per walk", async () => {
+    const counts = await countPerStreamedPage(bench, 250)
+    expect(counts.pages).toBeGreaterThanOrEqual(3)
+    expect(counts.requestsPerPage).toBe(budget.perStreamedPage.requests)
+    expect(counts.fibers).toBeLessThanOrEqual(budget.perStreamedPage.fibersPerPage * counts.pages + budget.perStreamedPage.fibersPerWalk)
   })
 })
 
