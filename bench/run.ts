@@ -130,7 +130,7 @@ try {
     warmup: scaled(300, 5),
     runs: scaled(5, 3),
     official: true,
-    callgrind: withCallgrind ? { calls: scaled(50, 5), warmup: scaled(1500, 20) } : null
+    callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(1500, 20) } : null
   })
   if (measured("inflight")) {
     log(`memory per call in flight (${scaled(1000, 50)} concurrent calls × ${scaled(3, 2)} runs per side, --expose-gc children)`)
