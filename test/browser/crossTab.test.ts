@@ -103,8 +103,11 @@ describeBrowser("cross-tab session sync in Chromium", () => {
 
     await first.evaluate(() => (window as unknown as { crossTab: Api }).crossTab.signOut())
     await second.waitForFunction(() => (window as unknown as { crossTab: Api }).crossTab.seen.at(-1) === "nobody")
-    // the first entry is the session as the tab found it (nobody)
-    expect(await seen(second)).toEqual(["nobody", email, "nobody"])
+    // the first entry is the session as the tab found it (nobody). The other tab's renderer may
+    // show the two cookies of the sign-in one at a time (refresh cookie, then access cookie): two
+    // changes of one session, the same user read twice (seen under load), so repeats are merged
+    const changes = await seen(second)
+    expect(changes.filter((user, index) => index === 0 || user !== changes[index - 1])).toEqual(["nobody", email, "nobody"])
     await first.close()
     await second.close()
   }, 90_000)

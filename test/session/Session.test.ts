@@ -4,22 +4,24 @@
  * change stream, and the scope that owns a refresh in flight.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Exit, Fiber, Option, Redacted, Scope, Stream, Supervisor } from "effect"
+import { Chunk, Effect, Exit, Fiber, Layer, Option, Redacted, Scope, Stream, Supervisor } from "effect"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
-import { freshAccess, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
+import { freshAccess, gate, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as SessionModule from "../../src/session/Session.js"
 import { Session } from "../../src/session/Session.js"
 import * as TokenStoreModule from "../../src/session/TokenStore.js"
 import { TokenStore } from "../../src/session/TokenStore.js"
-import { accessToken, apiUrl, makeMswServer, realPause, refreshTokenText, runAdvancingClock, sessionLayer, tokens, transportLayer } from "../support/fixtures.js"
+import type { StoredTokens } from "../../src/session/TokenStore.js"
+import * as Users from "../../src/users/Users.js"
+import { accessToken, apiUrl, makeMswServer, realPause, refreshTokenText, runAdvancingClock, sessionLayer, tokens, transportLayer, userBody } from "../support/fixtures.js"
 
 const server = makeMswServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
-const { refreshEndpoint } = sessionMocks(server)
+const { refreshEndpoint, meEndpoint } = sessionMocks(server)
 
 /** The test clock starts at 0: a token expiring at `seconds` (epoch seconds). */
 const expiringAt = (seconds: number) => accessToken(seconds)
@@ -101,4 +103,68 @@ describe("the session's scope", () => {
       expect(yield* supervisor.value).toHaveLength(0)
       expect(refreshes).toBe(1)
     }).pipe(Effect.provide(transportLayer())))
+})
+
+describe("another tab of the same session writes during a refresh", () => {
+  /** A store another tab writes to: `write` is that tab's change, heard through `listen`. */
+  const sharedStore = (initial: StoredTokens) => {
+    let current = initial
+    const listeners = new Set<(tokens: StoredTokens) => void>()
+    const store: TokenStoreModule.TokenStoreShape = {
+      get: Effect.sync(() => current),
+      set: (tokens) => Effect.sync(() => void (current = tokens)),
+      changes: Stream.empty,
+      listen: (listener) => {
+        listeners.add(listener)
+        return () => void listeners.delete(listener)
+      }
+    }
+    const write = (tokens: StoredTokens) => {
+      current = tokens
+      for (const listener of listeners) listener(tokens)
+    }
+    return { layer: Layer.succeed(TokenStore, store), write }
+  }
+
+  it.effect("the call waiting on the superseded refresh is sent with the access token the other tab wrote, not as signed out", () => {
+    const shared = sharedStore(tokens(undefined, refreshTokenText))
+    const otherTabsAccess = accessToken(20_000)
+    return Effect.gen(function* () {
+      const refreshGate = gate()
+      const refreshes = refreshEndpoint(async () => {
+        await refreshGate.promise
+        return tokenResponse()
+      })
+      const sent = meEndpoint((token) => (token === null ? knownError("CANNOT_GET_OWN_USER_WITHOUT_USER", 400, "no user") : json(userBody)))
+      const call = yield* Effect.fork(Users.getCurrent())
+      for (let i = 0; i < 500 && refreshes.length === 0; i++) yield* realPause(2)
+      // the other tab's cookies: the refresh cookie was seen first, now the access cookie too
+      shared.write(tokens(otherTabsAccess, refreshTokenText))
+      refreshGate.open()
+      const user = yield* Fiber.join(call)
+      expect(Option.isSome(user)).toBe(true)
+      expect(sent).toEqual([otherTabsAccess])
+      expect(refreshes).toHaveLength(1)
+      expect(text((yield* stored).accessToken)).toBe(otherTabsAccess)
+    }).pipe(Effect.provide(SessionModule.layer.pipe(Layer.provideMerge(shared.layer), Layer.provideMerge(transportLayer()))))
+  })
+
+  it.effect("a sign-in of another session meanwhile (another refresh token) still ends the waiting call as signed out", () => {
+    const shared = sharedStore(tokens(undefined, refreshTokenText))
+    return Effect.gen(function* () {
+      const refreshGate = gate()
+      refreshEndpoint(async () => {
+        await refreshGate.promise
+        return tokenResponse()
+      })
+      const sent = meEndpoint((token) => (token === null ? knownError("CANNOT_GET_OWN_USER_WITHOUT_USER", 400, "no user") : json(userBody)))
+      const call = yield* Effect.fork(Users.getCurrent())
+      yield* realPause(20)
+      shared.write(tokens(accessToken(20_000), "another-sessions-refresh-token"))
+      refreshGate.open()
+      const user = yield* Fiber.join(call)
+      expect(Option.isNone(user)).toBe(true)
+      expect(sent.filter((token) => token !== null)).toEqual([])
+    }).pipe(Effect.provide(SessionModule.layer.pipe(Layer.provideMerge(shared.layer), Layer.provideMerge(transportLayer()))))
+  })
 })

@@ -47,3 +47,10 @@ export const sessionMocks = (server: SetupServer) => ({
     return seen
   }
 })
+
+/** A promise the test releases: an answer waits on it. */
+export const gate = () => {
+  let open: () => void = () => {}
+  const promise = new Promise<void>((resolve) => (open = resolve))
+  return { promise, open: () => open() }
+}

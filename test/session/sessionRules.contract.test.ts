@@ -12,7 +12,7 @@ import { Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Supervisor, Tes
 import { http, HttpResponse } from "msw"
 import type { JsonBodyType } from "msw"
 import { afterAll, afterEach, beforeAll, expectTypeOf } from "vitest"
-import { freshAccess, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
+import { freshAccess, gate, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
 import type { refreshGrant } from "../../src/session/RefreshGrant.js"
 import type { RefreshFailure, SessionError, TransportError } from "../../src/core/Errors.js"
 import type { DecodedErrorOf } from "../../src/core/internal/definition.js"
@@ -81,13 +81,6 @@ const expiringAt = (seconds: number) => accessToken(seconds)
 const text = (token: Option.Option<Redacted.Redacted<string>>) => Option.getOrUndefined(Option.map(token, Redacted.value))
 const rotatedRefresh = "rotatedrefresh000000000000000000000000000000000"
 const otherRefresh = "otherrefreshtoken00000000000000000000000000000"
-
-/** A promise the test releases: the refresh answer waits on it. */
-const gate = () => {
-  let open: () => void = () => {}
-  const promise = new Promise<void>((resolve) => (open = resolve))
-  return { promise, open: () => open() }
-}
 
 /** Waits (real time) until `condition` holds, letting msw and the fibers progress. */
 const until = (condition: () => boolean) =>

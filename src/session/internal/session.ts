@@ -47,6 +47,12 @@ const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefin
  * The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session),
  * its known errors as their own classes (`callDecoded`, not grouped), so a rejected refresh token is seen.
  */
+/**
+ * How many times a request looks again at the tokens when its refresh was superseded by tokens
+ * of the same session (each look follows a real change; a bound, not a retry policy).
+ */
+const supersededRefreshLooks = 2
+
 const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redacted<string>) =>
   callDecoded(refreshGrant, {
     payload: makeRefreshGrant({
@@ -195,13 +201,27 @@ class SessionImpl implements SessionShape {
   }
 
   get requestTokens(): Effect.Effect<RequestTokens, RefreshError> {
+    return this.#requestTokens(supersededRefreshLooks)
+  }
+
+  /**
+   * The tokens for a request: the access token while usable, else a refresh's. A refresh whose
+   * result was dropped because the tokens changed meanwhile for the same refresh token (another
+   * tab of this session wrote the access token it got: the cookie store reports the refresh
+   * cookie, then the access cookie) looks again at the tokens now held, at most `looks` times;
+   * another refresh token (a sign-in or sign-out meanwhile) is another session: no tokens.
+   */
+  #requestTokens(looks: number): Effect.Effect<RequestTokens, RefreshError> {
     return Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const current = this.#tokens
       if (isUsableAccessToken(current.accessToken, now, this.#rejectedAccessToken)) return Effect.succeed(current)
       if (Option.isNone(current.refreshToken)) return Effect.succeed(TokenStoreModule.empty)
-      return Effect.map(this.refresh, (accessToken) =>
-        Option.isSome(accessToken) ? { accessToken, refreshToken: this.#tokens.refreshToken } : TokenStoreModule.empty
-      )
+      const generation = this.#generation
+      return Effect.flatMap(this.refresh, (accessToken): Effect.Effect<RequestTokens, RefreshError> => {
+        if (Option.isSome(accessToken)) return Effect.succeed({ accessToken, refreshToken: this.#tokens.refreshToken })
+        const sameSession = this.#generation !== generation && text(this.#tokens.refreshToken) === text(current.refreshToken)
+        return looks > 0 && sameSession ? this.#requestTokens(looks - 1) : Effect.succeed(TokenStoreModule.empty)
+      })
     })
   }
 
