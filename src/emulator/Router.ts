@@ -14,6 +14,8 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import type * as Endpoint from "../core/Endpoint.js"
 import { matchPath } from "../core/Endpoint.js"
+// the client's own depth scan (one implementation for both sides of the wire)
+import { jsonNestsDeeperThan } from "../core/internal/call.js"
 import type { KnownErrorInstance } from "../core/KnownError.js"
 import { AccessTypeRequired, BodyParsingError, InsufficientAccessType } from "../core/KnownErrors.js"
 import type { AccessType, Auth } from "./ProjectAuth.js"
@@ -122,26 +124,6 @@ export const notFoundText = (url: string): string =>
 
 /** How many levels of arrays and objects a JSON request body may nest (deeper: SCHEMA_ERROR). */
 export const maxJsonDepth = 100
-
-/** Whether JSON text nests arrays/objects deeper than `max` levels (a linear scan, strings skipped; no recursion). */
-export const jsonNestsDeeperThan = (text: string, max: number): boolean => {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i)
-    if (inString) {
-      if (char === 0x5c) i++ // backslash: skip the escaped character
-      else if (char === 0x22) inString = false
-    } else if (char === 0x22) {
-      inString = true
-    } else if (char === 0x5b || char === 0x7b) {
-      if (++depth > max) return true
-    } else if (char === 0x5d || char === 0x7d) {
-      depth--
-    }
-  }
-  return false
-}
 
 /** Why a body was not read: too many bytes (answered 413) or nested too deeply (SCHEMA_ERROR). */
 type BodyRefusal = { readonly _tag: "TooLarge"; readonly limit: number } | { readonly _tag: "TooDeep" }
