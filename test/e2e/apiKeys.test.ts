@@ -9,15 +9,13 @@ import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { allowUserApiKeys: true } } })
 
 describe("user API keys over HTTP against the emulator", () => {
   it("create → list shows the last four → server check → revoke → ApiKeyRevoked / none", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const outcome = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {

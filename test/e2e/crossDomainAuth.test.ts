@@ -14,7 +14,7 @@ import * as Password from "../../src/auth/Password.js"
 import * as Tokens from "../../src/auth/Tokens.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer()
 
@@ -22,9 +22,7 @@ const receivingCallback = "http://localhost:3001/handler/oauth-callback"
 
 describe("cross-domain hand-over over HTTP against the emulator", () => {
   it("signs the receiving domain in as the same user with the same refresh token; one POST /auth/oauth/cross-domain/authorize", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { fetch, options } = countedConnection(main)
     const receivingPage = OAuthBrowser.makeMemory({ url: "http://localhost:3001/sign-in" })
     const outcome = await Effect.runPromise(
       Effect.scoped(

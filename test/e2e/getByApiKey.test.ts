@@ -12,15 +12,13 @@ import * as Stack from "../../src/Stack.js"
 import * as ServerTeams from "../../src/teams/ServerTeams.js"
 import * as Teams from "../../src/teams/Teams.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { allowUserApiKeys: true, allowTeamApiKeys: true, clientTeamCreationEnabled: true } } })
 
 describe("getByApiKey over HTTP against the emulator", () => {
   it("ServerUsers.getByApiKey and ServerTeams.getByApiKey find the key's owner; the other kind of key gives none", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const email = `e2e-bykey-${Date.now()}@example.com`
     const outcome = await Effect.runPromise(
       Effect.scoped(

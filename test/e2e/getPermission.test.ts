@@ -10,15 +10,13 @@ import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import * as Stack from "../../src/Stack.js"
 import * as Teams from "../../src/teams/Teams.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 describe("getPermission over HTTP against the emulator", () => {
   it("the creator's $delete_team (through team_admin) is found on the client and the server; an unheld one is none", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const outcome = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {

@@ -9,15 +9,13 @@ import * as Password from "../../src/auth/Password.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import * as Stack from "../../src/Stack.js"
 import * as Teams from "../../src/teams/Teams.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 describe("listTeamMemberPermissions over HTTP against the emulator", () => {
   it("lists the creator's direct team_admin, and $delete_team with recursive: true; one GET /team-permissions each", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const outcome = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {

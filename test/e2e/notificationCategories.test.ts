@@ -10,7 +10,7 @@ import * as Password from "../../src/auth/Password.js"
 import * as NotificationCategories from "../../src/emails/NotificationCategories.js"
 import * as ServerNotificationCategories from "../../src/emails/ServerNotificationCategories.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer()
 
@@ -18,9 +18,7 @@ const marketingId = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 
 describe("notification categories over HTTP against the emulator", () => {
   it("lists both categories on, turns Marketing off for the user, and the user and the server both see it off", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const outcome = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {

@@ -10,15 +10,13 @@ import * as Stack from "../../src/Stack.js"
 import * as ServerTeamInvitations from "../../src/teams/ServerTeamInvitations.js"
 import * as Teams from "../../src/teams/Teams.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } })
 
 describe("team invitations with server access over HTTP", () => {
   it("send → list → listMine for the invitee → revoke", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`
     const inviteeEmail = `e2e-invitee-${stamp}@example.com`
     const outcome = await Effect.runPromise(

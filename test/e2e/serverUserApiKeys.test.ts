@@ -9,15 +9,13 @@ import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Stack from "../../src/Stack.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { allowUserApiKeys: true } } })
 
 describe("a user's API keys with server access over HTTP", () => {
   it("create for a user by id → list → the user sees it → revoke → check fails with ApiKeyRevoked", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const outcome = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {

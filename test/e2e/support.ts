@@ -65,3 +65,15 @@ export const countingFetch = () => {
   ).pipe(Layer.provide(StackClient.layerFetch))
   return { layer, count: (key: string) => counts.get(key) ?? 0 }
 }
+
+/**
+ * The demo project, a counting fetch and the options of `Stack.layerClient` / `Stack.layerServer`
+ * (add `secretServerKey: demo.secretServerKey` for the server) over it: what a test that counts
+ * its requests starts with.
+ */
+export const countedConnection = (main: TestServer) => {
+  const demo = main.server.emulator.demo
+  const fetch = countingFetch()
+  const options = { ...main.credentials(), httpClient: fetch.layer }
+  return { demo, fetch, options }
+}

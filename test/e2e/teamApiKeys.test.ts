@@ -13,15 +13,13 @@ import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Stack from "../../src/Stack.js"
 import * as Teams from "../../src/teams/Teams.js"
-import { countingFetch, useServer } from "./support.js"
+import { countedConnection, useServer } from "./support.js"
 
 const main = useServer({ demo: { config: { clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true } } })
 
 describe("team API keys over HTTP against the emulator", () => {
   it("create → list shows the last four → get → update → server check → wrong type on the user check → revoke → ApiKeyRevoked / none", async () => {
-    const demo = main.server.emulator.demo
-    const fetch = countingFetch()
-    const options = { projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer }
+    const { demo, fetch, options } = countedConnection(main)
     const outcome = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
