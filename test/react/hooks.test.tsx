@@ -4,11 +4,11 @@
  * SDK's cache, follow the session, interrupt on unmount, survive StrictMode, suspend, and report
  * failures nobody handles to the provider's `onError`.
  */
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Data, Effect } from "effect"
 import { Component, StrictMode, Suspense, version as reactVersion } from "react"
 import type { ReactNode } from "react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
 import * as Users from "../../src/users/Users.js"
 import {
@@ -22,18 +22,13 @@ import {
   useUser
 } from "../../react/index.js"
 import type { StackErrorHandler } from "../../react/index.js"
-import { makeApp } from "./support.js"
+import { useFreshApp } from "./freshApp.js"
 import type { App } from "./support.js"
+import { makeApp } from "./support.js"
 
 let app: App
 
-beforeEach(async () => {
-  app = await makeApp()
-})
-afterEach(async () => {
-  cleanup()
-  await app.dispose()
-})
+useFreshApp((made) => (app = made))
 
 const me = "GET /users/me"
 

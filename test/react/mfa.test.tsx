@@ -5,30 +5,25 @@
  * "needs-code"; a wrong code shows "wrong-code" and the attempt stays usable; the right code signs
  * in (and `useUser` follows); the attempt code is never rendered.
  */
-import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, Redacted } from "effect"
 import { version as reactVersion } from "react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Totp from "../../src/auth/Totp.js"
 import { StackProvider, useMfaSignIn, useUser } from "../../react/index.js"
-import { makeApp, password } from "./support.js"
+import { password } from "./support.js"
 
 // a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
 configure({ asyncUtilTimeout: 10_000 })
 import type { App } from "./support.js"
+import { useFreshApp } from "./freshApp.js"
 
 let app: App
 
-beforeEach(async () => {
-  app = await makeApp()
-})
-afterEach(async () => {
-  cleanup()
-  await app.dispose()
-})
+useFreshApp((made) => (app = made))
 
 const email = "mfa-form@example.com"
 

@@ -4,23 +4,17 @@
  * against the in-process emulator: two components share one request; turning a category off
  * through the SDK re-renders them with one new request.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { fireEvent, render, screen, waitFor } from "@testing-library/react"
 import type { ReactNode } from "react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as NotificationCategories from "../../src/emails/NotificationCategories.js"
 import { StackProvider, useNotificationCategories, useStackMutation } from "../../react/index.js"
-import { makeApp } from "./support.js"
+import { useFreshApp } from "./freshApp.js"
 import type { App } from "./support.js"
 
 let app: App
 
-beforeEach(async () => {
-  app = await makeApp()
-})
-afterEach(async () => {
-  cleanup()
-  await app.dispose()
-})
+useFreshApp((made) => (app = made))
 
 const Provider = (props: { readonly children: ReactNode }) => <StackProvider runtime={app.runtime}>{props.children}</StackProvider>
 

@@ -5,11 +5,11 @@
  * permissions, received invitations, connected accounts, the CLI confirmation page, and
  * `useUser({ or: "anonymous" })`. Against the in-process emulator.
  */
-import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { version as reactVersion } from "react"
 import type { ReactNode } from "react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Cli from "../../src/auth/Cli.js"
 import { Session } from "../../src/core/Session.js"
@@ -35,21 +35,16 @@ import {
   useRefreshToken,
   useUser
 } from "../../react/index.js"
-import { makeApp } from "./support.js"
+import { useFreshApp } from "./freshApp.js"
 
 // a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
 configure({ asyncUtilTimeout: 10_000 })
 import type { App } from "./support.js"
+import { makeApp } from "./support.js"
 
 let app: App
 
-beforeEach(async () => {
-  app = await makeApp()
-})
-afterEach(async () => {
-  cleanup()
-  await app.dispose()
-})
+useFreshApp((made) => (app = made))
 
 const Provider = (props: { readonly children: ReactNode }) => <StackProvider runtime={app.runtime}>{props.children}</StackProvider>
 

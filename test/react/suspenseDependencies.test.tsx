@@ -5,23 +5,17 @@
  * (`Redacted` tokens, `Map`s, `Set`s, `undefined` / `null`, objects with a `toJSON`) are still
  * different, and the hook shows the value of the current ones.
  */
-import { act, cleanup, render, screen, waitFor } from "@testing-library/react"
+import { act, render, screen, waitFor } from "@testing-library/react"
 import { Effect, Redacted } from "effect"
 import { Suspense, version as reactVersion } from "react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { StackProvider, useStackSuspenseQuery } from "../../react/index.js"
-import { makeApp } from "./support.js"
+import { useFreshApp } from "./freshApp.js"
 import type { App } from "./support.js"
 
 let app: App
 
-beforeEach(async () => {
-  app = await makeApp()
-})
-afterEach(async () => {
-  cleanup()
-  await app.dispose()
-})
+useFreshApp((made) => (app = made))
 
 /** Shows what `read(dep)` gives, through the suspense hook with `[dep]` as dependencies; counts runs. */
 const harness = <D,>(read: (dep: D) => string) => {

@@ -5,28 +5,22 @@
  * `false` once the new result is shown and on the first load. The refresh requests are held
  * back until the test releases them, so every step is observed (no timing).
  */
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { version as reactVersion } from "react"
 import type { ReactNode } from "react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
 import { Effect } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { StackProvider, useContactChannels, useStackMutation, useUser } from "../../react/index.js"
-import { makeApp } from "./support.js"
+import { useFreshApp } from "./freshApp.js"
 import type { App } from "./support.js"
 
 let app: App
 
-beforeEach(async () => {
-  app = await makeApp()
-})
-afterEach(async () => {
-  cleanup()
-  await app.dispose()
-})
+useFreshApp((made) => (app = made))
 
 const renameOnServer = (email: string, displayName: string) =>
   Effect.runPromise(
