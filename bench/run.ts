@@ -498,4 +498,17 @@ const results = {
 }
 mkdirSync(join(benchDir, "results"), { recursive: true })
 writeFileSync(latestFile, `${JSON.stringify(results, null, 2)}\n`)
+// the same rows as a Markdown table, for the README's benchmark section (copied from here, not retyped)
+const cell = (text: string) => text.trim().replaceAll("|", "\\|")
+writeFileSync(
+  join(benchDir, "results", "latest.md"),
+  [
+    `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${machine.loadAverageAtStart[0]!.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")}.`,
+    "",
+    "| figure | ours | official | raw / floor | ratio | spread | load |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
+    ""
+  ].join("\n")
+)
 log(`wrote ${join(benchDir, "results", "latest.json")}`)
