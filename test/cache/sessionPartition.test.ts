@@ -224,7 +224,8 @@ const suite = (name: string, setup: () => Promise<{ target: Target; close: () =>
         ),
         { numRuns: Number(process.env.RELIABILITY_FULL === "1" ? 100 : 15) }
       )
-    })
+      // up to 180 requests over HTTP: more than the default 30 s on a loaded 2-core machine (seen once in a full run)
+    }, 120_000)
 
     it("within one request, concurrent identical reads still share one request (the partition is the session's)", async () => {
       const before = target.sent()
