@@ -6,15 +6,16 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as FiberId from "effect/FiberId"
+import type * as FiberId from "effect/FiberId"
+import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
@@ -269,50 +270,54 @@ const readWebBody = (
 const defaultClockClass: unknown = Clock.make().constructor
 
 /**
- * Runs one attempt's exchange (`work`, given a way to report its verdict early) in one forked
- * fiber and waits for its verdict, at most `timeout`: then the attempt fails with `onTimeout()`
- * and the fiber is interrupted (which aborts the request and cancels the body) without waiting for
- * it. One fiber and one timer per attempt (`Effect.timeoutFail` with a reader fiber took three
- * fibers); under Effect's default clock the timer is a `setTimeout`, under another clock (the
- * `TestClock`) a sleeping fiber, so tests move it with the clock.
+ * Runs one attempt's exchange (`work`, given a way to report its verdict early) in one fiber of its
+ * own and waits for its verdict, at most `timeout`: then the attempt fails with `onTimeout()` and
+ * the fiber is interrupted (which aborts the request and cancels the body) without waiting for it;
+ * an early report or an interruption of the caller interrupts it the same way. The worker is
+ * started from the caller's runtime (its context, fiber refs and flags, as a daemon fork would be),
+ * with `refs` applied to its own fiber refs, and is awaited through one `Effect.async` (no Deferred,
+ * no `ensuring`, no fiber to interrupt it: each costs memory for as long as the call is in flight).
+ * One fiber and one timer per attempt; under Effect's default clock the timer is a `setTimeout`,
+ * under another clock (the `TestClock`) a sleeping fiber, so tests move it with the clock.
  */
 const boundedAttempt = <A>(
   work: (report: (value: A) => void) => Effect.Effect<A, unknown>,
   timeout: Duration.Duration | undefined,
-  onTimeout: () => unknown
+  onTimeout: () => unknown,
+  refs: (refs: FiberRefs.FiberRefs, fiberId: FiberId.Runtime) => FiberRefs.FiberRefs
 ): Effect.Effect<A, unknown> =>
   Effect.clockWith((clock) =>
-    Effect.suspend(() => {
-      const verdict = Deferred.unsafeMake<A, unknown>(FiberId.none)
-      const report = (value: A) => {
-        Deferred.unsafeDone(verdict, Exit.succeed(value))
-      }
-      const expire = () => {
-        Deferred.unsafeDone(verdict, Exit.fail(onTimeout()))
-      }
-      return Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(
-          // the worker never fails itself (its failure is the verdict's), so no unhandled error is logged
-          Effect.forkDaemon(restore(Effect.flatMap(Effect.exit(work(report)), (exit) => Deferred.done(verdict, exit)))),
-          (worker) => {
-            if (timeout === undefined) return Effect.ensuring(restore(Deferred.await(verdict)), Fiber.interruptFork(worker))
-            if (clock.constructor === defaultClockClass) {
-              const cancel = setTimeout(expire, Duration.toMillis(timeout))
-              return Effect.ensuring(
-                restore(Deferred.await(verdict)),
-                Effect.zipRight(
-                  Effect.sync(() => clearTimeout(cancel)),
-                  Fiber.interruptFork(worker)
-                )
-              )
-            }
-            return Effect.flatMap(Effect.forkDaemon(restore(Effect.zipRight(clock.sleep(timeout), Effect.sync(expire)))), (timer) =>
-              Effect.ensuring(restore(Deferred.await(verdict)), Effect.zipRight(Fiber.interruptFork(timer), Fiber.interruptFork(worker)))
-            )
-          }
-        )
-      )
-    })
+    Effect.withFiberRuntime<A, unknown>((caller, status) =>
+      Effect.async<A, unknown>((resume) => {
+        const runtime = Runtime.make({ context: caller.currentContext, fiberRefs: caller.getFiberRefs(), runtimeFlags: status.runtimeFlags })
+        let settled = false
+        let cancel: ReturnType<typeof setTimeout> | undefined
+        let timer: Fiber.RuntimeFiber<void> | undefined
+        // the worker never fails itself (its failure is the verdict's), so no unhandled error is logged
+        const worker = Runtime.runFork(runtime, Effect.exit(work((value) => settle(Exit.succeed(value)))), { immediate: false, updateRefs: refs })
+        const stop = () => {
+          if (cancel !== undefined) clearTimeout(cancel)
+          if (timer !== undefined && timer.unsafePoll() === null) timer.unsafeInterruptAsFork(caller.id())
+          if (worker.unsafePoll() === null) worker.unsafeInterruptAsFork(caller.id())
+        }
+        function settle(exit: Exit.Exit<A, unknown>): void {
+          if (settled) return
+          settled = true
+          stop()
+          resume(exit)
+        }
+        worker.addObserver((exit) => settle(Exit.isSuccess(exit) ? exit.value : Exit.failCause(exit.cause)))
+        if (timeout !== undefined) {
+          const expire = () => settle(Exit.fail(onTimeout()))
+          if (clock.constructor === defaultClockClass) cancel = setTimeout(expire, Duration.toMillis(timeout))
+          else timer = Runtime.runFork(runtime, Effect.zipRight(clock.sleep(timeout), Effect.sync(expire)), { immediate: false })
+        }
+        return Effect.sync(() => {
+          settled = true
+          stop()
+        })
+      })
+    )
   )
 
 const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string => {
@@ -352,14 +357,30 @@ const withSecretHeaderNames = (names: ReadonlyArray<string | RegExp>): ReadonlyA
   return lastMerged
 }
 
+/**
+ * An attempt's worker fiber refs: the SDK's secret headers added to the redacted header names (the
+ * app's own names kept), and tracer propagation off (no b3 / traceparent headers). Set on the
+ * worker, where the platform client reads them, instead of around the call
+ * (`Effect.locallyWith`, `HttpClient.withTracerPropagation`: each holds several effects per call
+ * in flight).
+ */
+const workerRefs = (refs: FiberRefs.FiberRefs, fiberId: FiberId.Runtime): FiberRefs.FiberRefs =>
+  FiberRefs.updateManyAs(refs, {
+    entries: [
+      [Headers.currentRedactedNames, [[fiberId, withSecretHeaderNames(FiberRefs.getOrDefault(refs, Headers.currentRedactedNames))]]],
+      [HttpClient.currentTracerPropagation, [[fiberId, false]]]
+    ]
+  })
+
 /** The query parameters every request treats as secret (built once, not per request). */
 const defaultSecretNames: ReadonlySet<string> = new Set(secretQueryParamNames)
 
 export const makeTransport = Effect.gen(function* () {
   const config = yield* StackConfig
-  // No b3 / traceparent headers: the service's CORS allow-list does not include them (PROTOCOL.md
-  // §1.1). The HTTP client's span (request headers redacted) is kept.
-  const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
+  // No b3 / traceparent headers (tracer propagation is off in each attempt's worker, see
+  // `workerRefs`): the service's CORS allow-list does not include them (PROTOCOL.md §1.1). The HTTP
+  // client's span (request headers redacted) is kept.
+  const client = yield* HttpClient.HttpClient
   const policy = yield* RetryPolicy
   const attemptTimeout = policy.attemptTimeout === "none" ? undefined : Duration.decode(policy.attemptTimeout ?? defaultAttemptTimeout)
   const maxResponseBytes = policy.maxResponseBytes ?? defaultMaxResponseBytes
@@ -475,8 +496,11 @@ export const makeTransport = Effect.gen(function* () {
           ? limited
           : (report: (exchanged: Exchanged) => void) =>
               Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited(report), maskingTracer(tracer, secretsInQuery)))
-      const outcome = yield* boundedAttempt(traced, attemptTimeout, () =>
-        attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
+      const outcome = yield* boundedAttempt(
+        traced,
+        attemptTimeout,
+        () => (attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)),
+        workerRefs
       ).pipe(
         Effect.map((exchanged) => Either.right(exchanged)),
         Effect.catchAll(networkFailure)
@@ -561,9 +585,7 @@ export const makeTransport = Effect.gen(function* () {
             )
         }
       }),
-      Effect.flatMap((outcome) => outcome),
-      // The app's own redacted names are kept; the SDK's secret headers are added.
-      Effect.locallyWith(Headers.currentRedactedNames, withSecretHeaderNames)
+      Effect.flatMap((outcome) => outcome)
     )
   }
 
