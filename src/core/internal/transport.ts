@@ -388,6 +388,10 @@ export const makeTransport = Effect.gen(function* () {
   // The longest Retry-After waited for, in seconds (Infinity: every one is waited for).
   const maxRetryAfterSeconds = retryAfterCeiling === "none" ? Infinity : Duration.toSeconds(Duration.decode(retryAfterCeiling))
 
+  // The failure of an attempt that had no complete answer in time.
+  const timedOut = () =>
+    attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
+
   const buildHeaders = (request: StackRequest, nonce: string): Record<string, string> => {
     if (request.access === "none") {
       return request.body?._tag === "Form"
@@ -434,21 +438,90 @@ export const makeTransport = Effect.gen(function* () {
     const shownUrl = redactUrl(url, secretNames)
     const secretsInQuery = shownUrl === url ? [] : querySecrets(url, secretNames)
 
+    const networkFailure = (cause: unknown): Effect.Effect<Either.Either<never, FinalFailure>, RetrySignal> =>
+      isLocalFailure(cause)
+        ? Effect.succeed(Either.left(notBuilt(method, shownUrl, cause)))
+        : idempotent
+          ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
+          : Effect.succeed(Either.left(connectivity(method, shownUrl, cause)))
+
+    // An attempt's answer as the attempt's outcome (a retry signal for 429 and 508 loops).
+    const outcomeOf = (result: Exchanged): Effect.Effect<Either.Either<StackResponse, FinalFailure>, RetrySignal> => {
+      const responseHeaders: Record<string, string> = {}
+      for (const [name, value] of Object.entries(result.response.headers)) responseHeaders[name.toLowerCase()] = value
+      if (Either.isLeft(result.text)) {
+        const refusal = result.text.left
+        if (refusal === "Redirect") {
+          const status = result.response.status
+          const location = responseHeaders["location"]
+          const target = location === undefined ? "" : ` to ${redactUrl(location.slice(0, 300), secretNames)}`
+          const where = status === 0 ? "an opaque redirect" : `${status}${target}`
+          return Effect.succeed(
+            Either.left(
+              new HttpError({
+                message: `Failed to send request to ${shownUrl}: the answer was a redirect (${where}); the Stack Auth API never redirects the SDK's calls, so it was not followed and nothing further was sent.`,
+                status,
+                body: "",
+                method,
+                url: shownUrl
+              })
+            )
+          )
+        }
+        return Effect.succeed(
+          Either.left(
+            new InvalidResponse({
+              message: `The answer to ${method} ${shownUrl} is larger than ${maxResponseBytes} bytes (${refusal.declared ? `declared ${refusal.bytes}` : `more than ${maxResponseBytes} read`}); it was not read further.`,
+              status: actualStatus(result.response.status, responseHeaders),
+              method,
+              url: shownUrl
+            })
+          )
+        )
+      }
+      const text = result.text.right
+      const status = actualStatus(result.response.status, responseHeaders)
+      if (status === 429) {
+        const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"])
+        // A wait longer than the policy's ceiling is not slept on: the caller decides.
+        if (retryAfterSeconds !== undefined && retryAfterSeconds > maxRetryAfterSeconds) {
+          return Effect.succeed(
+            Either.left(
+              new RateLimited({
+                message: `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
+                method,
+                url: shownUrl,
+                retryAfterSeconds
+              })
+            )
+          )
+        }
+        return Effect.fail<RetrySignal>({ _tag: "RateLimitedSignal", retryAfterSeconds })
+      }
+      if (status === 508 && text.includes(infiniteLoopMarker)) {
+        return Effect.fail<RetrySignal>({ _tag: "LoopDetectedSignal" })
+      }
+      return Effect.succeed(Either.right({ status, headers: responseHeaders, text, method, url: shownUrl } satisfies StackResponse))
+    }
+
     // Non-retryable outcomes travel in the success channel so the schedule sees only signals.
-    const attempt: Effect.Effect<Either.Either<StackResponse, FinalFailure>, RetrySignal> = Effect.gen(function* () {
-      const nonce = yield* randomNonce
+    // Plain flatMaps, no Effect.gen: a generator made per call is held (with its own prototype and
+    // shape) for as long as the call is in flight.
+    const attempt: Effect.Effect<Either.Either<StackResponse, FinalFailure>, RetrySignal> = Effect.flatMap(randomNonce, (nonce) => {
       const headers = buildHeaders(request, nonce)
       // A header fetch cannot carry (a token with CR/LF or text above U+00FF) is a local failure:
       // nothing is sent, nothing is retried, and the value is never shown.
       const unsendable = Object.entries(headers).find(([, value]) => !isHeaderSafe(value))
       if (unsendable !== undefined) {
-        return Either.left(
-          new ConnectivityError({
-            message: `Could not build the request ${method} ${shownUrl}: the ${unsendable[0]} header holds characters a request header cannot carry (control characters or text above U+00FF); nothing was sent.`,
-            method,
-            url: shownUrl,
-            cause: `invalid ${unsendable[0]} header value`
-          })
+        return Effect.succeed(
+          Either.left(
+            new ConnectivityError({
+              message: `Could not build the request ${method} ${shownUrl}: the ${unsendable[0]} header holds characters a request header cannot carry (control characters or text above U+00FF); nothing was sent.`,
+              method,
+              url: shownUrl,
+              cause: `invalid ${unsendable[0]} header value`
+            })
+          )
         )
       }
       let httpRequest = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers))
@@ -456,13 +529,15 @@ export const makeTransport = Effect.gen(function* () {
       if (body?._tag === "Json") {
         const text = Either.try(() => JSON.stringify(body.value))
         if (Either.isLeft(text)) {
-          return Either.left(
-            new ConnectivityError({
-              message: `Could not build the request ${method} ${shownUrl}: the payload cannot be serialised as JSON; nothing was sent.`,
-              method,
-              url: shownUrl,
-              cause: "unserialisable payload"
-            })
+          return Effect.succeed(
+            Either.left(
+              new ConnectivityError({
+                message: `Could not build the request ${method} ${shownUrl}: the payload cannot be serialised as JSON; nothing was sent.`,
+                method,
+                url: shownUrl,
+                cause: "unserialisable payload"
+              })
+            )
           )
         }
         httpRequest = HttpClientRequest.bodyText(httpRequest, text.right ?? "null", "application/json")
@@ -473,22 +548,19 @@ export const makeTransport = Effect.gen(function* () {
           "application/x-www-form-urlencoded;charset=UTF-8"
         )
       }
-      const networkFailure = (cause: unknown): Effect.Effect<Either.Either<never, FinalFailure>, RetrySignal> =>
-        isLocalFailure(cause)
-          ? Effect.succeed(Either.left(notBuilt(method, shownUrl, cause)))
-          : idempotent
-            ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
-            : Effect.succeed(Either.left(connectivity(method, shownUrl, cause)))
-      const exchange = (report: (exchanged: Exchanged) => void) =>
-        Effect.gen(function* () {
-          const response: HttpClientResponse.HttpClientResponse = yield* client.execute(httpRequest)
-          // A redirect is refused without reading its body (and never followed: see `noRedirects`).
-          if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
-            return { response, text: Either.left<"Redirect" | TooLarge>("Redirect") } satisfies Exchanged
-          }
-          const text = yield* readBody(response, maxResponseBytes, (tooLarge) => report({ response, text: Either.left(tooLarge) }))
-          return { response, text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge) } satisfies Exchanged
-        })
+      const sent = httpRequest
+      const exchange = (report: (exchanged: Exchanged) => void): Effect.Effect<Exchanged, unknown> =>
+        Effect.flatMap(
+          Effect.suspend(() => client.execute(sent)),
+          (response): Effect.Effect<Exchanged, unknown> =>
+            // A redirect is refused without reading its body (and never followed: see `noRedirects`).
+            response.status === 0 || (response.status >= 300 && response.status < 400)
+              ? Effect.succeed({ response, text: Either.left("Redirect") })
+              : Effect.map(readBody(response, maxResponseBytes, (tooLarge) => report({ response, text: Either.left(tooLarge) })), (text) => ({
+                  response,
+                  text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge)
+                }))
+        )
       const limited = (report: (exchanged: Exchanged) => void) => noRedirects(exchange(report))
       // The platform client's span records `url.full` verbatim: mask the secret query values in it.
       const traced =
@@ -496,71 +568,14 @@ export const makeTransport = Effect.gen(function* () {
           ? limited
           : (report: (exchanged: Exchanged) => void) =>
               Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited(report), maskingTracer(tracer, secretsInQuery)))
-      const outcome = yield* boundedAttempt(
-        traced,
-        attemptTimeout,
-        () => (attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)),
-        workerRefs
-      ).pipe(
-        Effect.map((exchanged) => Either.right(exchanged)),
-        Effect.catchAll(networkFailure)
-      )
-      if (Either.isLeft(outcome)) return Either.left(outcome.left)
-      const result = outcome.right
-      const responseHeaders: Record<string, string> = {}
-      for (const [name, value] of Object.entries(result.response.headers)) responseHeaders[name.toLowerCase()] = value
-      if (Either.isLeft(result.text)) {
-        const refusal = result.text.left
-        if (refusal === "Redirect") {
-          const status = result.response.status
-          const location = responseHeaders["location"]
-          const target = location === undefined ? "" : ` to ${redactUrl(location.slice(0, 300), secretNames)}`
-          const where = status === 0 ? "an opaque redirect" : `${status}${target}`
-          return Either.left(
-            new HttpError({
-              message: `Failed to send request to ${shownUrl}: the answer was a redirect (${where}); the Stack Auth API never redirects the SDK's calls, so it was not followed and nothing further was sent.`,
-              status,
-              body: "",
-              method,
-              url: shownUrl
-            })
-          )
-        }
-        return Either.left(
-          new InvalidResponse({
-            message: `The answer to ${method} ${shownUrl} is larger than ${maxResponseBytes} bytes (${refusal.declared ? `declared ${refusal.bytes}` : `more than ${maxResponseBytes} read`}); it was not read further.`,
-            status: actualStatus(result.response.status, responseHeaders),
-            method,
-            url: shownUrl
-          })
-        )
-      }
-      const text = result.text.right
-      const status = actualStatus(result.response.status, responseHeaders)
-      if (status === 429) {
-        const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"])
-        // A wait longer than the policy's ceiling is not slept on: the caller decides.
-        if (retryAfterSeconds !== undefined && retryAfterSeconds > maxRetryAfterSeconds) {
-          return Either.left(
-            new RateLimited({
-              message: `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
-              method,
-              url: shownUrl,
-              retryAfterSeconds
-            })
-          )
-        }
-        return yield* Effect.fail<RetrySignal>({ _tag: "RateLimitedSignal", retryAfterSeconds })
-      }
-      if (status === 508 && text.includes(infiniteLoopMarker)) {
-        return yield* Effect.fail<RetrySignal>({ _tag: "LoopDetectedSignal" })
-      }
-      return Either.right({ status, headers: responseHeaders, text, method, url: shownUrl } satisfies StackResponse)
+      return Effect.matchEffect(boundedAttempt(traced, attemptTimeout, timedOut, workerRefs), {
+        onFailure: networkFailure,
+        onSuccess: outcomeOf
+      })
     })
 
-    return attempt.pipe(
-      (effect) => retryAfterFailure(effect, policy.schedule),
-      Effect.catchAll((failure): Effect.Effect<never, ConnectivityError | RateLimited | HttpError> => {
+    return Effect.matchEffect(retryAfterFailure(attempt, policy.schedule), {
+      onFailure: (failure): Effect.Effect<never, ConnectivityError | RateLimited | HttpError> => {
         switch (failure._tag) {
           case "NetworkFailureSignal":
             return Effect.fail(connectivity(method, shownUrl, failure.cause))
@@ -584,9 +599,9 @@ export const makeTransport = Effect.gen(function* () {
               })
             )
         }
-      }),
-      Effect.flatMap((outcome) => outcome)
-    )
+      },
+      onSuccess: (outcome) => outcome
+    })
   }
 
   return { config, send } satisfies StackClientShape
