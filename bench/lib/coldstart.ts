@@ -2,18 +2,20 @@
  * Cold start (issue 14): `import` of the package's main entry in a fresh Node process, this SDK vs
  * the official `@stackframe/js`, with `node` importing nothing as the floor, and the Effect floor:
  * an `import` of just the `effect` and `@effect/platform` modules this SDK's main entry imports
- * (what any SDK built on them opens at least). This SDK is compiled
- * file by file (esbuild, no bundling: what `npm run build` ships, without types) into the bench's
- * build folder; the official SDK is imported from `bench/node_modules` as published. Wall time of
+ * (what any SDK built on them opens at least). This SDK is built as `npm run build` ships it (the
+ * same function, `bundlePackage` of `scripts/build.ts`: each entry bundled, chunks shared, packages
+ * external; without types) into the bench's build folder; the official SDK is imported from
+ * `bench/node_modules` as published. Wall time of
  * the whole process (spawn to exit), `runs` runs per side in alternating order, min / median / max;
  * files opened (successful `openat`, distinct paths, `/proc`, `/sys`, `/dev` left out) from one run
  * under `strace -f` where strace is installed.
  */
 import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
+import { bundlePackage } from "../../scripts/build.js"
 import { rootDir } from "./bundle.js"
 import { makeWorkDir, officialModuleUrl } from "./overhead.js"
 import type { Spread } from "./processes.js"
@@ -42,25 +44,11 @@ export interface ColdStartResult {
   readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
-const srcFiles = (dir: string): Array<string> =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? srcFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [join(dir, entry.name)] : []
-  )
-
-/** Compiles `src/` file by file into the build folder; returns the URL of its `index.js`. */
+/** Builds the package as `npm run build` does (its JavaScript) into the build folder; returns the URL of the main entry. */
 export const buildOursForImport = async (work: string): Promise<string> => {
   const outdir = join(work, "ours")
-  await esbuild.build({
-    entryPoints: srcFiles(join(rootDir, "src")),
-    bundle: false,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outdir,
-    outbase: join(rootDir, "src"),
-    logLevel: "silent"
-  })
-  return pathToFileURL(join(outdir, "index.js")).href
+  await bundlePackage(outdir)
+  return pathToFileURL(join(outdir, "src", "index.js")).href
 }
 
 /**
