@@ -23,7 +23,7 @@ import { annotatePure } from "./pure.js"
 export const projectRoot = dirname(dirname(fileURLToPath(import.meta.url)))
 
 interface PackageJson {
-  readonly exports: Readonly<Record<string, null | { readonly default?: string }>>
+  readonly exports: Readonly<Record<string, null | { readonly types?: string; readonly default?: string }>>
   readonly bin?: Readonly<Record<string, string>>
   readonly dependencies?: Readonly<Record<string, string>>
   readonly peerDependencies?: Readonly<Record<string, string>>
@@ -135,6 +135,13 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     stdio: "inherit"
   })
   if (tsc.status !== 0) process.exit(tsc.status ?? 1)
+  const missing = Object.values(packageJson().exports)
+    .flatMap((target) => [target?.types, target?.default])
+    .filter((file): file is string => file !== undefined && !existsSync(join(projectRoot, file)))
+  if (missing.length > 0) {
+    console.error(`build: package.json exports files that were not written: ${missing.join(", ")}`)
+    process.exit(1)
+  }
   const outputs = Object.keys(metafile.outputs).filter((file) => file.endsWith(".js"))
   console.log(`build: ${packageEntries().length} entries, ${outputs.length} JavaScript files (entries and shared chunks), declarations by tsc`)
 }
