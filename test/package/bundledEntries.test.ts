@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import { parseSync } from "@babel/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bundlePackage, packageEntries, projectRoot } from "../../scripts/build.js"
 
@@ -144,5 +145,24 @@ console.log(JSON.stringify(errors.map((error) => [error?._tag, error instanceof 
     for (const unused of ["EmailTemplates_exports", "AdminProjects_exports", "Passkeys_exports", "KnownErrors_exports"]) {
       expect(code, unused).not.toContain(unused)
     }
+  })
+
+  it("no built file of an export runs a call while it loads (what sideEffects: [] promises apps' bundlers)", () => {
+    const bin = join(pkg, "dist", "src", "emulator", "cli.js")
+    const calls: Array<string> = []
+    for (const output of Object.keys(metafile.outputs)) {
+      const file = join(projectRoot, output)
+      if (!file.endsWith(".js") || file === bin) continue
+      const code = readFileSync(file, "utf8")
+      const ast = parseSync(code, { sourceType: "module", babelrc: false, configFile: false })
+      for (const statement of ast?.program.body ?? []) {
+        if (statement.type !== "ExpressionStatement") continue
+        const { type } = statement.expression
+        if (type === "CallExpression" || type === "NewExpression" || type === "AwaitExpression") {
+          calls.push(`${output.split("/dist/")[1]}:${statement.loc?.start.line}: ${code.slice(statement.start ?? 0, (statement.start ?? 0) + 60)}`)
+        }
+      }
+    }
+    expect(calls).toEqual([])
   })
 })
