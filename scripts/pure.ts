@@ -6,9 +6,9 @@
  * effect (a statement of their own) and calls inside functions are left alone.
  *
  * `annotatePure(code, file)` annotates one source text (TypeScript, TSX or JavaScript); the
- * command `tsx scripts/pure.ts DIR…` annotates every `.js` file below the folders in place (the
- * build runs it over `dist/`). The bench applies the same function to the sources it bundles, so
- * its figures are those of the published package.
+ * command `tsx scripts/pure.ts DIR…` annotates every `.js` file below the folders in place. The
+ * build (`scripts/build.ts`) applies the function to each file it bundles into `dist/`; the bench
+ * applies it to the sources it bundles, so its figures are those of the published package.
  *
  * @module
  */
