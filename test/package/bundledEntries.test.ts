@@ -66,7 +66,7 @@ describe("the package is built as one bundled file per entry, entries sharing ch
       const out = runFresh("import-entry", `const m = await import(${JSON.stringify(specifier)}); console.log(Object.keys(m).length)`)
       expect(Number(out), specifier).toBeGreaterThan(0)
     }
-  })
+  }, 120_000)
 
   it("the emulator's command (package.json bin) keeps its #! line", () => {
     expect(readFileSync(join(pkg, "dist", "src", "emulator", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
@@ -115,7 +115,7 @@ await runtime.dispose()
 console.log(JSON.stringify(errors.map((error) => [error?._tag, error instanceof Errors.UserNotSignedIn])))`
     )
     expect(JSON.parse(out)).toEqual([["UserNotSignedIn", true]])
-  })
+  }, 60_000)
 
   it("the main entry loads a handful of the package's files, not one per source module", () => {
     const sources = Object.keys(metafile.inputs).filter((input) => /^(src|react)\//.test(input)).length
