@@ -334,17 +334,28 @@ const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string =>
 type FinalFailure = ConnectivityError | HttpError | InvalidResponse | RateLimited
 
 /**
- * `Effect.retry(attempt, schedule)` whose schedule driver is made at the first failure, not before
- * every call (most calls never fail): the schedule sees the same signals in the same order.
+ * `Effect.matchEffect(Effect.retry(attempt, schedule), handlers)` whose schedule driver is made at
+ * the first failure, not before every call (most calls never fail): the schedule sees the same
+ * signals in the same order, and a first attempt that succeeds reaches `onSuccess` through one
+ * continuation (one fewer held while the call is in flight).
  */
-const retryAfterFailure = <A, E, R>(attempt: Effect.Effect<A, E, R>, schedule: Schedule.Schedule<unknown, E>): Effect.Effect<A, E, R> =>
-  Effect.catchAll(attempt, (first) =>
-    Effect.flatMap(Schedule.driver(schedule), (driver) => {
-      const next = (error: E): Effect.Effect<A, E, R> =>
-        Effect.matchEffect(driver.next(error), { onFailure: () => Effect.fail(error), onSuccess: () => Effect.catchAll(attempt, next) })
-      return next(first)
-    })
-  )
+const retryThen = <A, E, R, B, E2, R2>(
+  attempt: Effect.Effect<A, E, R>,
+  schedule: Schedule.Schedule<unknown, E>,
+  handlers: { readonly onFailure: (error: E) => Effect.Effect<B, E2, R2>; readonly onSuccess: (value: A) => Effect.Effect<B, E2, R2> }
+): Effect.Effect<B, E2, R | R2> =>
+  Effect.matchEffect(attempt, {
+    onFailure: (first) =>
+      Effect.matchEffect(
+        Effect.flatMap(Schedule.driver(schedule), (driver) => {
+          const next = (error: E): Effect.Effect<A, E, R> =>
+            Effect.matchEffect(driver.next(error), { onFailure: () => Effect.fail(error), onSuccess: () => Effect.catchAll(attempt, next) })
+          return next(first)
+        }),
+        handlers
+      ),
+    onSuccess: handlers.onSuccess
+  })
 
 /** The redacted header names of the fiber with the SDK's secret ones added (the last merge kept: the same names nearly always). */
 let lastNames: ReadonlyArray<string | RegExp> | undefined
@@ -574,7 +585,7 @@ export const makeTransport = Effect.gen(function* () {
       })
     })
 
-    return Effect.matchEffect(retryAfterFailure(attempt, policy.schedule), {
+    return retryThen(attempt, policy.schedule, {
       onFailure: (failure): Effect.Effect<never, ConnectivityError | RateLimited | HttpError> => {
         switch (failure._tag) {
           case "NetworkFailureSignal":
