@@ -7,12 +7,12 @@
  * - the access token is reused while ≥ 20 s of validity remain (expiry from the JWT `exp`;
  *   no `exp` = never expires); otherwise one refresh starts, and concurrent callers share it;
  * - an invalid/expired-access-token answer marks the token expired (the call is retried once);
- * - a rejected refresh token (any `REFRESH_TOKEN_ERROR`) clears both tokens: signed out. This is
- *   SPEC.md §4's "a refresh returns nothing": the official client's refresh returns `null` only for
- *   that family (PROTOCOL.md §2.7, §5.1);
+ * - a rejected refresh token (any `REFRESH_TOKEN_ERROR`) clears both tokens: signed out;
+ * - a refresh that returns nothing (SPEC.md §4: a token answer, with a valid `token_type`, whose
+ *   `access_token` is missing or `null`) clears both tokens too: signed out;
  * - every other refresh failure keeps both tokens: a network failure, a 5xx, and a malformed answer
- *   (a 200 without a usable access token is `InvalidResponse`: PROTOCOL.md §2.1 says the service
- *   always sends one, so its absence is a broken answer, not a verdict on the session);
+ *   (an empty body, another shape, an empty or `undefined` token text, another token type:
+ *   `InvalidResponse`, SPEC.md §5; a broken answer is not a verdict on the session);
  * - refresh cooldown: a refresh that failed for a network reason (`ConnectivityError`,
  *   `RateLimited`, an `HttpError` of status 5xx) is reused by every call for the same refresh
  *   token during {@link RefreshFailureCooldown} (default 2 s, by the `Clock`), so an outage costs

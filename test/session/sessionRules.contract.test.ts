@@ -281,12 +281,9 @@ for (const kind of kinds) {
     rejects("the access token text 'undefined'", { access_token: "undefined", token_type: "Bearer" })
     rejects("a token type other than bearer or dpop", { access_token: freshAccess, token_type: "mac" })
     rejects("a non-positive expires_in", { access_token: freshAccess, token_type: "Bearer", expires_in: 0 })
-    // SPEC.md §4 "a refresh returns nothing" is the official client's `null` refresh, which only a
-    // REFRESH_TOKEN_ERROR answer produces (PROTOCOL.md §2.7, §5.1); the service always sends an
-    // access token on success (§2.1), so a 200 without one is a broken answer, not a sign-out
-    rejects("a missing access token", { token_type: "Bearer" })
-    rejects("a null access token", { access_token: null, token_type: "Bearer" })
+    // not a token answer at all (no token_type): a broken answer, not "a refresh returns nothing"
     rejects("an empty JSON object", {})
+    rejects("a null access token without a token type", { access_token: null })
 
     it.effect("accepts token_type in any case (DPoP) and keeps the old refresh token when none is returned", () =>
       Effect.gen(function* () {
@@ -307,6 +304,26 @@ for (const kind of kinds) {
         yield* Users.getCurrent()
         expect(text((yield* stored).refreshToken)).toBe(rotatedRefresh)
       }).pipe(Effect.provide(kind.layer(tokens(expiringAt(60), refreshTokenText)))))
+  })
+
+  // a token answer (valid token_type) carrying no access token is "a refresh returns nothing"
+  describe(`${kind.name}: a refresh that returns nothing ends the session (SPEC.md §4)`, () => {
+    const endsSession = (name: string, body: Record<string, JsonBodyType>) =>
+      it.effect(`${name}: both tokens cleared, the user is signed out, no user read is sent`, () =>
+        Effect.gen(function* () {
+          const refreshes = refreshEndpoint(() => json(body))
+          const reads = meEndpoint()
+          yield* TestClock.setTime(120_000)
+          const user = yield* Users.getCurrent()
+          expect(Option.isNone(user)).toBe(true)
+          const after = yield* stored
+          expect(Option.isNone(after.accessToken) && Option.isNone(after.refreshToken)).toBe(true)
+          expect(refreshes).toHaveLength(1)
+          expect(reads).toEqual([])
+        }).pipe(Effect.provide(kind.layer(tokens(expiringAt(60), refreshTokenText)))))
+
+    endsSession("a 200 without an access token", { token_type: "Bearer" })
+    endsSession("a null access token", { access_token: null, token_type: "Bearer" })
   })
 
   describe(`${kind.name}: the shared refresh belongs to the session, not to a caller`, () => {

@@ -8,6 +8,7 @@ import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { callDecoded, groupRefreshFailure } from "../../core/internal/call.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
@@ -15,7 +16,7 @@ import { StackClient } from "../../core/StackClient.js"
 import type { StackClientShape } from "../../core/StackClient.js"
 import { minimumRemaining as minimumRemainingMillis, RefreshFailureCooldown } from "../../core/Session.js"
 import type { RefreshError, RequestTokens, SessionShape, StoredTokens } from "../../core/Session.js"
-import { makeRefreshGrant, refreshGrant } from "../RefreshGrant.js"
+import { makeRefreshGrant, OAuthTokenResponse, refreshGrant, TokenType } from "../RefreshGrant.js"
 import { TokenStore } from "../TokenStore.js"
 import * as TokenStoreModule from "../TokenStore.js"
 import { unverifiedClaims } from "./jwtClaims.js"
@@ -53,8 +54,20 @@ const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefin
  */
 const supersededRefreshLooks = 2
 
+/**
+ * A token answer of the refresh grant (a valid `token_type`) without an access token (none, or
+ * `null`): "a refresh returns nothing" (SPEC.md §4), which ends the session. Anything else
+ * malformed (an empty body, another shape, an empty or `undefined` token text, another token type,
+ * a non-positive `expires_in`: SPEC.md §5) is an `InvalidResponse` and keeps the tokens: a broken
+ * answer is not the service saying the session is over.
+ */
+const NothingReturned = Schema.Struct({ access_token: Schema.optional(Schema.Null), token_type: TokenType })
+
+/** The refresh grant as the session reads it: a token answer, or nothing returned. */
+const sessionRefreshGrant = { ...refreshGrant, success: Schema.Union(OAuthTokenResponse, NothingReturned) }
+
 const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redacted<string>) =>
-  callDecoded(refreshGrant, {
+  callDecoded(sessionRefreshGrant, {
     payload: makeRefreshGrant({
       projectId: client.config.projectId,
       branchId: client.config.branchId,
@@ -249,6 +262,11 @@ class SessionImpl implements SessionShape {
           if (this.#generation !== startedAt || text(current.refreshToken) !== Redacted.value(refreshToken)) {
             // a sign-out or another sign-in happened meanwhile: drop this result
             return Effect.succeed(Option.none<Redacted.Redacted<string>>())
+          }
+          if (!("accessToken" in response)) {
+            // a refresh that returns nothing ends the session (SPEC.md §4): both tokens cleared
+            this.#generation++
+            return Effect.as(this.write(TokenStoreModule.empty), Option.none<Redacted.Redacted<string>>())
           }
           this.#rejectedAccessToken = undefined
           this.#lastFailure = undefined
