@@ -130,18 +130,14 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
       })
     )
 
+    const heard = { changes: listeners.stream(), listen: (listener: (tokens: StoredTokens) => void) => listeners.add(listener) }
     const channel = options.crossTab === "poll" ? undefined : yield* openChannel(projectId)
     if (channel === undefined) {
       yield* Effect.forkScoped(Effect.repeat(poll, Schedules.cookiePoll(interval)))
-      return { get, set, changes: listeners.stream(), listen: (listener) => listeners.add(listener) } satisfies TokenStoreShape
+      return { get, set, ...heard } satisfies TokenStoreShape
     }
     yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Queue.take(channel.wakeUps), poll)))
-    return {
-      get,
-      set: (tokens) => Effect.zipRight(set(tokens), Effect.sync(channel.announce)),
-      changes: listeners.stream(),
-      listen: (listener) => listeners.add(listener)
-    } satisfies TokenStoreShape
+    return { get, set: (tokens) => Effect.zipRight(set(tokens), Effect.sync(channel.announce)), ...heard } satisfies TokenStoreShape
   })
 
 /** The browser cookie store as the {@link TokenStore} service. */

@@ -169,12 +169,28 @@ const readBody = (
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > limit) return Effect.succeed(Either.left({ _tag: "TooLarge", bytes: declared, declared: true }))
   const web = webAnswerOf(response)
-  if (web !== undefined) return readWebBody(response, web, limit, refuse)
+  const text = limitedText(limit, refuse)
+  if (web !== undefined) return readWebBody(response, web, text)
+  return Stream.runForEachWhile(response.stream, (chunk) => Effect.sync(() => text.add(chunk))).pipe(
+    Effect.catchIf(
+      (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
+      () => Effect.void
+    ),
+    Effect.map(text.result)
+  )
+}
+
+/**
+ * A body's chunks kept up to `limit` bytes: `add` answers `false` once more arrived (the chunks
+ * dropped, the refusal handed to `refuse`), `result` the text or the refusal. Both readers below
+ * use it.
+ */
+const limitedText = (limit: number, refuse: (tooLarge: TooLarge) => void) => {
   const chunks: Array<Uint8Array> = []
   let total = 0
   let refused: TooLarge | undefined
-  return Stream.runForEachWhile(response.stream, (chunk) =>
-    Effect.sync(() => {
+  return {
+    add: (chunk: Uint8Array): boolean => {
       total += chunk.byteLength
       if (total <= limit) {
         chunks.push(chunk)
@@ -184,14 +200,9 @@ const readBody = (
       refused = { _tag: "TooLarge", bytes: total, declared: false }
       refuse(refused)
       return false
-    })
-  ).pipe(
-    Effect.catchIf(
-      (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
-      () => Effect.void
-    ),
-    Effect.map(() => (refused === undefined ? Either.right(decodeUtf8(chunks, total)) : Either.left(refused)))
-  )
+    },
+    result: (): Either.Either<string, TooLarge> => (refused === undefined ? Either.right(decodeUtf8(chunks, total)) : Either.left(refused))
+  }
 }
 
 /** A web `Response` behind an answer, and how to abort its request. */
@@ -228,8 +239,7 @@ const webAnswerOf = (response: HttpClientResponse.HttpClientResponse): WebAnswer
 const readWebBody = (
   response: HttpClientResponse.HttpClientResponse,
   web: WebAnswer,
-  limit: number,
-  refuse: (tooLarge: TooLarge) => void
+  text: ReturnType<typeof limitedText>
 ): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
   const body = web.source.body
   if (body === null) return Effect.succeed(Either.right(""))
@@ -242,21 +252,14 @@ const readWebBody = (
         reader.cancel().then(web.abort, web.abort)
       }
       signal.addEventListener("abort", cancel, { once: true })
-      const chunks: Array<Uint8Array> = []
-      let total = 0
       try {
         for (;;) {
           const next = await reader.read()
-          if (next.done) return Either.right(decodeUtf8(chunks, total))
-          total += next.value.byteLength
-          if (total > limit) {
-            chunks.length = 0
-            const refused: TooLarge = { _tag: "TooLarge", bytes: total, declared: false }
-            refuse(refused)
+          if (next.done) return text.result()
+          if (!text.add(next.value)) {
             cancel()
-            return Either.left(refused)
+            return text.result()
           }
-          chunks.push(next.value)
         }
       } finally {
         signal.removeEventListener("abort", cancel)

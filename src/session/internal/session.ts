@@ -7,7 +7,6 @@ import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { callDecoded, groupRefreshFailure } from "../../core/internal/call.js"
@@ -45,10 +44,6 @@ const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefin
   Option.isSome(token) ? Redacted.value(token.value) : undefined
 
 /**
- * The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session),
- * its known errors as their own classes (`callDecoded`, not grouped), so a rejected refresh token is seen.
- */
-/**
  * How many times a request looks again at the tokens when its refresh was superseded by tokens
  * of the same session (each look follows a real change; a bound, not a retry policy).
  */
@@ -66,6 +61,10 @@ const NothingReturned = Schema.Struct({ access_token: Schema.optional(Schema.Nul
 /** The refresh grant as the session reads it: a token answer, or nothing returned. */
 const sessionRefreshGrant = { ...refreshGrant, success: Schema.Union(OAuthTokenResponse, NothingReturned) }
 
+/**
+ * The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session),
+ * its known errors as their own classes (`callDecoded`, not grouped), so a rejected refresh token is seen.
+ */
 const sendRefreshGrant = (client: StackClientShape, refreshToken: Redacted.Redacted<string>) =>
   callDecoded(sessionRefreshGrant, {
     payload: makeRefreshGrant({
@@ -151,30 +150,30 @@ class SessionImpl implements SessionShape {
   /** Replaces the tokens, tells the subscribers, and persists them (a store-backed session). */
   write(tokens: StoredTokens): Effect.Effect<void> {
     return Effect.suspend(() => {
-      const published = this.#replace(tokens)
-      return this.#persist === undefined ? published : Effect.zipRight(published, this.#persist(tokens))
+      this.#replace(tokens)
+      return this.#persist === undefined ? Effect.void : this.#persist(tokens)
     })
   }
 
-  /** Takes tokens the store changed outside this session: a refresh in flight must not write; not persisted again. */
-  receive(tokens: StoredTokens): Effect.Effect<void> {
-    return Effect.suspend(() => {
-      if (TokenStoreModule.equals(this.#tokens, tokens)) return Effect.void
-      this.#generation++
-      this.#rejectedAccessToken = undefined
-      this.#lastFailure = undefined
-      return this.#replace(tokens)
-    })
+  /**
+   * Takes tokens the store changed outside this session, at once: a refresh in flight must not
+   * write; not persisted again.
+   */
+  receive(tokens: StoredTokens): void {
+    if (TokenStoreModule.equals(this.#tokens, tokens)) return
+    this.#generation++
+    this.#rejectedAccessToken = undefined
+    this.#lastFailure = undefined
+    this.#replace(tokens)
   }
 
   /**
    * Sets the tokens and tells the listeners at once (synchronously), so the last value a
    * subscriber sees is always the latest.
    */
-  #replace(tokens: StoredTokens): Effect.Effect<void> {
+  #replace(tokens: StoredTokens): void {
     this.#tokens = tokens
     this.#listeners.emit(tokens)
-    return Effect.void
   }
 
   get current(): Effect.Effect<StoredTokens> {
@@ -344,15 +343,12 @@ export const makeSession = Effect.gen(function* () {
   const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), true)
   if (store.listen !== undefined) {
     // a plain listener: no fiber or stream is held to watch the store; the session takes the
-    // change at once (synchronously: were it ever to wait, its fiber would go on in the background)
-    const run = Runtime.runSyncExit(yield* Effect.runtime<never>())
-    const remove = store.listen((tokens) => {
-      run(session.receive(tokens))
-    })
+    // change at once
+    const remove = store.listen((tokens) => session.receive(tokens))
     yield* Effect.addFinalizer(() => Effect.sync(remove))
   } else if (store.changes !== Stream.empty) {
     yield* store.changes.pipe(
-      Stream.runForEach((tokens) => session.receive(tokens)),
+      Stream.runForEach((tokens) => Effect.sync(() => session.receive(tokens))),
       Effect.forkIn(scope)
     )
   }
