@@ -9,34 +9,22 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, ManagedRuntime, Schema } from "effect"
-import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { ServerUser } from "../../src/users/User.js"
+import { ourServerRuntime, serverHeaders } from "./project.js"
+import type { ProjectConfig } from "./project.js"
 
 /** What a child reads from its config file. */
-export interface Config {
-  readonly baseUrl: string
-  readonly projectId: string
-  readonly publishableClientKey: string
-  readonly secretServerKey: string
+export interface Config extends ProjectConfig {
   readonly userId: string
   readonly tokens: ReadonlyArray<{ readonly accessToken: string; readonly refreshToken: string }>
-  /** The official SDK's module URL (it lives in `bench/node_modules`). */
-  readonly officialModule: string | null
 }
 
 /** The headers this SDK sends with server access and a session's tokens (raw and floor send the same). */
 const headersOf = (config: Config, tokens: Config["tokens"][number], i: number): Record<string, string> => ({
-  "x-stack-project-id": config.projectId,
-  "x-stack-access-type": "server",
-  "x-stack-client-version": "bench",
-  "x-stack-allow-anonymous-user": "true",
-  "x-stack-random-nonce": `nonce${i}`,
-  "x-stack-override-error-status": "true",
-  "x-stack-publishable-client-key": config.publishableClientKey,
+  ...serverHeaders(config, `nonce${i}`),
   "x-stack-access-token": tokens.accessToken,
-  "x-stack-refresh-token": tokens.refreshToken,
-  "x-stack-secret-server-key": config.secretServerKey
+  "x-stack-refresh-token": tokens.refreshToken
 })
 
 /** The call of `side` (`raw` | `floor` | `ours` | `official`): call `i` uses the `i`-th session's tokens (cycled). */
@@ -66,14 +54,7 @@ export const makeCall = async (side: string, config: Config): Promise<(i: number
     }
   }
   if (side === "ours") {
-    const runtime = ManagedRuntime.make(
-      Stack.layerServer({
-        projectId: config.projectId,
-        publishableClientKey: config.publishableClientKey,
-        secretServerKey: config.secretServerKey,
-        baseUrl: config.baseUrl
-      })
-    )
+    const runtime = ourServerRuntime(config)
     return async (i) => {
       const tokens = config.tokens[i % config.tokens.length]!
       const user = await runtime.runPromise(

@@ -16,18 +16,13 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, ManagedRuntime, Schema, Stream } from "effect"
 import { readFileSync } from "node:fs"
-import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { UserPage } from "../../src/users/internal/serverUsers.js"
+import { ourServerRuntime, serverHeaders } from "./project.js"
+import type { ProjectConfig } from "./project.js"
 
-interface Config {
-  readonly baseUrl: string
-  readonly projectId: string
-  readonly publishableClientKey: string
-  readonly secretServerKey: string
+interface Config extends ProjectConfig {
   readonly pageSize: number
-  /** The official SDK's module URL (it lives in `bench/node_modules`). */
-  readonly officialModule: string | null
 }
 
 const [side, configPath, measuredText, warmupText] = process.argv.slice(2)
@@ -36,16 +31,7 @@ const measured = Number(measuredText)
 const warmup = Number(warmupText)
 
 /** The headers this SDK sends with server access (raw and floor send the same). */
-const headers: Record<string, string> = {
-  "x-stack-project-id": config.projectId,
-  "x-stack-access-type": "server",
-  "x-stack-client-version": "bench",
-  "x-stack-allow-anonymous-user": "true",
-  "x-stack-random-nonce": "nonce",
-  "x-stack-override-error-status": "true",
-  "x-stack-publishable-client-key": config.publishableClientKey,
-  "x-stack-secret-server-key": config.secretServerKey
-}
+const headers = serverHeaders(config, "nonce")
 
 const pageUrl = (cursor: string | null) =>
   `${config.baseUrl}/api/v1/users?limit=${config.pageSize}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
@@ -130,14 +116,7 @@ const makeWalk = async (): Promise<() => Promise<number>> => {
     return () => runtime.runPromise(walk)
   }
   if (side === "ours") {
-    const runtime = ManagedRuntime.make(
-      Stack.layerServer({
-        projectId: config.projectId,
-        publishableClientKey: config.publishableClientKey,
-        secretServerKey: config.secretServerKey,
-        baseUrl: config.baseUrl
-      })
-    )
+    const runtime = ourServerRuntime(config)
     return () => runtime.runPromise(Stream.runCount(ServerUsers.stream({ limit: config.pageSize })))
   }
   if (config.officialModule === null) throw new Error("the official SDK is not installed (npm --prefix bench install)")
