@@ -10,14 +10,11 @@ import { Effect } from "effect"
 import * as NotificationCategories from "../../src/emails/NotificationCategories.js"
 import * as ServerNotificationCategories from "../../src/emails/ServerNotificationCategories.js"
 import { makeApp } from "../permissions/support.js"
+import { right } from "../support/results.js"
 
 const marketingId = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 const transactionalId = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef"
 
-const right = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): A => {
-  if (result._tag === "Left") throw new Error(`expected success, got ${JSON.stringify(result.left)}`)
-  return result.right
-}
 
 const tagOf = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }) =>
   result._tag === "Left" ? (result.left as { _tag: string })._tag : "Right"

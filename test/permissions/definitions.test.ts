@@ -11,32 +11,15 @@ import { send } from "../emulator/helpers.js"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
-import { ids, makeApp } from "./support.js"
-
-const right = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): A => {
-  if (result._tag === "Left") throw new Error(`expected success, got ${JSON.stringify(result.left)}`)
-  return result.right
-}
-const left = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): E => {
-  if (result._tag === "Right") throw new Error(`expected failure, got ${JSON.stringify(result.right)}`)
-  return result.left
-}
+import { ids, makeApp, seededTeamPermissionIds } from "./support.js"
+import { left, right } from "../support/results.js"
 
 describe("permission definitions", () => {
   it.scopedLive("a new project lists the six system permissions and the seeded team_admin / team_member; no project definitions", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const team = right(yield* app.run(PermissionDefinitions.listTeamDefinitions()))
-      expect(ids(team)).toEqual([
-        "$delete_team",
-        "$invite_members",
-        "$manage_api_keys",
-        "$read_members",
-        "$remove_members",
-        "$update_team",
-        "team_admin",
-        "team_member"
-      ])
+      expect(ids(team)).toEqual(seededTeamPermissionIds)
       expect(team.find((d) => d.id === "$read_members")).toEqual({
         id: "$read_members",
         description: "Read and list the other members of the team",

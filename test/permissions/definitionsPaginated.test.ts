@@ -9,23 +9,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import { send } from "../emulator/helpers.js"
-import { ids, makeApp } from "./support.js"
+import { ids, makeApp, seededTeamPermissionIds } from "./support.js"
+import { right } from "../support/results.js"
 
-const right = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): A => {
-  if (result._tag === "Left") throw new Error(`expected success, got ${JSON.stringify(result.left)}`)
-  return result.right
-}
-
-const allIds = [
-  "$delete_team",
-  "$invite_members",
-  "$manage_api_keys",
-  "$read_members",
-  "$remove_members",
-  "$update_team",
-  "team_admin",
-  "team_member"
-]
+const allIds = seededTeamPermissionIds
 
 describe("paginated team permission definitions", () => {
   it.scopedLive("pages by id: each page holds limit definitions, nextCursor is the last id, none on the last page", () =>

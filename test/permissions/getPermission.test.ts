@@ -9,11 +9,7 @@ import * as PermissionDefinitions from "../../src/permissions/PermissionDefiniti
 import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import { makeApp } from "./support.js"
-
-const right = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): A => {
-  if (result._tag === "Left") throw new Error(`expected success, got ${JSON.stringify(result.left)}`)
-  return result.right
-}
+import { right } from "../support/results.js"
 
 describe("getTeamPermission / getProjectPermission", () => {
   it.scopedLive("a team permission held through containment is found by default, not with recursive: false; one not held is none", () =>

@@ -8,11 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import { makeApp } from "./support.js"
-
-const right = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): A => {
-  if (result._tag === "Left") throw new Error(`expected success, got ${JSON.stringify(result.left)}`)
-  return result.right
-}
+import { right } from "../support/results.js"
 
 const pairs = (items: ReadonlyArray<ServerPermissions.TeamMemberPermission>, userId: string) =>
   items.filter((item) => item.userId === userId).map((item) => item.permissionId).sort()

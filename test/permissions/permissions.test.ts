@@ -14,15 +14,7 @@ import * as PermissionDefinitions from "../../src/permissions/PermissionDefiniti
 import * as Permissions from "../../src/permissions/Permissions.js"
 import * as ServerPermissions from "../../src/permissions/ServerPermissions.js"
 import { ids, makeApp } from "./support.js"
-
-const right = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): A => {
-  if (result._tag === "Left") throw new Error(`expected success, got ${JSON.stringify(result.left)}`)
-  return result.right
-}
-const left = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }): E => {
-  if (result._tag === "Right") throw new Error(`expected failure, got ${JSON.stringify(result.right)}`)
-  return result.left
-}
+import { left, right } from "../support/results.js"
 
 const systemIds = ["$delete_team", "$invite_members", "$manage_api_keys", "$read_members", "$remove_members", "$update_team"]
 

@@ -77,3 +77,15 @@ export const makeApp = Effect.gen(function* () {
 
 /** The ids of a list of permissions. */
 export const ids = (items: ReadonlyArray<{ readonly id: string }>) => items.map((item) => item.id)
+
+/** The team permission definitions of a new project, by id: the six system ones and the two seeded. */
+export const seededTeamPermissionIds = [
+  "$delete_team",
+  "$invite_members",
+  "$manage_api_keys",
+  "$read_members",
+  "$remove_members",
+  "$update_team",
+  "team_admin",
+  "team_member"
+]
