@@ -31,18 +31,24 @@ const smtp = (port: number) => ({
   sender_email: "noreply@example.com"
 })
 
+/** An emulator whose demo project has its own e-mail server (templates need one), and admin headers. */
+const customServer = Effect.gen(function* () {
+  const emulator = yield* makeEmulator()
+  const headers = adminHeaders(emulator.demo)
+  const configured = yield* send(emulator, {
+    method: "PATCH",
+    path: "/api/v1/internal/projects/current",
+    headers,
+    body: { config: { email_config: { type: "standard", ...smtp(2525) } } }
+  })
+  expect(configured.status).toBe(200)
+  return { emulator, headers }
+})
+
 describe("item 7: template rendering", () => {
   it.effect("a source without NotificationCategory imported from @stackframe/emails is refused with 400 EMAIL_RENDERING_ERROR; with it, 200 rendered_html", () =>
     Effect.gen(function* () {
-      const emulator = yield* makeEmulator()
-      const headers = adminHeaders(emulator.demo)
-      const configured = yield* send(emulator, {
-        method: "PATCH",
-        path: "/api/v1/internal/projects/current",
-        headers,
-        body: { config: { email_config: { type: "standard", ...smtp(2525) } } }
-      })
-      expect(configured.status).toBe(200)
+      const { emulator, headers } = yield* customServer
       const path = `/api/v1/internal/email-templates/${verificationTemplateId}`
       const without = 'import { Subject } from "@stackframe/emails"\nexport function EmailTemplate() { return <Subject value="Hi" /> }'
       const refused = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: without } })
@@ -59,18 +65,6 @@ describe("item 7: template rendering", () => {
 })
 
 describe("item 7: templates render for real", () => {
-  const customServer = Effect.gen(function* () {
-    const emulator = yield* makeEmulator()
-    const headers = adminHeaders(emulator.demo)
-    const configured = yield* send(emulator, {
-      method: "PATCH",
-      path: "/api/v1/internal/projects/current",
-      headers,
-      body: { config: { email_config: { type: "standard", ...smtp(2525) } } }
-    })
-    expect(configured.status).toBe(200)
-    return { emulator, headers }
-  })
 
   it.effect("PATCH renders each default template as the service's preview: John Doe, My Project, its PreviewVariables, the selected theme", () =>
     Effect.gen(function* () {
