@@ -11,7 +11,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, ManagedRuntime, Schema } from "effect"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { ServerUser } from "../../src/users/User.js"
-import { ourServerRuntime, serverHeaders } from "./project.js"
+import { officialServerApp, ourServerRuntime, serverHeaders } from "./project.js"
 import type { ProjectConfig } from "./project.js"
 
 /** What a child reads from its config file. */
@@ -63,18 +63,7 @@ export const makeCall = async (side: string, config: Config): Promise<(i: number
       if (user._tag !== "Some" || user.value.id !== config.userId) throw new Error("ours: unexpected answer")
     }
   }
-  if (config.officialModule === null) throw new Error("the official SDK is not installed (npm --prefix bench install)")
-  const { StackServerApp } = (await import(config.officialModule)) as {
-    StackServerApp: new (options: Record<string, unknown>) => { getUser(options: { tokenStore: unknown }): Promise<{ id: string } | null> }
-  }
-  const app = new StackServerApp({
-    projectId: config.projectId,
-    publishableClientKey: config.publishableClientKey,
-    secretServerKey: config.secretServerKey,
-    baseUrl: config.baseUrl,
-    tokenStore: "memory",
-    noAutomaticPrefetch: true
-  })
+  const app = await officialServerApp<{ getUser(options: { tokenStore: unknown }): Promise<{ id: string } | null> }>(config)
   return async (i) => {
     const tokens = config.tokens[i % config.tokens.length]!
     const user = await app.getUser({ tokenStore: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken } })

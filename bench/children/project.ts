@@ -38,3 +38,20 @@ export const ourServerRuntime = (config: ProjectConfig) =>
       baseUrl: config.baseUrl
     })
   )
+
+/**
+ * The official SDK's `StackServerApp` over the project (memory token store, no prefetch), typed as
+ * the part `App` a child uses; fails when the bench's dependencies are not installed.
+ */
+export const officialServerApp = async <App>(config: ProjectConfig): Promise<App> => {
+  if (config.officialModule === null) throw new Error("the official SDK is not installed (npm --prefix bench install)")
+  const { StackServerApp } = (await import(config.officialModule)) as { StackServerApp: new (options: Record<string, unknown>) => App }
+  return new StackServerApp({
+    projectId: config.projectId,
+    publishableClientKey: config.publishableClientKey,
+    secretServerKey: config.secretServerKey,
+    baseUrl: config.baseUrl,
+    tokenStore: "memory",
+    noAutomaticPrefetch: true
+  })
+}

@@ -18,7 +18,7 @@ import { Effect, ManagedRuntime, Schema, Stream } from "effect"
 import { readFileSync } from "node:fs"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { UserPage } from "../../src/users/internal/serverUsers.js"
-import { ourServerRuntime, serverHeaders } from "./project.js"
+import { officialServerApp, ourServerRuntime, serverHeaders } from "./project.js"
 import type { ProjectConfig } from "./project.js"
 
 interface Config extends ProjectConfig {
@@ -119,20 +119,9 @@ const makeWalk = async (): Promise<() => Promise<number>> => {
     const runtime = ourServerRuntime(config)
     return () => runtime.runPromise(Stream.runCount(ServerUsers.stream({ limit: config.pageSize })))
   }
-  if (config.officialModule === null) throw new Error("the official SDK is not installed (npm --prefix bench install)")
-  const { StackServerApp } = (await import(config.officialModule)) as {
-    StackServerApp: new (options: Record<string, unknown>) => {
-      listUsers(options: { limit: number; cursor?: string }): Promise<Array<unknown> & { nextCursor: string | null }>
-    }
-  }
-  const app = new StackServerApp({
-    projectId: config.projectId,
-    publishableClientKey: config.publishableClientKey,
-    secretServerKey: config.secretServerKey,
-    baseUrl: config.baseUrl,
-    tokenStore: "memory",
-    noAutomaticPrefetch: true
-  })
+  const app = await officialServerApp<{
+    listUsers(options: { limit: number; cursor?: string }): Promise<Array<unknown> & { nextCursor: string | null }>
+  }>(config)
   return async () => {
     let cursor: string | undefined
     let count = 0
