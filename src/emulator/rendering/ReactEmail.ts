@@ -353,15 +353,21 @@ export const expand = (value: Value, evaluator: Evaluator, into: Array<Node> = [
   }
 }
 
-/** The HTML of rendered nodes. */
-export const writeHtml = (nodes: ReadonlyArray<Node>, budget: Budget): string => {
+/** Text written in parts, its whole length held within the budget's output limit. */
+const output = (budget: Budget) => {
   const parts: Array<string> = []
   let length = 0
-  const push = (text: string) => {
+  const push = (text: string): void => {
     length += text.length
     budget.within(length)
     parts.push(text)
   }
+  return { parts, push }
+}
+
+/** The HTML of rendered nodes. */
+export const writeHtml = (nodes: ReadonlyArray<Node>, budget: Budget): string => {
+  const { parts, push } = output(budget)
   const write = (node: Node) => {
     budget.step()
     if (typeof node === "string") return push(escapeHtml(node))
@@ -385,13 +391,7 @@ const attributeValue = (attributes: string, name: string): string | undefined =>
 
 /** The plain text of rendered nodes (as the service's plain-text rendering: links as "label url", headings upper-case). */
 export const writeText = (nodes: ReadonlyArray<Node>, budget: Budget): string => {
-  const parts: Array<string> = []
-  let length = 0
-  const push = (text: string) => {
-    length += text.length
-    budget.within(length)
-    parts.push(text)
-  }
+  const { parts, push } = output(budget)
   const write = (node: Node, upper: boolean) => {
     budget.step()
     if (typeof node === "string") return push(upper ? node.toUpperCase() : node)
