@@ -17,6 +17,7 @@ import * as ServerUserApiKeys from "../api-keys/ServerUserApiKeys.js"
 import { InvalidArgument } from "../core/Errors.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
+import type { TokenStoreError } from "../session/TokenStore.js"
 import { ServerUser } from "./User.js"
 import { ListQuery, ServerUserCreate, ServerUserUpdate, createEndpoint, deleteEndpoint, getByIdEndpoint, getCurrentServerEndpoint, listEndpoint, updateCurrentServerEndpoint, updateEndpoint } from "./internal/serverUsers.js"
 
@@ -199,6 +200,12 @@ export const updateCurrent = Effect.fn("ServerUsers.updateCurrent")(function* (u
   return yield* Endpoint.call(updateCurrentServerEndpoint, { payload: update })
 })
 
+/** The errors of {@link fromRequest}: a malformed `x-stack-auth` header, and those of reading the user with server access. */
+export type FromRequestError = TokenStoreError | Effect.Effect.Error<ReturnType<typeof currentServer>>
+
+/** The services {@link fromRequest} needs: server access (its session is made from the request). */
+export type FromRequestRequirements = Exclude<Effect.Effect.Context<ReturnType<typeof currentServer>>, Session.Session>
+
 /**
  * The user behind an incoming request, server view, or `Option.none()` when the request carries
  * no (live) session. The tokens come from the request's `x-stack-auth` header, else its cookies
@@ -213,11 +220,16 @@ export const updateCurrent = Effect.fn("ServerUsers.updateCurrent")(function* (u
  * const handler = (request: Request) => ServerUsers.fromRequest(request, { projectId })
  * ```
  */
-export const fromRequest = Effect.fn("ServerUsers.fromRequest")(function* (
+export const fromRequest = (
   request: RequestTokenStore.RequestLike,
   options: RequestTokenStore.RequestTokenStoreOptions
-) {
-  const tokens = yield* RequestTokenStore.readRequestTokens(request, options)
-  const session = yield* Session.makeForRequest(tokens)
-  return yield* currentServer().pipe(Effect.provideService(Session.Session, session))
-})
+): Effect.Effect<Option.Option<ServerUser>, FromRequestError, FromRequestRequirements> =>
+  // The span of `Effect.fn("ServerUsers.fromRequest")` without its call-site stack: `Effect.fn`
+  // builds an `Error` on every call to capture it, and this is a backend's per-request call (issue 14).
+  Effect.withSpan(
+    Effect.flatMap(RequestTokenStore.readRequestTokens(request, options), (tokens) =>
+      Effect.flatMap(Session.makeForRequest(tokens), (session) => Effect.provideService(currentServer(), Session.Session, session))
+    ),
+    "ServerUsers.fromRequest",
+    { captureStackTrace: false }
+  )

@@ -232,9 +232,11 @@ const webAnswerOf = (response: HttpClientResponse.HttpClientResponse): WebAnswer
 /**
  * {@link readBody} for an answer that wraps a web `Response` (every `fetch`-based client: the
  * platform's, msw's, the emulator's): its body read with its own reader in one promise, not
- * through a `Stream` (a channel and its fibers per chunk cost more than the rest of the call). The
- * same limit, refusal and errors: a failed read is the platform's `ResponseError` (reason
- * `Decode`), as the stream reports it; a refusal or an interruption aborts the request.
+ * through a `Stream` (a channel and its fibers per chunk cost more than the rest of the call), and
+ * awaited through one `Effect.async` (no `AbortController` of its own, which `Effect.tryPromise`
+ * with a signal makes on every call). The same limit, refusal and errors: a failed read is the
+ * platform's `ResponseError` (reason `Decode`), as the stream reports it; a refusal or an
+ * interruption cancels the body, then aborts the request.
  */
 const readWebBody = (
   response: HttpClientResponse.HttpClientResponse,
@@ -243,29 +245,36 @@ const readWebBody = (
 ): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
   const body = web.source.body
   if (body === null) return Effect.succeed(Either.right(""))
-  return Effect.tryPromise({
-    try: async (signal) => {
-      const reader = body.getReader()
-      // the body cancelled, then the request aborted (the connection dropped), as the platform's
-      // stream does; never awaited here: some bodies (msw's) never settle a cancel()
-      const cancel = () => {
-        reader.cancel().then(web.abort, web.abort)
-      }
-      signal.addEventListener("abort", cancel, { once: true })
-      try {
-        for (;;) {
-          const next = await reader.read()
-          if (next.done) return text.result()
-          if (!text.add(next.value)) {
-            cancel()
-            return text.result()
-          }
+  return Effect.async<Either.Either<string, TooLarge>, unknown>((resume) => {
+    const reader = body.getReader()
+    let ended = false
+    // the body cancelled, then the request aborted (the connection dropped), as the platform's
+    // stream does; never awaited here: some bodies (msw's) never settle a cancel()
+    const cancel = () => {
+      reader.cancel().then(web.abort, web.abort)
+    }
+    const next = (): void => {
+      reader.read().then(
+        (chunk) => {
+          if (ended) return
+          if (!chunk.done && text.add(chunk.value)) return next()
+          ended = true
+          if (!chunk.done) cancel()
+          resume(Effect.succeed(text.result()))
+        },
+        (cause: unknown) => {
+          if (ended) return
+          ended = true
+          resume(Effect.fail(new HttpClientError.ResponseError({ request: response.request, response, reason: "Decode", cause })))
         }
-      } finally {
-        signal.removeEventListener("abort", cancel)
-      }
-    },
-    catch: (cause) => new HttpClientError.ResponseError({ request: response.request, response, reason: "Decode", cause })
+      )
+    }
+    next()
+    return Effect.sync(() => {
+      if (ended) return
+      ended = true
+      cancel()
+    })
   })
 }
 
@@ -323,14 +332,19 @@ const boundedAttempt = <A>(
     )
   )
 
+/** One decoder for every answer (`decode` without `stream` keeps no state between calls); made at first use. */
+let utf8: TextDecoder | undefined
+
 const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string => {
+  utf8 ??= new TextDecoder()
+  if (chunks.length === 1) return utf8.decode(chunks[0])
   const bytes = new Uint8Array(total)
   let offset = 0
   for (const chunk of chunks) {
     bytes.set(chunk, offset)
     offset += chunk.byteLength
   }
-  return new TextDecoder().decode(bytes)
+  return utf8.decode(bytes)
 }
 
 /** A failure of the attempt that is final (no retry): travels in the success channel. */
