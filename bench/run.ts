@@ -126,11 +126,13 @@ try {
   economy = measured("economy") ? await runEconomy(bench, 20) : previous.economy.results
   log(`per call against a static server in another process (${scaled(300, 20)} calls × ${scaled(5, 3)} runs per side${withCallgrind ? ", then callgrind" : ""})`)
   overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {
-    calls: scaled(300, 20),
-    warmup: scaled(300, 5),
+    // warm-ups long enough for V8 to be done compiling the hot code (after 1,500 calls its compilers
+    // were still 38-46% of the counted instructions; after 6,000, 1-3%): the steady per-call cost
+    calls: scaled(500, 20),
+    warmup: scaled(3000, 5),
     runs: scaled(5, 3),
     official: true,
-    callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(1500, 20) } : null
+    callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(6000, 20) } : null
   })
   if (measured("inflight")) {
     log(`memory per call in flight (${scaled(1000, 50)} concurrent calls × ${scaled(3, 2)} runs per side, --expose-gc children)`)
@@ -253,13 +255,18 @@ rows.push([
   ld(overhead.loadAverage.start)
 ])
 const minstr = (n: number | null | undefined) => (n === null || n === undefined ? "—" : `${(n / 1e6).toFixed(2)} M`)
+/** The share of V8's compilers in a side's counted instructions (how settled the warm-up left it). */
+const compiling = (figures: { readonly instructionsPerCall: number | null; readonly compilerInstructionsPerCall?: number | null } | undefined) =>
+  figures?.instructionsPerCall == null || figures.compilerInstructionsPerCall == null
+    ? "—"
+    : `${((100 * figures.compilerInstructionsPerCall) / figures.instructionsPerCall).toFixed(0)}%`
 rows.push([
-  "per call, instructions (callgrind); ratio ÷ raw: ours / official",
+  `per call, instructions (callgrind, after ${overhead.callgrindCalls?.warmup ?? "—"} warm-up calls); ratio ÷ raw: ours / official`,
   minstr(side.ours!.instructionsPerCall),
   minstr(side.official?.instructionsPerCall),
   minstr(side.raw!.instructionsPerCall),
   overhead.instructionRatio.ours === null ? "— (no valgrind)" : `${x(overhead.instructionRatio.ours)} / ${x(overhead.instructionRatio.official)}`,
-  "one run (repeatable; moves with the warm-up)",
+  `one run; V8 compiling: ours ${compiling(side.ours)}, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}`,
   ld(overhead.loadAverage.start)
 ])
 rows.push([

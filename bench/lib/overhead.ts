@@ -37,6 +37,8 @@ export interface SideFigures {
   readonly requestsPerCall: number
   /** Instructions per call (callgrind), `null` without valgrind. */
   readonly instructionsPerCall: number | null
+  /** Of those, V8's compilers' per call (see `compilerInstructions`), `null` where not counted. */
+  readonly compilerInstructionsPerCall?: number | null
 }
 
 /** The per-call figures. */
@@ -147,15 +149,43 @@ const control = (args: ReadonlyArray<string>) => {
 }
 
 /**
+ * V8's compilers (TurboFan, Maglev, Sparkplug: functions of `v8::internal::compiler`, `maglev`,
+ * `baseline`, `turboshaft`): in a normal process they compile hot code on background threads
+ * while the app warms up; under `--single-threaded` their work lands in the counted calls.
+ */
+const compilerFunction = /v8::internal::(?:compiler|maglev|baseline|turboshaft)::/
+
+/**
+ * The instructions of a callgrind dump spent in V8's compilers ({@link compilerFunction}), read
+ * with `callgrind_annotate` (every function, inclusive costs off); `null` where it is missing.
+ */
+export const compilerInstructions = (file: string): number | null => {
+  const result = spawnSync("callgrind_annotate", ["--threshold=100", file], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+  if (result.status !== 0) return null
+  let total = 0
+  for (const line of result.stdout.split("\n")) {
+    const match = /^\s*([\d,]+)\s+\([^)]*\)\s+(.*)$/.exec(line)
+    if (match !== null && compilerFunction.test(match[2]!)) total += Number(match[1]!.replace(/,/g, ""))
+  }
+  return total
+}
+
+/** What {@link instructions} counts: all instructions of the measured calls, and those of V8's compilers among them. */
+export interface Counted {
+  readonly total: number
+  readonly compiler: number | null
+}
+
+/**
  * Instructions of `calls` measured calls of one side: the child runs under callgrind with
  * instrumentation off through start-up and warm-up; it is turned on (`callgrind_control -i on`)
  * just before the measured calls and the counts are dumped (`-d`) right after them.
  */
-export const instructions = (work: string, script: string, side: Side, config: string, calls: number, warmup: number): Promise<number> => {
+export const instructions = (work: string, script: string, side: Side, config: string, calls: number, warmup: number): Promise<Counted> => {
   const dir = join(work, `callgrind-${side}`)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<Counted>((resolve, reject) => {
     const child = spawn(
       "valgrind",
       ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${join(dir, "out.%p")}`, process.execPath, "--single-threaded", script, side, config, String(calls), String(warmup)],
@@ -163,7 +193,7 @@ export const instructions = (work: string, script: string, side: Side, config: s
     )
     let out = ""
     let err = ""
-    let dumped: number | null = null
+    let dumped: Counted | null = null
     child.stderr.on("data", (chunk: Buffer) => {
       err += chunk.toString()
     })
@@ -179,12 +209,16 @@ export const instructions = (work: string, script: string, side: Side, config: s
           } else if (line === "done") {
             control(["-d", String(child.pid)])
             let total = 0
+            let compiler: number | null = 0
             for (const file of readdirSync(dir)) {
               if (!/\.\d+$/.test(file.replace(/^out\.\d+/, ""))) continue
               const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(dir, file), "utf8"))
-              if (totals !== null) total += Number(totals[1])
+              if (totals === null) continue
+              total += Number(totals[1])
+              const compiled = compilerInstructions(join(dir, file))
+              compiler = compiler === null || compiled === null ? null : compiler + compiled
             }
-            dumped = total
+            dumped = { total, compiler }
             child.stdin.write("exit\n")
           }
         } catch (error) {
@@ -234,6 +268,7 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
   const runsOf: Record<Side, number> = { raw: 0, floor: 0, ours: 0, official: 0 }
   const ratios: Array<number> = []
   const instr: Record<Side, number | null> = { raw: null, floor: null, ours: null, official: null }
+  const compiled: Record<Side, number | null> = { raw: null, floor: null, ours: null, official: null }
   const callgrindErrors: Partial<Record<Side, string>> = {}
   try {
     for (let run = 0; run < options.runs; run++) {
@@ -254,7 +289,9 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
       for (const side of sides) {
         // one side failing (e.g. a timeout under load) leaves its figure empty, with the reason, not the whole run
         try {
-          instr[side] = (await instructions(work, script, side, config, options.callgrind.calls, options.callgrind.warmup)) / options.callgrind.calls
+          const counted = await instructions(work, script, side, config, options.callgrind.calls, options.callgrind.warmup)
+          instr[side] = counted.total / options.callgrind.calls
+          compiled[side] = counted.compiler === null ? null : counted.compiler / options.callgrind.calls
         } catch (error) {
           callgrindErrors[side] = String(error).slice(0, 500)
         }
@@ -267,7 +304,8 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
   const figures = (side: Side): SideFigures => ({
     cpuMicrosPerCall: spread(cpu[side]),
     requestsPerCall: runsOf[side] === 0 ? 0 : requests[side] / runsOf[side],
-    instructionsPerCall: instr[side]
+    instructionsPerCall: instr[side],
+    compilerInstructionsPerCall: compiled[side]
   })
   const median = (side: Side) => spread(cpu[side]).median
   const ratioOf = (a: number | null, b: number | null) => (a === null || b === null ? null : a / b)

@@ -17,9 +17,10 @@
 import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { KnownErrorClass } from "./KnownError.js"
-import { call as internalCall } from "./internal/call.js"
+import { call as internalCall, callInSession as internalCallInSession } from "./internal/call.js"
 import type { Any, Endpoint, EndpointAccess, ErrorOf, InputOf, PayloadEncoding, RequirementsOf, SessionUse, SuccessOf } from "./internal/definition.js"
 import type { HttpMethod } from "./internal/exchange.js"
+import type { Session, SessionShape } from "./Session.js"
 import { fillPath as internalFillPath, matchPath as internalMatchPath } from "./internal/path.js"
 
 /** The definition's and the call's types (defined beside the call's implementation, which uses them too). */
@@ -124,3 +125,15 @@ export const matchPath: (pattern: string, path: string) => Record<string, string
  */
 export const call: <E extends Any>(endpoint: E, input: InputOf<E>) => Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> =
   internalCall
+
+/**
+ * {@link call} in the given session rather than the context's `Session` service: the same rules
+ * (the session's tokens, a refresh and one retry on an invalid access token, grouped errors). For
+ * a session made for one call (a server handling a request, `Session.makeForRequest`), where
+ * providing it as a service would copy the context on every call.
+ */
+export const callInSession: <E extends Any>(
+  endpoint: E,
+  input: InputOf<E>,
+  session: SessionShape
+) => Effect.Effect<SuccessOf<E>, ErrorOf<E>, Exclude<RequirementsOf<E>, Session>> = internalCallInSession

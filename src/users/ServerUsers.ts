@@ -140,15 +140,18 @@ export const getCurrent = Effect.fn("ServerUsers.getCurrent")(function* () {
   return yield* currentServer()
 })
 
-// The body of `getCurrent`, without its span (`fromRequest` has its own).
-const currentServer = () =>
-  Endpoint.call(getCurrentServerEndpoint, {}).pipe(
+// Nobody signed in, as `Option.none()`.
+const orNone = <E, R>(read: Effect.Effect<ServerUser, E, R>) =>
+  read.pipe(
     Effect.map(Option.some),
     Effect.catchTags({
       UserNotSignedIn: () => Effect.succeed(Option.none<ServerUser>()),
       CannotGetOwnUserWithoutUser: () => Effect.succeed(Option.none<ServerUser>())
     })
   )
+
+// The body of `getCurrent`, without its span.
+const currentServer = () => orNone(Endpoint.call(getCurrentServerEndpoint, {}))
 
 /** The errors of reading the session's user with server access ({@link getCurrent}). */
 export type GetCurrentError = Effect.Effect.Error<ReturnType<typeof getCurrent>>
@@ -228,7 +231,7 @@ export const fromRequest = (
   // builds an `Error` on every call to capture it, and this is a backend's per-request call (issue 14).
   Effect.withSpan(
     Effect.flatMap(RequestTokenStore.readRequestTokens(request, options), (tokens) =>
-      Effect.flatMap(Session.makeForRequest(tokens), (session) => Effect.provideService(currentServer(), Session.Session, session))
+      Effect.flatMap(Session.makeForRequest(tokens), (session) => orNone(Endpoint.callInSession(getCurrentServerEndpoint, {}, session)))
     ),
     "ServerUsers.fromRequest",
     { captureStackTrace: false }

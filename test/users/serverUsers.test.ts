@@ -1,12 +1,16 @@
 /** Users with server access against the in-process emulator: list/stream, create, update, delete, fromRequest. */
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import { makeUser } from "../../src/emulator/State.js"
 import { Password, Stack, Users } from "../../src/index.js"
+import * as Endpoint from "../../src/core/Endpoint.js"
 import * as RequestTokenStore from "../../src/session/RequestTokenStore.js"
+import * as SessionModule from "../../src/session/Session.js"
 import { Session } from "../../src/session/Session.js"
+import * as TokenStore from "../../src/session/TokenStore.js"
+import { getCurrentServerEndpoint } from "../../src/users/internal/serverUsers.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { compare, load, makeSampleBench } from "../emulator/conformanceSupport.js"
 import { makeEmulator } from "../emulator/helpers.js"
@@ -297,6 +301,38 @@ describe("ServerUsers.fromRequest / getCurrent", () => {
       expect(bad._tag).toBe("TokenStoreError")
       // the server's own session is signed out
       expect(yield* ServerUsers.getCurrent().pipe(Effect.provide(server))).toEqual(Option.none())
+    }))
+
+  it.effect("Endpoint.callInSession reads with the given session, not the context's, and a refresh stays in it", () =>
+    Effect.gen(function* () {
+      const { emulator, client } = yield* setup
+      const signUp = (email: string) =>
+        Effect.gen(function* () {
+          yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
+          return yield* Effect.flatMap(Session, (session) => session.current)
+        }).pipe(Effect.provide(client()))
+      const ann = yield* signUp("ann@example.com")
+      const bob = yield* signUp("bob@example.com")
+      // Bob's request session holds an access token the service no longer accepts: it refreshes
+      const stale = { accessToken: Option.some(Redacted.make("not-a-jwt")), refreshToken: bob.refreshToken }
+      const read = Effect.gen(function* () {
+        const own = yield* Session
+        const given = yield* SessionModule.makeForRequest(stale)
+        const user = yield* Endpoint.callInSession(getCurrentServerEndpoint, {}, given)
+        return { user, given: yield* given.current, own: yield* own.current }
+      })
+      const annServer = Stack.layerServer({
+        projectId: emulator.demo.projectId,
+        publishableClientKey: emulator.demo.publishableClientKey,
+        secretServerKey: emulator.demo.secretServerKey,
+        httpClient: Emulator.layerHttpClient(emulator),
+        tokenStore: TokenStore.layerMemory(ann)
+      }).pipe(Layer.orDie)
+      const result = yield* read.pipe(Effect.provide(annServer))
+      expect(result.user.primaryEmail).toBe("bob@example.com")
+      // the refresh wrote Bob's new access token into the given session only
+      expect(Option.map(result.given.accessToken, Redacted.value)).not.toEqual(Option.some("not-a-jwt"))
+      expect(Option.map(result.own.accessToken, Redacted.value)).toEqual(Option.map(ann.accessToken, Redacted.value))
     }))
 })
 

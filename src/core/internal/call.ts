@@ -24,7 +24,7 @@ import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
 import type { RequestCredentials, StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
 import { Session } from "../Session.js"
-import type { RefreshError } from "../Session.js"
+import type { RefreshError, SessionShape } from "../Session.js"
 
 /** Known errors every endpoint of an access level declares (see `CommonErrors`). */
 export const commonErrorClasses = (access: EndpointAccess): ReadonlyArray<KnownErrorClass> => {
@@ -405,14 +405,18 @@ const sendParts = (endpoint: Any, parts: RequestParts): StackRequest => ({
   ...(parts.secretQueryParams.length > 0 ? { secretQueryParams: parts.secretQueryParams } : {})
 })
 
-/** One attempt: tokens from the session (when the endpoint uses it), send, decode; an invalid access token refreshes and retries once. */
+/**
+ * One attempt: tokens from the session (when the endpoint uses it: `given`, else the context's),
+ * send, decode; an invalid access token refreshes and retries once.
+ */
 const attempt = (
   client: StackClientShape,
   endpoint: Any,
   parts: RequestParts,
   keys: RequestCredentials,
   declared: ReadonlyArray<KnownErrorClass>,
-  retried: boolean
+  retried: boolean,
+  given: SessionShape | undefined
 ): Effect.Effect<unknown, unknown, Session> => {
   if (endpoint.session === "none") {
     return Effect.flatMap(
@@ -420,7 +424,7 @@ const attempt = (
       (response) => decodeResponse(endpoint.name, response, endpoint.success, declared)
     )
   }
-  return Effect.flatMap(Session, (session) =>
+  const inSession = (session: SessionShape): Effect.Effect<unknown, unknown, Session> =>
     Effect.flatMap(session.requestTokens, (tokens) => {
       if (endpoint.session === "required" && Option.isNone(tokens.accessToken)) return Effect.fail(UserNotSignedIn.make())
       const credentials: RequestCredentials = {
@@ -436,24 +440,24 @@ const attempt = (
           if (retried || Option.isNone(sent)) return decoded
           // INVALID_ACCESS_TOKEN: mark the token expired, refresh and retry once.
           return Effect.catchIf(decoded, KnownErrors.isInvalidAccessToken, () =>
-            Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true))
+            Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true, session))
           )
         }
       )
     })
-  )
+  return given === undefined ? Effect.flatMap(Session, inSession) : inSession(given)
 }
 
 type RawInput = { readonly params?: unknown; readonly query?: unknown; readonly payload?: unknown }
 
-/** The call without grouping: known errors as their own classes. */
-const callKnown = (endpoint: Any, input: unknown): Effect.Effect<unknown, unknown, any> => {
+/** The call without grouping: known errors as their own classes; the session `given`, else the context's. */
+const callKnown = (endpoint: Any, input: unknown, given?: SessionShape): Effect.Effect<unknown, unknown, any> => {
   const declared = declaredOf(endpoint)
   const raw = input as RawInput
   // No span per call here: the public functions (`Effect.fn`) carry the spans.
   return Effect.flatMap(StackClient, (client) =>
     Effect.flatMap(requestParts(endpoint, raw), (parts) =>
-      Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false))
+      Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false, given))
     )
   )
 }
@@ -463,6 +467,17 @@ export const call = <E extends Any>(
   endpoint: E,
   input: InputOf<E>
 ): Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> => Effect.mapError(callKnown(endpoint, input), groupError) as any
+
+/**
+ * {@link call} in the given session instead of the context's `Session` (no service provided per
+ * call: `Effect.provideService` copies the context and sets it twice). See `Endpoint.callInSession`.
+ */
+export const callInSession = <E extends Any>(
+  endpoint: E,
+  input: InputOf<E>,
+  session: SessionShape
+): Effect.Effect<SuccessOf<E>, ErrorOf<E>, Exclude<RequirementsOf<E>, Session>> =>
+  Effect.mapError(callKnown(endpoint, input, session), groupError) as any
 
 /**
  * Calls an endpoint that does not use the session and fails with its known errors as their own
