@@ -124,13 +124,12 @@ const economyLoad = load()
 try {
   log("request economy")
   economy = measured("economy") ? await runEconomy(bench, 20) : previous.economy.results
-  log(`per call against a static server in another process (${scaled(300, 20)} calls × ${scaled(5, 3)} runs per side${withCallgrind ? ", then callgrind" : ""})`)
+  // warm-ups long enough for V8 to be done compiling the hot code (after 1,500 calls its compilers
+  // were still 38-46% of the counted instructions; after 6,000, 1-3%): the steady per-call cost
+  const perCall = { calls: scaled(500, 20), warmup: scaled(3000, 5), runs: scaled(5, 3) }
+  log(`per call against a static server in another process (${perCall.calls} calls after ${perCall.warmup} warm-up × ${perCall.runs} runs per side${withCallgrind ? ", then callgrind" : ""})`)
   overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {
-    // warm-ups long enough for V8 to be done compiling the hot code (after 1,500 calls its compilers
-    // were still 38-46% of the counted instructions; after 6,000, 1-3%): the steady per-call cost
-    calls: scaled(500, 20),
-    warmup: scaled(3000, 5),
-    runs: scaled(5, 3),
+    ...perCall,
     official: true,
     callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(6000, 20) } : null
   })

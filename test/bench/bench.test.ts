@@ -5,7 +5,9 @@
  * bench` and by CI): without it, the official client's parts are skipped (reported as skipped)
  * and this SDK's and raw fetch's parts still run.
  */
-import { readFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { benchDir, measureBundle } from "../../bench/lib/bundle.js"
@@ -15,13 +17,16 @@ import { runScenario } from "../../bench/lib/economy.js"
 import type { BenchServer } from "../../bench/lib/harness.js"
 import { seedUsers, startBenchServer } from "../../bench/lib/harness.js"
 import { runMemory } from "../../bench/lib/memory.js"
-import { runOverhead } from "../../bench/lib/overhead.js"
+import { compilerInstructions, runOverhead } from "../../bench/lib/overhead.js"
 import { emulatorCounts, spread, startEmulatorChild } from "../../bench/lib/processes.js"
 import { runStream, runStreamCpu } from "../../bench/lib/stream.js"
 import { runInflight } from "../../bench/lib/inflight.js"
 import { runVerify } from "../../bench/lib/verify.js"
 
 let bench: BenchServer
+
+/** Whether valgrind's `callgrind_annotate` can be run (the bench's instruction counts need it). */
+const annotateAvailable = spawnSync("callgrind_annotate", ["--version"], { encoding: "utf8" }).error === undefined
 
 /** Whether `bench/node_modules` holds the official SDK. */
 const official = await officialInstalled()
@@ -187,5 +192,39 @@ describe("bench in miniature", () => {
   it("spread: min, median and max of repeated runs", () => {
     expect(spread([3, 1, 2])).toEqual({ runs: 3, min: 1, median: 2, max: 3 })
     expect(spread([4, 1, 2, 3])).toEqual({ runs: 4, min: 1, median: 2.5, max: 4 })
+  })
+
+  it.skipIf(!annotateAvailable)("instructions: V8's compilers' share of a callgrind dump counts their functions only (TurboFan, Maglev, Sparkplug)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "callgrind-"))
+    try {
+      const file = join(dir, "out.1")
+      writeFileSync(
+        file,
+        [
+          "# callgrind format",
+          "version: 1",
+          "creator: test",
+          "cmd: node",
+          "positions: line",
+          "events: Ir",
+          "fl=(1) ???",
+          "fn=(1) v8::internal::compiler::GraphReducer::ReduceTop()",
+          "0 1000",
+          "fn=(2) Builtins_LoadIC",
+          "0 250",
+          "fn=(3) v8::internal::maglev::MaglevGraphBuilder::Build()",
+          "0 1500000",
+          "fn=(4) v8::internal::baseline::BaselineCompiler::Build()",
+          "0 40",
+          "fn=(5) v8::internal::Scavenger::Process()",
+          "0 7",
+          "totals: 1501297",
+          ""
+        ].join("\n")
+      )
+      expect(compilerInstructions(file)).toBe(1_501_040)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
