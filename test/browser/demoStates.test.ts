@@ -145,6 +145,23 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     expect(await page.locator("main").innerText()).not.toContain("hacked")
     expect(await page.getByRole("link", { name: "Back to sign in" }).count()).toBe(0)
     await visible(page.locator("main").getByRole("link", { name: "Home" }))
+    // not even while the user is still being read: a page of its own records every link it ever showed
+    const probe = await context.newPage()
+    try {
+      await probe.addInitScript(() => {
+        const seen = window as unknown as { offeredSignIn: boolean }
+        seen.offeredSignIn = false
+        new MutationObserver(() => {
+          for (const link of document.querySelectorAll("a")) if (link.textContent?.trim() === "Back to sign in") seen.offeredSignIn = true
+        }).observe(document, { childList: true, subtree: true, characterData: true })
+      })
+      await probe.goto("/handler/error?errorCode=MADE_UP_CODE")
+      await probe.waitForLoadState("networkidle")
+      await visible(probe.locator("main").getByRole("link", { name: "Home" }))
+      expect(await probe.evaluate(() => (window as unknown as { offeredSignIn: boolean }).offeredSignIn)).toBe(false)
+    } finally {
+      await probe.close()
+    }
     await check(page, "04-error-page")
   }, stepTimeout)
 

@@ -137,7 +137,7 @@ const Page = (props: { readonly user: UserState; readonly url: URL }) => {
     case "/handler/magic-link-callback":
       return <MagicLinkCallbackPage />
     case "/handler/error":
-      return <ErrorPage signedIn={user !== null && user !== undefined} />
+      return <ErrorPage signedIn={user === undefined ? undefined : user !== null} />
     case "/handler/account-settings":
       return <RequireUser url={url}>{(current) => <AccountSettingsPage user={current} />}</RequireUser>
     case "/teams":

@@ -10,9 +10,10 @@ import { Alert, AuthCard, Button, ErrorMessage } from "../ui.js"
  * `/handler/error?errorCode=…`: where the service sends errors it cannot show elsewhere. The page
  * rebuilds the typed error from the URL (`OAuth.callbackUrlError`) and shows the sentence the app
  * has for it: the URL's own `message=` is never shown (anyone can write a link with a fake one),
- * and an unknown code gets a general sentence.
+ * and an unknown code gets a general sentence. `signedIn` is `undefined` while the user is read:
+ * the way back to the sign-in page appears only for a visitor known to be signed out.
  */
-export const ErrorPage = (props: { readonly signedIn: boolean }) => {
+export const ErrorPage = (props: { readonly signedIn: boolean | undefined }) => {
   const url = useLocation()
   const carriesError = url.searchParams.has("errorCode") || url.searchParams.has("error")
   return (
@@ -23,12 +24,13 @@ export const ErrorPage = (props: { readonly signedIn: boolean }) => {
         ) : (
           <Alert kind="error">Something went wrong, and we do not know what. Please try again.</Alert>
         )}
-        {props.signedIn ? null : (
+        {/* only once the user is read: a signed-in visitor is never offered a sign-in, not even while loading */}
+        {props.signedIn === false ? (
           <Link className="button block" to="/handler/sign-in">
             Back to sign in
           </Link>
-        )}
-        <Link className={props.signedIn ? "button block" : "button secondary block"} to="/">
+        ) : null}
+        <Link className={props.signedIn === false ? "button secondary block" : "button block"} to="/">
           Home
         </Link>
       </div>
