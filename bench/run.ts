@@ -116,7 +116,10 @@ else for (const bundleCase of bundleCases) {
 }
 
 // 2. request economy and the fixture of 3. (emulator in this process; counted, not timed) ---------
-const bench = await startBenchServer()
+// access tokens that outlive the run: the per-call part uses its sessions' tokens for ~15 minutes
+// (CPU runs, then callgrind runs), and a token expiring midway would make ours and the official
+// client refresh against the static server (the expired-token scenario makes its own expired token)
+const bench = await startBenchServer({ accessTokenLifetimeSeconds: 4 * 3600 })
 let economy: ReadonlyArray<EconomyResult>
 let inflight: InflightResult | null = previous.inflight ?? null
 let overhead: Awaited<ReturnType<typeof runOverhead>>
@@ -131,7 +134,7 @@ try {
   overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {
     ...perCall,
     official: true,
-    callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(6000, 20) } : null
+    callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(6000, 20), runs: scaled(3, 1) } : null
   })
   if (measured("inflight")) {
     log(`memory per call in flight (${scaled(1000, 50)} concurrent calls × ${scaled(3, 2)} runs per side, --expose-gc children)`)
@@ -265,7 +268,7 @@ rows.push([
   minstr(side.official?.instructionsPerCall),
   minstr(side.raw!.instructionsPerCall),
   overhead.instructionRatio.ours === null ? "— (no valgrind)" : `${x(overhead.instructionRatio.ours)} / ${x(overhead.instructionRatio.official)}`,
-  `one run; V8 compiling: ours ${compiling(side.ours)}, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}`,
+  `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compiling: ours ${compiling(side.ours)}, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}`,
   ld(overhead.loadAverage.start)
 ])
 rows.push([
@@ -470,7 +473,9 @@ const rejectedOfficial = eco("rejectedToken", "official")
 out.push(`wall time added by the rejected token: ours ${ms(rejectedOurs.addedWallMs ?? 0)}, official ${ms(rejectedOfficial.addedWallMs ?? 0)}`)
 out.push(
   `per call: ${overhead.calls} measured calls after ${overhead.warmup} warm-up calls per child process, ${overhead.runs} runs per side in alternating order, each call a distinct session; static server in its own process${
-    overhead.callgrindCalls === null ? "" : `; callgrind: ${overhead.callgrindCalls.calls} calls after ${overhead.callgrindCalls.warmup} warm-up, node --single-threaded`
+    overhead.callgrindCalls === null
+      ? ""
+      : `; callgrind: ${overhead.callgrindCalls.calls} calls after ${overhead.callgrindCalls.warmup} warm-up, ${overhead.callgrindCalls.runs ?? 1} runs per side in alternating order, node --single-threaded`
   }`
 )
 for (const [failed, reason] of Object.entries(overhead.callgrindErrors ?? {})) out.push(`callgrind ${failed}: no figure (${reason})`)

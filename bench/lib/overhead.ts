@@ -37,8 +37,10 @@ export interface SideFigures {
   readonly cpuMicrosPerCall: Spread
   /** Requests the static server received per call (warm-up included). */
   readonly requestsPerCall: number
-  /** Instructions per call (callgrind), `null` without valgrind. */
+  /** Instructions per call (callgrind), the median of the runs; `null` without valgrind. */
   readonly instructionsPerCall: number | null
+  /** Instructions per call of each callgrind run (min / median / max), `null` without valgrind. */
+  readonly instructionsSpread?: Spread | null
   /** Of those, V8's compilers' per call (see `compilerInstructions`), `null` where not counted. */
   readonly compilerInstructionsPerCall?: number | null
 }
@@ -67,7 +69,7 @@ export interface OverheadResult {
   }
   /** Ratios of each run (ours ÷ raw), for the spread. */
   readonly cpuRatioSpread: Spread
-  readonly callgrindCalls: { readonly calls: number; readonly warmup: number } | null
+  readonly callgrindCalls: { readonly calls: number; readonly warmup: number; readonly runs?: number } | null
   /** Why a side's callgrind run gave no figure (its `instructionsPerCall` is then `null`). */
   readonly callgrindErrors: Readonly<Partial<Record<Side, string>>>
   readonly loadAverage: { readonly start: number; readonly end: number }
@@ -79,8 +81,8 @@ export interface OverheadOptions {
   readonly warmup: number
   readonly runs: number
   readonly official: boolean
-  /** Calls of the two callgrind runs per side; `null` skips callgrind. */
-  readonly callgrind: { readonly calls: number; readonly warmup: number } | null
+  /** Calls of the callgrind runs (`runs` per side, in alternating order; 1 by default); `null` skips callgrind. */
+  readonly callgrind: { readonly calls: number; readonly warmup: number; readonly runs?: number } | null
 }
 
 /**
@@ -269,8 +271,8 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
   const requests: Record<Side, number> = { raw: 0, floor: 0, ours: 0, official: 0 }
   const runsOf: Record<Side, number> = { raw: 0, floor: 0, ours: 0, official: 0 }
   const ratios: Array<number> = []
-  const instr: Record<Side, number | null> = { raw: null, floor: null, ours: null, official: null }
-  const compiled: Record<Side, number | null> = { raw: null, floor: null, ours: null, official: null }
+  const instr: Record<Side, Array<number>> = { raw: [], floor: [], ours: [], official: [] }
+  const compiled: Record<Side, Array<number | null>> = { raw: [], floor: [], ours: [], official: [] }
   const callgrindErrors: Partial<Record<Side, string>> = {}
   try {
     for (let run = 0; run < options.runs; run++) {
@@ -287,15 +289,18 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
       }
       ratios.push(perRun.ours! / perRun.raw!)
     }
-    if (options.callgrind !== null) {
-      for (const side of sides) {
+    const callgrind = options.callgrind
+    for (let run = 0; callgrind !== null && run < (callgrind.runs ?? 1); run++) {
+      for (const side of run % 2 === 0 ? sides : [...sides].reverse()) {
         // one side failing (e.g. a timeout under load) leaves its figure empty, with the reason, not the whole run
+        if (callgrindErrors[side] !== undefined) continue
         try {
-          const counted = await instructions(work, script, side, config, options.callgrind.calls, options.callgrind.warmup)
-          instr[side] = counted.total / options.callgrind.calls
-          compiled[side] = counted.compiler === null ? null : counted.compiler / options.callgrind.calls
+          const dump = await instructions(work, script, side, config, callgrind.calls, callgrind.warmup)
+          instr[side].push(dump.total / callgrind.calls)
+          compiled[side].push(dump.compiler === null ? null : dump.compiler / callgrind.calls)
         } catch (error) {
           callgrindErrors[side] = String(error).slice(0, 500)
+          instr[side] = []
         }
       }
     }
@@ -303,14 +308,23 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
     await server.stop()
     rmSync(work, { recursive: true, force: true })
   }
+  /** A side's median instructions per call, and its compilers' share in the same runs. */
+  const counted = (side: Side) => (instr[side].length === 0 ? null : spread(instr[side]))
+  const compilersOf = (side: Side): number | null => {
+    const shares = compiled[side]
+    if (shares.length === 0 || shares.some((share) => share === null)) return null
+    return spread(shares as Array<number>).median
+  }
   const figures = (side: Side): SideFigures => ({
     cpuMicrosPerCall: spread(cpu[side]),
     requestsPerCall: runsOf[side] === 0 ? 0 : requests[side] / runsOf[side],
-    instructionsPerCall: instr[side],
-    compilerInstructionsPerCall: compiled[side]
+    instructionsPerCall: counted(side)?.median ?? null,
+    instructionsSpread: counted(side),
+    compilerInstructionsPerCall: compilersOf(side)
   })
   const median = (side: Side) => spread(cpu[side]).median
   const ratioOf = (a: number | null, b: number | null) => (a === null || b === null ? null : a / b)
+  const medianInstructions = (side: Side) => counted(side)?.median ?? null
   return {
     calls: options.calls,
     warmup: options.warmup,
@@ -324,11 +338,11 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
       oursVsOfficial: options.official ? median("ours") / median("official") : null
     },
     instructionRatio: {
-      ours: ratioOf(instr.ours, instr.raw),
-      floor: ratioOf(instr.floor, instr.raw),
-      oursVsFloor: ratioOf(instr.ours, instr.floor),
-      official: ratioOf(instr.official, instr.raw),
-      oursVsOfficial: ratioOf(instr.ours, instr.official)
+      ours: ratioOf(medianInstructions("ours"), medianInstructions("raw")),
+      floor: ratioOf(medianInstructions("floor"), medianInstructions("raw")),
+      oursVsFloor: ratioOf(medianInstructions("ours"), medianInstructions("floor")),
+      official: ratioOf(medianInstructions("official"), medianInstructions("raw")),
+      oursVsOfficial: ratioOf(medianInstructions("ours"), medianInstructions("official"))
     },
     cpuRatioSpread: spread(ratios),
     callgrindCalls: options.callgrind,
