@@ -128,7 +128,7 @@ try {
   log("request economy")
   economy = measured("economy") ? await runEconomy(bench, 20) : previous.economy.results
   // warm-ups long enough for V8 to be done compiling the hot code (after 1,500 calls its compilers
-  // were still 38-46% of the counted instructions; after 6,000, 1-3%): the steady per-call cost
+  // were still 38-46% of the counted instructions; after 6,000, 1-5%): the steady per-call cost
   const perCall = { calls: scaled(500, 20), warmup: scaled(3000, 5), runs: scaled(5, 3) }
   log(`per call against a static server in another process (${perCall.calls} calls after ${perCall.warmup} warm-up × ${perCall.runs} runs per side${withCallgrind ? ", then callgrind" : ""})`)
   overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {

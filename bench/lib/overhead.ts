@@ -14,7 +14,7 @@
  * instrumentation on only around the measured calls): independent of the machine's load, where CPU
  * time is not, but it moves with the warm-up: V8 still compiles hot code after hundreds of calls,
  * and under `--single-threaded` that work is counted. After 1,500 warm-up calls V8's compilers were
- * 38-46% of every side's counted instructions, after 6,000 1-3%, so the warm-up is long and the
+ * 38-46% of every side's counted instructions, after 6,000 1-5%, so the warm-up is long and the
  * compilers' share is reported with the figure (`compilerInstructions`).
  */
 import * as esbuild from "esbuild"
@@ -308,8 +308,10 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
     await server.stop()
     rmSync(work, { recursive: true, force: true })
   }
-  /** A side's median instructions per call, and its compilers' share in the same runs. */
+  /** A side's instructions per call over its callgrind runs (min / median / max), `null` without a run. */
   const counted = (side: Side) => (instr[side].length === 0 ? null : spread(instr[side]))
+  const medianInstructions = (side: Side) => counted(side)?.median ?? null
+  /** A side's V8-compiler instructions per call (median of its runs), `null` where a run could not count them. */
   const compilersOf = (side: Side): number | null => {
     const shares = compiled[side]
     if (shares.length === 0 || shares.some((share) => share === null)) return null
@@ -318,13 +320,12 @@ export const runOverhead = async (bench: BenchServer, options: OverheadOptions):
   const figures = (side: Side): SideFigures => ({
     cpuMicrosPerCall: spread(cpu[side]),
     requestsPerCall: runsOf[side] === 0 ? 0 : requests[side] / runsOf[side],
-    instructionsPerCall: counted(side)?.median ?? null,
+    instructionsPerCall: medianInstructions(side),
     instructionsSpread: counted(side),
     compilerInstructionsPerCall: compilersOf(side)
   })
   const median = (side: Side) => spread(cpu[side]).median
   const ratioOf = (a: number | null, b: number | null) => (a === null || b === null ? null : a / b)
-  const medianInstructions = (side: Side) => counted(side)?.median ?? null
   return {
     calls: options.calls,
     warmup: options.warmup,

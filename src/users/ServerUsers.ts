@@ -228,7 +228,7 @@ export const fromRequest = (
   options: RequestTokenStore.RequestTokenStoreOptions
 ): Effect.Effect<Option.Option<ServerUser>, FromRequestError, FromRequestRequirements> =>
   // The span of `Effect.fn("ServerUsers.fromRequest")` without its call-site stack: `Effect.fn`
-  // builds an `Error` on every call to capture it, and this is a backend's per-request call (issue 14).
+  // builds an `Error` on every call to capture it, and this is a backend's per-request call.
   Effect.withSpan(
     Effect.flatMap(RequestTokenStore.readRequestTokens(request, options), (tokens) =>
       Effect.flatMap(Session.makeForRequest(tokens), (session) => orNone(Endpoint.callInSession(getCurrentServerEndpoint, {}, session)))
