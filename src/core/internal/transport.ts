@@ -27,6 +27,7 @@ import type { StackClientShape, StackRequest, StackResponse } from "./exchange.j
 import { StackConfig } from "../StackConfig.js"
 import { isHeaderSafe } from "./headerText.js"
 import { randomNonce } from "./nonce.js"
+import { utf8Text } from "./utf8.js"
 
 const idempotentMethods: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
 
@@ -332,19 +333,15 @@ const boundedAttempt = <A>(
     )
   )
 
-/** One decoder for every answer (`decode` without `stream` keeps no state between calls); made at first use. */
-let utf8: TextDecoder | undefined
-
 const decodeUtf8 = (chunks: ReadonlyArray<Uint8Array>, total: number): string => {
-  utf8 ??= new TextDecoder()
-  if (chunks.length === 1) return utf8.decode(chunks[0])
+  if (chunks.length === 1) return utf8Text(chunks[0]!)
   const bytes = new Uint8Array(total)
   let offset = 0
   for (const chunk of chunks) {
     bytes.set(chunk, offset)
     offset += chunk.byteLength
   }
-  return utf8.decode(bytes)
+  return utf8Text(bytes)
 }
 
 /** A failure of the attempt that is final (no retry): travels in the success channel. */

@@ -7,16 +7,15 @@
  *
  * @module
  */
+import { utf8Text } from "../../core/internal/utf8.js"
 
 const base64url = /^[A-Za-z0-9_-]*$/
 const nonAscii = /[^\x00-\x7f]/
 
-let utf8: TextDecoder | undefined
-
 /**
  * Decodes base64url (no padding) to UTF-8 text; `undefined` when it is not base64url. The session
  * reads a token's claims on every request: an ASCII payload (the usual one) is `atob`'s text as it
- * is, without a copy to bytes and back; one decoder is kept for the rest.
+ * is, without a copy to bytes and back; the rest goes through the shared decoder (`utf8Text`).
  */
 const decodeBase64Url = (text: string): string | undefined => {
   if (!base64url.test(text) || text.length % 4 === 1) return undefined
@@ -24,7 +23,7 @@ const decodeBase64Url = (text: string): string | undefined => {
   if (!nonAscii.test(binary)) return binary
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return (utf8 ??= new TextDecoder()).decode(bytes)
+  return utf8Text(bytes)
 }
 
 /**
