@@ -5,7 +5,7 @@
  *
  * The token endpoint's answer is defined with the session that sends the refresh grant
  * (`session/RefreshGrant.ts`, docs/ARCHITECTURE.md) and re-exported here; the grant itself (its
- * descriptor, form fields and the public-client secret) is wire-only and stays there.
+ * descriptor and form fields) is wire-only and stays there; the public-client secret is in `core/Wire.ts`.
  *
  * @module
  */
@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { InvalidArgument } from "../core/Errors.js"
 import { Session } from "../core/Session.js"
-import { accessTokenExpiry } from "../session/internal/session.js"
+import { accessTokenExpiry } from "../session/Session.js"
 import { authHeaders, authorizationHeader } from "../session/RequestTokenStore.js"
 import { field, optionalField, RedactedToken } from "../core/Wire.js"
 

@@ -23,7 +23,7 @@ import {
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
 import { oauthClientId } from "../core/StackConfig.js"
-import { defaultedField, field, optionalField, RedactedToken } from "../core/Wire.js"
+import { defaultedField, field, optionalField, publicClientSentinel, RedactedToken } from "../core/Wire.js"
 
 /** `token_type` of an OAuth token response: bearer or dpop, any case. */
 export const TokenType = Schema.String.pipe(
@@ -44,9 +44,6 @@ export const OAuthTokenResponse = Schema.Struct({
 
 /** A token-endpoint answer in the domain. */
 export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
-
-/** The client secret sent when the project has no publishable key. */
-export const publicClientSentinel = "__stack_public_client__"
 
 /** The refresh grant's form fields. */
 export const RefreshGrant = Schema.Struct({
