@@ -69,6 +69,26 @@ export const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Sc
 /** The `{ "is_code_valid": true }` answer of the check-code endpoints. */
 export const CodeValid = Schema.Struct({ isCodeValid: field("is_code_valid", Schema.Literal(true)) })
 
+/** `token_type` of an OAuth token response: bearer or dpop, any case. */
+export const TokenType = Schema.String.pipe(
+  Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
+)
+
+/** Answer of `POST /auth/oauth/token`. */
+export const OAuthTokenResponse = Schema.Struct({
+  accessToken: field("access_token", RedactedToken),
+  tokenType: field("token_type", TokenType),
+  expiresIn: optionalField("expires_in", Schema.Number.pipe(Schema.positive())),
+  scope: optionalField("scope", Schema.String),
+  /** Only on the code grant: the refresh grant keeps the old refresh token. */
+  refreshToken: optionalField("refresh_token", RedactedToken),
+  isNewUser: optionalField("is_new_user", Schema.Boolean),
+  afterCallbackRedirectUrl: defaultedField("after_callback_redirect_url", Schema.NullOr(Schema.String), () => null)
+})
+
+/** A token-endpoint answer in the domain. */
+export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
+
 /** The client secret sent when the project has no publishable key. */
 export const publicClientSentinel = "__stack_public_client__"
 

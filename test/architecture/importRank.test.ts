@@ -25,6 +25,7 @@ import {
   readEntries,
   readSources,
   reexportsOf,
+  runtimeImportsOf,
   type SourceFile,
   sourceFolders
 } from "./importRank.js"
@@ -77,6 +78,8 @@ describe("the import-rank checker", () => {
       'const lazy = () => import("stack-auth-effect/react")'
     ].join("\n")
     expect(reexportsOf("src/index.ts", text)).toEqual(["src/session/Session.ts", "src/cache/ClientServices.ts"])
+    // what runs: everything but `import type` / `export type`
+    expect(runtimeImportsOf("src/index.ts", text)).toEqual(["src/session/Session.ts", "src/core/internal/call.ts"])
     expect(packageNamesOf(text)).toEqual([
       { specifier: "stack-auth-effect", line: 2 },
       { specifier: "stack-auth-effect/react", line: 6 }
@@ -135,8 +138,9 @@ describe("the import-rank checker", () => {
   it("accepts imports downwards and within a part", () => {
     expect(
       check([
-        file("src/emulator/Router.ts", "src/core/Endpoint.ts", "src/users/Users.ts"),
-        file("src/users/Users.ts", "src/cache/QueryCache.ts", "src/core/Endpoint.ts"),
+        file("src/emulator/Router.ts", "src/core/Endpoint.ts", "src/users/internal/users.ts"),
+        file("src/users/internal/users.ts", "src/core/Endpoint.ts"),
+        file("src/users/Users.ts", "src/cache/QueryCache.ts", "src/core/Endpoint.ts", "src/users/internal/users.ts"),
         file("src/cache/QueryCache.ts", "src/session/Session.ts"),
         file("src/session/Session.ts", "src/core/Session.ts"),
         file("src/core/Session.ts"),
@@ -205,6 +209,28 @@ describe("the forbidden arrows", () => {
       "src/emulator/routes/tokens.ts:1 imports src/session/RefreshGrant.ts: emulator may not import session",
       "src/emulator/routes/oauth.ts:1 imports src/session/RefreshGrant.ts: emulator may not import session",
       "src/emulator/Store.ts:1 imports src/cache/QueryCache.ts: emulator may not import cache"
+    ])
+  })
+
+  it("names the emulator reaching the session at run time through a domain module (routes/cli.ts -> auth/Cli.ts -> session, as once), not through a type", () => {
+    const violations = checked(
+      { path: "src/emulator/routes/cli.ts", imports: [{ target: "src/auth/Cli.ts", line: 18 }], runtime: ["src/auth/Cli.ts"] },
+      { path: "src/emulator/SessionTokens.ts", imports: [{ target: "src/auth/Tokens.ts", line: 8 }], runtime: [] },
+      { path: "src/emulator/routes/teams.ts", imports: [{ target: "src/teams/internal/serverTeams.ts", line: 12 }], runtime: ["src/teams/internal/serverTeams.ts"] },
+      { path: "src/emulator/routes/users.ts", imports: [{ target: "src/users/User.ts", line: 7 }], runtime: ["src/users/User.ts"] },
+      { path: "src/auth/Cli.ts", imports: [{ target: "src/session/Session.ts", line: 1 }], runtime: ["src/session/Session.ts"] },
+      { path: "src/auth/Tokens.ts", imports: [{ target: "src/session/Session.ts", line: 1 }], runtime: ["src/session/Session.ts"] },
+      file("src/teams/internal/serverTeams.ts", "src/teams/TeamMemberProfiles.ts"),
+      file("src/teams/TeamMemberProfiles.ts", "src/cache/QueryCache.ts"),
+      file("src/cache/QueryCache.ts", "src/session/listeners.ts"),
+      file("src/session/Session.ts"),
+      file("src/session/listeners.ts"),
+      file("src/users/User.ts", "src/core/Wire.ts"),
+      file("src/core/Wire.ts")
+    )
+    expect(violations).toEqual([
+      "src/emulator/routes/cli.ts:18 imports src/auth/Cli.ts: emulator may not reach session, even through other modules (src/auth/Cli.ts -> src/session/Session.ts)",
+      "src/emulator/routes/teams.ts:12 imports src/teams/internal/serverTeams.ts: emulator may not reach session, even through other modules (src/teams/internal/serverTeams.ts -> src/teams/TeamMemberProfiles.ts -> src/cache/QueryCache.ts -> src/session/listeners.ts)"
     ])
   })
 
@@ -342,7 +368,7 @@ describe("reading docs/ARCHITECTURE.md", () => {
     expect(problems(doc(...ranks))).toEqual([`no forbidden-arrows table (a table headed "${arrowsHeader}")`])
   })
 
-  it("reads the project's page: the eight ranks, the emulator kept off the session and cache, internal/ kept inside, public modules for the bindings, names for the examples", () => {
+  it("reads the project's page: the eight ranks, the emulator kept off the session and cache (directly and at run time), internal/ kept inside, public modules for the bindings, names for the examples", () => {
     expect(parts.map((part) => `${part.rank} ${part.name}`)).toEqual([
       "0 core",
       "1 session",
@@ -356,9 +382,15 @@ describe("reading docs/ARCHITECTURE.md", () => {
       "6 entry",
       "7 examples"
     ])
-    expect(architecture.rules.map((rule) => (rule.kind === "part" ? `${rule.from.join(",")} -/-> ${rule.to}` : rule.kind))).toEqual([
+    expect(
+      architecture.rules.map((rule) =>
+        rule.kind === "part" ? `${rule.from.join(",")} -/-> ${rule.to}` : rule.kind === "reach" ? `${rule.from.join(",")} -/->> ${rule.to}` : rule.kind
+      )
+    ).toEqual([
       "emulator -/-> session",
       "emulator -/-> cache",
+      "emulator -/->> session",
+      "emulator -/->> cache",
       "internal",
       "public",
       "byName"

@@ -26,6 +26,11 @@ export type Rule =
   /** `From` may not import any module of the part `to`. */
   | { readonly kind: "part"; readonly from: ReadonlyArray<string>; readonly to: string; readonly row: string }
   /**
+   * `From` may not reach the part `to` at run time, even through modules of other parts: no chain
+   * of imports that are not type-only leads there.
+   */
+  | { readonly kind: "reach"; readonly from: ReadonlyArray<string>; readonly to: string; readonly row: string }
+  /**
    * No file imports an `internal/` module of another folder of the ranks table (each folder is a
    * part of its own here), except from a part to a part listed in `except`.
    */
@@ -59,7 +64,10 @@ export const ranksHeader = "| Rank | Part | Folders |"
 /** The header of the forbidden-arrows table. */
 export const arrowsHeader = "| From | May not import | Except | Why |"
 
-/** The `May not import` texts the checker knows, besides a part's name in backticks. */
+/**
+ * The `May not import` texts the checker knows, besides a part's name in backticks, alone or
+ * followed by `, even through other modules (run time)`.
+ */
 export const ruleTexts = {
   internal: "another part's `internal/`",
   public: "a module no entry point exports",
@@ -135,6 +143,7 @@ export const parseArchitecture = (markdown: string): Architecture => {
       }
     }
     const partTarget = /^`([a-z][a-z-]*)`$/.exec(target)
+    const reachTarget = /^`([a-z][a-z-]*)`, even through other modules \(run time\)$/.exec(target)
     if (target === ruleTexts.internal) {
       rules.push({ kind: "internal", from, except, row })
       continue
@@ -144,6 +153,7 @@ export const parseArchitecture = (markdown: string): Architecture => {
       continue
     }
     if (partTarget !== null && known.has(partTarget[1]!)) rules.push({ kind: "part", from, to: partTarget[1]!, row })
+    else if (reachTarget !== null && known.has(reachTarget[1]!)) rules.push({ kind: "reach", from, to: reachTarget[1]!, row })
     else if (target === ruleTexts.public) rules.push({ kind: "public", from, row })
     else if (target === ruleTexts.byName) rules.push({ kind: "byName", from, row })
     else problems.push(`arrows row "${row}": "${target}" is neither a part in backticks nor one of: ${Object.values(ruleTexts).join(" / ")}`)
@@ -196,6 +206,8 @@ export interface SourceFile {
   readonly reexports?: ReadonlyArray<string>
   /** The package's own names it imports (`stack-auth-effect`, `stack-auth-effect/react`…). */
   readonly names?: ReadonlyArray<{ readonly specifier: string; readonly line: number }>
+  /** The project files it imports at run time (not `import type` / `export type`); all of `imports` when absent. */
+  readonly runtime?: ReadonlyArray<string>
 }
 
 /** A broken rule, as a sentence naming the file, the line and the import. */
@@ -209,7 +221,7 @@ const specifiers = (text: string) =>
     if (specifier === undefined) return []
     const offset = match.index + match[0].indexOf(specifier)
     const line = text.slice(0, offset).split("\n").length
-    return [{ specifier, line, reexport: /^\s*export\b/.test(match[0]) }]
+    return [{ specifier, line, reexport: /^\s*export\b/.test(match[0]), typeOnly: /^\s*(?:import|export)\s+type\b/.test(match[0]) }]
   })
 
 const resolveRelative = (path: string, specifier: string) =>
@@ -225,6 +237,12 @@ export const importsOf = (path: string, text: string): SourceFile["imports"] =>
 export const reexportsOf = (path: string, text: string): ReadonlyArray<string> =>
   specifiers(text)
     .filter(({ specifier, reexport }) => reexport && specifier.startsWith("."))
+    .map(({ specifier }) => resolveRelative(path, specifier))
+
+/** The relative specifiers of `text` imported at run time (not `import type` / `export type`), resolved against `path`. */
+export const runtimeImportsOf = (path: string, text: string): ReadonlyArray<string> =>
+  specifiers(text)
+    .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith("."))
     .map(({ specifier }) => resolveRelative(path, specifier))
 
 /** The specifiers of `text` that name the package itself (`stack-auth-effect`, `stack-auth-effect/…`). */
@@ -281,14 +299,50 @@ export const check = (files: ReadonlyArray<SourceFile>, options: CheckOptions = 
   const resolveTarget = (target: string) =>
     known.has(target) ? target : known.has(target.replace(/\.ts$/, ".tsx")) ? target.replace(/\.ts$/, ".tsx") : target
   const exported = publicModules(files, entries)
+  const byPath = new Map(files.map((file) => [file.path, file]))
+  const runtimeOf = (file: SourceFile) => (file.runtime ?? file.imports.map((entry) => entry.target)).map(resolveTarget)
+  /** The shortest run-time chain from `start` to a file of `part`, or `undefined` (memoized per start and part). */
+  const chains = new Map<string, ReadonlyArray<string> | undefined>()
+  const runtimeChain = (start: string, part: string): ReadonlyArray<string> | undefined => {
+    const key = `${start} ${part}`
+    if (chains.has(key)) return chains.get(key)
+    const parent = new Map<string, string | undefined>([[start, undefined]])
+    const queue = [start]
+    let found: ReadonlyArray<string> | undefined = undefined
+    while (queue.length > 0 && found === undefined) {
+      const path = queue.shift()!
+      if (partOf(path, within)?.name === part) {
+        const chain = [path]
+        for (let step = parent.get(path); step !== undefined; step = parent.get(step)) chain.unshift(step)
+        found = chain
+        break
+      }
+      const source = byPath.get(path)
+      for (const next of source === undefined ? [] : runtimeOf(source)) {
+        if (!parent.has(next)) {
+          parent.set(next, path)
+          queue.push(next)
+        }
+      }
+    }
+    chains.set(key, found)
+    return found
+  }
   const entryNames = new Set(entries.map((entry) => entry.name))
-  const arrow = (from: Part, path: string, to: Part, target: string): string | undefined => {
+  const arrow = (from: Part, file: SourceFile, to: Part, target: string): string | undefined => {
+    const path = file.path
     for (const rule of rules) {
       if (!appliesTo(rule.from, from)) continue
       switch (rule.kind) {
         case "part":
           if (to.name === rule.to && from.name !== to.name) return `${from.name} may not import ${to.name}`
           break
+        case "reach": {
+          if (from.name === to.name || from.name === rule.to || !runtimeOf(file).includes(target)) break
+          const chain = runtimeChain(target, rule.to)
+          if (chain !== undefined) return `${from.name} may not reach ${rule.to}, even through other modules (${chain.join(" -> ")})`
+          break
+        }
         case "internal": {
           const own = folderOf(path, within)
           const internal = /(^|\/)internal\//.test(target.slice((folderOf(target, within) ?? "").length))
@@ -319,7 +373,7 @@ export const check = (files: ReadonlyArray<SourceFile>, options: CheckOptions = 
       } else if (to.rank === from.rank && to.name !== from.name) {
         violations.push(`${file.path}:${line} imports ${written}: ${from.name} and ${to.name} are separate parts and may not import each other`)
       } else {
-        const broken = arrow(from, file.path, to, target)
+        const broken = arrow(from, file, to, target)
         if (broken !== undefined) violations.push(`${file.path}:${line} imports ${written}: ${broken}`)
       }
     }
@@ -378,7 +432,13 @@ export const readSources = (root: string): ReadonlyArray<SourceFile> => {
         if (entry.name !== "node_modules") walk(path)
       } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
         const text = readFileSync(join(root, path), "utf8")
-        files.push({ path, imports: importsOf(path, text), reexports: reexportsOf(path, text), names: packageNamesOf(text) })
+        files.push({
+          path,
+          imports: importsOf(path, text),
+          reexports: reexportsOf(path, text),
+          names: packageNamesOf(text),
+          runtime: runtimeImportsOf(path, text)
+        })
       }
     }
   }
