@@ -53,6 +53,7 @@ export interface Architecture {
 
 /** A row of docs/ARCHITECTURE.md the checker cannot read, or a table it cannot find. */
 export class ArchitectureDocError extends Error {
+  /** `problems`: one sentence per row it cannot read (or table it cannot find). */
   constructor(readonly problems: ReadonlyArray<string>) {
     super(`docs/ARCHITECTURE.md: ${problems.join("; ")}`)
   }
@@ -281,7 +282,9 @@ export const publicModules = (files: ReadonlyArray<SourceFile>, entries: Readonl
 
 /** What {@link check} checks against: by default the project's docs/ARCHITECTURE.md and package.json. */
 export interface CheckOptions {
+  /** The ranks and arrows (default: docs/ARCHITECTURE.md's, {@link architecture}). */
   readonly architecture?: Architecture
+  /** The package's entry points (default: package.json's, {@link readEntries}). */
   readonly entries?: ReadonlyArray<Entry>
 }
 
