@@ -31,6 +31,7 @@ const shared = {
       { find: /^stack-auth-effect$/, replacement: here("./src/index.ts") },
       { find: /^stack-auth-effect\/react$/, replacement: here("./react/index.ts") },
       { find: /^stack-auth-effect\/next$/, replacement: here("./src/next/index.ts") },
+      { find: /^stack-auth-effect\/server$/, replacement: here("./src/server/index.ts") },
       { find: /^stack-auth-effect\/emulator$/, replacement: here("./src/emulator/index.ts") },
       { find: /^stack-auth-effect\/emulator\/server$/, replacement: here("./src/emulator/server.ts") },
       { find: /^stack-auth-effect\/emulator\/msw$/, replacement: here("./src/emulator/MswHandlers.ts") }

@@ -6,8 +6,8 @@
  * port (default 8102, 0 = any free port).
  */
 import { Effect, Layer, Option, Redacted } from "effect"
-import { Password, Session, Sessions, Stack, Users } from "../src/index.js"
-import { serve } from "../src/emulator/server.js"
+import { Password, Session, Sessions, Stack, Users } from "stack-auth-effect"
+import { serve } from "stack-auth-effect/emulator/server"
 
 const args = process.argv.slice(2)
 const flag = (name: string) => {

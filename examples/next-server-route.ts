@@ -26,8 +26,8 @@
  * `test/e2e/serverRendering.test.ts` runs this route against the emulator over HTTP.
  */
 import { Effect, ManagedRuntime, Option } from "effect"
-import { ServerUsers, Stack } from "../src/index.js"
-import { type CookieTokenStore, RequestSession } from "../src/next/index.js"
+import { ServerUsers, Stack } from "stack-auth-effect"
+import { type CookieTokenStore, RequestSession } from "stack-auth-effect/next"
 
 /** What the route needs: the server layer's options, and whether the site is served over HTTPS. */
 export interface MeRouteOptions extends Stack.ServerOptions {

@@ -13,7 +13,7 @@
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { useMemo, useSyncExternalStore } from "react"
-import type { RefreshError, RequestTokens } from "../src/core/Session.js"
+import type { RefreshError, RequestTokens } from "../src/session/Session.js"
 import { authHeaderName, authorizationValue } from "../src/session/RequestTokenStore.js"
 import { useBoundContext } from "./internal/hooks.js"
 import type { Bound } from "./internal/hooks.js"

@@ -23,7 +23,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
-import { AccessTokenVerifier, ServerPermissions, Stack } from "../../src/index.js"
+import { AccessTokenVerifier, ServerPermissions, Stack } from "stack-auth-effect"
 
 /** The permission a caller needs in a team to change its members' permissions. */
 export const managerPermission = "team_admin"

@@ -9,7 +9,7 @@
  * `npx stack-auth-emulator` start: the demo user and every switch of `defaults.demoConfig` on; the
  * summary printed at start lists them (`npm run emulator -- --help` for the flags that change them).
  */
-import { describeDemoSeed } from "../../src/emulator/DemoFlags.js"
+import { describeDemoSeed } from "stack-auth-effect/emulator"
 import { startDemo } from "./server.js"
 
 const usage = "Usage: npm start -- [--port 3000] [--emulator-port 8102] [--quiet]"

@@ -16,9 +16,8 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { minimumRemaining, Session } from "../../src/core/Session.js"
-import type { RefreshError, RequestTokens } from "../../src/core/Session.js"
-import { accessTokenExpiry } from "../../src/session/internal/session.js"
+import { accessTokenExpiry, minimumRemainingMillis as minimumRemaining, Session } from "../../src/session/Session.js"
+import type { RefreshError, RequestTokens } from "../../src/session/Session.js"
 import type { StackErrorHandler, StackRuntime } from "./types.js"
 
 /** What the token hooks show. */

@@ -42,10 +42,7 @@ import { makeRefreshGrant, refreshGrant } from "../session/RefreshGrant.js"
 import { checkEndpoint, claimAnonymousSessionEndpoint, completeEndpoint, initiateEndpoint, invalidLoginCodeText, pollEndpoint } from "./internal/cli.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/cli.ts`). */
-export { Attempt, maxExpiresInMillis } from "./internal/cli.js"
-
-/** Default lifetime of an attempt: 2 hours. */
-export const defaultExpiresInMillis = 7_200_000
+export { Attempt, defaultExpiresInMillis, maxExpiresInMillis } from "./internal/cli.js"
 
 /** The path of the confirmation page (fixed by the official SDK). */
 export const confirmationPath = "/handler/cli-auth-confirm"

@@ -3,21 +3,20 @@
  * validated before anything is stored (SPEC.md §5): a non-empty access token, `token_type`
  * bearer or dpop in any case, a positive `expires_in` where present, never the text `undefined`.
  *
- * The token endpoint's answer is defined with the session that sends the refresh grant
- * (`session/RefreshGrant.ts`, docs/ARCHITECTURE.md) and re-exported here; the grant itself (its
- * descriptor, form fields and the public-client secret) is wire-only and stays there.
+ * The token endpoint's answer and the public-client secret are wire values in `core/Wire.ts` (the
+ * session's refresh grant, this domain's grants and the emulator share them, docs/ARCHITECTURE.md),
+ * re-exported here through `session/RefreshGrant.ts`; the grant itself (its descriptor and form
+ * fields) is wire-only and stays there. The sign-in answer is defined in `internal/tokens.ts`.
  *
  * @module
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { InvalidArgument } from "../core/Errors.js"
 import { Session } from "../core/Session.js"
-import { accessTokenExpiry } from "../session/internal/session.js"
+import { accessTokenExpiry } from "../session/Session.js"
 import { authHeaders, authorizationHeader } from "../session/RequestTokenStore.js"
-import { field, optionalField, RedactedToken } from "../core/Wire.js"
 
 export {
   /** Answer of `POST /auth/oauth/token`. */
@@ -26,16 +25,8 @@ export {
   TokenType
 } from "../session/RefreshGrant.js"
 
-/** `{access_token, refresh_token, user_id}` of password/anonymous sign-in and sign-up. */
-export const SignInTokens = Schema.Struct({
-  accessToken: field("access_token", RedactedToken),
-  refreshToken: field("refresh_token", RedactedToken),
-  userId: field("user_id", Schema.String),
-  isNewUser: optionalField("is_new_user", Schema.Boolean)
-})
-
-/** A sign-in answer in the domain. */
-export type SignInTokens = typeof SignInTokens.Type
+/** The domain's schemas, defined with its wire definitions (`internal/tokens.ts`). */
+export { SignInTokens } from "./internal/tokens.js"
 
 /** The longest remaining lifetime {@link getAccessToken} accepts to ask for (SPEC.md §9: 60 s). */
 export const maxMinMillisUntilExpiration = 60_000

@@ -21,7 +21,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { InvalidArgument } from "../core/Errors.js"
-import { encodeBase32, rfc4648Alphabet } from "../core/internal/base32.js"
+import { encodeBase32, rfc4648Alphabet } from "../core/Wire.js"
 
 /** The HMAC hash of a TOTP (the service uses SHA-1). */
 export type Algorithm = "SHA-1" | "SHA-256" | "SHA-512"

@@ -17,8 +17,19 @@
 import type * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { KnownErrorClass } from "./KnownError.js"
-import { call as internalCall, callInSession as internalCallInSession } from "./internal/call.js"
-import type { Any, Endpoint, EndpointAccess, ErrorOf, InputOf, PayloadEncoding, RequirementsOf, SessionUse, SuccessOf } from "./internal/definition.js"
+import { call as internalCall, callDecoded as internalCallDecoded, callInSession as internalCallInSession } from "./internal/call.js"
+import type {
+  Any,
+  DecodedErrorOf,
+  Endpoint,
+  EndpointAccess,
+  ErrorOf,
+  InputOf,
+  PayloadEncoding,
+  RequirementsOf,
+  SessionUse,
+  SuccessOf
+} from "./internal/definition.js"
 import type { HttpMethod } from "./internal/exchange.js"
 import type { Session, SessionShape } from "./Session.js"
 import { fillPath as internalFillPath, matchPath as internalMatchPath } from "./internal/path.js"
@@ -27,6 +38,7 @@ import { fillPath as internalFillPath, matchPath as internalMatchPath } from "./
 export type {
   Any,
   CommonErrors,
+  DecodedErrorOf,
   Endpoint,
   EndpointAccess,
   ErrorOf,
@@ -137,3 +149,13 @@ export const callInSession: <E extends Any>(
   input: InputOf<E>,
   session: SessionShape
 ) => Effect.Effect<SuccessOf<E>, ErrorOf<E>, Exclude<RequirementsOf<E>, Session>> = internalCallInSession
+
+/**
+ * Calls an endpoint that does not use the session (`session: "none"`) and fails with its known
+ * errors as their own classes, not grouped into `ConfigurationError` / `SessionError`: what the
+ * session's refresh grant needs to tell a rejected refresh token (sign out) from the rest.
+ */
+export const callDecoded: <E extends Endpoint<string, EndpointAccess, "none", any, any, any, any, KnownErrorClass>>(
+  endpoint: E,
+  input: InputOf<E>
+) => Effect.Effect<SuccessOf<E>, DecodedErrorOf<E>, RequirementsOf<E>> = internalCallDecoded

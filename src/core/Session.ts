@@ -13,7 +13,8 @@ import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
-import type { RefreshFailure, SessionError, TransportError } from "./Errors.js"
+import { SessionError } from "./Errors.js"
+import type { RefreshFailure, TransportError } from "./Errors.js"
 
 /** The pair of tokens a store holds; either may be absent. */
 export interface StoredTokens {
@@ -34,6 +35,24 @@ export interface RequestTokens {
  * (and a form that could not be encoded) inside a `SessionError`, as `reason`.
  */
 export type RefreshError = TransportError | SessionError<RefreshFailure>
+
+/** The failures of a call that are the transport's own: never grouped, even when a refresh met them. */
+const transportTags: ReadonlySet<string> = new Set([
+  "InvalidResponse",
+  "HttpError",
+  "UnsupportedKnownError",
+  "UnexpectedKnownError",
+  "ConnectivityError",
+  "RateLimited"
+])
+
+/**
+ * A failed refresh as the session shows it (`RefreshError`): transport failures unchanged, the
+ * rest (`RefreshFailure`) inside a `SessionError`. The session applies it once the refresh grant's
+ * answer has been read (a rejected refresh token has already signed out by then).
+ */
+export const groupRefreshFailure = (error: TransportError | RefreshFailure): RefreshError =>
+  transportTags.has(error._tag) ? (error as TransportError) : SessionError.make(error as RefreshFailure, "refresh")
 
 /** The session service. */
 export interface SessionShape {

@@ -68,3 +68,59 @@ export const QueryBoolean = Schema.transform(Schema.Literal("true", "false"), Sc
 
 /** The `{ "is_code_valid": true }` answer of the check-code endpoints. */
 export const CodeValid = Schema.Struct({ isCodeValid: field("is_code_valid", Schema.Literal(true)) })
+
+/** `token_type` of an OAuth token response: bearer or dpop, any case. */
+export const TokenType = Schema.String.pipe(
+  Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
+)
+
+/** Answer of `POST /auth/oauth/token`. */
+export const OAuthTokenResponse = Schema.Struct({
+  accessToken: field("access_token", RedactedToken),
+  tokenType: field("token_type", TokenType),
+  expiresIn: optionalField("expires_in", Schema.Number.pipe(Schema.positive())),
+  scope: optionalField("scope", Schema.String),
+  /** Only on the code grant: the refresh grant keeps the old refresh token. */
+  refreshToken: optionalField("refresh_token", RedactedToken),
+  isNewUser: optionalField("is_new_user", Schema.Boolean),
+  afterCallbackRedirectUrl: defaultedField("after_callback_redirect_url", Schema.NullOr(Schema.String), () => null)
+})
+
+/** A token-endpoint answer in the domain. */
+export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
+
+/** The client secret sent when the project has no publishable key. */
+export const publicClientSentinel = "__stack_public_client__"
+
+// Helpers of core's `internal/` that other parts use, shared from here (docs/ARCHITECTURE.md: no
+// part imports another part's `internal/`).
+
+export {
+  /** Lowercase Crockford base32 (the service's tokens, codes and nonces). */
+  crockfordAlphabet,
+  /** Encodes bytes in base32 with the given 32-character alphabet, 5 bits a character, no padding. */
+  encodeBase32,
+  /** RFC 4648 base32 (what authenticator apps read in `otpauth://` URIs). */
+  rfc4648Alphabet
+} from "./internal/base32.js"
+export {
+  /** Whether a JSON text nests arrays and objects more than `max` levels deep, read from the text. */
+  jsonNestsDeeperThan,
+  /** Parses JSON text of an untrusted source, refusing documents nested deeper than the answers' bound. */
+  parseJsonBounded
+} from "./internal/call.js"
+export {
+  /**
+   * Whether `text` can be a token read from outside input (a cookie, the `x-stack-auth` header):
+   * not empty and sendable as a header value.
+   */
+  isSendableToken
+} from "./internal/headerText.js"
+export {
+  /** A URL parsed (against `base` when given), or none when it is not one. Never throws. */
+  parseUrl
+} from "./internal/url.js"
+export {
+  /** The text of UTF-8 `bytes` (malformed sequences replaced, never a throw). */
+  utf8Text
+} from "./internal/utf8.js"

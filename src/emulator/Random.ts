@@ -6,7 +6,7 @@
  * @module
  */
 
-import { crockfordAlphabet } from "../core/internal/base32.js"
+import { crockfordAlphabet } from "../core/Wire.js"
 
 /** The lowercase Crockford base32 alphabet (no i, l, o, u). */
 export { crockfordAlphabet }

@@ -15,7 +15,7 @@ import { Effect, Either, ParseResult, Schema } from "effect"
 import type * as Endpoint from "../core/Endpoint.js"
 import { matchPath } from "../core/Endpoint.js"
 // the client's own depth scan (one implementation for both sides of the wire)
-import { jsonNestsDeeperThan } from "../core/internal/call.js"
+import { jsonNestsDeeperThan } from "../core/Wire.js"
 import type { KnownErrorInstance } from "../core/KnownError.js"
 import { AccessTypeRequired, BodyParsingError, InsufficientAccessType } from "../core/KnownErrors.js"
 import type { AccessType, Auth } from "./ProjectAuth.js"

@@ -25,6 +25,7 @@ export type {
   SeedUserOptions
 } from "./Emulator.js"
 export { defaults } from "./Defaults.js"
+export { describeDemoSeed } from "./DemoFlags.js"
 export type { DemoSwitches, SeededProject, SeededUser } from "./Defaults.js"
 export { layer, layerHttpClient, makeHttpClient } from "./InProcessClient.js"
 export * as Outbox from "./Outbox.js"

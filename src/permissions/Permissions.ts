@@ -29,7 +29,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { listProjectPermissionsEndpoint, listTeamPermissionsEndpoint } from "./internal/permissions.js"
@@ -41,48 +40,18 @@ export { ProjectPermission, TeamPermission } from "./internal/permissions.js"
 // Ids
 // ---------------------------------------------------------------------------------------------
 
-/** The system team permissions, in the service's order. */
-export const systemTeamPermissionIds = [
-  "$update_team",
-  "$delete_team",
-  "$read_members",
-  "$remove_members",
-  "$invite_members",
-  "$manage_api_keys"
-] as const
-
-/** A system team permission id. */
-export type SystemTeamPermissionId = (typeof systemTeamPermissionIds)[number]
-
-/** The pattern of custom permission ids (definitions the project creates). */
-export const customPermissionIdPattern = /^[a-z0-9_:]+$/
-
-/** The service's message for a custom id that does not match {@link customPermissionIdPattern}. */
-export const customPermissionIdMessage = 'Only lowercase letters, numbers, ":", "_" are allowed'
-
-/** The service's message for a permission id (custom or `$` system) of the wrong form. */
-export const permissionIdMessage = 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed'
-
-/** The service's message for a `$` id that is not one of the system permissions. */
-export const invalidSystemPermissionMessage = "Invalid system permission"
-
-/**
- * Why `id` is not a permission id (custom or system), or `undefined` when it is one. The texts
- * are the service's.
- */
-export const permissionIdProblem = (id: string): string | undefined => {
-  if (!/^\$?[a-z0-9_:]+$/.test(id)) return permissionIdMessage
-  if (id.startsWith("$") && !(systemTeamPermissionIds as ReadonlyArray<string>).includes(id)) return invalidSystemPermissionMessage
-  return undefined
-}
-
-/** A permission id: custom (`^[a-z0-9_:]+$`) or one of the `$` system team permissions. */
-export const PermissionId = Schema.String.pipe(Schema.filter((id) => permissionIdProblem(id) ?? true))
-
-/** A custom permission id (`^[a-z0-9_:]+$`): the id of a definition the project creates. */
-export const CustomPermissionId = Schema.String.pipe(
-  Schema.filter((id) => customPermissionIdPattern.test(id) || customPermissionIdMessage)
-)
+/** The ids of permissions, defined with the wire definitions (`internal/permissionIds.ts`). */
+export {
+  CustomPermissionId,
+  customPermissionIdMessage,
+  customPermissionIdPattern,
+  invalidSystemPermissionMessage,
+  PermissionId,
+  permissionIdMessage,
+  permissionIdProblem,
+  systemTeamPermissionIds
+} from "./internal/permissionIds.js"
+export type { SystemTeamPermissionId } from "./internal/permissionIds.js"
 
 // ---------------------------------------------------------------------------------------------
 // Cache keys

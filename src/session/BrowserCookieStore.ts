@@ -35,7 +35,7 @@ import type * as Scope from "effect/Scope"
 import * as Schedules from "../core/Schedules.js"
 import * as Cookies from "./cookies.js"
 import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
-import { Listeners } from "./internal/listeners.js"
+import { Listeners } from "./listeners.js"
 
 /** Options of the browser cookie store. */
 export interface BrowserCookieStoreOptions {

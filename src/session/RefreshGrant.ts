@@ -1,8 +1,10 @@
 /**
  * The OAuth token endpoint's answer and the refresh grant (PROTOCOL.md §2.1, §2.6, §2.7): what the
  * session sends to renew an access token. It lives with the session (docs/ARCHITECTURE.md: the
- * session may not import the auth domain); the CLI login and the OAuth code grant use it too, and
- * `Tokens` re-exports everything here under the public `Tokens` namespace.
+ * session may not import the auth domain); the CLI login uses it too, and `Tokens` re-exports the
+ * answer's schemas under the public `Tokens` namespace. The answer itself (`OAuthTokenResponse`,
+ * `TokenType`) is a wire value in `core/Wire.ts`, re-exported here: the OAuth code grant and the
+ * emulator read it without the session.
  *
  * Token responses are validated before anything is stored (SPEC.md §5): a non-empty access token,
  * `token_type` bearer or dpop in any case, a positive `expires_in` where present, never the text
@@ -23,30 +25,14 @@ import {
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
 import { oauthClientId } from "../core/StackConfig.js"
-import { defaultedField, field, optionalField, RedactedToken } from "../core/Wire.js"
+import { field, OAuthTokenResponse, publicClientSentinel } from "../core/Wire.js"
 
-/** `token_type` of an OAuth token response: bearer or dpop, any case. */
-export const TokenType = Schema.String.pipe(
-  Schema.filter((value) => /^(bearer|dpop)$/i.test(value), { message: () => "token_type must be bearer or dpop" })
-)
-
-/** Answer of `POST /auth/oauth/token`. */
-export const OAuthTokenResponse = Schema.Struct({
-  accessToken: field("access_token", RedactedToken),
-  tokenType: field("token_type", TokenType),
-  expiresIn: optionalField("expires_in", Schema.Number.pipe(Schema.positive())),
-  scope: optionalField("scope", Schema.String),
-  /** Only on the code grant: the refresh grant keeps the old refresh token. */
-  refreshToken: optionalField("refresh_token", RedactedToken),
-  isNewUser: optionalField("is_new_user", Schema.Boolean),
-  afterCallbackRedirectUrl: defaultedField("after_callback_redirect_url", Schema.NullOr(Schema.String), () => null)
-})
-
-/** A token-endpoint answer in the domain. */
-export type OAuthTokenResponse = typeof OAuthTokenResponse.Type
-
-/** The client secret sent when the project has no publishable key. */
-export const publicClientSentinel = "__stack_public_client__"
+export {
+  /** Answer of `POST /auth/oauth/token`. */
+  OAuthTokenResponse,
+  /** `token_type` of an OAuth token response: bearer or dpop, any case. */
+  TokenType
+} from "../core/Wire.js"
 
 /** The refresh grant's form fields. */
 export const RefreshGrant = Schema.Struct({

@@ -27,7 +27,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { isSendableToken } from "../core/internal/headerText.js"
+import { isSendableToken } from "../core/Wire.js"
 import * as Cookies from "./cookies.js"
 import {
   empty,

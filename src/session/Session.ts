@@ -45,6 +45,13 @@ export type { RefreshError, RequestTokens, SessionShape } from "../core/Session.
 /** The session service. */
 export { Session } from "../core/Session.js"
 
+/**
+ * Expiry of an access token in epoch milliseconds, read from its `exp` claim without checking the
+ * signature: `Option.none()` when the token has no `exp` (it never expires), `undefined` when it is
+ * not a readable JWT (unusable).
+ */
+export { accessTokenExpiry } from "./internal/session.js"
+
 /** Minimum remaining validity for reusing an access token. */
 export const minimumRemainingMillis: number = minimumRemaining
 

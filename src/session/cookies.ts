@@ -31,7 +31,7 @@
  */
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { isSendableToken } from "../core/internal/headerText.js"
+import { isSendableToken } from "../core/Wire.js"
 import { isUsableToken } from "../core/Wire.js"
 import { empty, fromStrings, type StoredTokens } from "./TokenStore.js"
 

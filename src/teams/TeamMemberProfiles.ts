@@ -10,20 +10,13 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { ServerUser } from "../users/User.js"
-import { TeamMemberProfile, TeamMemberProfileUpdate, getEndpoint, listEndpoint, updateEndpoint } from "./internal/teamMemberProfiles.js"
+import { TeamMemberProfileUpdate, getEndpoint, listEndpoint, updateEndpoint } from "./internal/teamMemberProfiles.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/teamMemberProfiles.ts`). */
-export { TeamMemberProfile, TeamMemberProfileUpdate } from "./internal/teamMemberProfiles.js"
+export { ServerTeamMemberProfile, TeamMemberProfile, TeamMemberProfileUpdate } from "./internal/teamMemberProfiles.js"
 
-/** A member's profile, server view: adds the full server-view user. */
-export const ServerTeamMemberProfile = Schema.Struct({ ...TeamMemberProfile.fields, user: ServerUser })
-
-/** A member's profile, server view. */
-export type ServerTeamMemberProfile = typeof ServerTeamMemberProfile.Type
 
 /** The cache key of a team's member list. */
 export const listKey = (teamId: string): QueryCache.Key => ["team-members", teamId]

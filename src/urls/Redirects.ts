@@ -53,7 +53,7 @@ import * as Option from "effect/Option"
 import { Navigation, NavigationUnavailable, type NavigationShape } from "../auth/GetUser.js"
 import * as Projects from "../projects/Projects.js"
 import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "../core/HandlerUrls.js"
-import { parseUrl } from "../core/internal/url.js"
+import { parseUrl } from "../core/Wire.js"
 import {
   RedirectFailed,
   RedirectMethod,

@@ -1,12 +1,34 @@
 /**
  * Dependencies point one way (docs/ARCHITECTURE.md): core < session < cache < domains < urls <
- * react / next / emulator, and no import cycles. The checker is tested on the cycles and
- * back-imports the codebase once had, then run on the source tree.
+ * react / next / emulator / server < entry < examples, no import cycles, and none of the arrows the
+ * page forbids beside the ranks. The checker reads both tables from the page; it is tested on the
+ * cycles, back-imports and forbidden arrows the codebase once had, then run on the source tree.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { check, importsOf, partOf, parts, projectRoot, readSources, type SourceFile } from "./importRank.js"
+import vitestConfig from "../../vitest.config.js"
+import {
+  architecture,
+  ArchitectureDocError,
+  arrowsHeader,
+  check,
+  type Entry,
+  importsOf,
+  packageNamesOf,
+  parseArchitecture,
+  partOf,
+  parts,
+  projectRoot,
+  publicModules,
+  ranksHeader,
+  readEntries,
+  readSources,
+  reexportsOf,
+  runtimeImportsOf,
+  type SourceFile,
+  sourceFolders
+} from "./importRank.js"
 
 const file = (path: string, ...targets: ReadonlyArray<string>): SourceFile => ({
   path,
@@ -42,6 +64,26 @@ describe("the import-rank checker", () => {
     expect(partOf("src/api-keys/UserApiKeys.ts")?.name).toBe("domains")
     expect(partOf("react/hooks.ts")?.name).toBe("react")
     expect(partOf("src/Stack.ts")?.name).toBe("entry")
+    expect(partOf("src/server/RequestAuth.ts")?.name).toBe("server")
+    expect(partOf("examples/react-app/src/App.tsx")?.name).toBe("examples")
+  })
+
+  it("reads re-exports and the package's own names apart from the other imports", () => {
+    const text = [
+      'import * as Effect from "effect/Effect"',
+      'import { Stack } from "stack-auth-effect"',
+      'export * as Session from "./session/Session.js"',
+      'export type { ClientServices } from "./cache/ClientServices.js"',
+      'import { call } from "./core/internal/call.js"',
+      'const lazy = () => import("stack-auth-effect/react")'
+    ].join("\n")
+    expect(reexportsOf("src/index.ts", text)).toEqual(["src/session/Session.ts", "src/cache/ClientServices.ts"])
+    // what runs: everything but `import type` / `export type`
+    expect(runtimeImportsOf("src/index.ts", text)).toEqual(["src/session/Session.ts", "src/core/internal/call.ts"])
+    expect(packageNamesOf(text)).toEqual([
+      { specifier: "stack-auth-effect", line: 2 },
+      { specifier: "stack-auth-effect/react", line: 6 }
+    ])
   })
 
   it("names a core module importing the session (core/Endpoint.ts -> session/Session.ts, as once)", () => {
@@ -96,8 +138,9 @@ describe("the import-rank checker", () => {
   it("accepts imports downwards and within a part", () => {
     expect(
       check([
-        file("src/emulator/Router.ts", "src/core/Endpoint.ts", "src/users/Users.ts"),
-        file("src/users/Users.ts", "src/cache/QueryCache.ts", "src/core/Endpoint.ts"),
+        file("src/emulator/Router.ts", "src/core/Endpoint.ts", "src/users/internal/users.ts"),
+        file("src/users/internal/users.ts", "src/core/Endpoint.ts"),
+        file("src/users/Users.ts", "src/cache/QueryCache.ts", "src/core/Endpoint.ts", "src/users/internal/users.ts"),
         file("src/cache/QueryCache.ts", "src/session/Session.ts"),
         file("src/session/Session.ts", "src/core/Session.ts"),
         file("src/core/Session.ts"),
@@ -135,15 +178,228 @@ describe("the import-rank checker", () => {
     ])
   })
 
-  it("reads the real source tree", () => {
+  it("reads the real source tree, the examples included", () => {
     const files = readSources(projectRoot)
     expect(files.length).toBeGreaterThan(100)
     expect(files.some((source) => source.path === "src/core/Endpoint.ts")).toBe(true)
+    expect(files.some((source) => source.path === "src/server/RequestAuth.ts")).toBe(true)
+    expect(files.some((source) => source.path === "examples/react-app/src/App.tsx")).toBe(true)
+  })
+})
+
+describe("the forbidden arrows", () => {
+  /** The package's entry points in these synthetic trees: the root entry and next's. */
+  const entries: ReadonlyArray<Entry> = [
+    { name: "stack-auth-effect", source: "src/index.ts" },
+    { name: "stack-auth-effect/next", source: "src/next/index.ts" }
+  ]
+  const checked = (...files: ReadonlyArray<SourceFile>) => check(files, { entries })
+
+  it("names the emulator importing the session (routes/tokens.ts -> session/RefreshGrant.ts, as once) or the cache", () => {
+    expect(
+      checked(
+        file("src/emulator/routes/tokens.ts", "src/session/RefreshGrant.ts"),
+        file("src/emulator/routes/oauth.ts", "src/session/RefreshGrant.ts"),
+        file("src/emulator/Store.ts", "src/cache/QueryCache.ts"),
+        file("src/session/RefreshGrant.ts", "src/core/Wire.ts"),
+        file("src/cache/QueryCache.ts"),
+        file("src/core/Wire.ts")
+      )
+    ).toEqual([
+      "src/emulator/routes/tokens.ts:1 imports src/session/RefreshGrant.ts: emulator may not import session",
+      "src/emulator/routes/oauth.ts:1 imports src/session/RefreshGrant.ts: emulator may not import session",
+      "src/emulator/Store.ts:1 imports src/cache/QueryCache.ts: emulator may not import cache"
+    ])
+  })
+
+  it("names the emulator reaching the session at run time through a domain module (routes/cli.ts -> auth/Cli.ts -> session, as once), not through a type", () => {
+    const violations = checked(
+      { path: "src/emulator/routes/cli.ts", imports: [{ target: "src/auth/Cli.ts", line: 18 }], runtime: ["src/auth/Cli.ts"] },
+      { path: "src/emulator/SessionTokens.ts", imports: [{ target: "src/auth/Tokens.ts", line: 8 }], runtime: [] },
+      { path: "src/emulator/routes/teams.ts", imports: [{ target: "src/teams/internal/serverTeams.ts", line: 12 }], runtime: ["src/teams/internal/serverTeams.ts"] },
+      { path: "src/emulator/routes/users.ts", imports: [{ target: "src/users/User.ts", line: 7 }], runtime: ["src/users/User.ts"] },
+      { path: "src/auth/Cli.ts", imports: [{ target: "src/session/Session.ts", line: 1 }], runtime: ["src/session/Session.ts"] },
+      { path: "src/auth/Tokens.ts", imports: [{ target: "src/session/Session.ts", line: 1 }], runtime: ["src/session/Session.ts"] },
+      file("src/teams/internal/serverTeams.ts", "src/teams/TeamMemberProfiles.ts"),
+      file("src/teams/TeamMemberProfiles.ts", "src/cache/QueryCache.ts"),
+      file("src/cache/QueryCache.ts", "src/session/listeners.ts"),
+      file("src/session/Session.ts"),
+      file("src/session/listeners.ts"),
+      file("src/users/User.ts", "src/core/Wire.ts"),
+      file("src/core/Wire.ts")
+    )
+    expect(violations).toEqual([
+      "src/emulator/routes/cli.ts:18 imports src/auth/Cli.ts: emulator may not reach session, even through other modules (src/auth/Cli.ts -> src/session/Session.ts)",
+      "src/emulator/routes/teams.ts:12 imports src/teams/internal/serverTeams.ts: emulator may not reach session, even through other modules (src/teams/internal/serverTeams.ts -> src/teams/TeamMemberProfiles.ts -> src/cache/QueryCache.ts -> src/session/listeners.ts)"
+    ])
+  })
+
+  it("names an import of another part's internal/ (cache -> session/internal, teams -> auth/internal, as once), not one of the part's own", () => {
+    const violations = checked(
+      file("src/cache/QueryCache.ts", "src/session/internal/listeners.ts"),
+      file("src/teams/internal/teamInvitations.ts", "src/auth/internal/passwordReset.ts"),
+      file("src/auth/OAuth.ts", "src/core/internal/call.ts", "src/auth/internal/oauth.ts"),
+      file("react/hooks.ts", "react/internal/hooks.ts"),
+      file("src/session/internal/listeners.ts"),
+      file("src/auth/internal/passwordReset.ts"),
+      file("src/auth/internal/oauth.ts"),
+      file("src/core/internal/call.ts"),
+      file("react/internal/hooks.ts")
+    )
+    expect(violations).toEqual([
+      "src/cache/QueryCache.ts:1 imports src/session/internal/listeners.ts: no part imports another part's internal/ (src/session)",
+      "src/teams/internal/teamInvitations.ts:1 imports src/auth/internal/passwordReset.ts: no part imports another part's internal/ (src/auth)",
+      "src/auth/OAuth.ts:1 imports src/core/internal/call.ts: no part imports another part's internal/ (src/core)"
+    ])
+  })
+
+  it("lets the emulator serve a domain's descriptors from its internal/, but not use core's internal/ (Router -> core/internal/call.ts, as once)", () => {
+    expect(
+      checked(
+        file("src/emulator/routes/teams.ts", "src/teams/internal/teams.ts"),
+        file("src/emulator/Router.ts", "src/core/internal/call.ts"),
+        file("src/teams/internal/teams.ts"),
+        file("src/core/internal/call.ts")
+      )
+    ).toEqual(["src/emulator/Router.ts:1 imports src/core/internal/call.ts: no part imports another part's internal/ (src/core)"])
+  })
+
+  it("names a binding importing a module no entry point exports, and accepts what an entry re-exports, down the chain", () => {
+    const violations = checked(
+      { path: "src/index.ts", imports: [], reexports: ["src/session/Session.ts", "src/core/Endpoint.ts"] },
+      { path: "src/next/index.ts", imports: [], reexports: ["src/session/cookies.ts"] },
+      { path: "src/session/Session.ts", imports: [], reexports: ["src/core/Session.ts"] },
+      file("react/internal/TokenObserver.ts", "src/core/Session.ts", "src/session/Session.ts", "src/core/Wire.ts"),
+      file("src/server/RequestAuth.ts", "src/session/cookies.ts", "src/core/Endpoint.ts", "src/session/RefreshGrant.ts"),
+      file("src/next/RequestSession.ts", "src/session/internal/session.ts"),
+      file("src/core/Session.ts"),
+      file("src/core/Endpoint.ts"),
+      file("src/core/Wire.ts"),
+      file("src/session/cookies.ts"),
+      file("src/session/RefreshGrant.ts"),
+      file("src/session/internal/session.ts")
+    )
+    expect(violations).toEqual([
+      "react/internal/TokenObserver.ts:3 imports src/core/Wire.ts: react imports only the package's public modules, and no entry point exports src/core/Wire.ts",
+      "src/server/RequestAuth.ts:3 imports src/session/RefreshGrant.ts: server imports only the package's public modules, and no entry point exports src/session/RefreshGrant.ts",
+      "src/next/RequestSession.ts:1 imports src/session/internal/session.ts: no part imports another part's internal/ (src/session)"
+    ])
+  })
+
+  it("computes the public modules from the entry points through every re-export", () => {
+    const modules = publicModules(
+      [
+        { path: "src/index.ts", imports: [], reexports: ["src/Stack.ts"] },
+        { path: "src/Stack.ts", imports: [{ target: "src/core/Wire.ts", line: 1 }], reexports: ["src/cache/ClientServices.ts"] },
+        file("src/cache/ClientServices.ts"),
+        file("src/core/Wire.ts")
+      ],
+      entries
+    )
+    expect([...modules].sort()).toEqual(["src/Stack.ts", "src/cache/ClientServices.ts", "src/index.ts", "src/next/index.ts"])
+  })
+
+  it("names an example importing the sources by a relative path or a name the package does not export", () => {
+    const violations = checked(
+      file("examples/demo.ts", "src/index.ts", "examples/support.ts"),
+      { path: "examples/react-app/src/App.tsx", imports: [], names: [{ specifier: "stack-auth-effect", line: 1 }, { specifier: "stack-auth-effect/internal/call", line: 2 }] },
+      file("examples/support.ts"),
+      file("src/index.ts")
+    )
+    expect(violations).toEqual([
+      "examples/demo.ts:1 imports src/index.ts: examples may import the package only by its name (stack-auth-effect, stack-auth-effect/…), not by a relative path",
+      'examples/react-app/src/App.tsx:2 imports stack-auth-effect/internal/call: not an entry point of package.json "exports"'
+    ])
+  })
+
+  it("reads the package's entry points from package.json exports, as sources", () => {
+    const read = readEntries(projectRoot)
+    expect(read).toContainEqual({ name: "stack-auth-effect", source: "src/index.ts" })
+    expect(read).toContainEqual({ name: "stack-auth-effect/react", source: "react/index.ts" })
+    expect(read).toContainEqual({ name: "stack-auth-effect/emulator/server", source: "src/emulator/server.ts" })
+    expect(read.some((entry) => entry.name.includes("internal"))).toBe(false)
+  })
+})
+
+describe("reading docs/ARCHITECTURE.md", () => {
+  const ranks = [
+    ranksHeader + " What |",
+    "|---|---|---|---|",
+    "| 0 | core | `src/core/` | settings |",
+    "| 1 | session | `src/session/` | tokens |",
+    "| 2 | react · emulator | `react/` · `src/emulator/` | the top |"
+  ]
+  const arrows = [arrowsHeader, "|---|---|---|---|", "| emulator | `session` | — | a double of the service |"]
+  const doc = (...lines: ReadonlyArray<string>) => lines.join("\n")
+  const problems = (text: string): ReadonlyArray<string> => {
+    try {
+      parseArchitecture(text)
+      return []
+    } catch (error) {
+      if (error instanceof ArchitectureDocError) return error.problems
+      throw error
+    }
+  }
+
+  it("reads the ranks, a row of parts side by side, and the arrows", () => {
+    expect(parseArchitecture(doc(...ranks, "", "Prose.", "", ...arrows))).toEqual({
+      parts: [
+        { name: "core", rank: 0, folders: ["src/core"] },
+        { name: "session", rank: 1, folders: ["src/session"] },
+        { name: "react", rank: 2, folders: ["react"] },
+        { name: "emulator", rank: 2, folders: ["src/emulator"] }
+      ],
+      rules: [{ kind: "part", from: ["emulator"], to: "session", row: arrows[2] }]
+    })
+  })
+
+  it("fails on a rank row it cannot read", () => {
+    expect(problems(doc(...ranks, "| two | urls | `src/urls/` | redirects |", "", ...arrows))[0]).toContain("the rank is not a number")
+    expect(problems(doc(...ranks, "| 3 | next · server | `src/next/` | helpers |", "", ...arrows))[0]).toContain("2 parts but 1 folder groups")
+    expect(problems(doc(...ranks, "| 3 | urls | src/urls/ | redirects |", "", ...arrows))[0]).toContain("a part without folders in backticks")
+  })
+
+  it("fails on an arrow it cannot read: an unknown part, an unknown target, a bad exception, a missing table", () => {
+    expect(problems(doc(...ranks, "", ...arrows, "| emulater | `session` | — | typo |"))[0]).toContain('"emulater" not a part of the ranks table')
+    expect(problems(doc(...ranks, "", ...arrows, "| react | anything internal | — | vague |"))[0]).toContain("is neither a part in backticks nor one of")
+    expect(problems(doc(...ranks, "", ...arrows, "| every part | another part's `internal/` | emulator -> core | arrow |"))[0]).toContain(
+      'the exception "emulator -> core" is not "part → part"'
+    )
+    expect(problems(doc(...ranks))).toEqual([`no forbidden-arrows table (a table headed "${arrowsHeader}")`])
+  })
+
+  it("reads the project's page: the eight ranks, the emulator kept off the session and cache (directly and at run time), internal/ kept inside, public modules for the bindings, names for the examples", () => {
+    expect(parts.map((part) => `${part.rank} ${part.name}`)).toEqual([
+      "0 core",
+      "1 session",
+      "2 cache",
+      "3 domains",
+      "4 urls",
+      "5 react",
+      "5 next",
+      "5 emulator",
+      "5 server",
+      "6 entry",
+      "7 examples"
+    ])
+    expect(
+      architecture.rules.map((rule) =>
+        rule.kind === "part" ? `${rule.from.join(",")} -/-> ${rule.to}` : rule.kind === "reach" ? `${rule.from.join(",")} -/->> ${rule.to}` : rule.kind
+      )
+    ).toEqual([
+      "emulator -/-> session",
+      "emulator -/-> cache",
+      "emulator -/->> session",
+      "emulator -/->> cache",
+      "internal",
+      "public",
+      "byName"
+    ])
   })
 })
 
 describe("the source tree", () => {
-  it("the source tree follows the import ranks and has no cycles", () => {
+  it("the source tree follows the import ranks and the forbidden arrows, and has no cycles", () => {
     expect(check(readSources(projectRoot))).toEqual([])
   })
 
@@ -176,12 +432,29 @@ describe("the source tree", () => {
 describe("docs/ARCHITECTURE.md", () => {
   const text = readFileSync(join(projectRoot, "docs/ARCHITECTURE.md"), "utf8")
 
-  it("names every part of the checker with its rank and folders", () => {
-    for (const part of parts) {
-      const row = text.split("\n").find((line) => line.startsWith(`| ${part.rank} |`) && line.includes(part.name))
-      expect(row, `${part.name} (rank ${part.rank})`).toBeDefined()
-      for (const folder of part.folders) expect(row, folder).toContain(`\`${folder}`)
+  it("names folders that exist, and every folder and file at the top of src/ belongs to a part", () => {
+    const folders = parts.flatMap((part) => part.folders)
+    expect(folders.filter((folder) => !existsSync(join(projectRoot, folder)))).toEqual([])
+    const unranked = readdirSync(join(projectRoot, "src")).map((name) => `src/${name}`).filter((path) => partOf(path) === undefined)
+    expect(unranked).toEqual([])
+    // the checker reads every part's files
+    expect(folders.filter((folder) => !sourceFolders.includes(folder.split("/")[0]!))).toEqual([])
+  })
+
+  it("maps each entry point of package.json to its source for tsc (tsconfig.json paths) and vitest (aliases)", () => {
+    const tsconfig = JSON.parse(readFileSync(join(projectRoot, "tsconfig.json"), "utf8")) as {
+      readonly compilerOptions: { readonly paths: Record<string, ReadonlyArray<string>> }
     }
+    const aliases = (vitestConfig.resolve?.alias ?? []) as ReadonlyArray<{ readonly find: RegExp; readonly replacement: string }>
+    const entries = readEntries(projectRoot)
+    expect(entries.length).toBeGreaterThanOrEqual(7)
+    for (const entry of entries) {
+      expect(existsSync(join(projectRoot, entry.source)), entry.source).toBe(true)
+      expect(tsconfig.compilerOptions.paths[entry.name], entry.name).toEqual([`./${entry.source}`])
+      const alias = aliases.find((candidate) => candidate.find.test(entry.name))
+      expect(alias?.replacement, entry.name).toBe(join(projectRoot, entry.source))
+    }
+    expect(Object.keys(tsconfig.compilerOptions.paths).sort()).toEqual(entries.map((entry) => entry.name).sort())
   })
 
   it("names only files that exist", () => {

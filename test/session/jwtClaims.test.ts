@@ -5,7 +5,7 @@
  */
 import { decodeJwt } from "jose"
 import { describe, expect, it } from "vitest"
-import { unverifiedClaims } from "../../src/session/internal/jwtClaims.js"
+import { unverifiedClaims } from "../../src/session/jwtClaims.js"
 
 const b64u = (text: string) => Buffer.from(text, "utf8").toString("base64url")
 const header = b64u(JSON.stringify({ alg: "ES256", kid: "k" }))

@@ -6,7 +6,7 @@
  * @module
  */
 import * as Endpoint from "../../core/Endpoint.js"
-import { SignInTokens } from "../Tokens.js"
+import { SignInTokens } from "./tokens.js"
 
 /** `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`. */
 export const signUpEndpoint = Endpoint.make({

@@ -10,6 +10,9 @@ import * as Endpoint from "../../core/Endpoint.js"
 import { InvalidPollingCode } from "../../core/KnownErrors.js"
 import { field, optionalField, RedactedToken, SuccessTrue } from "../../core/Wire.js"
 
+/** Default lifetime of an attempt: 2 hours. */
+export const defaultExpiresInMillis = 7_200_000
+
 /** Longest lifetime of an attempt: 24 hours. */
 export const maxExpiresInMillis = 86_400_000
 

@@ -10,7 +10,7 @@ import * as Endpoint from "../../core/Endpoint.js"
 import { BotChallengeFailed, BotChallengeRequired, MultiFactorAuthenticationRequired, RedirectUrlNotWhitelisted, SignUpNotEnabled, SignUpRejected, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
 import { CodePayload, CodeValid, field, optionalField } from "../../core/Wire.js"
 import { verificationCodeErrors } from "./passwordReset.js"
-import { SignInTokens } from "../Tokens.js"
+import { SignInTokens } from "./tokens.js"
 
 /** Payload of `POST /auth/otp/send-sign-in-code`. */
 export const SendSignInCodePayload = Schema.Struct({

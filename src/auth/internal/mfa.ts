@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { InvalidTotpCode, VerificationCodeAlreadyUsed, VerificationCodeExpired, VerificationCodeMaxAttemptsReached, VerificationCodeNotFound } from "../../core/KnownErrors.js"
 import { field, VerificationCode } from "../../core/Wire.js"
-import { SignInTokens } from "../Tokens.js"
+import { SignInTokens } from "./tokens.js"
 
 /** `"totp"`, the only second factor; another value is a SCHEMA_ERROR with the service's wording. */
 export const FactorType = Schema.String.pipe(

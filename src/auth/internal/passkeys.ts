@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { MultiFactorAuthenticationRequired, PasskeyAuthenticationFailed, PasskeyAuthenticationNotEnabled, PasskeyRegistrationFailed, VerificationCodeAlreadyUsed, VerificationCodeExpired, VerificationCodeMaxAttemptsReached, VerificationCodeNotFound } from "../../core/KnownErrors.js"
 import { field, VerificationCode } from "../../core/Wire.js"
-import { SignInTokens } from "../Tokens.js"
+import { SignInTokens } from "./tokens.js"
 import { AuthenticationCredential, CreationOptions, RegistrationCredential, RequestOptions } from "../WebAuthnBrowser.js"
 
 /** The relying-party id the service puts in its options; the client replaces it with the page's host name. */

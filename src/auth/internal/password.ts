@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { BotChallengeFailed, BotChallengeRequired, EmailPasswordMismatch, MultiFactorAuthenticationRequired, PasswordAuthenticationNotEnabled, PasswordConfirmationMismatch, PasswordTooLong, PasswordTooShort, RedirectUrlNotWhitelisted, SignUpNotEnabled, SignUpRejected, UserDoesNotHavePassword, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
 import { field, optionalField, SuccessTrue } from "../../core/Wire.js"
-import { SignInTokens } from "../Tokens.js"
+import { SignInTokens } from "./tokens.js"
 
 /** Payload of `POST /auth/password/sign-in`. */
 export const SignInPayload = Schema.Struct({

@@ -18,13 +18,13 @@ import {
   UnsupportedKnownError,
   UserNotSignedIn
 } from "../Errors.js"
-import type { ConfigurationReason, RefreshFailure, SessionRejection, TransportError } from "../Errors.js"
+import type { ConfigurationReason, SessionRejection } from "../Errors.js"
 import type { KnownErrorClass } from "../KnownError.js"
 import * as KnownErrors from "../KnownErrors.js"
 import { StackClient } from "../StackClient.js"
 import type { RequestCredentials, StackClientShape, StackRequest, StackResponse } from "../StackClient.js"
 import { Session } from "../Session.js"
-import type { RefreshError, SessionShape } from "../Session.js"
+import type { SessionShape } from "../Session.js"
 
 /** Known errors every endpoint of an access level declares (see `CommonErrors`). */
 export const commonErrorClasses = (access: EndpointAccess): ReadonlyArray<KnownErrorClass> => {
@@ -73,24 +73,6 @@ export const groupError = (error: unknown): unknown => {
   if (sessionRejectionTags.has(tag)) return SessionError.make(error as SessionRejection, "rejected")
   return error
 }
-
-/** The failures of a call that are the transport's own: never grouped, even when a refresh met them. */
-const transportTags: ReadonlySet<string> = new Set([
-  "InvalidResponse",
-  "HttpError",
-  "UnsupportedKnownError",
-  "UnexpectedKnownError",
-  "ConnectivityError",
-  "RateLimited"
-])
-
-/**
- * A failed refresh as the session shows it (`RefreshError`): transport failures unchanged, the
- * rest (`RefreshFailure`) inside a `SessionError`. The session applies it once the refresh grant's
- * answer has been read (a rejected refresh token has already signed out by then).
- */
-export const groupRefreshFailure = (error: TransportError | RefreshFailure): RefreshError =>
-  transportTags.has(error._tag) ? (error as TransportError) : SessionError.make(error as RefreshFailure, "refresh")
 
 /** At most this many issue paths are named in a message. */
 const maxIssuePaths = 20

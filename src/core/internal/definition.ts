@@ -136,8 +136,8 @@ export type ErrorOf<E extends Any> =
 
 /**
  * The error channel of an endpoint that does not use the session, before grouping: the known
- * errors as their own classes. Internal: the session's refresh grant reacts to them (a rejected
- * refresh token signs out; the rest is a `RefreshError`).
+ * errors as their own classes (`Endpoint.callDecoded`): the session's refresh grant reacts to them
+ * (a rejected refresh token signs out; the rest is a `RefreshError`).
  */
 export type DecodedErrorOf<E extends Any> =
   E extends Endpoint<any, infer Access, "none", infer Params, infer Query, infer Payload, any, infer Errors>

@@ -15,7 +15,7 @@
  * @module
  */
 import { Effect, Redacted, Schema } from "effect"
-import { defaultExpiresInMillis } from "../../auth/Cli.js"
+import { defaultExpiresInMillis } from "../../auth/internal/cli.js"
 import { checkEndpoint, claimAnonymousSessionEndpoint, completeEndpoint, initiateEndpoint, PollAnswer, pollEndpoint, PollPayload } from "../../auth/internal/cli.js"
 import * as Endpoint from "../../core/Endpoint.js"
 import { InvalidPollingCode } from "../../core/KnownErrors.js"

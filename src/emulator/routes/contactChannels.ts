@@ -18,7 +18,7 @@
  * @module
  */
 import { Effect, Schema } from "effect"
-import { ContactChannel } from "../../contact-channels/ContactChannels.js"
+import { ContactChannel } from "../../contact-channels/internal/contactChannels.js"
 import { ContactChannelList } from "../../contact-channels/internal/contactChannels.js"
 import * as Endpoint from "../../core/Endpoint.js"
 import {

@@ -35,7 +35,7 @@
  */
 import * as Cookies from "@effect/platform/Cookies"
 import { Effect, Redacted } from "effect"
-import { publicClientSentinel } from "../../session/RefreshGrant.js"
+import { publicClientSentinel } from "../../core/Wire.js"
 import type { KnownErrorInstance } from "../../core/KnownError.js"
 import {
   ContactChannelAlreadyUsedForAuthBySomeoneElse,

@@ -30,7 +30,8 @@ import {
   WrongPermissionScope
 } from "../../core/KnownErrors.js"
 import { QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
-import { PermissionId, ProjectPermission, TeamPermission } from "../../permissions/Permissions.js"
+import { PermissionId } from "../../permissions/internal/permissionIds.js"
+import { ProjectPermission, TeamPermission } from "../../permissions/internal/permissions.js"
 import { ProjectPermissionList, TeamPermissionList } from "../../permissions/internal/permissions.js"
 import * as Permissions from "../Permissions.js"
 import type { RequestContext } from "../RequestContext.js"

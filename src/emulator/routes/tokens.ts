@@ -7,7 +7,7 @@
  * @module
  */
 import { Effect } from "effect"
-import { publicClientSentinel } from "../../session/RefreshGrant.js"
+import { publicClientSentinel } from "../../core/Wire.js"
 import {
   InvalidOauthClientIdOrSecret,
   InvalidScope,

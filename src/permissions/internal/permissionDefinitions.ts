@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { ContainedPermissionNotFound, PermissionIdAlreadyExists, PermissionNotFound } from "../../core/KnownErrors.js"
 import { field, optionalField, SuccessTrue } from "../../core/Wire.js"
-import { CustomPermissionId, PermissionId } from "../Permissions.js"
+import { CustomPermissionId, PermissionId } from "./permissionIds.js"
 
 // ---------------------------------------------------------------------------------------------
 // Wire objects

@@ -9,7 +9,8 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { PermissionNotFound, TeamMembershipNotFound, TeamPermissionNotFound, UserNotFound, WrongPermissionScope } from "../../core/KnownErrors.js"
 import { field, QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
-import { PermissionId, ProjectPermission, TeamPermission } from "../Permissions.js"
+import { PermissionId } from "./permissionIds.js"
+import { ProjectPermission, TeamPermission } from "./permissions.js"
 import { TeamPermissionList } from "./permissions.js"
 
 const TeamGrantParams = Schema.Struct({

@@ -6,7 +6,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { verificationCodeErrors } from "../../auth/internal/passwordReset.js"
+import { verificationCodeErrors } from "../../auth/PasswordReset.js"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, ItemQuantityInsufficientAmount, RedirectUrlNotWhitelisted, TeamInvitationRestrictedUserNotAllowed, TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserAuthenticationRequired, UserNotFound, VerificationCodeNotFound } from "../../core/KnownErrors.js"
 import { AnyObject, CodePayload, CodeValid, DateFromMillis, field, SuccessTrue, Uuid } from "../../core/Wire.js"

@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserNotFound } from "../../core/KnownErrors.js"
 import { field, optionalField, Uuid } from "../../core/Wire.js"
+import { ServerUser } from "../../users/User.js"
 import { UserIdOrMe } from "./teams.js"
 
 /** A member's profile in a team, client view. */
@@ -21,6 +22,12 @@ export const TeamMemberProfile = Schema.Struct({
 
 /** A member's profile in a team, client view. */
 export type TeamMemberProfile = typeof TeamMemberProfile.Type
+
+/** A member's profile, server view: adds the full server-view user. */
+export const ServerTeamMemberProfile = Schema.Struct({ ...TeamMemberProfile.fields, user: ServerUser })
+
+/** A member's profile, server view. */
+export type ServerTeamMemberProfile = typeof ServerTeamMemberProfile.Type
 
 /** The fields of a profile that can change (null: show the user's own value). */
 export const TeamMemberProfileUpdate = Schema.Struct({

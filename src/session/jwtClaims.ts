@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { utf8Text } from "../../core/internal/utf8.js"
+import { utf8Text } from "../core/Wire.js"
 
 const base64url = /^[A-Za-z0-9_-]*$/
 const nonAscii = /[^\x00-\x7f]/
