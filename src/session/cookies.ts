@@ -45,6 +45,7 @@
  *
  * @module
  */
+import * as PlatformCookies from "@effect/platform/Cookies"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { crockfordAlphabet, decodeCrockford, encodeBase32 } from "../core/internal/base32.js"
@@ -123,21 +124,20 @@ export const isRefreshCookieName = (name: string, projectId: string): boolean =>
   isLegacyRefreshCookieName(name, projectId) || isStructuredRefreshCookieName(name, projectId)
 
 /**
- * Parses a `Cookie` request header or a `document.cookie` string into a map. Names and values are
- * URL-decoded (left as they are when not valid percent-encoding) and values unquoted; pieces
- * without `=` or with an empty name are skipped; the first occurrence of a name wins. Never throws.
+ * Parses a `Cookie` request header or a `document.cookie` string into a map, with the platform's
+ * parser (`@effect/platform/Cookies` `parseHeader`, the one the emulator uses too): values are
+ * URL-decoded (left as they are when not valid percent-encoding) and unquoted, the first
+ * occurrence of a name wins, pieces without `=` are skipped. Names are then URL-decoded as values
+ * are (`setCookie.ts` encodes them); an empty name is skipped. A name that is a member of
+ * `Object.prototype` (`constructor`, `valueOf`…) is not read — a limit of the platform's parser;
+ * no cookie the SDK reads has such a name. Never throws.
  */
 export const parseCookieHeader = (header: string | null | undefined): CookieMap => {
   const cookies = new Map<string, string>()
   if (typeof header !== "string" || header.length === 0) return cookies
-  for (const piece of header.split(";")) {
-    const eq = piece.indexOf("=")
-    if (eq < 0) continue
-    const name = safeDecode(piece.slice(0, eq).trim())
-    if (name.length === 0 || cookies.has(name)) continue
-    let raw = piece.slice(eq + 1).trim()
-    if (raw.length >= 2 && raw.startsWith("\"") && raw.endsWith("\"")) raw = raw.slice(1, -1)
-    cookies.set(name, safeDecode(raw))
+  for (const [raw, value] of Object.entries(PlatformCookies.parseHeader(header))) {
+    const name = safeDecode(raw)
+    if (name.length > 0 && !cookies.has(name)) cookies.set(name, value)
   }
   return cookies
 }

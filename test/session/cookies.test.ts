@@ -87,6 +87,12 @@ describe("parsing a Cookie header", () => {
     expect(Cookies.parseCookieHeader("a=%E0%A4%A").get("a")).toBe("%E0%A4%A")
     expect(Cookies.parseCookieHeader("a=\"quoted\"").get("a")).toBe("quoted")
   })
+
+  it("decodes names as values, skips empty names and never lets a name reach the prototype", () => {
+    const cookies = Cookies.parseCookieHeader("a%3Bb=1; =2; __proto__=3; c=4")
+    expect([...cookies]).toEqual([["a;b", "1"], ["c", "4"]])
+    expect(Object.getPrototypeOf(cookies)).toBe(Map.prototype)
+  })
 })
 
 describe("reading tokens", () => {

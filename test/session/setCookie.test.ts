@@ -65,8 +65,9 @@ describe("SetCookie.hostCookie: any name and value", () => {
         expect(attributesOf(cookie)).toEqual(expectedAttributes(Math.max(0, maxAge), secure || name.startsWith("__Host-")))
         const pair = cookie.split("; ")[0]!
         expect(pair.split("=").length).toBe(2)
-        // what is well-formed UTF-16 reads back as given (a lone surrogate is written as U+FFFD)
-        if (name.length > 0 && isWellFormed(name) && isWellFormed(value)) {
+        // what is well-formed UTF-16 reads back as given (a lone surrogate is written as U+FFFD);
+        // the platform's parser skips names of Object.prototype members (none is a name the SDK reads)
+        if (name.length > 0 && !(name in Object.prototype) && isWellFormed(name) && isWellFormed(value)) {
           expect([...Cookies.parseCookieHeader(pair)]).toEqual([[name, value]])
         }
       }),
