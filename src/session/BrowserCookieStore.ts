@@ -15,6 +15,9 @@
  *   it exists), when the tab gets the focus or becomes visible again. Without `BroadcastChannel`
  *   (or with `crossTab: "poll"`) the store polls `document.cookie` every 100 ms, as the official
  *   SDK does (SPEC.md §9).
+ * - Reading follows `cookies.ts`: the page's own `__Host-` refresh cookie first and, over HTTPS,
+ *   nothing else but the `--custom-` cookies of `cookieDomains`, so a cookie planted by a sibling
+ *   subdomain never signs the visitor in; writes delete only what the deletion really removes.
  * - As the official SDK, an access token without a refresh token cannot live in the cookies
  *   (`stack-access` is keyed by the refresh token); the store keeps it in memory as long as the
  *   refresh token in the cookies is unchanged.

@@ -145,6 +145,16 @@ describe("the token writers: nothing decoded from a request reaches a header", (
     expect(Cookies.customRefreshCookieDomain(customName(new TextEncoder().encode("example.com")), projectId)).toEqual(Option.some("example.com"))
   })
 
+  it("the OAuth verifier cookie of a state read from a callback URL is written as one cookie, whatever the state", () => {
+    for (const state of ["x; Domain=evil.example; Max-Age=31536000", "x\r\nSet-Cookie: planted=1", "x=y"]) {
+      for (const cookie of [Cookies.serializeDeletion(Cookies.oauthVerifierCookieName(state), { secure: false }), Cookies.serializeOAuthVerifier(state, "v", true)]) {
+        expect(acceptedByNode(cookie)).toBe(true)
+        expect(attributesOf(cookie)).toEqual(cookie.includes("Max-Age=0") ? expectedAttributes(0, false) : expectedAttributes(3600, true))
+        expect([...Cookies.parseCookieHeader(cookie.split("; ")[0])].map(([name]) => name)).toEqual([Cookies.oauthVerifierCookieName(state)])
+      }
+    }
+  })
+
   it("a planted --custom- cookie whose name decodes to attributes or CR/LF is never written back", () => {
     for (const text of hostileNames) {
       for (const secure of [false, true]) {
