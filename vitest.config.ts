@@ -16,6 +16,7 @@ const isolatedFiles = [
   "test/package/browserSessionDefault.test.ts",
   "test/session/BrowserCookieStore.test.ts",
   "test/session/TokenStore.contract.test.ts",
+  "test/reliability/cookieTossing*.test.ts",
   "test/auth/passkeys.test.ts",
   "test/emulator/optionalWebAuthnServer.test.ts",
   // loads the official @stackframe/js, which changes globals other files see

@@ -98,6 +98,8 @@ export const publicClientSentinel = "__stack_public_client__"
 export {
   /** Lowercase Crockford base32 (the service's tokens, codes and nonces). */
   crockfordAlphabet,
+  /** Decodes Crockford base32 text (either case; `i`/`l` read as 1, `o` as 0), or `undefined` when it is not base32. */
+  decodeCrockford,
   /** Encodes bytes in base32 with the given 32-character alphabet, 5 bits a character, no padding. */
   encodeBase32,
   /** RFC 4648 base32 (what authenticator apps read in `otpauth://` URIs). */

@@ -3,15 +3,16 @@
  * returns, or anything with the same shape (structural types; no dependency on the framework).
  * This is the server side of the official SDK's `"nextjs-cookie"` store (PROTOCOL.md §5.2, §5.3):
  *
- * - reads with the official rules (`src/session/cookies.ts`): the legacy refresh cookies
- *   `stack-refresh-{projectId}` / `stack-refresh` win; otherwise the refresh cookie
- *   (`stack-refresh-{projectId}--default`, `__Host-…` over HTTPS, `…--custom-…`) with the largest
- *   `updated_at_millis`; the access token from `stack-access` = `["<refresh>", "<access>"]` only
- *   when its refresh token matches;
+ * - reads with the rules of `src/session/cookies.ts`: the `__Host-stack-refresh-{projectId}--default`
+ *   cookie first, which no other site can plant; over HTTPS nothing else but the `--custom-`
+ *   cookies of `cookieDomains`; over HTTP then `stack-refresh-{projectId}--default`, the legacy
+ *   `stack-refresh-{projectId}` / `stack-refresh`, the `--custom-` cookies; the access token from
+ *   `stack-access` = `["<refresh>", "<access>"]` only when its refresh token matches;
  * - writes (a refresh, a sign-in, a sign-out) the refresh cookie
  *   `{"refresh_token", "updated_at_millis"}` for 1 year (31 536 000 s), `stack-access` for 1 day
  *   (86 400 s), `Path=/`, `SameSite=Lax`, `Secure` over HTTPS, never `HttpOnly` (browser code
- *   reads them), and deletes every other refresh cookie of the project;
+ *   reads them), and deletes every other refresh cookie of the project that the deletion really
+ *   removes (a `--custom-` one only for a domain of `cookieDomains`, with that `Domain`);
  * - over HTTPS (option `secure`, by default: the browser set the `stack-is-https` marker cookie)
  *   the refresh cookie is `__Host-stack-refresh-{projectId}--default`;
  * - where the framework forbids writes (Next.js throws when a Server Component sets a cookie) the
@@ -47,7 +48,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import type { StackClient } from "../core/StackClient.js"
@@ -95,6 +95,14 @@ export interface CookieTokenStoreOptions {
    * set the `stack-is-https` marker cookie.
    */
   readonly secure?: boolean | undefined
+  /**
+   * The domains this app is served under (the host or a parent of it) whose cross-subdomain
+   * `--custom-` refresh cookies, written by the official SDK for a trusted parent domain, count
+   * and are deleted with `Domain=<domain>` when the tokens change. None by default: such cookies
+   * are then ignored and left alone. Entries that are not domain names (a scheme, a port, a leading
+   * dot) match nothing.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,55 +116,34 @@ export interface CookieWrite {
   readonly options: FrameworkCookieOptions
 }
 
-const attributes = (maxAge: number, secure: boolean, domain?: string): FrameworkCookieOptions => ({
-  maxAge,
-  path: "/",
-  sameSite: "lax",
-  secure,
-  httpOnly: false,
-  ...(domain === undefined ? {} : { domain })
-})
+/**
+ * The cookies that store a token pair — the list of `Cookies.tokenCookies` (the refresh cookie or
+ * its deletion, then `stack-access` or its deletion, then the deletion of the project's other
+ * refresh cookies this store can really remove) with the framework's options.
+ */
+export const cookieWrites = (tokens: StoredTokens, options: Cookies.WriteOptions): ReadonlyArray<CookieWrite> =>
+  Cookies.tokenCookies(tokens, options).map((cookie) => ({
+    name: cookie.name,
+    value: cookie.value,
+    options: {
+      maxAge: cookie.maxAgeSeconds,
+      path: "/",
+      sameSite: "lax",
+      // `__Host-` cookies are always Secure (browsers refuse them otherwise)
+      secure: cookie.secure || cookie.name.startsWith("__Host-"),
+      httpOnly: false,
+      ...(cookie.domain === undefined ? {} : { domain: cookie.domain })
+    }
+  }))
 
 /**
- * The cookies that store a token pair — the same list, in the same order and with the same
- * attributes, as `Cookies.writeTokens` serialises: the refresh cookie (or its deletion), then
- * `stack-access` (or its deletion), then the deletion of every other refresh cookie of the
- * project found in `existing` (with its `Domain` for `--custom-` ones).
+ * A {@link CookieWrite} as a `Set-Cookie` header value (built by the SDK's one cookie writer,
+ * which encodes the name and value); `Option.none()` when its `domain` is not a domain name.
  */
-export const cookieWrites = (tokens: StoredTokens, options: Cookies.WriteOptions): ReadonlyArray<CookieWrite> => {
-  const { projectId, secure } = options
-  const name = Cookies.refreshCookieName(projectId, secure)
-  // `__Host-` cookies are always Secure (browsers refuse them otherwise)
-  const secureFor = (cookie: string) => secure || cookie.startsWith("__Host-")
-  const refreshToken = Option.getOrUndefined(Option.map(tokens.refreshToken, Redacted.value))
-  const accessToken = Option.getOrUndefined(Option.map(tokens.accessToken, Redacted.value))
-  const writes: Array<CookieWrite> = [
-    refreshToken === undefined
-      ? { name, value: "", options: attributes(0, secureFor(name)) }
-      : {
-        name,
-        value: Cookies.refreshCookieValue(refreshToken, options.now),
-        options: attributes(Cookies.refreshCookieMaxAgeSeconds, secureFor(name))
-      },
-    refreshToken !== undefined && accessToken !== undefined
-      ? {
-        name: Cookies.accessCookieName,
-        value: JSON.stringify([refreshToken, accessToken]),
-        options: attributes(Cookies.accessCookieMaxAgeSeconds, secure)
-      }
-      : { name: Cookies.accessCookieName, value: "", options: attributes(0, secure) }
-  ]
-  for (const existing of options.existing.keys()) {
-    if (existing === name || !Cookies.isRefreshCookieName(existing, projectId)) continue
-    const domain = existing.startsWith("__Host-") ? undefined : Option.getOrUndefined(Cookies.customRefreshCookieDomain(existing, projectId))
-    writes.push({ name: existing, value: "", options: attributes(0, secureFor(existing), domain) })
-  }
-  return writes
-}
-
-/** A {@link CookieWrite} as a `Set-Cookie` header value (`Cookies.serializeCookie`). */
-export const serializeWrite = (write: CookieWrite): string =>
-  Cookies.serializeCookie(write.name, write.value, {
+export const serializeWrite = (write: CookieWrite): Option.Option<string> =>
+  Cookies.serializeTokenCookie({
+    name: write.name,
+    value: write.value,
     maxAgeSeconds: write.options.maxAge,
     secure: write.options.secure,
     domain: write.options.domain
@@ -167,7 +154,8 @@ export const serializeWrite = (write: CookieWrite): string =>
 // ---------------------------------------------------------------------------------------------
 
 /** The names read when the framework offers no `getAll()`. */
-const knownNames = (projectId: string): ReadonlyArray<string> => [
+const knownNames = (projectId: string, cookieDomains: ReadonlyArray<string> | undefined): ReadonlyArray<string> => [
+  ...(cookieDomains ?? []).map((domain) => Cookies.customRefreshCookieName(projectId, domain)),
   Cookies.legacyRefreshCookieName(projectId),
   Cookies.globalLegacyRefreshCookieName,
   Cookies.refreshCookieName(projectId, false),
@@ -185,8 +173,16 @@ const valueOf = (cookie: unknown): string | undefined => {
   return undefined
 }
 
-/** The cookies of the store as a map; a throwing store reads as no cookies. */
-export const readCookies = (cookies: FrameworkCookies, projectId: string): Cookies.CookieMap => {
+/**
+ * The cookies of the store as a map; a throwing store reads as no cookies. Without `getAll()`,
+ * the names this SDK reads: the project's refresh cookies (with the `--custom-` ones of
+ * `cookieDomains`), `stack-access` and `stack-is-https`.
+ */
+export const readCookies = (
+  cookies: FrameworkCookies,
+  projectId: string,
+  cookieDomains?: ReadonlyArray<string> | undefined
+): Cookies.CookieMap => {
   const map = new Map<string, string>()
   try {
     if (typeof cookies.getAll === "function") {
@@ -196,7 +192,7 @@ export const readCookies = (cookies: FrameworkCookies, projectId: string): Cooki
       }
       return map
     }
-    for (const name of knownNames(projectId)) {
+    for (const name of knownNames(projectId, cookieDomains)) {
       const value = valueOf(cookies.get(name))
       if (value !== undefined) map.set(name, value)
     }
@@ -226,6 +222,7 @@ const apply = (cookies: FrameworkCookies, write: CookieWrite): boolean => {
   }
 }
 
+
 /**
  * Makes the store over a framework cookie store. Never fails: unreadable cookies read as signed
  * out, refused writes are skipped (logged at debug level, without token text).
@@ -233,6 +230,8 @@ const apply = (cookies: FrameworkCookies, write: CookieWrite): boolean => {
 export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): Effect.Effect<TokenStoreShape> =>
   Effect.gen(function*() {
     const { projectId } = options
+    const { cookieDomains } = options
+    const jar = () => readCookies(cookies, projectId, cookieDomains)
     /** What this store wrote, served to later reads of the same request. */
     const written = yield* Ref.make(Option.none<StoredTokens>())
     const lock = yield* Effect.makeSemaphore(1)
@@ -240,7 +239,11 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
     const get: Effect.Effect<StoredTokens> = Effect.flatMap(Ref.get(written), (tokens) =>
       Option.match(tokens, {
         onSome: Effect.succeed,
-        onNone: () => Effect.sync(() => Cookies.readTokens(readCookies(cookies, projectId), projectId))
+        onNone: () =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            const existing = jar()
+            return Cookies.readTokens(existing, projectId, { now, secure: isSecure(options, existing), cookieDomains })
+          })
       }))
 
     const set = (raw: StoredTokens): Effect.Effect<void> =>
@@ -248,8 +251,8 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
         Effect.gen(function*() {
           const tokens = sanitize(raw)
           const now = yield* Clock.currentTimeMillis
-          const existing = readCookies(cookies, projectId)
-          const writes = cookieWrites(tokens, { projectId, secure: isSecure(options, existing), now, existing })
+          const existing = jar()
+          const writes = cookieWrites(tokens, { projectId, secure: isSecure(options, existing), now, existing, cookieDomains })
           const refused = writes.filter((write) => !apply(cookies, write)).length
           if (refused > 0) {
             yield* Effect.logDebug(`Cookie token store: the framework refused ${refused} cookie write(s); kept for this request only`)
@@ -275,6 +278,15 @@ export const layerSession = (
   options: CookieTokenStoreOptions
 ): Layer.Layer<Session | TokenStore, never, StackClient> => SessionModule.layer.pipe(Layer.provideMerge(layer(cookies, options)))
 
-/** The tokens the cookies hold, without making a store. */
-export const readTokens = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): StoredTokens =>
-  Cookies.readTokens(readCookies(cookies, options.projectId), options.projectId)
+/**
+ * The tokens the cookies hold, without making a store, read at the current time (`Date.now()`).
+ * `cookieDomains` entries that are not domain names match no cookie.
+ */
+export const readTokens = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): StoredTokens => {
+  const existing = readCookies(cookies, options.projectId, options.cookieDomains)
+  return Cookies.readTokens(existing, options.projectId, {
+    now: Date.now(),
+    secure: isSecure(options, existing),
+    cookieDomains: options.cookieDomains
+  })
+}

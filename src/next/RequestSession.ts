@@ -36,8 +36,10 @@ export interface RequestSource {
 export interface RequestSessionOptions {
   /** The project whose cookies are read. */
   readonly projectId: string
-  /** HTTPS site, for cookie writes (see `CookieTokenStore`). */
+  /** HTTPS site, for cookie reads and writes (see `CookieTokenStore`). */
   readonly secure?: boolean | undefined
+  /** The domains whose cross-subdomain `--custom-` refresh cookies count (see `CookieTokenStore`); none by default. */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
 
 const hasAuthHeader = (request: RequestTokenStore.RequestLike | undefined): boolean => {
@@ -67,10 +69,10 @@ const hasAuthHeader = (request: RequestTokenStore.RequestLike | undefined): bool
  */
 export const layerTokenStore = (source: RequestSource, options: RequestSessionOptions): Layer.Layer<TokenStore, TokenStoreError> => {
   if (source.request !== undefined && (hasAuthHeader(source.request) || source.cookies === undefined)) {
-    return RequestTokenStore.layer(source.request, { projectId: options.projectId })
+    return RequestTokenStore.layer(source.request, options)
   }
   if (source.cookies !== undefined) return CookieTokenStore.layer(source.cookies, options)
-  return RequestTokenStore.layer({ get: () => undefined }, { projectId: options.projectId })
+  return RequestTokenStore.layer({ get: () => undefined }, options)
 }
 
 /**

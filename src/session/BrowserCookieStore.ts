@@ -15,6 +15,9 @@
  *   it exists), when the tab gets the focus or becomes visible again. Without `BroadcastChannel`
  *   (or with `crossTab: "poll"`) the store polls `document.cookie` every 100 ms, as the official
  *   SDK does (SPEC.md §9).
+ * - Reading follows `cookies.ts`: the page's own `__Host-` refresh cookie first and, over HTTPS,
+ *   nothing else but the `--custom-` cookies of `cookieDomains`, so a cookie planted by a sibling
+ *   subdomain never signs the visitor in; writes delete only what the deletion really removes.
  * - As the official SDK, an access token without a refresh token cannot live in the cookies
  *   (`stack-access` is keyed by the refresh token); the store keeps it in memory as long as the
  *   refresh token in the cookies is unchanged.
@@ -50,7 +53,16 @@ export interface BrowserCookieStoreOptions {
    * else `"poll"`. `"broadcast"` without `BroadcastChannel` falls back to polling.
    */
   readonly crossTab?: "broadcast" | "poll" | undefined
+  /**
+   * The domains this app is served under (the page's host or a parent of it) whose
+   * cross-subdomain `--custom-` refresh cookies — written by the official SDK for a trusted parent
+   * domain — count, and are deleted with `Domain=<domain>` when the tokens change. None by
+   * default: such cookies are ignored and left alone, so a sibling subdomain cannot plant a
+   * session. Entries that are not domain names (a scheme, a port, a leading dot) match nothing.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
+
 
 /** The `BroadcastChannel` name the stores of one project share. */
 export const channelName = (projectId: string): string => `stack-auth-effect:tokens:${projectId}`
@@ -84,6 +96,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
   Effect.gen(function*() {
     const browser = yield* browserGlobals
     const { projectId } = options
+    const { cookieDomains } = options
     const interval = options.pollInterval === undefined ? defaultPollInterval : Duration.decode(options.pollInterval)
 
     /** The tokens last seen in (or written to) the cookies: the baseline for `changes`. */
@@ -92,8 +105,12 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
     // who hears the changes read from the cookies (the session): a plain listener set
     const listeners = new Listeners<StoredTokens>()
 
-    const readJar = (remembered: StoredTokens): StoredTokens => {
-      const fromCookies = Cookies.readTokens(Cookies.parseCookieHeader(readCookieString(browser)), projectId)
+    const readJar = (remembered: StoredTokens, now: number): StoredTokens => {
+      const fromCookies = Cookies.readTokens(Cookies.parseCookieHeader(readCookieString(browser)), projectId, {
+        now,
+        secure: isSecure(browser),
+        cookieDomains
+      })
       // Keep an access token we hold in memory while the cookies still hold its refresh token
       // (or, as both have none, when it was set without a refresh token).
       return Option.isNone(fromCookies.accessToken) &&
@@ -102,9 +119,9 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
         : fromCookies
     }
 
-    yield* Ref.set(last, readJar(empty))
+    yield* Ref.set(last, readJar(empty, yield* Clock.currentTimeMillis))
 
-    const get: Effect.Effect<StoredTokens> = Effect.flatMap(Ref.get(last), (remembered) => Effect.sync(() => readJar(remembered)))
+    const get: Effect.Effect<StoredTokens> = Effect.zipWith(Ref.get(last), Clock.currentTimeMillis, readJar)
 
     const set = (raw: StoredTokens): Effect.Effect<void> =>
       lock.withPermits(1)(
@@ -112,7 +129,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
           const tokens = sanitize(raw)
           const now = yield* Clock.currentTimeMillis
           const existing = Cookies.parseCookieHeader(readCookieString(browser))
-          const written = Cookies.writeTokens(tokens, { projectId, secure: isSecure(browser), now, existing })
+          const written = Cookies.writeTokens(tokens, { projectId, secure: isSecure(browser), now, existing, cookieDomains })
           yield* Effect.sync(() => {
             for (const cookie of written) writeCookieString(browser, cookie)
           })
@@ -123,7 +140,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
     const poll: Effect.Effect<void> = lock.withPermits(1)(
       Effect.gen(function*() {
         const previous = yield* Ref.get(last)
-        const current = readJar(previous)
+        const current = readJar(previous, yield* Clock.currentTimeMillis)
         if (equals(current, previous)) return
         yield* Ref.set(last, current)
         listeners.emit(current)

@@ -8,7 +8,9 @@
  * - else when the request carries an `x-stack-auth` header (see {@link authHeaders}: a browser forwarding
  *   its tokens to the app's own backend), the tokens come from that JSON object
  *   `{ accessToken, refreshToken }`; it must hold both tokens, or neither (a signed-out browser);
- * - otherwise they are read from the `cookie` header with the official cookie rules (`cookies.ts`).
+ * - otherwise they are read from the `cookie` header with the cookie rules of `cookies.ts` (the
+ *   `__Host-` refresh cookie first; over HTTPS no other name but the `--custom-` cookies of
+ *   `cookieDomains`, so a cookie planted by a sibling subdomain never signs the request in).
  *
  * Writes (a refreshed access token, a sign-out) are kept in memory for the life of the store: a
  * server cannot write the browser's cookies from here (the framework helpers of `src/next` can).
@@ -22,6 +24,7 @@
  *
  * @module
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -54,7 +57,19 @@ export type RequestLike = { readonly headers: HeadersLike | HeaderRecord } | Hea
 export interface RequestTokenStoreOptions {
   /** The project whose refresh cookie is read from the `cookie` header. */
   readonly projectId: string
+  /**
+   * The site is served over HTTPS: only the `__Host-` refresh cookie (and the `--custom-` ones of
+   * `cookieDomains`) count. Default: the browser set the `stack-is-https` marker cookie.
+   */
+  readonly secure?: boolean | undefined
+  /**
+   * The domains this app is served under whose cross-subdomain `--custom-` refresh cookies (the
+   * official SDK's, for a trusted parent domain) count; none by default. Entries that are not
+   * domain names (a scheme, a port, a leading dot) match nothing.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
+
 
 /** Name of the header carrying forwarded tokens. */
 export const authHeaderName = "x-stack-auth"
@@ -111,11 +126,19 @@ export const readRequestTokens = (
       const header = headerValue(request, authHeaderName)
       // An empty header counts as absent, as in the official SDK.
       if (header !== undefined && header.trim() !== "") return parseAuthHeader(header)
-      return Effect.succeed(Cookies.readTokens(Cookies.parseCookieHeader(headerValue(request, "cookie")), options.projectId))
+      return readCookieTokens(request, options)
     })
     const authorization = headerValue(request, "authorization")
     if (authorization === undefined || authorization.trim() === "") return fromOtherHeaders
     return Effect.flatMap(parseAuthorizationHeader(authorization), Option.match({ onNone: () => fromOtherHeaders, onSome: Effect.succeed }))
+  })
+
+/** The tokens of the request's `cookie` header (see the module notes). */
+const readCookieTokens = (request: RequestLike, options: RequestTokenStoreOptions): Effect.Effect<StoredTokens, TokenStoreError> =>
+  Effect.map(Clock.currentTimeMillis, (now) => {
+    const cookies = Cookies.parseCookieHeader(headerValue(request, "cookie"))
+    const secure = options.secure ?? cookies.get(Cookies.isHttpsCookieName) === "true"
+    return Cookies.readTokens(cookies, options.projectId, { now, secure, cookieDomains: options.cookieDomains })
   })
 
 /**

@@ -7,15 +7,30 @@
  * request store (`RequestTokenStore.ts`) and the server-rendering helpers (`src/next`) pass in
  * the project id, whether the site is served over HTTPS (`secure`) and the current time (`now`).
  *
- * Reading rules:
- * - the legacy refresh cookies `stack-refresh-{projectId}` then `stack-refresh` win when present;
- * - otherwise, among `stack-refresh-{projectId}--default`, `__Host-stack-refresh-{projectId}--default`
- *   and `stack-refresh-{projectId}--custom-…`, the one with the largest `updated_at_millis` wins;
+ * Reading rules (stricter than the official SDK's, which lets any legacy cookie, then the largest
+ * `updated_at_millis`, win — so a cookie planted by a sibling subdomain, which the browser sends
+ * along with the site's own, could outrank the visitor's session):
+ * - a cookie this app did not write for this host never outranks one it did: the
+ *   `__Host-stack-refresh-{projectId}--default` cookie (which only this host can set) wins, then
+ *   (not over HTTPS) `stack-refresh-{projectId}--default`, then the legacy cookies
+ *   `stack-refresh-{projectId}` and `stack-refresh`, then the `--custom-` cookies;
+ * - over HTTPS (`secure`) only the `__Host-` cookie and `--custom-` cookies count: any other name
+ *   can be planted by a sibling subdomain, and this app writes none of them over HTTPS;
+ * - a `stack-refresh-{projectId}--custom-{base32(domain)}` cookie counts only when `domain` is one
+ *   of `cookieDomains` (the domains this app is served under; none by default); among those, the
+ *   one with the largest `updated_at_millis` wins, a timestamp later than `now` not being believed
+ *   (it ranks as none);
  * - the access token comes from `stack-access` (`["<refresh>", "<access>"]`) only when element 0
  *   equals the chosen refresh token;
  * - malformed values never throw: they read as absent;
  * - a token text a request header cannot carry (CR/LF, NUL and other control characters,
  *   text above U+00FF) is not a token: it reads as absent, so no request is built from it.
+ *
+ * Over plain HTTP no name is safe from a sibling subdomain (browsers keep `__Host-` for HTTPS):
+ * serve the app over HTTPS.
+ *
+ * Every cookie string is built by `setCookie.ts`, which encodes names and values and writes a
+ * `Domain` only when it is a domain name: nothing read from a request reaches a header unchecked.
  *
  * @example
  * ```ts
@@ -23,16 +38,19 @@
  *
  * declare const request: Request, projectId: string
  * const existing = Cookies.parseCookieHeader(request.headers.get("cookie"))
- * const tokens = Cookies.readTokens(existing, projectId)
- * const setCookies = Cookies.writeTokens(tokens, { projectId, secure: true, now: Date.now(), existing })
+ * const now = Date.now()
+ * const tokens = Cookies.readTokens(existing, projectId, { now, secure: true })
+ * const setCookies = Cookies.writeTokens(tokens, { projectId, secure: true, now, existing })
  * ```
  *
  * @module
  */
+import * as PlatformCookies from "@effect/platform/Cookies"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { isSendableToken } from "../core/Wire.js"
+import { crockfordAlphabet, decodeCrockford, encodeBase32, isSendableToken, utf8Text } from "../core/Wire.js"
 import { isUsableToken } from "../core/Wire.js"
+import * as SetCookie from "./setCookie.js"
 import { empty, fromStrings, type StoredTokens } from "./TokenStore.js"
 
 /** A token read from a cookie: usable (not empty, `"undefined"`, `"null"`) and sendable as a header. */
@@ -71,26 +89,26 @@ export const legacyRefreshCookieName = (projectId: string): string => `stack-ref
  * `stack-refresh-{projectId}--default` otherwise.
  */
 export const refreshCookieName = (projectId: string, secure: boolean): string =>
-  `${secure ? hostPrefix : ""}${legacyRefreshCookieName(projectId)}--default`
+  `${secure ? SetCookie.hostPrefix : ""}${legacyRefreshCookieName(projectId)}--default`
 
 /**
  * The cross-subdomain refresh cookie name `stack-refresh-{projectId}--custom-{base32(domain)}`
- * (Crockford base32 of the lower-cased domain, as the official SDK), written with `Domain=<domain>`.
+ * (upper-case Crockford base32 of the lower-cased domain, as the official SDK), written with
+ * `Domain=<domain>`.
  */
 export const customRefreshCookieName = (projectId: string, domain: string): string =>
-  `${legacyRefreshCookieName(projectId)}${customInfix}${encodeBase32(new TextEncoder().encode(domain.toLowerCase()))}`
+  `${legacyRefreshCookieName(projectId)}${customInfix}${encodeBase32(new TextEncoder().encode(domain.toLowerCase()), upperCrockford)}`
 
-/** The domain encoded in a `--custom-` refresh cookie name, if the name is one and decodes. */
+/**
+ * The domain encoded in a `--custom-` refresh cookie name, lower-cased, when the name is one and
+ * decodes (UTF-8) to a domain name (`setCookie.ts` `domainName`); else `Option.none()` — a name
+ * decoding to `a.example; Max-Age=99` or to text with CR/LF is not a domain.
+ */
 export const customRefreshCookieDomain = (name: string, projectId: string): Option.Option<string> => {
   const prefix = `${legacyRefreshCookieName(projectId)}${customInfix}`
   if (!name.startsWith(prefix)) return Option.none()
-  const bytes = decodeBase32(name.slice(prefix.length))
-  if (bytes === undefined || bytes.length === 0) return Option.none()
-  try {
-    return Option.some(new TextDecoder("utf-8", { fatal: true }).decode(bytes))
-  } catch {
-    return Option.none()
-  }
+  const bytes = decodeCrockford(name.slice(prefix.length))
+  return bytes === undefined ? Option.none() : SetCookie.domainName(utf8Text(bytes))
 }
 
 /** The OAuth PKCE verifier cookie name `stack-oauth-outer-{state}`. */
@@ -104,55 +122,83 @@ export const isRefreshCookieName = (name: string, projectId: string): boolean =>
   isLegacyRefreshCookieName(name, projectId) || isStructuredRefreshCookieName(name, projectId)
 
 /**
- * Parses a `Cookie` request header or a `document.cookie` string into a map. Values are URL-decoded
- * (left as they are when not valid percent-encoding) and unquoted; pieces without `=` or with an
- * empty name are skipped; the first occurrence of a name wins. Never throws.
+ * Parses a `Cookie` request header or a `document.cookie` string into a map, with the platform's
+ * parser (`@effect/platform/Cookies` `parseHeader`, the one the emulator uses too): values are
+ * URL-decoded (left as they are when not valid percent-encoding) and unquoted, the first
+ * occurrence of a name wins, pieces without `=` are skipped. Names are then URL-decoded as values
+ * are (`setCookie.ts` encodes them); an empty name is skipped. A name that is a member of
+ * `Object.prototype` (`constructor`, `valueOf`…) is not read — a limit of the platform's parser;
+ * no cookie the SDK reads has such a name. Never throws.
  */
 export const parseCookieHeader = (header: string | null | undefined): CookieMap => {
   const cookies = new Map<string, string>()
   if (typeof header !== "string" || header.length === 0) return cookies
-  for (const piece of header.split(";")) {
-    const eq = piece.indexOf("=")
-    if (eq < 0) continue
-    const name = safeDecode(piece.slice(0, eq).trim())
-    if (name.length === 0 || cookies.has(name)) continue
-    let raw = piece.slice(eq + 1).trim()
-    if (raw.length >= 2 && raw.startsWith("\"") && raw.endsWith("\"")) raw = raw.slice(1, -1)
-    cookies.set(name, safeDecode(raw))
+  for (const [raw, value] of Object.entries(PlatformCookies.parseHeader(header))) {
+    const name = safeDecode(raw)
+    if (name.length > 0 && !cookies.has(name)) cookies.set(name, value)
   }
   return cookies
 }
 
+/** What the reading rules need to know about the site and the moment. */
+export interface ReadOptions {
+  /** Current time in milliseconds since the epoch: a later `updated_at_millis` is not believed. */
+  readonly now: number
+  /**
+   * The site is served over HTTPS: only the `__Host-` refresh cookie and the `--custom-` ones of
+   * `cookieDomains` count (default `false`).
+   */
+  readonly secure?: boolean | undefined
+  /**
+   * The domains this app is served under whose `--custom-` refresh cookies (the official SDK's
+   * cross-subdomain sign-in) count; none by default. Entries that are not domain names (a scheme,
+   * a port, a path, a leading dot) match nothing.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
+}
+
 /**
  * The refresh token the cookies hold, with its `updated_at_millis` when it came from a structured
- * cookie (`undefined` for a legacy cookie or a structured one without a usable timestamp).
- * Legacy names win; otherwise the structured cookie with the largest `updated_at_millis` wins
- * (one without a timestamp loses to any with one; on a tie the first one read wins).
+ * cookie and is believable (`undefined` for a legacy cookie, a structured one without a usable
+ * timestamp, or one later than `now`). See the module's reading rules; without `options`, no
+ * `--custom-` cookie counts and the site is taken as not HTTPS.
  */
 export const readRefreshToken = (
   cookies: CookieMap,
-  projectId: string
+  projectId: string,
+  options?: ReadOptions
 ): Option.Option<{ readonly refreshToken: string; readonly updatedAtMillis: number | undefined }> => {
-  for (const name of [legacyRefreshCookieName(projectId), globalLegacyRefreshCookieName]) {
-    const value = cookies.get(name)
-    if (isCookieToken(value)) return Option.some({ refreshToken: value, updatedAtMillis: undefined })
+  const now = options?.now ?? Number.POSITIVE_INFINITY
+  const believed = (found: RefreshCookie): RefreshCookie =>
+    found.updatedAtMillis !== undefined && found.updatedAtMillis > now ? { ...found, updatedAtMillis: undefined } : found
+  const structured = (name: string) => {
+    const parsed = parseRefreshCookieValue(cookies.get(name))
+    return parsed === undefined ? undefined : believed(parsed)
   }
-  let best: { readonly refreshToken: string; readonly updatedAtMillis: number | undefined } | undefined
-  for (const [name, value] of cookies) {
-    if (!isStructuredRefreshCookieName(name, projectId)) continue
-    const parsed = parseRefreshCookieValue(value)
-    if (parsed === undefined) continue
-    if (best === undefined || rank(parsed.updatedAtMillis) > rank(best.updatedAtMillis)) best = parsed
+  const own = structured(refreshCookieName(projectId, true))
+  if (own !== undefined) return Option.some(own)
+  if (options?.secure !== true) {
+    const http = structured(refreshCookieName(projectId, false))
+    if (http !== undefined) return Option.some(http)
+    for (const name of [legacyRefreshCookieName(projectId), globalLegacyRefreshCookieName]) {
+      const value = cookies.get(name)
+      if (isCookieToken(value)) return Option.some({ refreshToken: value, updatedAtMillis: undefined })
+    }
+  }
+  let best: RefreshCookie | undefined
+  for (const name of customCookieNames(projectId, options?.cookieDomains).keys()) {
+    const parsed = structured(name)
+    if (parsed !== undefined && (best === undefined || rank(parsed.updatedAtMillis) > rank(best.updatedAtMillis))) best = parsed
   }
   return Option.fromNullable(best)
 }
 
 /**
- * The token pair the cookies hold (§5.3 reading rules). The access token is read from
+ * The token pair the cookies hold (see the module's reading rules). The access token is read from
  * `stack-access` only when its element 0 equals the chosen refresh token. Never throws.
  */
-export const readTokens = (cookies: CookieMap, projectId: string): StoredTokens => {
-  const refresh = readRefreshToken(cookies, projectId)
+export const readTokens = (cookies: CookieMap, projectId: string, options?: ReadOptions): StoredTokens => {
+  const refresh = readRefreshToken(cookies, projectId, options)
   if (Option.isNone(refresh)) return empty
   const refreshToken = refresh.value.refreshToken
   const pair = parseJson(cookies.get(accessCookieName))
@@ -161,31 +207,25 @@ export const readTokens = (cookies: CookieMap, projectId: string): StoredTokens 
   return fromStrings(accessToken, refreshToken)
 }
 
-/** Attributes of a cookie to write. */
+/** Attributes of a cookie to write for the current host. */
 export interface CookieAttributes {
   /** Lifetime in seconds; `0` deletes the cookie. */
   readonly maxAgeSeconds: number
   /** Adds `Secure` (HTTPS sites). Always added for `__Host-` names, which require it. */
   readonly secure: boolean
-  /** Adds `Domain=…` (cross-subdomain cookies only; never for `__Host-` names). */
-  readonly domain?: string | undefined
 }
 
 /**
- * Serialises one cookie for a `Set-Cookie` header or a `document.cookie` assignment:
- * `name=<url-encoded value>; Path=/; Max-Age=…; SameSite=Lax[; Domain=…][; Secure]`.
- * Cookies are never `HttpOnly`: the browser code must read them.
+ * Serialises one cookie for the current host, for a `Set-Cookie` header or a `document.cookie`
+ * assignment: `name=<url-encoded value>; Path=/; Max-Age=…; SameSite=Lax[; Secure]`
+ * (`setCookie.ts`). Cookies are never `HttpOnly`: the browser code must read them.
  */
-export const serializeCookie = (name: string, value: string, attributes: CookieAttributes): string => {
-  const parts = [`${name}=${encodeURIComponent(value)}`, "Path=/", `Max-Age=${Math.max(0, Math.floor(attributes.maxAgeSeconds))}`, "SameSite=Lax"]
-  if (attributes.domain !== undefined && !name.startsWith(hostPrefix)) parts.push(`Domain=${attributes.domain}`)
-  if (attributes.secure || name.startsWith(hostPrefix)) parts.push("Secure")
-  return parts.join("; ")
-}
+export const serializeCookie = (name: string, value: string, attributes: CookieAttributes): string =>
+  SetCookie.hostCookie({ name, value, maxAgeSeconds: attributes.maxAgeSeconds, secure: attributes.secure })
 
-/** Serialises the deletion of a cookie (`Max-Age=0`, empty value, same path and domain). */
-export const serializeDeletion = (name: string, options: { readonly secure: boolean; readonly domain?: string | undefined }): string =>
-  serializeCookie(name, "", { maxAgeSeconds: 0, secure: options.secure, domain: options.domain })
+/** Serialises the deletion of a cookie of the current host (`Max-Age=0`, empty value, `Path=/`). */
+export const serializeDeletion = (name: string, options: { readonly secure: boolean }): string =>
+  serializeCookie(name, "", { maxAgeSeconds: 0, secure: options.secure })
 
 /** What {@link writeTokens} needs to know about the site and the moment. */
 export interface WriteOptions {
@@ -197,38 +237,60 @@ export interface WriteOptions {
   readonly now: number
   /** The cookies currently present; every refresh cookie among them but the one written is deleted. */
   readonly existing: CookieMap
+  /**
+   * The domains whose `--custom-` refresh cookies are deleted (with `Domain=<domain>`, as they
+   * were set); a `--custom-` cookie of another domain is left alone. None by default.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
+}
+
+/** One cookie to write: a value for `maxAgeSeconds` (`0` deletes), for the current host or a `domain`. */
+export interface TokenCookie extends SetCookie.HostCookie {
+  /** `Domain` of a `--custom-` cookie's deletion: a domain name from `cookieDomains`. */
+  readonly domain?: string | undefined
 }
 
 /**
- * The cookie strings that store a token pair, in order:
+ * The cookies that store a token pair, in order:
  * 1. the refresh cookie `{"refresh_token","updated_at_millis"}` (1 year), or its deletion when the
  *    refresh token is absent;
  * 2. `stack-access` = `["<refresh>","<access>"]` (1 day) when both tokens are present, else its deletion;
- * 3. the deletion of every other refresh cookie of the project found in `existing` (legacy,
- *    the other `--default` name, `--custom-` ones with their `Domain`).
+ * 3. the deletion of every other refresh cookie of the project found in `existing` that this
+ *    deletion really removes: the other `--default` name and the legacy names (set for this
+ *    host), the `--custom-` ones of `cookieDomains` (with their `Domain`). A `--custom-` cookie of
+ *    another domain is not touched: its `Domain` would come from the request.
  */
-export const writeTokens = (tokens: StoredTokens, options: WriteOptions): ReadonlyArray<string> => {
+export const tokenCookies = (tokens: StoredTokens, options: WriteOptions): ReadonlyArray<TokenCookie> => {
   const { projectId, secure } = options
   const name = refreshCookieName(projectId, secure)
   const refreshToken = Option.getOrUndefined(Option.map(tokens.refreshToken, Redacted.value))
   const accessToken = Option.getOrUndefined(Option.map(tokens.accessToken, Redacted.value))
-  const out: Array<string> = []
-  out.push(
+  const deletion = (cookie: string, domain?: string): TokenCookie => ({ name: cookie, value: "", maxAgeSeconds: 0, secure, domain })
+  const out: Array<TokenCookie> = [
     refreshToken === undefined
-      ? serializeDeletion(name, { secure })
-      : serializeCookie(name, refreshCookieValue(refreshToken, options.now), { maxAgeSeconds: refreshCookieMaxAgeSeconds, secure })
-  )
-  out.push(
+      ? deletion(name)
+      : { name, value: refreshCookieValue(refreshToken, options.now), maxAgeSeconds: refreshCookieMaxAgeSeconds, secure },
     refreshToken !== undefined && accessToken !== undefined
-      ? serializeCookie(accessCookieName, JSON.stringify([refreshToken, accessToken]), { maxAgeSeconds: accessCookieMaxAgeSeconds, secure })
-      : serializeDeletion(accessCookieName, { secure })
-  )
+      ? { name: accessCookieName, value: JSON.stringify([refreshToken, accessToken]), maxAgeSeconds: accessCookieMaxAgeSeconds, secure }
+      : deletion(accessCookieName)
+  ]
+  const custom = customCookieNames(projectId, options.cookieDomains)
   for (const existing of options.existing.keys()) {
-    if (existing === name || !isRefreshCookieName(existing, projectId)) continue
-    out.push(serializeDeletion(existing, { secure, domain: Option.getOrUndefined(customRefreshCookieDomain(existing, projectId)) }))
+    if (existing === name) continue
+    if (existing === refreshCookieName(projectId, !secure) || isLegacyRefreshCookieName(existing, projectId)) out.push(deletion(existing))
+    const domain = custom.get(existing)
+    if (domain !== undefined) out.push(deletion(existing, domain))
   }
   return out
 }
+
+/** {@link tokenCookies} as cookie strings (`setCookie.ts`), for `Set-Cookie` headers or `document.cookie`. */
+export const writeTokens = (tokens: StoredTokens, options: WriteOptions): ReadonlyArray<string> =>
+  tokenCookies(tokens, options).flatMap((cookie) => Option.toArray(serializeTokenCookie(cookie)))
+
+/** One {@link TokenCookie} as a cookie string; `Option.none()` when its `domain` is not a domain name. */
+export const serializeTokenCookie = (cookie: TokenCookie): Option.Option<string> =>
+  cookie.domain === undefined ? Option.some(SetCookie.hostCookie(cookie)) : SetCookie.domainCookie({ ...cookie, domain: cookie.domain })
 
 /** The JSON value of a structured refresh cookie: `{"refresh_token": …, "updated_at_millis": …}`. */
 export const refreshCookieValue = (refreshToken: string, now: number): string =>
@@ -246,23 +308,38 @@ export const serializeIsHttpsMarker = (): string =>
 // Implementation
 // ---------------------------------------------------------------------------------------------
 
-const hostPrefix = "__Host-"
 const customInfix = "--custom-"
+
+/** The official SDK writes cookie names in upper-case Crockford base32. */
+const upperCrockford = crockfordAlphabet.toUpperCase()
+
+interface RefreshCookie {
+  readonly refreshToken: string
+  readonly updatedAtMillis: number | undefined
+}
+
+/** The `--custom-` cookie names of the configured domains that are domain names, to their domain. */
+const customCookieNames = (projectId: string, domains: ReadonlyArray<string> | undefined): ReadonlyMap<string, string> => {
+  const names = new Map<string, string>()
+  for (const domain of domains ?? []) {
+    const valid = SetCookie.domainName(domain)
+    if (Option.isSome(valid)) names.set(customRefreshCookieName(projectId, valid.value), valid.value)
+  }
+  return names
+}
 
 const isLegacyRefreshCookieName = (name: string, projectId: string): boolean =>
   name === legacyRefreshCookieName(projectId) || name === globalLegacyRefreshCookieName
 
 const isStructuredRefreshCookieName = (name: string, projectId: string): boolean => {
-  const base = name.startsWith(hostPrefix) ? name.slice(hostPrefix.length) : name
+  const base = name.startsWith(SetCookie.hostPrefix) ? name.slice(SetCookie.hostPrefix.length) : name
   const project = legacyRefreshCookieName(projectId)
   return base === `${project}--default` || base.startsWith(`${project}${customInfix}`)
 }
 
 const rank = (updatedAtMillis: number | undefined): number => updatedAtMillis ?? Number.NEGATIVE_INFINITY
 
-const parseRefreshCookieValue = (
-  value: string
-): { readonly refreshToken: string; readonly updatedAtMillis: number | undefined } | undefined => {
+const parseRefreshCookieValue = (value: string | undefined): RefreshCookie | undefined => {
   const parsed = parseJson(value)
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
   const record = parsed as Record<string, unknown>
@@ -291,41 +368,4 @@ const safeDecode = (text: string): string => {
   } catch {
     return text
   }
-}
-
-/** Crockford base32, the alphabet of the official SDK's `encodeBase32`. */
-const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-const encodeBase32 = (bytes: Uint8Array): string => {
-  let bits = 0
-  let value = 0
-  let out = ""
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xffff
-    bits += 8
-    while (bits >= 5) {
-      out += crockford[(value >>> (bits - 5)) & 31]
-      bits -= 5
-    }
-  }
-  if (bits > 0) out += crockford[(value << (5 - bits)) & 31]
-  return out
-}
-
-const decodeBase32 = (text: string): Uint8Array | undefined => {
-  const out: Array<number> = []
-  let bits = 0
-  let value = 0
-  for (const raw of text.toUpperCase()) {
-    const char = raw === "O" ? "0" : raw === "I" || raw === "L" ? "1" : raw
-    const index = crockford.indexOf(char)
-    if (index < 0) return undefined
-    value = ((value << 5) | index) & 0xffff
-    bits += 5
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255)
-      bits -= 8
-    }
-  }
-  return Uint8Array.from(out)
 }

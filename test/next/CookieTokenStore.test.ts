@@ -144,19 +144,21 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
       expect([...cookies.jar.keys()]).toEqual([])
     }))
 
-  it.effect("legacy cookies are read first and deleted on the next write; other refresh cookies too", () =>
+  it.effect("the __Host- cookie is read first; legacy and other refresh cookies are deleted on the next write, a --custom- one only for a configured domain", () =>
     Effect.gen(function*() {
       const customName = Cookies.customRefreshCookieName(projectId, "example.com")
+      const foreignCustom = Cookies.customRefreshCookieName(projectId, "elsewhere.example")
       const cookies = new FakeCookies({
         [`stack-refresh-${projectId}`]: "legacy-refresh",
         "stack-refresh": "global-legacy",
         [refreshName]: refreshValue("newer", 9_999_999_999_999),
         [hostRefreshName]: refreshValue("host", 1),
         [customName]: refreshValue("custom", 2),
+        [foreignCustom]: refreshValue("foreign", 3),
         "unrelated": "kept"
       })
-      const store = yield* CookieTokenStore.make(cookies, { projectId })
-      expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: "legacy-refresh" })
+      const store = yield* CookieTokenStore.make(cookies, { projectId, cookieDomains: ["example.com"] })
+      expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: "host" })
       yield* store.set(fromStrings("a", "r"))
       expect(cookies.calls.slice(2)).toEqual([
         { op: "delete", name: `stack-refresh-${projectId}` },
@@ -165,20 +167,20 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
         { op: "set", name: hostRefreshName, value: "", options: options(0, true) },
         { op: "set", name: customName, value: "", options: options(0, false, "example.com") }
       ])
-      expect([...cookies.jar.keys()].sort()).toEqual([refreshName, "stack-access", "unrelated"].sort())
+      expect([...cookies.jar.keys()].sort()).toEqual([refreshName, "stack-access", foreignCustom, "unrelated"].sort())
     }))
 
-  it.effect("without legacy cookies the refresh cookie with the largest updated_at_millis wins; stack-access must match it", () =>
+  it.effect("over HTTP the app's own --default cookie outranks legacy ones; then legacy; then configured --custom- ones by updated_at_millis", () =>
     Effect.gen(function*() {
       const customName = Cookies.customRefreshCookieName(projectId, "example.com")
-      const cookies = new FakeCookies({
-        [refreshName]: refreshValue("old", 100),
-        [customName]: refreshValue("newest", 300),
-        [hostRefreshName]: refreshValue("middle", 200),
-        "stack-access": JSON.stringify(["old", "access-of-old"])
-      })
-      const store = yield* CookieTokenStore.make(cookies, { projectId })
-      expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: "newest" })
+      const otherCustom = Cookies.customRefreshCookieName(projectId, "app.example.com")
+      const read = (seed: Record<string, string>) =>
+        Effect.flatMap(CookieTokenStore.make(new FakeCookies(seed), { projectId, cookieDomains: ["example.com", "app.example.com"] }), (store) => store.get)
+      const legacy = { [`stack-refresh-${projectId}`]: "legacy-refresh" }
+      expect(texts(yield* read({ ...legacy, [refreshName]: refreshValue("own", 100) })).refreshToken).toBe("own")
+      expect(texts(yield* read({ ...legacy, [customName]: refreshValue("custom", 300) })).refreshToken).toBe("legacy-refresh")
+      const both = { [customName]: refreshValue("newest", 300), [otherCustom]: refreshValue("older", 200), "stack-access": JSON.stringify(["older", "x"]) }
+      expect(texts(yield* read(both))).toEqual({ accessToken: null, refreshToken: "newest" })
     }))
 
   it.effect("malformed cookies read as absent, never as a failure", () =>
@@ -230,13 +232,16 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
       [hostRefreshName, "x"],
       [refreshName, "x"],
       [Cookies.customRefreshCookieName(projectId, "shop.example.com"), "x"],
+      [Cookies.customRefreshCookieName(projectId, "not-configured.example"), "x"],
       ["other", "x"]
     ])
     const cases: ReadonlyArray<StoredTokens> = [fromStrings("a", "r"), fromStrings(undefined, "r"), fromStrings("a", undefined), empty]
     for (const tokens of cases) {
       for (const secure of [false, true]) {
-        const write = { projectId, secure, now: 42, existing }
-        expect(CookieTokenStore.cookieWrites(tokens, write).map(CookieTokenStore.serializeWrite)).toEqual(Cookies.writeTokens(tokens, write))
+        const write = { projectId, secure, now: 42, existing, cookieDomains: ["shop.example.com"] }
+        expect(CookieTokenStore.cookieWrites(tokens, write).flatMap((one) => Option.toArray(CookieTokenStore.serializeWrite(one)))).toEqual(
+          Cookies.writeTokens(tokens, write)
+        )
       }
     }
   })

@@ -79,6 +79,16 @@ describe("RequestSession.layerTokenStore", () => {
       expect(yield* held(RequestSession.layerTokenStore({}, { projectId }))).toEqual({ accessToken: null, refreshToken: null })
     }))
 
+  it.effect("the site's HTTPS and cookie domains reach the request store: a planted cookie of another name or domain is not read", () =>
+    Effect.gen(function*() {
+      const custom = Cookies.customRefreshCookieName(projectId, "example.com")
+      const planted = `${Cookies.legacyRefreshCookieName(projectId)}=attacker; ${custom}=${encodeURIComponent(JSON.stringify({ refresh_token: "custom", updated_at_millis: 1 }))}`
+      const request = new Request("https://app.example.com/", { headers: { cookie: planted } })
+      expect((yield* held(RequestSession.layerTokenStore({ request }, { projectId, secure: true }))).refreshToken).toBeNull()
+      const configured = RequestSession.layerTokenStore({ request }, { projectId, secure: true, cookieDomains: ["example.com"] })
+      expect((yield* held(configured)).refreshToken).toBe("custom")
+    }))
+
   it.effect("a malformed x-stack-auth header is a TokenStoreError, even when cookies are there", () =>
     Effect.gen(function*() {
       const { cookies } = memoryCookies()

@@ -10,6 +10,8 @@ const texts = (tokens: StoredTokens) => ({
   refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))
 })
 
+const now = 1_700_000_000_000
+
 const jar = (entries: Record<string, string>): Cookies.CookieMap => new Map(Object.entries(entries))
 
 const structured = (refreshToken: string, updatedAtMillis: number) =>
@@ -85,6 +87,12 @@ describe("parsing a Cookie header", () => {
     expect(Cookies.parseCookieHeader("a=%E0%A4%A").get("a")).toBe("%E0%A4%A")
     expect(Cookies.parseCookieHeader("a=\"quoted\"").get("a")).toBe("quoted")
   })
+
+  it("decodes names as values, skips empty names and never lets a name reach the prototype", () => {
+    const cookies = Cookies.parseCookieHeader("a%3Bb=1; =2; __proto__=3; c=4")
+    expect([...cookies]).toEqual([["a;b", "1"], ["c", "4"]])
+    expect(Object.getPrototypeOf(cookies)).toBe(Map.prototype)
+  })
 })
 
 describe("reading tokens", () => {
@@ -100,35 +108,71 @@ describe("reading tokens", () => {
     expect(texts(Cookies.readTokens(cookies, projectId))).toEqual({ accessToken: "a1", refreshToken: "r1" })
   })
 
-  it("legacy names win over newer structured cookies", () => {
-    const cookies = jar({
-      "__Host-stack-refresh-proj-1--default": structured("new", 99),
-      "stack-refresh": "global-legacy",
-      "stack-refresh-proj-1": "legacy"
-    })
-    expect(texts(Cookies.readTokens(cookies, projectId)).refreshToken).toBe("legacy")
-    const onlyGlobal = jar({ "stack-refresh-proj-1--default": structured("new", 99), "stack-refresh": "global-legacy" })
-    expect(texts(Cookies.readTokens(onlyGlobal, projectId)).refreshToken).toBe("global-legacy")
-  })
-
-  it("the structured refresh cookie with the largest updated_at_millis wins", () => {
+  it("a cookie the app did not write for this host never outranks the __Host- one, whatever its timestamp", () => {
     const custom = Cookies.customRefreshCookieName(projectId, "example.com")
     const cookies = jar({
-      "stack-refresh-proj-1--default": structured("http", 100),
-      "__Host-stack-refresh-proj-1--default": structured("https", 300),
-      [custom]: structured("custom", 200)
+      "stack-refresh": "global-legacy",
+      "stack-refresh-proj-1": "legacy",
+      "stack-refresh-proj-1--default": structured("http", 9e15),
+      [custom]: structured("custom", 9e15),
+      "__Host-stack-refresh-proj-1--default": structured("own", 1)
     })
-    expect(texts(Cookies.readTokens(cookies, projectId)).refreshToken).toBe("https")
-    const customNewest = jar({ "stack-refresh-proj-1--default": structured("http", 100), [custom]: structured("custom", 200) })
-    expect(texts(Cookies.readTokens(customNewest, projectId)).refreshToken).toBe("custom")
+    for (const secure of [false, true]) {
+      expect(texts(Cookies.readTokens(cookies, projectId, { now, secure, cookieDomains: ["example.com"] })).refreshToken).toBe("own")
+    }
+  })
+
+  it("over HTTP: the app's own --default cookie, then the legacy names, then configured --custom- cookies", () => {
+    const custom = Cookies.customRefreshCookieName(projectId, "example.com")
+    const options = { now, cookieDomains: ["example.com"] }
+    const all = { "stack-refresh": "global-legacy", "stack-refresh-proj-1": "legacy", [custom]: structured("custom", 200) }
+    expect(texts(Cookies.readTokens(jar({ ...all, "stack-refresh-proj-1--default": structured("own", 1) }), projectId, options)).refreshToken).toBe("own")
+    expect(texts(Cookies.readTokens(jar(all), projectId, options)).refreshToken).toBe("legacy")
+    expect(texts(Cookies.readTokens(jar({ "stack-refresh": "global-legacy", [custom]: structured("custom", 200) }), projectId, options)).refreshToken)
+      .toBe("global-legacy")
+    expect(texts(Cookies.readTokens(jar({ [custom]: structured("custom", 200) }), projectId, options)).refreshToken).toBe("custom")
+  })
+
+  it("over HTTPS only the __Host- cookie and configured --custom- cookies count: any other name can be planted", () => {
+    const custom = Cookies.customRefreshCookieName(projectId, "example.com")
+    const planted = jar({ "stack-refresh": "global-legacy", "stack-refresh-proj-1": "legacy", "stack-refresh-proj-1--default": structured("http", 5) })
+    expect(texts(Cookies.readTokens(planted, projectId, { now, secure: true })).refreshToken).toBeNull()
+    const withCustom = new Map([...planted, [custom, structured("custom", 5)]])
+    expect(texts(Cookies.readTokens(withCustom, projectId, { now, secure: true, cookieDomains: ["example.com"] })).refreshToken).toBe("custom")
+  })
+
+  it("a --custom- cookie counts only for a configured domain; among them the largest believable updated_at_millis wins", () => {
+    const parent = Cookies.customRefreshCookieName(projectId, "example.com")
+    const app = Cookies.customRefreshCookieName(projectId, "app.example.com")
+    const cookies = jar({ [parent]: structured("parent", 100), [app]: structured("app", 200) })
+    expect(texts(Cookies.readTokens(cookies, projectId)).refreshToken).toBeNull()
+    expect(texts(Cookies.readTokens(cookies, projectId, { now, cookieDomains: ["elsewhere.example"] })).refreshToken).toBeNull()
+    expect(texts(Cookies.readTokens(cookies, projectId, { now, cookieDomains: ["example.com"] })).refreshToken).toBe("parent")
+    expect(texts(Cookies.readTokens(cookies, projectId, { now, cookieDomains: ["EXAMPLE.com", "app.example.com"] })).refreshToken).toBe("app")
+  })
+
+  it("a timestamp from the future is not believed", () => {
+    const parent = Cookies.customRefreshCookieName(projectId, "example.com")
+    const app = Cookies.customRefreshCookieName(projectId, "app.example.com")
+    const cookies = jar({ [parent]: structured("planted", 9e15), [app]: structured("real", now - 1) })
+    const read = Cookies.readRefreshToken(cookies, projectId, { now, cookieDomains: ["example.com", "app.example.com"] })
+    expect(Option.map(read, (found) => found.refreshToken)).toEqual(Option.some("real"))
+    const alone = Cookies.readRefreshToken(jar({ [parent]: structured("future", 9e15) }), projectId, { now, cookieDomains: ["example.com"] })
+    expect(alone).toEqual(Option.some({ refreshToken: "future", updatedAtMillis: undefined }))
+  })
+
+  it("configured domains that are not domain names match nothing", () => {
+    for (const domain of ["https://example.com", "example.com:443", ".example.com", "example.com/", "", "a b.example"]) {
+      const cookies = jar({ [Cookies.customRefreshCookieName(projectId, domain)]: structured("custom", 1) })
+      expect(texts(Cookies.readTokens(cookies, projectId, { now, cookieDomains: [domain] })).refreshToken).toBeNull()
+    }
   })
 
   it("a structured cookie without updated_at_millis loses to one with it", () => {
-    const cookies = jar({
-      "stack-refresh-proj-1--default": JSON.stringify({ refresh_token: "undated" }),
-      "__Host-stack-refresh-proj-1--default": structured("dated", 1)
-    })
-    expect(texts(Cookies.readTokens(cookies, projectId)).refreshToken).toBe("dated")
+    const parent = Cookies.customRefreshCookieName(projectId, "example.com")
+    const app = Cookies.customRefreshCookieName(projectId, "app.example.com")
+    const cookies = jar({ [parent]: JSON.stringify({ refresh_token: "undated" }), [app]: structured("dated", 1) })
+    expect(texts(Cookies.readTokens(cookies, projectId, { now, cookieDomains: ["example.com", "app.example.com"] })).refreshToken).toBe("dated")
   })
 
   it("ignores other projects' refresh cookies", () => {
@@ -206,22 +250,27 @@ describe("writing tokens", () => {
     expect(access?.attributes.get("max-age")).toBe("0")
   })
 
-  it("deletes every other refresh cookie of the project present", () => {
+  it("deletes every other refresh cookie of the project it can really remove; a --custom- one only for a configured domain, with it", () => {
     const custom = Cookies.customRefreshCookieName(projectId, "example.com")
-    const cookies = write(fromStrings("a", "r"), true, {
+    const foreign = Cookies.customRefreshCookieName(projectId, "elsewhere.example")
+    const existing = {
       "stack-refresh": "x",
       "stack-refresh-proj-1": "x",
       "stack-refresh-proj-1--default": structured("x", 1),
       "__Host-stack-refresh-proj-1--default": structured("x", 1),
       [custom]: structured("x", 1),
+      [foreign]: structured("x", 1),
       "stack-refresh-proj-2--default": structured("other project", 1),
       "unrelated": "x"
-    })
+    }
+    const cookies = Cookies.writeTokens(fromStrings("a", "r"), { projectId, secure: true, now, existing: jar(existing), cookieDomains: ["example.com"] })
+      .map(inspect)
     const deleted = cookies.filter((cookie) => cookie.attributes.get("max-age") === "0")
     expect(deleted.map((cookie) => cookie.name).sort()).toEqual(
       [custom, "stack-refresh", "stack-refresh-proj-1", "stack-refresh-proj-1--default"].sort()
     )
     expect(deleted.find((cookie) => cookie.name === custom)?.attributes.get("domain")).toBe("example.com")
+    expect(deleted.filter((cookie) => cookie.name !== custom).every((cookie) => !cookie.attributes.has("domain"))).toBe(true)
     expect(cookies[0]?.name).toBe("__Host-stack-refresh-proj-1--default")
     expect(cookies[0]?.attributes.get("max-age")).toBe("31536000")
   })
