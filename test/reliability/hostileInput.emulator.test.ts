@@ -11,10 +11,12 @@
  * - the outbox (which anyone can fill with sign-in codes) keeps the newest 10 000 e-mails.
  */
 import * as nodeHttp from "node:http"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fillPath } from "../../src/core/Endpoint.js"
+import { tooDeepConfigText } from "../../src/emulator/ConfigOverrides.js"
 import * as Outbox from "../../src/emulator/Outbox.js"
+import * as Passkeys from "../../src/emulator/Passkeys.js"
 import { maxJsonDepth } from "../../src/emulator/Router.js"
 import { allRoutes } from "../../src/emulator/routes/index.js"
 import type { RunningServer } from "../../src/emulator/server.js"
@@ -115,6 +117,63 @@ describe("a deeply nested JSON body is a SCHEMA_ERROR, never a 500", () => {
       send(emulator, { method: "PATCH", path: `/api/v1/users/${tokens.user_id}`, headers: serverHeaders(emulator.demo), body: { server_metadata: "[{".repeat(5000) } })
     )
     expect(inString.status).toBe(200)
+  })
+})
+
+describe("JSON text inside a request is bounded like the body (one parser for every JSON the emulator reads)", () => {
+  const deepConfig = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
+
+  it("a config_override_string or config_string nested 3000 levels deep is a 400 text, never a 500, and changes nothing", async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    const headers = adminHeaders(emulator.demo)
+    const before = emulator.state.projects.get(emulator.demo.projectId)!.config
+    const writes = [
+      { method: "PATCH", path: "/api/v1/internal/config/override/environment", body: { config_override_string: deepConfig(3000) } },
+      { method: "PUT", path: "/api/v1/internal/config/override/environment", body: { config_string: deepConfig(3000) } },
+      { method: "PUT", path: "/api/v1/internal/config/override/branch", body: { config_string: deepConfig(3000), source: { type: "unlinked" } } }
+    ]
+    for (const write of writes) {
+      const answer = await Effect.runPromise(send(emulator, { ...write, headers }))
+      expect([write.method, write.path, answer.status], answer.text.slice(0, 200)).toEqual([write.method, write.path, 400])
+      expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8")
+      expect(answer.text).toBe(tooDeepConfigText)
+    }
+    expect(emulator.state.projects.get(emulator.demo.projectId)!.config).toBe(before)
+    const stored = await Effect.runPromise(send(emulator, { path: "/api/v1/internal/config/override/environment", headers }))
+    expect(stored.json).toEqual({ config_string: "{}" })
+  })
+
+  it(`a config string nesting ${maxJsonDepth} levels is read, one level more is refused`, async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    const patch = (depth: number) =>
+      Effect.runPromise(
+        send(emulator, {
+          method: "PATCH",
+          path: "/api/v1/internal/config/override/environment",
+          headers: adminHeaders(emulator.demo),
+          body: { config_override_string: deepConfig(depth) }
+        })
+      )
+    const atLimit = await patch(maxJsonDepth)
+    expect(atLimit.status, atLimit.text.slice(0, 200)).toBe(200)
+    const over = await patch(maxJsonDepth + 1)
+    expect([over.status, over.text]).toEqual([400, tooDeepConfigText])
+  })
+
+  it("an access token whose header or payload is nested 3000 levels deep is UNPARSABLE_ACCESS_TOKEN; a passkey's clientDataJSON nested as deep has no origin", async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    const part = (json: string) => Buffer.from(json, "utf8").toString("base64url")
+    const deep = nested(3000, `{"aud":"${emulator.demo.projectId}"}`)
+    const flat = part(`{"alg":"ES256","kid":"k"}`)
+    for (const token of [`${part(deep)}.${part(`{"aud":"${emulator.demo.projectId}"}`)}.c2ln`, `${flat}.${part(deep)}.c2ln`]) {
+      const answer = await Effect.runPromise(send(emulator, { path: "/api/v1/users/me", headers: clientHeaders(emulator.demo, { "x-stack-access-token": token }) }))
+      expect([answer.status, answer.headers.get("x-stack-known-error")]).toEqual([401, "UNPARSABLE_ACCESS_TOKEN"])
+    }
+    const project = emulator.state.projects.get(emulator.demo.projectId)!
+    const clientData = part(`{"origin":"http://localhost:3000","deep":${nested(3000)}}`)
+    const party = Passkeys.expectedRelyingParty(project, clientData, "registration")
+    expect(Either.isLeft(party) && party.left.message).toBe("Passkey registration failed because the client data has no valid origin")
+    expect(Either.isRight(Passkeys.expectedRelyingParty(project, part(`{"origin":"http://localhost:3000"}`), "registration"))).toBe(true)
   })
 })
 
