@@ -384,96 +384,87 @@ describe("over HTTP", () => {
     const after = await fetch(`${server.baseUrl}/api/v1`)
     expect(after.status).toBe(200)
   })
-})
 
-describe("DNS rebinding: a request whose Host is not one of the server's names is refused before any route runs", () => {
-  let server: RunningServer
-  let stop: () => Promise<void>
-  beforeAll(async () => {
-    const started = await startServer({ passwordHashIterations: 1000 })
-    server = started.server
-    stop = started.stop
-  })
-  afterAll(() => stop())
+  describe("DNS rebinding: a request whose Host is not one of the server's names is refused before any route runs", () => {
+    const foreign = ["evil.example", "evil.example:8102", "127.0.0.1.nip.io", "localhost.evil.example", "EVIL.example.", "[::1].evil.example"]
 
-  const foreign = ["evil.example", `evil.example:${8102}`, "127.0.0.1.nip.io", "localhost.evil.example", "EVIL.example.", "[::1].evil.example"]
-
-  it("the outbox, admin access and a sign-up with a foreign Host answer 403 text without CORS headers, and nothing is read or written", async () => {
-    const demo = server.emulator.demo
-    const project = server.emulator.state.projects.get(demo.projectId)!
-    const usersBefore = project.users.size
-    const nameBefore = project.displayName
-    await raw(server.port, {
-      method: "POST",
-      path: "/api/v1/auth/otp/send-sign-in-code",
-      headers: { ...clientHeaders(demo), "content-type": "application/json" },
-      body: JSON.stringify({ email: "victim@example.com", callback_url: "http://localhost:3000/handler/magic-link-callback" })
-    })
-    const outboxBefore = server.emulator.outbox().length
-    expect(outboxBefore).toBeGreaterThan(0)
-    for (const host of foreign) {
-      const requests = [
-        { path: "/api/v1/emulator/outbox", headers: { host } },
-        { method: "PATCH", path: "/api/v1/internal/projects/current", headers: { ...adminHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ display_name: "Owned" }) },
-        { method: "POST", path: "/api/v1/auth/password/sign-up", headers: { ...clientHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ email: "rebound@example.com", password: "correct horse battery" }) },
-        { path: "/api/v1", headers: { host } }
-      ]
-      for (const request of requests) {
-        const answer = await raw(server.port, request)
-        expect([host, request.path, answer.status]).toEqual([host, request.path, 403])
-        expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8")
-        expect(answer.headers.get("access-control-allow-origin")).toBeNull()
-        expect(answer.headers.get("x-stack-request-id")).toBeNull()
-        expect(answer.text).toBe(foreignHostText(host, server.baseUrl))
-        expect(answer.text).not.toContain("victim@example.com")
+    it("the outbox, admin access and a sign-up with a foreign Host answer 403 text without CORS headers, and nothing is read or written", async () => {
+      const demo = server.emulator.demo
+      const project = server.emulator.state.projects.get(demo.projectId)!
+      const usersBefore = project.users.size
+      const nameBefore = project.displayName
+      await raw(server.port, {
+        method: "POST",
+        path: "/api/v1/auth/otp/send-sign-in-code",
+        headers: { ...clientHeaders(demo), "content-type": "application/json" },
+        body: JSON.stringify({ email: "victim@example.com", callback_url: "http://localhost:3000/handler/magic-link-callback" })
+      })
+      const outboxBefore = server.emulator.outbox().length
+      expect(outboxBefore).toBeGreaterThan(0)
+      for (const host of foreign) {
+        const requests = [
+          { path: "/api/v1/emulator/outbox", headers: { host } },
+          { method: "PATCH", path: "/api/v1/internal/projects/current", headers: { ...adminHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ display_name: "Owned" }) },
+          { method: "POST", path: "/api/v1/auth/password/sign-up", headers: { ...clientHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ email: "rebound@example.com", password: "correct horse battery" }) },
+          { path: "/api/v1", headers: { host } }
+        ]
+        for (const request of requests) {
+          const answer = await raw(server.port, request)
+          expect([host, request.path, answer.status]).toEqual([host, request.path, 403])
+          expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8")
+          expect(answer.headers.get("access-control-allow-origin")).toBeNull()
+          expect(answer.headers.get("x-stack-request-id")).toBeNull()
+          expect(answer.text).toBe(foreignHostText(host, server.baseUrl))
+          expect(answer.text).not.toContain("victim@example.com")
+        }
       }
-    }
-    expect(project.users.size).toBe(usersBefore)
-    expect(project.displayName).toBe(nameBefore)
-    expect(server.emulator.outbox().length).toBe(outboxBefore)
-  })
+      expect(project.users.size).toBe(usersBefore)
+      expect(project.displayName).toBe(nameBefore)
+      expect(server.emulator.outbox().length).toBe(outboxBefore)
+    })
 
-  it("the base URL's host, localhost, a name under .localhost and IP addresses are answered, with any port", async () => {
-    for (const host of [new URL(server.baseUrl).host, "127.0.0.1", "localhost", "LOCALHOST:3000", "localhost.:8102", "app.localhost:5173", "[::1]:8102", "[::1]", "10.0.0.5:8102", "192.168.1.20"]) {
-      const answer = await raw(server.port, { path: "/api/v1", headers: { host } })
-      expect([host, answer.status]).toEqual([host, 200])
-    }
-  })
+    it("the base URL's host, localhost, a name under .localhost and IP addresses are answered, with any port", async () => {
+      for (const host of [new URL(server.baseUrl).host, "127.0.0.1", "localhost", "LOCALHOST:3000", "localhost.:8102", "app.localhost:5173", "[::1]:8102", "[::1]", "10.0.0.5:8102", "192.168.1.20"]) {
+        const answer = await raw(server.port, { path: "/api/v1", headers: { host } })
+        expect([host, answer.status]).toEqual([host, 200])
+      }
+    })
 
-  it("serve({ baseUrl, allowedHosts }) answers those hosts too; an allowed host that is not a name is refused at start", async () => {
-    const statuses = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const named = yield* serve({ port: 0, baseUrl: "http://emulator.test:8999", allowedHosts: ["emulator", "https://auth.example.com"] })
-          const status = (host: string) => Effect.promise(() => raw(named.port, { path: "/api/v1", headers: { host } }).then((answer) => [host, answer.status] as const))
-          return yield* Effect.all(["emulator.test", "emulator.test:1", "emulator:8102", "Auth.Example.com", "evil.example", "emulator.test.evil.example"].map(status))
-        })
+    it("serve({ baseUrl, allowedHosts }) answers those hosts too; an allowed host that is not a name is refused at start", async () => {
+      const statuses = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const named = yield* serve({ port: 0, baseUrl: "http://emulator.test:8999", allowedHosts: ["emulator", "https://auth.example.com"] })
+            const status = (host: string) => Effect.promise(() => raw(named.port, { path: "/api/v1", headers: { host } }).then((answer) => [host, answer.status] as const))
+            return yield* Effect.all(["emulator.test", "emulator.test:1", "emulator:8102", "Auth.Example.com", "evil.example", "emulator.test.evil.example"].map(status))
+          })
+        )
       )
-    )
-    expect(statuses).toEqual([
-      ["emulator.test", 200],
-      ["emulator.test:1", 200],
-      ["emulator:8102", 200],
-      ["Auth.Example.com", 200],
-      ["evil.example", 403],
-      ["emulator.test.evil.example", 403]
-    ])
-    for (const allowedHosts of [["not a host"], ["ftp://x y"], ["a/b"]]) {
-      const failed = await Effect.runPromise(Effect.scoped(Effect.flip(serve({ port: 0, allowedHosts }))))
-      expect(failed._tag, allowedHosts[0]).toBe("ServeError")
-    }
-  })
+      expect(statuses).toEqual([
+        ["emulator.test", 200],
+        ["emulator.test:1", 200],
+        ["emulator:8102", 200],
+        ["Auth.Example.com", 200],
+        ["evil.example", 403],
+        ["emulator.test.evil.example", 403]
+      ])
+      for (const allowedHosts of [["not a host"], ["ftp://x y"], ["a/b"]]) {
+        const failed = await Effect.runPromise(Effect.scoped(Effect.flip(serve({ port: 0, allowedHosts }))))
+        expect(failed._tag, allowedHosts[0]).toBe("ServeError")
+      }
+    })
 
-  it("a server listening on all IPv6 interfaces starts and answers its loopback", async () => {
-    const answer = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const all = yield* serve({ port: 0, host: "::" })
-          return yield* Effect.promise(() => fetch(`http://[::1]:${all.port}/api/v1`).then((response) => response.status))
-        })
+    it("a server listening on all IPv6 interfaces starts and answers its loopback", async () => {
+      const answer = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const all = yield* serve({ port: 0, host: "::" })
+            return yield* Effect.promise(() => fetch(`http://[::1]:${all.port}/api/v1`).then((response) => response.status))
+          })
+        )
       )
-    )
-    expect(answer).toBe(200)
+      expect(answer).toBe(200)
+    })
   })
 })
 
