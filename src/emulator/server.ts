@@ -183,8 +183,9 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
       // before any route runs (DNS rebinding: the module description of BrowserAccess.ts)
       const hostHeader = incoming.headers.host
       if (!isAllowedHost(hostHeader, ownNames)) {
+        // the body is not read: drained while the answer goes out, then the connection is closed
         incoming.resume()
-        outgoing.writeHead(403, { "content-type": "text/plain; charset=utf-8" })
+        outgoing.writeHead(403, { "content-type": "text/plain; charset=utf-8", connection: "close" })
         outgoing.end(foreignHostText(hostHeader ?? "", base))
         return
       }

@@ -414,6 +414,8 @@ describe("over HTTP", () => {
           expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8")
           expect(answer.headers.get("access-control-allow-origin")).toBeNull()
           expect(answer.headers.get("x-stack-request-id")).toBeNull()
+          // its body is never read: the connection is closed after the answer
+          expect(answer.headers.get("connection")).toBe("close")
           expect(answer.text).toBe(foreignHostText(host, server.baseUrl))
           expect(answer.text).not.toContain("victim@example.com")
         }
