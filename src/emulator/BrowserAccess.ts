@@ -16,6 +16,16 @@
  * gets a 403 text without CORS headers, and a preflight for them from such an origin is refused
  * the same way. Allowed browser callers get their origin echoed (`vary: origin`), never `*`.
  *
+ * A page can also reach the emulator without an `Origin` of its own: after DNS rebinding, a page
+ * of `evil.example` whose name now resolves to 127.0.0.1 makes same-origin requests (no `Origin`
+ * on a GET) to the emulator's port. Those requests name the page's host in `Host`, so the Node
+ * server (`server.ts`) answers only requests whose `Host` is one of its own names
+ * ({@link isAllowedHost}): the host of its base URL or listen address, a name it was told to
+ * answer to, `localhost` or a name under `.localhost`, or an IP address (a request addressed to an
+ * IP address was not resolved from a name), with any port — the rule of Vite's dev server
+ * (`server.allowedHosts`). The in-process client and the msw handlers have no socket a page could
+ * reach, so they do not check it.
+ *
  * @module
  */
 
@@ -65,3 +75,50 @@ export const isPrivilegedPreflight = (pathname: string, headers: Headers): boole
  */
 export const isAllowedOrigin = (origin: string | null, ownOrigin: string): boolean =>
   origin === null || origin === ownOrigin || isLoopbackOrigin(origin)
+
+/** The host name of a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case, without a trailing dot; undefined when it is not one. */
+const hostNameOf = (host: string): string | undefined => {
+  const text = host.trim().toLowerCase()
+  const bracketed = /^(\[[0-9a-f:.]+\])(?::\d{1,5})?$/.exec(text)
+  if (bracketed !== null) return bracketed[1]!
+  const named = /^([a-z0-9._-]+)(?::\d{1,5})?$/.exec(text)
+  if (named === null) return undefined
+  const name = named[1]!.endsWith(".") ? named[1]!.slice(0, -1) : named[1]!
+  return name === "" ? undefined : name
+}
+
+const ipv4Literal = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
+
+/** Whether a host name (as {@link hostNameOf} gives it) is an IP address: `1.2.3.4` or `[…]`. */
+const isIpLiteral = (name: string): boolean => ipv4Literal.test(name) || name.startsWith("[")
+
+/**
+ * The host name of a URL or of a bare host (`app.test`, `[::1]`, `::1`), lower case, as the
+ * `Host` rule compares it; undefined when it is neither.
+ */
+export const hostNameOfUrlOrHost = (text: string): string | undefined => {
+  try {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return hostNameOf(new URL(text).host)
+  } catch {
+    return undefined
+  }
+  // a bare IPv6 address (a listen address such as `::`) is written in brackets in a Host
+  return hostNameOf(!text.startsWith("[") && text.indexOf(":") !== text.lastIndexOf(":") ? `[${text}]` : text)
+}
+
+/**
+ * Whether a request with this `Host` header may be answered by the Node server (see the module
+ * description): no `Host` (HTTP/1.0, not a browser), an IP address, `localhost` or a name under
+ * `.localhost`, or one of `ownNames` (its base URL's and listen address's host names, the names
+ * it was told to answer to: lower case, without port), with any port. A malformed `Host` is refused.
+ */
+export const isAllowedHost = (host: string | undefined, ownNames: ReadonlySet<string>): boolean => {
+  if (host === undefined) return true
+  const name = hostNameOf(host)
+  if (name === undefined) return false
+  return isIpLiteral(name) || name === "localhost" || name.endsWith(".localhost") || ownNames.has(name)
+}
+
+/** The 403 text of a request whose `Host` is not one of the emulator's names. */
+export const foreignHostText = (host: string, baseUrl: string): string =>
+  `Blocked request: the Host ${JSON.stringify(host)} is not a name of this emulator. It answers requests addressed to its base URL (${baseUrl}), localhost, a name under .localhost or an IP address, so that a web page cannot reach it through DNS rebinding. To reach it by this name, start it with --allowed-host <name> or --base-url <its URL> (serve({ allowedHosts }) or serve({ baseUrl })).`

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { maxJsonDepth, parseJson } from "./Json.js"
 import type { ProjectConfig, ProjectRecord } from "./State.js"
 
 /** The config levels an override is written at. */
@@ -134,20 +135,26 @@ const dottedNestedKey = (value: unknown): string | undefined => {
 }
 
 /**
+ * The 400 text of a config string nested more than `maxJsonDepth` levels deep, answered like
+ * the other refusals of a config string. The service's own answer to such a config is not known
+ * (its checks walk the parsed value recursively); this text says what the emulator checked.
+ */
+export const tooDeepConfigText = `Invalid config format: the config nests objects and arrays more than ${maxJsonDepth} levels deep`
+
+/**
  * Parses a config override string as the service does (backend `internal/config/override/[level]/route.tsx`
  * `parseAndValidateConfig`, then `getConfigOverrideErrors`), answering the dotted keys or the
  * service's 400 text: "Invalid config JSON", "Config override must be a non-null object.",
  * "Config override must be plain old JavaScript object." (an array), "Key … contains a dot, which
  * is not allowed in config override.", "Invalid config format: …", or a value refused for a key
- * the emulator maps ({@link overrideProblem}).
+ * the emulator maps ({@link overrideProblem}). A config nested more than `maxJsonDepth` levels
+ * deep is refused first ({@link tooDeepConfigText}), before anything walks it.
  */
 export const parseOverrideString = (text: string): { readonly _tag: "Ok"; readonly flat: Map<string, unknown> } | { readonly _tag: "Refused"; readonly text: string } => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return { _tag: "Refused", text: "Invalid config JSON" }
-  }
+  const json = parseJson(text)
+  if (json._tag === "Invalid") return { _tag: "Refused", text: "Invalid config JSON" }
+  if (json._tag === "TooDeep") return { _tag: "Refused", text: tooDeepConfigText }
+  const parsed = json.value
   if (typeof parsed !== "object" || parsed === null) return { _tag: "Refused", text: "Config override must be a non-null object." }
   if (Array.isArray(parsed)) return { _tag: "Refused", text: "Config override must be plain old JavaScript object." }
   const override = parsed as Record<string, unknown>

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { parseArgs } from "node:util"
 import type { DemoSwitches } from "./Defaults.js"
 import type { DemoProjectOptions, DemoSeed, SeedUserOptions } from "./Emulator.js"
 import { blankDemo } from "./Emulator.js"
@@ -52,55 +53,99 @@ export interface ParsedDemoFlags {
   readonly rest: ReadonlyArray<string>
 }
 
+/** A flag as `node:util` `parseArgs` takes it. */
+export interface FlagOption {
+  readonly type: "string" | "boolean"
+  readonly multiple?: boolean
+  readonly short?: string
+}
+
+/** An option as `parseArgs({ tokens: true })` reports it, in command-line order. */
+export interface OptionToken {
+  readonly kind: "option"
+  readonly name: string
+  readonly index: number
+  readonly value?: string | undefined
+}
+
+/** The demo flags as `node:util` `parseArgs` options (`--x` and `--no-x` of each switch). */
+export const demoFlagOptions: Readonly<Record<string, FlagOption>> = {
+  "demo-user": { type: "string" },
+  "no-demo-user": { type: "boolean" },
+  blank: { type: "boolean" },
+  "trusted-domain": { type: "string", multiple: true },
+  ...Object.fromEntries(
+    Object.keys(switchFlags).flatMap((flag): Array<[string, FlagOption]> => [
+      [flag, { type: "boolean" }],
+      [`no-${flag}`, { type: "boolean" }]
+    ])
+  )
+}
+
+/** Whether a token is a demo flag as its option says (a boolean flag given a value is not one). */
+const isDemoFlag = (token: OptionToken): boolean => {
+  const option = demoFlagOptions[token.name]
+  return option !== undefined && Object.hasOwn(demoFlagOptions, token.name) && (option.type === "string" || token.value === undefined)
+}
+
 const isHttpPattern = (text: string): boolean => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(text)
 
 /**
- * Takes the demo flags out of `argv` (`--name value` or `--name=value`); the other arguments are
- * returned untouched in `rest` for the caller's own parser. An invalid value is an `error` text.
+ * The demo options of the demo-flag tokens of a command line, applied in order (so `--blank` then
+ * `--magic-link` turns magic links on again); tokens of other flags are skipped. An invalid value
+ * is an `error` text.
  */
-export const parseDemoFlags = (argv: ReadonlyArray<string>): ParsedDemoFlags | { readonly error: string } => {
-  const rest: Array<string> = []
+export const demoOptionsOf = (tokens: ReadonlyArray<OptionToken>): { readonly demo: DemoProjectOptions } | { readonly error: string } => {
   const config: { -readonly [K in keyof ProjectConfig]?: ProjectConfig[K] } = {}
   const domains: Array<TrustedDomain> = []
   let user: SeedUserOptions | false | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined]
-    const name = flag.startsWith("--") ? flag.slice(2) : ""
-    const value = (): string | undefined => inline ?? argv[++i]
+  for (const token of tokens) {
+    if (!isDemoFlag(token)) continue
+    const { name, value } = token
     if (name === "demo-user") {
-      const text = value()
-      const colon = text?.indexOf(":") ?? -1
-      if (text === undefined || colon < 1 || colon === text.length - 1) {
+      const colon = value?.indexOf(":") ?? -1
+      if (value === undefined || colon < 1 || colon === value.length - 1) {
         return { error: `--demo-user needs "email:password", e.g. --demo-user ada@example.com:correct-horse.` }
       }
-      user = { email: text.slice(0, colon), password: text.slice(colon + 1) }
-    } else if (name === "no-demo-user" && inline === undefined) {
+      user = { email: value.slice(0, colon), password: value.slice(colon + 1) }
+    } else if (name === "no-demo-user") {
       user = false
-    } else if (name === "blank" && inline === undefined) {
+    } else if (name === "blank") {
       Object.assign(config, blankDemo.config)
       user = false
     } else if (name === "trusted-domain") {
-      const text = value()
-      if (text === undefined || !isHttpPattern(text)) {
-        return { error: `--trusted-domain needs an http(s) base URL, e.g. --trusted-domain https://app.example.com (got ${JSON.stringify(text ?? "")}).` }
+      if (value === undefined || !isHttpPattern(value)) {
+        return { error: `--trusted-domain needs an http(s) base URL, e.g. --trusted-domain https://app.example.com (got ${JSON.stringify(value ?? "")}).` }
       }
-      domains.push({ domain: text.replace(/\/+$/, ""), handlerPath: "/handler" })
-    } else if (inline === undefined && name in switchFlags) {
+      domains.push({ domain: value.replace(/\/+$/, ""), handlerPath: "/handler" })
+    } else if (name in switchFlags) {
       config[switchFlags[name as keyof typeof switchFlags]] = true
-    } else if (inline === undefined && name.startsWith("no-") && name.slice(3) in switchFlags) {
-      config[switchFlags[name.slice(3) as keyof typeof switchFlags]] = false
     } else {
-      rest.push(arg)
+      config[switchFlags[name.slice(3) as keyof typeof switchFlags]] = false
     }
   }
   return {
     demo: {
       ...(user === undefined ? {} : { user }),
       ...(Object.keys(config).length === 0 && domains.length === 0 ? {} : { config: { ...config, ...(domains.length === 0 ? {} : { domains }) } })
-    },
-    rest
+    }
   }
+}
+
+/**
+ * Takes the demo flags out of `argv` (`--name value` or `--name=value`, read by `node:util`
+ * `parseArgs`); the other arguments are returned untouched in `rest` for the caller's own parser.
+ * An invalid value is an `error` text.
+ */
+export const parseDemoFlags = (argv: ReadonlyArray<string>): ParsedDemoFlags | { readonly error: string } => {
+  const { tokens } = parseArgs({ args: [...argv], options: demoFlagOptions, strict: false, allowPositionals: true, tokens: true })
+  const options = tokens.filter((token): token is typeof token & OptionToken => token.kind === "option")
+  const parsed = demoOptionsOf(options)
+  if ("error" in parsed) return parsed
+  // what is not a demo flag, in order: each argument once (grouped short flags share one)
+  const demoIndexes = new Set(options.filter(isDemoFlag).flatMap((token) => (token.value !== undefined && !token.inlineValue ? [token.index, token.index + 1] : [token.index])))
+  const rest = argv.filter((_, index) => !demoIndexes.has(index))
+  return { demo: parsed.demo, rest }
 }
 
 /**

@@ -145,7 +145,7 @@ export interface EmulatorOptions {
    * The API base written into token issuers and OAuth URLs, e.g. `http://127.0.0.1:8102` (an
    * `http(s)` URL). Default: the origin of each request's URL — the URL the SDK was configured
    * with in process and under msw; the Node server (`serve`) builds request URLs on its own fixed
-   * base (its listen address or `ServeOptions.baseUrl`) and never reads the `Host` header.
+   * base (its listen address or `ServeOptions.baseUrl`), never on the `Host` header.
    */
   readonly baseUrl?: string
   /** The largest request body read, in bytes (default 1 MiB, `defaults.maxRequestBodyBytes`); longer → 413. */

@@ -24,6 +24,7 @@ import * as Schema from "effect/Schema"
 import { sentinelRpId } from "../auth/internal/passkeys.js"
 import type { AuthenticationCredential, RegistrationCredential } from "../auth/WebAuthnBrowser.js"
 import { CreationOptions, RequestOptions } from "../auth/WebAuthnBrowser.js"
+import { parseJson } from "./Json.js"
 import { base64ToBytes, bytesToBase64Url } from "./Random.js"
 import type { PasskeyRecord, ProjectRecord, UserRecord } from "./State.js"
 
@@ -124,14 +125,12 @@ export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.flatM
 const originOf = (clientDataJSON: string): string | undefined => {
   const text = Encoding.decodeBase64UrlString(clientDataJSON)
   if (Either.isLeft(text)) return undefined
-  try {
-    const parsed: unknown = JSON.parse(text.right)
-    return typeof parsed === "object" && parsed !== null && typeof (parsed as { origin?: unknown }).origin === "string"
-      ? (parsed as { origin: string }).origin
-      : undefined
-  } catch {
-    return undefined
-  }
+  const json = parseJson(text.right)
+  if (json._tag !== "Value") return undefined
+  const parsed = json.value
+  return typeof parsed === "object" && parsed !== null && typeof (parsed as { origin?: unknown }).origin === "string"
+    ? (parsed as { origin: string }).origin
+    : undefined
 }
 
 const originOfDomain = (domain: string): string | undefined => {

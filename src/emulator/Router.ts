@@ -14,10 +14,9 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import type * as Endpoint from "../core/Endpoint.js"
 import { matchPath } from "../core/Endpoint.js"
-// the client's own depth scan (one implementation for both sides of the wire)
-import { jsonNestsDeeperThan } from "../core/Wire.js"
 import type { KnownErrorInstance } from "../core/KnownError.js"
 import { AccessTypeRequired, BodyParsingError, InsufficientAccessType } from "../core/KnownErrors.js"
+import { maxJsonDepth, parseJson } from "./Json.js"
 import type { AccessType, Auth } from "./ProjectAuth.js"
 import { accessTypes, headerReader, resolveProjectAuth } from "./ProjectAuth.js"
 import type { EmulatorEnv, RequestContext } from "./RequestContext.js"
@@ -122,8 +121,8 @@ export const accessTypeRequiredText =
 export const notFoundText = (url: string): string =>
   `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com, or visit the Stack Auth dashboard at https://app.stack-auth.com\n\nURL: ${url}`
 
-/** How many levels of arrays and objects a JSON request body may nest (deeper: SCHEMA_ERROR). */
-export const maxJsonDepth = 100
+/** How many levels of arrays and objects a JSON request body may nest (deeper: SCHEMA_ERROR); the bound of every JSON the emulator reads (`Json.ts`). */
+export { maxJsonDepth }
 
 /** Why a body was not read: too many bytes (answered 413) or nested too deeply (SCHEMA_ERROR). */
 type BodyRefusal = { readonly _tag: "TooLarge"; readonly limit: number } | { readonly _tag: "TooDeep" }
@@ -177,12 +176,9 @@ const readBody = (
       case "application/json": {
         if (text.trim() === "") return { _tag: "None" } as const
         // bounded before parsing: deeply nested values overflow the stack of whoever walks them
-        if (jsonNestsDeeperThan(text, maxJsonDepth)) return { _tag: "TooDeep" } as const
-        try {
-          return { _tag: "Value", value: JSON.parse(text) as unknown } as const
-        } catch {
-          return yield* Effect.fail(new BodyParsingError({ message: "Invalid JSON in request body", details: {} }))
-        }
+        const parsed = parseJson(text)
+        if (parsed._tag === "Invalid") return yield* Effect.fail(new BodyParsingError({ message: "Invalid JSON in request body", details: {} }))
+        return parsed
       }
       case "application/x-www-form-urlencoded":
         // own properties whatever the key (`__proto__`, `constructor`): no prototype lookups

@@ -12,9 +12,12 @@
  * `DemoFlags.ts` change them (`--demo-user email:password`, `--no-demo-user`, `--blank`,
  * `--no-client-team-creation`…, `--trusted-domain https://app.example.com`).
  *
- * Other flags: `--port` (default 8102; 0 = any free port), `--host` (default 127.0.0.1),
- * `--base-url` (the public origin written into token issuers and OAuth URLs, default
- * `http://{host}:{port}`; the request's `Host` header is never used), `--project-id`,
+ * Other flags (read by `CommandLine.ts` with `node:util` `parseArgs`): `--port` (default 8102;
+ * 0 = any free port; a port in use exits 1 with a line saying so and how to pick another),
+ * `--host` (default 127.0.0.1), `--base-url` (the public origin written into token issuers and
+ * OAuth URLs, default `http://{host}:{port}`; the request's `Host` header never builds a URL),
+ * `--allowed-host <name>` (repeatable: a host name requests may be addressed to besides the base
+ * URL's, localhost, `*.localhost` and IP addresses; any other `Host` is answered 403), `--project-id`,
  * `--publishable-client-key`, `--secret-server-key`, `--super-secret-admin-key` (override the
  * demo project), `--access-token-lifetime` (seconds, default 600, the production service's; the
  * development service issues 60 s tokens), `--chaos-rate-limit <rate>` (0–1: that share of API
@@ -24,97 +27,30 @@
  * @module
  */
 import { Effect, Fiber, Logger } from "effect"
-import { demoFlagsUsage, describeDemoSeed, parseDemoFlags } from "./DemoFlags.js"
-import type { DemoProjectOptions, EmulatorOptions } from "./Emulator.js"
+import { listenFailureText, parseCommandLine, usage } from "./CommandLine.js"
+import { describeDemoSeed } from "./DemoFlags.js"
 import { serve } from "./server.js"
 
-const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1] [--base-url http://localhost:8102] [--project-id <uuid>]
-  [--publishable-client-key pck_…] [--secret-server-key ssk_…] [--super-secret-admin-key sak_…]
-  [--access-token-lifetime <seconds>] [--chaos-rate-limit <0..1>] [--chaos-seed <integer>] [demo flags]
-${demoFlagsUsage}`
-
-const flags = [
-  "port",
-  "host",
-  "base-url",
-  "project-id",
-  "publishable-client-key",
-  "secret-server-key",
-  "super-secret-admin-key",
-  "access-token-lifetime",
-  "chaos-rate-limit",
-  "chaos-seed"
-] as const
-
-type Flag = (typeof flags)[number]
-
-/** Parses the command line (`--name value` or `--name=value`). */
-const parseArguments = (argv: ReadonlyArray<string>): Partial<Record<Flag, string>> | { readonly error: string } => {
-  const parsed: Partial<Record<Flag, string>> = {}
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === "--help" || arg === "-h") return { error: usage }
-    if (!arg.startsWith("--")) return { error: `Unexpected argument "${arg}".\n${usage}` }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]
-    if (!(flags as ReadonlyArray<string>).includes(name)) return { error: `Unknown flag "--${name}".\n${usage}` }
-    const value = inline ?? argv[++i]
-    if (value === undefined) return { error: `Flag "--${name}" needs a value.\n${usage}` }
-    parsed[name as Flag] = value
-  }
-  return parsed
-}
-
 const main = (argv: ReadonlyArray<string>) => {
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const command = parseCommandLine(argv)
+  if (command._tag === "Help") {
     process.stdout.write(`${usage}\n`)
     return
   }
-  const demoFlags = parseDemoFlags(argv)
-  if ("error" in demoFlags) {
-    process.stderr.write(`${demoFlags.error}\n${usage}\n`)
+  if (command._tag === "Invalid") {
+    process.stderr.write(`${command.message}\n${usage}\n`)
     process.exitCode = 2
     return
-  }
-  const parsed = parseArguments(demoFlags.rest)
-  if ("error" in parsed) {
-    process.stderr.write(`${parsed.error}\n`)
-    process.exitCode = 2
-    return
-  }
-  const port = Number(parsed.port ?? "8102")
-  const lifetime = parsed["access-token-lifetime"] === undefined ? undefined : Number(parsed["access-token-lifetime"])
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || (lifetime !== undefined && !(Number.isInteger(lifetime) && lifetime > 0))) {
-    process.stderr.write(`Invalid --port or --access-token-lifetime.\n${usage}\n`)
-    process.exitCode = 2
-    return
-  }
-  const demo: DemoProjectOptions = {
-    ...demoFlags.demo,
-    ...(parsed["project-id"] !== undefined ? { id: parsed["project-id"] } : {}),
-    ...(parsed["publishable-client-key"] !== undefined ? { publishableClientKey: parsed["publishable-client-key"] } : {}),
-    ...(parsed["secret-server-key"] !== undefined ? { secretServerKey: parsed["secret-server-key"] } : {}),
-    ...(parsed["super-secret-admin-key"] !== undefined ? { superSecretAdminKey: parsed["super-secret-admin-key"] } : {})
-  }
-  const chaosRate = parsed["chaos-rate-limit"] === undefined ? undefined : Number(parsed["chaos-rate-limit"])
-  const chaosSeed = parsed["chaos-seed"] === undefined ? undefined : Number(parsed["chaos-seed"])
-  if ((chaosRate !== undefined && !(chaosRate >= 0 && chaosRate <= 1)) || (chaosSeed !== undefined && !Number.isSafeInteger(chaosSeed))) {
-    process.stderr.write(`Invalid --chaos-rate-limit (0 to 1) or --chaos-seed (an integer).\n${usage}\n`)
-    process.exitCode = 2
-    return
-  }
-  const emulatorOptions: EmulatorOptions = {
-    demo,
-    ...(lifetime !== undefined ? { accessTokenLifetimeSeconds: lifetime } : {}),
-    ...(chaosRate !== undefined ? { chaosRateLimit: { rate: chaosRate, ...(chaosSeed !== undefined ? { seed: chaosSeed } : {}) } } : {})
   }
 
   const program = Effect.scoped(
     Effect.gen(function* () {
       const server = yield* serve({
-        port,
-        host: parsed.host ?? "127.0.0.1",
-        ...(parsed["base-url"] !== undefined ? { baseUrl: parsed["base-url"] } : {}),
-        emulatorOptions
+        port: command.port,
+        host: command.host,
+        ...(command.baseUrl !== undefined ? { baseUrl: command.baseUrl } : {}),
+        allowedHosts: command.allowedHosts,
+        emulatorOptions: command.emulatorOptions
       })
       const seed = server.emulator.demoSeed
       process.stdout.write(
@@ -138,7 +74,8 @@ const main = (argv: ReadonlyArray<string>) => {
     Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger))),
     Effect.catchAll((error) =>
       Effect.sync(() => {
-        process.stderr.write(`${error.message}\n`)
+        // a port in use (EADDRINUSE) says which flag picks another
+        process.stderr.write(`${error._tag === "ServeError" ? listenFailureText(error, command.port, command.host) : error.message}\n`)
         process.exitCode = 1
       })
     )

@@ -1,7 +1,9 @@
 /**
  * The Node HTTP adapter (Node only; import it as its own module, it is not re-exported by the
  * emulator's index): a `node:http` server bridging each request to `Emulator.handle` and back.
- * Listens on 127.0.0.1 unless told otherwise; closed with its scope.
+ * Listens on 127.0.0.1 unless told otherwise; closed with its scope. A request whose `Host` is
+ * not one of the server's names is answered 403 before any route runs (DNS rebinding: see
+ * `BrowserAccess.ts`).
  *
  * @example
  * ```ts
@@ -22,6 +24,7 @@ import { Data, Effect, Runtime } from "effect"
 import type { Scope } from "effect"
 import type { Emulator, EmulatorError, EmulatorOptions } from "./Emulator.js"
 import { make as makeEmulator } from "./Emulator.js"
+import { foreignHostText, hostNameOfUrlOrHost, isAllowedHost } from "./BrowserAccess.js"
 import { nodeSmtpProbe } from "./NodeSmtpProbe.js"
 import { internalErrorText } from "./Responses.js"
 
@@ -35,9 +38,18 @@ export interface ServeOptions {
    * The server's public base URL (an `http(s)` origin, e.g. `http://localhost:8102`): every
    * request's URL is built on it, so it is the issuer of tokens and the base of OAuth URLs unless
    * the emulator has its own `baseUrl`. Default: the listen address, `http://{host}:{port}`. The
-   * request's `Host` header is never used.
+   * request's `Host` header never builds a URL (it only decides whether the request is answered:
+   * `allowedHosts`).
    */
   readonly baseUrl?: string
+  /**
+   * More host names the server answers to (e.g. `emulator` for `http://emulator:8102` in a
+   * container network), besides the host of `baseUrl` (or of the listen address), `localhost`,
+   * names under `.localhost` and IP addresses; any port. A request with another `Host` is
+   * answered 403 (a web page reaching the emulator through DNS rebinding). A name or an
+   * `http(s)` URL whose host is taken.
+   */
+  readonly allowedHosts?: ReadonlyArray<string>
   /** The emulator to serve; default a fresh one built from `emulatorOptions`. */
   readonly emulator?: Emulator
   readonly emulatorOptions?: EmulatorOptions
@@ -133,8 +145,9 @@ const withDeclaredLength = (request: Request, size: number): Request => {
 
 /**
  * Serves an emulator over HTTP until the scope closes. Request URLs are built on a fixed base
- * (`baseUrl`, else the listen address), never on the `Host` header; request bodies longer than
- * the emulator's `maxRequestBodyBytes` are not kept and are answered 413.
+ * (`baseUrl`, else the listen address), never on the `Host` header; a request whose `Host` is not
+ * one of the server's names (`allowedHosts`) is answered 403 text before any route runs; request
+ * bodies longer than the emulator's `maxRequestBodyBytes` are not kept and are answered 413.
  */
 export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, ServeError | EmulatorError, Scope.Scope> =>
   Effect.gen(function* () {
@@ -149,6 +162,16 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
       }
       fixedBase = parsed
     }
+    const ownNames = new Set<string>()
+    for (const text of [...(fixedBase === undefined ? [] : [fixedBase]), host, ...(options.allowedHosts ?? [])]) {
+      const name = hostNameOfUrlOrHost(text)
+      if (name === undefined) {
+        return yield* Effect.fail(
+          new ServeError({ message: `A host name the server answers to must be a name such as emulator.test or an http(s) URL, got "${text}".`, cause: undefined })
+        )
+      }
+      ownNames.add(name)
+    }
     const emulator = options.emulator ?? (yield* makeEmulator({ smtpProbe: nodeSmtpProbe, ...options.emulatorOptions }))
     const limit = emulator.settings.maxRequestBodyBytes
     const runtime = yield* Effect.runtime<never>()
@@ -157,6 +180,15 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
     let base = fixedBase ?? `http://${host}`
 
     const server = http.createServer((incoming, outgoing) => {
+      // before any route runs (DNS rebinding: the module description of BrowserAccess.ts)
+      const hostHeader = incoming.headers.host
+      if (!isAllowedHost(hostHeader, ownNames)) {
+        // the body is not read: drained while the answer goes out, then the connection is closed
+        incoming.resume()
+        outgoing.writeHead(403, { "content-type": "text/plain; charset=utf-8", connection: "close" })
+        outgoing.end(foreignHostText(hostHeader ?? "", base))
+        return
+      }
       const chunks: Array<Buffer> = []
       let size = 0
       let tooLarge = false

@@ -1,6 +1,7 @@
 /**
  * Helpers for the emulator tests: build an emulator, send wire requests to `handle`, read answers.
  */
+import { spawn } from "node:child_process"
 import { Effect } from "effect"
 import * as Emulator from "../../src/emulator/Emulator.js"
 
@@ -96,3 +97,24 @@ export const signUp = (
 /** A fresh emulator (fewer PBKDF2 iterations keep the suite fast). */
 export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
   Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
+
+/** What a CLI run printed, and its exit code. */
+export interface CliRun {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the emulator's CLI (`node --import tsx src/emulator/cli.ts`) to its exit; killed if interrupted. */
+export const runCli = (args: ReadonlyArray<string>): Effect.Effect<CliRun> =>
+  Effect.async<CliRun>((resume) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once("exit", (code) => resume(Effect.succeed({ code, stdout, stderr })))
+    return Effect.sync(() => {
+      if (child.exitCode === null) child.kill("SIGKILL")
+    })
+  })

@@ -12,7 +12,7 @@ import { Effect, Logger } from "effect"
 import { demoProjectConfig, demoUser } from "../../examples/react-app/server.js"
 import { describeDemoSeed, parseDemoFlags } from "../../src/emulator/DemoFlags.js"
 import * as Emulator from "../../src/emulator/index.js"
-import { clientHeaders, makeEmulator, send } from "./helpers.js"
+import { clientHeaders, makeEmulator, runCli, send } from "./helpers.js"
 
 const { defaults } = Emulator
 
@@ -262,19 +262,7 @@ describe("the CLI over HTTP", () => {
     "--help lists the demo flags; a bad demo flag exits 2 with the usage",
     () =>
       Effect.gen(function* () {
-        const run = (args: ReadonlyArray<string>) =>
-          Effect.promise(
-            () =>
-              new Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resolve) => {
-                const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] })
-                let stdout = ""
-                let stderr = ""
-                child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
-                child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-                child.once("exit", (code) => resolve({ code, stdout, stderr }))
-              })
-          )
-        const [help, bad] = yield* Effect.all([run(["--help"]), run(["--demo-user", "nobody"])], { concurrency: 2 })
+        const [help, bad] = yield* Effect.all([runCli(["--help"]), runCli(["--demo-user", "nobody"])], { concurrency: 2 })
         expect(help.code).toBe(0)
         for (const flag of ["--demo-user", "--no-demo-user", "--blank", "--[no-]client-team-creation", "--[no-]client-user-deletion", "--[no-]user-api-keys", "--[no-]team-api-keys", "--trusted-domain"]) {
           expect(help.stdout).toContain(flag)

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
+import { stripTags } from "../../src/emulator/rendering/ReactEmail.js"
 import { doctype, renderEmailWithTemplate } from "../../src/emulator/rendering/RenderEmail.js"
 import type { RenderedEmail, RenderOptions } from "../../src/emulator/rendering/RenderEmail.js"
 import { defaultThemes, emptyTheme, newTemplateSource } from "../../src/emulator/rendering/Themes.js"
@@ -257,6 +258,25 @@ describe("hostile sources end in a failure within bounds", () => {
     for (let i = 1; i <= 20; i++) lines.push(`const s${i} = s${i - 1} + s${i - 1}`)
     const source = `export function EmailTemplate() {\n${lines.join("\n")}\nconst all = [${Array.from({ length: 600 }, () => "s20").join(", ")}]\nreturn <p title={"" + all}>x</p> }`
     expect(failure(source)).toBe("Rendering built a text longer than 2000000 characters")
+  })
+
+  it(
+    "raw HTML of 2^18 `<` with no `>` becomes plain text in one pass (the tag regex scanned to the end from every `<`: minutes)",
+    () => {
+      const lines = ["const s0 = \"<\""]
+      for (let i = 1; i <= 18; i++) lines.push(`const s${i} = s${i - 1} + s${i - 1}`)
+      const source = `export function EmailTemplate() {\n${lines.join("\n")}\nreturn <div dangerouslySetInnerHTML={{ __html: "a<b>c" + s18 }} /> }`
+      expect(source.length).toBeLessThan(700)
+      const email = rendered(source)
+      expect(email.text).toBe(`a c${"<".repeat(2 ** 18)}`)
+    },
+    60_000
+  )
+
+  it("tags in raw HTML are stripped as `replace(/<[^>]*>/g, \" \")` strips them", () => {
+    for (const html of ["", "a", "<", ">", "<>", "a<b>c", "<<a>>", "x<y", "a>b<c>d", "<a<b>c>", "<p>one</p><p>two", "<<<", "a<b c=\"d>e\">f"]) {
+      expect(stripTags(html), html).toBe(html.replace(/<[^>]*>/g, " "))
+    }
   })
 
   it("an element tree shared 2^30 times stops at the step bound", () => {

@@ -7,14 +7,20 @@
  *   keys: `/internal/metrics` counts `constructor`, `toString`, `__proto__`;
  * - the `Host` header (malformed, or another host) neither breaks the Node server nor decides the
  *   token issuer or OAuth URLs: the server's base URL is fixed at start;
+ * - a `Host` that is not one of the server's names (its base URL's, `localhost`, `*.localhost`, an
+ *   IP address, `allowedHosts`) is answered 403 before any route runs (issue 25 item 6: a page
+ *   reaching the emulator through DNS rebinding reads no code and uses no admin key);
  * - request bodies are capped (1 MiB by default, `maxRequestBodyBytes`): 413 text, nothing stored;
  * - the outbox (which anyone can fill with sign-in codes) keeps the newest 10 000 e-mails.
  */
 import * as nodeHttp from "node:http"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fillPath } from "../../src/core/Endpoint.js"
+import { foreignHostText } from "../../src/emulator/BrowserAccess.js"
+import { tooDeepConfigText } from "../../src/emulator/ConfigOverrides.js"
 import * as Outbox from "../../src/emulator/Outbox.js"
+import * as Passkeys from "../../src/emulator/Passkeys.js"
 import { maxJsonDepth } from "../../src/emulator/Router.js"
 import { allRoutes } from "../../src/emulator/routes/index.js"
 import type { RunningServer } from "../../src/emulator/server.js"
@@ -115,6 +121,63 @@ describe("a deeply nested JSON body is a SCHEMA_ERROR, never a 500", () => {
       send(emulator, { method: "PATCH", path: `/api/v1/users/${tokens.user_id}`, headers: serverHeaders(emulator.demo), body: { server_metadata: "[{".repeat(5000) } })
     )
     expect(inString.status).toBe(200)
+  })
+})
+
+describe("JSON text inside a request is bounded like the body (one parser for every JSON the emulator reads)", () => {
+  const deepConfig = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
+
+  it("a config_override_string or config_string nested 3000 levels deep is a 400 text, never a 500, and changes nothing", async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    const headers = adminHeaders(emulator.demo)
+    const before = emulator.state.projects.get(emulator.demo.projectId)!.config
+    const writes = [
+      { method: "PATCH", path: "/api/v1/internal/config/override/environment", body: { config_override_string: deepConfig(3000) } },
+      { method: "PUT", path: "/api/v1/internal/config/override/environment", body: { config_string: deepConfig(3000) } },
+      { method: "PUT", path: "/api/v1/internal/config/override/branch", body: { config_string: deepConfig(3000), source: { type: "unlinked" } } }
+    ]
+    for (const write of writes) {
+      const answer = await Effect.runPromise(send(emulator, { ...write, headers }))
+      expect([write.method, write.path, answer.status], answer.text.slice(0, 200)).toEqual([write.method, write.path, 400])
+      expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8")
+      expect(answer.text).toBe(tooDeepConfigText)
+    }
+    expect(emulator.state.projects.get(emulator.demo.projectId)!.config).toBe(before)
+    const stored = await Effect.runPromise(send(emulator, { path: "/api/v1/internal/config/override/environment", headers }))
+    expect(stored.json).toEqual({ config_string: "{}" })
+  })
+
+  it(`a config string nesting ${maxJsonDepth} levels is read, one level more is refused`, async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    const patch = (depth: number) =>
+      Effect.runPromise(
+        send(emulator, {
+          method: "PATCH",
+          path: "/api/v1/internal/config/override/environment",
+          headers: adminHeaders(emulator.demo),
+          body: { config_override_string: deepConfig(depth) }
+        })
+      )
+    const atLimit = await patch(maxJsonDepth)
+    expect(atLimit.status, atLimit.text.slice(0, 200)).toBe(200)
+    const over = await patch(maxJsonDepth + 1)
+    expect([over.status, over.text]).toEqual([400, tooDeepConfigText])
+  })
+
+  it("an access token whose header or payload is nested 3000 levels deep is UNPARSABLE_ACCESS_TOKEN; a passkey's clientDataJSON nested as deep has no origin", async () => {
+    const emulator = await Effect.runPromise(makeEmulator())
+    const part = (json: string) => Buffer.from(json, "utf8").toString("base64url")
+    const deep = nested(3000, `{"aud":"${emulator.demo.projectId}"}`)
+    const flat = part(`{"alg":"ES256","kid":"k"}`)
+    for (const token of [`${part(deep)}.${part(`{"aud":"${emulator.demo.projectId}"}`)}.c2ln`, `${flat}.${part(deep)}.c2ln`]) {
+      const answer = await Effect.runPromise(send(emulator, { path: "/api/v1/users/me", headers: clientHeaders(emulator.demo, { "x-stack-access-token": token }) }))
+      expect([answer.status, answer.headers.get("x-stack-known-error")]).toEqual([401, "UNPARSABLE_ACCESS_TOKEN"])
+    }
+    const project = emulator.state.projects.get(emulator.demo.projectId)!
+    const clientData = part(`{"origin":"http://localhost:3000","deep":${nested(3000)}}`)
+    const party = Passkeys.expectedRelyingParty(project, clientData, "registration")
+    expect(Either.isLeft(party) && party.left.message).toBe("Passkey registration failed because the client data has no valid origin")
+    expect(Either.isRight(Passkeys.expectedRelyingParty(project, part(`{"origin":"http://localhost:3000"}`), "registration"))).toBe(true)
   })
 })
 
@@ -246,10 +309,11 @@ describe("over HTTP", () => {
     expect(answer.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
   })
 
-  it("a malformed Host header never answers 500", async () => {
+  it("a malformed Host header never answers 500: it is refused like a foreign one (403 text)", async () => {
     for (const host of ["bad host", "[", "a:b:c", "%zz", "evil.example:99999", "@", "\\\\x"]) {
       const answer = await raw(server.port, { path: "/api/v1", headers: { host } })
-      expect(answer.status, host).toBe(200)
+      expect(answer.status, host).toBe(403)
+      expect(answer.headers.get("content-type"), host).toBe("text/plain; charset=utf-8")
     }
   })
 
@@ -257,21 +321,21 @@ describe("over HTTP", () => {
     const signedUp = await raw(server.port, {
       method: "POST",
       path: "/api/v1/auth/password/sign-up",
-      headers: { ...clientHeaders(server.emulator.demo), host: "evil.example", "content-type": "application/json" },
+      headers: { ...clientHeaders(server.emulator.demo), host: "localhost:1", "content-type": "application/json" },
       body: JSON.stringify({ email: "host@example.com", password: "correct horse battery" })
     })
     expect(signedUp.status).toBe(200)
     expect(claimsOf(signedUp.json.access_token).iss).toBe(`${server.baseUrl}/api/v1/projects/${server.emulator.demo.projectId}`)
     const authorize = await raw(server.port, {
       path: `/api/v1/auth/oauth/authorize/github?${authorizeQuery({ project: server.emulator.demo }, pkce().challenge).toString()}`,
-      headers: { host: "evil.example" }
+      headers: { host: "app.localhost:3000" }
     })
     expect(authorize.status).toBe(200)
     const location = new URL(authorize.json.location)
     expect(location.origin).toBe(server.baseUrl)
     expect(location.searchParams.get("redirect_uri")).toBe(`${server.baseUrl}/api/v1/auth/oauth/callback/github`)
     // an absolute-form request target keeps only its path
-    const absolute = await raw(server.port, { path: "http://evil.example/api/v1/this-path-does-not-exist", headers: { host: "evil.example" } })
+    const absolute = await raw(server.port, { path: "http://evil.example/api/v1/this-path-does-not-exist", headers: { host: "localhost" } })
     expect(absolute.status).toBe(404)
     expect(absolute.text).toContain(`URL: ${server.baseUrl}/api/v1/this-path-does-not-exist`)
   })
@@ -286,7 +350,7 @@ describe("over HTTP", () => {
             raw(fixed.port, {
               method: "POST",
               path: "/api/v1/auth/password/sign-up",
-              headers: { ...clientHeaders(fixed.emulator.demo), host: "evil.example", "content-type": "application/json" },
+              headers: { ...clientHeaders(fixed.emulator.demo), host: "10.1.2.3:80", "content-type": "application/json" },
               body: JSON.stringify({ email: "fixed@example.com", password: "correct horse battery" })
             })
           )
@@ -319,6 +383,90 @@ describe("over HTTP", () => {
     expect(server.emulator.state.projects.get(demo.projectId)!.users.get(userId)!.serverMetadata).toBeNull()
     const after = await fetch(`${server.baseUrl}/api/v1`)
     expect(after.status).toBe(200)
+  })
+
+  describe("DNS rebinding: a request whose Host is not one of the server's names is refused before any route runs", () => {
+    const foreign = ["evil.example", "evil.example:8102", "127.0.0.1.nip.io", "localhost.evil.example", "EVIL.example.", "[::1].evil.example"]
+
+    it("the outbox, admin access and a sign-up with a foreign Host answer 403 text without CORS headers, and nothing is read or written", async () => {
+      const demo = server.emulator.demo
+      const project = server.emulator.state.projects.get(demo.projectId)!
+      const usersBefore = project.users.size
+      const nameBefore = project.displayName
+      await raw(server.port, {
+        method: "POST",
+        path: "/api/v1/auth/otp/send-sign-in-code",
+        headers: { ...clientHeaders(demo), "content-type": "application/json" },
+        body: JSON.stringify({ email: "victim@example.com", callback_url: "http://localhost:3000/handler/magic-link-callback" })
+      })
+      const outboxBefore = server.emulator.outbox().length
+      expect(outboxBefore).toBeGreaterThan(0)
+      for (const host of foreign) {
+        const requests = [
+          { path: "/api/v1/emulator/outbox", headers: { host } },
+          { method: "PATCH", path: "/api/v1/internal/projects/current", headers: { ...adminHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ display_name: "Owned" }) },
+          { method: "POST", path: "/api/v1/auth/password/sign-up", headers: { ...clientHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ email: "rebound@example.com", password: "correct horse battery" }) },
+          { path: "/api/v1", headers: { host } }
+        ]
+        for (const request of requests) {
+          const answer = await raw(server.port, request)
+          expect([host, request.path, answer.status]).toEqual([host, request.path, 403])
+          expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8")
+          expect(answer.headers.get("access-control-allow-origin")).toBeNull()
+          expect(answer.headers.get("x-stack-request-id")).toBeNull()
+          // its body is never read: the connection is closed after the answer
+          expect(answer.headers.get("connection")).toBe("close")
+          expect(answer.text).toBe(foreignHostText(host, server.baseUrl))
+          expect(answer.text).not.toContain("victim@example.com")
+        }
+      }
+      expect(project.users.size).toBe(usersBefore)
+      expect(project.displayName).toBe(nameBefore)
+      expect(server.emulator.outbox().length).toBe(outboxBefore)
+    })
+
+    it("the base URL's host, localhost, a name under .localhost and IP addresses are answered, with any port", async () => {
+      for (const host of [new URL(server.baseUrl).host, "127.0.0.1", "localhost", "LOCALHOST:3000", "localhost.:8102", "app.localhost:5173", "[::1]:8102", "[::1]", "10.0.0.5:8102", "192.168.1.20"]) {
+        const answer = await raw(server.port, { path: "/api/v1", headers: { host } })
+        expect([host, answer.status]).toEqual([host, 200])
+      }
+    })
+
+    it("serve({ baseUrl, allowedHosts }) answers those hosts too; an allowed host that is not a name is refused at start", async () => {
+      const statuses = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const named = yield* serve({ port: 0, baseUrl: "http://emulator.test:8999", allowedHosts: ["emulator", "https://auth.example.com"] })
+            const status = (host: string) => Effect.promise(() => raw(named.port, { path: "/api/v1", headers: { host } }).then((answer) => [host, answer.status] as const))
+            return yield* Effect.all(["emulator.test", "emulator.test:1", "emulator:8102", "Auth.Example.com", "evil.example", "emulator.test.evil.example"].map(status))
+          })
+        )
+      )
+      expect(statuses).toEqual([
+        ["emulator.test", 200],
+        ["emulator.test:1", 200],
+        ["emulator:8102", 200],
+        ["Auth.Example.com", 200],
+        ["evil.example", 403],
+        ["emulator.test.evil.example", 403]
+      ])
+      for (const allowedHosts of [["not a host"], ["ftp://x y"], ["a/b"]]) {
+        const failed = await Effect.runPromise(Effect.scoped(Effect.flip(serve({ port: 0, allowedHosts }))))
+        expect(failed._tag, allowedHosts[0]).toBe("ServeError")
+      }
+    })
+
+    it("a server listening on all IPv6 interfaces starts and answers its loopback", async () => {
+      const answer = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const all = yield* serve({ port: 0, host: "::" })
+            return yield* Effect.promise(() => fetch(`http://[::1]:${all.port}/api/v1`).then((response) => response.status))
+          })
+        )
+      )
+      expect(answer).toBe(200)
+    })
   })
 })
 
