@@ -4,8 +4,8 @@
  * bearer or dpop in any case, a positive `expires_in` where present, never the text `undefined`.
  *
  * The token endpoint's answer is defined with the session that sends the refresh grant
- * (`session/RefreshGrant.ts`, docs/ARCHITECTURE.md) and re-exported here; the grant itself (its
- * descriptor, form fields and the public-client secret) is wire-only and stays there.
+ * and re-exported here; the grant itself (its descriptor, form fields and the public-client
+ * secret) is wire-only and not exported.
  *
  * @module
  */

@@ -4,7 +4,7 @@
  * and the `Set-Cookie` / `document.cookie` strings that write it.
  *
  * Nothing here touches a browser or a request: the browser store (`BrowserCookieStore.ts`), the
- * request store (`RequestTokenStore.ts`) and the server-rendering helpers (`src/next`) pass in
+ * request store (`RequestTokenStore.ts`) and the server-rendering helpers (`stack-auth-effect/next`) pass in
  * the project id, whether the site is served over HTTPS (`secure`) and the current time (`now`).
  *
  * Reading rules:
@@ -148,7 +148,7 @@ export const readRefreshToken = (
 }
 
 /**
- * The token pair the cookies hold (§5.3 reading rules). The access token is read from
+ * The token pair the cookies hold (by the official SDK's reading rules). The access token is read from
  * `stack-access` only when its element 0 equals the chosen refresh token. Never throws.
  */
 export const readTokens = (cookies: CookieMap, projectId: string): StoredTokens => {
