@@ -1,6 +1,6 @@
 /**
- * Finds the code examples of the documentation: the ```ts / ```tsx blocks of README.md and the
- * fenced blocks inside TSDoc comments (`@example`) of `src/` and `react/`, and type-checks them as
+ * Finds the code examples of the documentation: the ```ts / ```tsx blocks of README.md and of
+ * the guides (`docs/guides/*.md`), and the fenced blocks inside TSDoc comments (`@example`) of `src/` and `react/`, and type-checks them as
  * modules of one TypeScript program (the options of tsconfig.json: the package's entry points by
  * name, `effect`, … from node_modules).
  */
@@ -82,8 +82,61 @@ const sourceFiles = (dir: string): Array<string> =>
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
     .sort()
 
-/** The documented files: README.md, then every source file of `src/` and `react/`. */
-export const documentedFiles = (): Array<string> => ["README.md", ...sourceFiles("src"), ...sourceFiles("react")]
+/** The guides: every markdown file of `docs/guides/`, sorted. */
+export const guideFiles = (): Array<string> =>
+  fs
+    .readdirSync(path.join(root, "docs", "guides"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/guides/${name}`)
+
+/** The documented files: README.md, the guides, then every source file of `src/` and `react/`. */
+export const documentedFiles = (): Array<string> => ["README.md", ...guideFiles(), ...sourceFiles("src"), ...sourceFiles("react")]
+
+/**
+ * The part of Next.js' types the guides use (`next/headers`, `next/server`), as Next 15 declares
+ * them (the same signatures, fewer members), so that the guides' Next.js code is checked against
+ * the shapes an app gets without installing the framework here. Written next to the examples,
+ * outside the project's own sources.
+ */
+export const nextTypes = `declare module "next/headers" {
+  export interface RequestCookie { name: string; value: string }
+  export interface ResponseCookie extends RequestCookie {
+    expires?: number | Date; maxAge?: number; domain?: string; path?: string; secure?: boolean
+    httpOnly?: boolean; sameSite?: true | false | "lax" | "strict" | "none"; partitioned?: boolean
+    priority?: "low" | "medium" | "high"
+  }
+  export interface ReadonlyRequestCookies {
+    get(...args: [name: string] | [RequestCookie]): RequestCookie | undefined
+    getAll(...args: [name: string] | [RequestCookie] | []): RequestCookie[]
+    has(name: string): boolean
+    set(...args: [key: string, value: string, cookie?: Partial<ResponseCookie>] | [options: ResponseCookie]): ReadonlyRequestCookies
+    delete(...args: [key: string] | [options: Omit<ResponseCookie, "value" | "expires">]): ReadonlyRequestCookies
+  }
+  export function cookies(): Promise<ReadonlyRequestCookies>
+  export function headers(): Promise<Headers>
+}
+declare module "next/navigation" {
+  export function redirect(url: string): never
+}
+declare module "next/server" {
+  import type { RequestCookie } from "next/headers"
+  export interface RequestCookies {
+    get(...args: [name: string] | [RequestCookie]): RequestCookie | undefined
+    getAll(...args: [name: string] | [RequestCookie] | []): RequestCookie[]
+    has(name: string): boolean
+  }
+  export class NextRequest extends Request {
+    get cookies(): RequestCookies
+    get nextUrl(): URL
+  }
+  export class NextResponse<Body = unknown> extends Response {
+    static json<JsonBody>(body: JsonBody, init?: ResponseInit): NextResponse<JsonBody>
+    static redirect(url: string | URL, init?: number | ResponseInit): NextResponse
+    static next(init?: { headers?: HeadersInit; request?: { headers?: Headers } }): NextResponse
+  }
+}
+`
 
 /** Every example of a documented file. */
 export const examplesOf = (file: string): Array<Example> => {
@@ -127,7 +180,9 @@ export const checkExamples = (
   if (config === undefined) throw new Error("tsconfig.json could not be read")
   const options: ts.CompilerOptions = { ...config.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false }
   const extra = alsoFiles.map((file) => path.join(root, file))
-  const program = ts.createProgram({ rootNames: [...byPath.keys(), ...extra], options })
+  const shim = path.join(outDir, "next-types.d.ts")
+  fs.writeFileSync(shim, nextTypes)
+  const program = ts.createProgram({ rootNames: [...byPath.keys(), ...extra, shim], options })
   const checker = program.getTypeChecker()
   const diagnostics: Array<ExampleDiagnostic> = []
   for (const [index, fileName] of extra.entries()) {

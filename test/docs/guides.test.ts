@@ -1,0 +1,109 @@
+/**
+ * The guides' code runs as written. A block preceded by `<!-- run: vitest -->` is a test file
+ * (the testing guide's): each is saved as a `*.test.ts` file and all are run by vitest in a child
+ * process, with the package's entry points by name. A block preceded by `<!-- run: tsx -->` is a
+ * module run with tsx by a driver the test writes (the server guides' handlers), against the
+ * emulator. (Every block is also type-checked by examples.test.ts.)
+ */
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { guideFiles, root } from "./examples.js"
+
+/** One runnable block of a guide. */
+interface Runnable {
+  readonly file: string
+  /** 1-based line of the block's first code line. */
+  readonly line: number
+  readonly runner: "vitest" | "tsx"
+  readonly code: string
+}
+
+/** The blocks of a markdown text preceded by a `<!-- run: … -->` line. */
+const runnableBlocks = (file: string, text: string): Array<Runnable> => {
+  const lines = text.split("\n")
+  const found: Array<Runnable> = []
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const marker = /^<!-- run: (vitest|tsx) -->$/.exec(lines[i]!.trim())
+    if (marker === null) continue
+    if (!/^```(ts|tsx)$/.test(lines[i + 1]!.trim())) throw new Error(`${file}:${i + 1}: a run marker must precede a ts block`)
+    let end = i + 2
+    while (end < lines.length && lines[end]!.trim() !== "```") end++
+    found.push({ file, line: i + 3, runner: marker[1] as Runnable["runner"], code: lines.slice(i + 2, end).join("\n") })
+  }
+  return found
+}
+
+const blocks = guideFiles().flatMap((file) => runnableBlocks(file, fs.readFileSync(path.join(root, file), "utf8")))
+const scratch = path.join(root, "test-output", `guides-${process.pid}`)
+const nameOf = (block: Runnable) => `${block.file.replace(/[^A-Za-z0-9]+/g, "_")}_L${block.line}`
+
+/** The package's entry points by name, for the child vitest (the same aliases as the repository's config). */
+const vitestConfig = (include: string) => `import { defineConfig } from "vitest/config"
+const here = (p) => ${JSON.stringify(root)} + "/" + p
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^stack-auth-effect$/, replacement: here("src/index.ts") },
+      { find: /^stack-auth-effect\\/react$/, replacement: here("react/index.ts") },
+      { find: /^stack-auth-effect\\/next$/, replacement: here("src/next/index.ts") },
+      { find: /^stack-auth-effect\\/server$/, replacement: here("src/server/index.ts") },
+      { find: /^stack-auth-effect\\/emulator$/, replacement: here("src/emulator/index.ts") },
+      { find: /^stack-auth-effect\\/emulator\\/server$/, replacement: here("src/emulator/server.ts") },
+      { find: /^stack-auth-effect\\/emulator\\/msw$/, replacement: here("src/emulator/MswHandlers.ts") }
+    ]
+  },
+  test: { include: [${JSON.stringify(include)}], testTimeout: 60000, hookTimeout: 60000 }
+})
+`
+
+interface VitestReport {
+  readonly testResults: ReadonlyArray<{
+    readonly name: string
+    readonly status: string
+    readonly message?: string
+    readonly assertionResults: ReadonlyArray<{ readonly title: string; readonly status: string; readonly failureMessages: ReadonlyArray<string> }>
+  }>
+}
+
+const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+  new Promise<{ readonly stdout: string; readonly stderr: string; readonly code: number }>((resolve) => {
+    execFile(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ stdout, stderr, code: error === null ? 0 : typeof error.code === "number" ? error.code : 1 })
+    )
+  })
+
+beforeAll(() => fs.mkdirSync(scratch, { recursive: true }))
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+describe("the guides' runnable blocks", () => {
+  it("finds the marked blocks: the testing guide's three test files at least", () => {
+    expect(blocks.filter((block) => block.runner === "vitest" && block.file === "docs/guides/testing.md")).toHaveLength(3)
+    expect(runnableBlocks("x.md", ["text", "<!-- run: vitest -->", "```ts", "const a = 1", "```"].join("\n"))).toEqual([
+      { file: "x.md", line: 4, runner: "vitest", code: "const a = 1" }
+    ])
+  })
+
+  it("every `run: vitest` block passes as a vitest test file", async () => {
+    const dir = path.join(scratch, "vitest")
+    fs.mkdirSync(dir, { recursive: true })
+    const tests = blocks.filter((block) => block.runner === "vitest")
+    for (const block of tests) fs.writeFileSync(path.join(dir, `${nameOf(block)}.test.ts`), block.code)
+    const config = path.join(dir, "vitest.config.mjs")
+    fs.writeFileSync(config, vitestConfig(`${path.relative(root, dir)}/*.test.ts`))
+    const report = path.join(dir, "report.json")
+    const result = await run([path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${report}`])
+    expect(fs.existsSync(report), result.stderr).toBe(true)
+    const { testResults } = JSON.parse(fs.readFileSync(report, "utf8")) as VitestReport
+    const outcome = tests.map((block) => {
+      const file = testResults.find((entry) => path.basename(entry.name) === `${nameOf(block)}.test.ts`)
+      const failures = file?.assertionResults.filter((test) => test.status !== "passed").map((test) => `${test.title}: ${test.failureMessages.join(" ")}`) ?? []
+      return { block: `${block.file}:${block.line}`, status: file?.status, tests: file?.assertionResults.length ?? 0, failures, message: file?.message ?? "" }
+    })
+    for (const entry of outcome) {
+      expect(entry, JSON.stringify(entry)).toMatchObject({ status: "passed", failures: [] })
+      expect(entry.tests).toBeGreaterThan(0)
+    }
+  }, 240_000)
+})
