@@ -17,6 +17,8 @@ interface Runnable {
   /** 1-based line of the block's first code line. */
   readonly line: number
   readonly runner: "vitest" | "tsx"
+  /** For `run: tsx <driver>`: which driver runs the block. */
+  readonly driver?: string
   readonly code: string
 }
 
@@ -25,12 +27,18 @@ const runnableBlocks = (file: string, text: string): Array<Runnable> => {
   const lines = text.split("\n")
   const found: Array<Runnable> = []
   for (let i = 0; i + 1 < lines.length; i++) {
-    const marker = /^<!-- run: (vitest|tsx) -->$/.exec(lines[i]!.trim())
+    const marker = /^<!-- run: (vitest|tsx)(?: ([\w-]+))? -->$/.exec(lines[i]!.trim())
     if (marker === null) continue
     if (!/^```(ts|tsx)$/.test(lines[i + 1]!.trim())) throw new Error(`${file}:${i + 1}: a run marker must precede a ts block`)
     let end = i + 2
     while (end < lines.length && lines[end]!.trim() !== "```") end++
-    found.push({ file, line: i + 3, runner: marker[1] as Runnable["runner"], code: lines.slice(i + 2, end).join("\n") })
+    found.push({
+      file,
+      line: i + 3,
+      runner: marker[1] as Runnable["runner"],
+      ...(marker[2] === undefined ? {} : { driver: marker[2] }),
+      code: lines.slice(i + 2, end).join("\n")
+    })
   }
   return found
 }
@@ -74,6 +82,44 @@ const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> 
     )
   })
 
+/**
+ * The program that runs a `run: tsx <driver>` block: it starts the emulator over HTTP, sets the
+ * environment the guides read (`STACK_PROJECT_ID`, `STACK_SECRET_SERVER_KEY`, `STACK_API_URL`),
+ * signs the demo user in with the SDK, imports the block and sends it one request with the user's
+ * `Authorization` header and one without; prints `{ signedIn: [status, body], anonymous: [status] }`.
+ */
+const driverSource = (driver: string, blockFile: string) => `import { Effect, Exit, Option, Scope } from "effect"
+import { Password, Stack, Tokens } from "stack-auth-effect"
+import { serve } from "stack-auth-effect/emulator/server"
+
+const scope = Effect.runSync(Scope.make())
+const running = await Effect.runPromise(Scope.extend(serve({ port: 0 }), scope))
+const demo = running.emulator.demo
+Object.assign(process.env, { STACK_PROJECT_ID: demo.projectId, STACK_SECRET_SERVER_KEY: demo.secretServerKey, STACK_API_URL: running.baseUrl, PORT: "0" })
+const authorization = await Effect.runPromise(
+  Effect.gen(function* () {
+    yield* Password.signInWithPassword({ email: "demo@example.com", password: "demo-password-1234" })
+    return Option.getOrThrow(yield* Tokens.getAuthorizationHeader())
+  }).pipe(Effect.provide(Stack.layerClient({ projectId: demo.projectId, baseUrl: running.baseUrl, tokenStore: "memory" })))
+)
+const block = await import(${JSON.stringify(blockFile)})
+let ask: (headers: Record<string, string>) => Promise<Response>
+${
+  driver === "fetch-handler"
+    ? "ask = (headers) => block.handler(new Request(\"http://app.test/me\", { headers }))"
+    : "await new Promise((resolve) => block.server.listening ? resolve(undefined) : block.server.once(\"listening\", resolve))\n" +
+      "ask = (headers) => fetch(`http://127.0.0.1:${block.server.address().port}/me`, { headers })"
+}
+const signedIn = await ask({ authorization })
+const anonymous = await ask({})
+console.log(JSON.stringify({ signedIn: [signedIn.status, await signedIn.json()], anonymous: [anonymous.status] }))
+${driver === "fetch-handler" ? "await block.dispose()" : "block.server.close()"}
+await Effect.runPromise(Scope.close(scope, Exit.void))
+process.exit(0)
+`
+
+const drivers = ["fetch-handler", "node-handler"]
+
 beforeAll(() => fs.mkdirSync(scratch, { recursive: true }))
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
 
@@ -84,6 +130,27 @@ describe("the guides' runnable blocks", () => {
       { file: "x.md", line: 4, runner: "vitest", code: "const a = 1" }
     ])
   })
+
+  it("every `run: tsx` block names a driver this test has", () => {
+    const tsx = blocks.filter((block) => block.runner === "tsx")
+    expect(tsx.map((block) => block.driver).sort()).toEqual(expect.arrayContaining(drivers))
+    for (const block of tsx) expect(drivers, `${block.file}:${block.line}`).toContain(block.driver)
+  })
+
+  for (const block of blocks.filter((candidate) => candidate.runner === "tsx")) {
+    it(`${block.file}:${block.line} (${block.driver}) admits the signed-in demo user and refuses a request without tokens`, async () => {
+      const dir = path.join(scratch, nameOf(block))
+      fs.mkdirSync(dir, { recursive: true })
+      const blockFile = path.join(dir, "block.ts")
+      fs.writeFileSync(blockFile, block.code)
+      fs.writeFileSync(path.join(dir, "driver.ts"), driverSource(block.driver!, blockFile))
+      const result = await run([path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(dir, "driver.ts")])
+      expect(result.code, result.stderr).toBe(0)
+      const printed = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { signedIn: [number, { id: string; email: string }]; anonymous: [number] }
+      expect(printed.signedIn).toEqual([200, { id: expect.any(String), email: "demo@example.com" }])
+      expect(printed.anonymous).toEqual([401])
+    }, 120_000)
+  }
 
   it("every `run: vitest` block passes as a vitest test file", async () => {
     const dir = path.join(scratch, "vitest")
