@@ -152,9 +152,22 @@ export interface ExampleDiagnostic {
 }
 
 /**
+ * A guide's block that is a file of an app (its first line names it, `// app/layout.tsx`): the
+ * guide's blocks of this kind form one app, importing each other as `@/lib/stack-server`.
+ */
+const appFileOf = (example: Example): string | undefined => {
+  if (!example.file.endsWith(".md")) return undefined
+  const match = /^\/\/ ((?:[\w@.[\]()-]+\/)*[\w@.[\]()-]+\.tsx?)\s*$/.exec(example.code.split("\n", 1)[0]!)
+  return match?.[1]
+}
+
+/**
  * Writes each example as a module into `outDir` (inside the repository, so `node_modules`
- * resolves) and type-checks them in one program. Lines map 1:1 to the documented file; an
- * `export {}` at the end makes every block a module even without imports.
+ * resolves) and type-checks them. Lines map 1:1 to the documented file; an `export {}` at the end
+ * makes every block a module even without imports. Most examples are checked in one program with
+ * tsconfig.json's options; the app files of a guide (first line `// app/page.tsx`) are written at
+ * their paths in a folder per guide and checked in a second program with the module resolution
+ * of a bundled app (`Bundler`, as Next.js' own tsconfig) and its `@/*` alias.
  */
 export const checkExamples = (
   examples: ReadonlyArray<Example>,
@@ -164,12 +177,22 @@ export const checkExamples = (
 ): Array<ExampleDiagnostic> => {
   fs.rmSync(outDir, { recursive: true, force: true })
   fs.mkdirSync(outDir, { recursive: true })
-  const byPath = new Map<string, Example>()
+  const modules = new Map<string, Example>()
+  const appFiles = new Map<string, Example>()
+  const appDirs = new Set<string>()
   examples.forEach((example, index) => {
-    const name = `${String(index).padStart(3, "0")}_${example.file.replace(/[^A-Za-z0-9]+/g, "_")}_L${example.line}.${example.lang}`
-    const target = path.join(outDir, name)
+    const appFile = appFileOf(example)
+    const dir = path.join(outDir, "apps", example.file.replace(/[^A-Za-z0-9]+/g, "_"))
+    const target = appFile === undefined
+      ? path.join(outDir, `${String(index).padStart(3, "0")}_${example.file.replace(/[^A-Za-z0-9]+/g, "_")}_L${example.line}.${example.lang}`)
+      : path.join(dir, appFile)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
     fs.writeFileSync(target, `${example.code}\nexport {}\n`)
-    byPath.set(path.resolve(target), example)
+    if (appFile === undefined) modules.set(path.resolve(target), example)
+    else {
+      appFiles.set(path.resolve(target), example)
+      appDirs.add(dir)
+    }
   })
   const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
     ...ts.sys,
@@ -182,15 +205,31 @@ export const checkExamples = (
   const extra = alsoFiles.map((file) => path.join(root, file))
   const shim = path.join(outDir, "next-types.d.ts")
   fs.writeFileSync(shim, nextTypes)
-  const program = ts.createProgram({ rootNames: [...byPath.keys(), ...extra, shim], options })
-  const checker = program.getTypeChecker()
+  const program = ts.createProgram({ rootNames: [...modules.keys(), ...extra, shim], options })
   const diagnostics: Array<ExampleDiagnostic> = []
   for (const [index, fileName] of extra.entries()) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) continue
-    for (const finding of optionJsonFindings(checker, source)) diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
+    for (const finding of optionJsonFindings(program.getTypeChecker(), source)) diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
   }
-  for (const [fileName, example] of byPath) {
+  diagnostics.push(...diagnosticsOf(program, modules))
+  if (appFiles.size > 0) {
+    const appOptions: ts.CompilerOptions = {
+      ...options,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      paths: { ...options.paths, "@/*": [...appDirs].map((dir) => `${dir}/*`) }
+    }
+    diagnostics.push(...diagnosticsOf(ts.createProgram({ rootNames: [...appFiles.keys(), shim], options: appOptions }), appFiles))
+  }
+  return diagnostics
+}
+
+/** The compiler's diagnostics and the Option-as-JSON findings of the examples of a program, by documented file and line. */
+const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Example>): Array<ExampleDiagnostic> => {
+  const checker = program.getTypeChecker()
+  const diagnostics: Array<ExampleDiagnostic> = []
+  for (const [fileName, example] of examples) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) {
       diagnostics.push({ file: example.file, line: example.line, message: "the example was not part of the program" })
