@@ -3,11 +3,15 @@
  * (the testing guide's): each is saved as a `*.test.ts` file and all are run by vitest in a child
  * process, with the package's entry points by name. A block preceded by `<!-- run: tsx -->` is a
  * module run with tsx by a driver the test writes (the server guides' handlers), against the
- * emulator. (Every block is also type-checked by examples.test.ts.)
+ * emulator. A block preceded by `<!-- run: script <name> -->` is a script run as written with tsx,
+ * its settings in the environment (the production guide's admin scripts), against the emulator
+ * over HTTP. (Every block is also type-checked by examples.test.ts.)
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { Effect, Exit, Scope } from "effect"
+import { serve } from "stack-auth-effect/emulator/server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { guideFiles, root } from "./examples.js"
 
@@ -16,8 +20,8 @@ interface Runnable {
   readonly file: string
   /** 1-based line of the block's first code line. */
   readonly line: number
-  readonly runner: "vitest" | "tsx"
-  /** For `run: tsx <driver>`: which driver runs the block. */
+  readonly runner: "vitest" | "tsx" | "script"
+  /** For `run: tsx <driver>`: which driver runs the block; for `run: script <name>`: the script's name. */
   readonly driver?: string
   readonly code: string
 }
@@ -27,7 +31,7 @@ const runnableBlocks = (file: string, text: string): Array<Runnable> => {
   const lines = text.split("\n")
   const found: Array<Runnable> = []
   for (let i = 0; i + 1 < lines.length; i++) {
-    const marker = /^<!-- run: (vitest|tsx)(?: ([\w-]+))? -->$/.exec(lines[i]!.trim())
+    const marker = /^<!-- run: (vitest|tsx|script)(?: ([\w-]+))? -->$/.exec(lines[i]!.trim())
     if (marker === null) continue
     if (!/^```(ts|tsx)$/.test(lines[i + 1]!.trim())) throw new Error(`${file}:${i + 1}: a run marker must precede a ts block`)
     let end = i + 2
@@ -151,6 +155,35 @@ describe("the guides' runnable blocks", () => {
       expect(printed.anonymous).toEqual([401])
     }, 120_000)
   }
+
+  it("production.md: the readiness script fails on the demo project (localhost allowed), the trust-domain script fixes it", async () => {
+    const script = (name: string) => {
+      const block = blocks.find((candidate) => candidate.runner === "script" && candidate.driver === name && candidate.file === "docs/guides/production.md")
+      if (block === undefined) throw new Error(`docs/guides/production.md has no script ${name}`)
+      const file = path.join(scratch, `production-${name}.ts`)
+      fs.writeFileSync(file, block.code)
+      return file
+    }
+    const scope = Effect.runSync(Scope.make())
+    try {
+      const running = await Effect.runPromise(Scope.extend(serve({ port: 0 }), scope))
+      const env = {
+        STACK_PROJECT_ID: running.emulator.demo.projectId,
+        STACK_SUPER_SECRET_ADMIN_KEY: running.emulator.demo.superSecretAdminKey,
+        STACK_API_URL: running.baseUrl
+      }
+      const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs")
+      const before = await run([tsx, script("readiness")], env)
+      expect(before.code, before.stderr).toBe(1)
+      expect(before.stderr).toMatch(/localhost/i)
+      const trust = await run([tsx, script("trust-domain")], env)
+      expect(trust.code, trust.stderr).toBe(0)
+      const after = await run([tsx, script("readiness")], env)
+      expect(after, after.stderr).toMatchObject({ code: 0, stderr: "" })
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 180_000)
 
   it("every `run: vitest` block passes as a vitest test file", async () => {
     const dir = path.join(scratch, "vitest")
