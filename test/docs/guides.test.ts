@@ -5,7 +5,10 @@
  * module run with tsx by a driver the test writes (the server guides' handlers), against the
  * emulator. A block preceded by `<!-- run: script <name> -->` is a script run as written with tsx,
  * its settings in the environment (the production guide's admin scripts), against the emulator
- * over HTTP. (Every block is also type-checked by examples.test.ts.)
+ * over HTTP. Blocks preceded by `<!-- run: app -->` are files of the guide's app (their first
+ * line names the file): the Next.js guide's server runtime and route handler are run with
+ * `next/headers` replaced by a cookie jar in memory. (Every block is also type-checked by
+ * examples.test.ts.)
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
@@ -20,7 +23,7 @@ interface Runnable {
   readonly file: string
   /** 1-based line of the block's first code line. */
   readonly line: number
-  readonly runner: "vitest" | "tsx" | "script"
+  readonly runner: "vitest" | "tsx" | "script" | "app"
   /** For `run: tsx <driver>`: which driver runs the block; for `run: script <name>`: the script's name. */
   readonly driver?: string
   readonly code: string
@@ -31,7 +34,7 @@ const runnableBlocks = (file: string, text: string): Array<Runnable> => {
   const lines = text.split("\n")
   const found: Array<Runnable> = []
   for (let i = 0; i + 1 < lines.length; i++) {
-    const marker = /^<!-- run: (vitest|tsx|script)(?: ([\w-]+))? -->$/.exec(lines[i]!.trim())
+    const marker = /^<!-- run: (vitest|tsx|script|app)(?: ([\w-]+))? -->$/.exec(lines[i]!.trim())
     if (marker === null) continue
     if (!/^```(ts|tsx)$/.test(lines[i + 1]!.trim())) throw new Error(`${file}:${i + 1}: a run marker must precede a ts block`)
     let end = i + 2
@@ -183,6 +186,92 @@ describe("the guides' runnable blocks", () => {
     } finally {
       await Effect.runPromise(Scope.close(scope, Exit.void))
     }
+  }, 180_000)
+
+  it("nextjs.md: the route handler answers 401 signed out, and the user behind an x-stack-auth header or Next's cookies", async () => {
+    const dir = path.join(scratch, "nextjs")
+    for (const block of blocks.filter((candidate) => candidate.runner === "app" && candidate.file === "docs/guides/nextjs.md")) {
+      const file = path.join(dir, "app", /^\/\/ (\S+)/.exec(block.code)![1]!)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.writeFileSync(file, block.code)
+    }
+    expect(fs.existsSync(path.join(dir, "app", "lib", "stack-server.ts"))).toBe(true)
+    expect(fs.existsSync(path.join(dir, "app", "app", "api", "me", "route.ts"))).toBe(true)
+    // Next's cookies() for one visitor: a jar in memory, with the shape next/headers gives
+    fs.writeFileSync(path.join(dir, "next-headers.ts"), `export const jar = new Map<string, string>()
+export async function cookies() {
+  return {
+    get: (name: string) => (jar.has(name) ? { name, value: jar.get(name)! } : undefined),
+    getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+    has: (name: string) => jar.has(name),
+    set: (name: string, value: string) => void jar.set(name, value),
+    delete: (name: string) => void jar.delete(name)
+  }
+}
+`)
+    const entries = {
+      "stack-auth-effect": "src/index.ts",
+      "stack-auth-effect/next": "src/next/index.ts",
+      "stack-auth-effect/server": "src/server/index.ts",
+      "stack-auth-effect/emulator/server": "src/emulator/server.ts"
+    }
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({
+      compilerOptions: {
+        module: "ESNext",
+        moduleResolution: "Bundler",
+        target: "ES2022",
+        strict: true,
+        paths: {
+          ...Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, [path.join(root, file)]])),
+          "next/headers": [path.join(dir, "next-headers.ts")],
+          "@/*": [path.join(dir, "app", "*")]
+        }
+      }
+    }))
+    fs.writeFileSync(path.join(dir, "driver.ts"), `import { Effect, Exit, Layer, Scope } from "effect"
+import { Password, Stack, Tokens } from "stack-auth-effect"
+import { serve } from "stack-auth-effect/emulator/server"
+import { CookieTokenStore } from "stack-auth-effect/next"
+import { cookies, jar } from "next/headers"
+
+const scope = Effect.runSync(Scope.make())
+const running = await Effect.runPromise(Scope.extend(serve({ port: 0 }), scope))
+const demo = running.emulator.demo
+Object.assign(process.env, {
+  NEXT_PUBLIC_STACK_PROJECT_ID: demo.projectId,
+  NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: demo.publishableClientKey,
+  STACK_SECRET_SERVER_KEY: demo.secretServerKey,
+  NEXT_PUBLIC_STACK_API_URL: running.baseUrl
+})
+const { GET } = await import("@/app/api/me/route")
+const answer = async (response: Response) => [response.status, await response.json()]
+const url = "http://localhost:3000/api/me"
+const signIn = Password.signInWithPassword({ email: "demo@example.com", password: "demo-password-1234" })
+const client = Stack.layerClient({ projectId: demo.projectId, baseUrl: running.baseUrl, tokenStore: "memory" })
+
+const signedOut = await answer(await GET(new Request(url)))
+// the browser's code hands its tokens over in the x-stack-auth header
+const headers = await Effect.runPromise(Effect.zipRight(signIn, Tokens.getAuthHeaders()).pipe(Effect.provide(client)))
+const byHeader = await answer(await GET(new Request(url, { headers })))
+// a sign-in that wrote the SDK's cookies into the jar (as the browser's cookies would arrive)
+const session = CookieTokenStore.layerSession(await cookies(), { projectId: demo.projectId, secure: false })
+await Effect.runPromise(signIn.pipe(Effect.provide(Layer.provideMerge(session, Stack.layerClient({ projectId: demo.projectId, baseUrl: running.baseUrl })))))
+const cookieNames = [...jar.keys()].sort()
+const byCookies = await answer(await GET(new Request(url)))
+console.log(JSON.stringify({ signedOut, byHeader, byCookies, cookieNames }))
+await Effect.runPromise(Scope.close(scope, Exit.void))
+process.exit(0)
+`)
+    const result = await run([path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "--tsconfig", path.join(dir, "tsconfig.json"), path.join(dir, "driver.ts")])
+    expect(result.code, result.stderr).toBe(0)
+    const printed = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>
+    const signedIn = [200, { signedIn: true, id: expect.any(String), displayName: expect.anything(), primaryEmail: "demo@example.com" }]
+    expect(printed).toEqual({
+      signedOut: [401, { signedIn: false }],
+      byHeader: signedIn,
+      byCookies: signedIn,
+      cookieNames: expect.arrayContaining(["stack-access", expect.stringMatching(/^stack-refresh-/)])
+    })
   }, 180_000)
 
   it("every `run: vitest` block passes as a vitest test file", async () => {
