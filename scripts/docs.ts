@@ -4,8 +4,14 @@
  * compiler API. Each exported name gets its kind, its signature as an editor shows it, its TSDoc
  * text and its examples. Deterministic: names sorted, no paths, no dates.
  *
- * `npm run docs` (`tsx scripts/docs.ts [outDir] [--json]`); `test/docs/apiReference.test.ts` runs
- * it into a folder of test-output/.
+ * The reference is committed under `docs/api/` and shipped in the package. `npm run docs`
+ * (`tsx scripts/docs.ts [outDir] [--json]`) rewrites it; `tsx scripts/docs.ts --check` compares
+ * the committed files with the sources' reference rendered in memory (exit code 1 when they
+ * differ). `test/docs/apiReference.test.ts` runs both.
+ *
+ * Maintainer notes cited in the TSDoc (`PROTOCOL.md §3.1`, `SPEC.md §4`) are dropped from the
+ * pages, and a source file named in the prose (`PasswordReset.ts`) becomes the public module of
+ * that name: users of the package have neither the notes nor the file layout.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -33,7 +39,8 @@ export const entryPoints: ReadonlyArray<EntryPoint> = [
   { specifier: "stack-auth-effect/emulator", file: "src/emulator/index.ts", page: "emulator", alias: "Emulator" },
   { specifier: "stack-auth-effect/emulator/server", file: "src/emulator/server.ts", page: "emulator-server", alias: "EmulatorServer" },
   { specifier: "stack-auth-effect/emulator/msw", file: "src/emulator/MswHandlers.ts", page: "emulator-msw", alias: "EmulatorMsw" },
-  { specifier: "stack-auth-effect/next", file: "src/next/index.ts", page: "next", alias: "StackNext" }
+  { specifier: "stack-auth-effect/next", file: "src/next/index.ts", page: "next", alias: "StackNext" },
+  { specifier: "stack-auth-effect/server", file: "src/server/index.ts", page: "server", alias: "StackServer" }
 ]
 
 /** One documented name. */
@@ -116,6 +123,46 @@ const links = (text: string): string =>
     label.trim() !== "" ? label.trim() : `\`${target}\``
   )
 
+/**
+ * Pointers to the repository's maintainer notes (`PROTOCOL.md §3.1`, `SPEC.md §4 "OAuth flow"`,
+ * `§6 #1`, `wire samples emails/*`, `issue 15`): useful next to the code, meaningless to a user
+ * of the package, who has neither file.
+ */
+const citation = String.raw`(?:docs\/)?(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md(?:'s)?|§\s?\d+(?:\.\d+)*(?:[–-]\d+(?:\.\d+)*)?|#\d+|row \d+|"[^"]*"|wire samples [\w/*.-]+|issue \d+|\b(?:see|and|also)\b`
+const onlyCitations = new RegExp(String.raw`^(?:\s|${citation})*$`)
+const hasCitation = /(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md|§\s?\d|wire samples|issue \d/
+const leadingCitation = new RegExp(String.raw`^\s*(?:(?:${citation})\s*)+:\s*`)
+
+/**
+ * A parenthesis of the TSDoc without its citations of maintainer notes: `(PROTOCOL.md §3.4)` is
+ * dropped, `(PROTOCOL.md §2.1: \`client_id\` …)` keeps its text, `(SPEC.md §5; a broken answer …)`
+ * keeps the part after the citation.
+ */
+const withoutCitations = (text: string): string =>
+  text.replace(/\s?\(((?:[^()]|\([^()]*\))*)\)/g, (whole, inner: string) => {
+    if (!hasCitation.test(inner)) return whole
+    const pieces = inner.split(/([;,]\s*)/)
+    const kept: Array<string> = []
+    for (let i = 0; i < pieces.length; i += 2) {
+      const piece = pieces[i]!.replace(leadingCitation, "")
+      if (onlyCitations.test(piece)) continue
+      kept.push(piece.trim())
+    }
+    const space = whole.startsWith(" ") || whole.startsWith("\n") ? whole[0] : ""
+    return kept.length === 0 ? "" : `${space}(${kept.join("; ")})`
+  })
+
+/** The comments inside a printed declaration, without citations of maintainer notes. */
+const commentsForUsers = (code: string): string =>
+  code.replace(/\/\*\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => withoutCitations(comment))
+
+/** Documentation text for users: links as code, citations of maintainer notes dropped; code blocks kept as written. */
+const prose = (text: string): string =>
+  text
+    .split(/(```[\s\S]*?```)/)
+    .map((part, index) => (index % 2 === 1 ? part : links(withoutCitations(part))))
+    .join("")
+
 const docText = (checker: ts.TypeChecker, symbol: ts.Symbol): string =>
   ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim()
 
@@ -184,7 +231,7 @@ const signatureOf = (checker: ts.TypeChecker, name: string, symbol: ts.Symbol, k
       parts.push(printDeclaration(declaration))
     }
   }
-  return scrubPaths(parts.join("\n\n"))
+  return commentsForUsers(scrubPaths(parts.join("\n\n")))
 }
 
 const entryOf = (checker: ts.TypeChecker, exported: ts.Symbol): ApiEntry => {
@@ -201,7 +248,7 @@ const entryOf = (checker: ts.TypeChecker, exported: ts.Symbol): ApiEntry => {
     name,
     kind,
     signature: isModuleSymbol(target) ? "" : signatureOf(checker, name, target, kind),
-    doc: links(scrubPaths(doc)),
+    doc: prose(scrubPaths(doc)),
     examples: isModuleSymbol(target) ? [] : tags.filter((tag) => tag.name === "example").map(tagText),
     deprecated: tags.find((tag) => tag.name === "deprecated") === undefined ? undefined : tagText(tags.find((tag) => tag.name === "deprecated")!)
   }
@@ -225,7 +272,7 @@ export const collect = (program: ts.Program = makeProgram()): Array<ApiModule> =
     modules.push({
       page: entry.page,
       importLine: `import * as ${entry.alias} from "${entry.specifier}"`,
-      doc: links(moduleDoc(file)),
+      doc: prose(moduleDoc(file)),
       entries: exports.map((symbol) => entryOf(checker, symbol))
     })
     for (const symbol of exports) {
@@ -236,12 +283,37 @@ export const collect = (program: ts.Program = makeProgram()): Array<ApiModule> =
       modules.push({
         page: entry.page === "index" ? symbol.getName() : `${entry.page}.${symbol.getName()}`,
         importLine: `import { ${symbol.getName()} } from "${entry.specifier}"`,
-        doc: links([own, moduleDoc(source)].filter((text) => text !== "").join("\n\n")),
+        doc: prose([own, moduleDoc(source)].filter((text) => text !== "").join("\n\n")),
         entries: checker.getExportsOfModule(target).slice().sort(byName).map((member) => entryOf(checker, member))
       })
     }
   }
-  return modules
+  return modulesNamedForUsers(modules)
+}
+
+/**
+ * A source file's name in the prose (`PasswordReset.ts`, `src/session/cookies.ts`) as the public
+ * module an app imports (`PasswordReset`, `Cookies`), when there is one of that name.
+ */
+const modulesNamedForUsers = (modules: ReadonlyArray<ApiModule>): Array<ApiModule> => {
+  const byFile = new Map(
+    modules.filter((module) => !entryPoints.some((entry) => entry.page === module.page)).map((module) => {
+      const name = module.page.slice(module.page.lastIndexOf(".") + 1)
+      return [name.toLowerCase(), name] as const
+    })
+  )
+  const rename = (text: string): string =>
+    text
+      .split(/(```[\s\S]*?```)/)
+      .map((part, index) =>
+        index % 2 === 1 ? part : part.replace(/(?:[\w-]+\/)*([A-Za-z]+)\.tsx?\b/g, (whole, base: string) => byFile.get(base.toLowerCase()) ?? whole)
+      )
+      .join("")
+  return modules.map((module) => ({
+    ...module,
+    doc: rename(module.doc),
+    entries: module.entries.map((entry) => ({ ...entry, doc: rename(entry.doc) }))
+  }))
 }
 
 const anchor = (name: string): string => name.toLowerCase().replace(/[^a-z0-9_-]/g, "")
@@ -272,7 +344,7 @@ export const renderModule = (module: ApiModule): string => {
 }
 
 const renderIndex = (modules: ReadonlyArray<ApiModule>): string => {
-  const lines = ["# API reference", "", "Generated from the TSDoc by `npm run docs` (`scripts/docs.ts`).", "", "| page | import | summary |", "|---|---|---|"]
+  const lines = ["# API reference", "", "Every public module of the package, generated from its TSDoc comments.", "", "| page | import | summary |", "|---|---|---|"]
   for (const module of modules) {
     const summary = (module.doc.split(/\n\s*\n/)[0] ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim()
     lines.push(`| [${module.page}](${module.page}.md) | \`${module.importLine}\` | ${summary} |`)
@@ -280,34 +352,74 @@ const renderIndex = (modules: ReadonlyArray<ApiModule>): string => {
   return `${lines.join("\n")}\n`
 }
 
+/** The reference's files in memory: file name (relative to the reference folder) → markdown. */
+export const render = (modules: ReadonlyArray<ApiModule> = collect()): Map<string, string> => {
+  const files = new Map<string, string>()
+  for (const module of modules) files.set(`${module.page}.md`, renderModule(module))
+  files.set("README.md", renderIndex(modules))
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
 /** Writes the reference into `outDir` (emptied first). */
 export const generate = (outDir: string, program?: ts.Program): GenerateResult => {
   const modules = collect(program)
+  const rendered = render(modules)
   fs.rmSync(outDir, { recursive: true, force: true })
   fs.mkdirSync(outDir, { recursive: true })
-  const files: Array<string> = []
-  for (const module of modules) {
-    fs.writeFileSync(path.join(outDir, `${module.page}.md`), renderModule(module))
-    files.push(`${module.page}.md`)
-  }
-  fs.writeFileSync(path.join(outDir, "README.md"), renderIndex(modules))
-  files.push("README.md")
-  const undocumented = modules.flatMap((module) =>
+  for (const [file, text] of rendered) fs.writeFileSync(path.join(outDir, file), text)
+  return { files: [...rendered.keys()], modules, undocumented: undocumentedOf(modules) }
+}
+
+/** `page.name` of every exported name without TSDoc text. */
+const undocumentedOf = (modules: ReadonlyArray<ApiModule>): Array<string> =>
+  modules.flatMap((module) =>
     module.entries.filter((entry) => entry.doc === "" && entry.kind !== "namespace").map((entry) => `${module.page}.${entry.name}`)
   )
-  return { files: files.sort(), modules, undocumented }
+
+/** How the committed reference differs from the sources' (file names relative to the folder). */
+export interface CheckResult {
+  /** Files the sources give that the folder lacks. */
+  readonly missing: ReadonlyArray<string>
+  /** Files of the folder the sources no longer give. */
+  readonly extra: ReadonlyArray<string>
+  /** Files whose text differs. */
+  readonly stale: ReadonlyArray<string>
+}
+
+/** Compares the reference rendered in memory with the `.md` files of `dir` (the committed `docs/api/`); writes nothing. */
+export const check = (dir: string, program?: ts.Program): CheckResult & { readonly names: number; readonly undocumented: ReadonlyArray<string> } => {
+  const modules = collect(program)
+  return { ...compareWith(dir, render(modules)), names: modules.reduce((sum, module) => sum + module.entries.length, 0), undocumented: undocumentedOf(modules) }
+}
+
+/** Compares rendered reference files with the `.md` files of `dir`. */
+export const compareWith = (dir: string, rendered: ReadonlyMap<string, string>): CheckResult => {
+  const present = fs.existsSync(dir) ? fs.readdirSync(dir).filter((file) => file.endsWith(".md")).sort() : []
+  return {
+    missing: [...rendered.keys()].filter((file) => !present.includes(file)),
+    extra: present.filter((file) => !rendered.has(file)),
+    stale: present.filter((file) => rendered.has(file) && fs.readFileSync(path.join(dir, file), "utf8") !== rendered.get(file))
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const args = process.argv.slice(2)
   const json = args.includes("--json")
   const outDir = path.resolve(args.find((arg) => !arg.startsWith("--")) ?? path.join(root, "docs", "api"))
-  const result = generate(outDir)
-  const names = result.modules.reduce((sum, module) => sum + module.entries.length, 0)
-  if (json) {
-    process.stdout.write(JSON.stringify({ files: result.files, names, undocumented: result.undocumented }))
+  if (args.includes("--check")) {
+    const result = check(outDir)
+    const problems = [...result.missing.map((f) => `missing ${f}`), ...result.extra.map((f) => `extra ${f}`), ...result.stale.map((f) => `stale ${f}`)]
+    if (json) process.stdout.write(JSON.stringify(result))
+    else console.log(problems.length === 0 ? "API reference is current" : `API reference is not current (npm run docs):\n  ${problems.join("\n  ")}`)
+    process.exitCode = problems.length === 0 || json ? 0 : 1
   } else {
-    console.log(`API reference: ${result.files.length} files, ${names} exported names in ${path.relative(process.cwd(), outDir) || "."}`)
-    if (result.undocumented.length > 0) console.log(`${result.undocumented.length} exported names without TSDoc:\n  ${result.undocumented.join("\n  ")}`)
+    const result = generate(outDir)
+    const names = result.modules.reduce((sum, module) => sum + module.entries.length, 0)
+    if (json) {
+      process.stdout.write(JSON.stringify({ files: result.files, names, undocumented: result.undocumented }))
+    } else {
+      console.log(`API reference: ${result.files.length} files, ${names} exported names in ${path.relative(process.cwd(), outDir) || "."}`)
+      if (result.undocumented.length > 0) console.log(`${result.undocumented.length} exported names without TSDoc:\n  ${result.undocumented.join("\n  ")}`)
+    }
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The README's examples work as written: each code block is extracted from README.md and run
- * verbatim in a child process (`node --import tsx`, from the repository, so `stack-auth-effect`
- * resolves to the sources through tsconfig `paths`). The Quick start runs against the emulator
- * started by its real CLI (`src/emulator/cli.ts`, what `npx stack-auth-emulator` runs once built).
+ * verbatim in a child process (from the repository, so `stack-auth-effect` resolves to the sources
+ * through tsconfig `paths`). The Quick start is saved as `quickstart.ts` and run with `tsx
+ * quickstart.ts` (what `npx tsx quickstart.ts` runs once the README's `npm install --save-dev tsx`
+ * has installed it), against the emulator started by its real CLI (`src/emulator/cli.ts`, what
+ * `npx stack-auth-emulator` runs once built), with the keys it printed.
  */
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
@@ -25,13 +27,16 @@ const codeBlocks = (title: string, lang = "ts"): ReadonlyArray<string> => {
   return [...section.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((match) => match[1]!)
 }
 
-/** Runs TypeScript source verbatim (`node --import tsx`); resolves with its stdout, stderr and exit code. */
-const runTs = (name: string, source: string, env: Readonly<Record<string, string>> = {}) => {
-  mkdirSync(scratch, { recursive: true })
-  const file = `${scratch}${name}.ts`
+/**
+ * Runs TypeScript source verbatim with tsx (`tsx <dir>/<name>.ts`, the package's own tsx binary);
+ * resolves with its stdout, stderr and exit code.
+ */
+const runTs = (name: string, source: string, env: Readonly<Record<string, string>> = {}, dir = "") => {
+  mkdirSync(`${scratch}${dir}`, { recursive: true })
+  const file = `${scratch}${dir}${name}.ts`
   writeFileSync(file, source)
   return new Promise<{ readonly stdout: string; readonly stderr: string; readonly code: number | null }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [`${repoRoot}node_modules/tsx/dist/cli.mjs`, file], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
@@ -81,17 +86,25 @@ describe("README", () => {
   it("the Quick start, run verbatim against `stack-auth-emulator` (its printed keys), prints the demo user", async () => {
     const [quickStart] = codeBlocks("Quick start")
     expect(quickStart).toContain('email: "demo@example.com", password: "demo-password-1234"')
-    // the shell block's exported keys are the ones the CLI prints
-    const [shell] = codeBlocks("Quick start", "sh")
-    expect(shell).toContain(`STACK_PROJECT_ID=${defaults.demo.projectId}`)
-    expect(shell).toContain(`STACK_PUBLISHABLE_CLIENT_KEY=${defaults.demo.publishableClientKey}`)
+    // the shell steps, in order: the emulator, the keys it prints, tsx installed, the file run by name
+    const shell = codeBlocks("Quick start", "sh").map((block) => block.trim())
+    expect(shell).toEqual([
+      "npx stack-auth-emulator",
+      [
+        `export STACK_PROJECT_ID=${defaults.demo.projectId}`,
+        `export STACK_PUBLISHABLE_CLIENT_KEY=${defaults.demo.publishableClientKey}`,
+        "npm install --save-dev tsx"
+      ].join("\n"),
+      "npx tsx quickstart.ts   # signed in as demo@example.com"
+    ])
+    expect(readFileSync(`${repoRoot}package.json`, "utf8")).toContain('"stack-auth-emulator": "./dist/src/emulator/cli.js"')
 
     const [seeded, blank] = await Promise.all([startCli(), startCli("--no-demo-user")])
     expect(seeded.printed.demoUser).toEqual({ email: "demo@example.com", password: "demo-password-1234" })
     expect(blank.printed.demoUser).toBeNull()
     const [withUser, withoutUser] = await Promise.all([
-      runTs("quick-start", quickStart!, quickStartEnv(seeded)),
-      runTs("quick-start-no-user", quickStart!, quickStartEnv(blank))
+      runTs("quickstart", quickStart!, quickStartEnv(seeded), "seeded/"),
+      runTs("quickstart", quickStart!, quickStartEnv(blank), "blank/")
     ])
     expect(withUser).toMatchObject({ stdout: "signed in as demo@example.com\n", code: 0 })
     // without the seeded user the same program takes its EmailPasswordMismatch branch

@@ -56,7 +56,7 @@ export type Validity = "valid" | "expired" | "manually-revoked"
 
 /**
  * Whether a user or team key is valid at `now`: a revoked key is `"manually-revoked"` (checked
- * FIRST, as SPEC.md §4 says for user/team keys), then a past `expiresAt` gives `"expired"`;
+ * FIRST, as the service does for user and team keys), then a past `expiresAt` gives `"expired"`;
  * otherwise `"valid"`. Pure.
  */
 export const validity = (key: { readonly expiresAt?: Date | undefined; readonly manuallyRevokedAt?: Date | undefined }, now: Date): Validity =>

@@ -6,7 +6,7 @@
  * 1. a PKCE verifier (32 random bytes, base64url: 43 characters), its S256 challenge
  *    (base64url SHA-256, WebCrypto) and a random state;
  * 2. `GET /auth/oauth/authorize/{provider}?…&stack_response_mode=json` → `{location}` (every query
- *    parameter of §3.1.1; `token` = the current access token — for `link` one with ≥ 45 s left,
+ *    parameter the service reads; `token` = the current access token — for `link` one with ≥ 45 s left,
  *    refreshed first if needed);
  * 3. the verifier is kept in the cookie `stack-oauth-outer-{state}` (1 hour), then the page
  *    navigates to `location` (the provider).
@@ -87,12 +87,12 @@ export const codeChallengeOf = (verifier: string): Effect.Effect<string> =>
 export const makeState: Effect.Effect<string> = Effect.map(randomBytes(16), base64Url)
 
 /**
- * Default callback page without a `HandlerUrls` service (PROTOCOL.md §5.4 `oauthCallback`); with
+ * Default callback page without a `HandlerUrls` service (`/handler/oauth-callback`); with
  * one, its `oauthCallback` page is the default.
  */
 export const defaultRedirectPath = defaultPaths.oauthCallback
 
-/** Default error page without a `HandlerUrls` service (PROTOCOL.md §5.4 `error`); with one, its `error` page. */
+/** Default error page without a `HandlerUrls` service (`/handler/error`); with one, its `error` page. */
 export const defaultErrorRedirectPath = defaultPaths.error
 
 /**

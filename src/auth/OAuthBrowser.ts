@@ -38,7 +38,7 @@ export interface OAuthBrowserShape {
   readonly currentUrl: Effect.Effect<string>
   /** The cookies the page can read (`document.cookie`), URL-decoded. */
   readonly cookies: Effect.Effect<Cookies.CookieMap>
-  /** Writes one cookie string as `cookies.ts` serialises it (`document.cookie = …`); `Max-Age=0` deletes. */
+  /** Writes one cookie string as `Cookies` serialises it (`document.cookie = …`); `Max-Age=0` deletes. */
   readonly setCookie: (cookie: string) => Effect.Effect<void>
   /** Navigates the page (`location.assign`). */
   readonly navigate: (url: string) => Effect.Effect<void>

@@ -3,10 +3,9 @@
  * validated before anything is stored (SPEC.md §5): a non-empty access token, `token_type`
  * bearer or dpop in any case, a positive `expires_in` where present, never the text `undefined`.
  *
- * The token endpoint's answer and the public-client secret are wire values in `core/Wire.ts` (the
- * session's refresh grant, this domain's grants and the emulator share them, docs/ARCHITECTURE.md),
- * re-exported here through `session/RefreshGrant.ts`; the grant itself (its descriptor and form
- * fields) is wire-only and stays there. The sign-in answer is defined in `internal/tokens.ts`.
+ * The token endpoint's answer and the public-client secret are wire values shared by the
+ * session's refresh grant, this domain's grants and the emulator; the answer is re-exported
+ * here. The grant itself (its descriptor and form fields) is wire-only and not exported.
  *
  * @module
  */

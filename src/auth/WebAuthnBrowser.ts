@@ -109,7 +109,7 @@ export const AuthenticationCredential = Schema.Struct(
 export type AuthenticationCredential = typeof AuthenticationCredential.Type
 
 /**
- * The ceremony `@simplewebauthn/browser` codes (`WebAuthnError.code`) of SPEC.md §8, plus the
+ * The ceremony `@simplewebauthn/browser` codes (`WebAuthnError.code`) the SDK maps to its errors, plus the
  * pass-through code it uses for `NotAllowedError` (cancelled by the user, timed out).
  */
 export const ceremonyErrorCodes = [

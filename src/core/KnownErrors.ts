@@ -956,7 +956,7 @@ export class TeamNotFound extends KnownError(
   (d) => `Team ${d.team_id} not found.`
 ) {}
 
-/** 409 — the team already exists (SPEC.md §8 "team exists"; absent from PROTOCOL.md's table). */
+/** 409 — the team already exists (not in the service's published list of known errors). */
 export class TeamAlreadyExists extends KnownError(
   "TeamAlreadyExists",
   "TEAM_ALREADY_EXISTS",

@@ -4,7 +4,7 @@
  *
  * - 429: wait `Retry-After` seconds plus the backoff below, or the backoff alone without the
  *   header (as the official client: a burst of 429s is spread out, never retried at once);
- *   a `Retry-After` longer than `maxRetryAfter` (no limit by default, as SPEC.md §8 says the
+ *   a `Retry-After` longer than `maxRetryAfter` (no limit by default: the
  *   header is waited for) ends the call at once in `RateLimited` carrying the server's value;
  * - 508 with the `INFINITE_LOOP_DETECTED` marker: retry with backoff;
  * - network failure of an idempotent request: retry with exponential backoff
@@ -49,7 +49,7 @@ export interface RetryPolicyShape {
    * The longest `Retry-After` of a 429 that is waited for. A longer one is not slept on: the call
    * fails at once with `RateLimited` (its `retryAfterSeconds` is the server's value), so the app
    * decides (show "try again later", queue the work). Default {@link defaultMaxRetryAfter}
-   * (`"none"`: every `Retry-After` is waited for, as SPEC.md §8 says; a caller's own
+   * (`"none"`: every `Retry-After` is waited for; a caller's own
    * `Effect.timeout` still interrupts the wait).
    */
   readonly maxRetryAfter?: Duration.DurationInput | "none" | undefined

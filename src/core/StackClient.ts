@@ -1,7 +1,7 @@
 /**
  * The transport: turns a request description into one HTTP exchange with the service, with the
- * headers of PROTOCOL.md §1.2 for its access level, `credentials: "omit"`, `cache: "no-store"`,
- * the override-error-status handling of §1.5 and the retry policy of `RetryPolicy`.
+ * service's request headers for its access level, `credentials: "omit"`, `cache: "no-store"`,
+ * the service's `x-stack-override-error-status` handling and the retry policy of `RetryPolicy`.
  *
  * Against a hostile server or network in between:
  * - redirects are never followed (`redirect: "manual"`): the service never answers 3xx to the

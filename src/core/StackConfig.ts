@@ -28,7 +28,7 @@ export interface StackConfigShape {
   /** Extra headers merged after the defaults and before per-call headers. */
   readonly extraHeaders: Readonly<Record<string, string>>
   /**
-   * The project's branch (SPEC.md §3; PROTOCOL.md §1.2 `X-Stack-Branch-Id`), when one is chosen;
+   * The project's branch (sent as the `X-Stack-Branch-Id` header), when one is chosen;
    * absent, the service uses its default branch `main` (the official client never sends one).
    */
   readonly branchId?: string | undefined

@@ -2,7 +2,7 @@
  * E-mail templates of the current project (PROTOCOL.md §3.0 "E-mail template", §3.7, §6 row 2;
  * wire samples email-templates/*). Admin access only.
  *
- * What changed from SPEC.md (DESIGN.md §5): the hosted service removed the legacy routes
+ * What changed from earlier versions of the service: it removed the legacy routes
  * `GET /email-templates`, `GET|PATCH|DELETE /email-templates/{type}` (templates keyed by type with
  * `subject`, `content`, `is_default`, and DELETE meaning "reset to default") — they answer 404. The
  * same capability is now offered through the current routes under `/internal/email-templates`:
@@ -24,7 +24,7 @@ export { EmailTemplate, EmailTemplateUpdate, ThemeId } from "./internal/emailTem
 
 /**
  * The project's e-mail templates (the service's defaults included). `GET /internal/email-templates`;
- * needs `AdminAccess`. Replaces SPEC.md's `listEmailTemplates` (legacy `GET /email-templates`).
+ * needs `AdminAccess`. Replaces the earlier `listEmailTemplates` (legacy `GET /email-templates`).
  */
 export const list = Effect.fn("EmailTemplates.list")(function* () {
   const answer = yield* Endpoint.call(listEndpoint, {})
@@ -43,7 +43,7 @@ export const create = Effect.fn("EmailTemplates.create")(function* (input: { rea
 
 /**
  * Replaces a template's TSX source (and optionally its theme) and returns the rendered HTML.
- * `PATCH /internal/email-templates/{id}`; needs `AdminAccess`. Replaces SPEC.md's
+ * `PATCH /internal/email-templates/{id}`; needs `AdminAccess`. Replaces the earlier
  * `updateEmailTemplate(type, { subject, content })`. Fails with `RequiresCustomEmailServer`,
  * `EmailRenderingError` (the source does not render), or `HttpError` 404 (no such template).
  */

@@ -1,5 +1,5 @@
 /**
- * The local emulator of the hosted service: in memory, wire-compatible with PROTOCOL.md. One
+ * The local emulator of the hosted service: in memory, answering requests as the service does. One
  * implementation, `handle(request) → Effect<Response>` (time from Effect's `Clock`, so tests drive
  * expiry with `TestClock`), served by three adapters: an in-process `HttpClient` layer
  * (`layerHttpClient`), msw handlers (`mswHandlers`) and a Node HTTP server (`./server.js`).
@@ -164,7 +164,7 @@ export interface EmulatorOptions {
   /** PBKDF2 iterations for new password hashes (default 10 000; see `defaults`). */
   readonly passwordHashIterations?: number
   /**
-   * How `POST /internal/send-test-email` checks the SMTP server it is given (see `SmtpProbe.ts`);
+   * How `POST /internal/send-test-email` checks the SMTP server it is given;
    * the Node server (`serve`) uses a TCP connection by default. Without one, the test e-mail goes
    * straight into the outbox.
    */

@@ -162,7 +162,7 @@ export interface UserRecord {
   clientMetadata: unknown
   clientReadOnlyMetadata: unknown
   serverMetadata: unknown
-  /** PBKDF2 hash (see `Passwords.ts`), never the password itself; null = no password. */
+  /** PBKDF2 hash, never the password itself; null = no password. */
   passwordHash: string | null
   otpAuthEnabled: boolean
   passkeyAuthEnabled: boolean
@@ -180,13 +180,13 @@ export interface UserRecord {
   passkey?: PasskeyRecord
   /**
    * Id of the primary contact channel: the channel made of `primaryEmail`, `primaryEmailVerified`
-   * and `primaryEmailAuthEnabled` (assigned when the channel is first shown; see
-   * `routes/contactChannels.ts`).
+   * and `primaryEmailAuthEnabled` (assigned when the channel is first
+   * listed).
    */
   primaryChannelId?: string
   /** The user's other (non-primary) contact channels, in creation order. */
   readonly contactChannels: Array<ContactChannelRecord>
-  /** The user's e-mail notification choices, by category id (none: each category's default; see `NotificationCategories.ts`). */
+  /** The user's e-mail notification choices, by category id (none: each category's default). */
   readonly notificationPreferences: Map<string, boolean>
 }
 
@@ -336,11 +336,11 @@ export interface ProjectRecord {
   readonly teamMemberProfiles: Map<string, TeamMemberProfileRecord>
   /** E-mail templates (current config-based API), by id; a new project holds the service's defaults. */
   readonly emailTemplates: Map<string, EmailTemplateRecord>
-  /** User and team API keys, by id (see ApiKeys.ts). */
+  /** User and team API keys, by id. */
   readonly apiKeys: Map<string, ApiKeyRecord>
-  /** Permission definitions and grants (see Permissions.ts); a new project holds the system team permissions. */
+  /** Permission definitions and grants; a new project holds the system team permissions. */
   readonly permissions: PermissionState
-  /** Config overrides in the service's schema, by level (`branch`, `environment`…): dotted key → value (see ConfigOverrides.ts). */
+  /** Config overrides in the service's schema, by level (`branch`, `environment`…): dotted key → value. */
   readonly configOverrides: Map<"project" | "branch" | "environment", Map<string, unknown>>
 }
 
@@ -470,8 +470,8 @@ export interface OAuthCodeRecord {
 
 /**
  * The whole state: every table of the emulator. Project tables live in their {@link ProjectRecord};
- * the tables here span projects (flows and codes carry their `projectId`). The cascades that keep
- * them consistent are in `Store.ts`.
+ * the tables here span projects (flows and codes carry their `projectId`). Deleting a row also
+ * deletes what depends on it, so the tables stay consistent.
  */
 export interface EmulatorState {
   readonly projects: Map<string, ProjectRecord>

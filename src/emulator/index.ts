@@ -1,6 +1,6 @@
 /**
  * The local emulator of the hosted service (`stack-auth-effect/emulator`): in memory,
- * wire-compatible with PROTOCOL.md, for examples, end-to-end tests and your own tests.
+ * answering the SDK as the service does, for examples, end-to-end tests and your own tests.
  *
  * - {@link make} builds one (internal + demo projects and the demo user seeded, see {@link defaults};
  *   {@link blankDemo} for a demo project as the service creates a project).

@@ -45,7 +45,7 @@ export type Validity = "valid" | "expired" | "manually-revoked"
 
 /**
  * Whether a key is valid at `now`: expiry is checked FIRST (`"expired"` once `expiresAt` is past),
- * then revocation (`"manually-revoked"`), as SPEC.md §4 says for internal keys. Pure.
+ * then revocation (`"manually-revoked"`), as the service does for internal keys. Pure.
  */
 export const validity = (key: Pick<InternalApiKey, "expiresAt" | "manuallyRevokedAt">, now: Date): Validity =>
   key.expiresAt.getTime() < now.getTime() ? "expired" : key.manuallyRevokedAt !== undefined ? "manually-revoked" : "valid"

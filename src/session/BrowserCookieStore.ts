@@ -1,5 +1,5 @@
 /**
- * The browser cookie token store (PROTOCOL.md §5.2 `"cookie"`): tokens live in `document.cookie`
+ * The browser cookie token store (the official SDK's `"cookie"` store): tokens live in `document.cookie`
  * in the official SDK's format (`cookies.ts`), so they survive reloads, are shared with other tabs
  * and reach the app's own server on every request.
  *

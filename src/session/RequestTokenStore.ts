@@ -13,7 +13,7 @@
  *   `cookieDomains`, so a cookie planted by a sibling subdomain never signs the request in).
  *
  * Writes (a refreshed access token, a sign-out) are kept in memory for the life of the store: a
- * server cannot write the browser's cookies from here (the framework helpers of `src/next` can).
+ * server cannot write the browser's cookies from here (the framework helpers of `stack-auth-effect/next` can).
  * Build one store per request (its layer is cheap), as the official SDK caches one per request.
  *
  * A token a request header cannot carry (CR/LF, NUL or other control characters, text above

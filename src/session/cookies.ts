@@ -4,7 +4,7 @@
  * and the `Set-Cookie` / `document.cookie` strings that write it.
  *
  * Nothing here touches a browser or a request: the browser store (`BrowserCookieStore.ts`), the
- * request store (`RequestTokenStore.ts`) and the server-rendering helpers (`src/next`) pass in
+ * request store (`RequestTokenStore.ts`) and the server-rendering helpers (`stack-auth-effect/next`) pass in
  * the project id, whether the site is served over HTTPS (`secure`) and the current time (`now`).
  *
  * Reading rules (stricter than the official SDK's, which lets any legacy cookie, then the largest

@@ -1,7 +1,8 @@
 /**
- * Docs that compile: every ```ts / ```tsx block of README.md and every `@example` of the TSDoc in
- * `src/` and `react/` is a module that type-checks against the package's public entry points
- * (one TypeScript program, tsconfig.json's options without the unused-name checks).
+ * Docs that compile: every ```ts / ```tsx block of README.md and of the guides (docs/guides), and
+ * every `@example` of the TSDoc in `src/` and `react/`, is a module that type-checks against the
+ * package's public entry points (tsconfig.json's options without the unused-name checks; a guide's
+ * app files, `// app/page.tsx` on their first line, as one app with a bundler's resolution).
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -13,6 +14,7 @@ import {
   type ExampleDiagnostic,
   exampleTagLines,
   examplesOf,
+  guideFiles,
   markdownExamples,
   root,
   tsdocExamples
@@ -54,7 +56,10 @@ describe("the example extractor", () => {
             "export const c = Response.json(Option.getOrNull(user))",
             "export const d = JSON.stringify([Option.some(1)])"
           ].join("\n")
-        }
+        },
+        // two files of one guide's app: the second imports the first by the app's `@/` alias
+        { file: "g.md", line: 20, lang: "ts", code: "// lib/a.ts\nexport const a = 1" },
+        { file: "g.md", line: 40, lang: "ts", code: '// app/b.ts\nimport { a } from "@/lib/a"\nexport const b: string = a' }
       ],
       outDir: path.join(root, "test-output/examples-selftest")
     })
@@ -67,6 +72,12 @@ describe("the example extractor", () => {
     const inX = found.filter((d) => d.file === "x.ts")
     expect(inX.map((d) => `${d.file}:${d.line}`)).toEqual(["x.ts:12"])
     expect(inX[0]!.message).toContain("noSuchThing")
+  })
+
+  it("checks a guide's app files (first line `// app/b.ts`) together, importing each other by `@/…`", () => {
+    const inG = found.filter((d) => d.file === "g.md")
+    expect(inG.map((d) => `${d.file}:${d.line}`)).toEqual(["g.md:42"])
+    expect(inG[0]!.message).toContain("TS2322")
   })
 
   it("reports an example that sends an Effect Option as JSON (Response.json / JSON.stringify), directly or inside an object", () => {
@@ -86,6 +97,12 @@ describe("documentation examples", () => {
     expect(documented).toContain("README.md")
     expect(examples.filter((example) => example.file === "README.md").length).toBeGreaterThanOrEqual(5)
     expect(examples.length).toBeGreaterThanOrEqual(30)
+  })
+
+  it("every guide of docs/guides has examples, and they are checked", () => {
+    const guides = guideFiles()
+    expect(guides.length).toBeGreaterThanOrEqual(5)
+    for (const guide of guides) expect(documented, guide).toContain(guide)
   })
 
   it("every @example tag is followed by a fenced ```ts or ```tsx block", () => {

@@ -1,6 +1,6 @@
 /**
- * Finds the code examples of the documentation: the ```ts / ```tsx blocks of README.md and the
- * fenced blocks inside TSDoc comments (`@example`) of `src/` and `react/`, and type-checks them as
+ * Finds the code examples of the documentation: the ```ts / ```tsx blocks of README.md and of
+ * the guides (`docs/guides/*.md`), and the fenced blocks inside TSDoc comments (`@example`) of `src/` and `react/`, and type-checks them as
  * modules of one TypeScript program (the options of tsconfig.json: the package's entry points by
  * name, `effect`, … from node_modules).
  */
@@ -82,8 +82,61 @@ const sourceFiles = (dir: string): Array<string> =>
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
     .sort()
 
-/** The documented files: README.md, then every source file of `src/` and `react/`. */
-export const documentedFiles = (): Array<string> => ["README.md", ...sourceFiles("src"), ...sourceFiles("react")]
+/** The guides: every markdown file of `docs/guides/`, sorted. */
+export const guideFiles = (): Array<string> =>
+  fs
+    .readdirSync(path.join(root, "docs", "guides"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/guides/${name}`)
+
+/** The documented files: README.md, the guides, then every source file of `src/` and `react/`. */
+export const documentedFiles = (): Array<string> => ["README.md", ...guideFiles(), ...sourceFiles("src"), ...sourceFiles("react")]
+
+/**
+ * The part of Next.js' types the guides use (`next/headers`, `next/server`), as Next 15 declares
+ * them (the same signatures, fewer members), so that the guides' Next.js code is checked against
+ * the shapes an app gets without installing the framework here. Written next to the examples,
+ * outside the project's own sources.
+ */
+export const nextTypes = `declare module "next/headers" {
+  export interface RequestCookie { name: string; value: string }
+  export interface ResponseCookie extends RequestCookie {
+    expires?: number | Date; maxAge?: number; domain?: string; path?: string; secure?: boolean
+    httpOnly?: boolean; sameSite?: true | false | "lax" | "strict" | "none"; partitioned?: boolean
+    priority?: "low" | "medium" | "high"
+  }
+  export interface ReadonlyRequestCookies {
+    get(...args: [name: string] | [RequestCookie]): RequestCookie | undefined
+    getAll(...args: [name: string] | [RequestCookie] | []): RequestCookie[]
+    has(name: string): boolean
+    set(...args: [key: string, value: string, cookie?: Partial<ResponseCookie>] | [options: ResponseCookie]): ReadonlyRequestCookies
+    delete(...args: [key: string] | [options: Omit<ResponseCookie, "value" | "expires">]): ReadonlyRequestCookies
+  }
+  export function cookies(): Promise<ReadonlyRequestCookies>
+  export function headers(): Promise<Headers>
+}
+declare module "next/navigation" {
+  export function redirect(url: string): never
+}
+declare module "next/server" {
+  import type { RequestCookie } from "next/headers"
+  export interface RequestCookies {
+    get(...args: [name: string] | [RequestCookie]): RequestCookie | undefined
+    getAll(...args: [name: string] | [RequestCookie] | []): RequestCookie[]
+    has(name: string): boolean
+  }
+  export class NextRequest extends Request {
+    get cookies(): RequestCookies
+    get nextUrl(): URL
+  }
+  export class NextResponse<Body = unknown> extends Response {
+    static json<JsonBody>(body: JsonBody, init?: ResponseInit): NextResponse<JsonBody>
+    static redirect(url: string | URL, init?: number | ResponseInit): NextResponse
+    static next(init?: { headers?: HeadersInit; request?: { headers?: Headers } }): NextResponse
+  }
+}
+`
 
 /** Every example of a documented file. */
 export const examplesOf = (file: string): Array<Example> => {
@@ -99,9 +152,22 @@ export interface ExampleDiagnostic {
 }
 
 /**
+ * A guide's block that is a file of an app (its first line names it, `// app/layout.tsx`): the
+ * guide's blocks of this kind form one app, importing each other as `@/lib/stack-server`.
+ */
+const appFileOf = (example: Example): string | undefined => {
+  if (!example.file.endsWith(".md")) return undefined
+  const match = /^\/\/ ((?:[\w@.[\]()-]+\/)*[\w@.[\]()-]+\.tsx?)\s*$/.exec(example.code.split("\n", 1)[0]!)
+  return match?.[1]
+}
+
+/**
  * Writes each example as a module into `outDir` (inside the repository, so `node_modules`
- * resolves) and type-checks them in one program. Lines map 1:1 to the documented file; an
- * `export {}` at the end makes every block a module even without imports.
+ * resolves) and type-checks them. Lines map 1:1 to the documented file; an `export {}` at the end
+ * makes every block a module even without imports. Most examples are checked in one program with
+ * tsconfig.json's options; the app files of a guide (first line `// app/page.tsx`) are written at
+ * their paths in a folder per guide and checked in a second program with the module resolution
+ * of a bundled app (`Bundler`, as Next.js' own tsconfig) and its `@/*` alias.
  */
 export const checkExamples = (
   examples: ReadonlyArray<Example>,
@@ -111,12 +177,22 @@ export const checkExamples = (
 ): Array<ExampleDiagnostic> => {
   fs.rmSync(outDir, { recursive: true, force: true })
   fs.mkdirSync(outDir, { recursive: true })
-  const byPath = new Map<string, Example>()
+  const modules = new Map<string, Example>()
+  const appFiles = new Map<string, Example>()
+  const appDirs = new Set<string>()
   examples.forEach((example, index) => {
-    const name = `${String(index).padStart(3, "0")}_${example.file.replace(/[^A-Za-z0-9]+/g, "_")}_L${example.line}.${example.lang}`
-    const target = path.join(outDir, name)
+    const appFile = appFileOf(example)
+    const dir = path.join(outDir, "apps", example.file.replace(/[^A-Za-z0-9]+/g, "_"))
+    const target = appFile === undefined
+      ? path.join(outDir, `${String(index).padStart(3, "0")}_${example.file.replace(/[^A-Za-z0-9]+/g, "_")}_L${example.line}.${example.lang}`)
+      : path.join(dir, appFile)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
     fs.writeFileSync(target, `${example.code}\nexport {}\n`)
-    byPath.set(path.resolve(target), example)
+    if (appFile === undefined) modules.set(path.resolve(target), example)
+    else {
+      appFiles.set(path.resolve(target), example)
+      appDirs.add(dir)
+    }
   })
   const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
     ...ts.sys,
@@ -127,15 +203,33 @@ export const checkExamples = (
   if (config === undefined) throw new Error("tsconfig.json could not be read")
   const options: ts.CompilerOptions = { ...config.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false }
   const extra = alsoFiles.map((file) => path.join(root, file))
-  const program = ts.createProgram({ rootNames: [...byPath.keys(), ...extra], options })
-  const checker = program.getTypeChecker()
+  const shim = path.join(outDir, "next-types.d.ts")
+  fs.writeFileSync(shim, nextTypes)
+  const program = ts.createProgram({ rootNames: [...modules.keys(), ...extra, shim], options })
   const diagnostics: Array<ExampleDiagnostic> = []
   for (const [index, fileName] of extra.entries()) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) continue
-    for (const finding of optionJsonFindings(checker, source)) diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
+    for (const finding of optionJsonFindings(program.getTypeChecker(), source)) diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
   }
-  for (const [fileName, example] of byPath) {
+  diagnostics.push(...diagnosticsOf(program, modules))
+  if (appFiles.size > 0) {
+    const appOptions: ts.CompilerOptions = {
+      ...options,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      paths: { ...options.paths, "@/*": [...appDirs].map((dir) => `${dir}/*`) }
+    }
+    diagnostics.push(...diagnosticsOf(ts.createProgram({ rootNames: [...appFiles.keys(), shim], options: appOptions }), appFiles))
+  }
+  return diagnostics
+}
+
+/** The compiler's diagnostics and the Option-as-JSON findings of the examples of a program, by documented file and line. */
+const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Example>): Array<ExampleDiagnostic> => {
+  const checker = program.getTypeChecker()
+  const diagnostics: Array<ExampleDiagnostic> = []
+  for (const [fileName, example] of examples) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) {
       diagnostics.push({ file: example.file, line: example.line, message: "the example was not part of the program" })
