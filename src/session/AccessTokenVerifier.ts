@@ -21,7 +21,8 @@
  *   `…/projects-anonymous-users/{id}` and `{id}:anon` for anonymous users. Tokens of restricted and
  *   anonymous users are refused unless the call allows them (`allowRestricted`,
  *   `allowAnonymous`, which implies restricted as anonymous users are always restricted).
- * - Expiry is checked against Effect's `Clock` with a 30 s tolerance.
+ * - Expiry is checked against Effect's `Clock` with a 30 s tolerance, after the signature: only a
+ *   token the project's key signed is ever `TokenExpired`.
  * - ES256 (P-256) is what the service signs with; RS256 keys are accepted only with a modulus of
  *   at least 2048 bits.
  * - A token seen again (same text) skips the signature check while the key set it was verified
@@ -125,7 +126,10 @@ export class TokenMalformed extends Data.TaggedError("TokenMalformed")<{ readonl
 /** The signature does not verify with the key named by the token's `kid`. */
 export class TokenSignatureInvalid extends Data.TaggedError("TokenSignatureInvalid")<{ readonly message: string }> {}
 
-/** The token expired (more than the 30 s tolerance ago). */
+/**
+ * The token expired (more than the 30 s tolerance ago). Only for a token whose signature verified
+ * with the project's key: a forged or foreign token is refused for that, whatever its `exp`.
+ */
 export class TokenExpired extends Data.TaggedError("TokenExpired")<{
   readonly message: string
   readonly expiredAt: Date
@@ -587,8 +591,6 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         if (typeof payload.exp !== "number") {
           return yield* new TokenMalformed({ message: "The access token has no expiry (exp)." })
         }
-        const late = expired(payload.exp, yield* Clock.currentTimeMillis)
-        if (late !== undefined) return yield* late
 
         const [entry, keySet] = yield* keyFor(kind, kid)
         if (Option.isNone(entry) || entry.value._tag === "Unsupported") {
@@ -609,6 +611,10 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
           try: () => compactVerify(text, key.key, { algorithms: [alg] }),
           catch: () => new TokenSignatureInvalid({ message: "The access token's signature does not verify." })
         })
+        // expiry only once the signature checked: a forged token is never "expired" (a client told
+        // so would refresh and retry, and an attack would count as an expiry)
+        const late = expired(payload.exp, yield* Clock.currentTimeMillis)
+        if (late !== undefined) return yield* late
         const claims = decodeClaims(withCurrentNames(payload))
         if (Either.isLeft(claims)) {
           return yield* new TokenMalformed({ message: "The access token's claims do not have the service's shape." })
