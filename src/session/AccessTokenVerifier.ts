@@ -64,12 +64,12 @@ import * as Schema from "effect/Schema"
 import { decode as decodeBase64Url } from "jose/base64url"
 import { decodeProtectedHeader } from "jose/decode/protected_header"
 import { compactVerify } from "jose/jws/compact/verify"
-import { decodeJwt } from "jose/jwt/decode"
-import type { JWK, JWTPayload } from "jose"
+import type { JWK } from "jose"
 import { importJWK } from "jose/key/import"
 import type { TransportError } from "../core/Errors.js"
 import { StackClient } from "../core/StackClient.js"
 import { field } from "../core/Wire.js"
+import { unverifiedClaims } from "./internal/jwtClaims.js"
 
 // ---------------------------------------------------------------------------------------------
 // Claims
@@ -337,13 +337,21 @@ const maxAgeMillis = (cacheControl: string | undefined): number => {
   return Math.min(Number(match[1]) * 1000, Duration.toMillis(Duration.days(1)))
 }
 
+/**
+ * A token's header (`jose`'s reader) and claims (the SDK's one claims reader, `jwtClaims.ts`, which
+ * reads what `jose`'s `decodeJwt` reads), unverified; a left for anything that is not a compact JWS
+ * with a JSON object in both.
+ */
 const decodeSegment = (token: string) =>
-  Either.try(() => ({ header: decodeProtectedHeader(token), payload: decodeJwt(token) }))
+  Either.flatMap(Either.try(() => decodeProtectedHeader(token)), (header) => {
+    const payload = unverifiedClaims(token)
+    return payload === undefined ? Either.left(undefined) : Either.right({ header, payload })
+  })
 
 const decodeClaims = Schema.decodeUnknownEither(AccessTokenClaims)
 
 /** Legacy tokens used camelCase `branchId` / `refreshTokenId` (PROTOCOL.md §2.3). */
-const withCurrentNames = (payload: JWTPayload): Record<string, unknown> => {
+const withCurrentNames = (payload: Readonly<Record<string, unknown>>): Record<string, unknown> => {
   const record: Record<string, unknown> = { ...payload }
   if (record["branch_id"] === undefined && record["branchId"] !== undefined) record["branch_id"] = record["branchId"]
   if (record["refresh_token_id"] === undefined && record["refreshTokenId"] !== undefined) {
@@ -570,7 +578,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         const kid = header.kid
 
         // audience and issuer first: no network for another project's tokens
-        const audience = typeof payload.aud === "string" ? payload.aud : null
+        const audience = typeof payload["aud"] === "string" ? payload["aud"] : null
         const kind = kinds.find((candidate) => expected[candidate].audience === audience)
         if (kind === undefined) {
           return yield* new TokenAudienceMismatch({
@@ -578,7 +586,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
             audience
           })
         }
-        const issuer = typeof payload.iss === "string" ? payload.iss : null
+        const issuer = typeof payload["iss"] === "string" ? payload["iss"] : null
         if (issuer !== expected[kind].issuer) {
           return yield* new TokenIssuerMismatch({
             message: `The access token's issuer is not ${expected[kind].issuer}.`,
@@ -588,7 +596,8 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         }
         const refused = notAllowed(kind, verifyOptions)
         if (refused !== undefined) return yield* refused
-        if (typeof payload.exp !== "number") {
+        const exp = payload["exp"]
+        if (typeof exp !== "number") {
           return yield* new TokenMalformed({ message: "The access token has no expiry (exp)." })
         }
 
@@ -613,13 +622,13 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         })
         // expiry only once the signature checked: a forged token is never "expired" (a client told
         // so would refresh and retry, and an attack would count as an expiry)
-        const late = expired(payload.exp, yield* Clock.currentTimeMillis)
+        const late = expired(exp, yield* Clock.currentTimeMillis)
         if (late !== undefined) return yield* late
         const claims = decodeClaims(withCurrentNames(payload))
         if (Either.isLeft(claims)) {
           return yield* new TokenMalformed({ message: "The access token's claims do not have the service's shape." })
         }
-        remember(text, { keySet, kind, expSeconds: payload.exp, claims: claims.right })
+        remember(text, { keySet, kind, expSeconds: exp, claims: claims.right })
         return claims.right
       }).pipe(Effect.withSpan("AccessTokenVerifier.verify"))
 
