@@ -42,6 +42,27 @@ const expectWithin = (delays: ReadonlyArray<number>, offsetMillis: number) => {
 
 const defaults = transportLayer()
 
+/**
+ * Answers every read with a 429 carrying `retryAfter` and runs one read on the TestClock: the
+ * error it ended in, the requests the server saw, the delays slept.
+ */
+const alwaysTooMany = (retryAfter: string) =>
+  Effect.gen(function* () {
+    let calls = 0
+    server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany(retryAfter))))
+    const { exit, delays } = yield* runAdvancingClock(yield* Effect.fork(Effect.flip(read())))
+    return { error: Exit.isSuccess(exit) ? exit.value : undefined, calls, delays }
+  })
+
+/** A 429 with `retryAfter` above the ceiling ends the read at once: RateLimited carrying `seconds`, one request, no sleep. */
+const refusedAtOnce = (retryAfter: string, seconds: number) =>
+  Effect.gen(function* () {
+    const { error, calls, delays } = yield* alwaysTooMany(retryAfter)
+    expect(error?._tag === "RateLimited" && error.retryAfterSeconds).toBe(seconds)
+    expect(calls).toBe(1)
+    expect(delays).toEqual([])
+  })
+
 describe("429 backoff (PROTOCOL.md §1.6)", () => {
   it.effect("a 429 without Retry-After waits the backoff before each retry: [500,1500], [1000,3000], [2000,6000], [4000,12000] ms", () =>
     Effect.gen(function* () {
@@ -99,25 +120,15 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
     transportLayer(RetryPolicy.layerWith({ attemptTimeout: "none", maxRetryAfter, ...(schedule === undefined ? {} : { schedule }) }))
 
   it.effect("by default a Retry-After of 99999999999 s is not slept on: RateLimited at once with the server's value, 1 request", () =>
-    Effect.gen(function* () {
-      let calls = 0
-      server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany("99999999999"))))
-      const fiber = yield* Effect.fork(Effect.flip(read()))
-      const { exit, delays } = yield* runAdvancingClock(fiber)
-      expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(99999999999)
-      expect(calls).toBe(1)
-      expect(delays).toEqual([])
-    }).pipe(Effect.provide(defaults)))
+    refusedAtOnce("99999999999", 99999999999).pipe(Effect.provide(defaults)))
 
   it.effect("the default ceiling is 60 s: a Retry-After of 61 s fails at once, one of 60 s is waited for", () =>
     Effect.gen(function* () {
       expect(Duration.toSeconds(Duration.decode(RetryPolicy.defaultMaxRetryAfter as Duration.DurationInput))).toBe(60)
+      const refused = yield* alwaysTooMany("61")
+      expect(refused.error?._tag).toBe("RateLimited")
+      expect(refused.calls).toBe(1)
       let calls = 0
-      server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany("61"))))
-      const refused = yield* runAdvancingClock(yield* Effect.fork(Effect.flip(read())))
-      expect(Exit.isSuccess(refused.exit) && refused.exit.value._tag).toBe("RateLimited")
-      expect(calls).toBe(1)
-      calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany("60") : HttpResponse.json({}))))
       const waited = yield* runAdvancingClock(yield* Effect.fork(read()))
       expect(Exit.isSuccess(waited.exit)).toBe(true)
@@ -198,15 +209,7 @@ describe("Retry-After as an HTTP-date (RFC 9110 §10.2.3), counted from Effect's
     }).pipe(Effect.provide(defaults)))
 
   it.effect("an HTTP-date beyond maxRetryAfter fails at once in RateLimited carrying the seconds until it: 1 request", () =>
-    Effect.gen(function* () {
-      const date = yield* inSeconds(3600)
-      let calls = 0
-      server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany(date))))
-      const { exit, delays } = yield* runAdvancingClock(yield* Effect.fork(Effect.flip(read())))
-      expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(3600)
-      expect(calls).toBe(1)
-      expect(delays).toEqual([])
-    }).pipe(Effect.provide(defaults)))
+    Effect.flatMap(inSeconds(3600), (date) => refusedAtOnce(date, 3600)).pipe(Effect.provide(defaults)))
 
   it.effect("an HTTP-date already past is a wait of 0 s: the retry waits the backoff alone", () =>
     Effect.gen(function* () {
