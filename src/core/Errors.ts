@@ -19,7 +19,8 @@ import type { AnyKnownError } from "./KnownErrors.js"
  * A response the SDK cannot trust: malformed JSON, a body that does not match the endpoint's
  * schema, a known-error header that names another code than the body, an invalid token response,
  * JSON nested deeper than the SDK reads (512 levels), a body larger than the retry policy's
- * `maxResponseBytes` (8 MiB by default; reading stops there).
+ * `maxResponseBytes` (8 MiB by default; reading stops there), a body that failed while it was
+ * read (cut short, or not matching its `Content-Encoding`). The service answered: never retried.
  */
 export class InvalidResponse extends Data.TaggedError("InvalidResponse")<{
   /** What was wrong, without any token or key text. */
@@ -88,7 +89,9 @@ export class UnexpectedKnownError extends Data.TaggedError("UnexpectedKnownError
 }> {}
 
 /**
- * The request never got an answer (DNS, refused or reset connection, aborted body). Raised at once
+ * The request never got an answer (DNS, refused or reset connection, no complete answer within
+ * the retry policy's `attemptTimeout`); an answer whose body then fails is an
+ * {@link InvalidResponse}, not this. Raised at once
  * for non-idempotent requests; for idempotent ones only after the retry policy gave up. Also raised
  * at once, never retried, when the request could not be built and nothing was sent (a header value
  * with CR/LF or text above U+00FF, an invalid base URL); the message says so and never shows the
@@ -102,12 +105,16 @@ export class ConnectivityError extends Data.TaggedError("ConnectivityError")<{
   readonly cause: unknown
 }> {}
 
-/** The service kept answering 429 until the retry policy gave up. */
+/**
+ * The service kept answering 429 until the retry policy gave up, or asked (`Retry-After`) for a
+ * longer wait than the policy's `maxRetryAfter` (60 s by default): then the call fails at once,
+ * after one request, without waiting.
+ */
 export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly message: string
   readonly method: string
   readonly url: string
-  /** The last `Retry-After` value in seconds, when the service sent one. */
+  /** The last `Retry-After` value in seconds (an HTTP-date as the seconds until it), when the service sent one. */
   readonly retryAfterSeconds: number | undefined
 }> {}
 

@@ -2,13 +2,19 @@
  * The retry policy: a `Schedule` fed with the signal of each failed attempt (SPEC.md §8, §9;
  * PROTOCOL.md §1.6). The default is `Schedules.retry`:
  *
- * - 429: wait `Retry-After` seconds plus the backoff below, or the backoff alone without the
- *   header (as the official client: a burst of 429s is spread out, never retried at once);
- *   a `Retry-After` longer than `maxRetryAfter` (no limit by default: the
- *   header is waited for) ends the call at once in `RateLimited` carrying the server's value;
+ * - 429: wait `Retry-After` plus the backoff below, or the backoff alone without the header (as
+ *   the official client: a burst of 429s is spread out, never retried at once). `Retry-After` is
+ *   read in both of its forms: delay-seconds, or an HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`,
+ *   counted from Effect's `Clock`; a date already past is 0 s); any other text is ignored. A
+ *   `Retry-After` longer than `maxRetryAfter` (60 s by default) is not slept on: the call ends at
+ *   once in `RateLimited` carrying the server's value, so a hostile or confused answer
+ *   (`Retry-After: 99999999999`) never holds a call forever;
  * - 508 with the `INFINITE_LOOP_DETECTED` marker: retry with backoff;
  * - network failure of an idempotent request: retry with exponential backoff
- *   (base 1000 ms, jitter 0.5×–1.5×); non-idempotent requests are never retried;
+ *   (base 1000 ms, jitter 0.5×–1.5×); non-idempotent requests are never retried. A network
+ *   failure is a request that got no answer: once an answer's status and headers arrived, a body
+ *   that fails while it is read (cut short, not matching its `Content-Encoding`) is an
+ *   `InvalidResponse`, never retried (the service answered and may have acted on the request);
  * - at most 5 attempts per logical request (the first one included), as the official client;
  * - each attempt may take at most `attemptTimeout` (30 s by default); a stalled answer is a
  *   network failure;
@@ -49,14 +55,20 @@ export interface RetryPolicyShape {
    * The longest `Retry-After` of a 429 that is waited for. A longer one is not slept on: the call
    * fails at once with `RateLimited` (its `retryAfterSeconds` is the server's value), so the app
    * decides (show "try again later", queue the work). Default {@link defaultMaxRetryAfter}
-   * (`"none"`: every `Retry-After` is waited for; a caller's own
-   * `Effect.timeout` still interrupts the wait).
+   * (60 s). An HTTP-date `Retry-After` counts as the seconds from now (Effect's `Clock`) to it.
+   * `"none"` waits for every `Retry-After`, however long (only a caller's own
+   * `Effect.timeout` then ends the wait).
    */
   readonly maxRetryAfter?: Duration.DurationInput | "none" | undefined
 }
 
-/** The default ceiling on a waited-for `Retry-After`: none (SPEC.md §8: the header is waited for). */
-export const defaultMaxRetryAfter: Duration.DurationInput | "none" = "none"
+/**
+ * The default ceiling on a waited-for `Retry-After`: 60 s. SPEC.md §8 has the client wait for the
+ * header; a finite ceiling keeps a hostile or broken answer (`Retry-After: 99999999999`) from
+ * holding a call (and a request of the app's server) forever. Above it the call fails at once
+ * with `RateLimited` carrying the server's value.
+ */
+export const defaultMaxRetryAfter: Duration.DurationInput | "none" = Duration.minutes(1)
 
 /** The default largest answer body: 8 MiB. */
 export const defaultMaxResponseBytes = 8 * 1024 * 1024
@@ -82,8 +94,8 @@ export const layer: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { sche
  * import { RetryPolicy } from "stack-auth-effect"
  *
  * const Patient = RetryPolicy.layerWith({ attemptTimeout: "2 minutes", maxResponseBytes: 32 * 1024 * 1024 })
- * // a 429 asking to wait longer than a minute fails at once with RateLimited
- * const Impatient = RetryPolicy.layerWith({ maxRetryAfter: "1 minute" })
+ * // a 429 asking to wait longer than 10 s fails at once with RateLimited (default: 60 s)
+ * const Impatient = RetryPolicy.layerWith({ maxRetryAfter: "10 seconds" })
  * ```
  */
 export const layerWith = (options: Partial<RetryPolicyShape>): Layer.Layer<RetryPolicy> =>

@@ -24,6 +24,11 @@
  * those are not allowed). Failures of the service itself (network, 5xx, rate limits) stay as the
  * SDK's transport errors: they are not the client's fault.
  *
+ * `Unauthorized`'s `"expired"` tells the client to refresh and retry, so it is given only for an
+ * access token whose signature checked (by the service for {@link authenticate}, against the JWKS
+ * for {@link verify}) and whose `exp` has passed; a forged, foreign or unreadable token, or a
+ * refresh token sent as an access token, is `"invalid"`.
+ *
  * @module
  */
 import * as Context from "effect/Context"
@@ -31,11 +36,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { HttpApiSchema } from "@effect/platform"
+import type { SessionShape } from "../core/Session.js"
+import { StackClient } from "../core/StackClient.js"
+import type { StackClientShape } from "../core/StackClient.js"
 import * as AccessTokenVerifier from "../session/AccessTokenVerifier.js"
+import { unverifiedClaims } from "../session/AccessTokenVerifier.js"
 import type { AccessTokenClaims } from "../session/AccessTokenVerifier.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
+import * as TokenStore from "../session/TokenStore.js"
 import { token, type StoredTokens } from "../session/TokenStore.js"
 import * as ServerUsers from "../users/ServerUsers.js"
 import type { ServerUser } from "../users/User.js"
@@ -51,7 +62,11 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   "Unauthorized",
   {
     message: Schema.String,
-    /** `"missing"`: none sent; `"invalid"`: malformed or rejected; `"expired"`: an expired access token and nothing to refresh it with. */
+    /**
+     * `"missing"`: none sent; `"invalid"`: malformed, forged, another project's, or rejected;
+     * `"expired"`: an access token whose signature checked and whose `exp` has passed, with
+     * nothing to refresh it with (the client refreshes and retries).
+     */
     reason: Schema.Literal("missing", "invalid", "expired")
   },
   HttpApiSchema.annotations({ status: 401 })
@@ -155,10 +170,64 @@ const admit = (user: { readonly isAnonymous: boolean; readonly isRestricted: boo
 
 
 /**
+ * A session over one access token and nothing to refresh it with: the token is sent as it is,
+ * whatever its (unverified) `exp` says, so the service judges it (only a signature check tells an
+ * expired token of the service from a forged one), until the service rejects it; then none.
+ */
+const singleTokenSession = (accessToken: Redacted.Redacted<string>): SessionShape => {
+  let tokens: StoredTokens = { accessToken: Option.some(accessToken), refreshToken: Option.none() }
+  const set = (next: StoredTokens) =>
+    Effect.sync(() => {
+      tokens = next
+    })
+  return {
+    requestTokens: Effect.sync(() => tokens),
+    refresh: Effect.succeed(Option.none()),
+    markAccessTokenExpired: () => set(TokenStore.empty),
+    signIn: (signedIn) => set({ accessToken: Option.some(signedIn.accessToken), refreshToken: signedIn.refreshToken }),
+    clear: set(TokenStore.empty),
+    current: Effect.sync(() => tokens),
+    changes: Stream.empty
+  }
+}
+
+/**
+ * The transport `client` with the known-error code (`x-stack-known-error`, PROTOCOL.md §1.5) of
+ * its last answer kept in `seen.code`: how the service judged a token the call then dropped.
+ */
+const recordingKnownErrors = (client: StackClientShape, seen: { code: string | undefined }): StackClientShape => ({
+  config: client.config,
+  send: (request) =>
+    Effect.tap(client.send(request), (response) =>
+      Effect.sync(() => {
+        seen.code = response.headers["x-stack-known-error"]
+      })
+    )
+})
+
+/**
+ * Whether a token's claims name `projectId`: its audience (`<id>`, `<id>:restricted`,
+ * `<id>:anon`), or a legacy token's `projectId` claim (PROTOCOL.md §2.3).
+ */
+const isForProject = (claims: Readonly<Record<string, unknown>>, projectId: string): boolean => {
+  const audience = claims["aud"] ?? claims["projectId"]
+  return typeof audience === "string" && (audience === projectId || audience.startsWith(`${projectId}:`))
+}
+
+/** The known error the service answers for an access token whose signature checked and whose `exp` has passed. */
+const accessTokenExpiredCode = "ACCESS_TOKEN_EXPIRED"
+
+/**
  * The request's user, server view: `GET /users/me` with server access, in a session made for this
  * request from its credentials (see the module). Fails with {@link Unauthorized} (no credentials;
- * a session the service does not accept, e.g. a revoked refresh token or an expired bearer
- * token), {@link Forbidden} (restricted / anonymous users unless admitted), or a transport error.
+ * a session the service does not accept, e.g. a revoked refresh token or a forged token:
+ * `"invalid"`; an access token the service issued whose `exp` has passed, with no refresh token:
+ * `"expired"`), {@link Forbidden} (restricted / anonymous users unless admitted), or a transport
+ * error.
+ *
+ * A request with an access token and no refresh token has that token judged by the service (one
+ * `GET /users/me`, the token sent as it is): only its `ACCESS_TOKEN_EXPIRED` makes `"expired"`. A
+ * token that is not a JWT at all (garbage, a refresh token) is `"invalid"` with no request.
  *
  * @example
  * ```ts
@@ -175,17 +244,29 @@ export const authenticate = Effect.fn("RequestAuth.authenticate")(function* (
   options: RequestAuthOptions
 ) {
   const credentials = yield* credentialsOf(request, options)
-  const session = yield* Session.makeForRequest(credentials.tokens)
+  const { accessToken, refreshToken } = credentials.tokens
+  // an access token and nothing to refresh it with: the service judges it as it is
+  const single = Option.isSome(accessToken) && Option.isNone(refreshToken) ? accessToken.value : undefined
+  const claims = single === undefined ? undefined : unverifiedClaims(Redacted.value(single))
+  if (single !== undefined && claims === undefined) return yield* Effect.fail(invalid("The access token is not a JWT."))
+  const service = yield* StackClient
+  const seen: { code: string | undefined } = { code: undefined }
   const user = yield* ServerUsers.getCurrent().pipe(
-    Effect.provideService(Session.Session, session),
+    Effect.provideService(Session.Session, single === undefined ? yield* Session.makeForRequest(credentials.tokens) : singleTokenSession(single)),
+    Effect.provideService(StackClient, single === undefined ? service : recordingKnownErrors(service, seen)),
     // the service rejected the request's tokens (a revoked refresh token, an unusable access token)
     Effect.catchTag("SessionError", (error) => Effect.fail(invalid(error.message)))
   )
   if (Option.isNone(user)) {
     return yield* Effect.fail(
-      credentials._tag === "Bearer"
-        ? new Unauthorized({ message: "The access token is expired or revoked.", reason: "expired" })
-        : invalid("The session is expired or was signed out.")
+      // the service says "expired" only once the signature checked, so the audience is genuine:
+      // another project's expired token is still not one this app can refresh
+      seen.code === accessTokenExpiredCode && claims !== undefined && isForProject(claims, service.config.projectId)
+        ? new Unauthorized({ message: "The access token is expired: refresh and retry.", reason: "expired" })
+        : single !== undefined
+          ? invalid("The access token was rejected by the service (forged, another project's, or revoked).")
+          : // the refresh token was rejected (or refreshed nothing): the session is over, refreshing cannot help
+            invalid("The session is expired or was signed out.")
     )
   }
   yield* admit(user.value, options)
@@ -204,8 +285,9 @@ export type AuthenticateError = Effect.Effect.Error<ReturnType<typeof authentica
 /**
  * The request's access-token claims, verified locally against the project's JWKS (no request per
  * call once the keys are cached). Needs an access token (bearer, `x-stack-auth` or cookie): a
- * request with only a refresh token, or an expired token, fails with {@link Unauthorized}
- * `"expired"` (the client refreshes and retries); a bad signature, audience or issuer with
+ * request with only a refresh token, or a token whose signature verified and whose `exp` has
+ * passed, fails with {@link Unauthorized} `"expired"` (the client refreshes and retries); a bad
+ * signature (whatever its `exp`), audience or issuer, or a token that is not a JWT, with
  * `"invalid"`; a restricted or anonymous user not admitted with {@link Forbidden}; an unreachable
  * JWKS with `JwksUnavailable`.
  */

@@ -21,7 +21,8 @@
  *   `…/projects-anonymous-users/{id}` and `{id}:anon` for anonymous users. Tokens of restricted and
  *   anonymous users are refused unless the call allows them (`allowRestricted`,
  *   `allowAnonymous`, which implies restricted as anonymous users are always restricted).
- * - Expiry is checked against Effect's `Clock` with a 30 s tolerance.
+ * - Expiry is checked against Effect's `Clock` with a 30 s tolerance, after the signature: only a
+ *   token the project's key signed is ever `TokenExpired`.
  * - ES256 (P-256) is what the service signs with; RS256 keys are accepted only with a modulus of
  *   at least 2048 bits.
  * - A token seen again (same text) skips the signature check while the key set it was verified
@@ -63,12 +64,12 @@ import * as Schema from "effect/Schema"
 import { decode as decodeBase64Url } from "jose/base64url"
 import { decodeProtectedHeader } from "jose/decode/protected_header"
 import { compactVerify } from "jose/jws/compact/verify"
-import { decodeJwt } from "jose/jwt/decode"
-import type { JWK, JWTPayload } from "jose"
+import type { JWK } from "jose"
 import { importJWK } from "jose/key/import"
 import type { TransportError } from "../core/Errors.js"
 import { StackClient } from "../core/StackClient.js"
 import { field } from "../core/Wire.js"
+import { unverifiedClaims } from "./jwtClaims.js"
 
 // ---------------------------------------------------------------------------------------------
 // Claims
@@ -125,7 +126,10 @@ export class TokenMalformed extends Data.TaggedError("TokenMalformed")<{ readonl
 /** The signature does not verify with the key named by the token's `kid`. */
 export class TokenSignatureInvalid extends Data.TaggedError("TokenSignatureInvalid")<{ readonly message: string }> {}
 
-/** The token expired (more than the 30 s tolerance ago). */
+/**
+ * The token expired (more than the 30 s tolerance ago). Only for a token whose signature verified
+ * with the project's key: a forged or foreign token is refused for that, whatever its `exp`.
+ */
 export class TokenExpired extends Data.TaggedError("TokenExpired")<{
   readonly message: string
   readonly expiredAt: Date
@@ -239,7 +243,14 @@ export class AccessTokenVerifier extends Context.Tag("stack-auth-effect/AccessTo
   AccessTokenVerifierShape
 >() {}
 
-/** Default clock tolerance (SPEC.md §9: 30 s). */
+/**
+ * The claims of a JWT read without checking its signature (never a throw: `undefined` when the
+ * token is not a compact JWS with a JSON object as payload). For routing and diagnostics only:
+ * trust nothing in them before `verify` succeeds.
+ */
+export { unverifiedClaims }
+
+/** Default clock tolerance: how far a token's `exp` / `nbf` may be off the local clock (30 s). */
 export const defaultClockTolerance: Duration.Duration = Duration.seconds(30)
 
 /** Default minimum time between refetches for unknown key ids. */
@@ -333,13 +344,21 @@ const maxAgeMillis = (cacheControl: string | undefined): number => {
   return Math.min(Number(match[1]) * 1000, Duration.toMillis(Duration.days(1)))
 }
 
+/**
+ * A token's header (`jose`'s reader) and claims (the SDK's one claims reader, `jwtClaims.ts`, which
+ * reads what `jose`'s `decodeJwt` reads), unverified; a left for anything that is not a compact JWS
+ * with a JSON object in both.
+ */
 const decodeSegment = (token: string) =>
-  Either.try(() => ({ header: decodeProtectedHeader(token), payload: decodeJwt(token) }))
+  Either.flatMap(Either.try(() => decodeProtectedHeader(token)), (header) => {
+    const payload = unverifiedClaims(token)
+    return payload === undefined ? Either.left(undefined) : Either.right({ header, payload })
+  })
 
 const decodeClaims = Schema.decodeUnknownEither(AccessTokenClaims)
 
 /** Legacy tokens used camelCase `branchId` / `refreshTokenId` (PROTOCOL.md §2.3). */
-const withCurrentNames = (payload: JWTPayload): Record<string, unknown> => {
+const withCurrentNames = (payload: Readonly<Record<string, unknown>>): Record<string, unknown> => {
   const record: Record<string, unknown> = { ...payload }
   if (record["branch_id"] === undefined && record["branchId"] !== undefined) record["branch_id"] = record["branchId"]
   if (record["refresh_token_id"] === undefined && record["refreshTokenId"] !== undefined) {
@@ -566,7 +585,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         const kid = header.kid
 
         // audience and issuer first: no network for another project's tokens
-        const audience = typeof payload.aud === "string" ? payload.aud : null
+        const audience = typeof payload["aud"] === "string" ? payload["aud"] : null
         const kind = kinds.find((candidate) => expected[candidate].audience === audience)
         if (kind === undefined) {
           return yield* new TokenAudienceMismatch({
@@ -574,7 +593,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
             audience
           })
         }
-        const issuer = typeof payload.iss === "string" ? payload.iss : null
+        const issuer = typeof payload["iss"] === "string" ? payload["iss"] : null
         if (issuer !== expected[kind].issuer) {
           return yield* new TokenIssuerMismatch({
             message: `The access token's issuer is not ${expected[kind].issuer}.`,
@@ -584,11 +603,10 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         }
         const refused = notAllowed(kind, verifyOptions)
         if (refused !== undefined) return yield* refused
-        if (typeof payload.exp !== "number") {
+        const exp = payload["exp"]
+        if (typeof exp !== "number") {
           return yield* new TokenMalformed({ message: "The access token has no expiry (exp)." })
         }
-        const late = expired(payload.exp, yield* Clock.currentTimeMillis)
-        if (late !== undefined) return yield* late
 
         const [entry, keySet] = yield* keyFor(kind, kid)
         if (Option.isNone(entry) || entry.value._tag === "Unsupported") {
@@ -609,11 +627,15 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
           try: () => compactVerify(text, key.key, { algorithms: [alg] }),
           catch: () => new TokenSignatureInvalid({ message: "The access token's signature does not verify." })
         })
+        // expiry only once the signature checked: a forged token is never "expired" (a client told
+        // so would refresh and retry, and an attack would count as an expiry)
+        const late = expired(exp, yield* Clock.currentTimeMillis)
+        if (late !== undefined) return yield* late
         const claims = decodeClaims(withCurrentNames(payload))
         if (Either.isLeft(claims)) {
           return yield* new TokenMalformed({ message: "The access token's claims do not have the service's shape." })
         }
-        remember(text, { keySet, kind, expSeconds: payload.exp, claims: claims.right })
+        remember(text, { keySet, kind, expSeconds: exp, claims: claims.right })
         return claims.right
       }).pipe(Effect.withSpan("AccessTokenVerifier.verify"))
 

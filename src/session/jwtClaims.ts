@@ -1,9 +1,10 @@
 /**
- * The claims of a JWT read without checking its signature (what the session needs to know when
- * an access token expires: its `exp`). Our own small reader instead of `jose`'s `decodeJwt`
- * (issue 14: bundle size and files opened at import); it accepts what `decodeJwt` accepts: a
- * compact JWS (three dot-separated parts) whose payload is base64url-encoded JSON of an object.
- * Anything else is `undefined`: never a throw.
+ * The claims of a JWT read without checking its signature: the SDK's one claims reader (the
+ * session's expiry check, OAuth's link token, the access-token verifier before its signature
+ * check, the server helpers). Our own small reader instead of `jose`'s `decodeJwt` (issue 14:
+ * bundle size and files opened at import); it accepts what `decodeJwt` accepts: a compact JWS
+ * (three dot-separated parts) whose payload is base64url-encoded JSON of an object. Anything else
+ * is `undefined`: never a throw.
  *
  * @module
  */

@@ -4,9 +4,11 @@
  * non-idempotent (POST) call.
  *
  * Retry rules under test (PROTOCOL.md §1.6, `src/core/Schedules.ts`): 429 and 508-with-marker are
- * retried for every method (the service did not process the request); network failures (reset,
- * body cut short) are retried only for idempotent methods; nothing else is retried. At most 5
- * attempts.
+ * retried for every method (the service did not process the request); network failures (no
+ * answer: a reset before the status line) are retried only for idempotent methods; nothing else
+ * is retried. An answer whose body is cut short after its status and headers arrived is not a
+ * network failure: the service answered (and may have acted), so it is an `InvalidResponse`
+ * after one request (issue 25 item 3). At most 5 attempts.
  */
 import { Effect, Layer, Option } from "effect"
 import * as Password from "../../src/auth/Password.js"
@@ -85,9 +87,9 @@ export const faults: ReadonlyArray<Fault> = [
   { name: "503 with an empty body", replies: [http(503, {}, "")], ...both("HttpError", 1) },
   { name: "connection reset before the answer, then success", replies: [resetBefore, ok], ...network({ outcome: "Success", requests: 2 }) },
   { name: "connection reset before the answer, every time", replies: [resetBefore], ...network({ outcome: "ConnectivityError", requests: 5 }) },
-  { name: "connection reset mid-body, then success", replies: [resetMid, ok], ...network({ outcome: "Success", requests: 2 }) },
-  { name: "connection reset mid-body, every time", replies: [resetMid], ...network({ outcome: "ConnectivityError", requests: 5 }) },
-  { name: "connection closed short of content-length, then success", replies: [closeMid, ok], ...network({ outcome: "Success", requests: 2 }), only: "socket" },
+  { name: "connection reset mid-body (the answer arrived, cut short): not retried", replies: [resetMid, ok], ...both("InvalidResponse", 1) },
+  { name: "connection reset mid-body, every time", replies: [resetMid], ...both("InvalidResponse", 1) },
+  { name: "connection closed short of content-length: not retried", replies: [closeMid, ok], ...both("InvalidResponse", 1), only: "socket" },
   { name: "truncated JSON (complete answer)", replies: [http(200, json, '{"id":"2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11","display_na')], ...both("InvalidResponse", 1) },
   { name: "HTML page with status 200", replies: [http(200, html, "<!doctype html><title>Maintenance</title>")], ...both("InvalidResponse", 1) },
   { name: "empty body with status 200", replies: [http(200, json, "")], ...both("InvalidResponse", 1) },

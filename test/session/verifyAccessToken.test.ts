@@ -138,6 +138,23 @@ describe("verifyAccessToken with the emulator's tokens", () => {
       }).pipe(Effect.provide(layer))
     }))
 
+  it.effect("only a token whose signature verified is TokenExpired: a forged token whose exp has passed is TokenSignatureInvalid", () =>
+    Effect.gen(function* () {
+      const { layer } = yield* setup()
+      yield* Effect.gen(function* () {
+        const { token } = yield* signUp
+        const header = jose.decodeProtectedHeader(token)
+        const claims = jose.decodeJwt(token)
+        const { privateKey } = yield* Effect.promise(() => jose.generateKeyPair("ES256"))
+        // the service's own key id and claims, signed with an attacker's key
+        const forged = yield* Effect.promise(() => new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: header.kid! }).sign(privateKey))
+        yield* TestClock.setTime((claims.exp! + 3600) * 1000)
+        expect((yield* verifyFlip(forged))._tag).toBe("TokenSignatureInvalid")
+        // the genuine token at the same time: expired
+        expect((yield* verifyFlip(token))._tag).toBe("TokenExpired")
+      }).pipe(Effect.provide(layer))
+    }))
+
   it.effect("another project's token is TokenAudienceMismatch without a JWKS request; a wrong API base is TokenIssuerMismatch", () =>
     Effect.gen(function* () {
       const { emulator, layer, fetches } = yield* setup()

@@ -1,7 +1,6 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Cause from "effect/Cause"
@@ -34,10 +33,61 @@ const idempotentMethods: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"
 /** The marker of a hosting platform's loop glitch in a 508 body. */
 export const infiniteLoopMarker = "INFINITE_LOOP_DETECTED"
 
-const parseRetryAfter = (value: string | undefined): number | undefined => {
+const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+/**
+ * The three forms of an HTTP-date (RFC 9110 §5.6.7), always GMT: IMF-fixdate
+ * (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`)
+ * and asctime's (`Sun Nov  6 08:49:37 1994`).
+ */
+const imfFixdate = /^[A-Z][a-z]{2}, (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+const rfc850Date = /^[A-Z][a-z]+, (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+const asctimeDate = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/
+
+/**
+ * The epoch milliseconds of an HTTP-date; `undefined` for any other text or an impossible date.
+ * `nowMillis` places an RFC 850 date's two-digit year.
+ */
+export const parseHttpDate = (text: string, nowMillis: number): number | undefined => {
+  const parts = (() => {
+    const imf = imfFixdate.exec(text)
+    if (imf !== null) return { day: imf[1]!, month: imf[2]!, year: Number(imf[3]), time: [imf[4]!, imf[5]!, imf[6]!] }
+    const rfc850 = rfc850Date.exec(text)
+    if (rfc850 !== null) {
+      // two-digit years: the most recent year with those digits, no more than 50 years ahead (RFC 9110 §5.6.7)
+      const twoDigits = Number(rfc850[3])
+      const thisYear = new Date(nowMillis).getUTCFullYear()
+      let year = thisYear - (thisYear % 100) + twoDigits
+      if (year > thisYear + 50) year -= 100
+      return { day: rfc850[1]!, month: rfc850[2]!, year, time: [rfc850[4]!, rfc850[5]!, rfc850[6]!] }
+    }
+    const asctime = asctimeDate.exec(text)
+    if (asctime !== null) return { day: asctime[2]!.trim(), month: asctime[1]!, year: Number(asctime[6]), time: [asctime[3]!, asctime[4]!, asctime[5]!] }
+    return undefined
+  })()
+  if (parts === undefined) return undefined
+  const month = months.indexOf(parts.month)
+  const day = Number(parts.day)
+  const [hours, minutes, seconds] = parts.time.map(Number) as [number, number, number]
+  if (month < 0 || day < 1 || day > 31 || hours > 23 || minutes > 59 || seconds > 60) return undefined
+  const millis = Date.UTC(parts.year, month, day, hours, minutes, Math.min(seconds, 59))
+  // a day past the month's end (31 Feb) would roll over: refused
+  return new Date(millis).getUTCDate() === day ? millis : undefined
+}
+
+/**
+ * A `Retry-After` value in seconds: delay-seconds as they are; an HTTP-date as the seconds from
+ * `nowMillis` (Effect's `Clock`) to it, rounded up, 0 for a date already past; `undefined` for
+ * anything else (the header is then ignored).
+ */
+export const parseRetryAfter = (value: string | undefined, nowMillis: number): number | undefined => {
   if (value === undefined) return undefined
-  const seconds = Number(value.trim())
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined
+  const text = value.trim()
+  if (text === "") return undefined
+  const seconds = Number(text)
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined
+  const date = parseHttpDate(text, nowMillis)
+  return date === undefined ? undefined : Math.max(0, Math.ceil((date - nowMillis) / 1000))
 }
 
 const header = (headers: Readonly<Record<string, string>>, name: string): string | undefined =>
@@ -147,10 +197,21 @@ interface TooLarge {
   readonly declared: boolean
 }
 
+/**
+ * An answer whose status and headers arrived but whose body could not be read to its end: cut
+ * short (a reset or a close before its `content-length`), not matching its `Content-Encoding`, or
+ * a failing body stream. The service answered (and may have acted on the request): never a
+ * network failure, never retried.
+ */
+interface Unreadable {
+  readonly _tag: "Unreadable"
+  readonly cause: unknown
+}
+
 /** What one attempt's exchange ends with: the response and its text, or why the text was refused. */
 interface Exchanged {
   readonly response: HttpClientResponse.HttpClientResponse
-  readonly text: Either.Either<string, "Redirect" | TooLarge>
+  readonly text: Either.Either<string, "Redirect" | TooLarge | Unreadable>
 }
 
 /**
@@ -161,23 +222,30 @@ interface Exchanged {
  * A refusal is handed to `refuse` before the stream is cancelled, and the caller waits only for
  * that verdict, never for the cancellation: some `fetch` implementations (msw's mocked bodies)
  * never settle a `cancel()`.
+ *
+ * A body that fails while it is read (cut short, not matching its `Content-Encoding`, a failing
+ * stream) is {@link Unreadable}, in the success channel: the answer arrived, so it is never a
+ * network failure of the attempt.
  */
 const readBody = (
   response: HttpClientResponse.HttpClientResponse,
   limit: number,
   refuse: (tooLarge: TooLarge) => void
-): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
+): Effect.Effect<Either.Either<string, TooLarge | Unreadable>, unknown> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > limit) return Effect.succeed(Either.left({ _tag: "TooLarge", bytes: declared, declared: true }))
   const web = webAnswerOf(response)
   const text = limitedText(limit, refuse)
-  if (web !== undefined) return readWebBody(response, web, text)
+  if (web !== undefined) return readWebBody(web, text)
   return Stream.runForEachWhile(response.stream, (chunk) => Effect.sync(() => text.add(chunk))).pipe(
-    Effect.catchIf(
-      (error) => typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody",
-      () => Effect.void
-    ),
-    Effect.map(text.result)
+    Effect.map(text.result),
+    Effect.catchAll((error) =>
+      Effect.succeed<Either.Either<string, TooLarge | Unreadable>>(
+        typeof error === "object" && error !== null && "reason" in error && error.reason === "EmptyBody"
+          ? text.result()
+          : Either.left({ _tag: "Unreadable", cause: underlying(error) })
+      )
+    )
   )
 }
 
@@ -235,18 +303,17 @@ const webAnswerOf = (response: HttpClientResponse.HttpClientResponse): WebAnswer
  * platform's, msw's, the emulator's): its body read with its own reader in one promise, not
  * through a `Stream` (a channel and its fibers per chunk cost more than the rest of the call), and
  * awaited through one `Effect.async` (no `AbortController` of its own, which `Effect.tryPromise`
- * with a signal makes on every call). The same limit, refusal and errors: a failed read is the
- * platform's `ResponseError` (reason `Decode`), as the stream reports it; a refusal or an
- * interruption cancels the body, then aborts the request.
+ * with a signal makes on every call). The same limit, refusal and outcomes: a failed read is
+ * {@link Unreadable} (the reader's error as its cause), as the stream's reader reports it; a
+ * refusal or an interruption cancels the body, then aborts the request.
  */
 const readWebBody = (
-  response: HttpClientResponse.HttpClientResponse,
   web: WebAnswer,
   text: ReturnType<typeof limitedText>
-): Effect.Effect<Either.Either<string, TooLarge>, unknown> => {
+): Effect.Effect<Either.Either<string, TooLarge | Unreadable>, unknown> => {
   const body = web.source.body
   if (body === null) return Effect.succeed(Either.right(""))
-  return Effect.async<Either.Either<string, TooLarge>, unknown>((resume) => {
+  return Effect.async<Either.Either<string, TooLarge | Unreadable>, unknown>((resume) => {
     const reader = body.getReader()
     let ended = false
     // the body cancelled, then the request aborted (the connection dropped), as the platform's
@@ -266,7 +333,7 @@ const readWebBody = (
         (cause: unknown) => {
           if (ended) return
           ended = true
-          resume(Effect.fail(new HttpClientError.ResponseError({ request: response.request, response, reason: "Decode", cause })))
+          resume(Effect.succeed(Either.left({ _tag: "Unreadable", cause })))
         }
       )
     }
@@ -493,6 +560,19 @@ export const makeTransport = Effect.gen(function* () {
             )
           )
         }
+        if (refusal._tag === "Unreadable") {
+          const status = actualStatus(result.response.status, responseHeaders)
+          return Effect.succeed(
+            Either.left(
+              new InvalidResponse({
+                message: `The answer to ${method} ${shownUrl} (status ${status}) arrived, but its body could not be read (${bodyFailure(refusal.cause)}): it was cut short or does not match its Content-Encoding. The service answered, so this is not a network failure; the request was not sent again.`,
+                status,
+                method,
+                url: shownUrl
+              })
+            )
+          )
+        }
         return Effect.succeed(
           Either.left(
             new InvalidResponse({
@@ -507,21 +587,24 @@ export const makeTransport = Effect.gen(function* () {
       const text = result.text.right
       const status = actualStatus(result.response.status, responseHeaders)
       if (status === 429) {
-        const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"])
-        // A wait longer than the policy's ceiling is not slept on: the caller decides.
-        if (retryAfterSeconds !== undefined && retryAfterSeconds > maxRetryAfterSeconds) {
-          return Effect.succeed(
-            Either.left(
-              new RateLimited({
-                message: `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
-                method,
-                url: shownUrl,
-                retryAfterSeconds
-              })
+        // an HTTP-date is read against Effect's clock (the TestClock in tests)
+        return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const retryAfterSeconds = parseRetryAfter(responseHeaders["retry-after"], now)
+          // A wait longer than the policy's ceiling is not slept on: the caller decides.
+          if (retryAfterSeconds !== undefined && retryAfterSeconds > maxRetryAfterSeconds) {
+            return Effect.succeed(
+              Either.left(
+                new RateLimited({
+                  message: `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
+                  method,
+                  url: shownUrl,
+                  retryAfterSeconds
+                })
+              )
             )
-          )
-        }
-        return Effect.fail<RetrySignal>({ _tag: "RateLimitedSignal", retryAfterSeconds })
+          }
+          return Effect.fail<RetrySignal>({ _tag: "RateLimitedSignal", retryAfterSeconds })
+        })
       }
       if (status === 508 && text.includes(infiniteLoopMarker)) {
         return Effect.fail<RetrySignal>({ _tag: "LoopDetectedSignal" })
@@ -583,7 +666,7 @@ export const makeTransport = Effect.gen(function* () {
               ? Effect.succeed({ response, text: Either.left("Redirect") })
               : Effect.map(readBody(response, maxResponseBytes, (tooLarge) => report({ response, text: Either.left(tooLarge) })), (text) => ({
                   response,
-                  text: Either.mapLeft(text, (tooLarge): "Redirect" | TooLarge => tooLarge)
+                  text: Either.mapLeft(text, (refusal): "Redirect" | TooLarge | Unreadable => refusal)
                 }))
         )
       const limited = (report: (exchanged: Exchanged) => void) => noRedirects(exchange(report))
@@ -675,6 +758,19 @@ const connectivity = (method: string, url: string, cause: unknown) =>
  */
 const underlying = (cause: unknown): unknown =>
   typeof cause === "object" && cause !== null && "_tag" in cause && "cause" in cause ? cause.cause : cause
+
+/**
+ * Why a body could not be read, without free text that could quote a request: the error's name
+ * and the codes of it and its cause (e.g. `TypeError (Z_DATA_ERROR)`, `TypeError (UND_ERR_SOCKET)`).
+ */
+const bodyFailure = (cause: unknown): string => {
+  const codeOf = (value: unknown): string | undefined =>
+    typeof value === "object" && value !== null && "code" in value && typeof value.code === "string" ? value.code.slice(0, 40) : undefined
+  const name = cause instanceof Error ? cause.name.slice(0, 40) : typeof cause === "object" && cause !== null && "_tag" in cause ? String(cause._tag).slice(0, 40) : "read failure"
+  const nested = typeof cause === "object" && cause !== null && "cause" in cause ? cause.cause : undefined
+  const codes = [codeOf(cause), codeOf(nested)].filter((code): code is string => code !== undefined)
+  return codes.length === 0 ? name : `${name} (${codes.join(", ")})`
+}
 
 const describe = (cause: unknown): string => {
   if (typeof cause === "string") return cause
