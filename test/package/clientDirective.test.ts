@@ -34,7 +34,8 @@ afterAll(() => {
 })
 
 /** The built JavaScript files, relative to `dist/` (`react/index.js`, `chunks/chunk-….js`). */
-const builtFiles = (): Array<string> => Object.keys(metafile.outputs).filter((file) => file.endsWith(".js")).map((file) => relative(join(pkg, "dist"), join(projectRoot, file)))
+const builtFiles = (): Array<string> =>
+  Object.keys(metafile.outputs).filter((file) => file.endsWith(".js")).map((file) => relative(join(pkg, "dist"), join(projectRoot, file)))
 
 /** The metafile's entry for a built file given relative to `dist/`. */
 const outputOf = (file: string) => metafile.outputs[relative(projectRoot, join(pkg, "dist", file))]!
@@ -60,9 +61,10 @@ const filesLoaded = (entry: string): Set<string> => {
 }
 
 /** Whether a built file imports React (its hooks, context or JSX runtime). */
-const importsReact = (file: string): boolean => outputOf(file).imports.some((imported) => imported.external === true && /^react(-dom)?(\/|$)/.test(imported.path))
+const importsReact = (file: string): boolean =>
+  outputOf(file).imports.some((imported) => imported.external === true && /^react(-dom)?(\/|$)/.test(imported.path))
 
-describe('"use client" in the built package', () => {
+describe("\"use client\" in the built package", () => {
   it("the React entry and every built file holding React code start with the directive, and no other file does", () => {
     const files = builtFiles()
     const client = files.filter(startsWithUseClient)
@@ -94,11 +96,13 @@ describe('"use client" in the built package', () => {
     expect(readFileSync(join(pkg, "dist", "src", "emulator", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
   })
 
-  it("a Next.js server component's render: the built React entry, imported by name in a process with no window, renders StackProvider with react-dom/server", () => {
-    const file = join(pkg, "server-render.mjs")
-    writeFileSync(
-      file,
-      `import { createElement } from "react"
+  it(
+    "a Next.js server component's render: the built React entry, imported by name in a process with no window, renders StackProvider with react-dom/server",
+    () => {
+      const file = join(pkg, "server-render.mjs")
+      writeFileSync(
+        file,
+        `import { createElement } from "react"
 import { renderToReadableStream, renderToString } from "react-dom/server"
 import { Effect, ManagedRuntime } from "effect"
 import { Stack } from "stack-auth-effect"
@@ -115,17 +119,22 @@ await stream.allReady
 const streamed = await new Response(stream).text()
 await runtime.dispose()
 console.log(JSON.stringify({ before, after: typeof window, html, streamed }))`
-    )
-    const run = spawnSync(process.execPath, [file], { cwd: pkg, encoding: "utf8", timeout: 60_000 })
-    expect(run.status, run.stderr.slice(-1500)).toBe(0)
-    const out = JSON.parse(run.stdout.trim()) as { before: string; after: string; html: string; streamed: string }
-    expect(out).toEqual({ before: "undefined", after: "undefined", html: "<p>user: loading</p>", streamed: "<p>user: loading</p>" })
-    // what the process imported as `stack-auth-effect/react` is the built file checked above
-    const resolved = spawnSync(process.execPath, ["--input-type=module", "-e", `console.log(import.meta.resolve("stack-auth-effect/react"))`], { cwd: pkg, encoding: "utf8" })
-    expect(new URL(resolved.stdout.trim()).pathname).toBe(join(pkg, "dist", "react", "index.js"))
-    expect(startsWithUseClient("react/index.js")).toBe(true)
-    for (const chunk of [...filesLoaded("react/index.js")].filter(importsReact)) expect(startsWithUseClient(chunk), chunk).toBe(true)
-  }, 60_000)
+      )
+      const run = spawnSync(process.execPath, [file], { cwd: pkg, encoding: "utf8", timeout: 60_000 })
+      expect(run.status, run.stderr.slice(-1500)).toBe(0)
+      const out = JSON.parse(run.stdout.trim()) as { before: string; after: string; html: string; streamed: string }
+      expect(out).toEqual({ before: "undefined", after: "undefined", html: "<p>user: loading</p>", streamed: "<p>user: loading</p>" })
+      // what the process imported as `stack-auth-effect/react` is the built file checked above
+      const resolved = spawnSync(process.execPath, ["--input-type=module", "-e", `console.log(import.meta.resolve("stack-auth-effect/react"))`], {
+        cwd: pkg,
+        encoding: "utf8"
+      })
+      expect(new URL(resolved.stdout.trim()).pathname).toBe(join(pkg, "dist", "react", "index.js"))
+      expect(startsWithUseClient("react/index.js")).toBe(true)
+      for (const chunk of [...filesLoaded("react/index.js")].filter(importsReact)) expect(startsWithUseClient(chunk), chunk).toBe(true)
+    },
+    60_000
+  )
 })
 
 describe("the build's rule for the directive", () => {
@@ -163,7 +172,7 @@ describe("the build's rule for the directive", () => {
   it("the files holding a client module get the directive; a server file importing one is refused", () => {
     expect([...clientOutputs(metafileOf("src/cache/QueryCache.ts", false), isClient)]).toEqual(["dist/react/index.js"])
     expect(() => clientOutputs(metafileOf("react/StackProvider.tsx", false), isClient)).toThrow(
-      'build: a server file imports a "use client" file: dist/src/index.js imports dist/chunks/chunk-A.js'
+      "build: a server file imports a \"use client\" file: dist/src/index.js imports dist/chunks/chunk-A.js"
     )
     expect(() => clientOutputs(metafileOf("src/cache/QueryCache.ts", true), isClient)).toThrow("dist/src/index.js imports dist/react/index.js")
   })

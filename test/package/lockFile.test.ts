@@ -146,18 +146,23 @@ describe("the lock check finds what npm ci refuses", () => {
   const lock = readJson<Lock>("package-lock.json")
   const without = (folder: string): Lock => ({ ...lock, packages: Object.fromEntries(Object.entries(lock.packages).filter(([path]) => path !== folder)) })
 
-  it.skipIf(!hasLockHistory())("the lock before 290eb80 (no other platform's builds of rollup and msgpackr-extract): exactly the optional packages 290eb80 added", () => {
-    const show = (path: string) => execFileSync("git", ["show", path], { cwd: projectRoot, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
-    const old = JSON.parse(show("290eb80~1:package-lock.json")) as Lock
-    const fixed = JSON.parse(show("290eb80:package-lock.json")) as Lock
-    const added = Object.keys(fixed.packages).filter((path) => !(path in old.packages))
-    expect(added.length).toBeGreaterThan(20)
-    expect(added.every((path) => /^node_modules\/@(rollup|msgpackr-extract)\//.test(path))).toBe(true)
-    const problems = lockProblems(JSON.parse(show("290eb80~1:package.json")) as Manifest, old)
-    expect(problems.every((problem) => problem.includes("optional dependency"))).toBe(true)
-    expect(problems.map((problem) => /optional dependency (\S+)@/.exec(problem)?.[1]).sort()).toEqual(added.map((path) => path.slice("node_modules/".length)).sort())
-    expect(lockProblems(JSON.parse(show("290eb80:package.json")) as Manifest, fixed)).toEqual([])
-  })
+  it.skipIf(!hasLockHistory())(
+    "the lock before 290eb80 (no other platform's builds of rollup and msgpackr-extract): exactly the optional packages 290eb80 added",
+    () => {
+      const show = (path: string) => execFileSync("git", ["show", path], { cwd: projectRoot, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+      const old = JSON.parse(show("290eb80~1:package-lock.json")) as Lock
+      const fixed = JSON.parse(show("290eb80:package-lock.json")) as Lock
+      const added = Object.keys(fixed.packages).filter((path) => !(path in old.packages))
+      expect(added.length).toBeGreaterThan(20)
+      expect(added.every((path) => /^node_modules\/@(rollup|msgpackr-extract)\//.test(path))).toBe(true)
+      const problems = lockProblems(JSON.parse(show("290eb80~1:package.json")) as Manifest, old)
+      expect(problems.every((problem) => problem.includes("optional dependency"))).toBe(true)
+      expect(problems.map((problem) => /optional dependency (\S+)@/.exec(problem)?.[1]).sort()).toEqual(
+        added.map((path) => path.slice("node_modules/".length)).sort()
+      )
+      expect(lockProblems(JSON.parse(show("290eb80:package.json")) as Manifest, fixed)).toEqual([])
+    }
+  )
 
   it("a platform package left out, a range changed in package.json, a version outside its range, a package nobody asks for", () => {
     const platform = Object.keys(lock.packages).find((path) => path.startsWith("node_modules/@rollup/rollup-"))!
