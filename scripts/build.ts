@@ -4,7 +4,8 @@
  * (one module, one instance: a `Context.Tag` used by `.` and `./react` is the same object), every
  * dependency, peer dependency and `node:` module left external; the pure annotations of
  * `scripts/pure.ts` added to the output; the declarations from `tsc` (`emitDeclarationOnly`) at
- * the paths `tsc` gives them, so the types do not change.
+ * the paths `tsc` gives them, so the types do not change. The command refuses to build when the
+ * client version module is not package.json's version (`scripts/version.ts`).
  *
  * React's `"use client"` directive, which esbuild drops when it bundles, is put back at the top of
  * every output file that holds a module declaring it (the `./react` entry), and only there: the
@@ -22,6 +23,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { annotatePure } from "./pure.js"
+import { packageJsonVersion, versionModuleIsCurrent, versionModulePath } from "./version.js"
 
 /** The project's root folder (where package.json is). */
 export const projectRoot = dirname(dirname(fileURLToPath(import.meta.url)))
@@ -185,6 +187,10 @@ export const bundlePackage = async (outdir: string): Promise<esbuild.Metafile> =
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (!versionModuleIsCurrent()) {
+    console.error(`build: ${versionModulePath} is not package.json's version ${packageJsonVersion()}: run npm run version:sync`)
+    process.exit(1)
+  }
   const dist = join(projectRoot, "dist")
   rmSync(dist, { recursive: true, force: true })
   const metafile = await bundlePackage(dist)
