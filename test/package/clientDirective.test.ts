@@ -12,37 +12,25 @@
  */
 import type * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parseSync } from "@babel/core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundlePackage, clientOutputs, declaresUseClient, projectRoot } from "../../scripts/build.js"
+import { describe, expect, it } from "vitest"
+import { clientOutputs, declaresUseClient, projectRoot } from "../../scripts/build.js"
+import { builtPackage } from "./builtPackage.js"
 
-let pkg = ""
-let metafile: esbuild.Metafile
-
-beforeAll(async () => {
-  pkg = mkdtempSync(join(tmpdir(), "stack-auth-effect-client-"))
-  metafile = await bundlePackage(join(pkg, "dist"))
-  copyFileSync(join(projectRoot, "package.json"), join(pkg, "package.json"))
-  symlinkSync(join(projectRoot, "node_modules"), join(pkg, "node_modules"), "dir")
-}, 60_000)
-
-afterAll(() => {
-  if (pkg !== "") rmSync(pkg, { recursive: true, force: true })
-})
+const built = builtPackage("stack-auth-effect-client-")
 
 /** The built JavaScript files, relative to `dist/` (`react/index.js`, `chunks/chunk-….js`). */
 const builtFiles = (): Array<string> =>
-  Object.keys(metafile.outputs).filter((file) => file.endsWith(".js")).map((file) => relative(join(pkg, "dist"), join(projectRoot, file)))
+  Object.keys(built.metafile.outputs).filter((file) => file.endsWith(".js")).map((file) => relative(join(built.dir, "dist"), join(projectRoot, file)))
 
 /** The metafile's entry for a built file given relative to `dist/`. */
-const outputOf = (file: string) => metafile.outputs[relative(projectRoot, join(pkg, "dist", file))]!
+const outputOf = (file: string) => built.metafile.outputs[relative(projectRoot, join(built.dir, "dist", file))]!
 
 /** Whether a built file's first statement is the directive `"use client"` (parsed, so a string elsewhere does not count). */
 const startsWithUseClient = (file: string): boolean => {
-  const ast = parseSync(readFileSync(join(pkg, "dist", file), "utf8"), { babelrc: false, configFile: false, sourceType: "module", filename: file })
+  const ast = parseSync(readFileSync(join(built.dir, "dist", file), "utf8"), { babelrc: false, configFile: false, sourceType: "module", filename: file })
   return ast?.program.directives[0]?.value.value === "use client"
 }
 
@@ -53,7 +41,7 @@ const filesLoaded = (entry: string): Set<string> => {
     if (seen.has(file)) return
     seen.add(file)
     for (const imported of outputOf(file).imports) {
-      if (imported.external !== true) visit(relative(join(pkg, "dist"), join(projectRoot, imported.path)))
+      if (imported.external !== true) visit(relative(join(built.dir, "dist"), join(projectRoot, imported.path)))
     }
   }
   visit(entry)
@@ -93,13 +81,13 @@ describe("\"use client\" in the built package", () => {
   })
 
   it("the emulator's command keeps its #! line first (the directive goes after it, where a file has both)", () => {
-    expect(readFileSync(join(pkg, "dist", "src", "emulator", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
+    expect(readFileSync(join(built.dir, "dist", "src", "emulator", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
   })
 
   it(
     "a Next.js server component's render: the built React entry, imported by name in a process with no window, renders StackProvider with react-dom/server",
     () => {
-      const file = join(pkg, "server-render.mjs")
+      const file = join(built.dir, "server-render.mjs")
       writeFileSync(
         file,
         `import { createElement } from "react"
@@ -120,16 +108,16 @@ const streamed = await new Response(stream).text()
 await runtime.dispose()
 console.log(JSON.stringify({ before, after: typeof window, html, streamed }))`
       )
-      const run = spawnSync(process.execPath, [file], { cwd: pkg, encoding: "utf8", timeout: 60_000 })
+      const run = spawnSync(process.execPath, [file], { cwd: built.dir, encoding: "utf8", timeout: 60_000 })
       expect(run.status, run.stderr.slice(-1500)).toBe(0)
       const out = JSON.parse(run.stdout.trim()) as { before: string; after: string; html: string; streamed: string }
       expect(out).toEqual({ before: "undefined", after: "undefined", html: "<p>user: loading</p>", streamed: "<p>user: loading</p>" })
       // what the process imported as `stack-auth-effect/react` is the built file checked above
       const resolved = spawnSync(process.execPath, ["--input-type=module", "-e", `console.log(import.meta.resolve("stack-auth-effect/react"))`], {
-        cwd: pkg,
+        cwd: built.dir,
         encoding: "utf8"
       })
-      expect(new URL(resolved.stdout.trim()).pathname).toBe(join(pkg, "dist", "react", "index.js"))
+      expect(new URL(resolved.stdout.trim()).pathname).toBe(join(built.dir, "dist", "react", "index.js"))
       expect(startsWithUseClient("react/index.js")).toBe(true)
       for (const chunk of [...filesLoaded("react/index.js")].filter(importsReact)) expect(startsWithUseClient(chunk), chunk).toBe(true)
     },
