@@ -52,5 +52,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-expressions": ["error", { allowShortCircuit: true }],
       "@typescript-eslint/array-type": ["error", { default: "generic", readonly: "generic" }]
     }
+  },
+  {
+    // in TSX a generic arrow function needs its trailing comma (`<A,>(a: A) => …`, else JSX);
+    // with "never" dprint drops it and breaks the file: "onlyMultiLine" keeps it
+    files: ["**/*.tsx"],
+    rules: { "@effect/dprint": ["error", { config: { ...dprintConfig, "typeParameters.trailingCommas": "onlyMultiLine" } }] }
   }
 )

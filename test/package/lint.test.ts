@@ -91,6 +91,13 @@ export const pair = { first: "a", second: "it's" }
     expect(await formatted(code)).toBe(`export const make = (n: number) => {\n  const list = ["a", "b"]\n  return { n, list }\n}\n`)
   })
 
+  it("a generic arrow function in TSX keeps the comma that tells it from JSX (format does not break the file)", async () => {
+    const code = `export const id = <A,>(a: A) => a\n`
+    expect(await problems(code, "react/Example.tsx")).toEqual([])
+    expect(await formatted(code, "react/Example.tsx")).toBe(code)
+    expect(await formatted(`export const f = <A,>(a: A) => a\n`, "src/example.ts")).toBe(`export const f = <A>(a: A) => a\n`)
+  })
+
   it("TSX and plain JavaScript modules are formatted too", async () => {
     expect(await problems(`export const A = () => <p className='x'>a</p>;\n`, "react/Example.tsx")).toEqual(["@effect/dprint"])
     expect(await problems(`export const a = 'x';\n`, "scripts/example.mjs")).toEqual(["@effect/dprint"])
