@@ -4,7 +4,12 @@
  * (one module, one instance: a `Context.Tag` used by `.` and `./react` is the same object), every
  * dependency, peer dependency and `node:` module left external; the pure annotations of
  * `scripts/pure.ts` added to the output; the declarations from `tsc` (`emitDeclarationOnly`) at
- * the paths `tsc` gives them, so the types do not change.
+ * the paths `tsc` gives them, so the types do not change. The command refuses to build when the
+ * client version module is not package.json's version (`scripts/version.ts`).
+ *
+ * React's `"use client"` directive, which esbuild drops when it bundles, is put back at the top of
+ * every output file that holds a module declaring it (the `./react` entry), and only there: the
+ * other entries stay server modules (see {@link clientOutputs}).
  *
  * `bundlePackage(outdir)` writes the JavaScript (the bench's cold start imports what it writes);
  * the command `tsx scripts/build.ts` (what `npm run build` runs) empties `dist/`, bundles into it
@@ -18,6 +23,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { annotatePure } from "./pure.js"
+import { packageJsonVersion, versionModuleIsCurrent, versionModulePath } from "./version.js"
 
 /** The project's root folder (where package.json is). */
 export const projectRoot = dirname(dirname(fileURLToPath(import.meta.url)))
@@ -113,20 +119,78 @@ export const pureNamespaces = (code: string, file: string): string => {
 }
 
 /**
- * Bundles the package's entries into `outdir`, makes the namespace objects pure and adds the pure
- * annotations to every file written; returns esbuild's metafile (outputs, imports).
+ * Whether a source text declares `"use client"` (React's directive: a module of the client graph):
+ * one of the directives that open the file, after a `#!` line, comments and other directives.
+ */
+export const declaresUseClient = (code: string): boolean => {
+  let rest = code.replace(/^#![^\n]*/, "")
+  for (;;) {
+    rest = rest.trimStart()
+    if (rest.startsWith("//")) {
+      const end = rest.indexOf("\n")
+      rest = end === -1 ? "" : rest.slice(end + 1)
+    } else if (rest.startsWith("/*")) {
+      const end = rest.indexOf("*/", 2)
+      if (end === -1) return false
+      rest = rest.slice(end + 2)
+    } else {
+      const directive = /^(["'])(use [a-z]+)\1[ \t]*(?:;|\n|$)/.exec(rest)
+      if (directive === null) return false
+      if (directive[2] === "use client") return true
+      rest = rest.slice(directive[0].length)
+    }
+  }
+}
+
+/**
+ * The output files of a build that must start with `"use client"`: those holding code of a source
+ * module that declares it (`isClient(input)`). esbuild drops the directive when it bundles; a
+ * React server component (Next.js's App Router) importing the `./react` entry without it runs its
+ * hooks and `createContext` on the server and fails. Throws if a file without the directive
+ * imports one with it: that file (an entry other than `./react`, or a chunk it shares) would hand
+ * a server component client references instead of its values, so the client code must stay in
+ * files only client files import.
+ */
+export const clientOutputs = (metafile: esbuild.Metafile, isClient: (input: string) => boolean): ReadonlySet<string> => {
+  const outputs = Object.entries(metafile.outputs).filter(([file]) => file.endsWith(".js"))
+  const client = new Set(outputs.filter(([, output]) => Object.keys(output.inputs).some(isClient)).map(([file]) => file))
+  const crossings = outputs.flatMap(([file, output]) =>
+    client.has(file)
+      ? []
+      : output.imports.filter((imported) => imported.external !== true && client.has(imported.path)).map((imported) => `${file} imports ${imported.path}`)
+  )
+  if (crossings.length > 0) throw new Error(`build: a server file imports a "use client" file: ${crossings.join("; ")}`)
+  return client
+}
+
+/** `code` with `"use client"` as its first statement (after a `#!` line). */
+const withUseClient = (code: string): string => {
+  const hashbang = /^#![^\n]*\n/.exec(code)?.[0] ?? ""
+  return `${hashbang}"use client";\n${code.slice(hashbang.length)}`
+}
+
+/**
+ * Bundles the package's entries into `outdir`, makes the namespace objects pure, adds the pure
+ * annotations to every file written and `"use client"` to the files of {@link clientOutputs};
+ * returns esbuild's metafile (outputs, imports).
  */
 export const bundlePackage = async (outdir: string): Promise<esbuild.Metafile> => {
   const result = await esbuild.build(bundleOptions(outdir))
+  const client = clientOutputs(result.metafile, (input) => /\.(ts|tsx)$/.test(input) && declaresUseClient(readFileSync(join(projectRoot, input), "utf8")))
   for (const file of Object.keys(result.metafile.outputs)) {
     const path = join(projectRoot, file)
     if (!path.endsWith(".js")) continue
-    writeFileSync(path, annotatePure(pureNamespaces(readFileSync(path, "utf8"), path), path))
+    const code = annotatePure(pureNamespaces(readFileSync(path, "utf8"), path), path)
+    writeFileSync(path, client.has(file) ? withUseClient(code) : code)
   }
   return result.metafile
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (!versionModuleIsCurrent()) {
+    console.error(`build: ${versionModulePath} is not package.json's version ${packageJsonVersion()}: run npm run version:sync`)
+    process.exit(1)
+  }
   const dist = join(projectRoot, "dist")
   rmSync(dist, { recursive: true, force: true })
   const metafile = await bundlePackage(dist)

@@ -121,13 +121,21 @@ describe("dependencies", () => {
     expect(undeclared).toEqual([])
   })
 
-  it("the official SDK is not in the root install: the bench has its own package with it, installed by npm run bench", () => {
+  it("the official SDK is not in the root install: the bench has its own package with it, installed from its lock by npm run bench", () => {
     const root = { ...dependencies, ...devDependencies, ...peers }
     expect(Object.keys(root).filter((name) => name.startsWith("@stackframe/"))).toEqual([])
     const bench = readJson<PackageJson>("bench/package.json")
     expect(Object.keys(bench.dependencies ?? {})).toEqual(expect.arrayContaining(["@stackframe/js", "@stackframe/react"]))
     expect(pkg.scripts["bench"]).toMatch(/npm run bench:install/)
-    expect(pkg.scripts["bench:install"]).toMatch(/npm --prefix bench install/)
+    expect(pkg.scripts["bench:install"]).toMatch(/^npm --prefix bench ci\b/)
+  })
+
+  it("CI installs exactly what the lock files pin: npm ci for the root and the bench, no npm install to fall back on", () => {
+    const script = readFileSync(join(root, ".ci/run"), "utf8")
+    const commands = script.split("\n").filter((line) => !line.trimStart().startsWith("#"))
+    const installs = commands.filter((line) => /\bnpm\b.*\b(ci|install|i|add)\b/.test(line)).map((line) => line.trim())
+    expect(installs).toEqual(["npm ci", "npm --prefix bench ci"])
+    expect(commands.filter((line) => /\|\||\bif\b/.test(line) && /\bnpm\b/.test(line))).toEqual([])
   })
 })
 

@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { packageVersion as version } from "./internal/version.js"
 
 /** The settings the transport reads. */
 export interface StackConfigShape {
@@ -73,8 +74,8 @@ export class StackConfig extends Context.Tag("stack-auth-effect/StackConfig")<St
 /** The hosted service's API origin. */
 export const defaultBaseUrl = "https://api.stack-auth.com"
 
-/** This package's name and version as sent in `X-Stack-Client-Version`. */
-export const packageVersion = "0.1.0"
+/** This package's version (package.json's) as sent in `X-Stack-Client-Version`. */
+export const packageVersion: string = version
 
 /** The default `X-Stack-Client-Version` value. */
 export const defaultClientVersion = `js stack-auth-effect@${packageVersion}`

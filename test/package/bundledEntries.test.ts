@@ -7,33 +7,20 @@
  */
 import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseSync } from "@babel/core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundlePackage, packageEntries, projectRoot } from "../../scripts/build.js"
+import { describe, expect, it } from "vitest"
+import { packageEntries, projectRoot } from "../../scripts/build.js"
+import { builtPackage } from "./builtPackage.js"
 
-let pkg = ""
-let metafile: esbuild.Metafile
-
-beforeAll(async () => {
-  pkg = mkdtempSync(join(tmpdir(), "stack-auth-effect-package-"))
-  metafile = await bundlePackage(join(pkg, "dist"))
-  copyFileSync(join(projectRoot, "package.json"), join(pkg, "package.json"))
-  // the dependencies an app would have installed next to the package
-  symlinkSync(join(projectRoot, "node_modules"), join(pkg, "node_modules"), "dir")
-}, 60_000)
-
-afterAll(() => {
-  if (pkg !== "") rmSync(pkg, { recursive: true, force: true })
-})
+const built = builtPackage("stack-auth-effect-package-")
 
 /** Runs an ES module in a fresh Node process inside the package folder; its stdout, or the failure. */
 const runFresh = (name: string, code: string): string => {
-  const file = join(pkg, `${name}.mjs`)
+  const file = join(built.dir, `${name}.mjs`)
   writeFileSync(file, code)
-  const run = spawnSync(process.execPath, [file], { cwd: pkg, encoding: "utf8", timeout: 60_000 })
+  const run = spawnSync(process.execPath, [file], { cwd: built.dir, encoding: "utf8", timeout: 60_000 })
   if (run.status !== 0) throw new Error(`${name} exited with ${run.status}: ${run.stderr.slice(-1500)}`)
   return run.stdout.trim()
 }
@@ -54,7 +41,7 @@ const filesLoaded = (entry: string): Set<string> => {
     const code = readFileSync(file, "utf8")
     for (const match of code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^"';]*?["'](\.{1,2}\/[^"']+)["']/g)) visit(join(dirname(file), match[1]!))
   }
-  visit(join(pkg, "dist", entry))
+  visit(join(built.dir, "dist", entry))
   return seen
 }
 
@@ -69,12 +56,12 @@ describe("the package is built as one bundled file per entry, entries sharing ch
   }, 120_000)
 
   it("the emulator's command (package.json bin) keeps its #! line", () => {
-    expect(readFileSync(join(pkg, "dist", "src", "emulator", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
+    expect(readFileSync(join(built.dir, "dist", "src", "emulator", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
   })
 
   it("a source module is in exactly one output file, so entries share one instance of it (one Context tag, one class)", () => {
     const outputsOf = new Map<string, Array<string>>()
-    for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    for (const [output, { inputs }] of Object.entries(built.metafile.outputs)) {
       for (const input of Object.keys(inputs)) outputsOf.set(input, [...(outputsOf.get(input) ?? []), output])
     }
     const duplicated = [...outputsOf].filter(([, outputs]) => outputs.length > 1).map(([input]) => input)
@@ -86,7 +73,7 @@ describe("the package is built as one bundled file per entry, entries sharing ch
     const main = filesLoaded("src/index.js")
     const react = filesLoaded("react/index.js")
     for (const source of ["src/cache/QueryCache.ts", "src/session/Session.ts"]) {
-      const [output] = Object.entries(metafile.outputs).find(([, { inputs }]) => source in inputs)!
+      const [output] = Object.entries(built.metafile.outputs).find(([, { inputs }]) => source in inputs)!
       const file = join(projectRoot, output)
       expect(main.has(file), source).toBe(true)
       expect(react.has(file), source).toBe(true)
@@ -118,19 +105,19 @@ console.log(JSON.stringify(errors.map((error) => [error?._tag, error instanceof 
   }, 60_000)
 
   it("the main entry loads a handful of the package's files, not one per source module", () => {
-    const sources = Object.keys(metafile.inputs).filter((input) => /^(src|react)\//.test(input)).length
+    const sources = Object.keys(built.metafile.inputs).filter((input) => /^(src|react)\//.test(input)).length
     const loaded = filesLoaded("src/index.js").size
     expect(sources).toBeGreaterThan(150)
     // the shared chunks of the entries (esbuild's code splitting), nothing per module
     expect(loaded).toBeLessThanOrEqual(12)
-    expect(loaded).toBeLessThanOrEqual(packageEntries().length + Object.keys(metafile.outputs).filter((file) => file.includes("/chunks/")).length)
+    expect(loaded).toBeLessThanOrEqual(packageEntries().length + Object.keys(built.metafile.outputs).filter((file) => file.includes("/chunks/")).length)
   })
 
   it("an app's bundle of the main entry keeps only the namespaces it uses (namespace objects are pure)", async () => {
     const result = await esbuild.build({
       stdin: {
         contents: `import { Users } from "stack-auth-effect"\nexport const current = Users.getCurrent\n`,
-        resolveDir: pkg,
+        resolveDir: built.dir,
         loader: "js"
       },
       bundle: true,
@@ -148,9 +135,9 @@ console.log(JSON.stringify(errors.map((error) => [error?._tag, error instanceof 
   })
 
   it("no built file of an export runs a call while it loads (what sideEffects: [] promises apps' bundlers)", () => {
-    const bin = join(pkg, "dist", "src", "emulator", "cli.js")
+    const bin = join(built.dir, "dist", "src", "emulator", "cli.js")
     const calls: Array<string> = []
-    for (const output of Object.keys(metafile.outputs)) {
+    for (const output of Object.keys(built.metafile.outputs)) {
       const file = join(projectRoot, output)
       if (!file.endsWith(".js") || file === bin) continue
       const code = readFileSync(file, "utf8")
