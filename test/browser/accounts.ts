@@ -1,6 +1,6 @@
 /**
  * Accounts of the demo project made through the SDK, and browser contexts signed in as them: what
- * lets every step of a browser journey start from its own state (a fresh context, its own page)
+ * lets every step of a browser journey start from its own state (its own page, its own cookies)
  * instead of from the page the previous step left.
  *
  * An account is signed up over HTTP against the emulator with a memory token store; its session
@@ -113,11 +113,26 @@ export interface ContextOptions {
  */
 export const waits = { action: 30_000, navigation: 60_000 } as const
 
-/** A fresh browser context (own cookies and storage) with the generous waits, signed in if asked. */
+/** A new browser context (own cookies and storage) with the generous waits, signed in if asked. */
 export const openContext = async (browser: Browser, options: ContextOptions): Promise<BrowserContext> => {
   const context = await browser.newContext({ baseURL: options.baseURL, viewport: { width: options.width ?? 1280, height: options.height ?? 860 } })
   context.setDefaultTimeout(waits.action)
   context.setDefaultNavigationTimeout(waits.navigation)
   if (options.signedInAs !== undefined) await context.addCookies(await options.signedInAs.cookies())
+  return context
+}
+
+/**
+ * Gives a test file's main browser context to the next step in the state a new context has (no
+ * page, no route, no cookie: no session, no OAuth verifier), signed in as `account` when given. A
+ * step's own page starts with its own `sessionStorage`. The context is reused rather than made
+ * anew for its HTTP cache: a page of the demo loads about 260 modules, and in a new context that
+ * took 3.7 s instead of 2.0 s on a loaded machine.
+ */
+export const resetContext = async (context: BrowserContext, account?: Account): Promise<BrowserContext> => {
+  for (const page of context.pages()) await page.close()
+  await context.unrouteAll({ behavior: "ignoreErrors" })
+  await context.clearCookies()
+  if (account !== undefined) await context.addCookies(await account.cookies())
   return context
 }

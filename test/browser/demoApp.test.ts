@@ -1,9 +1,9 @@
 /**
  * The demo app (examples/react-app) in real Chromium against the emulator: the journey of a user
  * from sign-up to CLI login, one step per test. The steps share the servers and the browser only:
- * each starts in a fresh browser context with its own page, from the state it needs (an account
- * made through the SDK, signed in by its session's cookies), so a slow or failed step leaves the
- * others alone. Screenshots of the main screens go to `test-output/screenshots/`.
+ * each starts on its own page with the cookies of the state it needs (none, or an account made
+ * through the SDK and signed in by its session's cookies) in a context as a new one is (see
+ * resetContext: only its HTTP cache is kept), so a slow or failed step leaves the others alone. Screenshots of the main screens go to `test-output/screenshots/`.
  */
 import { Effect, Option, Redacted } from "effect"
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
@@ -24,10 +24,10 @@ import {
   recordConsoleErrors
 } from "./support.js"
 import type { ScreenReport } from "./support.js"
-import { makeAccount, openContext, totpCode, uniqueEmail } from "./accounts.js"
+import { makeAccount, openContext, resetContext, totpCode, uniqueEmail } from "./accounts.js"
 import type { Account, AccountSetup } from "./accounts.js"
 
-/** A step: a fresh context, an account made through the SDK, a first page load (generous for a loaded machine). */
+/** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
 const stepTimeout = 90_000
 
 /** Polls the app's page and entry module until both are served (bounded: 150 s). */
@@ -55,6 +55,8 @@ const hasText = (locator: Locator, text: string) => expect.poll(() => locator.fi
 describeBrowser("the demo app in Chromium", () => {
   let demo: RunningDemo
   let browser: Browser
+  /** Ada's context: every step has it in the state a new context has (see resetContext). */
+  let main: BrowserContext
   const password = "correct horse battery"
   const dialogs: Array<string> = []
   const consoleErrors: Array<string> = []
@@ -72,17 +74,14 @@ describeBrowser("the demo app in Chromium", () => {
     // slowly under load) and load it once (Vite transforms every module on the first load), so
     // that no step pays for the servers' start-up
     await waitUntilServed(demo.appUrl)
-    const warmUp = await openContext(browser, { baseURL: demo.appUrl })
-    try {
-      const page = await warmUp.newPage()
-      await page.goto("/", { timeout: 150_000 })
-      await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
-    } finally {
-      await warmUp.close()
-    }
+    main = await openContext(browser, { baseURL: demo.appUrl, width: 1200, height: 860 })
+    const page = await main.newPage()
+    await page.goto("/", { timeout: 150_000 })
+    await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
   }, 240_000)
 
   afterEach(async () => {
+    await resetContext(main)
     for (const context of opened.splice(0)) await context.close()
     for (const account of accounts.splice(0)) await account.dispose()
   }, 60_000)
@@ -99,9 +98,9 @@ describeBrowser("the demo app in Chromium", () => {
     return account
   }
 
-  /** A fresh browser context (signed in as `account` when given), closed after the step. */
-  const newContext = async (account?: Account): Promise<BrowserContext> => {
-    const context = await openContext(browser, { baseURL: demo.appUrl, width: 1200, height: 860, ...(account === undefined ? {} : { signedInAs: account }) })
+  /** A new browser context (a second person's), closed after the step. */
+  const newContext = async (): Promise<BrowserContext> => {
+    const context = await openContext(browser, { baseURL: demo.appUrl, width: 1200, height: 860 })
     opened.push(context)
     return context
   }
@@ -124,9 +123,9 @@ describeBrowser("the demo app in Chromium", () => {
     return page
   }
 
-  /** A step's own context and page at `path`, signed in as `account` when given. */
+  /** A step's own page (and cookies) at `path`, signed in as `account` when given. */
   const start = async (path: string, account?: Account): Promise<{ context: BrowserContext; page: Page }> => {
-    const context = await newContext(account)
+    const context = await resetContext(main, account)
     const page = await newPage(context)
     await page.goto(path)
     return { context, page }

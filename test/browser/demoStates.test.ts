@@ -5,9 +5,10 @@
  * revoked on another device, the states that used to be undesigned, keyboard use, every screen at
  * 1280 / 390 / 360 px with axe-core's check, and Vite serving the first page once.
  *
- * Each step starts in a fresh browser context with its own page, from the state it needs: an
- * account of Ada's made through the SDK (a new address each step), signed in by its session's
- * cookies when the step starts signed in; Bob joins her team in a second context. The steps share
+ * Each step starts on its own page, from the state it needs: a visitor, or an account of Ada's
+ * made through the SDK (a new address each step), signed in by its session's cookies, in a
+ * context as a new one is (see resetContext: only its HTTP cache is kept); Bob joins her team,
+ * and another device signs in, in new contexts of their own. The steps share
  * the servers and the browser only, so a slow or failed step leaves the others alone.
  * Screenshots: `test-output/screenshots/states-*-{1280,390}.png`.
  */
@@ -20,10 +21,10 @@ import { startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
 import { checkScreen, clearScreenshots, describeBrowser, latestEmail, launchChromium, recordConsoleErrors } from "./support.js"
 import type { ScreenReport } from "./support.js"
-import { makeAccount, openContext, uniqueEmail } from "./accounts.js"
+import { makeAccount, openContext, resetContext, uniqueEmail } from "./accounts.js"
 import type { Account, AccountSetup } from "./accounts.js"
 
-/** A step: a fresh context, an account made through the SDK, a first page load (generous for a loaded machine). */
+/** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
 const stepTimeout = 90_000
 
 /** How long a poll waits for the page to catch up (generous: the page runs on a loaded machine too). */
@@ -35,6 +36,8 @@ const containsText = (locator: Locator, text: string) => expect.poll(() => locat
 describeBrowser("issue 17: every state of the demo app, for people", () => {
   let demo: RunningDemo
   let browser: Browser
+  /** Ada's context: every step has it in the state a new context has (see resetContext). */
+  let main: BrowserContext
   let cacheDir: string
   const password = "correct horse battery"
   const consoleErrors: Array<string> = []
@@ -60,20 +63,21 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     cacheDir = mkdtempSync(join(tmpdir(), "vite-demo-states-"))
     demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir })
     browser = await launchChromium()
-    // the first page load, on the cold cache (item 8), in a context of its own: it also warms the
-    // servers up (Vite transforms every module once) for the steps
-    const first = await newPage(await newContext())
+    // the first page load, on the cold cache (item 8), in Ada's context: it also warms the servers
+    // (Vite transforms every module once) and the context's HTTP cache up for the steps
+    main = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860 })
+    const first = await newPage(main)
     first.on("framenavigated", (frame) => {
       if (frame === first.mainFrame()) firstLoadNavigations++
     })
     await first.goto("/", { timeout: 170_000 })
     await first.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 170_000 })
     await first.waitForLoadState("networkidle", { timeout: 60_000 })
-    for (const context of opened.splice(0)) await context.close()
   }, 240_000)
 
   afterEach(async () => {
     recorders.clear()
+    await resetContext(main)
     for (const context of opened.splice(0)) await context.close()
     for (const account of accounts.splice(0)) await account.dispose()
   }, 60_000)
@@ -91,9 +95,9 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     return account
   }
 
-  /** A fresh browser context (signed in as `account` when given), closed after the step. */
-  const newContext = async (account?: Account): Promise<BrowserContext> => {
-    const context = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860, ...(account === undefined ? {} : { signedInAs: account }) })
+  /** A new browser context (a second person's or device's), closed after the step. */
+  const newContext = async (): Promise<BrowserContext> => {
+    const context = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860 })
     opened.push(context)
     return context
   }
@@ -116,7 +120,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
 
   /** A step's own context and page (signed in as `account` when given), at `path` when given. */
   const begin = async (account?: Account, path?: string): Promise<{ context: BrowserContext; page: Page; recorder: { pause: (paused: boolean) => void } }> => {
-    const context = await newContext(account)
+    const context = await resetContext(main, account)
     const page = await newPage(context)
     if (path !== undefined) await page.goto(path)
     return { context, page, recorder: recorders.get(page)! }
