@@ -136,3 +136,39 @@ export const resetContext = async (context: BrowserContext, account?: Account): 
   if (account !== undefined) await context.addCookies(await account.cookies())
   return context
 }
+
+/** What the steps of a browser file run against (read once `beforeAll` has set them). */
+export interface StepTargets {
+  readonly demo: DemoTarget
+  readonly browser: Browser
+  /** The main user's context, given to each step by {@link resetContext}. */
+  readonly main: BrowserContext
+}
+
+/**
+ * The accounts and second contexts the steps of a browser file make: `ada` (an account of the
+ * main user's, a new address each time, in the state the step starts from) and `newContext` (a new
+ * context for a second person or device); `cleanUp` (in `afterEach`) disposes of the accounts,
+ * closes the second contexts and resets the main context.
+ */
+export const stepResources = (targets: () => StepTargets, options: { readonly password: string; readonly width: number }) => {
+  const opened: Array<BrowserContext> = []
+  const accounts: Array<Account> = []
+  return {
+    ada: async (setup: Partial<AccountSetup> = {}): Promise<Account> => {
+      const account = await makeAccount(targets().demo, { email: uniqueEmail("ada"), password: options.password, ...setup })
+      accounts.push(account)
+      return account
+    },
+    newContext: async (): Promise<BrowserContext> => {
+      const context = await openContext(targets().browser, { baseURL: targets().demo.appUrl, width: options.width, height: 860 })
+      opened.push(context)
+      return context
+    },
+    cleanUp: async (): Promise<void> => {
+      await resetContext(targets().main)
+      for (const context of opened.splice(0)) await context.close()
+      for (const account of accounts.splice(0)) await account.dispose()
+    }
+  }
+}

@@ -24,8 +24,8 @@ import {
   recordConsoleErrors
 } from "./support.js"
 import type { ScreenReport } from "./support.js"
-import { makeAccount, openContext, resetContext, totpCode, uniqueEmail } from "./accounts.js"
-import type { Account, AccountSetup } from "./accounts.js"
+import { openContext, resetContext, stepResources, totpCode, uniqueEmail } from "./accounts.js"
+import type { Account } from "./accounts.js"
 
 /** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
 const stepTimeout = 90_000
@@ -61,9 +61,6 @@ describeBrowser("the demo app in Chromium", () => {
   const dialogs: Array<string> = []
   const consoleErrors: Array<string> = []
   const reports: Array<ScreenReport> = []
-  /** What a step opened (closed after it, whatever its outcome). */
-  const opened: Array<BrowserContext> = []
-  const accounts: Array<Account> = []
 
   beforeAll(async () => {
     clearScreenshots("journey-")
@@ -80,30 +77,14 @@ describeBrowser("the demo app in Chromium", () => {
     await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
   }, 240_000)
 
-  afterEach(async () => {
-    await resetContext(main)
-    for (const context of opened.splice(0)) await context.close()
-    for (const account of accounts.splice(0)) await account.dispose()
-  }, 60_000)
+  /** `ada`: an account of Ada's (a new address each time) in the state the step starts from; `newContext`: a second person's. */
+  const { ada, newContext, cleanUp } = stepResources(() => ({ demo, browser, main }), { password, width: 1200 })
+  afterEach(cleanUp, 60_000)
 
   afterAll(async () => {
     await browser?.close()
     await demo?.close()
   }, 60_000)
-
-  /** An account of Ada's (a new address each time) in the state the step starts from. */
-  const ada = async (setup: Partial<AccountSetup> = {}): Promise<Account> => {
-    const account = await makeAccount(demo, { email: uniqueEmail("ada"), password, ...setup })
-    accounts.push(account)
-    return account
-  }
-
-  /** A new browser context (a second person's), closed after the step. */
-  const newContext = async (): Promise<BrowserContext> => {
-    const context = await openContext(browser, { baseURL: demo.appUrl, width: 1200, height: 860 })
-    opened.push(context)
-    return context
-  }
 
   /** A page of `context` whose console errors and dialogs are recorded. */
   const newPage = async (context: BrowserContext): Promise<Page> => {

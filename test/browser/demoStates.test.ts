@@ -21,8 +21,8 @@ import { startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
 import { checkScreen, clearScreenshots, describeBrowser, latestEmail, launchChromium, recordConsoleErrors } from "./support.js"
 import type { ScreenReport } from "./support.js"
-import { makeAccount, openContext, resetContext, uniqueEmail } from "./accounts.js"
-import type { Account, AccountSetup } from "./accounts.js"
+import { openContext, resetContext, stepResources, uniqueEmail } from "./accounts.js"
+import type { Account } from "./accounts.js"
 
 /** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
 const stepTimeout = 90_000
@@ -49,9 +49,6 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   /** Every request of the pages as `resourceType url`, in order, and those that left the machine's two servers (the app works offline). */
   const requestLog: Array<string> = []
   const elsewhere: Array<string> = []
-  /** What a step opened (closed after it, whatever its outcome). */
-  const opened: Array<BrowserContext> = []
-  const accounts: Array<Account> = []
 
   const check = async (target: Page, name: string) => {
     reports.push(await checkScreen(target, `states-${name}`))
@@ -75,11 +72,11 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     await first.waitForLoadState("networkidle", { timeout: 60_000 })
   }, 240_000)
 
+  /** `ada`: an account of Ada's (a new address each time; e-mail not verified) in the state the step starts from, signed in in Node only; `newContext`: a second person's or device's. */
+  const { ada, newContext, cleanUp } = stepResources(() => ({ demo, browser, main }), { password, width: 1280 })
   afterEach(async () => {
     recorders.clear()
-    await resetContext(main)
-    for (const context of opened.splice(0)) await context.close()
-    for (const account of accounts.splice(0)) await account.dispose()
+    await cleanUp()
   }, 60_000)
 
   afterAll(async () => {
@@ -87,20 +84,6 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     await demo?.close()
     rmSync(cacheDir, { recursive: true, force: true })
   }, 60_000)
-
-  /** An account of Ada's (a new address each time; e-mail not verified) in the state the step starts from, signed in in Node only. */
-  const ada = async (setup: Partial<AccountSetup> = {}): Promise<Account> => {
-    const account = await makeAccount(demo, { email: uniqueEmail("ada"), password, ...setup })
-    accounts.push(account)
-    return account
-  }
-
-  /** A new browser context (a second person's or device's), closed after the step. */
-  const newContext = async (): Promise<BrowserContext> => {
-    const context = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860 })
-    opened.push(context)
-    return context
-  }
 
   /** The console-error recorder of each page {@link newPage} made. */
   const recorders = new Map<Page, { pause: (paused: boolean) => void }>()
@@ -395,7 +378,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     } finally {
       await bobContext.close()
     }
-  }, 90_000)
+  }, 120_000)
 
   it("item 2: the app's backend refuses a permission change without a valid access token (401), whatever the ids", async () => {
     const path = "/app-api/teams/00000000-0000-4000-8000-000000000000/members/00000000-0000-4000-8000-000000000001/permissions/team_admin"
