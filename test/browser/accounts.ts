@@ -93,8 +93,8 @@ export const makeAccount = async (demo: DemoTarget, setup: AccountSetup): Promis
 /** The current TOTP code of an account with TOTP turned on. */
 export const totpCode = (account: Account): Promise<string> => Effect.runPromise(Totp.generate(account.totpSecret!))
 
-/** A unique e-mail address for a test (`name-<time>-<n>@example.com`). */
 let addresses = 0
+/** A unique e-mail address for a test (`name-<time>-<n>@example.com`). */
 export const uniqueEmail = (name: string): string => `${name}-${Date.now()}-${++addresses}@example.com`
 
 /** Options of {@link openContext}. */
@@ -102,8 +102,6 @@ export interface ContextOptions {
   readonly baseURL: string
   readonly width?: number
   readonly height?: number
-  /** Sign the context in as this account (its session's cookies). */
-  readonly signedInAs?: Account
 }
 
 /**
@@ -113,12 +111,11 @@ export interface ContextOptions {
  */
 export const waits = { action: 30_000, navigation: 60_000 } as const
 
-/** A new browser context (own cookies and storage) with the generous waits, signed in if asked. */
+/** A new browser context (own cookies and storage) with the generous waits. */
 export const openContext = async (browser: Browser, options: ContextOptions): Promise<BrowserContext> => {
   const context = await browser.newContext({ baseURL: options.baseURL, viewport: { width: options.width ?? 1280, height: options.height ?? 860 } })
   context.setDefaultTimeout(waits.action)
   context.setDefaultNavigationTimeout(waits.navigation)
-  if (options.signedInAs !== undefined) await context.addCookies(await options.signedInAs.cookies())
   return context
 }
 
