@@ -27,8 +27,9 @@ export default defineConfig({
   test: {
     name: "react18",
     include: ["test/react/**/*.test.tsx"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // generous: only a loaded machine makes a test or hook take this long
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     server: { deps: { inline: [/@testing-library\/react/] } }
   }
 })

@@ -50,14 +50,16 @@ describeBrowser("cross-tab session sync in Chromium", () => {
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
     browser = await launchChromium()
     context = await browser.newContext()
-  })
+    // generous: the emulator, the bundle and Chromium start slowly on a loaded machine
+    context.setDefaultTimeout(30_000)
+  }, 120_000)
 
   afterAll(async () => {
     await context?.close()
     await browser?.close()
     await new Promise<void>((resolve) => (site === undefined ? resolve() : site.close(() => resolve())))
     await emulator?.stop()
-  })
+  }, 60_000)
 
   const open = async (crossTab: "broadcast" | "poll"): Promise<Page> => {
     const demo = emulator.server.emulator.demo
@@ -115,7 +117,8 @@ describeBrowser("cross-tab session sync in Chromium", () => {
   it("the polling fallback (crossTab: 'poll') reads document.cookie about every 100 ms while idle", async () => {
     const page = await open("poll")
     const idleStart = await reads(page)
-    await page.waitForTimeout(1000)
+    // wait for the reads themselves (not a fixed second: a loaded machine runs fewer timers in one)
+    await page.waitForFunction((start) => (window as unknown as { crossTab: Api }).crossTab.cookieReads() >= start + 5, idleStart)
     expect((await reads(page)) - idleStart).toBeGreaterThanOrEqual(5)
     await page.close()
   }, 60_000)

@@ -1,11 +1,13 @@
 /**
  * The demo app (examples/react-app) in real Chromium against the emulator: the journey of a user
- * from sign-up to CLI login, one step per test (they share the browser and the account, in order).
- * Screenshots of the main screens go to `test-output/screenshots/`.
+ * from sign-up to CLI login, one step per test. The steps share the servers and the browser only:
+ * each starts on its own page with the cookies of the state it needs (none, or an account made
+ * through the SDK and signed in by its session's cookies) in a context as a new one is (see
+ * resetContext: only its HTTP cache is kept), so a slow or failed step leaves the others alone. Screenshots of the main screens go to `test-output/screenshots/`.
  */
 import { Effect, Option, Redacted } from "effect"
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest"
 import * as Cli from "../../src/auth/Cli.js"
 import * as Totp from "../../src/auth/Totp.js"
 import * as Stack from "../../src/Stack.js"
@@ -22,8 +24,11 @@ import {
   recordConsoleErrors
 } from "./support.js"
 import type { ScreenReport } from "./support.js"
+import { openContext, resetContext, stepResources, totpCode, uniqueEmail } from "./accounts.js"
+import type { Account } from "./accounts.js"
 
-const stepTimeout = 30_000
+/** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
+const stepTimeout = 90_000
 
 /** Polls the app's page and entry module until both are served (bounded: 150 s). */
 const waitUntilServed = async (appUrl: string) => {
@@ -41,18 +46,18 @@ const waitUntilServed = async (appUrl: string) => {
 }
 
 const visible = (locator: Locator) => locator.first().waitFor({ state: "visible" })
-const gone = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0)
-const containsText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: 10_000 }).toContain(text)
-const hasText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: 10_000 }).toBe(text)
+/** How long a poll waits for the page to catch up (generous: the page runs on a loaded machine too). */
+const pollTimeout = 30_000
+const gone = (locator: Locator) => expect.poll(() => locator.count(), { timeout: pollTimeout }).toBe(0)
+const containsText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: pollTimeout }).toContain(text)
+const hasText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: pollTimeout }).toBe(text)
 
 describeBrowser("the demo app in Chromium", () => {
   let demo: RunningDemo
   let browser: Browser
-  let context: BrowserContext
-  let page: Page
-  const email = `ada-${Date.now()}@example.com`
+  /** Ada's context: every step has it in the state a new context has (see resetContext). */
+  let main: BrowserContext
   const password = "correct horse battery"
-  let totpSecret: Uint8Array | undefined
   const dialogs: Array<string> = []
   const consoleErrors: Array<string> = []
   const reports: Array<ScreenReport> = []
@@ -62,9 +67,28 @@ describeBrowser("the demo app in Chromium", () => {
     // its own Vite cache: `npm start` (and its test) may pre-bundle into the default one meanwhile
     demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir: `${repoRoot}node_modules/.vite-react-app-test` })
     browser = await launchChromium()
-    context = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
-    context.setDefaultTimeout(15_000)
-    page = await context.newPage()
+    // warm-up: wait until the app is served (Vite pre-bundles the dependencies on a cold cache,
+    // slowly under load) and load it once (Vite transforms every module on the first load), so
+    // that no step pays for the servers' start-up
+    await waitUntilServed(demo.appUrl)
+    main = await openContext(browser, { baseURL: demo.appUrl, width: 1200, height: 860 })
+    const page = await main.newPage()
+    await page.goto("/", { timeout: 150_000 })
+    await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
+  }, 240_000)
+
+  /** `ada`: an account of Ada's (a new address each time) in the state the step starts from; `newContext`: a second person's. */
+  const { ada, newContext, cleanUp } = stepResources(() => ({ demo, browser, main }), { password, width: 1200 })
+  afterEach(cleanUp, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await demo?.close()
+  }, 60_000)
+
+  /** A page of `context` whose console errors and dialogs are recorded. */
+  const newPage = async (context: BrowserContext): Promise<Page> => {
+    const page = await context.newPage()
     recordConsoleErrors(page, consoleErrors)
     if (process.env["DEBUG_BROWSER"] === "1") {
       page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 300)))
@@ -77,19 +101,18 @@ describeBrowser("the demo app in Chromium", () => {
       dialogs.push(dialog.message())
       void dialog.dismiss()
     })
-    // warm-up: wait until the app is served (Vite pre-bundles the dependencies on a cold cache,
-    // slowly under load) instead of letting the first navigation race its 15 s default
-    await waitUntilServed(demo.appUrl)
-    await page.goto("/", { timeout: 150_000 })
-    await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
-  }, 180_000)
+    return page
+  }
 
-  afterAll(async () => {
-    await browser?.close()
-    await demo?.close()
-  }, 60_000)
+  /** A step's own page (and cookies) at `path`, signed in as `account` when given. */
+  const start = async (path: string, account?: Account): Promise<{ context: BrowserContext; page: Page }> => {
+    const context = await resetContext(main, account)
+    const page = await newPage(context)
+    await page.goto(path)
+    return { context, page }
+  }
 
-  const signInWithPassword = async (address: string, secret: string) => {
+  const signInWithPassword = async (page: Page, address: string, secret: string) => {
     await page.goto("/handler/sign-in")
     const form = page.getByRole("form", { name: "Sign in with password" })
     await form.getByLabel("E-mail").fill(address)
@@ -97,20 +120,20 @@ describeBrowser("the demo app in Chromium", () => {
     await form.getByRole("button", { name: "Sign in" }).click()
   }
 
-  const signOut = async () => {
+  const signOut = async (page: Page) => {
     await page.getByRole("link", { name: "Sign out" }).click()
     await visible(page.getByRole("heading", { name: "You are signed out" }))
   }
 
-  const totpNow = () => Effect.runPromise(Totp.generate(totpSecret!))
-
   it("serves the home page to a visitor", async () => {
-    await page.goto("/")
+    const { page } = await start("/")
     await visible(page.getByRole("heading", { name: "Authentication, as Effects" }))
     reports.push(await checkScreen(page, "journey-01-home-visitor"))
-  }, 60_000)
+  }, stepTimeout)
 
   it("signs up with e-mail and password", async () => {
+    const email = uniqueEmail("ada")
+    const { page } = await start("/")
     await page.getByRole("link", { name: "Sign up" }).first().click()
     const form = page.getByRole("form", { name: "Sign up" })
     await form.getByLabel("E-mail").fill(email)
@@ -125,6 +148,11 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("verifies the e-mail with the link from the emulator's outbox", async () => {
+    // signed up (through the SDK, with the app's verification page), signed in, not verified yet
+    const account = await ada()
+    const { email } = account
+    const { page } = await start("/", account)
+    await visible(page.getByText(`Please verify ${email}`))
     const mail = await latestEmail(demo.emulatorUrl, email, "/handler/email-verification")
     const link = new URL(mail.link!)
     expect(link.origin).toBe(demo.appUrl)
@@ -138,14 +166,17 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("signs out", async () => {
-    await signOut()
+    const { page } = await start("/", await ada({ verified: true }))
+    await signOut(page)
     reports.push(await checkScreen(page, "journey-05-signed-out"))
     await page.getByRole("link", { name: "Back to home" }).click()
     await visible(page.getByRole("heading", { name: "Authentication, as Effects" }))
   }, stepTimeout)
 
   it("shows a wrong password's typed error by its message, then signs in", async () => {
-    await signInWithPassword(email, "not the password")
+    const { email } = await ada({ verified: true })
+    const { page } = await start("/")
+    await signInWithPassword(page, email, "not the password")
     const alert = page.getByRole("alert")
     await containsText(alert, "Wrong e-mail or password.")
     await containsText(alert, "EmailPasswordMismatch")
@@ -158,6 +189,9 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("after sign-in, an after_auth_return_to that leaves the app (/..//evil.example) stays on the app's origin", async () => {
+    const account = await ada({ verified: true })
+    const { email } = account
+    const { context, page } = await start("/", account)
     // any request to the attacker's host would be counted (and answered here, never by the network)
     const evilRequests: Array<string> = []
     const isEvil = (url: URL) => url.hostname === "evil.example" || url.hostname.endsWith(".evil.example")
@@ -166,7 +200,7 @@ describeBrowser("the demo app in Chromium", () => {
       return route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" })
     })
     try {
-      await signOut()
+      await signOut(page)
       await page.goto("/handler/sign-in?after_auth_return_to=/..//evil.example")
       const form = page.getByRole("form", { name: "Sign in with password" })
       await form.getByLabel("E-mail").fill(email)
@@ -183,7 +217,7 @@ describeBrowser("the demo app in Chromium", () => {
       expect(evilRequests).toEqual([])
 
       // a return path of the app itself is still followed
-      await signOut()
+      await signOut(page)
       await page.goto(`/handler/sign-in?after_auth_return_to=${encodeURIComponent("/handler/account-settings")}`)
       const again = page.getByRole("form", { name: "Sign in with password" })
       await again.getByLabel("E-mail").fill(email)
@@ -199,6 +233,7 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("changes the display name in account settings", async () => {
+    const { page } = await start("/", await ada({ verified: true }))
     await page.getByRole("link", { name: "Account settings" }).click()
     const profile = page.getByRole("form", { name: "Profile" })
     await profile.getByLabel("Display name").fill("Ada Lovelace")
@@ -208,9 +243,13 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("turns on TOTP two-factor authentication and signs in again with a generated code", async () => {
+    const account = await ada({ verified: true, displayName: "Ada Lovelace" })
+    const { email } = account
+    const { page } = await start("/handler/account-settings", account)
     await page.getByRole("button", { name: "Set up an authenticator app" }).click()
     const setup = page.getByRole("form", { name: "Set up two-factor authentication" })
-    totpSecret = decodeBase32(await page.getByTestId("totp-secret").innerText())
+    const totpSecret = decodeBase32(await page.getByTestId("totp-secret").innerText())
+    const totpNow = () => Effect.runPromise(Totp.generate(totpSecret))
     expect(totpSecret.length).toBe(20)
     await setup.getByLabel("Code from the app").fill("000000" === (await totpNow()) ? "111111" : "000000")
     await setup.getByRole("button", { name: "Turn on two-factor authentication" }).click()
@@ -220,8 +259,8 @@ describeBrowser("the demo app in Chromium", () => {
     await setup.getByRole("button", { name: "Turn on two-factor authentication" }).click()
     await visible(page.getByRole("button", { name: "Turn off two-factor authentication" }))
 
-    await signOut()
-    await signInWithPassword(email, password)
+    await signOut(page)
+    await signInWithPassword(page, email, password)
     await visible(page.getByRole("heading", { name: "Two-factor authentication" }))
     expect(new URL(page.url()).pathname).toBe("/handler/mfa")
     await page.getByRole("textbox", { name: "Authenticator code" }).fill(await totpNow())
@@ -231,6 +270,7 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("creates a team", async () => {
+    const { page } = await start("/", await ada({ verified: true, displayName: "Ada Lovelace" }))
     await page.getByRole("link", { name: "Teams", exact: true }).click()
     const create = page.getByRole("form", { name: "Create a team" })
     await create.getByLabel("Team name").fill("Analytical Engines")
@@ -243,12 +283,15 @@ describeBrowser("the demo app in Chromium", () => {
     const key = page.getByRole("form", { name: "Create a team API key" })
     await key.getByLabel("Team key description").fill("Build server")
     await key.getByRole("button", { name: "Create team key" }).click()
-    await expect.poll(async () => (await page.getByTestId("new-team-api-key").innerText()).trim().length, { timeout: 10_000 }).toBeGreaterThan(20)
+    await expect.poll(async () => (await page.getByTestId("new-team-api-key").innerText()).trim().length, { timeout: pollTimeout }).toBeGreaterThan(20)
     await containsText(page.getByRole("list", { name: "Team API keys" }), "Build server")
   }, stepTimeout)
 
   it("invites a second user, who accepts in a second browser context", async () => {
-    const bobEmail = `bob-${Date.now()}@example.com`
+    // Ada, with her team (made through the SDK) as the current one
+    const { page } = await start("/teams", await ada({ verified: true, displayName: "Ada Lovelace", team: "Analytical Engines" }))
+    await visible(page.getByRole("heading", { name: "Analytical Engines" }))
+    const bobEmail = uniqueEmail("bob")
     const invite = page.getByRole("form", { name: "Invite a member" })
     await invite.getByLabel("E-mail to invite").fill(bobEmail)
     await invite.getByRole("button", { name: "Send invitation" }).click()
@@ -257,47 +300,37 @@ describeBrowser("the demo app in Chromium", () => {
     reports.push(await checkScreen(page, "journey-10-team"))
 
     const mail = await latestEmail(demo.emulatorUrl, bobEmail, "/handler/team-invitation")
-    const bobContext = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1200, height: 860 } })
-    bobContext.setDefaultTimeout(15_000)
-    try {
-      const bob = await bobContext.newPage()
-      recordConsoleErrors(bob, consoleErrors)
-      bob.on("dialog", (dialog) => {
-        dialogs.push(dialog.message())
-        void dialog.dismiss()
-      })
-      // not signed in: the invitation page sends Bob to sign in (he signs up from there) and back
-      await bob.goto(mail.link!)
-      await bob.waitForURL((url) => url.pathname === "/handler/sign-in")
-      await bob.getByRole("link", { name: "Sign up" }).last().click()
-      const form = bob.getByRole("form", { name: "Sign up" })
-      await form.getByLabel("E-mail").fill(bobEmail)
-      await form.getByLabel("Password", { exact: true }).fill(password)
-      await form.getByLabel("Repeat password").fill(password)
-      await form.getByRole("button", { name: "Sign up" }).click()
-      await bob.waitForURL((url) => url.pathname === "/handler/team-invitation")
-      await containsText(bob.locator("main"), "You are invited to join Analytical Engines.")
-      reports.push(await checkScreen(bob, "journey-11-team-invitation"))
-      await bob.getByRole("button", { name: "Join Analytical Engines" }).click()
-      await bob.waitForURL((url) => url.pathname === "/teams")
-      await containsText(bob.getByRole("list", { name: "Your teams" }), "Analytical Engines")
-    } finally {
-      await bobContext.close()
-    }
+    const bob = await newPage(await newContext())
+    // not signed in: the invitation page sends Bob to sign in (he signs up from there) and back
+    await bob.goto(mail.link!)
+    await bob.waitForURL((url) => url.pathname === "/handler/sign-in")
+    await bob.getByRole("link", { name: "Sign up" }).last().click()
+    const form = bob.getByRole("form", { name: "Sign up" })
+    await form.getByLabel("E-mail").fill(bobEmail)
+    await form.getByLabel("Password", { exact: true }).fill(password)
+    await form.getByLabel("Repeat password").fill(password)
+    await form.getByRole("button", { name: "Sign up" }).click()
+    await bob.waitForURL((url) => url.pathname === "/handler/team-invitation")
+    await containsText(bob.locator("main"), "You are invited to join Analytical Engines.")
+    reports.push(await checkScreen(bob, "journey-11-team-invitation"))
+    await bob.getByRole("button", { name: "Join Analytical Engines" }).click()
+    await bob.waitForURL((url) => url.pathname === "/teams")
+    await containsText(bob.getByRole("list", { name: "Your teams" }), "Analytical Engines")
     // Ada sees her new team member
     await page.reload()
-    await expect.poll(() => page.getByRole("list", { name: "Members" }).locator("li").count(), { timeout: 10_000 }).toBe(2)
+    await expect.poll(() => page.getByRole("list", { name: "Members" }).locator("li").count(), { timeout: pollTimeout }).toBe(2)
     await gone(page.getByRole("list", { name: "Pending invitations" }))
-  }, 60_000)
+  }, stepTimeout)
 
   it("signs in with the emulator's mock OAuth provider", async () => {
-    await signOut()
+    const { page } = await start("/", await ada({ verified: true }))
+    await signOut(page)
     await page.goto("/handler/sign-in")
     reports.push(await checkScreen(page, "journey-12-sign-in"))
     await page.getByRole("button", { name: "Continue with GitHub" }).click()
     // the provider's consent page (served by the emulator)
     await page.waitForURL((url) => url.href.startsWith(demo.emulatorUrl))
-    await page.getByLabel("E-mail").fill(`grace-${Date.now()}@example.com`)
+    await page.getByLabel("E-mail").fill(uniqueEmail("grace"))
     await page.getByRole("button", { name: "Authorize" }).click()
     await page.waitForURL((url) => url.href.startsWith(demo.appUrl) && !url.pathname.startsWith("/handler/oauth-callback"))
     await visible(page.getByRole("heading", { name: /^Welcome/ }))
@@ -306,6 +339,7 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("registers a passkey and signs in with it (Chromium's virtual authenticator)", async () => {
+    const { context, page } = await start("/", await ada({ verified: true }))
     await addVirtualAuthenticator(context, page)
     await page.getByRole("link", { name: "Account settings" }).click()
     await page.getByRole("button", { name: "Register a passkey" }).click()
@@ -314,7 +348,7 @@ describeBrowser("the demo app in Chromium", () => {
     reports.push(await checkScreen(page, "journey-14-passkey-registered"))
     const name = await page.getByTestId("current-user").innerText()
 
-    await signOut()
+    await signOut(page)
     await page.goto("/handler/sign-in")
     await page.getByRole("button", { name: "Sign in with a passkey" }).click()
     await visible(page.getByRole("heading", { name: /^Welcome/ }))
@@ -322,9 +356,10 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("confirms a CLI login", async () => {
+    const account = await ada({ verified: true })
     const cli = Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: demo.emulatorUrl })
     const attempt = await Effect.runPromise(Cli.initiate().pipe(Effect.provide(cli)))
-    await page.goto(Cli.confirmationUrl(demo.appUrl, attempt.loginCode))
+    const { page } = await start(Cli.confirmationUrl(demo.appUrl, attempt.loginCode), account)
     await visible(page.getByRole("heading", { name: "Authorize the CLI" }))
     reports.push(await checkScreen(page, "journey-15-cli-auth-confirm"))
     await page.getByRole("button", { name: "Authorize CLI" }).click()
@@ -336,17 +371,21 @@ describeBrowser("the demo app in Chromium", () => {
   }, stepTimeout)
 
   it("creates a user API key in account settings (shown once)", async () => {
+    const { page } = await start("/", await ada({ verified: true }))
     await page.getByRole("link", { name: "Account settings" }).click()
     const create = page.getByRole("form", { name: "Create an API key" })
     await create.getByLabel("Key description").fill("CI deploys")
     await create.getByRole("button", { name: "Create key" }).click()
-    await expect.poll(async () => (await page.getByTestId("new-api-key").innerText()).trim(), { timeout: 10_000 }).toMatch(/^sk_/)
+    await expect.poll(async () => (await page.getByTestId("new-api-key").innerText()).trim(), { timeout: pollTimeout }).toMatch(/^sk_/)
     await containsText(page.getByRole("list", { name: "API keys" }), "CI deploys")
     await containsText(page.getByRole("list", { name: "Active sessions" }), "This device")
   }, stepTimeout)
 
   it("signs in with a magic link from the outbox (then the TOTP code)", async () => {
-    await signOut()
+    const account = await ada({ verified: true, displayName: "Ada Lovelace", totp: true })
+    const { email } = account
+    const { page } = await start("/", account)
+    await signOut(page)
     await page.goto("/handler/sign-in")
     const form = page.getByRole("form", { name: "Sign in with a magic link" })
     await form.getByLabel("E-mail for the magic link").fill(email)
@@ -355,13 +394,16 @@ describeBrowser("the demo app in Chromium", () => {
     const mail = await latestEmail(demo.emulatorUrl, email, "/handler/magic-link-callback")
     await page.goto(mail.link!)
     await page.waitForURL((url) => url.pathname === "/handler/mfa")
-    await page.getByRole("textbox", { name: "Authenticator code" }).fill(await totpNow())
+    await page.getByRole("textbox", { name: "Authenticator code" }).fill(await totpCode(account))
     await page.getByRole("button", { name: "Verify" }).click()
     await visible(page.getByRole("heading", { name: "Welcome, Ada Lovelace" }))
   }, stepTimeout)
 
   it("resets a forgotten password with the e-mailed link", async () => {
-    await signOut()
+    const account = await ada({ verified: true, displayName: "Ada Lovelace", totp: true })
+    const { email } = account
+    const { page } = await start("/", account)
+    await signOut(page)
     await page.goto("/handler/sign-in")
     await page.getByRole("link", { name: "Forgot password?" }).click()
     const form = page.getByRole("form", { name: "Forgot password" })
@@ -375,7 +417,7 @@ describeBrowser("the demo app in Chromium", () => {
     await reset.getByLabel("Repeat new password").fill("a brand new password")
     await reset.getByRole("button", { name: "Change password" }).click()
     await visible(page.getByText("Your password was changed."))
-    await signInWithPassword(email, "a brand new password")
+    await signInWithPassword(page, email, "a brand new password")
     await page.waitForURL((url) => url.pathname === "/handler/mfa")
   }, stepTimeout)
 

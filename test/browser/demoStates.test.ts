@@ -5,41 +5,48 @@
  * revoked on another device, the states that used to be undesigned, keyboard use, every screen at
  * 1280 / 390 / 360 px with axe-core's check, and Vite serving the first page once.
  *
- * One account (Ada) goes through the steps in order; Bob joins her team in a second browser
- * context. Screenshots: `test-output/screenshots/states-*-{1280,390}.png`.
+ * Each step starts on its own page, from the state it needs: a visitor, or an account of Ada's
+ * made through the SDK (a new address each step), signed in by its session's cookies, in a
+ * context as a new one is (see resetContext: only its HTTP cache is kept); Bob joins her team,
+ * and another device signs in, in new contexts of their own. The steps share
+ * the servers and the browser only, so a slow or failed step leaves the others alone.
+ * Screenshots: `test-output/screenshots/states-*-{1280,390}.png`.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser, BrowserContext, Locator, Page, Request } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest"
 import { startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
 import { checkScreen, clearScreenshots, describeBrowser, latestEmail, launchChromium, recordConsoleErrors } from "./support.js"
 import type { ScreenReport } from "./support.js"
+import { openContext, resetContext, stepResources, uniqueEmail } from "./accounts.js"
+import type { Account } from "./accounts.js"
 
-const stepTimeout = 45_000
+/** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
+const stepTimeout = 90_000
 
+/** How long a poll waits for the page to catch up (generous: the page runs on a loaded machine too). */
+const pollTimeout = 30_000
 const visible = (locator: Locator) => locator.first().waitFor({ state: "visible" })
-const gone = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(0)
-const containsText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: 10_000 }).toContain(text)
+const gone = (locator: Locator) => expect.poll(() => locator.count(), { timeout: pollTimeout }).toBe(0)
+const containsText = (locator: Locator, text: string) => expect.poll(() => locator.first().innerText(), { timeout: pollTimeout }).toContain(text)
 
 describeBrowser("issue 17: every state of the demo app, for people", () => {
   let demo: RunningDemo
   let browser: Browser
-  let context: BrowserContext
-  let page: Page
+  /** Ada's context: every step has it in the state a new context has (see resetContext). */
+  let main: BrowserContext
   let cacheDir: string
-  const email = `ada-${Date.now()}@example.com`
   const password = "correct horse battery"
   const consoleErrors: Array<string> = []
   const reports: Array<ScreenReport> = []
-  let recorder: { pause: (paused: boolean) => void }
   /** Main-frame navigations of the first page load (1 = served once, no Vite reload). */
   let firstLoadNavigations = 0
-  /** API requests the page sent, by path (`POST /api/v1/auth/password/sign-up`). */
+  /** API requests the pages sent, by path (`POST /api/v1/auth/password/sign-up`). */
   const apiRequests: Array<string> = []
-  /** Every request of the page as `resourceType url`, in order, and those that left the machine's two servers (the app works offline). */
+  /** Every request of the pages as `resourceType url`, in order, and those that left the machine's two servers (the app works offline). */
   const requestLog: Array<string> = []
   const elsewhere: Array<string> = []
 
@@ -53,23 +60,24 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     cacheDir = mkdtempSync(join(tmpdir(), "vite-demo-states-"))
     demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir })
     browser = await launchChromium()
-    context = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1280, height: 860 } })
-    context.setDefaultTimeout(15_000)
-    page = await context.newPage()
-    recorder = recordConsoleErrors(page, consoleErrors)
-    page.on("request", (request: Request) => {
-      requestLog.push(`${request.resourceType()} ${request.url()}`)
-      const url = new URL(request.url())
-      if (url.origin === demo.emulatorUrl) apiRequests.push(`${request.method()} ${url.pathname}`)
-      else if (url.origin !== demo.appUrl && url.protocol !== "data:") elsewhere.push(url.href)
+    // the first page load, on the cold cache (item 8), in Ada's context: it also warms the servers
+    // (Vite transforms every module once) and the context's HTTP cache up for the steps
+    main = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860 })
+    const first = await newPage(main)
+    first.on("framenavigated", (frame) => {
+      if (frame === first.mainFrame()) firstLoadNavigations++
     })
-    page.on("framenavigated", (frame) => {
-      if (frame === page.mainFrame()) firstLoadNavigations++
-    })
-    await page.goto("/", { timeout: 170_000 })
-    await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 170_000 })
-    await page.waitForLoadState("networkidle", { timeout: 60_000 })
+    await first.goto("/", { timeout: 170_000 })
+    await first.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 170_000 })
+    await first.waitForLoadState("networkidle", { timeout: 60_000 })
   }, 240_000)
+
+  /** `ada`: an account of Ada's (a new address each time; e-mail not verified) in the state the step starts from, signed in in Node only; `newContext`: a second person's or device's. */
+  const { ada, newContext, cleanUp } = stepResources(() => ({ demo, browser, main }), { password, width: 1280 })
+  afterEach(async () => {
+    recorders.clear()
+    await cleanUp()
+  }, 60_000)
 
   afterAll(async () => {
     await browser?.close()
@@ -77,7 +85,34 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     rmSync(cacheDir, { recursive: true, force: true })
   }, 60_000)
 
-  const signUpRequests = () => apiRequests.filter((request) => request === "POST /api/v1/auth/password/sign-up").length
+  /** The console-error recorder of each page {@link newPage} made. */
+  const recorders = new Map<Page, { pause: (paused: boolean) => void }>()
+
+  /** A page of `context` whose console errors and requests are recorded. */
+  const newPage = async (context: BrowserContext): Promise<Page> => {
+    const page = await context.newPage()
+    recorders.set(page, recordConsoleErrors(page, consoleErrors))
+    page.on("request", (request: Request) => {
+      requestLog.push(`${request.resourceType()} ${request.url()}`)
+      const url = new URL(request.url())
+      if (url.origin === demo.emulatorUrl) apiRequests.push(`${request.method()} ${url.pathname}`)
+      else if (url.origin !== demo.appUrl && url.protocol !== "data:") elsewhere.push(url.href)
+    })
+    return page
+  }
+
+  /** A step's own context and page (signed in as `account` when given), at `path` when given. */
+  const begin = async (account?: Account, path?: string): Promise<{ context: BrowserContext; page: Page; recorder: { pause: (paused: boolean) => void } }> => {
+    const context = await resetContext(main, account)
+    const page = await newPage(context)
+    if (path !== undefined) await page.goto(path)
+    return { context, page, recorder: recorders.get(page)! }
+  }
+
+  /** Sign-up requests sent since the step began. */
+  const countSignUps = () => apiRequests.filter((request) => request === "POST /api/v1/auth/password/sign-up").length
+  let signUpsBefore = 0
+  const signUpRequests = () => countSignUps() - signUpsBefore
 
   const signInWithPassword = async (target: Page, address: string, secret: string) => {
     await target.goto("/handler/sign-in")
@@ -93,6 +128,8 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   })
 
   it("item 1: sign-up checks the e-mail's shape and the password's length before sending, next to each field", async () => {
+    const { page } = await begin()
+    signUpsBefore = countSignUps()
     await page.goto("/handler/sign-up")
     const form = page.getByRole("form", { name: "Sign up" })
     await form.getByLabel("E-mail").fill("ada at example")
@@ -109,6 +146,10 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 1: an e-mail already taken is a sentence with the tag in a details line, and the typed address stays", async () => {
+    const email = uniqueEmail("ada")
+    const { page } = await begin()
+    signUpsBefore = countSignUps()
+    await page.goto("/handler/sign-up")
     const form = page.getByRole("form", { name: "Sign up" })
     await form.getByLabel("E-mail").fill(demo.demoUser.email)
     await form.getByLabel("Password", { exact: true }).fill(password)
@@ -128,6 +169,9 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: the sign-in and sign-up pages tell a signed-in user who is signed in instead of showing the form", async () => {
+    const account = await ada()
+    const { email } = account
+    const { page } = await begin(account)
     for (const path of ["/handler/sign-in", "/handler/sign-up"]) {
       await page.goto(path)
       await visible(page.getByRole("heading", { name: "You are already signed in" }))
@@ -138,6 +182,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: the error page shows the app's text for known codes only, never the URL's message, and no 'Back to sign in' to a signed-in user", async () => {
+    const { context, page } = await begin(await ada())
     await page.goto(`/handler/error?errorCode=SIGN_UP_NOT_ENABLED&message=${encodeURIComponent("Your account was hacked, call 555")}`)
     await containsText(page.getByRole("alert"), "New accounts cannot be created here at the moment.")
     await page.goto(`/handler/error?errorCode=MADE_UP_CODE&message=${encodeURIComponent("Your account was hacked, call 555")}`)
@@ -166,6 +211,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 1: a wrong current password on Change password says so, and what was typed stays", async () => {
+    const { page } = await begin(await ada())
     await page.goto("/handler/account-settings")
     const form = page.getByRole("form", { name: "Password" })
     await form.getByLabel("Current password").fill("not my password")
@@ -181,6 +227,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: Verify on a second e-mail says where the link went; a malformed address is refused before sending", async () => {
+    const { page } = await begin(await ada(), "/handler/account-settings")
     const add = page.getByRole("form", { name: "Add an e-mail" })
     const before = apiRequests.length
     await add.getByLabel("Add an e-mail").fill("second@")
@@ -208,6 +255,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: TOTP setup shows a QR code drawn in the page (an inline SVG: no request for it)", async () => {
+    const { page } = await begin(await ada(), "/handler/account-settings")
     await page.waitForLoadState("networkidle")
     const before = requestLog.length
     await page.getByRole("button", { name: "Set up an authenticator app" }).click()
@@ -226,6 +274,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: the 'copy it now' banner of a new API key goes when that key is revoked", async () => {
+    const { page } = await begin(await ada(), "/handler/account-settings")
     const create = page.getByRole("form", { name: "Create an API key" })
     await create.getByLabel("Key description").fill("Laptop script")
     await create.getByRole("button", { name: "Create key" }).click()
@@ -236,6 +285,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 1: a bad CLI login code is a sentence with the typed error's tag, inside its card", async () => {
+    const { page } = await begin(await ada())
     await page.goto("/handler/cli-auth-confirm?login_code=not-a-real-code-0123456789")
     await page.getByRole("button", { name: "Authorize CLI" }).click()
     const alert = page.getByRole("alert")
@@ -248,6 +298,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 1: a bogus reset link says so before any password is typed", async () => {
+    const { page } = await begin(await ada())
     await page.goto("/handler/password-reset?code=bogus")
     await visible(page.getByRole("heading", { name: "This reset link cannot be used" }))
     await containsText(page.getByRole("alert"), "This reset link is not valid. Ask for a new one.")
@@ -257,6 +308,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 2: team screens follow the user's permissions, by readable names; a member joining is switched to the team", async () => {
+    const { page } = await begin(await ada())
     await page.goto("/teams")
     const create = page.getByRole("form", { name: "Create a team", exact: true })
     await create.getByLabel("Team name").fill("Difference Engines")
@@ -276,8 +328,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     await check(page, "09-team-owner")
 
     const mail = await latestEmail(demo.emulatorUrl, bobEmail, "/handler/team-invitation")
-    const bobContext = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1280, height: 860 } })
-    bobContext.setDefaultTimeout(15_000)
+    const bobContext = await newContext()
     try {
       const bob = await bobContext.newPage()
       recordConsoleErrors(bob, consoleErrors)
@@ -312,7 +363,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
       // the box shows the granted state: it changes once the backend answered
       await keys.click()
       try {
-        await expect.poll(() => keys.isChecked(), { timeout: 10_000 }).toBe(true)
+        await expect.poll(() => keys.isChecked(), { timeout: pollTimeout }).toBe(true)
       } catch (error) {
         throw new Error(`${String(error)}\nThe member's row shows:\n${await bobRow.innerText()}`)
       }
@@ -320,14 +371,14 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
       await bob.reload()
       await visible(bob.getByRole("button", { name: "Create team key" }))
       await keys.click()
-      await expect.poll(() => keys.isChecked(), { timeout: 10_000 }).toBe(false)
+      await expect.poll(() => keys.isChecked(), { timeout: pollTimeout }).toBe(false)
       await bob.reload()
       await visible(bob.getByRole("heading", { name: "Difference Engines" }))
       await gone(bob.getByRole("button", { name: "Create team key" }))
     } finally {
       await bobContext.close()
     }
-  }, 90_000)
+  }, 120_000)
 
   it("item 2: the app's backend refuses a permission change without a valid access token (401), whatever the ids", async () => {
     const path = "/app-api/teams/00000000-0000-4000-8000-000000000000/members/00000000-0000-4000-8000-000000000001/permissions/team_admin"
@@ -339,6 +390,8 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 2: the owner deletes a team after typing its name", async () => {
+    // Ada is in a team already (the list of her teams stays when the new one goes)
+    const { page } = await begin(await ada({ team: "Difference Engines" }))
     await page.goto("/teams")
     const create = page.getByRole("form", { name: "Create a team", exact: true })
     await create.getByLabel("Team name").fill("Scratch team")
@@ -351,10 +404,16 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     await confirm.getByLabel("Type the team's name to confirm").fill("Scratch team")
     await final.click()
     await gone(page.getByRole("heading", { name: "Scratch team" }))
-    await expect.poll(() => page.getByRole("list", { name: "Your teams" }).innerText(), { timeout: 10_000 }).not.toContain("Scratch team")
+    await expect.poll(() => page.getByRole("list", { name: "Your teams" }).innerText(), { timeout: pollTimeout }).not.toContain("Scratch team")
   }, stepTimeout)
 
   it("item 3: with the API unreachable the page says so at the first failed attempt, keeps the user, never shows signed-out, and Retry recovers", async () => {
+    const account = await ada()
+    const { email } = account
+    const { context, page, recorder } = await begin(account, "/teams")
+    // the page has read the user and settled (nothing in flight when the network goes down)
+    await visible(page.getByTestId("current-user"))
+    await page.waitForLoadState("networkidle")
     recorder.pause(true)
     let refused = 0
     const isApi = (url: URL) => url.origin === demo.emulatorUrl
@@ -382,15 +441,28 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
     } finally {
       await context.unroute(isApi)
     }
+    // the API is back, but its answers wait for the click: on a slow machine one of the SDK's own
+    // retries would otherwise bring the page back first and take the button away
+    let retried: () => void = () => undefined
+    const clicked = new Promise<void>((resolve) => (retried = resolve))
+    await context.route(isApi, async (route) => {
+      await clicked
+      await route.continue()
+    })
     await page.getByRole("button", { name: "Retry now" }).click()
+    retried()
     await gone(page.getByTestId("connectivity-banner"))
     await containsText(page.getByTestId("current-user"), email)
     recorder.pause(false)
-  }, 60_000)
+  }, 120_000)
 
   it("item 6: a session revoked on another device signs this one out as soon as the tab comes back into view", async () => {
-    const other = await browser.newContext({ baseURL: demo.appUrl, viewport: { width: 1280, height: 860 } })
-    other.setDefaultTimeout(15_000)
+    const account = await ada()
+    const { email } = account
+    // the first device: signed in, showing the user
+    const { page } = await begin(account, "/")
+    await visible(page.getByTestId("current-user"))
+    const other = await newContext()
     try {
       const device = await other.newPage()
       recordConsoleErrors(device, consoleErrors)
@@ -402,7 +474,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
       const revokeButtons = sessions.getByRole("button", { name: "Revoke" })
       for (let left = await revokeButtons.count(); left > 0; left--) {
         await revokeButtons.first().click()
-        await expect.poll(() => revokeButtons.count(), { timeout: 10_000 }).toBe(left - 1)
+        await expect.poll(() => revokeButtons.count(), { timeout: pollTimeout }).toBe(left - 1)
       }
     } finally {
       await other.close()
@@ -416,6 +488,8 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 7: sign-in works with the keyboard alone, with a visible focus ring", async () => {
+    const { email } = await ada()
+    const { page } = await begin()
     await page.goto("/handler/sign-in")
     const emailField = page.getByRole("form", { name: "Sign in with password" }).getByLabel("E-mail")
     let tabs = 0
@@ -433,6 +507,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: the magic-link page takes the code from the e-mail", async () => {
+    const { page } = await begin(await ada(), "/")
     await page.getByRole("link", { name: "Sign out" }).click()
     await visible(page.getByRole("heading", { name: "You are signed out" }))
     await page.goto("/handler/sign-in")
@@ -456,6 +531,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: denying at the OAuth provider ends on a page titled 'You are not signed in', with a way back", async () => {
+    const { page } = await begin(await ada(), "/")
     await page.getByRole("link", { name: "Sign out" }).click()
     await visible(page.getByRole("heading", { name: "You are signed out" }))
     await page.goto("/handler/sign-in")
@@ -481,6 +557,7 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: the demo password does not wrap at its hyphens", async () => {
+    const { page } = await begin()
     await page.goto("/")
     for (const width of [1280, 390, 360]) {
       await page.setViewportSize({ width, height: 800 })
@@ -492,6 +569,8 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
   }, stepTimeout)
 
   it("item 5: deleting the account takes a second step where the e-mail is typed", async () => {
+    const { email } = await ada()
+    const { page } = await begin()
     await signInWithPassword(page, email, password)
     await page.goto("/handler/account-settings#danger")
     await page.getByRole("button", { name: "Delete my account…" }).click()

@@ -44,7 +44,7 @@ describe("npm start", () => {
       child.on("exit", (code, signal) => resolve({ code, signal }))
     )
     try {
-      await waitFor(() => output, /Press Ctrl-C to stop/, 90_000)
+      await waitFor(() => output, /Press Ctrl-C to stop/, 180_000)
       const app = /App\s+http:\/\/localhost:(\d+)\//.exec(output)
       const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)
       expect(app, output).not.toBeNull()
@@ -89,5 +89,5 @@ describe("npm start", () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL")
     }
     // generous: under a loaded CI machine (the other test worker busy) Vite's first start alone took most of 120 s
-  }, 240_000)
+  }, 360_000)
 })

@@ -68,9 +68,13 @@ export interface OutboxItem {
   readonly sent_at_millis: number
 }
 
-/** The newest e-mail to `email` whose link contains `linkPart` (`GET /api/v1/emulator/outbox`), polling briefly. */
+/**
+ * The newest e-mail to `email` whose link contains `linkPart` (`GET /api/v1/emulator/outbox`),
+ * polling until it is there (bounded: 30 s, generous for a loaded machine).
+ */
 export const latestEmail = async (emulatorUrl: string, email: string, linkPart: string): Promise<OutboxItem> => {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
     const response = await fetch(`${emulatorUrl}/api/v1/emulator/outbox?email=${encodeURIComponent(email)}`)
     const body = (await response.json()) as { readonly items: ReadonlyArray<OutboxItem> }
     const match = [...body.items].reverse().find((item) => (item.link ?? "").includes(linkPart))

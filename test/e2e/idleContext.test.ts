@@ -33,11 +33,13 @@ const app = Effect.gen(function* () {
     effect.pipe(Effect.provide(context), Effect.supervised(supervisor))
   /**
    * The fibers still running once the app's calls have settled: a request's own fibers end a little
-   * after its answer is read (the fetch's fiber, the body), so this waits for them, at most 200
-   * turns of 5 ms; the count is the assertion, not the time.
+   * after its answer is read (the fetch's fiber, the body), so this waits for them, polling every
+   * 5 ms for at most 10 s (generous: a loaded machine is slow to run them); the count is the
+   * assertion, not the time.
    */
   const idleFibers = Effect.gen(function* () {
-    for (let turn = 0; turn < 200 && (yield* supervisor.value).length > 0; turn++) yield* Effect.sleep("5 millis")
+    const deadline = Date.now() + 10_000
+    while (Date.now() < deadline && (yield* supervisor.value).length > 0) yield* Effect.sleep("5 millis")
     return (yield* supervisor.value).length
   })
   return { context, run, idleFibers }

@@ -143,7 +143,8 @@ describe("MFA, anonymous users, sessions and CLI login over HTTP against the emu
         const attempt = yield* Effect.provide(Cli.initiate(), cli.context)
         const url = Cli.confirmationUrl("http://localhost:3000", attempt.loginCode)
         const waiting = yield* Effect.fork(Effect.provide(Cli.waitForLogin(attempt.pollingCode, { interval: "20 millis" }), cli.context))
-        yield* Effect.sleep("60 millis")
+        // the CLI is polling (its first poll sent) before the browser confirms
+        while (cli.count("POST /auth/cli/poll") < 1) yield* Effect.sleep("5 millis")
         const loginCode = new URL(url).searchParams.get("login_code")!
         yield* Effect.provide(Cli.complete(loginCode), browser.context)
         const { refreshToken } = yield* waiting
