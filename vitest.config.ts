@@ -69,7 +69,13 @@ export default defineConfig({
       },
       {
         ...shared,
-        test: { ...timeouts, name: "isolated", pool: "threads", isolate: true, include: isolatedFiles.map((glob) => (glob.endsWith("**") ? `${glob}/*.test.{ts,tsx}` : glob)) }
+        test: {
+          ...timeouts,
+          name: "isolated",
+          pool: "threads",
+          isolate: true,
+          include: isolatedFiles.map((glob) => (glob.endsWith("**") ? `${glob}/*.test.{ts,tsx}` : glob))
+        }
       }
     ]
   }

@@ -49,7 +49,7 @@ const only = new Set((process.env["BENCH_ONLY"] ?? "").split(",").map((part) => 
 const measured = (part: string) => only.size === 0 || only.has(part)
 const latestFile = join(benchDir, "results", "latest.json")
 /** The last run's results: the figures of the parts `BENCH_ONLY` leaves out. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 const previous: any = only.size === 0 ? {} : JSON.parse(readFileSync(latestFile, "utf8"))
 
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`)
@@ -63,8 +63,7 @@ const padLeft = (text: string, width: number) => (text.length >= width ? text : 
 
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells.map((cell, i) => (i === 0 ? pad(cell, widths[i]!) : padLeft(cell, widths[i]!))).join("  ")
+  const line = (cells: ReadonlyArray<string>) => cells.map((cell, i) => (i === 0 ? pad(cell, widths[i]!) : padLeft(cell, widths[i]!))).join("  ")
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
 }
 
@@ -102,18 +101,18 @@ const bundles: Array<{
   readonly floor?: BundleSize | BundleFailure | null
 }> = []
 if (!measured("bundle")) bundles.push(...previous.bundles)
-else for (const bundleCase of bundleCases) {
-  const ours = bundleCase.ours()
-  bundles.push({
-    id: bundleCase.id,
-    label: bundleCase.label,
-    target: bundleCase.target,
-    note: ours.note,
-    ours: await tryMeasureBundle(ours.entry),
-    official: await tryMeasureBundle(bundleCase.official),
-    floor: bundleCase.floor === null ? null : await tryMeasureBundle(bundleCase.floor)
-  })
-}
+else {for (const bundleCase of bundleCases) {
+    const ours = bundleCase.ours()
+    bundles.push({
+      id: bundleCase.id,
+      label: bundleCase.label,
+      target: bundleCase.target,
+      note: ours.note,
+      ours: await tryMeasureBundle(ours.entry),
+      official: await tryMeasureBundle(bundleCase.official),
+      floor: bundleCase.floor === null ? null : await tryMeasureBundle(bundleCase.floor)
+    })
+  }}
 
 // 2. request economy and the fixture of 3. (emulator in this process; counted, not timed) ---------
 // access tokens that outlive the run: the per-call part uses its sessions' tokens for ~15 minutes
@@ -130,7 +129,11 @@ try {
   // warm-ups long enough for V8 to be done compiling the hot code (after 1,500 calls its compilers
   // were still 38-46% of the counted instructions; after 6,000, 1-5%): the steady per-call cost
   const perCall = { calls: scaled(500, 20), warmup: scaled(3000, 5), runs: scaled(5, 3) }
-  log(`per call against a static server in another process (${perCall.calls} calls after ${perCall.warmup} warm-up × ${perCall.runs} runs per side${withCallgrind ? ", then callgrind" : ""})`)
+  log(
+    `per call against a static server in another process (${perCall.calls} calls after ${perCall.warmup} warm-up × ${perCall.runs} runs per side${
+      withCallgrind ? ", then callgrind" : ""
+    })`
+  )
   overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {
     ...perCall,
     official: true,
@@ -205,9 +208,11 @@ const elapsedSeconds = (performance.now() - started) / 1000
 const out: Array<string> = []
 const ld = (n: number) => n.toFixed(1)
 out.push(
-  `stack-auth-effect bench — ${machine.date} — ${machine.cpuModel} — nproc ${machine.nproc} — node ${machine.node} — load at start ${machine.loadAverageAtStart
-    .map(ld)
-    .join("/")} — scale ${scale} — ${elapsedSeconds.toFixed(0)} s`
+  `stack-auth-effect bench — ${machine.date} — ${machine.cpuModel} — nproc ${machine.nproc} — node ${machine.node} — load at start ${
+    machine.loadAverageAtStart
+      .map(ld)
+      .join("/")
+  } — scale ${scale} — ${elapsedSeconds.toFixed(0)} s`
 )
 out.push(
   "ratio: ours ÷ official unless the row says otherwise; spread: min–max of the repeated runs (— for deterministic figures); load: 1-min load average when measured."
@@ -217,7 +222,15 @@ type Row = readonly [string, string, string, string, string, string, string]
 const rows: Array<Row> = []
 for (const b of bundles) {
   if (!isSize(b.ours) || !isSize(b.official)) {
-    rows.push([`bundle ${b.label}`, isSize(b.ours) ? kb(b.ours.firstLoadGzipBytes) : "failed", isSize(b.official) ? kb(b.official.firstLoadGzipBytes) : "failed", "", "", "", ld(bundleLoad)])
+    rows.push([
+      `bundle ${b.label}`,
+      isSize(b.ours) ? kb(b.ours.firstLoadGzipBytes) : "failed",
+      isSize(b.official) ? kb(b.official.firstLoadGzipBytes) : "failed",
+      "",
+      "",
+      "",
+      ld(bundleLoad)
+    ])
     continue
   }
   const floor = b.floor !== undefined && b.floor !== null && isSize(b.floor) ? b.floor : null
@@ -230,10 +243,26 @@ for (const b of bundles) {
     "—",
     ld(bundleLoad)
   ])
-  rows.push([`  same, one file (lazy chunks inlined), gz`, kb(b.ours.gzipBytes), kb(b.official.gzipBytes), "—", x(b.ours.gzipBytes / b.official.gzipBytes), "—", ld(bundleLoad)])
+  rows.push([
+    `  same, one file (lazy chunks inlined), gz`,
+    kb(b.ours.gzipBytes),
+    kb(b.official.gzipBytes),
+    "—",
+    x(b.ours.gzipBytes / b.official.gzipBytes),
+    "—",
+    ld(bundleLoad)
+  ])
 }
 const eco = (scenario: EconomyResult["scenario"], contender: "ours" | "official") => economy.find((r) => r.scenario === scenario && r.contender === contender)!
-rows.push(["20 concurrent current-user reads: GET /users/me", String(eco("concurrentReads", "ours").userReads), String(eco("concurrentReads", "official").userReads), "20", "—", "—", ld(economyLoad)])
+rows.push([
+  "20 concurrent current-user reads: GET /users/me",
+  String(eco("concurrentReads", "ours").userReads),
+  String(eco("concurrentReads", "official").userReads),
+  "20",
+  "—",
+  "—",
+  ld(economyLoad)
+])
 rows.push([
   "20 sequential reads within 5 s: GET /users/me (freshness policy, not efficiency)",
   String(eco("sequentialReads", "ours").userReads),
@@ -243,8 +272,24 @@ rows.push([
   "—",
   ld(economyLoad)
 ])
-rows.push(["20 calls, expired access token: refreshes", String(eco("expiredToken", "ours").refreshes), String(eco("expiredToken", "official").refreshes), "—", "—", "—", ld(economyLoad)])
-rows.push(["20 calls, token rejected by the server: refreshes", String(eco("rejectedToken", "ours").refreshes), String(eco("rejectedToken", "official").refreshes), "—", "—", "—", ld(economyLoad)])
+rows.push([
+  "20 calls, expired access token: refreshes",
+  String(eco("expiredToken", "ours").refreshes),
+  String(eco("expiredToken", "official").refreshes),
+  "—",
+  "—",
+  "—",
+  ld(economyLoad)
+])
+rows.push([
+  "20 calls, token rejected by the server: refreshes",
+  String(eco("rejectedToken", "ours").refreshes),
+  String(eco("rejectedToken", "official").refreshes),
+  "—",
+  "—",
+  "—",
+  ld(economyLoad)
+])
 const side = overhead.sides
 const us = (n: number) => `${n.toFixed(0)} µs`
 rows.push([
@@ -268,7 +313,9 @@ rows.push([
   minstr(side.official?.instructionsPerCall),
   minstr(side.raw!.instructionsPerCall),
   overhead.instructionRatio.ours === null ? "— (no valgrind)" : `${x(overhead.instructionRatio.ours)} / ${x(overhead.instructionRatio.official)}`,
-  `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compiling: ours ${compiling(side.ours)}, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}`,
+  `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compiling: ours ${
+    compiling(side.ours)
+  }, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}`,
   ld(overhead.loadAverage.start)
 ])
 rows.push([
@@ -329,7 +376,15 @@ rows.push([
   "—",
   ld(memory.loadAverage.start)
 ])
-rows.push(["  per Session left after release (leak check)", `${memory.sessions.bytesPerSessionAfterRelease.toFixed(0)} B`, "—", "—", "—", "—", ld(memory.loadAverage.start)])
+rows.push([
+  "  per Session left after release (leak check)",
+  `${memory.sessions.bytesPerSessionAfterRelease.toFixed(0)} B`,
+  "—",
+  "—",
+  "—",
+  "—",
+  ld(memory.loadAverage.start)
+])
 rows.push([
   `heap per live Stack.layerClient context (${memory.clients.count}); floor = FetchHttpClient.layer alone / as a ManagedRuntime`,
   bytes(memory.clients.bytesPerLiveClient),
@@ -435,7 +490,9 @@ rows.push([
 ])
 if (cs.effect !== undefined) {
   rows.push([
-    `  Effect floor: import of the ${cold.effectModules?.length ?? "?"} effect / @effect/platform modules our entry imports; wall, files; ratio over the empty node`,
+    `  Effect floor: import of the ${
+      cold.effectModules?.length ?? "?"
+    } effect / @effect/platform modules our entry imports; wall, files; ratio over the empty node`,
     ms(cs.effect.wallMs.median),
     cs.official === undefined ? "—" : ms(cs.official.wallMs.median),
     `${String(cs.effect.filesOpened ?? "—")} files`,
@@ -451,10 +508,12 @@ for (const b of bundles) {
   for (const s of [b.ours, b.official]) if (!isSize(s)) out.push(`failed (${b.id}) ${s.entry}: ${s.error}`)
   if (isSize(b.official) && b.official.lazyGzipBytes > 0) {
     out.push(
-      `(${b.id}) official lazy chunks (loaded on demand): ${b.official.chunks
-        .filter((c) => !c.firstLoad)
-        .map((c) => `${c.chunk} ${kb(c.gzipBytes)} gz`)
-        .join(", ")}`
+      `(${b.id}) official lazy chunks (loaded on demand): ${
+        b.official.chunks
+          .filter((c) => !c.firstLoad)
+          .map((c) => `${c.chunk} ${kb(c.gzipBytes)} gz`)
+          .join(", ")
+      }`
     )
   }
   if (isSize(b.ours) && b.ours.lazyGzipBytes > 0) {
@@ -475,7 +534,9 @@ out.push(
   `per call: ${overhead.calls} measured calls after ${overhead.warmup} warm-up calls per child process, ${overhead.runs} runs per side in alternating order, each call a distinct session; static server in its own process${
     overhead.callgrindCalls === null
       ? ""
-      : `; callgrind: ${overhead.callgrindCalls.calls} calls after ${overhead.callgrindCalls.warmup} warm-up, ${overhead.callgrindCalls.runs ?? 1} runs per side in alternating order, node --single-threaded`
+      : `; callgrind: ${overhead.callgrindCalls.calls} calls after ${overhead.callgrindCalls.warmup} warm-up, ${
+        overhead.callgrindCalls.runs ?? 1
+      } runs per side in alternating order, node --single-threaded`
   }`
 )
 for (const [failed, reason] of Object.entries(overhead.callgrindErrors ?? {})) out.push(`callgrind ${failed}: no figure (${reason})`)
@@ -490,10 +551,9 @@ const results = {
     ...bundle,
     loadAverage: bundleLoad,
     ratioFirstLoadGzip: isSize(bundle.ours) && isSize(bundle.official) ? bundle.ours.firstLoadGzipBytes / bundle.official.firstLoadGzipBytes : null,
-    ratioFloorFirstLoadGzip:
-      bundle.floor !== undefined && bundle.floor !== null && isSize(bundle.floor) && isSize(bundle.official)
-        ? bundle.floor.firstLoadGzipBytes / bundle.official.firstLoadGzipBytes
-        : null,
+    ratioFloorFirstLoadGzip: bundle.floor !== undefined && bundle.floor !== null && isSize(bundle.floor) && isSize(bundle.official)
+      ? bundle.floor.firstLoadGzipBytes / bundle.official.firstLoadGzipBytes
+      : null,
     ratioSingleFileGzip: isSize(bundle.ours) && isSize(bundle.official) ? bundle.ours.gzipBytes / bundle.official.gzipBytes : null,
     ratioSingleFileMinified: isSize(bundle.ours) && isSize(bundle.official) ? bundle.ours.minifiedBytes / bundle.official.minifiedBytes : null
   })),
@@ -514,7 +574,11 @@ const cell = (text: string) => text.trim().replaceAll("|", "\\|")
 writeFileSync(
   join(benchDir, "results", "latest.md"),
   [
-    `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${machine.loadAverageAtStart[0]!.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")}.`,
+    `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${
+      machine.loadAverageAtStart[0]!.toFixed(1)
+    } at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${
+      typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")
+    }.`,
     "",
     "| figure | ours | official | raw / floor | ratio | spread | load |",
     "|---|---|---|---|---|---|---|",

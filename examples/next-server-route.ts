@@ -46,8 +46,7 @@ export type MeResponse =
   | { readonly signedIn: false }
   | { readonly error: string; readonly message: string }
 
-const json = (status: number, body: MeResponse): Response =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+const json = (status: number, body: MeResponse): Response => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
 
 /**
  * Builds the `GET` handler and a `dispose` that releases the app-wide runtime.
@@ -77,9 +76,7 @@ export const makeMeRoute = (
         })
       ),
       Effect.provide(RequestSession.layerSession({ request, cookies: store }, { projectId: options.projectId, secure: options.secure })),
-      Effect.catchAll((error) =>
-        Effect.succeed(json(error._tag === "TokenStoreError" ? 400 : 502, { error: error._tag, message: error.message }))
-      )
+      Effect.catchAll((error) => Effect.succeed(json(error._tag === "TokenStoreError" ? 400 : 502, { error: error._tag, message: error.message })))
     )
     return runtime.runPromise(program)
   }

@@ -140,7 +140,7 @@ export const useStackContext = (hook = "useStackContext"): StackContextValue => 
 }
 
 /** The runtime of the nearest {@link StackProvider}; throws a helpful error outside one. */
-export const useStackRuntime = <R = never,>(): StackRuntime<R> => {
+export const useStackRuntime = <R = never>(): StackRuntime<R> => {
   const value = useContext(StackContext)
   if (value === null) throw missingProvider("useStackRuntime")
   // the provider accepts any runtime; the caller names the services it expects the app to provide

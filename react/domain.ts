@@ -127,17 +127,18 @@ const hydratedUserEffect = <O extends UseUserOr>(hydration: HydrationContext | u
  * every change through the SDK. See {@link UseUserOptions} for `or`.
  */
 const useUserWith = ({ useStackQuery: query, useStackQueryInitial: initialQuery }: QueryHooks<ClientServices>) =>
-  <const O extends UseUserOr = "return-null">(
-    options: UseUserOptions<O> = {}
-  ): StackQueryResult<UserFor<O>, UseUserError<O>> => {
-    const hydration = useStackContext("useUser").hydration
-    const effect = hydratedUserEffect(hydration, options)
-    const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
-    return initialQuery === undefined ? query(effect, deps) : initialQuery(effect, deps, initialUser(hydration, options))
-  }
+<const O extends UseUserOr = "return-null">(
+  options: UseUserOptions<O> = {}
+): StackQueryResult<UserFor<O>, UseUserError<O>> => {
+  const hydration = useStackContext("useUser").hydration
+  const effect = hydratedUserEffect(hydration, options)
+  const deps = [options.or ?? "return-null", options.includeRestricted ?? false]
+  return initialQuery === undefined ? query(effect, deps) : initialQuery(effect, deps, initialUser(hydration, options))
+}
 
 /** {@link useUser} for Suspense: the user (or `null` with `"return-null"`). */
-const useSuspenseUserWith = ({ useStackSuspenseQuery: suspenseQuery, useStackSuspenseQueryInitial: initialSuspenseQuery }: QueryHooks<ClientServices>) =>
+const useSuspenseUserWith =
+  ({ useStackSuspenseQuery: suspenseQuery, useStackSuspenseQueryInitial: initialSuspenseQuery }: QueryHooks<ClientServices>) =>
   <const O extends UseUserOr = "return-null">(options: UseUserOptions<O> = {}): UserFor<O> => {
     const hydration = useStackContext("useSuspenseUser").hydration
     const effect = hydratedUserEffect(hydration, options)
@@ -148,167 +149,143 @@ const useSuspenseUserWith = ({ useStackSuspenseQuery: suspenseQuery, useStackSus
   }
 
 /** The signed-in user's contact channels (`ContactChannels.list`, cached). */
-const useContactChannelsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(ContactChannels.list(), [])
+const useContactChannelsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(ContactChannels.list(), [])
 
 /** {@link useContactChannels} for Suspense. */
-const useSuspenseContactChannelsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(ContactChannels.list(), [])
+const useSuspenseContactChannelsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () => suspenseQuery(ContactChannels.list(), [])
 
 /** The signed-in user's e-mail notification categories (`NotificationCategories.list`, cached; follows `setEnabled`). */
-const useNotificationCategoriesWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(NotificationCategories.list(), [])
+const useNotificationCategoriesWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(NotificationCategories.list(), [])
 
 /** {@link useNotificationCategories} for Suspense. */
-const useSuspenseNotificationCategoriesWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(NotificationCategories.list(), [])
+const useSuspenseNotificationCategoriesWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () =>
+  suspenseQuery(NotificationCategories.list(), [])
 
 /** The signed-in user's API keys (`UserApiKeys.list`, cached). */
-const useApiKeysWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(UserApiKeys.list(), [])
+const useApiKeysWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(UserApiKeys.list(), [])
 
 /** {@link useApiKeys} for Suspense. */
-const useSuspenseApiKeysWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(UserApiKeys.list(), [])
+const useSuspenseApiKeysWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () => suspenseQuery(UserApiKeys.list(), [])
 
 /** The signed-in user's active sessions (`Sessions.list`, cached). */
-const useSessionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(Sessions.list(), [])
+const useSessionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(Sessions.list(), [])
 
 /** {@link useSessions} for Suspense. */
-const useSuspenseSessionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(Sessions.list(), [])
+const useSuspenseSessionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () => suspenseQuery(Sessions.list(), [])
 
 /** The current project, client view (`Projects.getCurrent`, cached; kept across sign-ins). */
-const useProjectWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(Projects.getCurrent(), [])
+const useProjectWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(Projects.getCurrent(), [])
 
 /** {@link useProject} for Suspense. */
-const useSuspenseProjectWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(Projects.getCurrent(), [])
+const useSuspenseProjectWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () => suspenseQuery(Projects.getCurrent(), [])
 
 /** The teams the signed-in user belongs to (`Teams.listMine`, cached). */
-const useTeamsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(Teams.listMine(), [])
+const useTeamsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(Teams.listMine(), [])
 
 /** {@link useTeams} for Suspense. */
-const useSuspenseTeamsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(Teams.listMine(), [])
+const useSuspenseTeamsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () => suspenseQuery(Teams.listMine(), [])
 
 /** One team of the signed-in user (`Teams.get`, cached). */
-const useTeamWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (teamId: string) => query(Teams.get(teamId), [teamId])
+const useTeamWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (teamId: string) => query(Teams.get(teamId), [teamId])
 
 /** {@link useTeam} for Suspense. */
-const useSuspenseTeamWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (teamId: string) => suspenseQuery(Teams.get(teamId), [teamId])
+const useSuspenseTeamWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (teamId: string) =>
+  suspenseQuery(Teams.get(teamId), [teamId])
 
 /** The member profiles of a team (`TeamMemberProfiles.list`, cached). */
-const useTeamMembersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (teamId: string) => query(TeamMemberProfiles.list(teamId), [teamId])
+const useTeamMembersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (teamId: string) => query(TeamMemberProfiles.list(teamId), [teamId])
 
 /** {@link useTeamMembers} for Suspense. */
-const useSuspenseTeamMembersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (teamId: string) => suspenseQuery(TeamMemberProfiles.list(teamId), [teamId])
+const useSuspenseTeamMembersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (teamId: string) =>
+  suspenseQuery(TeamMemberProfiles.list(teamId), [teamId])
 
 /** The pending invitations of a team (`TeamInvitations.list`, cached). */
-const useTeamInvitationsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (teamId: string) => query(TeamInvitations.list(teamId), [teamId])
+const useTeamInvitationsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (teamId: string) => query(TeamInvitations.list(teamId), [teamId])
 
 /** {@link useTeamInvitations} for Suspense. */
-const useSuspenseTeamInvitationsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (teamId: string) => suspenseQuery(TeamInvitations.list(teamId), [teamId])
+const useSuspenseTeamInvitationsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (teamId: string) =>
+  suspenseQuery(TeamInvitations.list(teamId), [teamId])
 
 /**
  * Whether the signed-in user has a permission in a team, contained permissions included
  * (`Permissions.hasTeamPermission`, over the cached recursive list).
  */
-const usePermissionWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (teamId: string, permissionId: string) =>
-    query(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+const usePermissionWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (teamId: string, permissionId: string) =>
+  query(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
 
 /** {@link usePermission} for Suspense. */
-const useSuspensePermissionWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (teamId: string, permissionId: string) =>
-    suspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
+const useSuspensePermissionWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (teamId: string, permissionId: string) =>
+  suspenseQuery(Permissions.hasTeamPermission(teamId, permissionId), [teamId, permissionId])
 
 /** A team's API keys (`TeamApiKeys.list`, cached). */
-const useTeamApiKeysWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (teamId: string) => query(TeamApiKeys.list(teamId), [teamId])
+const useTeamApiKeysWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (teamId: string) => query(TeamApiKeys.list(teamId), [teamId])
 
 /** {@link useTeamApiKeys} for Suspense. */
-const useSuspenseTeamApiKeysWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (teamId: string) => suspenseQuery(TeamApiKeys.list(teamId), [teamId])
+const useSuspenseTeamApiKeysWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (teamId: string) =>
+  suspenseQuery(TeamApiKeys.list(teamId), [teamId])
 
 /** The signed-in user's permissions in a team, contained ones included (`Permissions.listTeamPermissions`, cached). */
-const usePermissionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (teamId: string, options: Permissions.ListOptions = {}) =>
-    query(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true])
+const usePermissionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (teamId: string, options: Permissions.ListOptions = {}) =>
+  query(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true])
 
 /** {@link usePermissions} for Suspense. */
-const useSuspensePermissionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (teamId: string, options: Permissions.ListOptions = {}) =>
+const useSuspensePermissionsWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (teamId: string, options: Permissions.ListOptions = {}) =>
     suspenseQuery(Permissions.listTeamPermissions(teamId, options), [teamId, options.recursive ?? true])
 
 /**
  * Whether the signed-in user has a project-scope permission, contained permissions included
  * (`Permissions.hasProjectPermission`, over the cached recursive list).
  */
-const useProjectPermissionWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (permissionId: string) => query(Permissions.hasProjectPermission(permissionId), [permissionId])
+const useProjectPermissionWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (permissionId: string) =>
+  query(Permissions.hasProjectPermission(permissionId), [permissionId])
 
 /** {@link useProjectPermission} for Suspense. */
-const useSuspenseProjectPermissionWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (permissionId: string) =>
-    suspenseQuery(Permissions.hasProjectPermission(permissionId), [permissionId])
+const useSuspenseProjectPermissionWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (permissionId: string) =>
+  suspenseQuery(Permissions.hasProjectPermission(permissionId), [permissionId])
 
 /** The signed-in user's project-scope permissions (`Permissions.listProjectPermissions`, cached). */
-const useProjectPermissionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (options: Permissions.ListOptions = {}) =>
-    query(Permissions.listProjectPermissions(options), [options.recursive ?? true])
+const useProjectPermissionsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (options: Permissions.ListOptions = {}) =>
+  query(Permissions.listProjectPermissions(options), [options.recursive ?? true])
 
 /** {@link useProjectPermissions} for Suspense. */
-const useSuspenseProjectPermissionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (options: Permissions.ListOptions = {}) =>
-    suspenseQuery(Permissions.listProjectPermissions(options), [options.recursive ?? true])
+const useSuspenseProjectPermissionsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (options: Permissions.ListOptions = {}) =>
+  suspenseQuery(Permissions.listProjectPermissions(options), [options.recursive ?? true])
 
 /**
  * The pending invitations addressed to the signed-in user's verified e-mail addresses, any team
  * (`TeamInvitations.listMine`, cached).
  */
-const useReceivedInvitationsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(TeamInvitations.listMine(), [])
+const useReceivedInvitationsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(TeamInvitations.listMine(), [])
 
 /** {@link useReceivedInvitations} for Suspense. */
-const useSuspenseReceivedInvitationsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(TeamInvitations.listMine(), [])
+const useSuspenseReceivedInvitationsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () =>
+  suspenseQuery(TeamInvitations.listMine(), [])
 
 /** The signed-in user's connected provider accounts (`ConnectedAccounts.list`). */
-const useConnectedAccountsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(ConnectedAccounts.list(), [])
+const useConnectedAccountsWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(ConnectedAccounts.list(), [])
 
 /** {@link useConnectedAccounts} for Suspense. */
-const useSuspenseConnectedAccountsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(ConnectedAccounts.list(), [])
+const useSuspenseConnectedAccountsWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () =>
+  suspenseQuery(ConnectedAccounts.list(), [])
 
 /**
  * The signed-in user's connected account of one provider (`providerId`, e.g. `"github"`), or
  * `null` when none is connected (the official `useConnectedAccount(providerId)` without `or`).
  */
-const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  (providerId: string) => query(connectedAccount(providerId), [providerId])
+const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (providerId: string) =>
+  query(connectedAccount(providerId), [providerId])
 
 /** {@link useConnectedAccount} for Suspense. */
-const useSuspenseConnectedAccountWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  (providerId: string) => suspenseQuery(connectedAccount(providerId), [providerId])
+const useSuspenseConnectedAccountWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (providerId: string) =>
+  suspenseQuery(connectedAccount(providerId), [providerId])
 
 /** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
-const useOAuthProvidersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-  () => query(ConnectedAccounts.listOAuthProviders(), [])
+const useOAuthProvidersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(ConnectedAccounts.listOAuthProviders(), [])
 
 /** {@link useOAuthProviders} for Suspense. */
-const useSuspenseOAuthProvidersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-  () => suspenseQuery(ConnectedAccounts.listOAuthProviders(), [])
+const useSuspenseOAuthProvidersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () =>
+  suspenseQuery(ConnectedAccounts.listOAuthProviders(), [])
 
 /**
  * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a

@@ -90,8 +90,7 @@ export const useStackSuspenseQuery = <A, E, R>(effect: Effect.Effect<A, E, R>, d
 export const useStackMutation = <Args extends ReadonlyArray<unknown>, A, E, R>(
   fn: (...args: Args) => Effect.Effect<A, E, R>,
   options: StackMutationOptions<A, E> = {}
-): StackMutationResult<Args, A, E> =>
-  useMutationWith("useStackMutation", undefined, fn as (...args: Args) => Effect.Effect<A, E, unknown>, options)
+): StackMutationResult<Args, A, E> => useMutationWith("useStackMutation", undefined, fn as (...args: Args) => Effect.Effect<A, E, unknown>, options)
 
 /**
  * A fire-and-forget version of {@link useStackMutation}: returns a function that starts the
@@ -110,4 +109,4 @@ export const useStackMutation = <Args extends ReadonlyArray<unknown>, A, E, R>(
  */
 export const useStackCallback = <Args extends ReadonlyArray<unknown>, A, E, R>(
   fn: (...args: Args) => Effect.Effect<A, E, R>
-): ((...args: Args) => void) => useCallbackWith("useStackCallback", undefined, fn as (...args: Args) => Effect.Effect<A, E, unknown>)
+): (...args: Args) => void => useCallbackWith("useStackCallback", undefined, fn as (...args: Args) => Effect.Effect<A, E, unknown>)

@@ -5,14 +5,7 @@
  *
  * @module
  */
-export {
-  defaultErrorHandler,
-  errorMessage,
-  StackProvider,
-  useStackContext,
-  useStackErrorHandler,
-  useStackRuntime
-} from "./StackProvider.js"
+export { defaultErrorHandler, errorMessage, StackProvider, useStackContext, useStackErrorHandler, useStackRuntime } from "./StackProvider.js"
 export type { HydrationContext, StackContextValue, StackErrorHandler, StackProviderProps, StackRuntime } from "./StackProvider.js"
 export { useStackCallback, useStackMutation, useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 export type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"

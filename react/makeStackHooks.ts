@@ -59,9 +59,10 @@ export interface StackRuntimeHooks<R, ER> {
  * `layerServer` or `layerAdmin`); and the server hooks (`useServerUser(id)`, `useServerUsers`, …)
  * when it also provides `ServerAccess`.
  */
-export type StackHooks<R, ER> = StackRuntimeHooks<R, ER> &
-  ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {}) &
-  ([ServerServices] extends [R] ? ServerHooks : {})
+export type StackHooks<R, ER> =
+  & StackRuntimeHooks<R, ER>
+  & ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {})
+  & ([ServerServices] extends [R] ? ServerHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -92,14 +93,11 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
       useBoundContext("useStackRuntime", bound)
       return runtime
     },
-    useStackQuery: (effect, deps, options = {}) =>
-      useQueryWith("useStackQuery", bound, effect as Effect.Effect<never, never, unknown>, deps, options),
-    useStackSuspenseQuery: (effect, deps) =>
-      useSuspenseQueryWith("useStackSuspenseQuery", bound, effect as Effect.Effect<never, never, unknown>, deps),
+    useStackQuery: (effect, deps, options = {}) => useQueryWith("useStackQuery", bound, effect as Effect.Effect<never, never, unknown>, deps, options),
+    useStackSuspenseQuery: (effect, deps) => useSuspenseQueryWith("useStackSuspenseQuery", bound, effect as Effect.Effect<never, never, unknown>, deps),
     useStackMutation: (fn, options = {}) =>
       useMutationWith("useStackMutation", bound, fn as (...args: ReadonlyArray<unknown>) => Effect.Effect<never, never, unknown>, options),
-    useStackCallback: (fn) =>
-      useCallbackWith("useStackCallback", bound, fn as (...args: ReadonlyArray<unknown>) => Effect.Effect<never, never, unknown>)
+    useStackCallback: (fn) => useCallbackWith("useStackCallback", bound, fn as (...args: ReadonlyArray<unknown>) => Effect.Effect<never, never, unknown>)
   }
   // the domain hooks need only the services of a Stack layer; the type shows them only when the
   // runtime provides those (calling them otherwise would fail at run time with a missing service)

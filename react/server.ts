@@ -28,11 +28,9 @@ import type { QueryHooks } from "./domain.js"
 /** The services the server hooks need: a Stack layer's, plus `ServerAccess`. */
 export type ServerServices = ClientServices | ServerAccess
 
-const userOrNull = (userId: string) =>
-  ServerUsers.getById(userId).pipe(Effect.catchTag("UserNotFound", () => Effect.succeed<ServerUser | null>(null)))
+const userOrNull = (userId: string) => ServerUsers.getById(userId).pipe(Effect.catchTag("UserNotFound", () => Effect.succeed<ServerUser | null>(null)))
 
-const teamOrNull = (teamId: string) =>
-  ServerTeams.get(teamId).pipe(Effect.catchTag("TeamNotFound", () => Effect.succeed<ServerTeam | null>(null)))
+const teamOrNull = (teamId: string) => ServerTeams.get(teamId).pipe(Effect.catchTag("TeamNotFound", () => Effect.succeed<ServerTeam | null>(null)))
 
 /** A stable dependency for an options object (its JSON text). */
 const key = (options: object): string => JSON.stringify(options)
@@ -56,8 +54,7 @@ export const makeServerHooks = (hooks: QueryHooks<ServerServices>) => {
     /** Every team of the project, or one user's (`ServerTeams.list({ userId })`: `GET /teams`). */
     useServerTeams: (options: { readonly userId?: string } = {}) => query(ServerTeams.list(options), [options.userId ?? null]),
     /** {@link useServerTeams} for Suspense. */
-    useSuspenseServerTeams: (options: { readonly userId?: string } = {}) =>
-      suspenseQuery(ServerTeams.list(options), [options.userId ?? null]),
+    useSuspenseServerTeams: (options: { readonly userId?: string } = {}) => suspenseQuery(ServerTeams.list(options), [options.userId ?? null]),
     /**
      * A member's permissions in a team, contained ones included unless `recursive: false` (the
      * official `listTeamMemberPermissions`; `GET /team-permissions?team_id=&user_id=`, cached).

@@ -72,8 +72,7 @@ export const makeTokenHooks = (bound: Bound) => ({
    * The `Authorization` value (`Bearer stackauth_…`, the official `getAuthorizationHeader()`) for a
    * `fetch` to the app's own backend, `null` when signed out.
    */
-  useAuthorizationHeader: (): StackQueryResult<string | null, RefreshError> =>
-    useTokensWith("useAuthorizationHeader", bound, selectAuthorization)
+  useAuthorizationHeader: (): StackQueryResult<string | null, RefreshError> => useTokensWith("useAuthorizationHeader", bound, selectAuthorization)
 })
 
 /** The hooks {@link makeTokenHooks} makes. */

@@ -111,8 +111,9 @@ const namespaceObject = /^var (\w+) = \{\};\n__export\(\1, (\{\n[^]*?\n\})\);$/g
  * entry's first-load bundle grew from 114 KB to 163 KB gz). Throws if a call is left in another shape.
  */
 export const pureNamespaces = (code: string, file: string): string => {
-  const rewritten = code.replace(namespaceObject, (_, name: string, members: string) =>
-    `var ${name} = /*#__PURE__*/((target) => (__export(target, ${members}), target))({});`
+  const rewritten = code.replace(
+    namespaceObject,
+    (_, name: string, members: string) => `var ${name} = /*#__PURE__*/((target) => (__export(target, ${members}), target))({});`
   )
   if (/^__export\(/m.test(rewritten)) throw new Error(`build: ${file} has an __export statement in a shape the build does not know`)
   return rewritten
@@ -194,10 +195,14 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const dist = join(projectRoot, "dist")
   rmSync(dist, { recursive: true, force: true })
   const metafile = await bundlePackage(dist)
-  const tsc = spawnSync(process.execPath, [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"], {
-    cwd: projectRoot,
-    stdio: "inherit"
-  })
+  const tsc = spawnSync(
+    process.execPath,
+    [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"],
+    {
+      cwd: projectRoot,
+      stdio: "inherit"
+    }
+  )
   if (tsc.status !== 0) process.exit(tsc.status ?? 1)
   const missing = Object.values(packageJson().exports)
     .flatMap((target) => [target?.types, target?.default])

@@ -72,16 +72,14 @@ export interface GenerateResult {
   readonly undocumented: ReadonlyArray<string>
 }
 
-const formatFlags =
-  ts.TypeFormatFlags.NoTruncation |
+const formatFlags = ts.TypeFormatFlags.NoTruncation |
   ts.TypeFormatFlags.WriteArrowStyleSignature |
   ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed })
 
 /** `/abs/path/file.ts` and `import("/abs/…")` never reach the output: the reference is machine-independent. */
-const scrubPaths = (text: string): string =>
-  text.replace(/import\("[^"]*"(?:, \{[^}]*\})?\)\./g, "").split(root + path.sep).join("")
+const scrubPaths = (text: string): string => text.replace(/import\("[^"]*"(?:, \{[^}]*\})?\)\./g, "").split(root + path.sep).join("")
 
 const makeProgram = (): ts.Program => {
   const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
@@ -97,8 +95,7 @@ const makeProgram = (): ts.Program => {
   })
 }
 
-const resolve = (checker: ts.TypeChecker, symbol: ts.Symbol): ts.Symbol =>
-  symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+const resolve = (checker: ts.TypeChecker, symbol: ts.Symbol): ts.Symbol => symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
 
 const isModuleSymbol = (symbol: ts.Symbol): boolean =>
   (symbol.flags & ts.SymbolFlags.ValueModule) !== 0 &&
@@ -119,8 +116,9 @@ const moduleDoc = (file: ts.SourceFile): string => {
 
 /** `{@link Name}` / `{@link Name | text}` / `{@link Name text}` as markdown code or text. */
 const links = (text: string): string =>
-  text.replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_, target: string, label: string) =>
-    label.trim() !== "" ? label.trim() : `\`${target}\``
+  text.replace(
+    /\{@link(?:code|plain)?\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g,
+    (_, target: string, label: string) => label.trim() !== "" ? label.trim() : `\`${target}\``
   )
 
 /**
@@ -128,7 +126,8 @@ const links = (text: string): string =>
  * `§6 #1`, `wire samples emails/*`, `issue 15`): useful next to the code, meaningless to a user
  * of the package, who has neither file.
  */
-const citation = String.raw`(?:docs\/)?(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md(?:'s)?|§\s?\d+(?:\.\d+)*(?:[–-]\d+(?:\.\d+)*)?|#\d+|row \d+|"[^"]*"|wire samples [\w/*.-]+|issue \d+|\b(?:see|and|also)\b`
+const citation = String
+  .raw`(?:docs\/)?(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md(?:'s)?|§\s?\d+(?:\.\d+)*(?:[–-]\d+(?:\.\d+)*)?|#\d+|row \d+|"[^"]*"|wire samples [\w/*.-]+|issue \d+|\b(?:see|and|also)\b`
 const onlyCitations = new RegExp(String.raw`^(?:\s|${citation})*$`)
 const hasCitation = /(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md|§\s?\d|wire samples|issue \d/
 const leadingCitation = new RegExp(String.raw`^\s*(?:(?:${citation})\s*)+:\s*`)
@@ -153,8 +152,7 @@ const withoutCitations = (text: string): string =>
   })
 
 /** The comments inside a printed declaration, without citations of maintainer notes. */
-const commentsForUsers = (code: string): string =>
-  code.replace(/\/\*\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => withoutCitations(comment))
+const commentsForUsers = (code: string): string => code.replace(/\/\*\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => withoutCitations(comment))
 
 /** Documentation text for users: links as code, citations of maintainer notes dropped; code blocks kept as written. */
 const prose = (text: string): string =>
@@ -163,8 +161,7 @@ const prose = (text: string): string =>
     .map((part, index) => (index % 2 === 1 ? part : links(withoutCitations(part))))
     .join("")
 
-const docText = (checker: ts.TypeChecker, symbol: ts.Symbol): string =>
-  ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim()
+const docText = (checker: ts.TypeChecker, symbol: ts.Symbol): string => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim()
 
 const tagText = (tag: ts.JSDocTagInfo): string => ts.displayPartsToString(tag.text).trim()
 
@@ -208,7 +205,9 @@ const printClass = (checker: ts.TypeChecker, name: string, declaration: ts.Class
       return `  ${isStatic ? "static " : ""}readonly ${symbol.getName()}: ${type}`
     })
     .filter((line): line is string => line !== undefined)
-  return `class ${name}${declaration.typeParameters ? `<${declaration.typeParameters.map((p) => p.getText(file)).join(", ")}>` : ""}${heritage} {${members.length > 0 ? `\n${members.join("\n")}\n` : " "}}`
+  return `class ${name}${declaration.typeParameters ? `<${declaration.typeParameters.map((p) => p.getText(file)).join(", ")}>` : ""}${heritage} {${
+    members.length > 0 ? `\n${members.join("\n")}\n` : " "
+  }}`
 }
 
 const signatureOf = (checker: ts.TypeChecker, name: string, symbol: ts.Symbol, kind: string): string => {
@@ -344,7 +343,14 @@ export const renderModule = (module: ApiModule): string => {
 }
 
 const renderIndex = (modules: ReadonlyArray<ApiModule>): string => {
-  const lines = ["# API reference", "", "Every public module of the package, generated from its TSDoc comments.", "", "| page | import | summary |", "|---|---|---|"]
+  const lines = [
+    "# API reference",
+    "",
+    "Every public module of the package, generated from its TSDoc comments.",
+    "",
+    "| page | import | summary |",
+    "|---|---|---|"
+  ]
   for (const module of modules) {
     const summary = (module.doc.split(/\n\s*\n/)[0] ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim()
     lines.push(`| [${module.page}](${module.page}.md) | \`${module.importLine}\` | ${summary} |`)
@@ -372,9 +378,7 @@ export const generate = (outDir: string, program?: ts.Program): GenerateResult =
 
 /** `page.name` of every exported name without TSDoc text. */
 const undocumentedOf = (modules: ReadonlyArray<ApiModule>): Array<string> =>
-  modules.flatMap((module) =>
-    module.entries.filter((entry) => entry.doc === "" && entry.kind !== "namespace").map((entry) => `${module.page}.${entry.name}`)
-  )
+  modules.flatMap((module) => module.entries.filter((entry) => entry.doc === "" && entry.kind !== "namespace").map((entry) => `${module.page}.${entry.name}`))
 
 /** How the committed reference differs from the sources' (file names relative to the folder). */
 export interface CheckResult {

@@ -132,22 +132,20 @@ const withSession = (
         overrides.httpClient !== undefined
           ? yield* buildGiven(overrides.httpClient)
           : (yield* fetchSettingsGiven)
-            ? yield* buildGiven(StackClient.layerFetch)
-            : Context.make(HttpClient.HttpClient, yield* defaultHttpClient),
+          ? yield* buildGiven(StackClient.layerFetch)
+          : Context.make(HttpClient.HttpClient, yield* defaultHttpClient),
         HttpClient.HttpClient
       )
-      const retryPolicy =
-        overrides.retryPolicy === undefined
-          ? yield* defaultRetryPolicy
-          : Context.get(yield* buildGiven(overrides.retryPolicy), RetryPolicy.RetryPolicy)
+      const retryPolicy = overrides.retryPolicy === undefined
+        ? yield* defaultRetryPolicy
+        : Context.get(yield* buildGiven(overrides.retryPolicy), RetryPolicy.RetryPolicy)
       const client = yield* StackClient.make.pipe(
         Effect.provideService(StackConfig.StackConfig, settings),
         Effect.provideService(HttpClient.HttpClient, httpClient),
         Effect.provideService(RetryPolicy.RetryPolicy, retryPolicy)
       )
       const choice = overrides.tokenStore
-      const store =
-        typeof choice === "object" ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore) : yield* makeTokenStore(choice, settings)
+      const store = typeof choice === "object" ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore) : yield* makeTokenStore(choice, settings)
       const session = yield* Session.make.pipe(
         Effect.provideService(TokenStore.TokenStore, store),
         Effect.provideService(StackClient.StackClient, client)
@@ -167,8 +165,7 @@ const withSession = (
 /** Client access: publishable key + the user's tokens. */
 export const layerClient = (
   options: ClientOptions
-): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  withSession(StackConfig.make(options), options)
+): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> => withSession(StackConfig.make(options), options)
 
 /** Options of {@link layerServer}. */
 export interface ServerOptions extends ClientOptions {
@@ -199,8 +196,7 @@ export interface AdminOptions extends ClientOptions {
 }
 
 /** `ServerAccess` when the options' type carries a `secretServerKey`, else nothing. */
-export type ServerAccessOf<O extends AdminOptions> = O extends { readonly secretServerKey: string | Redacted.Redacted<string> }
-  ? ServerAccess
+export type ServerAccessOf<O extends AdminOptions> = O extends { readonly secretServerKey: string | Redacted.Redacted<string> } ? ServerAccess
   : never
 
 /**
@@ -237,8 +233,7 @@ export const layerAdmin = <const O extends AdminOptions>(
 /** Client access configured from the environment (`STACK_PROJECT_ID`, `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`…). */
 export const layerClientConfig = (
   overrides: Overrides = {}
-): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  withSession(StackConfig.fromConfig(), overrides)
+): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> => withSession(StackConfig.fromConfig(), overrides)
 
 /** Server access configured from the environment (adds `STACK_SECRET_SERVER_KEY`). */
 export const layerServerConfig = (

@@ -74,7 +74,18 @@ export * as Permissions from "./permissions/Permissions.js"
 export * as ServerPermissions from "./permissions/ServerPermissions.js"
 export * as PermissionDefinitions from "./permissions/PermissionDefinitions.js"
 export { AdminAccess, ServerAccess } from "./core/Access.js"
-export { ConfigurationError, ConnectivityError, HttpError, InvalidArgument, InvalidResponse, RateLimited, SessionError, UnexpectedKnownError, UnsupportedKnownError, UserNotSignedIn } from "./core/Errors.js"
+export {
+  ConfigurationError,
+  ConnectivityError,
+  HttpError,
+  InvalidArgument,
+  InvalidResponse,
+  RateLimited,
+  SessionError,
+  UnexpectedKnownError,
+  UnsupportedKnownError,
+  UserNotSignedIn
+} from "./core/Errors.js"
 export type { TransportError } from "./core/Errors.js"
 export * as Schedules from "./core/Schedules.js"
 export * as AccessTokenVerifier from "./session/AccessTokenVerifier.js"

@@ -45,8 +45,8 @@ const sourceFiles = (dir: string): ReadonlyArray<string> =>
     entry.isDirectory()
       ? sourceFiles(join(dir, entry.name))
       : /\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith(".d.ts")
-        ? [join(root, dir, entry.name)]
-        : []
+      ? [join(root, dir, entry.name)]
+      : []
   )
 
 const packageOf = (specifier: string): string | undefined => {
@@ -104,9 +104,10 @@ describe("dependencies", () => {
     const users = shipped.filter(({ staticValue, dynamic }) =>
       [...staticValue, ...dynamic].some((specifier) => packageOf(specifier) === "@simplewebauthn/server")
     )
-    expect(users.map(({ file, staticValue, dynamic }) => ({ file, staticValue: staticValue.filter((s) => s.startsWith("@simplewebauthn/server")), dynamic }))).toEqual([
-      { file: "src/emulator/Passkeys.ts", staticValue: [], dynamic: ["@simplewebauthn/server"] }
-    ])
+    expect(users.map(({ file, staticValue, dynamic }) => ({ file, staticValue: staticValue.filter((s) => s.startsWith("@simplewebauthn/server")), dynamic })))
+      .toEqual([
+        { file: "src/emulator/Passkeys.ts", staticValue: [], dynamic: ["@simplewebauthn/server"] }
+      ])
   })
 
   it("every package src/ and react/ import is a dependency or a peer dependency of the package", () => {

@@ -36,7 +36,11 @@ const runTs = (name: string, source: string, env: Readonly<Record<string, string
   const file = `${scratch}${dir}${name}.ts`
   writeFileSync(file, source)
   return new Promise<{ readonly stdout: string; readonly stderr: string; readonly code: number | null }>((resolve, reject) => {
-    const child = spawn(process.execPath, [`${repoRoot}node_modules/tsx/dist/cli.mjs`, file], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [`${repoRoot}node_modules/tsx/dist/cli.mjs`, file], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
@@ -85,7 +89,7 @@ const quickStartEnv = (cli: RunningCli) => ({
 describe("README", () => {
   it("the Quick start, run verbatim against `stack-auth-emulator` (its printed keys), prints the demo user", async () => {
     const [quickStart] = codeBlocks("Quick start")
-    expect(quickStart).toContain('email: "demo@example.com", password: "demo-password-1234"')
+    expect(quickStart).toContain("email: \"demo@example.com\", password: \"demo-password-1234\"")
     // the shell steps, in order: the emulator, the keys it prints, tsx installed, the file run by name
     const shell = codeBlocks("Quick start", "sh").map((block) => block.trim())
     expect(shell).toEqual([
@@ -97,7 +101,7 @@ describe("README", () => {
       ].join("\n"),
       "npx tsx quickstart.ts   # signed in as demo@example.com"
     ])
-    expect(readFileSync(`${repoRoot}package.json`, "utf8")).toContain('"stack-auth-emulator": "./dist/src/emulator/cli.js"')
+    expect(readFileSync(`${repoRoot}package.json`, "utf8")).toContain("\"stack-auth-emulator\": \"./dist/src/emulator/cli.js\"")
 
     const [seeded, blank] = await Promise.all([startCli(), startCli("--no-demo-user")])
     expect(seeded.printed.demoUser).toEqual({ email: "demo@example.com", password: "demo-password-1234" })
@@ -113,7 +117,7 @@ describe("README", () => {
 
   it("the offline-testing example runs verbatim: sign-up with HandlerUrls e-mails a verification code that verifies", async () => {
     const [example] = codeBlocks("Test your app offline with the emulator")
-    expect(example).toContain('HandlerUrls.layer({ appUrl: "http://localhost:3000" })')
+    expect(example).toContain("HandlerUrls.layer({ appUrl: \"http://localhost:3000\" })")
     const result = await runTs("offline-test", example!)
     expect(result).toMatchObject({ stdout: "ada@example.com verified: true\n", code: 0 })
   }, 120_000)

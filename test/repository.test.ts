@@ -22,10 +22,10 @@ const walk = (dir: string): ReadonlyArray<string> => {
     entry.name === "node_modules" || entry.name.startsWith(".")
       ? []
       : entry.isDirectory()
-        ? walk(join(dir, entry.name))
-        : textFile.test(entry.name)
-          ? [join(absolute, entry.name)]
-          : []
+      ? walk(join(dir, entry.name))
+      : textFile.test(entry.name)
+      ? [join(absolute, entry.name)]
+      : []
   )
 }
 

@@ -38,13 +38,13 @@ if (synced) {
 const handshake = (word: string) =>
   synced
     ? new Promise<void>((resolve) => {
-        const timer = setInterval(() => {}, 20)
-        lines.push(() => {
-          clearInterval(timer)
-          resolve()
-        })
-        process.stdout.write(`${word}\n`)
+      const timer = setInterval(() => {}, 20)
+      lines.push(() => {
+        clearInterval(timer)
+        resolve()
       })
+      process.stdout.write(`${word}\n`)
+    })
     : Promise.resolve()
 
 const call = await makeCall(side!, config)

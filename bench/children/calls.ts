@@ -42,8 +42,9 @@ export const makeCall = async (side: string, config: Config): Promise<(i: number
     const decode = Schema.decodeUnknown(ServerUser)
     const url = `${config.baseUrl}/api/v1/users/me`
     const get = (i: number) =>
-      Effect.flatMap(HttpClient.HttpClient, (client) =>
-        client.execute(HttpClientRequest.setHeaders(HttpClientRequest.get(url), headersOf(config, config.tokens[i % config.tokens.length]!, i)))
+      Effect.flatMap(
+        HttpClient.HttpClient,
+        (client) => client.execute(HttpClientRequest.setHeaders(HttpClientRequest.get(url), headersOf(config, config.tokens[i % config.tokens.length]!, i)))
       ).pipe(
         Effect.flatMap((response) => response.json),
         Effect.flatMap(decode)
@@ -69,4 +70,3 @@ export const makeCall = async (side: string, config: Config): Promise<(i: number
     if (user?.id !== config.userId) throw new Error("official: unexpected answer")
   }
 }
-

@@ -25,14 +25,16 @@ const control = createServer((request, response) => {
 control.listen(0, "127.0.0.1", () => {
   const address = control.address()
   process.stdout.write(
-    `${JSON.stringify({
-      baseUrl: server.baseUrl,
-      projectId: emulator.demo.projectId,
-      publishableClientKey: emulator.demo.publishableClientKey,
-      secretServerKey: emulator.demo.secretServerKey,
-      users: emulator.state.projects.get(emulator.demo.projectId)!.users.size,
-      controlPort: typeof address === "object" && address !== null ? address.port : 0
-    })}\n`
+    `${
+      JSON.stringify({
+        baseUrl: server.baseUrl,
+        projectId: emulator.demo.projectId,
+        publishableClientKey: emulator.demo.publishableClientKey,
+        secretServerKey: emulator.demo.secretServerKey,
+        users: emulator.state.projects.get(emulator.demo.projectId)!.users.size,
+        controlPort: typeof address === "object" && address !== null ? address.port : 0
+      })
+    }\n`
   )
 })
 process.on("SIGTERM", () => {

@@ -19,8 +19,7 @@ const warmup = Number(warmupText)
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error("inflight-child needs --expose-gc")
 
-const control = async (path: string, method = "GET") =>
-  ((await (await fetch(`${controlUrl}${path}`, { method })).json()) as { count: number }).count
+const control = async (path: string, method = "GET") => ((await (await fetch(`${controlUrl}${path}`, { method })).json()) as { count: number }).count
 
 const call = await makeCall(side!, config)
 for (let i = 0; i < warmup; i++) await call(i)

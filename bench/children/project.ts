@@ -45,7 +45,7 @@ export const ourServerRuntime = (config: ProjectConfig) =>
  */
 export const officialServerApp = async <App>(config: ProjectConfig): Promise<App> => {
   if (config.officialModule === null) throw new Error("the official SDK is not installed (npm --prefix bench install)")
-  const { StackServerApp } = (await import(config.officialModule)) as { StackServerApp: new (options: Record<string, unknown>) => App }
+  const { StackServerApp } = (await import(config.officialModule)) as { StackServerApp: new(options: Record<string, unknown>) => App }
   return new StackServerApp({
     projectId: config.projectId,
     publishableClientKey: config.publishableClientKey,

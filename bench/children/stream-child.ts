@@ -63,18 +63,17 @@ const mapUser = (u: WireUser) => ({
   restrictedReason: u["restricted_reason"] ?? null,
   restrictedByAdmin: u["restricted_by_admin"] ?? false,
   restrictedByAdminReason: u["restricted_by_admin_reason"] ?? null,
-  selectedTeam:
-    u.selected_team === null
-      ? null
-      : {
-          id: u.selected_team["id"],
-          displayName: u.selected_team["display_name"],
-          profileImageUrl: u.selected_team["profile_image_url"],
-          clientMetadata: u.selected_team["client_metadata"] ?? null,
-          clientReadOnlyMetadata: u.selected_team["client_read_only_metadata"] ?? null,
-          createdAt: new Date(u.selected_team.created_at_millis),
-          serverMetadata: u.selected_team["server_metadata"] ?? null
-        },
+  selectedTeam: u.selected_team === null
+    ? null
+    : {
+      id: u.selected_team["id"],
+      displayName: u.selected_team["display_name"],
+      profileImageUrl: u.selected_team["profile_image_url"],
+      clientMetadata: u.selected_team["client_metadata"] ?? null,
+      clientReadOnlyMetadata: u.selected_team["client_read_only_metadata"] ?? null,
+      createdAt: new Date(u.selected_team.created_at_millis),
+      serverMetadata: u.selected_team["server_metadata"] ?? null
+    },
   primaryEmailAuthEnabled: u["primary_email_auth_enabled"] ?? false,
   serverMetadata: u["server_metadata"] ?? null,
   lastActiveAt: new Date(u["last_active_at_millis"] as number),

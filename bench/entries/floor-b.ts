@@ -19,8 +19,9 @@ const Team = Schema.Struct({
 const Teams = Schema.Struct({ items: Schema.Array(Team) })
 
 const signInWith = (path: string, email: string, password: string) =>
-  Effect.flatMap(read(HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUnsafeJson({ email, password })), SignedIn), (signed) =>
-    Ref.set(tokens, { access: Option.some(signed.accessToken), refresh: Option.some(signed.refreshToken) })
+  Effect.flatMap(
+    read(HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUnsafeJson({ email, password })), SignedIn),
+    (signed) => Ref.set(tokens, { access: Option.some(signed.accessToken), refresh: Option.some(signed.refreshToken) })
   )
 
 export { getCurrentUser }

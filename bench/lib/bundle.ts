@@ -76,7 +76,7 @@ const build = (entry: string, splitting: boolean) =>
     outdir: join(benchDir, "results", "bundles"),
     external,
     jsx: "automatic",
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: { "process.env.NODE_ENV": "\"production\"" },
     logLevel: "silent",
     metafile: true,
     absWorkingDir: rootDir,

@@ -66,20 +66,20 @@ const officialModule: string = "./official.js"
 let officialLoading: Promise<Official> | undefined
 
 /** Loads the official contenders; fails with how to install them when the bench's dependencies are missing. */
-export const loadOfficial = (): Promise<Official> =>
-  (officialLoading ??= (import(officialModule) as Promise<Official>).catch((cause: unknown) => {
-    officialLoading = undefined
-    throw new Error(
-      "The official SDK (@stackframe/js, @stackframe/react) is a dependency of the bench's own package: run `npm --prefix bench install` (`npm run bench` does it first).",
-      { cause }
-    )
-  }))
+export const loadOfficial = (): Promise<Official> => (officialLoading ??= (import(officialModule) as Promise<Official>).catch((cause: unknown) => {
+  officialLoading = undefined
+  throw new Error(
+    "The official SDK (@stackframe/js, @stackframe/react) is a dependency of the bench's own package: run `npm --prefix bench install` (`npm run bench` does it first).",
+    { cause }
+  )
+}))
 
 /** Whether the bench's own dependencies (the official SDK) are installed. */
-export const officialInstalled = (): Promise<boolean> => loadOfficial().then(
-  () => true,
-  () => false
-)
+export const officialInstalled = (): Promise<boolean> =>
+  loadOfficial().then(
+    () => true,
+    () => false
+  )
 
 /** An access token of the session behind `tokens`, signed by the server's key but expired 100 s ago. */
 export const expiredAccessToken = async (bench: BenchServer, tokens: Tokens): Promise<string> => {

@@ -26,8 +26,7 @@ export const countPerCall = async (bench: BenchServer, calls = 5): Promise<{ rea
   const userId = await createUser(bench, "counts")
   const sessions: Array<Tokens> = await createSessions(bench, userId, calls + 1)
   const runtime = ourServer(bench)
-  const call = (tokens: Tokens) =>
-    ServerUsers.fromRequest({ headers: { "x-stack-auth": JSON.stringify(tokens) } }, { projectId: bench.projectId })
+  const call = (tokens: Tokens) => ServerUsers.fromRequest({ headers: { "x-stack-auth": JSON.stringify(tokens) } }, { projectId: bench.projectId })
   try {
     // one unmeasured call: layers built, decoders made
     await runtime.runPromise(call(sessions[0]!))

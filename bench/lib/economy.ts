@@ -56,9 +56,7 @@ const runCalls = async (bench: BenchServer, contender: Contender, scenario: Scen
           })
         case "expiredToken":
         case "rejectedToken":
-          return await timed(() =>
-            runtime.runPromise(Effect.all(updates(n).map((update) => Users.updateCurrent(update)), { concurrency: "unbounded" }))
-          )
+          return await timed(() => runtime.runPromise(Effect.all(updates(n).map((update) => Users.updateCurrent(update)), { concurrency: "unbounded" })))
       }
     } finally {
       await runtime.dispose()
@@ -94,12 +92,11 @@ const runCalls = async (bench: BenchServer, contender: Contender, scenario: Scen
 export const runScenario = async (bench: BenchServer, contender: Contender, scenario: Scenario, n = 20): Promise<EconomyResult> => {
   const userId = await createUser(bench, `economy-${contender}`)
   const session = await createSession(bench, userId)
-  const accessToken =
-    scenario === "expiredToken"
-      ? await expiredAccessToken(bench, session)
-      : scenario === "rejectedToken"
-        ? await rejectedAccessToken(session)
-        : session.accessToken
+  const accessToken = scenario === "expiredToken"
+    ? await expiredAccessToken(bench, session)
+    : scenario === "rejectedToken"
+    ? await rejectedAccessToken(session)
+    : session.accessToken
   bench.requests.reset()
   const { ms } = await runCalls(bench, contender, scenario, { accessToken, refreshToken: session.refreshToken }, n)
   await settle()
@@ -116,7 +113,8 @@ export const runScenario = async (bench: BenchServer, contender: Contender, scen
       const rejected = await createSession(bench, userId)
       const validMs = (await runCalls(bench, contender, scenario, valid, n)).ms
       await settle()
-      const rejectedMs = (await runCalls(bench, contender, scenario, { accessToken: await rejectedAccessToken(rejected), refreshToken: rejected.refreshToken }, n)).ms
+      const rejectedMs =
+        (await runCalls(bench, contender, scenario, { accessToken: await rejectedAccessToken(rejected), refreshToken: rejected.refreshToken }, n)).ms
       await settle()
       added.push(rejectedMs - validMs)
     }

@@ -3,7 +3,7 @@
  * one of `bench/lib` that imports the official SDK, a dependency of the bench's own package
  * (`bench/package.json`); `./clients.ts` loads it with `loadOfficial`.
  */
-import { StackClientApp, StackServerApp, stackAppInternalsSymbol } from "@stackframe/js"
+import { stackAppInternalsSymbol, StackClientApp, StackServerApp } from "@stackframe/js"
 import type { Official } from "./clients.js"
 import type { BenchServer, Target, Tokens } from "./harness.js"
 

@@ -19,7 +19,7 @@
  */
 import * as esbuild from "esbuild"
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { BenchServer, Tokens } from "./harness.js"
@@ -142,8 +142,7 @@ export const recordFixture = async (bench: BenchServer, count: number) => {
   return { userId, tokens, body }
 }
 
-const staticCount = async (port: number): Promise<number> =>
-  ((await (await fetch(`http://127.0.0.1:${port}/__bench/count`)).json()) as { count: number }).count
+const staticCount = async (port: number): Promise<number> => ((await (await fetch(`http://127.0.0.1:${port}/__bench/count`)).json()) as { count: number }).count
 
 const control = (args: ReadonlyArray<string>) => {
   // under callgrind the child runs ~50x slower and answers control requests only between its
@@ -192,7 +191,18 @@ export const instructions = (work: string, script: string, side: Side, config: s
   return new Promise<Counted>((resolve, reject) => {
     const child = spawn(
       "valgrind",
-      ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${join(dir, "out.%p")}`, process.execPath, "--single-threaded", script, side, config, String(calls), String(warmup)],
+      [
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        `--callgrind-out-file=${join(dir, "out.%p")}`,
+        process.execPath,
+        "--single-threaded",
+        script,
+        side,
+        config,
+        String(calls),
+        String(warmup)
+      ],
       { cwd: rootDir, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, BENCH_CALLGRIND_SYNC: "1" } }
     )
     let out = ""

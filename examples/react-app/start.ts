@@ -58,10 +58,12 @@ const main = async () => {
   Demo user  ${demo.demoUser.email}
   Password   ${demo.demoUser.password}
   Project    ${demo.projectId}
-${describeDemoSeed(demo.emulator.demoSeed, { flags: false })
-  .slice(1)
-  .map((line) => `  ${line}`)
-  .join("\n")}
+${
+    describeDemoSeed(demo.emulator.demoSeed, { flags: false })
+      .slice(1)
+      .map((line) => `  ${line}`)
+      .join("\n")
+  }
              (the demo of Emulator.make() and npx stack-auth-emulator; npm run emulator -- --help)
 
   Press Ctrl-C to stop.

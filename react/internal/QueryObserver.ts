@@ -68,7 +68,7 @@ export class QueryObserver<A, E> {
   readonly getSnapshot = (): QueryState<A, E> => this.state
 
   /** Adds a listener; the first one starts the query. */
-  readonly subscribe = (listener: Listener): (() => void) => {
+  readonly subscribe = (listener: Listener): () => void => {
     this.listeners.add(listener)
     this.stopToken += 1
     this.clearDrop()

@@ -57,7 +57,7 @@ export class TokenObserver {
   readonly getSnapshot = (): TokenState => this.state
 
   /** Adds a listener; the first one starts the fiber. */
-  readonly subscribe = (listener: () => void): (() => void) => {
+  readonly subscribe = (listener: () => void): () => void => {
     this.listeners.add(listener)
     this.stopToken += 1
     if (this.fiber === undefined) this.start()

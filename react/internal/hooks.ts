@@ -13,12 +13,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import type { DependencyList } from "react"
-import type {
-  StackMutationOptions,
-  StackMutationResult,
-  StackQueryOptions,
-  StackQueryResult
-} from "./types.js"
+import type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./types.js"
 import { useStackContext } from "../StackProvider.js"
 import type { StackContextValue, StackErrorHandler, StackRuntime } from "../StackProvider.js"
 import { QueryObserver } from "./QueryObserver.js"
@@ -199,7 +194,7 @@ export const useCallbackWith = <Args extends ReadonlyArray<unknown>, A, E>(
   hook: string,
   bound: Bound,
   fn: (...args: Args) => Effect.Effect<A, E, unknown>
-): ((...args: Args) => void) => {
+): (...args: Args) => void => {
   const context = useBoundContext(hook, bound)
   const latest = useRef({ fn, onError: context.onError })
   latest.current = { fn, onError: context.onError }

@@ -27,35 +27,35 @@ export type StackErrorHandler = (error: unknown, cause: Cause.Cause<unknown>) =>
  */
 export type StackQueryResult<A, E> =
   | {
-      readonly status: "loading"
-      readonly data: A | undefined
-      readonly error: undefined
-      /** Never while loading: nothing is shown yet. */
-      readonly waiting: false
-      /** Invalidates the cache entries the effect read and runs it again. */
-      readonly refetch: () => void
-    }
+    readonly status: "loading"
+    readonly data: A | undefined
+    readonly error: undefined
+    /** Never while loading: nothing is shown yet. */
+    readonly waiting: false
+    /** Invalidates the cache entries the effect read and runs it again. */
+    readonly refetch: () => void
+  }
   | {
-      readonly status: "success"
-      readonly data: A
-      readonly error: undefined
-      /**
-       * `true` while the query runs again in the background (an entry it read was invalidated,
-       * or `refetch()` was called) and `data` is the previous value; `false` once the new one is shown.
-       */
-      readonly waiting: boolean
-      /** Invalidates the cache entries the effect read and runs it again. */
-      readonly refetch: () => void
-    }
+    readonly status: "success"
+    readonly data: A
+    readonly error: undefined
+    /**
+     * `true` while the query runs again in the background (an entry it read was invalidated,
+     * or `refetch()` was called) and `data` is the previous value; `false` once the new one is shown.
+     */
+    readonly waiting: boolean
+    /** Invalidates the cache entries the effect read and runs it again. */
+    readonly refetch: () => void
+  }
   | {
-      readonly status: "error"
-      readonly data: A | undefined
-      readonly error: E | undefined
-      /** `true` while the query runs again in the background (after an invalidation or `refetch()`). */
-      readonly waiting: boolean
-      /** Invalidates the cache entries the effect read and runs it again. */
-      readonly refetch: () => void
-    }
+    readonly status: "error"
+    readonly data: A | undefined
+    readonly error: E | undefined
+    /** `true` while the query runs again in the background (after an invalidation or `refetch()`). */
+    readonly waiting: boolean
+    /** Invalidates the cache entries the effect read and runs it again. */
+    readonly refetch: () => void
+  }
 
 /** Options of `useStackQuery`. */
 export interface StackQueryOptions {

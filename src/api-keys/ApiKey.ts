@@ -63,5 +63,5 @@ export const validity = (key: { readonly expiresAt?: Date | undefined; readonly 
   key.manuallyRevokedAt !== undefined
     ? "manually-revoked"
     : key.expiresAt !== undefined && key.expiresAt.getTime() < now.getTime()
-      ? "expired"
-      : "valid"
+    ? "expired"
+    : "valid"

@@ -16,7 +16,7 @@ import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText, HttpError, InvalidArgument } from "../core/Errors.js"
 import type { ApiKeyOwner } from "./ApiKey.js"
 import { resolveOwner } from "./ApiKey.js"
-import { UserIdOrMe, createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText } from "./internal/userApiKeys.js"
+import { createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText, UserIdOrMe } from "./internal/userApiKeys.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/userApiKeys.ts`). */
 export { UserApiKey, UserApiKeyFirstView } from "./internal/userApiKeys.js"

@@ -105,8 +105,7 @@ export const waitForLogin = Effect.fn("Cli.waitForLogin")(function* (
   pollingCode: Redacted.Redacted<string>,
   options: PollOptions = {}
 ) {
-  const schedule =
-    options.schedule ??
+  const schedule = options.schedule ??
     Schedules.cliPoll({
       ...(options.interval !== undefined ? { interval: options.interval } : {}),
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {})

@@ -42,7 +42,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { UserNotSignedIn } from "../core/Errors.js"
-import { HandlerUrls, defaultPaths } from "../core/HandlerUrls.js"
+import { defaultPaths, HandlerUrls } from "../core/HandlerUrls.js"
 import { RedirectMethod } from "../core/RedirectMethod.js"
 import type { CurrentUser } from "../users/User.js"
 import * as Users from "../users/Users.js"
@@ -75,8 +75,7 @@ const browserLocation = (): BrowserLocation | undefined => {
     : undefined
 }
 
-const unavailable = (url: string) =>
-  new NavigationUnavailable({ message: "Cannot navigate outside a browser: provide a Navigation service.", url })
+const unavailable = (url: string) => new NavigationUnavailable({ message: "Cannot navigate outside a browser: provide a Navigation service.", url })
 
 /** The browser's navigation (`location.href`, `location.replace`); fails with {@link NavigationUnavailable} elsewhere. */
 export const browserNavigation: NavigationShape = {
@@ -106,7 +105,8 @@ export const methodNavigation: NavigationShape = {
         onNone: () =>
           Effect.fail(
             new NavigationUnavailable({
-              message: `Cannot navigate: the ${method.kind} redirect method does not know the current page (outside a browser, provide a RedirectMethod or a Navigation service).`,
+              message:
+                `Cannot navigate: the ${method.kind} redirect method does not know the current page (outside a browser, provide a RedirectMethod or a Navigation service).`,
               url: ""
             })
           ),
@@ -143,11 +143,9 @@ export interface GetUserOptions<O extends Or = Or> {
 }
 
 /** The success of {@link getUser} for a policy (`U`: the user's view, `CurrentUser` for the client). */
-export type GetUserSuccess<O extends Or, U = CurrentUser> = [O] extends ["return-null" | "anonymous-if-exists"]
-  ? Option.Option<U>
-  : [O] extends ["throw" | "redirect" | "anonymous"]
-    ? U
-    : Option.Option<U> | U
+export type GetUserSuccess<O extends Or, U = CurrentUser> = [O] extends ["return-null" | "anonymous-if-exists"] ? Option.Option<U>
+  : [O] extends ["throw" | "redirect" | "anonymous"] ? U
+  : Option.Option<U> | U
 
 type ReadErrors = Effect.Effect.Error<ReturnType<typeof Users.getCurrent>>
 type SignUpErrors = Effect.Effect.Error<ReturnType<typeof Anonymous.signUp>>

@@ -45,7 +45,17 @@ import type { HandlerPaths } from "../core/HandlerUrls.js"
 import { parseJsonBounded } from "../core/Wire.js"
 import { ConnectivityError, HttpError, InvalidResponse, RateLimited, UnsupportedKnownError, UserNotSignedIn } from "../core/Errors.js"
 import type { KnownErrorClass } from "../core/KnownError.js"
-import { byCode, ContactChannelAlreadyUsedForAuthBySomeoneElse, InvalidTotpCode, MultiFactorAuthenticationRequired, OauthConnectionAlreadyConnectedToAnotherUser, OauthProviderAccessDenied, OauthProviderTemporarilyUnavailable, SignUpNotEnabled, SignUpRejected } from "../core/KnownErrors.js"
+import {
+  byCode,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  InvalidTotpCode,
+  MultiFactorAuthenticationRequired,
+  OauthConnectionAlreadyConnectedToAnotherUser,
+  OauthProviderAccessDenied,
+  OauthProviderTemporarilyUnavailable,
+  SignUpNotEnabled,
+  SignUpRejected
+} from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
 import { oauthClientId } from "../core/StackConfig.js"
 import * as Cookies from "../session/cookies.js"
@@ -54,7 +64,7 @@ import { Session } from "../session/Session.js"
 import * as Mfa from "./Mfa.js"
 import { OAuthBrowser } from "./OAuthBrowser.js"
 import { publicClientSentinel } from "../core/Wire.js"
-import { AuthorizeQuery, authorizeEndpoint, callbackErrorParams, codeGrantEndpoint, withoutParams } from "./internal/oauth.js"
+import { authorizeEndpoint, AuthorizeQuery, callbackErrorParams, codeGrantEndpoint, withoutParams } from "./internal/oauth.js"
 import { crossDomainAuthorizeEndpoint } from "./internal/crossDomain.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/oAuth.ts`). */
@@ -70,8 +80,7 @@ const base64Url = (bytes: Uint8Array): string => {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 }
 
-const randomBytes = (length: number): Effect.Effect<Uint8Array> =>
-  Effect.sync(() => globalThis.crypto.getRandomValues(new Uint8Array(length)))
+const randomBytes = (length: number): Effect.Effect<Uint8Array> => Effect.sync(() => globalThis.crypto.getRandomValues(new Uint8Array(length)))
 
 /** A PKCE code verifier: 32 random bytes, base64url (43 characters). */
 export const makeCodeVerifier: Effect.Effect<string> = Effect.map(randomBytes(32), base64Url)
@@ -104,8 +113,7 @@ const handlerPages = (current: string): Effect.Effect<{ readonly paths: HandlerP
     Option.match(service, {
       onNone: () => ({ paths: defaultPaths, base: current }),
       onSome: (urls) => ({ paths: urls.paths, base: Option.getOrElse(urls.appUrl, () => current) })
-    })
-  )
+    }))
 
 /** Minimum remaining validity of the access token sent as `token` for `link` (PROTOCOL.md §2.7). */
 export const linkTokenMinimumRemainingMillis = 45_000
@@ -134,8 +142,7 @@ export class OAuthCallbackError extends Data.TaggedError("OAuthCallbackError")<{
   readonly cause: unknown
 }> {
   /** The error with the official message. */
-  static readonly make = (cause: unknown) =>
-    new OAuthCallbackError({ message: "Error signing in during OAuth callback. Please try again.", cause })
+  static readonly make = (cause: unknown) => new OAuthCallbackError({ message: "Error signing in during OAuth callback. Please try again.", cause })
 }
 
 /** A URL given to the flow is not a valid URL. */
@@ -276,14 +283,12 @@ const start = <E, R>(
     const { paths, base } = yield* handlerPages(current)
     const redirectUri = yield* Effect.try({
       try: () => normalizeRedirectUri(options.redirectUri ?? paths.oauthCallback, base),
-      catch: () =>
-        new InvalidOAuthUrl({ message: `redirectUri is not a valid URL: ${options.redirectUri ?? paths.oauthCallback}`, option: "redirectUri" })
+      catch: () => new InvalidOAuthUrl({ message: `redirectUri is not a valid URL: ${options.redirectUri ?? paths.oauthCallback}`, option: "redirectUri" })
     })
     const errorRedirectUrl = yield* parseOption(options.errorRedirectUrl ?? paths.error, base, "errorRedirectUrl")
     // linking returns to the page it started from unless told otherwise
     const afterCallback = options.afterCallbackRedirectUrl ?? (type === "link" ? current : undefined)
-    const afterCallbackRedirectUrl =
-      afterCallback === undefined ? undefined : yield* parseOption(afterCallback, base, "afterCallbackRedirectUrl")
+    const afterCallbackRedirectUrl = afterCallback === undefined ? undefined : yield* parseOption(afterCallback, base, "afterCallbackRedirectUrl")
     const token = yield* currentToken
 
     const verifier = yield* makeCodeVerifier
@@ -441,9 +446,7 @@ export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input
     // SPEC.md §4: the client prompts for the code and continues with the attempt code
     const code = yield* Effect.flatMap(Mfa.MfaPrompt, (prompt) => prompt.ask)
     const signedIn = yield* Mfa.MfaChallenge.fromError(tokens.left).submit(Option.getOrElse(code, () => "")).pipe(
-      Effect.catchAll((error) =>
-        Effect.fail(error instanceof InvalidTotpCode ? Mfa.OAuthMfaCodeRejected.make(error) : OAuthCallbackError.make(error))
-      )
+      Effect.catchAll((error) => Effect.fail(error instanceof InvalidTotpCode ? Mfa.OAuthMfaCodeRejected.make(error) : OAuthCallbackError.make(error)))
     )
     isNewUser = signedIn.isNewUser
   } else {

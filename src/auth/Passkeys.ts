@@ -71,15 +71,13 @@ const checkUserId = (userId: string): Effect.Effect<void, PasskeyWebauthnError> 
   return Either.isRight(bytes) && bytes.right.length >= 1 && bytes.right.length <= 64
     ? Effect.void
     : Effect.fail(
-        PasskeyWebauthnError.make({ message: "User ID was not between 1 and 64 characters", code: "ERROR_INVALID_USER_ID_LENGTH" })
-      )
+      PasskeyWebauthnError.make({ message: "User ID was not between 1 and 64 characters", code: "ERROR_INVALID_USER_ID_LENGTH" })
+    )
 }
 
 /** A ceremony error with a WebAuthn code → `PasskeyWebauthnError`; anything else → `unknown`. */
-const mapCeremonyError =
-  <E>(unknown: (error: WebAuthnCeremonyError) => E) =>
-  (error: WebAuthnCeremonyError): PasskeyWebauthnError | E =>
-    error.code !== undefined ? PasskeyWebauthnError.make({ message: error.message, code: error.code }) : unknown(error)
+const mapCeremonyError = <E>(unknown: (error: WebAuthnCeremonyError) => E) => (error: WebAuthnCeremonyError): PasskeyWebauthnError | E =>
+  error.code !== undefined ? PasskeyWebauthnError.make({ message: error.message, code: error.code }) : unknown(error)
 
 /**
  * Registers a passkey for the signed-in user (replacing the one it had) and returns its

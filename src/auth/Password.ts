@@ -18,9 +18,9 @@ import { setPasswordEndpoint, signInEndpoint, signUpEndpoint, updatePasswordEndp
 
 /** Stores the tokens of a sign-in answer in the `Session`; yields the user id. */
 export const storeSignIn = (tokens: SignInTokens) =>
-  Effect.flatMap(Session, (session) =>
-    session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.some(tokens.refreshToken) })
-  ).pipe(Effect.as({ userId: tokens.userId }))
+  Effect.flatMap(Session, (session) => session.signIn({ accessToken: tokens.accessToken, refreshToken: Option.some(tokens.refreshToken) })).pipe(
+    Effect.as({ userId: tokens.userId })
+  )
 
 const store = storeSignIn
 
@@ -60,10 +60,9 @@ export const signUpWithPassword = Effect.fn("Password.signUpWithPassword")(funct
   readonly noVerificationCallback?: boolean
 }) {
   const { noVerificationCallback, verificationCallbackUrl: explicit, ...credentials } = input
-  const verificationCallbackUrl =
-    noVerificationCallback === true
-      ? undefined
-      : yield* callbackUrl("emailVerification", "verificationCallbackUrl", explicit, { optOut: "noVerificationCallback: true" })
+  const verificationCallbackUrl = noVerificationCallback === true
+    ? undefined
+    : yield* callbackUrl("emailVerification", "verificationCallbackUrl", explicit, { optOut: "noVerificationCallback: true" })
   const payload = verificationCallbackUrl === undefined ? credentials : { ...credentials, verificationCallbackUrl }
   const tokens = yield* Endpoint.call(signUpEndpoint, { payload })
   return yield* store(tokens)

@@ -120,14 +120,12 @@ const hotp = (secret: Uint8Array, counter: number, options: Required<TotpOptions
     }
     const mac = new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", key, message))
     const offset = mac[mac.length - 1]! & 0x0f
-    const binary =
-      ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!
+    const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!
     return String(binary % 10 ** options.digits).padStart(options.digits, "0")
   })
 
 /** The time step of an instant: `floor(unix seconds / period)`. */
-export const stepAt = (timeMillis: number, periodSeconds: number = defaults.periodSeconds): number =>
-  Math.floor(timeMillis / 1000 / periodSeconds)
+export const stepAt = (timeMillis: number, periodSeconds: number = defaults.periodSeconds): number => Math.floor(timeMillis / 1000 / periodSeconds)
 
 /**
  * The code for a secret at an instant (epoch milliseconds). Fails with `InvalidArgument` for an
@@ -172,5 +170,4 @@ export const verify = (
   secret: Uint8Array,
   code: string,
   options: TotpOptions & { readonly window?: number } = {}
-): Effect.Effect<boolean, InvalidArgument> =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) => verifyAt(secret, code, now, options))
+): Effect.Effect<boolean, InvalidArgument> => Effect.flatMap(Clock.currentTimeMillis, (now) => verifyAt(secret, code, now, options))

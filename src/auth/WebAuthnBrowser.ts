@@ -173,10 +173,10 @@ const ceremonyError = (module: BrowserModule, error: unknown): WebAuthnCeremonyE
   error instanceof module.WebAuthnError
     ? new WebAuthnCeremonyError({ code: error.code, message: error.message, cause: error })
     : new WebAuthnCeremonyError({
-        code: undefined,
-        message: error instanceof Error ? error.message : String(error),
-        cause: error
-      })
+      code: undefined,
+      message: error instanceof Error ? error.message : String(error),
+      cause: error
+    })
 
 const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>, answer: unknown): Effect.Effect<A, WebAuthnCeremonyError> =>
   Schema.decodeUnknown(schema)(answer).pipe(
@@ -202,16 +202,13 @@ export const layerBrowser: Layer.Layer<WebAuthnBrowser> = Layer.succeed(WebAuthn
         // the schema checked the members the library reads; the rest is passed through untouched
         try: () => module.startRegistration({ optionsJSON: options as unknown as Parameters<BrowserModule["startRegistration"]>[0]["optionsJSON"] }),
         catch: (error) => ceremonyError(module, error)
-      })
-    ).pipe(Effect.flatMap((answer) => decodeAnswer(RegistrationCredential, answer))),
+      })).pipe(Effect.flatMap((answer) => decodeAnswer(RegistrationCredential, answer))),
   authenticate: (options) =>
     Effect.flatMap(loadBrowserModule, (module) =>
       Effect.tryPromise({
-        try: () =>
-          module.startAuthentication({ optionsJSON: options as unknown as Parameters<BrowserModule["startAuthentication"]>[0]["optionsJSON"] }),
+        try: () => module.startAuthentication({ optionsJSON: options as unknown as Parameters<BrowserModule["startAuthentication"]>[0]["optionsJSON"] }),
         catch: (error) => ceremonyError(module, error)
-      })
-    ).pipe(Effect.flatMap((answer) => decodeAnswer(AuthenticationCredential, answer)))
+      })).pipe(Effect.flatMap((answer) => decodeAnswer(AuthenticationCredential, answer)))
 })
 
 /**

@@ -180,8 +180,7 @@ interface Entry {
 
 const idOf = (key: Key): string => JSON.stringify(key)
 
-const startsWith = (key: Key, prefix: Key): boolean =>
-  prefix.length <= key.length && prefix.every((segment, index) => key[index] === segment)
+const startsWith = (key: Key, prefix: Key): boolean => prefix.length <= key.length && prefix.every((segment, index) => key[index] === segment)
 
 const isShared = (key: Key): boolean => key.length > 0 && sharedPrefixes.includes(key[0]!)
 
@@ -190,8 +189,8 @@ const identityOf = (tokens: StoredTokens): string =>
   Option.isSome(tokens.refreshToken)
     ? `r:${Redacted.value(tokens.refreshToken.value)}`
     : Option.isSome(tokens.accessToken)
-      ? `a:${Redacted.value(tokens.accessToken.value)}`
-      : ""
+    ? `a:${Redacted.value(tokens.accessToken.value)}`
+    : ""
 
 interface Tracker {
   readonly keys: Map<string, Dependency>
@@ -203,8 +202,7 @@ const record = (key: Key, version: number) =>
   Effect.flatMap(FiberRef.get(currentTracker), (tracker) =>
     Effect.sync(() => {
       tracker?.keys.set(idOf(key), { key, version })
-    })
-  )
+    }))
 
 /**
  * One partition of a cache: the entries of exactly one session (or of calls made without one).
@@ -288,16 +286,14 @@ const makePartition = (
       Effect.tap(entryFor(key), (entry) =>
         Effect.sync(() => {
           entry.subscribers += 1
-        })
-      )
+        }))
 
     const release = (entry: Entry) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.sync(() => {
           entry.subscribers -= 1
           if (entry.subscribers === 0) entry.releasedAt = now
-        })
-      )
+        }))
 
     const complete = (entry: Entry, flight: InFlight, exit: Exit.Exit<unknown, unknown>) =>
       Effect.suspend(() => {
@@ -361,11 +357,7 @@ const makePartition = (
               return Effect.void
             })
           ),
-          Effect.onInterrupt(() =>
-            Effect.suspend(() =>
-              flight.waiters === 0 && flight.fiber !== undefined ? Fiber.interrupt(flight.fiber) : Effect.void
-            )
-          )
+          Effect.onInterrupt(() => Effect.suspend(() => flight.waiters === 0 && flight.fiber !== undefined ? Fiber.interrupt(flight.fiber) : Effect.void))
         )
       })
 
@@ -522,7 +514,6 @@ const makePartition = (
     return service
   })
 
-
 /**
  * Builds a cache in the current scope (fetches and refreshes belong to it).
  *
@@ -582,8 +573,7 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
 
     const service: QueryCacheShape = {
       cached: (key, effect) => Effect.flatMap(mine, (partition) => partition.cached(key, effect)),
-      invalidate: (prefix) =>
-        Effect.suspend(() => Effect.forEach(everyPartition(), (partition) => partition.invalidate(prefix), { discard: true })),
+      invalidate: (prefix) => Effect.suspend(() => Effect.forEach(everyPartition(), (partition) => partition.invalidate(prefix), { discard: true })),
       clear: Effect.flatMap(mine, (partition) => partition.clear),
       subscribe: (key) => Stream.unwrap(Effect.map(mine, (partition) => partition.subscribe(key))),
       changes: Stream.unwrap(Effect.map(mine, (partition) => partition.changes)),
@@ -603,25 +593,19 @@ export const layer = (options: Options = {}): Layer.Layer<QueryCache> => Layer.s
  * requirement: without a `QueryCache` it just runs `effect`.
  */
 export const cached = <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) =>
-    Option.isSome(cache) ? cache.value.cached(key, effect) : effect
-  )
+  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) => Option.isSome(cache) ? cache.value.cached(key, effect) : effect)
 
 /**
  * Makes every entry whose key starts with `prefix` stale, so the next read is fresh (subscribed
  * entries are refreshed in the background, throttled). No-op without a `QueryCache`.
  */
 export const invalidate = (prefix: Key): Effect.Effect<void> =>
-  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) =>
-    Option.isSome(cache) ? cache.value.invalidate(prefix) : Effect.void
-  )
+  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) => Option.isSome(cache) ? cache.value.invalidate(prefix) : Effect.void)
 
 /** Streams an entry's state while subscribed (empty stream without a `QueryCache`). */
 export const subscribe = (key: Key): Stream.Stream<EntryState> =>
   Stream.unwrap(
-    Effect.map(Effect.serviceOption(QueryCache), (cache) =>
-      Option.isSome(cache) ? cache.value.subscribe(key) : Stream.empty
-    )
+    Effect.map(Effect.serviceOption(QueryCache), (cache) => Option.isSome(cache) ? cache.value.subscribe(key) : Stream.empty)
   )
 
 /**
@@ -657,9 +641,7 @@ export const track = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Tr
  * (holding a subscription to each meanwhile). Without a `QueryCache` it never returns.
  */
 export const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeReason> =>
-  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) =>
-    Option.isSome(cache) ? cache.value.awaitChange(dependencies) : Effect.never
-  )
+  Effect.flatMap(Effect.serviceOption(QueryCache), (cache) => Option.isSome(cache) ? cache.value.awaitChange(dependencies) : Effect.never)
 
 /**
  * Wraps a mutation so every entry under each of `prefixes` is invalidated when it ends (success
@@ -673,7 +655,5 @@ export const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeRea
  * const rename = (name: string) => Users.updateCurrent({ displayName: name }).pipe(QueryCache.invalidating(["profile"]))
  * ```
  */
-export const invalidating =
-  (...prefixes: ReadonlyArray<Key>) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.ensuring(self, Effect.forEach(prefixes, invalidate, { discard: true }))
+export const invalidating = (...prefixes: ReadonlyArray<Key>) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.ensuring(self, Effect.forEach(prefixes, invalidate, { discard: true }))

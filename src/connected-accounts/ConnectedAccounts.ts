@@ -49,13 +49,12 @@ export interface AccessTokenOptions {
 export const getAccessToken = Effect.fn("ConnectedAccounts.getAccessToken")(function* (options: AccessTokenOptions) {
   const scope = typeof options.scope === "string" ? options.scope : options.scope?.join(" ")
   const payload = scope === undefined || scope === "" ? {} : { scope }
-  const request =
-    options.accountId === undefined
-      ? Endpoint.call(accessTokenEndpoint, { params: { userId: "me", providerId: options.provider }, payload })
-      : Endpoint.call(accountAccessTokenEndpoint, {
-          params: { userId: "me", providerId: options.provider, providerAccountId: options.accountId },
-          payload
-        })
+  const request = options.accountId === undefined
+    ? Endpoint.call(accessTokenEndpoint, { params: { userId: "me", providerId: options.provider }, payload })
+    : Endpoint.call(accountAccessTokenEndpoint, {
+      params: { userId: "me", providerId: options.provider, providerAccountId: options.accountId },
+      payload
+    })
   return yield* request.pipe(
     Effect.map((answer) => Option.some(answer.accessToken)),
     Effect.catchTags({

@@ -38,13 +38,12 @@ export const getAccessToken = Effect.fn("ServerConnectedAccounts.getAccessToken"
 ) {
   const scope = typeof options.scope === "string" ? options.scope : options.scope?.join(" ")
   const payload = scope === undefined || scope === "" ? {} : { scope }
-  const request =
-    options.accountId === undefined
-      ? Endpoint.call(accessTokenEndpoint, { params: { userId, providerId: options.provider }, payload })
-      : Endpoint.call(accountAccessTokenEndpoint, {
-          params: { userId, providerId: options.provider, providerAccountId: options.accountId },
-          payload
-        })
+  const request = options.accountId === undefined
+    ? Endpoint.call(accessTokenEndpoint, { params: { userId, providerId: options.provider }, payload })
+    : Endpoint.call(accountAccessTokenEndpoint, {
+      params: { userId, providerId: options.provider, providerAccountId: options.accountId },
+      payload
+    })
   return yield* request.pipe(
     Effect.map((answer) => Option.some(answer.accessToken)),
     Effect.catchTags({

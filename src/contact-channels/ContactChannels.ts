@@ -61,9 +61,7 @@ const fromText = (error: HttpError): ContactChannelNotFound | ContactChannelAlre
 export const mapTextErrors = <A, E, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | ContactChannelNotFound | ContactChannelAlreadyExists, R> =>
-  Effect.mapError(effect, (error): E | ContactChannelNotFound | ContactChannelAlreadyExists =>
-    error instanceof HttpError ? (fromText(error) ?? error) : error
-  )
+  Effect.mapError(effect, (error): E | ContactChannelNotFound | ContactChannelAlreadyExists => error instanceof HttpError ? (fromText(error) ?? error) : error)
 
 /**
  * Turns the service's plain-text "Contact channel not found…" (400/404) into

@@ -61,8 +61,8 @@ export const layerAdminKey = (superSecretAdminKey: string | Redacted.Redacted<st
     AdminAccess,
     Redacted.isRedacted(superSecretAdminKey) || superSecretAdminKey.length > 0
       ? Effect.succeed({
-          credential: Effect.succeed({ _tag: "AdminKey" as const, superSecretAdminKey: redact(superSecretAdminKey) })
-        })
+        credential: Effect.succeed({ _tag: "AdminKey" as const, superSecretAdminKey: redact(superSecretAdminKey) })
+      })
       : Effect.fail(new MissingAccessKey({ setting: "superSecretAdminKey", message: "No super secret admin key provided." }))
   )
 

@@ -135,8 +135,7 @@ export const matchPath: (pattern: string, path: string) => Record<string, string
  * unknown project…) fail as one `ConfigurationError`, session rejections and failed refreshes as
  * one `SessionError`, each with the known error as its typed `reason` (`ErrorOf`).
  */
-export const call: <E extends Any>(endpoint: E, input: InputOf<E>) => Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> =
-  internalCall
+export const call: <E extends Any>(endpoint: E, input: InputOf<E>) => Effect.Effect<SuccessOf<E>, ErrorOf<E>, RequirementsOf<E>> = internalCall
 
 /**
  * {@link call} in the given session rather than the context's `Session` service: the same rules

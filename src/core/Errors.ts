@@ -267,11 +267,9 @@ export class SessionError<Reason extends SessionReason = SessionReason> extends 
  * )
  * ```
  */
-export const catchPlainText =
-  <E2>(status: number, text: string, make: () => E2) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
-    Effect.catchIf(
-      effect,
-      (error): boolean => error instanceof HttpError && error.status === status && error.body.trim() === text,
-      () => Effect.fail(make())
-    )
+export const catchPlainText = <E2>(status: number, text: string, make: () => E2) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
+  Effect.catchIf(
+    effect,
+    (error): boolean => error instanceof HttpError && error.status === status && error.body.trim() === text,
+    () => Effect.fail(make())
+  )

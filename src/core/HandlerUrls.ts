@@ -108,8 +108,7 @@ export class CallbackUrlRequired extends Data.TaggedError("CallbackUrlRequired")
    */
   static readonly make = (option: string, handler: HandlerName, options: { readonly path?: string; readonly optOut?: string } = {}) =>
     new CallbackUrlRequired({
-      message:
-        `${option} option is required in a non-browser environment. Pass ${option} (an absolute URL), or provide ` +
+      message: `${option} option is required in a non-browser environment. Pass ${option} (an absolute URL), or provide ` +
         `HandlerUrls.layer({ appUrl: "https://your.app" }) so the ${handler} page (${options.path ?? defaultPaths[handler]}) is resolved against your app` +
         `${options.optOut === undefined ? "" : `, or pass ${options.optOut}`}.`,
       option,
@@ -176,8 +175,7 @@ export const make = (options: HandlerUrlsOptions = {}): Effect.Effect<HandlerUrl
 }
 
 /** A layer of {@link HandlerUrls}. */
-export const layer = (options: HandlerUrlsOptions = {}): Layer.Layer<HandlerUrls, InvalidArgument> =>
-  Layer.effect(HandlerUrls, make(options))
+export const layer = (options: HandlerUrlsOptions = {}): Layer.Layer<HandlerUrls, InvalidArgument> => Layer.effect(HandlerUrls, make(options))
 
 /** The browser's current page, if there is one. */
 const browserLocation = (): URL | undefined => {

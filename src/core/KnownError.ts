@@ -33,7 +33,7 @@ export interface KnownErrorArgs<Details> {
 
 /** Statics of a known-error class: what the transport needs to decode one from a response. */
 export interface KnownErrorClass<Code extends string = string, Details = any, Instance = KnownErrorInstance<Code, Details>> {
-  new (args: KnownErrorArgs<Details>): Instance
+  new(args: KnownErrorArgs<Details>): Instance
   /** The `_tag` of its instances (the PascalCase of the code). */
   readonly tag: string
   readonly code: Code
@@ -80,23 +80,25 @@ export const KnownError = <const Tag extends string, const Code extends string, 
     /** The HTTP status of this code. */
     readonly status: number = status
     /** Builds the error with the service's message template. */
-    static make(this: new (args: KnownErrorArgs<Details>) => any, details: Details) {
+    static make(this: new(args: KnownErrorArgs<Details>) => any, details: Details) {
       return new this({ message: message(details), details })
     }
   }
-  return Base as unknown as (new (args: KnownErrorArgs<Details>) => Cause.YieldableError & {
-    readonly _tag: Tag
-    readonly message: string
-    readonly details: Details
-    readonly code: Code
-    readonly status: number
-  }) & {
-    readonly tag: Tag
-    readonly code: Code
-    readonly status: number
-    readonly detailsSchema: Schema.Schema<Details, any, never>
-    readonly make: <Self>(this: new (args: KnownErrorArgs<Details>) => Self, details: Details) => Self
-  }
+  return Base as unknown as
+    & (new(args: KnownErrorArgs<Details>) => Cause.YieldableError & {
+      readonly _tag: Tag
+      readonly message: string
+      readonly details: Details
+      readonly code: Code
+      readonly status: number
+    })
+    & {
+      readonly tag: Tag
+      readonly code: Code
+      readonly status: number
+      readonly detailsSchema: Schema.Schema<Details, any, never>
+      readonly make: <Self>(this: new(args: KnownErrorArgs<Details>) => Self, details: Details) => Self
+    }
 }
 
 /**

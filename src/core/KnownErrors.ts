@@ -136,8 +136,7 @@ export class AccessTypeWithoutProjectId extends KnownError(
   "ACCESS_TYPE_WITHOUT_PROJECT_ID",
   400,
   Schema.Struct({ request_type: Schema.String }),
-  (d) =>
-    `The x-stack-access-type header was '${d.request_type}', but the x-stack-project-id header was not provided.${restApiAuthenticationDocs}`
+  (d) => `The x-stack-access-type header was '${d.request_type}', but the x-stack-project-id header was not provided.${restApiAuthenticationDocs}`
 ) {}
 
 /** 400 — no access type (and usually no keys) was sent. */
@@ -156,8 +155,7 @@ export class InsufficientAccessType extends KnownError(
   "INSUFFICIENT_ACCESS_TYPE",
   401,
   Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: Schema.Array(Schema.String) }),
-  (d) =>
-    `The x-stack-access-type header must be ${d.allowed_access_types.map((t) => `'${t}'`).join(" or ")}, but was '${d.actual_access_type}'.`
+  (d) => `The x-stack-access-type header must be ${d.allowed_access_types.map((t) => `'${t}'`).join(" or ")}, but was '${d.actual_access_type}'.`
 ) {}
 
 /** 401 — the publishable client key is wrong for the project. */
@@ -268,8 +266,7 @@ export class PublishableClientKeyRequiredForProject extends KnownError(
   "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
   401,
   Schema.Struct({ project_id: Schema.optional(Schema.NullOr(Schema.String)) }),
-  () =>
-    "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access."
+  () => "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access."
 ) {}
 
 /** 401 — the secret server key is missing. */
@@ -338,8 +335,7 @@ export type InvalidProjectAuthentication = InstanceType<(typeof invalidProjectAu
 export const invalidProjectAuthenticationCodes: ReadonlySet<string> = codesOf(invalidProjectAuthenticationClasses)
 
 /** Whether `u` is an instance of a class of the `INVALID_PROJECT_AUTHENTICATION` family. */
-export const isInvalidProjectAuthentication: FamilyGuard<InvalidProjectAuthentication> =
-  guardOf(invalidProjectAuthenticationClasses)
+export const isInvalidProjectAuthentication: FamilyGuard<InvalidProjectAuthentication> = guardOf(invalidProjectAuthenticationClasses)
 
 /** Classes of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
 export const projectAuthenticationRequiredClasses = [
@@ -359,8 +355,7 @@ export type ProjectAuthenticationRequired = InstanceType<(typeof projectAuthenti
 export const projectAuthenticationRequiredCodes: ReadonlySet<string> = codesOf(projectAuthenticationRequiredClasses)
 
 /** Whether `u` is an instance of a class of the `PROJECT_AUTHENTICATION_REQUIRED` family. */
-export const isProjectAuthenticationRequired: FamilyGuard<ProjectAuthenticationRequired> =
-  guardOf(projectAuthenticationRequiredClasses)
+export const isProjectAuthenticationRequired: FamilyGuard<ProjectAuthenticationRequired> = guardOf(projectAuthenticationRequiredClasses)
 
 /** Classes of the `PROJECT_AUTHENTICATION_ERROR` family. */
 export const projectAuthenticationErrorClasses = classesOf(
@@ -376,15 +371,16 @@ export type ProjectAuthenticationError = InstanceType<(typeof projectAuthenticat
 export const projectAuthenticationErrorCodes: ReadonlySet<string> = codesOf(projectAuthenticationErrorClasses)
 
 /** Whether `u` is an instance of a class of the `PROJECT_AUTHENTICATION_ERROR` family. */
-export const isProjectAuthenticationError: FamilyGuard<ProjectAuthenticationError> =
-  guardOf(projectAuthenticationErrorClasses)
+export const isProjectAuthenticationError: FamilyGuard<ProjectAuthenticationError> = guardOf(projectAuthenticationErrorClasses)
 
 // ---------------------------------------------------------------------------------------------
 // Session (families INVALID_ACCESS_TOKEN and REFRESH_TOKEN_ERROR)
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the access token could not be parsed or verified. */
-export class UnparsableAccessToken extends KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
+export class UnparsableAccessToken
+  extends KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.")
+{}
 
 /** 401 — the access token has expired. */
 export class AccessTokenExpired extends KnownError(
@@ -406,8 +402,7 @@ export class InvalidProjectForAccessToken extends KnownError(
   "INVALID_PROJECT_FOR_ACCESS_TOKEN",
   401,
   Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
-  (d) =>
-    `Access token not valid for this project. Expected project ID "${d.expected_project_id}", but the token is for project ID "${d.actual_project_id}".`
+  (d) => `Access token not valid for this project. Expected project ID "${d.expected_project_id}", but the token is for project ID "${d.actual_project_id}".`
 ) {}
 
 /** 401 — the refresh token is unknown, expired or revoked. */
@@ -460,8 +455,7 @@ export type InvalidSessionAuthentication = InstanceType<(typeof invalidSessionAu
 export const invalidSessionAuthenticationCodes: ReadonlySet<string> = codesOf(invalidSessionAuthenticationClasses)
 
 /** Whether `u` is an instance of a class of the `INVALID_SESSION_AUTHENTICATION` family. */
-export const isInvalidSessionAuthentication: FamilyGuard<InvalidSessionAuthentication> =
-  guardOf(invalidSessionAuthenticationClasses)
+export const isInvalidSessionAuthentication: FamilyGuard<InvalidSessionAuthentication> = guardOf(invalidSessionAuthenticationClasses)
 
 /** Classes of the `SESSION_AUTHENTICATION_ERROR` family. */
 export const sessionAuthenticationErrorClasses = invalidSessionAuthenticationClasses
@@ -473,8 +467,7 @@ export type SessionAuthenticationError = InstanceType<(typeof sessionAuthenticat
 export const sessionAuthenticationErrorCodes: ReadonlySet<string> = codesOf(sessionAuthenticationErrorClasses)
 
 /** Whether `u` is an instance of a class of the `SESSION_AUTHENTICATION_ERROR` family. */
-export const isSessionAuthenticationError: FamilyGuard<SessionAuthenticationError> =
-  guardOf(sessionAuthenticationErrorClasses)
+export const isSessionAuthenticationError: FamilyGuard<SessionAuthenticationError> = guardOf(sessionAuthenticationErrorClasses)
 
 /** Classes of the `REFRESH_TOKEN_ERROR` family. */
 export const refreshTokenErrorClasses = [RefreshTokenNotFoundOrExpired, CannotDeleteCurrentSession, ProviderRejected] as const
@@ -729,8 +722,7 @@ export type PasswordRequirementsNotMet = InstanceType<(typeof passwordRequiremen
 export const passwordRequirementsNotMetCodes: ReadonlySet<string> = codesOf(passwordRequirementsNotMetClasses)
 
 /** Whether `u` is an instance of a class of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
-export const isPasswordRequirementsNotMet: FamilyGuard<PasswordRequirementsNotMet> =
-  guardOf(passwordRequirementsNotMetClasses)
+export const isPasswordRequirementsNotMet: FamilyGuard<PasswordRequirementsNotMet> = guardOf(passwordRequirementsNotMetClasses)
 
 /** The login-and-passwords section. */
 const loginClasses = classesOf(
@@ -884,7 +876,9 @@ export class WrongPermissionScope extends KnownError(
   404,
   Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: Schema.NullOr(Schema.String) }),
   (d) =>
-    `Permission ${JSON.stringify(d.permission_id)} not found. (It was found for a different scope ${JSON.stringify(d.actual_scope)}, but scope ${JSON.stringify(d.expected_scope)} was expected.)`
+    `Permission ${JSON.stringify(d.permission_id)} not found. (It was found for a different scope ${JSON.stringify(d.actual_scope)}, but scope ${
+      JSON.stringify(d.expected_scope)
+    } was expected.)`
 ) {}
 
 /** 400 — a contained permission id does not exist. */
@@ -1431,8 +1425,8 @@ export class ProductDoesNotExist extends KnownError(
       d.context === "server_only"
         ? "is marked as server-only and cannot be accessed client side."
         : d.context === "item_exists"
-          ? "does not exist, but an item with this ID exists."
-          : "does not exist."
+        ? "does not exist, but an item with this ID exists."
+        : "does not exist."
     }`
 ) {}
 

@@ -166,4 +166,3 @@ export class RedirectMethod extends Context.Reference<RedirectMethod>()("stack-a
 
 /** A layer choosing the redirect method. */
 export const layerMethod = (method: RedirectMethodShape): Layer.Layer<RedirectMethod> => Layer.succeed(RedirectMethod, method)
-

@@ -23,9 +23,7 @@ export const backoffBase: Duration.Duration = Duration.millis(1000)
 
 /** The backoff before retry number `retryIndex` (0-based): base × 2^index × random(0.5…1.5). */
 export const backoff = (retryIndex: number): Effect.Effect<Duration.Duration> =>
-  Effect.map(Random.nextRange(0.5, 1.5), (factor) =>
-    Duration.millis(Math.round(Duration.toMillis(backoffBase) * 2 ** retryIndex * factor))
-  )
+  Effect.map(Random.nextRange(0.5, 1.5), (factor) => Duration.millis(Math.round(Duration.toMillis(backoffBase) * 2 ** retryIndex * factor)))
 
 /**
  * The delay before the next attempt for a signal (PROTOCOL.md §1.6, as the official client):
@@ -64,8 +62,7 @@ export const retry: Schedule.Schedule<unknown, RetrySignal> = Schedule.identity<
 export const cookiePollInterval: Duration.Duration = Duration.millis(100)
 
 /** The browser cookie store's polling cadence. */
-export const cookiePoll = (interval: Duration.DurationInput = cookiePollInterval): Schedule.Schedule<number> =>
-  Schedule.spaced(interval)
+export const cookiePoll = (interval: Duration.DurationInput = cookiePollInterval): Schedule.Schedule<number> => Schedule.spaced(interval)
 
 /** How often the CLI login polls for the browser's confirmation (PROTOCOL.md §5.6). */
 export const cliPollInterval: Duration.Duration = Duration.millis(2000)

@@ -31,15 +31,7 @@ import * as RetryPolicy from "./RetryPolicy.js"
 import { StackConfig } from "./StackConfig.js"
 
 /** The request, the answer and the service's shape (defined beside the transport, which uses them too). */
-export type {
-  HttpMethod,
-  RequestBody,
-  RequestCredentials,
-  SendError,
-  StackClientShape,
-  StackRequest,
-  StackResponse
-} from "./internal/exchange.js"
+export type { HttpMethod, RequestBody, RequestCredentials, SendError, StackClientShape, StackRequest, StackResponse } from "./internal/exchange.js"
 
 /** The transport service. */
 export class StackClient extends Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
@@ -48,8 +40,7 @@ export class StackClient extends Context.Tag("stack-auth-effect/StackClient")<St
 export { secretHeaderNames, secretQueryParamNames } from "./internal/exchange.js"
 
 /** Builds the transport from the settings, an `HttpClient` and the retry policy. */
-export const make: Effect.Effect<StackClientShape, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> =
-  makeTransport
+export const make: Effect.Effect<StackClientShape, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> = makeTransport
 
 /**
  * The transport over whatever `HttpClient` and `RetryPolicy` the app provides. The client must not
@@ -57,8 +48,10 @@ export const make: Effect.Effect<StackClientShape, never, StackConfig | HttpClie
  * is in the context; {@link layerFetch} sets it): the transport refuses a 3xx answer, but a client
  * that follows it on its own has already sent the request's keys and tokens to the new origin.
  */
-export const layerWithoutDependencies: Layer.Layer<StackClient, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> =
-  Layer.effect(StackClient, make)
+export const layerWithoutDependencies: Layer.Layer<StackClient, never, StackConfig | HttpClient.HttpClient | RetryPolicy.RetryPolicy> = Layer.effect(
+  StackClient,
+  make
+)
 
 /** The `fetch` options of {@link layerFetch}. */
 export const fetchRequestInit: globalThis.RequestInit = { credentials: "omit", cache: "no-store", redirect: "manual" }

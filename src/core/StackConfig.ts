@@ -128,14 +128,13 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
     }
     const baseUrl = normaliseBaseUrl(rawBase)
     const key = options.publishableClientKey
-    const publishableClientKey =
-      key === undefined
-        ? Option.none()
-        : Redacted.isRedacted(key)
-          ? Option.some(key)
-          : key.length === 0
-            ? Option.none()
-            : Option.some(Redacted.make(key))
+    const publishableClientKey = key === undefined
+      ? Option.none()
+      : Redacted.isRedacted(key)
+      ? Option.some(key)
+      : key.length === 0
+      ? Option.none()
+      : Option.some(Redacted.make(key))
     if (options.branchId !== undefined && (options.branchId.length === 0 || options.branchId.length > 255)) {
       return yield* fail("branchId", `Branch id "${options.branchId}" must have 1 to 255 characters.`)
     }
@@ -150,8 +149,7 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
   })
 
 /** A layer from options. */
-export const layer = (options: StackConfigOptions): Layer.Layer<StackConfig, StackConfigError> =>
-  Layer.effect(StackConfig, make(options))
+export const layer = (options: StackConfigOptions): Layer.Layer<StackConfig, StackConfigError> => Layer.effect(StackConfig, make(options))
 
 const firstOf = (names: ReadonlyArray<string>): Config.Config<Option.Option<string>> =>
   names
@@ -261,8 +259,8 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
           setting: error.setting === "projectId" && options.projectId === undefined
             ? "STACK_PROJECT_ID"
             : error.setting === "baseUrl" && options.baseUrl === undefined
-              ? "STACK_API_URL"
-              : error.setting,
+            ? "STACK_API_URL"
+            : error.setting,
           message: error.message
         })
       )
@@ -273,5 +271,4 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
  * A layer reading the settings from `Config` (see {@link fromConfig}): with no argument, from the
  * default environment variables; pass `Config` values to read any setting elsewhere.
  */
-export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<StackConfig, StackConfigError> =>
-  Layer.effect(StackConfig, fromConfig(options))
+export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<StackConfig, StackConfigError> => Layer.effect(StackConfig, fromConfig(options))

@@ -7,12 +7,10 @@
 import * as Schema from "effect/Schema"
 
 /** A required property read from the wire key `key`. */
-export const field = <const Key extends string, S extends Schema.Schema.Any>(key: Key, schema: S) =>
-  Schema.propertySignature(schema).pipe(Schema.fromKey(key))
+export const field = <const Key extends string, S extends Schema.Schema.Any>(key: Key, schema: S) => Schema.propertySignature(schema).pipe(Schema.fromKey(key))
 
 /** An optional property read from the wire key `key` (absent stays absent). */
-export const optionalField = <const Key extends string, S extends Schema.Schema.All>(key: Key, schema: S) =>
-  Schema.optional(schema).pipe(Schema.fromKey(key))
+export const optionalField = <const Key extends string, S extends Schema.Schema.All>(key: Key, schema: S) => Schema.optional(schema).pipe(Schema.fromKey(key))
 
 /** A property that older service versions may omit: decodes to `fallback` when absent. */
 export const defaultedField = <const Key extends string, S extends Schema.Schema.AnyNoContext>(
@@ -28,8 +26,7 @@ export const DateFromMillis = Schema.DateFromNumber.pipe(Schema.validDate())
 export const Json: Schema.Schema<unknown> = Schema.Unknown
 
 /** A token text is usable unless empty or the string `"undefined"` / `"null"` (SPEC.md §5). */
-export const isUsableToken = (value: unknown): value is string =>
-  typeof value === "string" && value.length > 0 && value !== "undefined" && value !== "null"
+export const isUsableToken = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value !== "undefined" && value !== "null"
 
 /** A token text: non-empty and never the string `"undefined"` (SPEC.md §5). */
 export const TokenText = Schema.String.pipe(Schema.filter((value) => isUsableToken(value), { message: () => "unusable token" }))

@@ -17,7 +17,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { EmailTemplateUpdate, createEndpoint, deleteEndpoint, listEndpoint, updateEndpoint } from "./internal/emailTemplates.js"
+import { createEndpoint, deleteEndpoint, EmailTemplateUpdate, listEndpoint, updateEndpoint } from "./internal/emailTemplates.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/emailTemplates.ts`). */
 export { EmailTemplate, EmailTemplateUpdate, ThemeId } from "./internal/emailTemplates.js"

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { SmtpConfig, listSentEndpoint, sendTestEmailEndpoint } from "./internal/emails.js"
+import { listSentEndpoint, sendTestEmailEndpoint, SmtpConfig } from "./internal/emails.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/emails.ts`). */
 export { SentEmail, SmtpConfig, TestEmailResult } from "./internal/emails.js"

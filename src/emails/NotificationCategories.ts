@@ -30,10 +30,12 @@ export class NotificationCategoryNotFound extends Data.TaggedError("Notification
  * any other error stays as it is.
  */
 export const mapNotFound = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | NotificationCategoryNotFound, R> =>
-  Effect.mapError(effect, (error): E | NotificationCategoryNotFound =>
-    error instanceof HttpError && error.status === 404 && error.body.trim() === categoryNotFoundText
-      ? new NotificationCategoryNotFound({ message: categoryNotFoundText })
-      : error
+  Effect.mapError(
+    effect,
+    (error): E | NotificationCategoryNotFound =>
+      error instanceof HttpError && error.status === 404 && error.body.trim() === categoryNotFoundText
+        ? new NotificationCategoryNotFound({ message: categoryNotFoundText })
+        : error
   )
 
 /** The cache key of the signed-in user's categories (see `QueryCache`). */

@@ -43,12 +43,12 @@ export interface AccessTokenClaims {
 export type VerifyFailure =
   | { readonly _tag: "Unparsable" }
   | {
-      readonly _tag: "Expired"
-      readonly expiredAtMillis: number | null
-      readonly projectId: string | null
-      readonly userId: string | null
-      readonly refreshTokenId: string | null
-    }
+    readonly _tag: "Expired"
+    readonly expiredAtMillis: number | null
+    readonly projectId: string | null
+    readonly userId: string | null
+    readonly refreshTokenId: string | null
+  }
 
 /** A verified token. */
 export interface VerifiedToken {
@@ -173,10 +173,9 @@ const readClaims = (payload: jose.JWTPayload): AccessTokenClaims | undefined => 
     signed_up_at: typeof record["signed_up_at"] === "number" ? record["signed_up_at"] : 0,
     is_anonymous: record["is_anonymous"] === true,
     is_restricted: record["is_restricted"] === true,
-    restricted_reason:
-      typeof restricted === "object" && restricted !== null && typeof (restricted as { type?: unknown }).type === "string"
-        ? { type: (restricted as { type: string }).type }
-        : null,
+    restricted_reason: typeof restricted === "object" && restricted !== null && typeof (restricted as { type?: unknown }).type === "string"
+      ? { type: (restricted as { type: string }).type }
+      : null,
     requires_totp_mfa: record["requires_totp_mfa"] === true,
     iss: typeof payload.iss === "string" ? payload.iss : "",
     iat: typeof payload.iat === "number" ? payload.iat : 0,
@@ -213,12 +212,11 @@ export const verifyAccessToken = (
     const claimed = parts.length === 3 ? jsonObjectPart(parts[1]!) : undefined
     if (header === undefined || claimed === undefined) return yield* Effect.fail(unparsable)
     const aud = claimed["aud"]
-    const claimedProject =
-      typeof claimed["project_id"] === "string"
-        ? claimed["project_id"]
-        : typeof aud === "string"
-          ? aud.replace(/:(anon|restricted)$/, "")
-          : undefined
+    const claimedProject = typeof claimed["project_id"] === "string"
+      ? claimed["project_id"]
+      : typeof aud === "string"
+      ? aud.replace(/:(anon|restricted)$/, "")
+      : undefined
     const project = claimedProject === undefined ? undefined : options.projectOf(claimedProject)
     if (project === undefined || header["alg"] !== "ES256") return yield* Effect.fail(unparsable)
     const key = audiences.flatMap((audience) => project.signingKeys[audience]).find((k) => k.kid === header["kid"])

@@ -73,8 +73,7 @@ export const isPrivilegedPreflight = (pathname: string, headers: Headers): boole
  * Whether a page at `origin` may make privileged requests: no `Origin` (not a browser page), a
  * loopback origin, or the emulator's own origin (its consent page posts back to itself).
  */
-export const isAllowedOrigin = (origin: string | null, ownOrigin: string): boolean =>
-  origin === null || origin === ownOrigin || isLoopbackOrigin(origin)
+export const isAllowedOrigin = (origin: string | null, ownOrigin: string): boolean => origin === null || origin === ownOrigin || isLoopbackOrigin(origin)
 
 /** The host name of a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case, without a trailing dot; undefined when it is not one. */
 const hostNameOf = (host: string): string | undefined => {
@@ -121,4 +120,6 @@ export const isAllowedHost = (host: string | undefined, ownNames: ReadonlySet<st
 
 /** The 403 text of a request whose `Host` is not one of the emulator's names. */
 export const foreignHostText = (host: string, baseUrl: string): string =>
-  `Blocked request: the Host ${JSON.stringify(host)} is not a name of this emulator. It answers requests addressed to its base URL (${baseUrl}), localhost, a name under .localhost or an IP address, so that a web page cannot reach it through DNS rebinding. To reach it by this name, start it with --allowed-host <name> or --base-url <its URL> (serve({ allowedHosts }) or serve({ baseUrl })).`
+  `Blocked request: the Host ${
+    JSON.stringify(host)
+  } is not a name of this emulator. It answers requests addressed to its base URL (${baseUrl}), localhost, a name under .localhost or an IP address, so that a web page cannot reach it through DNS rebinding. To reach it by this name, start it with --allowed-host <name> or --base-url <its URL> (serve({ allowedHosts }) or serve({ baseUrl })).`

@@ -53,8 +53,19 @@ const invalid = (message: string): Command => ({ _tag: "Invalid", message })
 /** The server flags' values and every option token, or why `parseArgs` refused the command line. */
 const readFlags = (argv: ReadonlyArray<string>) => {
   try {
-    const { tokens, values } = parseArgs({ args: [...argv], options: { ...demoFlagOptions, ...serverFlagOptions }, strict: true, allowPositionals: false, tokens: true })
-    return { tokens, values: values as { readonly [K in Exclude<keyof typeof serverFlagOptions, "help" | "allowed-host">]?: string } & { readonly "allowed-host"?: ReadonlyArray<string> } }
+    const { tokens, values } = parseArgs({
+      args: [...argv],
+      options: { ...demoFlagOptions, ...serverFlagOptions },
+      strict: true,
+      allowPositionals: false,
+      tokens: true
+    })
+    return {
+      tokens,
+      values: values as { readonly [K in Exclude<keyof typeof serverFlagOptions, "help" | "allowed-host">]?: string } & {
+        readonly "allowed-host"?: ReadonlyArray<string>
+      }
+    }
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
   }

@@ -23,7 +23,18 @@ export const overrideLevels = ["project", "branch", "environment"] as const
 /** A config level. */
 export type OverrideLevel = (typeof overrideLevels)[number]
 
-type Switch = "requireEmailVerification" | "signUpEnabled" | "credentialEnabled" | "magicLinkEnabled" | "passkeyEnabled" | "createTeamOnSignUp" | "clientTeamCreationEnabled" | "clientUserDeletionEnabled" | "allowUserApiKeys" | "allowTeamApiKeys" | "allowLocalhost"
+type Switch =
+  | "requireEmailVerification"
+  | "signUpEnabled"
+  | "credentialEnabled"
+  | "magicLinkEnabled"
+  | "passkeyEnabled"
+  | "createTeamOnSignUp"
+  | "clientTeamCreationEnabled"
+  | "clientUserDeletionEnabled"
+  | "allowUserApiKeys"
+  | "allowTeamApiKeys"
+  | "allowLocalhost"
 
 /** The dotted keys of the service's schema that are emulator switches. */
 export const switchKeys: Readonly<Record<string, Switch>> = {
@@ -42,8 +53,7 @@ export const switchKeys: Readonly<Record<string, Switch>> = {
 
 const mergeStrategyKey = "auth.oauth.accountMergeStrategy"
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** An override as dotted keys: nested objects are flattened (`{auth: {allowSignUp: x}}` → `auth.allowSignUp`). */
 export const flatten = (override: Readonly<Record<string, unknown>>): Map<string, unknown> => {
@@ -150,7 +160,9 @@ export const tooDeepConfigText = `Invalid config format: the config nests object
  * the emulator maps ({@link overrideProblem}). A config nested more than `maxJsonDepth` levels
  * deep is refused first ({@link tooDeepConfigText}), before anything walks it.
  */
-export const parseOverrideString = (text: string): { readonly _tag: "Ok"; readonly flat: Map<string, unknown> } | { readonly _tag: "Refused"; readonly text: string } => {
+export const parseOverrideString = (
+  text: string
+): { readonly _tag: "Ok"; readonly flat: Map<string, unknown> } | { readonly _tag: "Refused"; readonly text: string } => {
   const json = parseJson(text)
   if (json._tag === "Invalid") return { _tag: "Refused", text: "Invalid config JSON" }
   if (json._tag === "TooDeep") return { _tag: "Refused", text: tooDeepConfigText }

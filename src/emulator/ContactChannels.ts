@@ -25,20 +25,19 @@ export const primaryIdOf = (user: UserRecord): string | undefined => {
 /** Every channel of a user, the primary one first. */
 export const channelsOf = (user: UserRecord): Array<ContactChannel> => {
   const primaryId = primaryIdOf(user)
-  const primary: Array<ContactChannel> =
-    primaryId === undefined || user.primaryEmail === null
-      ? []
-      : [
-          {
-            id: primaryId,
-            userId: user.id,
-            type: "email",
-            value: user.primaryEmail,
-            isVerified: user.primaryEmailVerified,
-            isPrimary: true,
-            usedForAuth: user.primaryEmailAuthEnabled
-          }
-        ]
+  const primary: Array<ContactChannel> = primaryId === undefined || user.primaryEmail === null
+    ? []
+    : [
+      {
+        id: primaryId,
+        userId: user.id,
+        type: "email",
+        value: user.primaryEmail,
+        isVerified: user.primaryEmailVerified,
+        isPrimary: true,
+        usedForAuth: user.primaryEmailAuthEnabled
+      }
+    ]
   return [
     ...primary,
     ...user.contactChannels.map((record): ContactChannel => ({
@@ -78,4 +77,3 @@ export const verifyChannelCode = (project: ProjectRecord, record: CodeRecord & {
   found.record.isVerified = true
   return true
 }
-

@@ -143,7 +143,9 @@ export const parseDemoFlags = (argv: ReadonlyArray<string>): ParsedDemoFlags | {
   const parsed = demoOptionsOf(options)
   if ("error" in parsed) return parsed
   // what is not a demo flag, in order: each argument once (grouped short flags share one)
-  const demoIndexes = new Set(options.filter(isDemoFlag).flatMap((token) => (token.value !== undefined && !token.inlineValue ? [token.index, token.index + 1] : [token.index])))
+  const demoIndexes = new Set(
+    options.filter(isDemoFlag).flatMap((token) => (token.value !== undefined && !token.inlineValue ? [token.index, token.index + 1] : [token.index]))
+  )
   const rest = argv.filter((_, index) => !demoIndexes.has(index))
   return { demo: parsed.demo, rest }
 }

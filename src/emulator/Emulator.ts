@@ -41,7 +41,7 @@ import type { DemoSwitches, SeededUser } from "./Defaults.js"
 import type { OutboxEntry, OutboxFilter } from "./Outbox.js"
 import * as Outbox from "./Outbox.js"
 import { demoOAuthProviders } from "./OAuthProvider.js"
-import { randomRequestId, randomToken45, randomUuid, isUuid } from "./Random.js"
+import { isUuid, randomRequestId, randomToken45, randomUuid } from "./Random.js"
 import type { EmulatorEnv, Settings } from "./RequestContext.js"
 import type { SmtpProbe } from "./SmtpProbe.js"
 import { foreignOriginText, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
@@ -201,7 +201,7 @@ export const chaosRateLimitText =
   "Too many requests: artificial rate limiting of the emulator (EmulatorOptions.chaosRateLimit / --chaos-rate-limit), as the development service injects. Retry later."
 
 /** A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sequence. */
-const seededRandom = (seed: number): (() => number) => {
+const seededRandom = (seed: number): () => number => {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0
@@ -493,20 +493,19 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
             Cause.isInterruptedOnly(cause)
               ? Effect.failCause(cause as Cause.Cause<never>)
               : Effect.logError("stack-auth-effect emulator: unexpected failure", cause).pipe(
-                  Effect.as(finalize(textResponse(500, internalErrorText(requestId)), { requestId, overrideErrorStatus: false }))
-                )
+                Effect.as(finalize(textResponse(500, internalErrorText(requestId)), { requestId, overrideErrorStatus: false }))
+              )
           )
         )
       })
 
     const handle = (request: Request): Effect.Effect<Response> => answer(request, true)
 
-    const demoUser: SeededUser | undefined =
-      demoUserOption === false
-        ? undefined
-        : demoUserOption === undefined
-          ? defaults.demoUser
-          : { email: demoUserOption.email, password: demoUserOption.password, displayName: demoUserOption.displayName ?? "" }
+    const demoUser: SeededUser | undefined = demoUserOption === false
+      ? undefined
+      : demoUserOption === undefined
+      ? defaults.demoUser
+      : { email: demoUserOption.email, password: demoUserOption.password, displayName: demoUserOption.displayName ?? "" }
     if (demoUser !== undefined) yield* seedUser((request) => answer(request, false), settings, demo, demoUser)
     const demoConfig = state.projects.get(demo.projectId)!.config
 

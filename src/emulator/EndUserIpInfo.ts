@@ -54,8 +54,7 @@ const coordinate = (value: string | null): number | undefined => {
 export const endUserIpInfo = (headers: Headers): EndUserIpInfo | undefined => {
   const userAgent = headers.get("user-agent") ?? ""
   if (!browserMarks.some((mark) => userAgent.includes(mark))) return undefined
-  const ip =
-    headers.get("cf-connecting-ip") ??
+  const ip = headers.get("cf-connecting-ip") ??
     headers.get("x-vercel-forwarded-for") ??
     headers.get("x-real-ip") ??
     headers.get("x-forwarded-for")?.split(",")[0]

@@ -15,12 +15,12 @@ import * as Endpoint from "../core/Endpoint.js"
 import {
   AccessTokenExpired,
   CannotGetOwnUserWithoutUser,
-  OauthConnectionAlreadyConnectedToAnotherUser,
   InvalidAuthorizationCode,
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
   InvalidScope,
   MultiFactorAuthenticationRequired,
+  OauthConnectionAlreadyConnectedToAnotherUser,
   OauthExtraScopeNotAvailableWithSharedOauthKeys,
   OauthProviderAccountIdAlreadyUsedForSignIn,
   OauthProviderNotFoundOrNotEnabled,
@@ -45,7 +45,6 @@ export const Uuid = WireUuid
 
 /** `"true"` / `"false"` in a query string, a boolean in the domain (the SDK's `Wire.QueryBoolean`). */
 export const QueryBoolean = WireQueryBoolean
-
 
 // ---------------------------------------------------------------------------------------------
 // Health, JWKS, outbox
@@ -442,10 +441,9 @@ export const listTeamsAsClient = Endpoint.make({
 // ---------------------------------------------------------------------------------------------
 
 /** An endpoint at another access level, with more declared errors. */
-export type ServedAt<E extends Endpoint.Any, A extends Endpoint.EndpointAccess, X extends KnownErrorClass> =
-  E extends Endpoint.Endpoint<infer N, any, infer U, infer P, infer Q, infer B, infer S, infer Errors>
-    ? Endpoint.Endpoint<N, A, U, P, Q, B, S, Errors | X>
-    : never
+export type ServedAt<E extends Endpoint.Any, A extends Endpoint.EndpointAccess, X extends KnownErrorClass> = E extends
+  Endpoint.Endpoint<infer N, any, infer U, infer P, infer Q, infer B, infer S, infer Errors> ? Endpoint.Endpoint<N, A, U, P, Q, B, S, Errors | X>
+  : never
 
 /**
  * The emulator's own endpoint for a path the service also serves at `access` (server access to a

@@ -65,13 +65,10 @@ export const makeHttpClient = (emulator: Emulator): HttpClient.HttpClient =>
   )
 
 /** The `HttpClient` layer of an emulator. */
-export const layerHttpClient = (emulator: Emulator): Layer.Layer<HttpClient.HttpClient> =>
-  Layer.succeed(HttpClient.HttpClient, makeHttpClient(emulator))
+export const layerHttpClient = (emulator: Emulator): Layer.Layer<HttpClient.HttpClient> => Layer.succeed(HttpClient.HttpClient, makeHttpClient(emulator))
 
 /** A fresh emulator as `CurrentEmulator`, and its `HttpClient`. */
 export const layer = (options: EmulatorOptions = {}): Layer.Layer<CurrentEmulator | HttpClient.HttpClient, EmulatorError> =>
   Layer.unwrapEffect(
-    Effect.map(makeEmulator(options), (emulator) =>
-      Layer.merge(Layer.succeed(CurrentEmulator, emulator), layerHttpClient(emulator))
-    )
+    Effect.map(makeEmulator(options), (emulator) => Layer.merge(Layer.succeed(CurrentEmulator, emulator), layerHttpClient(emulator)))
   )

@@ -27,8 +27,7 @@ export const setPreference = (user: UserRecord, categoryId: string, enabled: boo
 }
 
 /** Whether a user receives a category: its choice, else the category's default. */
-export const isEnabled = (user: UserRecord, category: CategoryDefinition): boolean =>
-  user.notificationPreferences.get(category.id) ?? category.defaultEnabled
+export const isEnabled = (user: UserRecord, category: CategoryDefinition): boolean => user.notificationPreferences.get(category.id) ?? category.defaultEnabled
 
 /** A category as the routes answer it for a user (domain shape of the SDK's `NotificationCategory`). */
 export const categoryView = (user: UserRecord, category: CategoryDefinition) => ({

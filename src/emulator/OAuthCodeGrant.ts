@@ -18,8 +18,7 @@ import * as VerificationCodes from "./VerificationCodes.js"
 export const authorizationCodeLifetimeMillis = 5 * 60 * 1000
 
 /** The 400 text of a code exchange with another `redirect_uri` than at authorize time. */
-export const redirectUriMismatchText =
-  "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."
+export const redirectUriMismatchText = "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."
 
 /** The token endpoint's answer to the code grant (wire keys, deprecated duplicates included). */
 export interface CodeGrantAnswer {
@@ -54,12 +53,11 @@ export const exchangeAuthorizationCode = (
     if (grant.redirect_uri !== record.redirectUri) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: redirectUriMismatchText }))
     }
-    const challenge =
-      grant.code_verifier === undefined
-        ? undefined
-        : record.codeChallengeMethod === "plain"
-          ? grant.code_verifier
-          : yield* MockProvider.challengeOf(grant.code_verifier)
+    const challenge = grant.code_verifier === undefined
+      ? undefined
+      : record.codeChallengeMethod === "plain"
+      ? grant.code_verifier
+      : yield* MockProvider.challengeOf(grant.code_verifier)
     if (challenge === undefined || challenge !== record.codeChallenge) {
       return yield* Effect.fail(InvalidAuthorizationCode.make({}))
     }
@@ -77,10 +75,9 @@ export const exchangeAuthorizationCode = (
     }
     // a cross-domain hand-over continues the session it was issued from (a new one once that ended)
     const granted = record.grantedSessionId === undefined ? undefined : project.sessions.get(record.grantedSessionId)
-    const session =
-      granted !== undefined && granted.userId === user.id && granted.expiresAtMillis > context.nowMillis
-        ? granted
-        : createSession(context, project, user)
+    const session = granted !== undefined && granted.userId === user.id && granted.expiresAtMillis > context.nowMillis
+      ? granted
+      : createSession(context, project, user)
     user.lastActiveAtMillis = context.nowMillis
     const accessToken = yield* accessTokenFor(context, project, user, session)
     return {
@@ -96,4 +93,3 @@ export const exchangeAuthorizationCode = (
       afterCallbackRedirectUrl: record.afterCallbackRedirectUrl
     }
   })
-

@@ -48,8 +48,7 @@ export const providerCodeLifetimeMillis = 10 * 60 * 1000
 export const authorizePath = (providerId: string): string => `/api/v1/emulator/oauth-provider/${encodeURIComponent(providerId)}/authorize`
 
 /** The issuer the mock provider names in `iss`. */
-export const issuerOf = (apiBase: string, providerId: string): string =>
-  `${apiBase}/api/v1/emulator/oauth-provider/${encodeURIComponent(providerId)}`
+export const issuerOf = (apiBase: string, providerId: string): string => `${apiBase}/api/v1/emulator/oauth-provider/${encodeURIComponent(providerId)}`
 
 /** An authorization request to the mock provider (the service's side of the inner flow). */
 export type ProviderRequest = StateProviderRequest

@@ -52,8 +52,7 @@ const webAuthnServer: Effect.Effect<WebAuthnServer> = Effect.tryPromise({
     webAuthnServerModule = undefined
     return new MissingOptionalDependency({
       packageName: "@simplewebauthn/server",
-      message:
-        "The emulator's passkey routes need @simplewebauthn/server, an optional peer dependency of stack-auth-effect " +
+      message: "The emulator's passkey routes need @simplewebauthn/server, an optional peer dependency of stack-auth-effect " +
         "that is not installed. Install it next to stack-auth-effect: npm install --save-dev @simplewebauthn/server",
       cause
     })
@@ -80,8 +79,7 @@ export interface Refusal {
 const refuse = (message: string): Refusal => ({ message })
 
 /** Drops members whose value is `undefined` (they do not go over the wire). */
-const defined = (value: object): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined))
+const defined = (value: object): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined))
 
 /** The registration options for a user of a project (random challenge). */
 export const registrationOptions = (project: ProjectRecord, user: UserRecord): Effect.Effect<CreationOptions> =>
@@ -97,15 +95,14 @@ export const registrationOptions = (project: ProjectRecord, user: UserRecord): E
         authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
         timeout: ceremonyTimeoutMillis
       })
-    })
-  ).pipe(
-    Effect.map((raw) => {
-      const { hints, ...rest } = raw
-      return defined(Array.isArray(hints) && hints.length === 0 ? rest : raw)
-    }),
-    Effect.flatMap(Schema.decodeUnknown(CreationOptions)),
-    Effect.orDie
-  )
+    })).pipe(
+      Effect.map((raw) => {
+        const { hints, ...rest } = raw
+        return defined(Array.isArray(hints) && hints.length === 0 ? rest : raw)
+      }),
+      Effect.flatMap(Schema.decodeUnknown(CreationOptions)),
+      Effect.orDie
+    )
 
 /** The authentication options (random challenge, no credentials listed: discoverable passkeys). */
 export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.flatMap(
@@ -215,8 +212,7 @@ export const verifyRegistration = (input: {
   })
 
 /** The message of a signature that does not verify (as the service words it). */
-export const badSignatureMessage =
-  "The signature of the authentication response could not be verified with the stored public key tied to this credential ID"
+export const badSignatureMessage = "The signature of the authentication response could not be verified with the stored public key tied to this credential ID"
 
 const base64UrlToBytes = (text: string): Uint8Array => {
   const base64 = text.replace(/-/g, "+").replace(/_/g, "/")

@@ -97,8 +97,7 @@ export const directTeamPermissions = (project: ProjectRecord, teamId: string, us
   new Set(permissionsOf(project).teamGrants.get(teamId)?.get(userId) ?? [])
 
 /** The permission ids granted directly to a user at project scope (a fresh set). */
-export const directProjectPermissions = (project: ProjectRecord, userId: string): Set<string> =>
-  new Set(permissionsOf(project).projectGrants.get(userId) ?? [])
+export const directProjectPermissions = (project: ProjectRecord, userId: string): Set<string> => new Set(permissionsOf(project).projectGrants.get(userId) ?? [])
 
 /** The permission ids a user holds in a team: direct only, or with everything they contain. */
 export const teamPermissions = (project: ProjectRecord, teamId: string, userId: string, recursive: boolean): Set<string> => {
@@ -124,9 +123,9 @@ export const hasProjectPermission = (project: ProjectRecord, userId: string, per
 export const grantTeam = (project: ProjectRecord, teamId: string, userId: string, permissionId: string): void => {
   const grants = permissionsOf(project).teamGrants
   let byUser = grants.get(teamId)
-  if (byUser === undefined) grants.set(teamId, (byUser = new Map()))
+  if (byUser === undefined) grants.set(teamId, byUser = new Map())
   let ids = byUser.get(userId)
-  if (ids === undefined) byUser.set(userId, (ids = new Set()))
+  if (ids === undefined) byUser.set(userId, ids = new Set())
   ids.add(permissionId)
 }
 
@@ -138,7 +137,7 @@ export const revokeTeam = (project: ProjectRecord, teamId: string, userId: strin
 export const grantProject = (project: ProjectRecord, userId: string, permissionId: string): void => {
   const grants = permissionsOf(project).projectGrants
   let ids = grants.get(userId)
-  if (ids === undefined) grants.set(userId, (ids = new Set()))
+  if (ids === undefined) grants.set(userId, ids = new Set())
   ids.add(permissionId)
 }
 

@@ -57,10 +57,7 @@ export interface Auth {
 export type HeaderReader = (name: string) => string | undefined
 
 /** A reader over `Headers` accepting both prefixes. */
-export const headerReader =
-  (headers: Headers): HeaderReader =>
-  (name) =>
-    headers.get(`x-stack-${name}`) ?? headers.get(`x-hexclave-${name}`) ?? undefined
+export const headerReader = (headers: Headers): HeaderReader => (name) => headers.get(`x-stack-${name}`) ?? headers.get(`x-hexclave-${name}`) ?? undefined
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value)
 
@@ -140,11 +137,11 @@ export const resolveProjectAuth = (input: {
           failure._tag === "Unparsable"
             ? UnparsableAccessToken.make({})
             : accessTokenExpired({
-                expired_at_millis: failure.expiredAtMillis,
-                project_id: failure.projectId,
-                user_id: failure.userId,
-                refresh_token_id: failure.refreshTokenId
-              })
+              expired_at_millis: failure.expiredAtMillis,
+              project_id: failure.projectId,
+              user_id: failure.userId,
+              refresh_token_id: failure.refreshTokenId
+            })
         )
       )
       if (verified.project.id !== projectId) {

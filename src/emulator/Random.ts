@@ -51,8 +51,7 @@ export const bytesToBase64 = (bytes: Uint8Array): string => {
 }
 
 /** Encodes bytes as base64url without padding. */
-export const bytesToBase64Url = (bytes: Uint8Array): string =>
-  bytesToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+export const bytesToBase64Url = (bytes: Uint8Array): string => bytesToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 
 /** Decodes standard base64 (throws on malformed input). */
 export const base64ToBytes = (text: string): Uint8Array => {
@@ -63,8 +62,7 @@ export const base64ToBytes = (text: string): Uint8Array => {
 }
 
 /** Whether `text` is `length` lowercase Crockford base32 characters. */
-export const isCrockford = (text: string, length: number): boolean =>
-  text.length === length && [...text].every((char) => crockfordAlphabet.includes(char))
+export const isCrockford = (text: string, length: number): boolean => text.length === length && [...text].every((char) => crockfordAlphabet.includes(char))
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 

@@ -63,16 +63,14 @@ export interface RouteInput<Params, Query, Payload> {
  * A route that answers a known error its endpoint does not declare does not compile: the SDK's
  * endpoint lacks an `errors:` entry, or the route serves another access level through it.
  */
-export type RouteFailure<E extends Endpoint.Any> =
-  E extends Endpoint.Endpoint<any, infer Access, infer Use, any, any, any, any, infer Errors>
-    ? InstanceType<Errors> | Endpoint.CommonErrors<Access> | Endpoint.SessionErrors<Use> | TextFailure | JsonFailure
-    : never
+export type RouteFailure<E extends Endpoint.Any> = E extends Endpoint.Endpoint<any, infer Access, infer Use, any, any, any, any, infer Errors>
+  ? InstanceType<Errors> | Endpoint.CommonErrors<Access> | Endpoint.SessionErrors<Use> | TextFailure | JsonFailure
+  : never
 
 /** A handler for an endpoint: domain input in, domain success out, failures among {@link RouteFailure}. */
-export type Handler<E extends Endpoint.Any> =
-  E extends Endpoint.Endpoint<any, any, any, infer Params, infer Query, infer Payload, infer Success, any>
-    ? (input: RouteInput<Params, Query, Payload>, context: RequestContext) => Effect.Effect<Success, RouteFailure<E>>
-    : never
+export type Handler<E extends Endpoint.Any> = E extends Endpoint.Endpoint<any, any, any, infer Params, infer Query, infer Payload, infer Success, any>
+  ? (input: RouteInput<Params, Query, Payload>, context: RequestContext) => Effect.Effect<Success, RouteFailure<E>>
+  : never
 
 /** One route entry. */
 export interface Route {
@@ -266,8 +264,7 @@ const decodeWith = (
 ): Either.Either<unknown, ParseResult.ParseError> =>
   Schema.decodeUnknownEither(schema)(input, { onExcessProperty: rejectUnknownKeys ? "error" : "ignore", errors: "all" })
 
-const levelOf = (access: Endpoint.EndpointAccess): number =>
-  access === "none" ? -1 : (accessTypes as ReadonlyArray<string>).indexOf(access)
+const levelOf = (access: Endpoint.EndpointAccess): number => access === "none" ? -1 : (accessTypes as ReadonlyArray<string>).indexOf(access)
 
 /** Picks the entries for the request's access type: equal, else the highest below; `"none"` entries take anything. */
 const selectByAccess = (
@@ -420,10 +417,9 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
               ...options.headers,
               ...(options.cacheControl !== undefined ? { "cache-control": options.cacheControl } : {})
             }
-            const response =
-              options.responseType === "text"
-                ? textResponse(endpoint.successStatus, String(encoded), headers)
-                : jsonResponse(endpoint.successStatus, encoded, { pretty, headers })
+            const response = options.responseType === "text"
+              ? textResponse(endpoint.successStatus, String(encoded), headers)
+              : jsonResponse(endpoint.successStatus, encoded, { pretty, headers })
             return answer(response, entry)
           }
           return answer(knownErrorResponse(schemaError(context, firstFailure ?? ["invalid request"])), selected.right[0])

@@ -32,4 +32,3 @@ export const requireSecondFactor = (
     })
     return Effect.fail(MultiFactorAuthenticationRequired.make({ attempt_code: code }))
   })
-

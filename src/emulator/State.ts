@@ -53,14 +53,14 @@ export interface ProjectConfig {
 export type EmailConfig =
   | { readonly type: "shared" }
   | {
-      readonly type: "standard"
-      readonly host: string
-      readonly port: number
-      readonly username: string
-      readonly password: string
-      readonly senderName: string
-      readonly senderEmail: string
-    }
+    readonly type: "standard"
+    readonly host: string
+    readonly port: number
+    readonly username: string
+    readonly password: string
+    readonly senderName: string
+    readonly senderEmail: string
+  }
 
 /** The e-mail theme every project starts with (the service's default theme id). */
 export const defaultEmailTheme = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
@@ -533,10 +533,10 @@ export const restrictionOf = (
   user.isAnonymous
     ? { type: "anonymous" }
     : config.requireEmailVerification === true && !user.primaryEmailVerified
-      ? { type: "email_not_verified" }
-      : user.restrictedByAdmin
-        ? { type: "restricted_by_administrator" }
-        : null
+    ? { type: "email_not_verified" }
+    : user.restrictedByAdmin
+    ? { type: "restricted_by_administrator" }
+    : null
 
 /**
  * Whether two e-mails are the same sign-in identity: the service normalises e-mails for sign-in
@@ -571,8 +571,7 @@ export const findAuthChannel = (
  * The user who signs in with this e-mail through any contact channel used for auth (the primary
  * e-mail or another channel), if any (verified or not: see {@link findAuthChannel}).
  */
-export const findUserByAuthChannel = (project: ProjectRecord, email: string): UserRecord | undefined =>
-  findAuthChannel(project, email)?.user
+export const findUserByAuthChannel = (project: ProjectRecord, email: string): UserRecord | undefined => findAuthChannel(project, email)?.user
 
 /** The live session holding this refresh token (not expired, user still there), if any. */
 export const findLiveSession = (project: ProjectRecord, refreshToken: string, nowMillis: number): SessionRecord | undefined => {

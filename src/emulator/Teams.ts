@@ -8,12 +8,7 @@
  * @module
  */
 import { Effect } from "effect"
-import {
-  TeamMembershipNotFound,
-  TeamNotFound,
-  TeamPermissionRequired,
-  UserNotFound
-} from "../core/KnownErrors.js"
+import { TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserNotFound } from "../core/KnownErrors.js"
 import type { ServerTeamMemberProfile, TeamMemberProfile } from "../teams/TeamMemberProfiles.js"
 import type { TeamInvitation } from "../teams/TeamInvitations.js"
 import type { ClientTeam, CurrentUser, ServerTeam, ServerUser } from "../users/User.js"
@@ -40,8 +35,7 @@ export const findUser = (project: ProjectRecord, userId: string): Effect.Effect<
 }
 
 /** Whether a user is a member of a team (false for a team that does not exist). */
-export const isMember = (project: ProjectRecord, teamId: string, userId: string): boolean =>
-  teamsOf(project).get(teamId)?.memberUserIds.has(userId) ?? false
+export const isMember = (project: ProjectRecord, teamId: string, userId: string): boolean => teamsOf(project).get(teamId)?.memberUserIds.has(userId) ?? false
 
 /**
  * The service's membership check: the user must exist (`USER_NOT_FOUND`) and be a member
@@ -133,8 +127,8 @@ export const personalTeamName = (user: Pick<UserRecord, "displayName" | "primary
   user.displayName !== null && user.displayName !== ""
     ? `${user.displayName}'s Team`
     : user.primaryEmail !== null && user.primaryEmail !== ""
-      ? `${user.primaryEmail}'s Team`
-      : personalTeamDefaultName
+    ? `${user.primaryEmail}'s Team`
+    : personalTeamDefaultName
 
 /**
  * When an anonymous user is upgraded: its teams still named {@link personalTeamDefaultName} are

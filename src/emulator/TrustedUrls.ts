@@ -37,9 +37,13 @@ export const isTrustedUrl = (project: ProjectRecord, candidate: string): boolean
  * the project trusts and the emulator's own ways to trust a domain.
  */
 export const untrustedUrlHint = (request: { readonly method: string; readonly path: string }, project: ProjectRecord | undefined): string => {
-  const trusted = project === undefined ? [] : [...(project.config.allowLocalhost ? ["http(s)://localhost"] : []), ...project.config.domains.map((domain) => domain.domain)]
+  const trusted = project === undefined
+    ? []
+    : [...(project.config.allowLocalhost ? ["http(s)://localhost"] : []), ...project.config.domains.map((domain) => domain.domain)]
   return (
-    `stack-auth-effect emulator: ${request.method} ${request.path} answered REDIRECT_URL_NOT_WHITELISTED: its callback or redirect URL is not trusted by project ${project?.id ?? "(unknown)"} ` +
+    `stack-auth-effect emulator: ${request.method} ${request.path} answered REDIRECT_URL_NOT_WHITELISTED: its callback or redirect URL is not trusted by project ${
+      project?.id ?? "(unknown)"
+    } ` +
     `(trusted: ${trusted.length === 0 ? "nothing" : trusted.join(", ")}). The emulator has no dashboard: trust your app's domain with ` +
     `\`stack-auth-emulator --trusted-domain https://your.app\` or \`Emulator.make({ demo: { config: { domains: [{ domain: "https://your.app", handlerPath: "/handler" }] } } })\` ` +
     `(\`config.domains\` of any project), or use an http://localhost URL.`

@@ -14,8 +14,7 @@ export const passwordLimits = { min: 8, max: 70 } as const
  * The e-mail syntax the service accepts (the HTML living standard's, as its schema library checks
  * it): a top-level domain is not required, so `invalid_email@gmai` passes.
  */
-const emailPattern =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
+const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 
 /** Whether a text looks like an e-mail address. */
 export const isEmail = (text: string): boolean => emailPattern.test(text)
@@ -29,8 +28,8 @@ export const checkPassword = (password: string): Effect.Effect<void, PasswordToo
   password.length < passwordLimits.min
     ? Effect.fail(PasswordTooShort.make({ min_length: passwordLimits.min }))
     : password.length > passwordLimits.max
-      ? Effect.fail(PasswordTooLong.make({ maxLength: passwordLimits.max }))
-      : Effect.void
+    ? Effect.fail(PasswordTooLong.make({ maxLength: passwordLimits.max }))
+    : Effect.void
 
 /** Whether a text parses as an absolute URL. */
 export const isUrl = (text: string): boolean => {
@@ -47,4 +46,3 @@ const bareBase64 = /^[A-Za-z0-9+/]+={0,2}$/
 
 /** Whether a profile image URL is acceptable from client access: a base64 image (data URL or bare base64). */
 export const isBase64Image = (value: string): boolean => imageDataUrl.test(value) || bareBase64.test(value)
-

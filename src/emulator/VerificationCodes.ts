@@ -26,12 +26,7 @@
  * @module
  */
 import { Effect } from "effect"
-import {
-  VerificationCodeAlreadyUsed,
-  VerificationCodeExpired,
-  VerificationCodeMaxAttemptsReached,
-  VerificationCodeNotFound
-} from "../core/KnownErrors.js"
+import { VerificationCodeAlreadyUsed, VerificationCodeExpired, VerificationCodeMaxAttemptsReached, VerificationCodeNotFound } from "../core/KnownErrors.js"
 import { randomToken45 } from "./Random.js"
 import type { RequestContext } from "./RequestContext.js"
 import type { CodePurpose, CodeRecord, ProjectRecord } from "./State.js"

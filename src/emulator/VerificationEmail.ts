@@ -29,7 +29,9 @@ export const sendVerificationEmail = (
     ...emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
       subject: `Verify your email at ${project.displayName}`,
       text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not sign up, you can ignore this e-mail.`,
-      html: `<p>Please verify your email address by opening this link:</p><p><a href="${escapeHtml(link)}">Verify my e-mail</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`
+      html: `<p>Please verify your email address by opening this link:</p><p><a href="${
+        escapeHtml(link)
+      }">Verify my e-mail</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`
     }),
     kind: "email_verification",
     code,
@@ -37,4 +39,3 @@ export const sendVerificationEmail = (
     sentAtMillis: context.nowMillis
   })
 }
-

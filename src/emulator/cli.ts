@@ -54,13 +54,15 @@ const main = (argv: ReadonlyArray<string>) => {
       })
       const seed = server.emulator.demoSeed
       process.stdout.write(
-        `${JSON.stringify({
-          baseUrl: server.baseUrl,
-          demo: server.emulator.demo,
-          demoUser: seed.user === undefined ? null : { email: seed.user.email, password: seed.user.password },
-          demoConfig: { ...seed.config, trustedDomains: seed.trustedDomains },
-          internal: server.emulator.internal
-        })}\n`
+        `${
+          JSON.stringify({
+            baseUrl: server.baseUrl,
+            demo: server.emulator.demo,
+            demoUser: seed.user === undefined ? null : { email: seed.user.email, password: seed.user.password },
+            demoConfig: { ...seed.config, trustedDomains: seed.trustedDomains },
+            internal: server.emulator.internal
+          })
+        }\n`
       )
       process.stderr.write(
         [`Stack Auth emulator on ${server.baseUrl}  (project ${server.emulator.demo.projectId}; --help lists the flags)`, ...describeDemoSeed(seed)]

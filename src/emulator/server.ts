@@ -97,7 +97,7 @@ const toRequest = (incoming: http.IncomingMessage, body: Buffer, base: string): 
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue
     try {
-      if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+      if (Array.isArray(value)) { for (const item of value) headers.append(name, item) }
       else headers.set(name, value)
     } catch {
       // a header value `Headers` refuses (Node accepts more): left out
@@ -167,7 +167,10 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
       const name = hostNameOfUrlOrHost(text)
       if (name === undefined) {
         return yield* Effect.fail(
-          new ServeError({ message: `A host name the server answers to must be a name such as emulator.test or an http(s) URL, got "${text}".`, cause: undefined })
+          new ServeError({
+            message: `A host name the server answers to must be a name such as emulator.test or an http(s) URL, got "${text}".`,
+            cause: undefined
+          })
         )
       }
       ownNames.add(name)
@@ -228,7 +231,8 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
     })
 
     yield* Effect.async<void, ServeError>((resume) => {
-      const onError = (cause: Error) => resume(Effect.fail(new ServeError({ message: `Cannot listen on ${host}:${options.port ?? 0}: ${cause.message}`, cause })))
+      const onError = (cause: Error) =>
+        resume(Effect.fail(new ServeError({ message: `Cannot listen on ${host}:${options.port ?? 0}: ${cause.message}`, cause })))
       server.once("error", onError)
       server.listen(options.port ?? 0, host, () => {
         server.off("error", onError)

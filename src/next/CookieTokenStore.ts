@@ -203,8 +203,7 @@ export const readCookies = (
 }
 
 /** Whether the site is served over HTTPS according to the options, else the `stack-is-https` marker. */
-const isSecure = (options: CookieTokenStoreOptions, cookies: Cookies.CookieMap): boolean =>
-  options.secure ?? cookies.get(Cookies.isHttpsCookieName) === "true"
+const isSecure = (options: CookieTokenStoreOptions, cookies: Cookies.CookieMap): boolean => options.secure ?? cookies.get(Cookies.isHttpsCookieName) === "true"
 
 /** Applies one write; `false` when the framework refused it (threw). */
 const apply = (cookies: FrameworkCookies, write: CookieWrite): boolean => {
@@ -222,13 +221,12 @@ const apply = (cookies: FrameworkCookies, write: CookieWrite): boolean => {
   }
 }
 
-
 /**
  * Makes the store over a framework cookie store. Never fails: unreadable cookies read as signed
  * out, refused writes are skipped (logged at debug level, without token text).
  */
 export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): Effect.Effect<TokenStoreShape> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { projectId } = options
     const { cookieDomains } = options
     const jar = () => readCookies(cookies, projectId, cookieDomains)
@@ -248,7 +246,7 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
 
     const set = (raw: StoredTokens): Effect.Effect<void> =>
       lock.withPermits(1)(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const tokens = sanitize(raw)
           const now = yield* Clock.currentTimeMillis
           const existing = jar()
@@ -265,8 +263,7 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
   })
 
 /** The store as the `TokenStore` service. */
-export const layer = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): Layer.Layer<TokenStore> =>
-  Layer.effect(TokenStore, make(cookies, options))
+export const layer = (cookies: FrameworkCookies, options: CookieTokenStoreOptions): Layer.Layer<TokenStore> => Layer.effect(TokenStore, make(cookies, options))
 
 /**
  * A session over the framework's cookies for one request: provide it to an effect run by an

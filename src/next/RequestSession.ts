@@ -82,8 +82,7 @@ export const layerTokenStore = (source: RequestSource, options: RequestSessionOp
 export const layerSession = (
   source: RequestSource,
   options: RequestSessionOptions
-): Layer.Layer<Session | TokenStore, TokenStoreError, StackClient> =>
-  SessionModule.layer.pipe(Layer.provideMerge(layerTokenStore(source, options)))
+): Layer.Layer<Session | TokenStore, TokenStoreError, StackClient> => SessionModule.layer.pipe(Layer.provideMerge(layerTokenStore(source, options)))
 
 /**
  * The `x-stack-auth` header with the session's tokens — a fresh access token (refreshed when
@@ -101,7 +100,8 @@ export const currentAuthJson: Effect.Effect<
   { readonly accessToken: string | null; readonly refreshToken: string | null },
   RefreshError,
   Session
-> = Effect.map(currentAuthHeaders, (headers) => JSON.parse(headers[RequestTokenStore.authHeaderName]!) as {
-  readonly accessToken: string | null
-  readonly refreshToken: string | null
-})
+> = Effect.map(currentAuthHeaders, (headers) =>
+  JSON.parse(headers[RequestTokenStore.authHeaderName]!) as {
+    readonly accessToken: string | null
+    readonly refreshToken: string | null
+  })

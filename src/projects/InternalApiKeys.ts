@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Endpoint from "../core/Endpoint.js"
-import { InternalApiKey, InternalApiKeyCreate, createEndpoint, getEndpoint, listEndpoint, updateEndpoint } from "./internal/internalApiKeys.js"
+import { createEndpoint, getEndpoint, InternalApiKey, InternalApiKeyCreate, listEndpoint, updateEndpoint } from "./internal/internalApiKeys.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/internalApiKeys.ts`). */
 export { InternalApiKey, InternalApiKeyCreate, InternalApiKeyFirstView, LastFour } from "./internal/internalApiKeys.js"

@@ -38,7 +38,9 @@ const parseUrl = (text: string): URL | undefined => {
  * const problems = Effect.map(AdminProjects.getCurrent(), ProductionMode.check)
  * ```
  */
-export const check = (project: Pick<AdminProject, "id"> & { readonly config: Pick<AdminProject["config"], "allowLocalhost" | "domains"> }): ReadonlyArray<ProductionModeProblem> => {
+export const check = (
+  project: Pick<AdminProject, "id"> & { readonly config: Pick<AdminProject["config"], "allowLocalhost" | "domains"> }
+): ReadonlyArray<ProductionModeProblem> => {
   const relativeFixUrl = `/projects/${project.id}/domains`
   const problems: Array<ProductionModeProblem> = []
   if (project.config.allowLocalhost) {

@@ -11,10 +11,30 @@ import * as Endpoint from "../core/Endpoint.js"
 import { ConfigurationError } from "../core/Errors.js"
 import { ExpectedInternalProject } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
-import { OwnedProjectCreate, createOwnedEndpoint, getCurrentEndpoint, listOwnedEndpoint } from "./internal/projects.js"
+import { createOwnedEndpoint, getCurrentEndpoint, listOwnedEndpoint, OwnedProjectCreate } from "./internal/projects.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/projects.ts`). */
-export { AdminProject, AdminProjectConfig, AdminProjectConfigUpdate, AdminProjectUpdate, ClientProject, ClientProjectConfig, EmailConfig, IdRef, OAuthAccountMergeStrategy, OAuthProviderConfig, OAuthProviderId, OAuthProviderUpdate, OnboardingStatus, OwnedProjectCreate, SharedEmailConfig, SharedOAuthProviderUpdate, StandardEmailConfig, StandardOAuthProviderUpdate, TrustedDomain } from "./internal/projects.js"
+export {
+  AdminProject,
+  AdminProjectConfig,
+  AdminProjectConfigUpdate,
+  AdminProjectUpdate,
+  ClientProject,
+  ClientProjectConfig,
+  EmailConfig,
+  IdRef,
+  OAuthAccountMergeStrategy,
+  OAuthProviderConfig,
+  OAuthProviderId,
+  OAuthProviderUpdate,
+  OnboardingStatus,
+  OwnedProjectCreate,
+  SharedEmailConfig,
+  SharedOAuthProviderUpdate,
+  StandardEmailConfig,
+  StandardOAuthProviderUpdate,
+  TrustedDomain
+} from "./internal/projects.js"
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -32,8 +52,9 @@ export const getCurrent = Effect.fn("Projects.getCurrent")(function* () {
   return yield* QueryCache.cached(cacheKey, Endpoint.call(getCurrentEndpoint, {}))
 })
 
-const requireInternalProject = Effect.flatMap(StackClient, (client) =>
-  client.config.projectId === "internal" ? Effect.void : Effect.fail(ConfigurationError.make(ExpectedInternalProject.make({})))
+const requireInternalProject = Effect.flatMap(
+  StackClient,
+  (client) => client.config.projectId === "internal" ? Effect.void : Effect.fail(ConfigurationError.make(ExpectedInternalProject.make({})))
 )
 
 /**

@@ -119,8 +119,7 @@ export const layer = (options: RequestAuthOptions): Layer.Layer<Authentication, 
             Effect.provide(context)
           ) as Effect.Effect<ServerUser, Unauthorized | Forbidden>
         )
-      )
-    )
+      ))
   ).pipe(Layer.merge(redactCredentialHeaders))
 
 /**
@@ -138,8 +137,7 @@ export const layerClaims = (options: RequestAuthOptions): Layer.Layer<ClaimsAuth
             Effect.provide(context)
           ) as Effect.Effect<AccessTokenClaims, Unauthorized | Forbidden>
         )
-      )
-    )
+      ))
   ).pipe(Layer.merge(redactCredentialHeaders))
 
 /** The JSON answer of a refused request: `{ _tag, message, reason }` with status 401 or 403. */
@@ -164,15 +162,20 @@ export const refusal = (error: Unauthorized | Forbidden): HttpServerResponse.Htt
  * const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId })(me)))
  * ```
  */
-export const middleware =
-  (options: RequestAuthOptions) =>
-  <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>, Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest> =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      authenticate(request, options).pipe(
-        Effect.matchEffect({
-          onFailure: (error) =>
-            error instanceof Unauthorized || error instanceof Forbidden ? Effect.succeed(refusal(error)) : Effect.fail(error),
-          onSuccess: (user) => Effect.provideService(app, CurrentUser, user)
-        })
-      )
-    ) as HttpApp.Default<E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>, Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest>
+export const middleware = (options: RequestAuthOptions) =>
+<E, R>(
+  app: HttpApp.Default<E, R>
+): HttpApp.Default<
+  E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>,
+  Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    authenticate(request, options).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => error instanceof Unauthorized || error instanceof Forbidden ? Effect.succeed(refusal(error)) : Effect.fail(error),
+        onSuccess: (user) => Effect.provideService(app, CurrentUser, user)
+      })
+    )) as HttpApp.Default<
+      E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>,
+      Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest
+    >

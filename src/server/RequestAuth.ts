@@ -47,7 +47,7 @@ import type { AccessTokenClaims } from "../session/AccessTokenVerifier.js"
 import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
 import * as TokenStore from "../session/TokenStore.js"
-import { token, type StoredTokens } from "../session/TokenStore.js"
+import { type StoredTokens, token } from "../session/TokenStore.js"
 import * as ServerUsers from "../users/ServerUsers.js"
 import type { ServerUser } from "../users/User.js"
 
@@ -168,7 +168,6 @@ const admit = (user: { readonly isAnonymous: boolean; readonly isRestricted: boo
   return Effect.void
 }
 
-
 /**
  * A session over one access token and nothing to refresh it with: the token is sent as it is,
  * whatever its (unverified) `exp` says, so the service judges it (only a signature check tells an
@@ -201,8 +200,7 @@ const recordingKnownErrors = (client: StackClientShape, seen: { code: string | u
     Effect.tap(client.send(request), (response) =>
       Effect.sync(() => {
         seen.code = response.headers["x-stack-known-error"]
-      })
-    )
+      }))
 })
 
 /**
@@ -264,9 +262,9 @@ export const authenticate = Effect.fn("RequestAuth.authenticate")(function* (
       seen.code === accessTokenExpiredCode && claims !== undefined && isForProject(claims, service.config.projectId)
         ? new Unauthorized({ message: "The access token is expired: refresh and retry.", reason: "expired" })
         : single !== undefined
-          ? invalid("The access token was rejected by the service (forged, another project's, or revoked).")
-          : // the refresh token was rejected (or refreshed nothing): the session is over, refreshing cannot help
-            invalid("The session is expired or was signed out.")
+        ? invalid("The access token was rejected by the service (forged, another project's, or revoked).")
+        // the refresh token was rejected (or refreshed nothing): the session is over, refreshing cannot help
+        : invalid("The session is expired or was signed out.")
     )
   }
   yield* admit(user.value, options)

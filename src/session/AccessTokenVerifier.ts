@@ -298,9 +298,7 @@ const kinds: ReadonlyArray<UserKind> = ["normal", "restricted", "anonymous"]
 
 /** `iss` of a project's tokens for a kind of user. */
 export const expectedIssuer = (apiBase: string, projectId: string, kind: UserKind): string =>
-  `${apiBase}/api/v1/${
-    kind === "anonymous" ? "projects-anonymous-users" : kind === "restricted" ? "projects-restricted-users" : "projects"
-  }/${projectId}`
+  `${apiBase}/api/v1/${kind === "anonymous" ? "projects-anonymous-users" : kind === "restricted" ? "projects-restricted-users" : "projects"}/${projectId}`
 
 /** `aud` of a project's tokens for a kind of user. */
 export const expectedAudience = (projectId: string, kind: UserKind): string =>
@@ -411,8 +409,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
       Effect.gen(function* () {
         const response = yield* client.send({ method: "GET", path: jwksPath(kind), access: "none" }).pipe(
           Effect.mapError(
-            (cause) =>
-              new JwksUnavailable({ message: `Could not fetch the JWKS of project ${projectId}: ${cause.message}`, status: null, cause })
+            (cause) => new JwksUnavailable({ message: `Could not fetch the JWKS of project ${projectId}: ${cause.message}`, status: null, cause })
           )
         )
         if (response.status !== 200) {
@@ -521,9 +518,9 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
       const allowRestricted = allowAnonymous || verifyOptions.allowRestricted === true
       return (kind === "anonymous" && !allowAnonymous) || (kind === "restricted" && !allowRestricted)
         ? new TokenUserNotAllowed({
-            message: `The access token belongs to ${kind === "anonymous" ? "an anonymous" : "a restricted"} user, which this call does not allow.`,
-            userKind: kind
-          })
+          message: `The access token belongs to ${kind === "anonymous" ? "an anonymous" : "a restricted"} user, which this call does not allow.`,
+          userKind: kind
+        })
         : undefined
     }
 
@@ -643,8 +640,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
   })
 
 /** The verifier as a layer (its own JWKS cache); needs the transport (`StackClient`). */
-export const layer = (options: VerifierOptions = {}): Layer.Layer<AccessTokenVerifier, never, StackClient> =>
-  Layer.effect(AccessTokenVerifier, make(options))
+export const layer = (options: VerifierOptions = {}): Layer.Layer<AccessTokenVerifier, never, StackClient> => Layer.effect(AccessTokenVerifier, make(options))
 
 /**
  * Verifies a user's access token locally against the project's JWKS (cached by the

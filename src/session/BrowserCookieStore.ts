@@ -63,7 +63,6 @@ export interface BrowserCookieStoreOptions {
   readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
 
-
 /** The `BroadcastChannel` name the stores of one project share. */
 export const channelName = (projectId: string): string => `stack-auth-effect:tokens:${projectId}`
 
@@ -93,7 +92,7 @@ export const notInBrowserMessage = "Cannot use cookie token store on the server!
  * ```
  */
 export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenStoreShape, TokenStoreError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const browser = yield* browserGlobals
     const { projectId } = options
     const { cookieDomains } = options
@@ -125,7 +124,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
 
     const set = (raw: StoredTokens): Effect.Effect<void> =>
       lock.withPermits(1)(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const tokens = sanitize(raw)
           const now = yield* Clock.currentTimeMillis
           const existing = Cookies.parseCookieHeader(readCookieString(browser))
@@ -138,7 +137,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
       )
 
     const poll: Effect.Effect<void> = lock.withPermits(1)(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const previous = yield* Ref.get(last)
         const current = readJar(previous, yield* Clock.currentTimeMillis)
         if (equals(current, previous)) return
@@ -158,8 +157,7 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
   })
 
 /** The browser cookie store as the {@link TokenStore} service. */
-export const layer = (options: BrowserCookieStoreOptions): Layer.Layer<TokenStore, TokenStoreError> =>
-  Layer.scoped(TokenStore, make(options))
+export const layer = (options: BrowserCookieStoreOptions): Layer.Layer<TokenStore, TokenStoreError> => Layer.scoped(TokenStore, make(options))
 
 // ---------------------------------------------------------------------------------------------
 // Implementation
@@ -207,7 +205,7 @@ const eventTarget = (value: unknown): EventTargetLike | undefined =>
  * one queue; `undefined` without `BroadcastChannel`. Everything is closed with the scope.
  */
 const openChannel = (projectId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const scope = globalThis as { readonly BroadcastChannel?: unknown; readonly document?: unknown; readonly cookieStore?: unknown }
     const Channel = scope.BroadcastChannel
     if (typeof Channel !== "function") return undefined

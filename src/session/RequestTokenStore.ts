@@ -32,15 +32,7 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { isSendableToken } from "../core/Wire.js"
 import * as Cookies from "./cookies.js"
-import {
-  empty,
-  isUsableToken,
-  type StoredTokens,
-  token,
-  TokenStore,
-  TokenStoreError,
-  type TokenStoreShape
-} from "./TokenStore.js"
+import { empty, isUsableToken, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
 
 /** Headers as the Fetch API (`Headers`) and most frameworks expose them. */
 export interface HeadersLike {
@@ -70,7 +62,6 @@ export interface RequestTokenStoreOptions {
   readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
 
-
 /** Name of the header carrying forwarded tokens. */
 export const authHeaderName = "x-stack-auth"
 
@@ -95,7 +86,7 @@ export const make = (
   request: RequestLike,
   options: RequestTokenStoreOptions
 ): Effect.Effect<TokenStoreShape, TokenStoreError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // the request's tokens in one variable (nobody else writes to them: no changes)
     let tokens = yield* readRequestTokens(request, options)
     return {
@@ -267,9 +258,9 @@ const storedTokens = ({ accessToken, refreshToken }: TokenTexts): StoredTokens =
   (accessToken !== null && !isSendableToken(accessToken)) || (refreshToken !== null && !isSendableToken(refreshToken))
     ? empty
     : {
-        accessToken: accessToken === null ? Option.none() : token(accessToken),
-        refreshToken: refreshToken === null ? Option.none() : token(refreshToken)
-      }
+      accessToken: accessToken === null ? Option.none() : token(accessToken),
+      refreshToken: refreshToken === null ? Option.none() : token(refreshToken)
+    }
 
 const isHeadersLike = (value: unknown): value is HeadersLike =>
   typeof value === "object" && value !== null && typeof (value as { readonly get?: unknown }).get === "function"

@@ -55,8 +55,7 @@ export const empty: StoredTokens = { accessToken: Option.none(), refreshToken: O
 export { isUsableToken } from "../core/Wire.js"
 
 /** Wraps a raw token text, rejecting unusable ones. */
-export const token = (value: unknown): Option.Option<Redacted.Redacted<string>> =>
-  isUsableToken(value) ? Option.some(Redacted.make(value)) : Option.none()
+export const token = (value: unknown): Option.Option<Redacted.Redacted<string>> => isUsableToken(value) ? Option.some(Redacted.make(value)) : Option.none()
 
 /** Builds stored tokens from raw texts (unusable texts become `none`). */
 export const fromStrings = (accessToken: unknown, refreshToken: unknown): StoredTokens => ({

@@ -202,8 +202,7 @@ export const readTokens = (cookies: CookieMap, projectId: string, options?: Read
   if (Option.isNone(refresh)) return empty
   const refreshToken = refresh.value.refreshToken
   const pair = parseJson(cookies.get(accessCookieName))
-  const accessToken =
-    Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && isCookieToken(pair[1]) ? pair[1] : undefined
+  const accessToken = Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && isCookieToken(pair[1]) ? pair[1] : undefined
   return fromStrings(accessToken, refreshToken)
 }
 
@@ -301,8 +300,7 @@ export const serializeOAuthVerifier = (state: string, verifier: string, secure: 
   serializeCookie(oauthVerifierCookieName(state), verifier, { maxAgeSeconds: oauthVerifierCookieMaxAgeSeconds, secure })
 
 /** The `stack-is-https=true` marker cookie (1 year, always `Secure`). */
-export const serializeIsHttpsMarker = (): string =>
-  serializeCookie(isHttpsCookieName, "true", { maxAgeSeconds: refreshCookieMaxAgeSeconds, secure: true })
+export const serializeIsHttpsMarker = (): string => serializeCookie(isHttpsCookieName, "true", { maxAgeSeconds: refreshCookieMaxAgeSeconds, secure: true })
 
 // ---------------------------------------------------------------------------------------------
 // Implementation

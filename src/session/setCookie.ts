@@ -92,5 +92,4 @@ const build = (cookie: HostCookie, domain: string | undefined): string => {
 }
 
 /** Lone UTF-16 surrogates (which `encodeURIComponent` refuses) replaced by U+FFFD. */
-const wellFormed = (text: string): string =>
-  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+const wellFormed = (text: string): string => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")

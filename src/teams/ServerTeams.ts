@@ -15,7 +15,20 @@ import * as Endpoint from "../core/Endpoint.js"
 import type { ServerTeam } from "../users/User.js"
 import { TeamMemberProfileUpdate } from "./TeamMemberProfiles.js"
 import { teamPrefixes } from "./Teams.js"
-import { ServerTeamCreate, ServerTeamUpdate, addMemberEndpoint, createEndpoint, deleteEndpoint, getEndpoint, getMemberProfileEndpoint, listEndpoint, listMemberProfilesEndpoint, removeMemberEndpoint, updateEndpoint, updateMemberProfileEndpoint } from "./internal/serverTeams.js"
+import {
+  addMemberEndpoint,
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  getMemberProfileEndpoint,
+  listEndpoint,
+  listMemberProfilesEndpoint,
+  removeMemberEndpoint,
+  ServerTeamCreate,
+  ServerTeamUpdate,
+  updateEndpoint,
+  updateMemberProfileEndpoint
+} from "./internal/serverTeams.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/serverTeams.ts`). */
 export { ServerTeamCreate, ServerTeamUpdate } from "./internal/serverTeams.js"

@@ -17,7 +17,16 @@ import * as Effect from "effect/Effect"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { callbackUrl } from "../core/HandlerUrls.js"
-import { acceptByIdEndpoint, acceptEndpoint, checkCodeEndpoint, detailsEndpoint, listEndpoint, listMineEndpoint, revokeEndpoint, sendEndpoint } from "./internal/teamInvitations.js"
+import {
+  acceptByIdEndpoint,
+  acceptEndpoint,
+  checkCodeEndpoint,
+  detailsEndpoint,
+  listEndpoint,
+  listMineEndpoint,
+  revokeEndpoint,
+  sendEndpoint
+} from "./internal/teamInvitations.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/teamInvitations.ts`). */
 export { InvitationDetails, TeamInvitation } from "./internal/teamInvitations.js"

@@ -12,11 +12,10 @@
 import * as Effect from "effect/Effect"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { TeamMemberProfileUpdate, getEndpoint, listEndpoint, updateEndpoint } from "./internal/teamMemberProfiles.js"
+import { getEndpoint, listEndpoint, TeamMemberProfileUpdate, updateEndpoint } from "./internal/teamMemberProfiles.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/teamMemberProfiles.ts`). */
 export { ServerTeamMemberProfile, TeamMemberProfile, TeamMemberProfileUpdate } from "./internal/teamMemberProfiles.js"
-
 
 /** The cache key of a team's member list. */
 export const listKey = (teamId: string): QueryCache.Key => ["team-members", teamId]

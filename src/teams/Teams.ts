@@ -16,7 +16,17 @@ import * as Effect from "effect/Effect"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
-import { ClientTeamUpdate, clientTeamCreationDisabledText, createEndpoint, deleteEndpoint, getEndpoint, invalidProfileImageText, listMineEndpoint, removeMembershipEndpoint, updateEndpoint } from "./internal/teams.js"
+import {
+  clientTeamCreationDisabledText,
+  ClientTeamUpdate,
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  invalidProfileImageText,
+  listMineEndpoint,
+  removeMembershipEndpoint,
+  updateEndpoint
+} from "./internal/teams.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/teams.ts`). */
 export { ClientTeamCreate, ClientTeamUpdate } from "./internal/teams.js"

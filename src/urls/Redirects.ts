@@ -50,16 +50,11 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Navigation, NavigationUnavailable, type NavigationShape } from "../auth/GetUser.js"
+import { Navigation, type NavigationShape, NavigationUnavailable } from "../auth/GetUser.js"
 import * as Projects from "../projects/Projects.js"
 import { defaultPaths, type HandlerName, type HandlerPaths, HandlerUrls } from "../core/HandlerUrls.js"
 import { parseUrl } from "../core/Wire.js"
-import {
-  RedirectFailed,
-  RedirectMethod,
-  type RedirectMethodShape,
-  RedirectUnavailable
-} from "../core/RedirectMethod.js"
+import { RedirectFailed, RedirectMethod, type RedirectMethodShape, RedirectUnavailable } from "../core/RedirectMethod.js"
 import { check, type TrustOptions, UntrustedRedirectUrl } from "./UrlTrust.js"
 
 export { UntrustedRedirectUrl } from "./UrlTrust.js"
@@ -72,10 +67,10 @@ export { UntrustedRedirectUrl } from "./UrlTrust.js"
 export {
   type FrameworkRouter,
   layerMethod,
-  type MethodOptions,
   methodCustom,
   methodFramework,
   methodNone,
+  type MethodOptions,
   methodWindow,
   type NavigateFunctionOptions,
   RedirectFailed,
@@ -111,8 +106,7 @@ export type RedirectError = UntrustedRedirectUrl | RedirectUnavailable | Redirec
 export const navigationFor = (method: RedirectMethodShape): NavigationShape => ({
   currentUrl: Effect.flatMap(method.currentUrl, (current) =>
     Option.match(current, {
-      onNone: () =>
-        Effect.fail(new NavigationUnavailable({ message: `The ${method.kind} redirect method does not know the current page.`, url: "" })),
+      onNone: () => Effect.fail(new NavigationUnavailable({ message: `The ${method.kind} redirect method does not know the current page.`, url: "" })),
       onSome: (url) => Effect.succeed(url.href)
     })),
   replace: (url) =>
@@ -123,8 +117,7 @@ export const navigationFor = (method: RedirectMethodShape): NavigationShape => (
 })
 
 /** A layer giving `GetUser`'s `Navigation` from a redirect method, with the trusted-URL check (see {@link navigationFor}). */
-export const layerNavigation = (method: RedirectMethodShape): Layer.Layer<Navigation> =>
-  Layer.succeed(Navigation, navigationFor(method))
+export const layerNavigation = (method: RedirectMethodShape): Layer.Layer<Navigation> => Layer.succeed(Navigation, navigationFor(method))
 
 // ---------------------------------------------------------------------------------------------
 // Trusted domains
@@ -188,19 +181,20 @@ interface Environment {
   readonly trust: TrustOptions
 }
 
-const environmentOf = (method: RedirectMethodShape): Effect.Effect<Environment> => Effect.gen(function*() {
-  const trust = yield* RedirectTrust
-  const urls = yield* Effect.serviceOption(HandlerUrls)
-  const current = yield* method.currentUrl
-  const appUrl = Option.flatMap(urls, (service) => Option.flatMap(service.appUrl, parseUrl))
-  const appOrigin = Option.orElse(appUrl, () => current).pipe(Option.map((url) => url.origin), Option.getOrUndefined)
-  return {
-    method,
-    paths: Option.match(urls, { onNone: () => defaultPaths, onSome: (service) => service.paths }),
-    current,
-    trust: { appOrigin, trustedDomains: trust.trustedDomains, allowLocalhost: trust.allowLocalhost }
-  }
-})
+const environmentOf = (method: RedirectMethodShape): Effect.Effect<Environment> =>
+  Effect.gen(function* () {
+    const trust = yield* RedirectTrust
+    const urls = yield* Effect.serviceOption(HandlerUrls)
+    const current = yield* method.currentUrl
+    const appUrl = Option.flatMap(urls, (service) => Option.flatMap(service.appUrl, parseUrl))
+    const appOrigin = Option.orElse(appUrl, () => current).pipe(Option.map((url) => url.origin), Option.getOrUndefined)
+    return {
+      method,
+      paths: Option.match(urls, { onNone: () => defaultPaths, onSome: (service) => service.paths }),
+      current,
+      trust: { appOrigin, trustedDomains: trust.trustedDomains, allowLocalhost: trust.allowLocalhost }
+    }
+  })
 
 const environment: Effect.Effect<Environment> = Effect.flatMap(RedirectMethod, environmentOf)
 
@@ -239,7 +233,7 @@ const checked = (target: string, environment: Environment): Effect.Effect<string
   Either.match(check(target, environment.trust), { onLeft: Effect.fail, onRight: Effect.succeed })
 
 const go = (target: string, environment: Environment, replace: boolean): Effect.Effect<void, RedirectError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const url = yield* checked(target, environment)
     yield* environment.method.navigate(url, { replace })
     if (Duration.greaterThan(environment.method.wait, Duration.zero)) yield* Effect.sleep(environment.method.wait)
@@ -249,8 +243,7 @@ const go = (target: string, environment: Environment, replace: boolean): Effect.
  * Checks a redirect target against the current page's (or `HandlerUrls`' app) origin and the
  * trusted domains, and returns it normalised. Fails with `UntrustedRedirectUrl`.
  */
-export const ensureTrusted = (url: string | URL): Effect.Effect<string, UntrustedRedirectUrl> =>
-  Effect.flatMap(environment, (env) => checked(String(url), env))
+export const ensureTrusted = (url: string | URL): Effect.Effect<string, UntrustedRedirectUrl> => Effect.flatMap(environment, (env) => checked(String(url), env))
 
 /**
  * The checked URL a redirect to a handler page would go to (with `after_auth_return_to` handled),
@@ -321,7 +314,7 @@ export const redirectToMfa = (options?: RedirectOptions) => redirectTo("mfa", op
  * an overridden page is not trusted.
  */
 export const cliAuthConfirmUrl = (loginCode: string): Effect.Effect<string, UntrustedRedirectUrl> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const env = yield* environment
     const page = env.paths.cliAuthConfirm
     const base = env.trust.appOrigin ?? "https://relative.stack-auth-effect.invalid"

@@ -124,9 +124,7 @@ export const isLocalhost = (url: URL): boolean =>
  * Whitespace (ASCII and Unicode), C0/C1 controls, DEL, zero-width and bidi controls, the BOM,
  * and the backslash, which the URL parser treats as a slash.
  */
-const forbiddenCharacter =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/
+const forbiddenCharacter = /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/
 
 const sentinelOrigin = "https://relative.stack-auth-effect.invalid"
 

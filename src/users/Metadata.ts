@@ -79,8 +79,7 @@ type MetadataField = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetada
 type KindOf<F extends MetadataField> = F extends "clientMetadata" ? "client" : F extends "clientReadOnlyMetadata" ? "clientReadOnly" : "server"
 
 /** The decoded type of field `F` under the owner's schemas `O` (`unknown` without a schema). */
-type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }]
-  ? S extends MetadataSchema ? Schema.Schema.Type<S> : unknown
+type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }] ? S extends MetadataSchema ? Schema.Schema.Type<S> : unknown
   : unknown
 
 type OwnerOf<S, K extends "user" | "team"> = [S] extends [{ readonly [P in K]: infer O }] ? O : undefined
@@ -95,8 +94,7 @@ export type TypedTeam<T, S extends Schemas> = {
  * and whose `selectedTeam` is a {@link TypedTeam}.
  */
 export type TypedUser<T, S extends Schemas> = {
-  [K in keyof T]: K extends MetadataField
-    ? FieldType<OwnerOf<S, "user">, K>
+  [K in keyof T]: K extends MetadataField ? FieldType<OwnerOf<S, "user">, K>
     : K extends "selectedTeam" ? (null extends T[K] ? null : never) | TypedTeam<Exclude<T[K], null>, S>
     : T[K]
 }
@@ -164,7 +162,12 @@ const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Ow
       const value: unknown = (record as { readonly [key: string]: unknown })[field]
       fields[field] = yield* Schema.decodeUnknown(schema)(value).pipe(
         Effect.mapError((error) =>
-          new MetadataDecodeError({ owner, id: record.id, field, message: `${field} of ${owner} ${record.id} does not match its schema: ${describeIssues(error)}` })
+          new MetadataDecodeError({
+            owner,
+            id: record.id,
+            field,
+            message: `${field} of ${owner} ${record.id} does not match its schema: ${describeIssues(error)}`
+          })
         )
       )
     }
@@ -180,9 +183,7 @@ const encodeOwner = <T extends object>(schemas: OwnerSchemas | undefined, update
       const value: unknown = (update as { readonly [key: string]: unknown })[field]
       if (schema === undefined || value === undefined) continue
       fields[field] = yield* Schema.encodeUnknown(schema)(value).pipe(
-        Effect.mapError((error) =>
-          new InvalidArgument({ argument: field, message: `${field} does not encode: ${describeIssues(error)}` })
-        )
+        Effect.mapError((error) => new InvalidArgument({ argument: field, message: `${field} does not encode: ${describeIssues(error)}` }))
       )
     }
     return { ...update, ...fields }
@@ -223,8 +224,7 @@ export const make = <const S extends Schemas>(schemas: S) => {
   const decodeOption = <A, B, E, R>(decode: (a: A) => Effect.Effect<B, E, R>) => (option: Option.Option<A>) =>
     Option.match(option, { onNone: () => Effect.succeed(Option.none<B>()), onSome: (a) => Effect.map(decode(a), Option.some) })
 
-  const decodeAll = <A, B, E, R>(decode: (a: A) => Effect.Effect<B, E, R>) => (items: ReadonlyArray<A>) =>
-    Effect.forEach(items, decode)
+  const decodeAll = <A, B, E, R>(decode: (a: A) => Effect.Effect<B, E, R>) => (items: ReadonlyArray<A>) => Effect.forEach(items, decode)
 
   const encodeUser = <T extends object>(update: T) => encodeOwner(schemas.user, update)
   const encodeTeam = <T extends object>(update: T) => encodeOwner(schemas.team, update)
@@ -257,8 +257,7 @@ export const make = <const S extends Schemas>(schemas: S) => {
           Effect.map(decodeAll((user: User.ServerUser) => decodeUser(user))(page.items), (items) => ({
             items,
             nextCursor: page.nextCursor
-          }))
-        ),
+          }))),
       /** `ServerUsers.stream`, every user decoded as it is pulled. */
       stream: (options?: ServerUsers.ListOptions) => Stream.mapEffect(ServerUsers.stream(options), (user) => decodeUser(user)),
       /** `ServerUsers.getCurrent`, decoded. */
@@ -285,8 +284,7 @@ export const make = <const S extends Schemas>(schemas: S) => {
           ServerUsers.GetUserRequirements
         >,
       /** `ServerUsers.getByApiKey`, decoded. */
-      getByApiKey: (apiKey: string | Redacted.Redacted<string>) =>
-        Effect.flatMap(ServerUsers.getByApiKey(apiKey), decodeOption((user) => decodeUser(user))),
+      getByApiKey: (apiKey: string | Redacted.Redacted<string>) => Effect.flatMap(ServerUsers.getByApiKey(apiKey), decodeOption((user) => decodeUser(user))),
       /** `ServerUsers.fromRequest`, decoded. */
       fromRequest: (request: RequestTokenStore.RequestLike, options: RequestTokenStore.RequestTokenStoreOptions) =>
         Effect.flatMap(ServerUsers.fromRequest(request, options), decodeOption((user) => decodeUser(user))),
@@ -331,13 +329,11 @@ export const make = <const S extends Schemas>(schemas: S) => {
     /** `ServerTeams` with typed metadata. */
     ServerTeams: {
       /** `ServerTeams.list`, decoded. */
-      list: (options?: { readonly userId?: string }) =>
-        Effect.flatMap(ServerTeams.list(options), decodeAll((team: User.ServerTeam) => decodeTeam(team))),
+      list: (options?: { readonly userId?: string }) => Effect.flatMap(ServerTeams.list(options), decodeAll((team: User.ServerTeam) => decodeTeam(team))),
       /** `ServerTeams.get`, decoded. */
       get: (teamId: string) => Effect.flatMap(ServerTeams.get(teamId), (team) => decodeTeam(team)),
       /** `ServerTeams.getByApiKey`, decoded. */
-      getByApiKey: (apiKey: string | Redacted.Redacted<string>) =>
-        Effect.flatMap(ServerTeams.getByApiKey(apiKey), decodeOption((team) => decodeTeam(team))),
+      getByApiKey: (apiKey: string | Redacted.Redacted<string>) => Effect.flatMap(ServerTeams.getByApiKey(apiKey), decodeOption((team) => decodeTeam(team))),
       /** `ServerTeams.create`, the input encoded first. */
       create: (input: ServerTeamCreate<S>) =>
         encodeTeam(input).pipe(

@@ -19,7 +19,18 @@ import * as RequestTokenStore from "../session/RequestTokenStore.js"
 import * as Session from "../session/Session.js"
 import type { TokenStoreError } from "../session/TokenStore.js"
 import { ServerUser } from "./User.js"
-import { ListQuery, ServerUserCreate, ServerUserUpdate, createEndpoint, deleteEndpoint, getByIdEndpoint, getCurrentServerEndpoint, listEndpoint, updateCurrentServerEndpoint, updateEndpoint } from "./internal/serverUsers.js"
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getByIdEndpoint,
+  getCurrentServerEndpoint,
+  listEndpoint,
+  ListQuery,
+  ServerUserCreate,
+  ServerUserUpdate,
+  updateCurrentServerEndpoint,
+  updateEndpoint
+} from "./internal/serverUsers.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/serverUsers.ts`). */
 export { RiskScoresInput, ServerUserCreate, ServerUserUpdate, UserPage } from "./internal/serverUsers.js"
@@ -59,7 +70,8 @@ export const list = Effect.fn("ServerUsers.list")(function* (options: ListOption
   if (options.onlyAnonymous === true && options.includeAnonymous === false) {
     return yield* Effect.fail(
       new InvalidArgument({
-        message: "onlyAnonymous: true lists anonymous users, which includeAnonymous: false leaves out; drop includeAnonymous (onlyAnonymous implies it) or onlyAnonymous.",
+        message:
+          "onlyAnonymous: true lists anonymous users, which includeAnonymous: false leaves out; drop includeAnonymous (onlyAnonymous implies it) or onlyAnonymous.",
         argument: "onlyAnonymous"
       })
     )
@@ -77,10 +89,12 @@ export const list = Effect.fn("ServerUsers.list")(function* (options: ListOption
  */
 export const stream = (options: ListOptions = {}) => {
   const limit = options.limit ?? 100
-  return Stream.paginateChunkEffect(options.cursor, (cursor: string | undefined) =>
-    list({ ...options, limit, ...(cursor === undefined ? {} : { cursor }) }).pipe(
-      Effect.map((page) => [Chunk.fromIterable(page.items), page.nextCursor] as const)
-    )
+  return Stream.paginateChunkEffect(
+    options.cursor,
+    (cursor: string | undefined) =>
+      list({ ...options, limit, ...(cursor === undefined ? {} : { cursor }) }).pipe(
+        Effect.map((page) => [Chunk.fromIterable(page.items), page.nextCursor] as const)
+      )
   )
 }
 
@@ -231,8 +245,7 @@ export const fromRequest = (
   // builds an `Error` on every call to capture it, and this is a backend's per-request call.
   Effect.withSpan(
     Effect.flatMap(RequestTokenStore.readRequestTokens(request, options), (tokens) =>
-      Effect.flatMap(Session.makeForRequest(tokens), (session) => orNone(Endpoint.callInSession(getCurrentServerEndpoint, {}, session)))
-    ),
+      Effect.flatMap(Session.makeForRequest(tokens), (session) => orNone(Endpoint.callInSession(getCurrentServerEndpoint, {}, session)))),
     "ServerUsers.fromRequest",
     { captureStackTrace: false }
   )

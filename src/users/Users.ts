@@ -12,7 +12,7 @@ import * as Endpoint from "../core/Endpoint.js"
 import { catchPlainText } from "../core/Errors.js"
 import { Session } from "../session/Session.js"
 import { CurrentUser } from "./User.js"
-import { CurrentUserUpdate, clientUserDeletionDisabledText, deleteCurrentEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "./internal/users.js"
+import { clientUserDeletionDisabledText, CurrentUserUpdate, deleteCurrentEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "./internal/users.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/users.ts`). */
 export { CurrentUserUpdate } from "./internal/users.js"

@@ -31,8 +31,7 @@ describe("ServerUserApiKeys (a user's keys by id)", () => {
       const revoked = yield* run(ServerUserApiKeys.revoke(ada.userId, created.id))
       expect(revoked.manuallyRevokedAt).toBeInstanceOf(Date)
       expect((yield* Effect.flip(run(ServerUserApiKeys.check(created.value))))._tag).toBe("ApiKeyRevoked")
-    })
-  )
+    }))
 
   it.scoped("an unknown user is UserNotFound; a key of another user is ApiKeyNotFound", () =>
     Effect.gen(function* () {
@@ -45,8 +44,7 @@ describe("ServerUserApiKeys (a user's keys by id)", () => {
       const key = yield* run(ServerUserApiKeys.create(ada.userId, { description: "ada's", expiresAt: null }))
       const other = yield* Effect.flip(run(ServerUserApiKeys.get(bob.userId, key.id)))
       expect(other._tag).toBe("ApiKeyNotFound")
-    })
-  )
+    }))
 
   it.scoped("with user API keys off, server access fails with UserApiKeysNotEnabled too", () =>
     Effect.gen(function* () {
@@ -54,6 +52,5 @@ describe("ServerUserApiKeys (a user's keys by id)", () => {
       const ada = yield* signUp("ada@example.com")
       const error = yield* Effect.flip(within(server)(ServerUserApiKeys.list(ada.userId)))
       expect(error._tag).toBe("UserApiKeysNotEnabled")
-    })
-  )
+    }))
 })

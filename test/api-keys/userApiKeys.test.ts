@@ -20,7 +20,9 @@ const setup = (enabled = true) =>
     const counting = countingClient(emulator)
     const options = { projectId: project.projectId, publishableClientKey: project.publishableClientKey, httpClient: counting.layer }
     const client = yield* Layer.build(Stack.layerClient(options))
-    const user = yield* Password.signUpWithPassword({ email: "keys@example.com", password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(client))
+    const user = yield* Password.signUpWithPassword({ email: "keys@example.com", password: "correct horse", noVerificationCallback: true }).pipe(
+      Effect.provide(client)
+    )
     const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: project.secretServerKey }))
     return { emulator, project, client, server, user, requests: counting.count }
   })
@@ -62,8 +64,7 @@ describe("UserApiKeys", () => {
       expect(error._tag).toBe("ApiKeyRevoked")
       expect(yield* ServerUserApiKeys.checkOrNone(Redacted.make(value)).pipe(Effect.provide(server))).toEqual(Option.none())
       expect(Option.isSome(yield* ServerUserApiKeys.checkOrNone(Redacted.value(first.value)).pipe(Effect.provide(server)))).toBe(true)
-    })
-  )
+    }))
 
   it.scoped("a key with an expiry checks until then, ApiKeyExpired afterwards; a public key is pk_", () =>
     Effect.gen(function* () {
@@ -81,8 +82,7 @@ describe("UserApiKeys", () => {
       expect(error._tag).toBe("ApiKeyExpired")
       expect(yield* ServerUserApiKeys.checkOrNone(created.value).pipe(Effect.provide(server))).toEqual(Option.none())
       expect(UserApiKeys.validity(created, new Date(now + 2 * hour))).toBe("expired")
-    })
-  )
+    }))
 
   it.scoped("check: unknown or malformed values are ApiKeyNotFound; a team key is WrongApiKeyType", () =>
     Effect.gen(function* () {
@@ -99,8 +99,7 @@ describe("UserApiKeys", () => {
       expect(error._tag).toBe("WrongApiKeyType")
       expect(error.message).toBe("This endpoint is for user API keys, but a team API key was provided.")
       expect(yield* ServerUserApiKeys.checkOrNone(team.value).pipe(Effect.provide(server))).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.scoped("another user's key is ApiKeyNotFound; the stored record keeps only a hash and the last four", () =>
     Effect.gen(function* () {
@@ -116,8 +115,7 @@ describe("UserApiKeys", () => {
       const stored = JSON.stringify([...emulator.state.projects.get(project.projectId)!.apiKeys!.values()])
       expect(stored).not.toContain(Redacted.value(created.value))
       expect(stored).toContain(Redacted.value(created.value).slice(-4))
-    })
-  )
+    }))
 
   it.scoped("a project without user API keys: UserApiKeysNotEnabled with the service's text", () =>
     Effect.gen(function* () {
@@ -126,8 +124,7 @@ describe("UserApiKeys", () => {
       expect(error).toEqual(UserApiKeys.UserApiKeysNotEnabled.make())
       expect(error.message).toBe("User API keys are not enabled for this project.")
       expect((yield* Effect.flip(UserApiKeys.list().pipe(Effect.provide(client))))._tag).toBe("UserApiKeysNotEnabled")
-    })
-  )
+    }))
 
   it.scoped("an owner naming a team (or a user and a team) is InvalidArgument before anything is sent", () =>
     Effect.gen(function* () {
@@ -141,8 +138,7 @@ describe("UserApiKeys", () => {
       expect(requests()).toBe(before)
       expect(yield* Effect.flip(ApiKey.resolveOwner({ userId: "me", teamId }))).toMatchObject({ argument: "owner" })
       expect(yield* ApiKey.resolveOwner({ teamId })).toEqual({ type: "team", teamId })
-    })
-  )
+    }))
 })
 
 describe("API key validity (SPEC.md §4, user/team keys)", () => {
@@ -158,7 +154,7 @@ describe("API key validity (SPEC.md §4, user/team keys)", () => {
 describe("the emulator's key format", () => {
   it("CRC-32 matches the standard check value and the recorded key", () => {
     expect(crc32Hex("123456789")).toBe("cbf43926")
-    const recorded = (load("api-keys/02-user-key-create").response.body as { id: string; value: string })
+    const recorded = load("api-keys/02-user-key-create").response.body as { id: string; value: string }
     expect(parseKey(recorded.value)).toEqual({ isPublic: false, id: recorded.id, type: "user" })
     expect(parseKey(recorded.value.replace(/.$/, (c) => (c === "0" ? "1" : "0")))).toBeUndefined()
     expect(parseKey(recorded.value.replace("user1", "team1"))).toBeUndefined()

@@ -38,16 +38,16 @@ const file = (path: string, ...targets: ReadonlyArray<string>): SourceFile => ({
 describe("the import-rank checker", () => {
   it("reads static, type-only, re-export, side-effect and dynamic imports, resolving .js to .ts", () => {
     const text = [
-      'import * as Effect from "effect/Effect"',
-      'import type { Session } from "../session/Session.js"',
-      'import {',
-      '  a,',
-      '  b',
-      '} from "./internal/call.js"',
-      'export { c } from "./Wire.js"',
-      'export * as D from "./D.js"',
-      'import "./polyfill.js"',
-      'const lazy = () => import("../emulator/Passkeys.js")'
+      "import * as Effect from \"effect/Effect\"",
+      "import type { Session } from \"../session/Session.js\"",
+      "import {",
+      "  a,",
+      "  b",
+      "} from \"./internal/call.js\"",
+      "export { c } from \"./Wire.js\"",
+      "export * as D from \"./D.js\"",
+      "import \"./polyfill.js\"",
+      "const lazy = () => import(\"../emulator/Passkeys.js\")"
     ].join("\n")
     expect(importsOf("src/core/Endpoint.ts", text)).toEqual([
       { target: "src/session/Session.ts", line: 2 },
@@ -70,12 +70,12 @@ describe("the import-rank checker", () => {
 
   it("reads re-exports and the package's own names apart from the other imports", () => {
     const text = [
-      'import * as Effect from "effect/Effect"',
-      'import { Stack } from "stack-auth-effect"',
-      'export * as Session from "./session/Session.js"',
-      'export type { ClientServices } from "./cache/ClientServices.js"',
-      'import { call } from "./core/internal/call.js"',
-      'const lazy = () => import("stack-auth-effect/react")'
+      "import * as Effect from \"effect/Effect\"",
+      "import { Stack } from \"stack-auth-effect\"",
+      "export * as Session from \"./session/Session.js\"",
+      "export type { ClientServices } from \"./cache/ClientServices.js\"",
+      "import { call } from \"./core/internal/call.js\"",
+      "const lazy = () => import(\"stack-auth-effect/react\")"
     ].join("\n")
     expect(reexportsOf("src/index.ts", text)).toEqual(["src/session/Session.ts", "src/cache/ClientServices.ts"])
     // what runs: everything but `import type` / `export type`
@@ -216,7 +216,11 @@ describe("the forbidden arrows", () => {
     const violations = checked(
       { path: "src/emulator/routes/cli.ts", imports: [{ target: "src/auth/Cli.ts", line: 18 }], runtime: ["src/auth/Cli.ts"] },
       { path: "src/emulator/SessionTokens.ts", imports: [{ target: "src/auth/Tokens.ts", line: 8 }], runtime: [] },
-      { path: "src/emulator/routes/teams.ts", imports: [{ target: "src/teams/internal/serverTeams.ts", line: 12 }], runtime: ["src/teams/internal/serverTeams.ts"] },
+      {
+        path: "src/emulator/routes/teams.ts",
+        imports: [{ target: "src/teams/internal/serverTeams.ts", line: 12 }],
+        runtime: ["src/teams/internal/serverTeams.ts"]
+      },
       { path: "src/emulator/routes/users.ts", imports: [{ target: "src/users/User.ts", line: 7 }], runtime: ["src/users/User.ts"] },
       { path: "src/auth/Cli.ts", imports: [{ target: "src/session/Session.ts", line: 1 }], runtime: ["src/session/Session.ts"] },
       { path: "src/auth/Tokens.ts", imports: [{ target: "src/session/Session.ts", line: 1 }], runtime: ["src/session/Session.ts"] },
@@ -302,13 +306,17 @@ describe("the forbidden arrows", () => {
   it("names an example importing the sources by a relative path or a name the package does not export", () => {
     const violations = checked(
       file("examples/demo.ts", "src/index.ts", "examples/support.ts"),
-      { path: "examples/react-app/src/App.tsx", imports: [], names: [{ specifier: "stack-auth-effect", line: 1 }, { specifier: "stack-auth-effect/internal/call", line: 2 }] },
+      {
+        path: "examples/react-app/src/App.tsx",
+        imports: [],
+        names: [{ specifier: "stack-auth-effect", line: 1 }, { specifier: "stack-auth-effect/internal/call", line: 2 }]
+      },
       file("examples/support.ts"),
       file("src/index.ts")
     )
     expect(violations).toEqual([
       "examples/demo.ts:1 imports src/index.ts: examples may import the package only by its name (stack-auth-effect, stack-auth-effect/…), not by a relative path",
-      'examples/react-app/src/App.tsx:2 imports stack-auth-effect/internal/call: not an entry point of package.json "exports"'
+      "examples/react-app/src/App.tsx:2 imports stack-auth-effect/internal/call: not an entry point of package.json \"exports\""
     ])
   })
 
@@ -360,10 +368,10 @@ describe("reading docs/ARCHITECTURE.md", () => {
   })
 
   it("fails on an arrow it cannot read: an unknown part, an unknown target, a bad exception, a missing table", () => {
-    expect(problems(doc(...ranks, "", ...arrows, "| emulater | `session` | — | typo |"))[0]).toContain('"emulater" not a part of the ranks table')
+    expect(problems(doc(...ranks, "", ...arrows, "| emulater | `session` | — | typo |"))[0]).toContain("\"emulater\" not a part of the ranks table")
     expect(problems(doc(...ranks, "", ...arrows, "| react | anything internal | — | vague |"))[0]).toContain("is neither a part in backticks nor one of")
     expect(problems(doc(...ranks, "", ...arrows, "| every part | another part's `internal/` | emulator -> core | arrow |"))[0]).toContain(
-      'the exception "emulator -> core" is not "part → part"'
+      "the exception \"emulator -> core\" is not \"part → part\""
     )
     expect(problems(doc(...ranks))).toEqual([`no forbidden-arrows table (a table headed "${arrowsHeader}")`])
   })

@@ -35,11 +35,11 @@ export type Rule =
    * part of its own here), except from a part to a part listed in `except`.
    */
   | {
-      readonly kind: "internal"
-      readonly from: ReadonlyArray<string> | "every"
-      readonly except: ReadonlyArray<{ readonly from: string; readonly to: string }>
-      readonly row: string
-    }
+    readonly kind: "internal"
+    readonly from: ReadonlyArray<string> | "every"
+    readonly except: ReadonlyArray<{ readonly from: string; readonly to: string }>
+    readonly row: string
+  }
   /** `From` imports from other parts only the package's public modules (see {@link publicModules}). */
   | { readonly kind: "public"; readonly from: ReadonlyArray<string>; readonly row: string }
   /** `From` imports the package by its name (an entry of package.json `exports`), never by a relative path out of its folders. */
@@ -214,7 +214,8 @@ export interface SourceFile {
 /** A broken rule, as a sentence naming the file, the line and the import. */
 export type Violation = string
 
-const specifierPattern = /(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g
+const specifierPattern =
+  /(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g
 
 const specifiers = (text: string) =>
   [...text.matchAll(specifierPattern)].flatMap((match) => {
@@ -255,12 +256,10 @@ export const packageNamesOf = (text: string, packageName = "stack-auth-effect"):
 const inFolder = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`)
 
 /** The part a project-relative path belongs to, if any. */
-export const partOf = (path: string, within: ReadonlyArray<Part> = parts) =>
-  within.find((part) => part.folders.some((folder) => inFolder(path, folder)))
+export const partOf = (path: string, within: ReadonlyArray<Part> = parts) => within.find((part) => part.folders.some((folder) => inFolder(path, folder)))
 
 /** The folder of the ranks table a path is in (`src/teams`), the unit of the `internal/` rule. */
-const folderOf = (path: string, within: ReadonlyArray<Part>) =>
-  within.flatMap((part) => part.folders).find((folder) => inFolder(path, folder))
+const folderOf = (path: string, within: ReadonlyArray<Part>) => within.flatMap((part) => part.folders).find((folder) => inFolder(path, folder))
 
 /**
  * The package's public modules: the entry points' sources and every module they re-export from
@@ -299,8 +298,7 @@ export const check = (files: ReadonlyArray<SourceFile>, options: CheckOptions = 
   const entries = options.entries ?? readEntries(projectRoot)
   const violations: Array<Violation> = []
   const known = new Set(files.map((file) => file.path))
-  const resolveTarget = (target: string) =>
-    known.has(target) ? target : known.has(target.replace(/\.ts$/, ".tsx")) ? target.replace(/\.ts$/, ".tsx") : target
+  const resolveTarget = (target: string) => known.has(target) ? target : known.has(target.replace(/\.ts$/, ".tsx")) ? target.replace(/\.ts$/, ".tsx") : target
   const exported = publicModules(files, entries)
   const byPath = new Map(files.map((file) => [file.path, file]))
   const runtimeOf = (file: SourceFile) => (file.runtime ?? file.imports.map((entry) => entry.target)).map(resolveTarget)
@@ -355,10 +353,16 @@ export const check = (files: ReadonlyArray<SourceFile>, options: CheckOptions = 
           break
         }
         case "public":
-          if (from.name !== to.name && !exported.has(target)) return `${from.name} imports only the package's public modules, and no entry point exports ${target}`
+          if (from.name !== to.name && !exported.has(target)) {
+            return `${from.name} imports only the package's public modules, and no entry point exports ${target}`
+          }
           break
         case "byName":
-          if (from.name !== to.name) return `${from.name} may import the package only by its name (${entries[0]?.name ?? "its name"}, ${entries[0]?.name ?? "its name"}/…), not by a relative path`
+          if (from.name !== to.name) {
+            return `${from.name} may import the package only by its name (${entries[0]?.name ?? "its name"}, ${
+              entries[0]?.name ?? "its name"
+            }/…), not by a relative path`
+          }
           break
       }
     }

@@ -49,8 +49,7 @@ describe("the public surface of the root entry", () => {
 
   it("exports no wire-only schema (payloads, queries, path parameters) and no wire text", () => {
     const wireOnly = members
-      .filter(([name, value]) =>
-        (Schema.isSchema(value) && /(Payload|Query|Params)$/.test(name)) || (typeof value === "string" && /Text$/.test(name)))
+      .filter(([name, value]) => (Schema.isSchema(value) && /(Payload|Query|Params)$/.test(name)) || (typeof value === "string" && /Text$/.test(name)))
       .map(([name]) => name)
     expect(wireOnly).toEqual([])
   })

@@ -48,8 +48,7 @@ export const measure = (): Surface => {
   if (source === undefined) throw new Error(`cannot read ${entry}`)
   const moduleSymbol = checker.getSymbolAtLocation(source)
   if (moduleSymbol === undefined) throw new Error(`${entry} is not a module`)
-  const resolve = (symbol: ts.Symbol): ts.Symbol =>
-    (symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol
+  const resolve = (symbol: ts.Symbol): ts.Symbol => (symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol
   const isRuntime = (symbol: ts.Symbol): boolean => (resolve(symbol).flags & ts.SymbolFlags.Value) !== 0
   const names: Array<PublicName> = []
   const rootExports = checker.getExportsOfModule(moduleSymbol)

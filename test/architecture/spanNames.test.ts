@@ -70,15 +70,15 @@ export const endpointNameProblems = (path: string, text: string, siblings: Reado
 describe("span names", () => {
   it("the rule reads spans and exports as intended", () => {
     const text = [
-      'export const signIn = Effect.fn("Password.signIn")(function* () {})',
-      'const remove = Effect.fn("Password.delete")(function* () {})',
+      "export const signIn = Effect.fn(\"Password.signIn\")(function* () {})",
+      "const remove = Effect.fn(\"Password.delete\")(function* () {})",
       "export { remove as delete }",
-      'export const signUp = Effect.fn("Auth.signUp")(function* () {})',
-      'export const other = Effect.fn("Password.renamed")(function* () {})'
+      "export const signUp = Effect.fn(\"Auth.signUp\")(function* () {})",
+      "export const other = Effect.fn(\"Password.renamed\")(function* () {})"
     ].join("\n")
     expect(spanProblems(`${projectRoot}src/auth/Password.ts`, text)).toEqual([
-      'src/auth/Password.ts:4 Effect.fn("Auth.signUp"): the module is Password',
-      'src/auth/Password.ts:5 Effect.fn("Password.renamed"): Password exports no renamed'
+      "src/auth/Password.ts:4 Effect.fn(\"Auth.signUp\"): the module is Password",
+      "src/auth/Password.ts:5 Effect.fn(\"Password.renamed\"): Password exports no renamed"
     ])
   })
 

@@ -27,13 +27,12 @@ describe("CallbackUrlRequired", () => {
       expect(error._tag).toBe("CallbackUrlRequired")
       expect(error.message).toBe(
         "verificationCallbackUrl option is required in a non-browser environment. Pass verificationCallbackUrl (an absolute URL), or provide " +
-          'HandlerUrls.layer({ appUrl: "https://your.app" }) so the emailVerification page (/handler/email-verification) is resolved against your app, ' +
+          "HandlerUrls.layer({ appUrl: \"https://your.app\" }) so the emailVerification page (/handler/email-verification) is resolved against your app, " +
           "or pass noVerificationCallback: true."
       )
       expect(device.requests).toEqual([])
       expect(emulator.outbox()).toEqual([])
-    })
-  )
+    }))
 
   it.scoped("each way out works: HandlerUrls.layer({ appUrl }) and an explicit URL send the e-mail; noVerificationCallback sends none", () =>
     Effect.gen(function* () {
@@ -54,8 +53,7 @@ describe("CallbackUrlRequired", () => {
       yield* Password.signUpWithPassword({ email: "cy@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(optedOut.context))
       expect(optedOut.requests).toEqual(["POST /auth/password/sign-up"])
       expect(emulator.outbox({ email: "cy@example.com" })).toEqual([])
-    })
-  )
+    }))
 
   it.scoped("magic link, password reset, e-mail verification, contact-channel verification and invitations fail the same way, 0 requests each", () =>
     Effect.gen(function* () {
@@ -76,7 +74,7 @@ describe("CallbackUrlRequired", () => {
         Effect.flip(run(TeamInvitations.send({ teamId: team.id, email: "bob@example.com" })))
       ])
       expect(failures.map((error) => error._tag)).toEqual(Array(5).fill("CallbackUrlRequired"))
-      for (const error of failures) expect(error.message).toContain('provide HandlerUrls.layer({ appUrl: "https://your.app" })')
+      for (const error of failures) expect(error.message).toContain("provide HandlerUrls.layer({ appUrl: \"https://your.app\" })")
       expect(failures.map((error) => (error._tag === "CallbackUrlRequired" ? error.handler : ""))).toEqual([
         "magicLinkCallback",
         "passwordReset",
@@ -86,6 +84,5 @@ describe("CallbackUrlRequired", () => {
       ])
       expect(device.requests.length - before).toBe(0)
       expect(emulator.outbox()).toEqual([])
-    })
-  )
+    }))
 })

@@ -41,8 +41,7 @@ describe("EmailVerification", () => {
       expect(result.verified.primaryEmailVerified).toBe(true)
       expect(result.reused._tag).toBe("VerificationCodeAlreadyUsed")
       expect(result.already._tag).toBe("EmailAlreadyVerified")
-    })
-  )
+    }))
 
   it.effect("sign-up with HandlerUrls sends the verification e-mail to the default page; its code verifies", () =>
     Effect.gen(function* () {
@@ -56,8 +55,7 @@ describe("EmailVerification", () => {
         return Option.getOrThrow(yield* Users.getCurrent()).primaryEmailVerified
       }).pipe(Effect.provide(layer))
       expect(verified).toBe(true)
-    })
-  )
+    }))
 
   it.effect("a user without a primary e-mail → UserHasNoPrimaryEmail, without a request", () =>
     Effect.gen(function* () {
@@ -71,8 +69,7 @@ describe("EmailVerification", () => {
       expect(error._tag).toBe("UserHasNoPrimaryEmail")
       expect(error.message).toBe("User does not have a primary email")
       expect(emulator.outbox()).toHaveLength(before)
-    })
-  )
+    }))
 
   it.effect("a stale e-mail → EmailIsNotPrimaryEmail; no callback and no browser → CallbackUrlRequired; nobody signed in → UserNotSignedIn", () =>
     Effect.gen(function* () {
@@ -94,8 +91,7 @@ describe("EmailVerification", () => {
         expect(errors.stale.details).toEqual({ email: "old@example.com", primary_email: "ada@example.com" })
       }
       expect(errors.noCallback._tag).toBe("CallbackUrlRequired")
-    })
-  )
+    }))
 
   it.effect("a code whose e-mail changed since → HttpError 400 (the service's text)", () =>
     Effect.gen(function* () {
@@ -111,6 +107,5 @@ describe("EmailVerification", () => {
         expect(error.status).toBe(400)
         expect(error.body).toBe("Contact channel not found. Was your contact channel deleted?")
       }
-    })
-  )
+    }))
 })

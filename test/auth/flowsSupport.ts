@@ -13,8 +13,7 @@ import { testRetryPolicy } from "../support/fixtures.js"
 import { countingClient } from "../support/countingClient.js"
 
 /** A fresh emulator (few PBKDF2 iterations keep the suite fast). */
-export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
-  Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
+export const makeEmulator = (options: Emulator.EmulatorOptions = {}) => Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
 
 /** An SDK context with its own session, and the requests it sent. */
 export interface Device<R> {
@@ -24,7 +23,6 @@ export interface Device<R> {
   /** Every request sent, in order ("METHOD /path"). */
   readonly requests: ReadonlyArray<string>
 }
-
 
 const build = <R, E>(layer: Layer.Layer<R, E>, requests: Array<string>): Effect.Effect<Device<R>, never, Scope.Scope> =>
   Effect.map(Layer.build(layer).pipe(Effect.orDie), (context) => ({

@@ -37,8 +37,7 @@ describe("Tokens.getAccessToken", () => {
       expect(outcome.refreshesBefore).toBe(0)
       expect(counting.count("POST /auth/oauth/token")).toBe(1)
       expect(Redacted.value(Option.getOrThrow(outcome.fiftyFive))).not.toBe(plain)
-    })
-  )
+    }))
 
   it.live("a minimum outside 0…60000 ms is InvalidArgument with nothing sent; signed out is none", () =>
     Effect.gen(function* () {
@@ -53,6 +52,5 @@ describe("Tokens.getAccessToken", () => {
       expect(outcome.tooLong._tag === "InvalidArgument" && outcome.tooLong.argument).toBe("minMillisUntilExpiration")
       expect(outcome.negative._tag).toBe("InvalidArgument")
       expect(counting.count()).toBe(0)
-    })
-  )
+    }))
 })

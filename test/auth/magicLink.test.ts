@@ -53,8 +53,7 @@ describe("MagicLink", () => {
         return yield* MagicLink.signInWithOtp({ otp, nonce })
       }).pipe(Effect.provide(layer))
       expect(second).toEqual({ userId: first.signedIn.userId, isNewUser: false })
-    })
-  )
+    }))
 
   it.effect("a used link → VerificationCodeAlreadyUsed; an unknown code → VerificationCodeNotFound; no code in the URL → MagicLinkCodeMissing", () =>
     Effect.gen(function* () {
@@ -73,8 +72,7 @@ describe("MagicLink", () => {
       expect(errors.unknown._tag).toBe("VerificationCodeNotFound")
       expect(errors.missing._tag).toBe("MagicLinkCodeMissing")
       expect(errors.badOtp._tag).toBe("InvalidArgument")
-    })
-  )
+    }))
 
   it.effect("20 wrong typed codes void the real one (max attempts on the nonce)", () =>
     Effect.gen(function* () {
@@ -90,8 +88,7 @@ describe("MagicLink", () => {
         return yield* Effect.flip(MagicLink.signInWithOtp({ otp: real, nonce }))
       }).pipe(Effect.provide(layer))
       expect(error._tag).toBe("VerificationCodeMaxAttemptsReached")
-    })
-  )
+    }))
 
   it.effect("magic link off → MagicLinkNotEnabled (403 text); sign-up off → SignUpNotEnabled for a new e-mail", () =>
     Effect.gen(function* () {
@@ -110,8 +107,7 @@ describe("MagicLink", () => {
         )
       )
       expect(signUpOff._tag).toBe("SignUpNotEnabled")
-    })
-  )
+    }))
 
   it.effect("an existing user's unverified e-mail → UserEmailAlreadyExists; once verified, the magic link signs that user in", () =>
     Effect.gen(function* () {
@@ -131,8 +127,7 @@ describe("MagicLink", () => {
         return yield* MagicLink.signInWithMagicLinkCode(emulator.latestEmail({ email: "ada@example.com", kind: "magic_link" })!.code!)
       }).pipe(Effect.provide(layer))
       expect(signedIn).toEqual({ userId: outcome.userId, isNewUser: false })
-    })
-  )
+    }))
 
   it.effect("codeFromCallbackUrl reads the code query parameter of a URL or a string", () =>
     Effect.gen(function* () {
@@ -140,6 +135,5 @@ describe("MagicLink", () => {
       expect(yield* MagicLink.codeFromCallbackUrl(new URL("http://localhost:3000/cb?code=def"))).toBe("def")
       expect((yield* Effect.flip(MagicLink.codeFromCallbackUrl("not a url")))._tag).toBe("InvalidArgument")
       expect((yield* Effect.flip(MagicLink.codeFromCallbackUrl("http://localhost:3000/cb?code=")))._tag).toBe("MagicLinkCodeMissing")
-    })
-  )
+    }))
 })

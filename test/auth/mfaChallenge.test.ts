@@ -91,7 +91,9 @@ describe("Mfa.continuable: the second factor as a step the UI drives", () => {
       if (!(error instanceof MultiFactorAuthenticationRequired)) return yield* Effect.dieMessage("expected the MFA error")
       const attemptCode = error.details.attempt_code
       const challenge = Mfa.MfaChallenge.fromError(error)
-      for (const shown of [JSON.stringify(challenge), String(challenge), inspect(challenge, { showHidden: true, depth: 5 }), JSON.stringify({ step: challenge })]) {
+      for (
+        const shown of [JSON.stringify(challenge), String(challenge), inspect(challenge, { showHidden: true, depth: 5 }), JSON.stringify({ step: challenge })]
+      ) {
         expect(shown).not.toContain(attemptCode)
         expect(shown).toContain("MfaChallenge")
       }

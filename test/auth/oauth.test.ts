@@ -33,10 +33,11 @@ const setup = (options: { readonly emulatorOptions?: Emulator.EmulatorOptions; r
     const requests: Array<string> = []
     const recording: Emulator.Emulator = {
       ...emulator,
-      handle: (request) => Effect.suspend(() => {
-        requests.push(request.url)
-        return emulator.handle(request)
-      })
+      handle: (request) =>
+        Effect.suspend(() => {
+          requests.push(request.url)
+          return emulator.handle(request)
+        })
     }
     const identity = { email: "octo@example.com" }
     const page = OAuthBrowser.makeMemory({ url: options.url ?? `${appUrl}/sign-in`, onNavigate: (url) => follow(emulator, url, identity.email) })
@@ -202,7 +203,9 @@ describe("OAuth: handleCallback", () => {
       const { page, layer } = yield* setup()
       const details = { type: "email", contact_channel_value: "a@example.com", would_work_if_email_was_verified: true }
       page.setUrl(
-        `${appUrl}/handler/oauth-callback?keep=1&error=server_error&error_description=x&errorCode=CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE&message=Already+used&details=${encodeURIComponent(JSON.stringify(details))}`
+        `${appUrl}/handler/oauth-callback?keep=1&error=server_error&error_description=x&errorCode=CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE&message=Already+used&details=${
+          encodeURIComponent(JSON.stringify(details))
+        }`
       )
       const error = yield* Effect.flip(OAuth.handleCallback().pipe(Effect.provide(layer)))
       expect(error._tag).toBe("ContactChannelAlreadyUsedForAuthBySomeoneElse")

@@ -345,8 +345,8 @@ describe("client-side rules (SPEC.md §5)", () => {
         path === "/auth/passkey/initiate-passkey-registration"
           ? { ...body, options_json: { ...body.options_json, rp: { ...body.options_json.rp, id: "evil.example.com" } } }
           : path === "/auth/passkey/initiate-passkey-authentication"
-            ? { ...body, options_json: { ...body.options_json, rpId: "evil.example.com" } }
-            : body
+          ? { ...body, options_json: { ...body.options_json, rpId: "evil.example.com" } }
+          : body
       const env = yield* setup({ rewrite })
       yield* signUp(env)
       const registerError = yield* Effect.flip(env.run(Passkeys.register()))

@@ -15,8 +15,7 @@ const clientOf = (emulator: Emulator.Emulator) =>
     httpClient: Emulator.layerHttpClient(emulator)
   })
 
-const withApp = (emulator: Emulator.Emulator) =>
-  Layer.merge(clientOf(emulator), HandlerUrls.layer({ appUrl: "http://localhost:3000" }))
+const withApp = (emulator: Emulator.Emulator) => Layer.merge(clientOf(emulator), HandlerUrls.layer({ appUrl: "http://localhost:3000" }))
 
 describe("PasswordReset", () => {
   it.effect("send code (default callback page) → check → reset → sign in with the new password; sessions revoked", () =>
@@ -39,8 +38,7 @@ describe("PasswordReset", () => {
         Effect.provide(clientOf(emulator))
       )
       expect(signedIn.userId).toMatch(/^[0-9a-f-]{36}$/)
-    })
-  )
+    }))
 
   it.effect("an unknown e-mail gets the same answer and no e-mail", () =>
     Effect.gen(function* () {
@@ -49,8 +47,7 @@ describe("PasswordReset", () => {
         Effect.provide(clientOf(emulator))
       )
       expect(emulator.outbox({ email: "nobody@example.com" })).toHaveLength(0)
-    })
-  )
+    }))
 
   it.effect("without HandlerUrls or a browser, the default callback is a CallbackUrlRequired error (nothing sent)", () =>
     Effect.gen(function* () {
@@ -60,11 +57,10 @@ describe("PasswordReset", () => {
       expect(error._tag).toBe("CallbackUrlRequired")
       expect(error.message).toBe(
         "callbackUrl option is required in a non-browser environment. Pass callbackUrl (an absolute URL), or provide " +
-          'HandlerUrls.layer({ appUrl: "https://your.app" }) so the passwordReset page (/handler/password-reset) is resolved against your app.'
+          "HandlerUrls.layer({ appUrl: \"https://your.app\" }) so the passwordReset page (/handler/password-reset) is resolved against your app."
       )
       expect(emulator.outbox({ kind: "password_reset" })).toHaveLength(0)
-    })
-  )
+    }))
 
   it.effect("an untrusted callback → RedirectUrlNotWhitelisted; a code of the wrong length → InvalidArgument without a request", () =>
     Effect.gen(function* () {
@@ -81,8 +77,7 @@ describe("PasswordReset", () => {
       expect(errors.untrusted._tag).toBe("RedirectUrlNotWhitelisted")
       expect(errors.badCode._tag).toBe("InvalidArgument")
       expect(errors.notFound._tag).toBe("VerificationCodeNotFound")
-    })
-  )
+    }))
 
   it.effect("a too-short password fails, and (as on the service) the code is used up", () =>
     Effect.gen(function* () {
@@ -97,8 +92,7 @@ describe("PasswordReset", () => {
       }).pipe(Effect.provide(clientOf(emulator)))
       expect(errors.short._tag).toBe("PasswordTooShort")
       expect(errors.after._tag).toBe("VerificationCodeAlreadyUsed")
-    })
-  )
+    }))
 
   it.effect("password authentication off → PasswordAuthenticationNotEnabled on send-reset-code", () =>
     Effect.gen(function* () {
@@ -112,8 +106,7 @@ describe("PasswordReset", () => {
       })
       expect(answer.status).toBe(400)
       expect(answer.headers.get("x-stack-known-error")).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    })
-  )
+    }))
 })
 
 describe("POST /auth/password/update without the refresh token header", () => {
@@ -140,6 +133,5 @@ describe("POST /auth/password/update without the refresh token header", () => {
       })
       expect(noUser.status).toBe(400)
       expect(noUser.json.code).toBe("SCHEMA_ERROR")
-    })
-  )
+    }))
 })

@@ -52,8 +52,7 @@ describe("Password.updatePassword", () => {
       const wrong = yield* Effect.flip(Password.signInWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(client)))
       expect(wrong._tag).toBe("EmailPasswordMismatch")
       yield* Password.signInWithPassword({ email: "ada@example.com", password: "a brand new password" }).pipe(Effect.provide(client))
-    })
-  )
+    }))
 
   it.effect("a wrong old password → PasswordConfirmationMismatch; a bad new one → PasswordTooShort / PasswordTooLong with details", () =>
     Effect.gen(function* () {
@@ -71,8 +70,7 @@ describe("Password.updatePassword", () => {
       if (errors.short._tag === "PasswordTooShort") expect(errors.short.details).toEqual({ min_length: 8 })
       expect(errors.long._tag).toBe("PasswordTooLong")
       if (errors.long._tag === "PasswordTooLong") expect(errors.long.details).toEqual({ maxLength: 70 })
-    })
-  )
+    }))
 
   it.effect("nobody signed in → UserNotSignedIn without a request", () =>
     Effect.gen(function* () {
@@ -81,8 +79,7 @@ describe("Password.updatePassword", () => {
         Password.updatePassword({ oldPassword: password, newPassword: "a brand new password" }).pipe(Effect.provide(clientOf(emulator)))
       )
       expect(error._tag).toBe("UserNotSignedIn")
-    })
-  )
+    }))
 
   it.effect("password authentication off → PasswordAuthenticationNotEnabled", () =>
     Effect.gen(function* () {
@@ -98,8 +95,7 @@ describe("Password.updatePassword", () => {
         return yield* Effect.flip(Password.updatePassword({ oldPassword: password, newPassword: "a brand new password" }))
       }).pipe(Effect.provide(client))
       expect(error._tag).toBe("PasswordAuthenticationNotEnabled")
-    })
-  )
+    }))
 })
 
 describe("Password.setPassword", () => {
@@ -127,8 +123,7 @@ describe("Password.setPassword", () => {
       expect(outcome.again.message).toBe("User already has a password set.")
       const signedIn = yield* Password.signInWithPassword({ email: "grace@example.com", password }).pipe(Effect.provide(client))
       expect(signedIn.userId).toMatch(/^[0-9a-f-]{36}$/)
-    })
-  )
+    }))
 })
 
 describe("feature flags", () => {
@@ -149,6 +144,5 @@ describe("feature flags", () => {
         Password.signInWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(clientOf(emulator, noPassword)))
       )
       expect(passwordOffSignIn._tag).toBe("PasswordAuthenticationNotEnabled")
-    })
-  )
+    }))
 })

@@ -105,7 +105,13 @@ describe("session geo information", () => {
       const moved = yield* send(emulator, {
         method: "POST",
         path: "/api/v1/auth/sessions/current/refresh",
-        headers: clientHeaders(emulator.demo, { "x-stack-refresh-token": refreshToken, "user-agent": browser, "cf-connecting-ip": "2001:db8::1", "cf-ipcountry": "DE", "x-forwarded-for": "203.0.113.7" })
+        headers: clientHeaders(emulator.demo, {
+          "x-stack-refresh-token": refreshToken,
+          "user-agent": browser,
+          "cf-connecting-ip": "2001:db8::1",
+          "cf-ipcountry": "DE",
+          "x-forwarded-for": "203.0.113.7"
+        })
       })
       expect(moved.status).toBe(200)
       expect(record?.lastUsedIpInfo).toEqual({ ip: "2001:db8::1", countryCode: "DE" })

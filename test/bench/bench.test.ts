@@ -92,13 +92,17 @@ describe("bench in miniature", () => {
     expect(size.largestInputs.map((input) => input.input)).toContain("effect")
   }, 60_000)
 
-  it.skipIf(!official)("the official SDK's lazy chunks (session replay, dev tool) are not counted in its first load (bench dependencies installed)", async () => {
-    const size = await measureBundle("official-a.ts", { singleFile: false })
-    const lazy = size.chunks.filter((chunk) => !chunk.firstLoad).map((chunk) => chunk.chunk)
-    expect(lazy.some((name) => name.startsWith("dev-tool-core"))).toBe(true)
-    expect(lazy.some((name) => name.startsWith("all-"))).toBe(true)
-    expect(size.lazyGzipBytes).toBeGreaterThan(10_000)
-  }, 60_000)
+  it.skipIf(!official)(
+    "the official SDK's lazy chunks (session replay, dev tool) are not counted in its first load (bench dependencies installed)",
+    async () => {
+      const size = await measureBundle("official-a.ts", { singleFile: false })
+      const lazy = size.chunks.filter((chunk) => !chunk.firstLoad).map((chunk) => chunk.chunk)
+      expect(lazy.some((name) => name.startsWith("dev-tool-core"))).toBe(true)
+      expect(lazy.some((name) => name.startsWith("all-"))).toBe(true)
+      expect(size.lazyGzipBytes).toBeGreaterThan(10_000)
+    },
+    60_000
+  )
 
   it("economy: 3 concurrent reads cost this SDK one GET /users/me", async () => {
     const ours = await runScenario(bench, "ours", "concurrentReads", 3)

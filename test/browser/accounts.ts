@@ -80,7 +80,14 @@ export const makeAccount = async (demo: DemoTarget, setup: AccountSetup): Promis
         const eq = pair!.indexOf("=")
         const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)?.[1] ?? "0")
         if (maxAge === 0) return []
-        return [{ name: pair!.slice(0, eq), value: pair!.slice(eq + 1), domain: "localhost", path: "/", sameSite: "Lax" as const, expires: Math.floor(Date.now() / 1000) + maxAge }]
+        return [{
+          name: pair!.slice(0, eq),
+          value: pair!.slice(eq + 1),
+          domain: "localhost",
+          path: "/",
+          sameSite: "Lax" as const,
+          expires: Math.floor(Date.now() / 1000) + maxAge
+        }]
       })
     }
     return { email: setup.email, password: setup.password, totpSecret, cookies, dispose: () => runtime.dispose() }

@@ -79,7 +79,12 @@ describeBrowser("cross-tab session sync in Chromium", () => {
     return page
   }
 
-  type Api = { readonly seen: ReadonlyArray<string>; cookieReads(): number; signIn(email: string, password: string): Promise<string>; signOut(): Promise<string> }
+  type Api = {
+    readonly seen: ReadonlyArray<string>
+    cookieReads(): number
+    signIn(email: string, password: string): Promise<string>
+    signOut(): Promise<string>
+  }
   const reads = (page: Page) => page.evaluate(() => (window as unknown as { crossTab: Api }).crossTab.cookieReads())
   const seen = (page: Page) => page.evaluate(() => [...(window as unknown as { crossTab: Api }).crossTab.seen])
 
@@ -89,7 +94,12 @@ describeBrowser("cross-tab session sync in Chromium", () => {
     await Effect.runPromise(
       Password.signUpWithPassword({ email, password, noVerificationCallback: true }).pipe(
         Effect.provide(
-          Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: emulator.server.baseUrl, tokenStore: "memory" })
+          Stack.layerClient({
+            projectId: demo.projectId,
+            publishableClientKey: demo.publishableClientKey,
+            baseUrl: emulator.server.baseUrl,
+            tokenStore: "memory"
+          })
         )
       )
     )

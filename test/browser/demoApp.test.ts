@@ -35,9 +35,7 @@ const waitUntilServed = async (appUrl: string) => {
   const deadline = Date.now() + 150_000
   for (;;) {
     const served = await Promise.all(
-      ["/", "/src/main.tsx"].map((path) =>
-        fetch(new URL(path, appUrl)).then((response) => response.ok, () => false)
-      )
+      ["/", "/src/main.tsx"].map((path) => fetch(new URL(path, appUrl)).then((response) => response.ok, () => false))
     )
     if (served.every(Boolean)) return
     if (Date.now() > deadline) throw new Error(`the demo app at ${appUrl} was not served within 150 s`)
@@ -93,7 +91,9 @@ describeBrowser("the demo app in Chromium", () => {
     if (process.env["DEBUG_BROWSER"] === "1") {
       page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 300)))
       page.on("pageerror", (e) => console.log("pageerror:", e.message))
-      page.on("request", (r) => { if (r.url().includes("/api/") || r.isNavigationRequest()) console.log("req:", r.method(), r.url().slice(0, 120)) })
+      page.on("request", (r) => {
+        if (r.url().includes("/api/") || r.isNavigationRequest()) console.log("req:", r.method(), r.url().slice(0, 120))
+      })
       page.on("framenavigated", (f) => console.log("nav:", f.url().slice(0, 120)))
     }
     // an unhandled failure would show an alert (the provider's default): record it, fail later

@@ -19,7 +19,9 @@ describe("demo app: messages for people", () => {
   it("a known error is a sentence, never the service's message; its tag goes to the details line", () => {
     const error = new KnownErrors.EmailPasswordMismatch({ message: "Wrong e-mail or password.", details: {} })
     expect(describeError(error)).toEqual({ text: "Wrong e-mail or password.", tag: "EmailPasswordMismatch" })
-    const schema = KnownErrors.SchemaError.make({ message: "Request validation failed on POST /api/v1/auth/password/sign-up:\n  - body.email must be a valid email" })
+    const schema = KnownErrors.SchemaError.make({
+      message: "Request validation failed on POST /api/v1/auth/password/sign-up:\n  - body.email must be a valid email"
+    })
     const described = describeError(schema)
     expect(described.tag).toBe("SchemaError")
     expect(described.text).not.toContain("Request validation failed")
@@ -27,10 +29,21 @@ describe("demo app: messages for people", () => {
   })
 
   it("a transport failure says what the person can do, without the URL", () => {
-    const down = new Errors.ConnectivityError({ message: "Failed to send request to http://127.0.0.1:8102/api/v1/users/me", method: "GET", url: "http://127.0.0.1:8102/api/v1/users/me", cause: null })
+    const down = new Errors.ConnectivityError({
+      message: "Failed to send request to http://127.0.0.1:8102/api/v1/users/me",
+      method: "GET",
+      url: "http://127.0.0.1:8102/api/v1/users/me",
+      cause: null
+    })
     expect(describeError(down).text).toBe("We can't reach the server. Check your connection and try again.")
     expect(isNetworkFailure(down)).toBe(true)
-    const http = new Errors.HttpError({ message: "400 Invalid login code…", status: 400, body: "Invalid login code", method: "POST", url: "http://127.0.0.1:8102/x" })
+    const http = new Errors.HttpError({
+      message: "400 Invalid login code…",
+      status: 400,
+      body: "Invalid login code",
+      method: "POST",
+      url: "http://127.0.0.1:8102/x"
+    })
     expect(describeError(http).text).not.toContain("http")
     expect(isNetworkFailure(http)).toBe(false)
     expect(isNetworkFailure({ ...http, status: 503 })).toBe(true)
@@ -112,7 +125,20 @@ describe("demo app: the reachability store", () => {
 describe("demo app: what Vite pre-bundles", () => {
   it("every package the page imports, read from the sources: the SDK's deep imports, the passkey library it loads lazily, jose by the subpaths the token verifier uses, the QR code library, the JSX runtimes", () => {
     const packages = prebundledDependencies()
-    for (const name of ["effect/Schema", "effect/Effect", "@effect/platform/HttpClient", "@simplewebauthn/browser", "jose/jws/compact/verify", "jose/decode/protected_header", "lean-qr", "lean-qr/extras/svg", "react-dom/client", "react/jsx-dev-runtime"]) {
+    for (
+      const name of [
+        "effect/Schema",
+        "effect/Effect",
+        "@effect/platform/HttpClient",
+        "@simplewebauthn/browser",
+        "jose/jws/compact/verify",
+        "jose/decode/protected_header",
+        "lean-qr",
+        "lean-qr/extras/svg",
+        "react-dom/client",
+        "react/jsx-dev-runtime"
+      ]
+    ) {
       expect(packages).toContain(name)
     }
     expect(packages.filter((name) => name.startsWith(".") || name.startsWith("node:") || name.startsWith("stack-auth-effect"))).toEqual([])

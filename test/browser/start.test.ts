@@ -57,7 +57,7 @@ describe("npm start", () => {
         const page = await fetch(`http://127.0.0.1:${app![1]}${path}`)
         expect(page.status).toBe(200)
         const html = await page.text()
-        expect(html).toContain('<div id="root"></div>')
+        expect(html).toContain("<div id=\"root\"></div>")
         expect(html).toContain("/src/main.tsx")
       }
       // the emulator's health (welcome) route
@@ -76,9 +76,7 @@ describe("npm start", () => {
       process.kill(-child.pid!, "SIGINT")
       const exit = await Promise.race([
         exited,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error(`npm start did not exit within 60 s of SIGINT. Output:\n${output}`)), 60_000)
-        )
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`npm start did not exit within 60 s of SIGINT. Output:\n${output}`)), 60_000))
       ])
       // npm itself ends by the signal, the demo exits 0 after stopping both servers
       expect(exit.code === 0 || exit.signal === "SIGINT", JSON.stringify(exit)).toBe(true)

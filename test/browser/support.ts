@@ -138,7 +138,15 @@ export interface AxeViolation {
 export const seriousViolations = async (page: Page): Promise<ReadonlyArray<AxeViolation>> => {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource })
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: ReadonlyArray<{ id: string; impact: string | null; help: string; nodes: ReadonlyArray<{ target: ReadonlyArray<unknown> }> }> }> } }).axe
+    const axe = (window as unknown as {
+      axe: {
+        run: (
+          context: Document
+        ) => Promise<
+          { violations: ReadonlyArray<{ id: string; impact: string | null; help: string; nodes: ReadonlyArray<{ target: ReadonlyArray<unknown> }> }> }
+        >
+      }
+    }).axe
     const result = await axe.run(document)
     return result.violations.map((violation) => ({
       id: violation.id,

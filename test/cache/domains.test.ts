@@ -9,8 +9,7 @@ import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
 import { Password, Projects, Sessions, Users } from "../../src/index.js"
 import { clientApp, makeEmulator, password, signUp } from "./support.js"
 
-const concurrently = <A, E, R>(n: number, effect: Effect.Effect<A, E, R>) =>
-  Effect.all(Array.from({ length: n }, () => effect), { concurrency: "unbounded" })
+const concurrently = <A, E, R>(n: number, effect: Effect.Effect<A, E, R>) => Effect.all(Array.from({ length: n }, () => effect), { concurrency: "unbounded" })
 
 describe("QueryCache: domain reads and the mutations that refresh them", () => {
   it.scoped("contact channels: one request for concurrent lists; create, update and delete each refresh the list and the user", () =>

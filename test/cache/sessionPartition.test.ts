@@ -14,15 +14,7 @@ import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"
 import type { RunningServer } from "../../src/emulator/server.js"
-import {
-  ContactChannels,
-  Password,
-  Sessions,
-  Stack,
-  Teams,
-  UserApiKeys,
-  Users
-} from "../../src/index.js"
+import { ContactChannels, Password, Sessions, Stack, Teams, UserApiKeys, Users } from "../../src/index.js"
 import * as CookieTokenStore from "../../src/next/CookieTokenStore.js"
 import * as RequestSession from "../../src/next/RequestSession.js"
 import { authHeaderName } from "../../src/session/RequestTokenStore.js"
@@ -57,7 +49,7 @@ interface Visitor {
 const signUpVisitor = (target: Target, label: string): Promise<Visitor> => {
   const email = `${label}-${Date.now()}-${Math.floor(Math.random() * 1e9)}@example.com`
   return Effect.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { userId } = yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
       const headers = yield* RequestSession.currentAuthHeaders
       return { email, userId, headers }
@@ -89,7 +81,7 @@ const serverRuntime = (target: Target) =>
 type Runtime = ReturnType<typeof serverRuntime>
 
 /** What one request's handler reads, through the app-wide runtime's cache. */
-const readEverything = Effect.gen(function*() {
+const readEverything = Effect.gen(function* () {
   const user = yield* Users.getCurrent()
   if (Option.isNone(user)) return { userId: undefined, owners: [] as Array<string> }
   // every per-user read the cache holds: each must belong to this request's user
@@ -118,7 +110,7 @@ const handleWithHeader = (runtime: Runtime, target: Target, headers: Record<stri
 /** Gives a visitor a team, a contact channel and an API key named after them. */
 const furnish = (runtime: Runtime, target: Target, visitor: Visitor) =>
   runtime.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* Teams.create({ displayName: visitor.email })
       yield* UserApiKeys.create({ description: visitor.email, expiresAt: null })
     }).pipe(
@@ -230,7 +222,7 @@ const suite = (name: string, setup: () => Promise<{ target: Target; close: () =>
     it("within one request, concurrent identical reads still share one request (the partition is the session's)", async () => {
       const before = target.sent()
       await runtime.runPromise(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // the session check before the reads may refresh; the reads themselves share one request
           yield* Session
           yield* Effect.all(Array.from({ length: 10 }, () => Users.getCurrent()), { concurrency: "unbounded" })
@@ -244,7 +236,9 @@ const suite = (name: string, setup: () => Promise<{ target: Target; close: () =>
   })
 
 suite("in-process emulator", async () => {
-  const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000, demo: { config: { clientTeamCreationEnabled: true, allowUserApiKeys: true } } }).pipe(Effect.orDie))
+  const emulator = await Effect.runPromise(
+    Emulator.make({ passwordHashIterations: 1000, demo: { config: { clientTeamCreationEnabled: true, allowUserApiKeys: true } } }).pipe(Effect.orDie)
+  )
   const http = countingClient(emulator)
   return {
     target: {
@@ -260,7 +254,10 @@ suite("in-process emulator", async () => {
 })
 
 suite("over HTTP", async () => {
-  const running: { server: RunningServer; stop: () => Promise<void> } = await startServer({ passwordHashIterations: 1000, demo: { config: { clientTeamCreationEnabled: true, allowUserApiKeys: true } } })
+  const running: { server: RunningServer; stop: () => Promise<void> } = await startServer({
+    passwordHashIterations: 1000,
+    demo: { config: { clientTeamCreationEnabled: true, allowUserApiKeys: true } }
+  })
   const fetch = countingFetch()
   let total = 0
   const counted = Layer.effect(

@@ -10,8 +10,7 @@ import * as Stack from "../../src/Stack.js"
 import { countingClient } from "../support/countingClient.js"
 
 /** A fresh emulator (few PBKDF2 iterations keep the tests fast). */
-export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
-  Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
+export const makeEmulator = (options: Emulator.EmulatorOptions = {}) => Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
 
 /** An SDK context and the requests it sent, by "METHOD /path" (below /api/v1, no query). */
 export interface App {

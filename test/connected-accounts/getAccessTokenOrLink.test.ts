@@ -49,8 +49,7 @@ describe("ConnectedAccounts.getAccessTokenOrLink", () => {
       }).pipe(Effect.provide(layer))
       expect(Redacted.value(Option.getOrThrow(token))).toHaveLength(43)
       expect(navigations).toHaveLength(1)
-    })
-  )
+    }))
 
   it.effect("a missing connection starts the link flow with the scopes and answers none; after the callback the token comes", () =>
     Effect.gen(function* () {
@@ -74,6 +73,5 @@ describe("ConnectedAccounts.getAccessTokenOrLink", () => {
       // linked to the signed-in user, not a sign-in as another one
       expect(outcome.after).toEqual(outcome.before)
       expect(Option.isSome(outcome.second)).toBe(true)
-    })
-  )
+    }))
 })

@@ -61,8 +61,7 @@ describe("ServerConnectedAccounts", () => {
       const connections = yield* ServerConnectedAccounts.listOAuthProviders(userId).pipe(Effect.provide(serverLayer(emulator)))
       expect(connections).toHaveLength(1)
       expect(connections[0]).toMatchObject({ userId, providerConfigId: "github", accountId: "octo@example.com", allowConnectedAccounts: true })
-    })
-  )
+    }))
 
   it.effect("a provider access token for a user by id; none for a provider the user has not connected", () =>
     Effect.gen(function* () {
@@ -76,8 +75,7 @@ describe("ServerConnectedAccounts", () => {
       expect(Option.isSome(oneAccount)).toBe(true)
       const otherProvider = yield* ServerConnectedAccounts.getAccessToken(userId, { provider: "google" }).pipe(Effect.provide(serverLayer(emulator)))
       expect(otherProvider).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.effect("getOAuthProvider finds one connection by its id, on the client and the server; an unknown id is none", () =>
     Effect.gen(function* () {
@@ -90,16 +88,16 @@ describe("ServerConnectedAccounts", () => {
         Effect.provide(serverLayer(emulator))
       )
       expect(missing).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.effect("an unknown user is UserNotFound; a user id that is not a uuid is InvalidArgument", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const unknown = yield* Effect.flip(ServerConnectedAccounts.list("8d0b3a4e-3c1e-4f7a-9a57-0d3f5c0e6a11").pipe(Effect.provide(serverLayer(emulator))))
       expect(unknown._tag).toBe("UserNotFound")
-      const malformed = yield* Effect.flip(ServerConnectedAccounts.getAccessToken("not-a-uuid", { provider: "github" }).pipe(Effect.provide(serverLayer(emulator))))
+      const malformed = yield* Effect.flip(
+        ServerConnectedAccounts.getAccessToken("not-a-uuid", { provider: "github" }).pipe(Effect.provide(serverLayer(emulator)))
+      )
       expect(malformed._tag).toBe("InvalidArgument")
-    })
-  )
+    }))
 })

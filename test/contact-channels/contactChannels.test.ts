@@ -69,7 +69,14 @@ describe("ContactChannels (client)", () => {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
       const created = yield* ada.run(ContactChannels.create({ value: "ada.work@example.com", usedForAuth: false }))
-      expect(created).toMatchObject({ userId: ada.userId, type: "email", value: "ada.work@example.com", isVerified: false, isPrimary: false, usedForAuth: false })
+      expect(created).toMatchObject({
+        userId: ada.userId,
+        type: "email",
+        value: "ada.work@example.com",
+        isVerified: false,
+        isPrimary: false,
+        usedForAuth: false
+      })
 
       yield* ada.run(ContactChannels.sendVerificationCode(created.id))
       const { code, link } = codeSentTo(emulator, "ada.work@example.com")
@@ -218,8 +225,7 @@ describe("ContactChannels.mapTextErrors / mapNotFound", () => {
 
   it.effect("maps the channel texts by status and text; other HttpErrors stay", () =>
     Effect.gen(function* () {
-      const tagOf = (error: HttpError, mapper: typeof ContactChannels.mapTextErrors) =>
-        Effect.map(Effect.flip(mapper(Effect.fail(error))), (e) => e._tag)
+      const tagOf = (error: HttpError, mapper: typeof ContactChannels.mapTextErrors) => Effect.map(Effect.flip(mapper(Effect.fail(error))), (e) => e._tag)
       expect(yield* tagOf(httpError(404, "Contact channel not found."), ContactChannels.mapTextErrors)).toBe("ContactChannelNotFound")
       expect(yield* tagOf(httpError(400, "Contact channel not found. Was your contact channel deleted?"), ContactChannels.mapNotFound)).toBe(
         "ContactChannelNotFound"

@@ -156,7 +156,7 @@ describe("make(details) renders the service's message template", () => {
 
   it("PERMISSION_NOT_FOUND quotes the permission id", () => {
     expect(KnownErrors.PermissionNotFound.make({ permission_id: "read" }).message).toBe(
-      'Permission "read" not found. Make sure you created it on the dashboard.'
+      "Permission \"read\" not found. Make sure you created it on the dashboard."
     )
   })
 
@@ -175,10 +175,10 @@ describe("make(details) renders the service's message template", () => {
 
   it("USER_EMAIL_ALREADY_EXISTS has a variant for an unverified e-mail", () => {
     expect(KnownErrors.UserEmailAlreadyExists.make({ email: "a@b.c", would_work_if_email_was_verified: false }).message).toBe(
-      'A user with email "a@b.c" already exists.'
+      "A user with email \"a@b.c\" already exists."
     )
     expect(KnownErrors.UserEmailAlreadyExists.make({ email: "a@b.c", would_work_if_email_was_verified: true }).message).toBe(
-      'A user with email "a@b.c" already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.'
+      "A user with email \"a@b.c\" already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method."
     )
   })
 
@@ -378,7 +378,7 @@ describe("the catalogue lists each class once (no repeated lists)", () => {
   /** The module's code without comments and string literals (the `_tag` argument is a string). */
   const code = source
     .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""')
+    .replace(/"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "\"\"")
     .replace(/\/\/.*$/gm, "")
 
   it.each(exportedClasses.map(([name]) => name))("%s is named in code twice only: its declaration and its one list", (name) => {

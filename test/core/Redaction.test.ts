@@ -76,15 +76,15 @@ describe("no secret text leaks", () => {
       const spans: Array<{ name: string; attributes: Map<string, unknown> }> = []
       let meCalls = 0
       server.use(
-        http.post(`${apiUrl}/auth/password/sign-in`, () =>
-          HttpResponse.json({ access_token: signInAccess, refresh_token: refreshTokenText, user_id: "u1" })
-        ),
+        http.post(`${apiUrl}/auth/password/sign-in`, () => HttpResponse.json({ access_token: signInAccess, refresh_token: refreshTokenText, user_id: "u1" })),
         http.post(`${apiUrl}/auth/oauth/token`, () => HttpResponse.json({ access_token: refreshedAccess, token_type: "Bearer" })),
         http.get(`${apiUrl}/users/me`, () =>
           ++meCalls === 1
-            ? HttpResponse.json({ code: "ACCESS_TOKEN_EXPIRED", error: "Access token has expired." }, { status: 401, headers: { "x-stack-known-error": "ACCESS_TOKEN_EXPIRED" } })
-            : HttpResponse.error()
-        ),
+            ? HttpResponse.json({ code: "ACCESS_TOKEN_EXPIRED", error: "Access token has expired." }, {
+              status: 401,
+              headers: { "x-stack-known-error": "ACCESS_TOKEN_EXPIRED" }
+            })
+            : HttpResponse.error()),
         http.get(`${apiUrl}/users/:id`, () => new HttpResponse(`bad ${"request"}`, { status: 400 })),
         http.delete(`${apiUrl}/auth/sessions/current`, () => HttpResponse.json({ code: "X" }, { headers: { "x-stack-known-error": "Y" } }))
       )

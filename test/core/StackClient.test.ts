@@ -28,7 +28,6 @@ beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
-
 const knownError = (code: string, status: number, message: string, details?: unknown, headerCode = code) =>
   HttpResponse.json(
     { code, error: message, ...(details === undefined ? {} : { details }) },
@@ -134,9 +133,7 @@ describe("responses (PROTOCOL.md §1.5)", () => {
   it.effect("a known error's details are decoded into its class", () =>
     Effect.gen(function* () {
       server.use(
-        http.post(`${apiUrl}/auth/password/sign-up`, () =>
-          knownError("PASSWORD_TOO_SHORT", 400, "Password too short. Minimum length is 8.", { min_length: 8 })
-        )
+        http.post(`${apiUrl}/auth/password/sign-up`, () => knownError("PASSWORD_TOO_SHORT", 400, "Password too short. Minimum length is 8.", { min_length: 8 }))
       )
       const error = yield* Effect.flip(Password.signUpWithPassword({ email: "a@example.com", password: "short", noVerificationCallback: true }))
       expect(error._tag).toBe("PasswordTooShort")
@@ -146,9 +143,7 @@ describe("responses (PROTOCOL.md §1.5)", () => {
   it.effect("a known-error header that names another code than the body is an InvalidResponse", () =>
     Effect.gen(function* () {
       server.use(
-        http.post(`${apiUrl}/auth/password/sign-in`, () =>
-          knownError("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password.", undefined, "SCHEMA_ERROR")
-        )
+        http.post(`${apiUrl}/auth/password/sign-in`, () => knownError("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password.", undefined, "SCHEMA_ERROR"))
       )
       const error = yield* Effect.flip(Password.signInWithPassword({ email: "a@example.com", password: "x" }))
       expect(error._tag).toBe("InvalidResponse")
@@ -196,8 +191,7 @@ describe("responses (PROTOCOL.md §1.5)", () => {
     Effect.gen(function* () {
       server.use(
         http.get(`${apiUrl}/users/me`, () =>
-          new HttpResponse("Invalid profile image URL", { status: 200, headers: { "x-stack-actual-status": "400", "content-type": "text/plain" } })
-        )
+          new HttpResponse("Invalid profile image URL", { status: 200, headers: { "x-stack-actual-status": "400", "content-type": "text/plain" } }))
       )
       const error = yield* Effect.flip(Users.getCurrent())
       expect(error._tag).toBe("HttpError")
@@ -224,8 +218,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
         http.get(`${apiUrl}/users/me`, () =>
           ++calls === 1
             ? new HttpResponse("Too many requests", { status: 200, headers: { "x-stack-actual-status": "429", "retry-after": "3" } })
-            : ok(userBody)
-        )
+            : ok(userBody))
       )
       const fiber = yield* Effect.fork(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
@@ -281,9 +274,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(
-        http.get(`${apiUrl}/users/me`, () =>
-          ++calls === 1 ? new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }) : ok(userBody)
-        )
+        http.get(`${apiUrl}/users/me`, () => ++calls === 1 ? new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }) : ok(userBody))
       )
       const fiber = yield* Effect.fork(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
@@ -298,9 +289,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(
-        http.get(`${apiUrl}/users/me`, () =>
-          ++calls === 1 ? new HttpResponse("INFINITE_LOOP_DETECTED", { status: 508 }) : ok(userBody)
-        )
+        http.get(`${apiUrl}/users/me`, () => ++calls === 1 ? new HttpResponse("INFINITE_LOOP_DETECTED", { status: 508 }) : ok(userBody))
       )
       const fiber = yield* Effect.fork(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)

@@ -39,13 +39,15 @@ describe("StackConfig from options", () => {
 describe("the base URL", () => {
   it.effect("drops a trailing /api/v1 (with or without slashes) from the base URL", () =>
     Effect.gen(function* () {
-      for (const baseUrl of [
-        "https://api.example.com/api/v1",
-        "https://api.example.com/api/v1/",
-        "https://api.example.com/api/v1//",
-        "https://api.example.com/API/V1",
-        "https://api.example.com//"
-      ]) {
+      for (
+        const baseUrl of [
+          "https://api.example.com/api/v1",
+          "https://api.example.com/api/v1/",
+          "https://api.example.com/api/v1//",
+          "https://api.example.com/API/V1",
+          "https://api.example.com//"
+        ]
+      ) {
         const config = yield* StackConfig.make({ projectId: uuid, baseUrl })
         expect(config.baseUrl, baseUrl).toBe("https://api.example.com")
       }
@@ -94,8 +96,7 @@ describe("the base URL over HTTP against the emulator", () => {
       tokenStore: TokenStore.layerMemory(TokenStore.empty)
     })
     const email = `baseurl-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-    const run = <A, E>(effect: Effect.Effect<A, E, Stack.ClientServices>) =>
-      Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
+    const run = <A, E>(effect: Effect.Effect<A, E, Stack.ClientServices>) => Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
     const current = await run(
       Effect.gen(function* () {
         yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })

@@ -57,14 +57,43 @@ const samples: ReadonlyArray<Sample> = readdirSync(samplesRoot, { withFileTypes:
       .map((file) => ({ file: `${dir.name}/${file}`, ...JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) }))
   )
 
-const endpoints: ReadonlyArray<Endpoint.Any> = [Anonymous, Cli, ConnectedAccounts, ContactChannels, EmailVerification, MagicLink, Mfa, OAuth, Passkeys, Password, PasswordReset, Sessions, Tokens, ServerUsers, Users, Projects, InternalApiKeys, Admin, EmailTemplates, Emails, UserApiKeys, Teams, ServerTeams, TeamMemberProfiles, TeamInvitations, TeamApiKeys, Permissions, ServerPermissions, PermissionDefinitions].flatMap((module) =>
+const endpoints: ReadonlyArray<Endpoint.Any> = [
+  Anonymous,
+  Cli,
+  ConnectedAccounts,
+  ContactChannels,
+  EmailVerification,
+  MagicLink,
+  Mfa,
+  OAuth,
+  Passkeys,
+  Password,
+  PasswordReset,
+  Sessions,
+  Tokens,
+  ServerUsers,
+  Users,
+  Projects,
+  InternalApiKeys,
+  Admin,
+  EmailTemplates,
+  Emails,
+  UserApiKeys,
+  Teams,
+  ServerTeams,
+  TeamMemberProfiles,
+  TeamInvitations,
+  TeamApiKeys,
+  Permissions,
+  ServerPermissions,
+  PermissionDefinitions
+].flatMap((module) =>
   Object.values(module).filter(
     (value): value is Endpoint.Any => typeof value === "object" && value !== null && "method" in value && "success" in value && "errors" in value
   )
 )
 
-const accessOf = (sample: Sample) =>
-  Object.entries(sample.request.headers).find(([name]) => name.toLowerCase() === "x-stack-access-type")?.[1] ?? "none"
+const accessOf = (sample: Sample) => Object.entries(sample.request.headers).find(([name]) => name.toLowerCase() === "x-stack-access-type")?.[1] ?? "none"
 
 const endpointFor = (sample: Sample) => {
   const [path] = sample.request.path.replace(/^\/api\/v1/, "").split("?")
@@ -82,7 +111,10 @@ const endpointFor = (sample: Sample) => {
 /** Requests our SDK never sends the way the sample did. */
 const notOurRequest = (sample: Sample): string | undefined => {
   const headers = Object.keys(sample.request.headers).map((name) => name.toLowerCase())
-  if (accessOf(sample) !== "none" && !headers.includes("x-stack-allow-anonymous-user") && sample.response.headers["x-stack-known-error"] === "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED") {
+  if (
+    accessOf(sample) !== "none" && !headers.includes("x-stack-allow-anonymous-user") &&
+    sample.response.headers["x-stack-known-error"] === "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"
+  ) {
     return "the SDK always sends X-Stack-Allow-Anonymous-User"
   }
   return undefined
@@ -110,7 +142,11 @@ describe("the SDK decodes the recorded answers of the real service", () => {
   for (const { sample, endpoint } of covered) {
     it(`${sample.file}: ${sample.request.method} ${sample.request.path.slice(0, 60)} → ${sample.response.status}`, async () => {
       const headers = Object.fromEntries(Object.entries(sample.response.headers).map(([k, v]) => [k.toLowerCase(), v]))
-      const text = sample.response.body === undefined ? "" : typeof sample.response.body === "string" ? sample.response.body : JSON.stringify(sample.response.body)
+      const text = sample.response.body === undefined
+        ? ""
+        : typeof sample.response.body === "string"
+        ? sample.response.body
+        : JSON.stringify(sample.response.body)
       const status = Number(headers["x-stack-actual-status"] ?? sample.response.status)
       const declared = [
         ...endpoint.errors,
@@ -120,7 +156,9 @@ describe("the SDK decodes the recorded answers of the real service", () => {
         KnownErrors.InvalidProjectForAccessToken
       ]
       const result = await Effect.runPromise(
-        Effect.either(decodeResponse(endpoint.name, { status, headers, text, method: sample.request.method, url: sample.request.path }, endpoint.success, declared))
+        Effect.either(
+          decodeResponse(endpoint.name, { status, headers, text, method: sample.request.method, url: sample.request.path }, endpoint.success, declared)
+        )
       )
       if (status >= 200 && status < 300) {
         expect(Either.isRight(result), JSON.stringify(Either.isLeft(result) ? result.left : null)).toBe(true)

@@ -36,7 +36,11 @@ describe("the project's branch", () => {
   it.effect("branchId is sent as X-Stack-Branch-Id on every request; without it no branch header is sent", () =>
     Effect.gen(function* () {
       const { emulator, recording, requests } = yield* recorded
-      const options = { projectId: emulator.demo.projectId, publishableClientKey: emulator.demo.publishableClientKey, httpClient: Emulator.layerHttpClient(recording) }
+      const options = {
+        projectId: emulator.demo.projectId,
+        publishableClientKey: emulator.demo.publishableClientKey,
+        httpClient: Emulator.layerHttpClient(recording)
+      }
       const user = yield* Effect.gen(function* () {
         yield* Password.signUpWithPassword({ email: "branch@example.com", password: "correct horse battery", noVerificationCallback: true })
         return yield* Users.getCurrent()
@@ -48,28 +52,38 @@ describe("the project's branch", () => {
       const before = requests.length
       yield* Password.signInWithPassword({ email: "branch@example.com", password: "correct horse battery" }).pipe(Effect.provide(Stack.layerClient(options)))
       expect(requests.slice(before).map((request) => request.branch)).toEqual([null])
-    })
-  )
+    }))
 
   it.effect("an unknown branch is the service's BRANCH_DOES_NOT_EXIST", () =>
     Effect.gen(function* () {
       const { emulator, recording } = yield* recorded
       const error = yield* Effect.flip(
         Password.signInWithPassword({ email: "nobody@example.com", password: "whatever password" }).pipe(
-          Effect.provide(Stack.layerClient({ projectId: emulator.demo.projectId, publishableClientKey: emulator.demo.publishableClientKey, branchId: "dev", httpClient: Emulator.layerHttpClient(recording) }))
+          Effect.provide(
+            Stack.layerClient({
+              projectId: emulator.demo.projectId,
+              publishableClientKey: emulator.demo.publishableClientKey,
+              branchId: "dev",
+              httpClient: Emulator.layerHttpClient(recording)
+            })
+          )
         )
       )
       const known = error._tag === "UnexpectedKnownError" ? error.error._tag : error._tag
       expect(known).toBe("BranchDoesNotExist")
-    })
-  )
+    }))
 
   it.effect("the OAuth client id carries the branch: <projectId>#<branchId>", () =>
     Effect.gen(function* () {
       const { emulator, recording, requests } = yield* recorded
       const page = OAuthBrowser.makeMemory({ url: "http://localhost:3000/sign-in", onNavigate: (url) => Effect.succeed(url) })
       const layer = Layer.merge(
-        Stack.layerClient({ projectId: emulator.demo.projectId, publishableClientKey: emulator.demo.publishableClientKey, branchId: "main", httpClient: Emulator.layerHttpClient(recording) }),
+        Stack.layerClient({
+          projectId: emulator.demo.projectId,
+          publishableClientKey: emulator.demo.publishableClientKey,
+          branchId: "main",
+          httpClient: Emulator.layerHttpClient(recording)
+        }),
         page.layer
       )
       yield* OAuth.signInWithOAuth({ provider: "github" }).pipe(Effect.provide(layer))
@@ -77,10 +91,14 @@ describe("the project's branch", () => {
       expect(authorize?.searchParams.get("client_id")).toBe(`${emulator.demo.projectId}#main`)
       expect(StackConfig.oauthClientId({ projectId: "internal" })).toBe("internal")
       // the refresh grant uses the same client id
-      const grant = makeRefreshGrant({ projectId: emulator.demo.projectId, branchId: "main", publishableClientKey: undefined, refreshToken: Redacted.make("r") })
+      const grant = makeRefreshGrant({
+        projectId: emulator.demo.projectId,
+        branchId: "main",
+        publishableClientKey: undefined,
+        refreshToken: Redacted.make("r")
+      })
       expect(grant.clientId).toBe(`${emulator.demo.projectId}#main`)
-    })
-  )
+    }))
 
   it.effect("a branch id outside 1…255 characters is a StackConfigError naming branchId", () =>
     Effect.gen(function* () {
@@ -90,6 +108,5 @@ describe("the project's branch", () => {
       expect(long.setting).toBe("branchId")
       const ok = yield* StackConfig.make({ projectId: "internal", branchId: "b".repeat(255) })
       expect(ok.branchId).toHaveLength(255)
-    })
-  )
+    }))
 })

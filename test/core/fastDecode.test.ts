@@ -32,7 +32,10 @@ const bodies: ReadonlyArray<{ readonly file: string; readonly body: unknown }> =
   .flatMap((dir) =>
     readdirSync(join(samplesRoot, dir.name))
       .filter((file) => file.endsWith(".json"))
-      .map((file) => ({ file: `${dir.name}/${file}`, body: (JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) as { response: { body?: unknown } }).response.body }))
+      .map((file) => ({
+        file: `${dir.name}/${file}`,
+        body: (JSON.parse(readFileSync(join(samplesRoot, dir.name, file), "utf8")) as { response: { body?: unknown } }).response.body
+      }))
   )
   .filter((sample) => sample.body !== undefined)
 

@@ -134,9 +134,7 @@ describe("session rejections and failed refreshes fail a call as one SessionErro
   it.effect("an access token rejected again after the refresh and the retry: SessionError(AccessTokenExpired); the refresh token is kept", () =>
     Effect.gen(function* () {
       const refreshes = refreshEndpoint(() => tokenResponse())
-      const me = meEndpoint(() =>
-        answer("ACCESS_TOKEN_EXPIRED", 401, "Access token has expired. Please refresh it and try again.", { expired_at_millis: 1 })
-      )
+      const me = meEndpoint(() => answer("ACCESS_TOKEN_EXPIRED", 401, "Access token has expired. Please refresh it and try again.", { expired_at_millis: 1 }))
       const error = yield* Effect.flip(Users.getCurrent())
       // the first rejection was seen by the call itself: it refreshed once and retried once
       expect(me).toHaveLength(2)
@@ -186,7 +184,9 @@ describe("session rejections and failed refreshes fail a call as one SessionErro
 
   it.effect("the refresh grant called directly with an expired refresh token: SessionError(RefreshTokenNotFoundOrExpired)", () =>
     Effect.gen(function* () {
-      const refreshes = refreshEndpoint(() => knownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401, "Refresh token not found for this project, or the session has expired/been revoked."))
+      const refreshes = refreshEndpoint(() =>
+        knownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401, "Refresh token not found for this project, or the session has expired/been revoked.")
+      )
       const error = yield* Effect.flip(
         Endpoint.call(refreshGrant, {
           payload: makeRefreshGrant({ projectId, publishableClientKey: Redacted.make(publishableClientKey), refreshToken: Redacted.make(refreshTokenText) })
@@ -201,9 +201,7 @@ describe("the session's own answers are read before grouping", () => {
   it.effect("a successful refresh after a rejected access token still recovers the call (no SessionError)", () =>
     Effect.gen(function* () {
       const refreshes = refreshEndpoint(() => tokenResponse())
-      const me = meEndpoint((token) =>
-        token === validAccess ? knownError("UNPARSABLE_ACCESS_TOKEN", 401, "Access token is not parsable.") : json(userBody)
-      )
+      const me = meEndpoint((token) => token === validAccess ? knownError("UNPARSABLE_ACCESS_TOKEN", 401, "Access token is not parsable.") : json(userBody))
       const user = yield* Users.getCurrent()
       expect(refreshes).toHaveLength(1)
       expect(me).toEqual([validAccess, freshAccess])

@@ -228,7 +228,18 @@ describe("Retry-After as an HTTP-date (RFC 9110 §10.2.3), counted from Effect's
     expect(parseRetryAfter("Sunday, 06-Nov-94 08:49:37 GMT", now)).toBe(37)
     expect(parseRetryAfter("Sun Nov  6 08:49:37 1994", now)).toBe(37)
     expect(parseRetryAfter(" 120 ", now)).toBe(120)
-    for (const text of ["soon", "", "-5", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "2026-11-28T12:00:00Z", "Sun, 06 Nov 1994 08:49:37 PST"]) {
+    for (
+      const text of [
+        "soon",
+        "",
+        "-5",
+        "Sun, 31 Feb 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT",
+        "Sun, 06 Foo 1994 08:49:37 GMT",
+        "2026-11-28T12:00:00Z",
+        "Sun, 06 Nov 1994 08:49:37 PST"
+      ]
+    ) {
       expect(parseRetryAfter(text, now), text).toBeUndefined()
     }
   })

@@ -43,8 +43,7 @@ const layerFor = (started: Started) => {
             if (status === "429") counts.tooMany++
           })
         )
-      )
-    )
+      ))
   ).pipe(Layer.provide(StackClient.layerFetch))
   const layer = StackClient.layerWithoutDependencies.pipe(
     Layer.provide(http),
@@ -60,9 +59,7 @@ const layerFor = (started: Started) => {
   return { counts, layer }
 }
 
-const readProject = Effect.flatMap(StackClient.StackClient, (client) =>
-  client.send({ method: "GET", path: "/projects/current", access: "client" })
-)
+const readProject = Effect.flatMap(StackClient.StackClient, (client) => client.send({ method: "GET", path: "/projects/current", access: "client" }))
 
 describe("429 backoff against the emulator's chaos switch, over HTTP", () => {
   it.effect("every answer a 429: RateLimited after 5 requests, each retry after the backoff (plus 1 s with Retry-After), never at once", () => {

@@ -35,8 +35,7 @@ const failureOf = (response: StackResponse, declared: ReadonlyArray<KnownErrorCl
 }
 
 /** Wire details of a class: generated from its details schema (encoded side), seeded. */
-const wireDetailsOf = (cls: KnownErrorClass): unknown =>
-  fc.sample(Arbitrary.make(Schema.encodedSchema(cls.detailsSchema)), { numRuns: 1, seed: 42 })[0]
+const wireDetailsOf = (cls: KnownErrorClass): unknown => fc.sample(Arbitrary.make(Schema.encodedSchema(cls.detailsSchema)), { numRuns: 1, seed: 42 })[0]
 
 describe("the decoder: every catalogued code decodes to its class", () => {
   it.each(KnownErrors.all.map((cls) => ({ code: cls.code, cls })))(

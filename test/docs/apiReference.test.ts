@@ -71,7 +71,14 @@ describe("the API reference (docs/api, npm run docs)", () => {
     const expected = [
       ...namespaces(Api).map(([name]) => `${name}.md`),
       ...namespaces(Server).map(([name]) => `server.${name}.md`),
-      "index.md", "react.md", "next.md", "server.md", "emulator.md", "emulator-server.md", "emulator-msw.md", "README.md"
+      "index.md",
+      "react.md",
+      "next.md",
+      "server.md",
+      "emulator.md",
+      "emulator-server.md",
+      "emulator-msw.md",
+      "README.md"
     ]
     for (const file of expected) expect(committed).toContain(file)
     expect(namespaces(Api).length).toBeGreaterThanOrEqual(50)
@@ -86,7 +93,10 @@ describe("the API reference (docs/api, npm run docs)", () => {
   })
 
   it("every exported value of the other entry points has a section in its page", () => {
-    const entries = [["index", Api], ["react", React], ["next", Next], ["server", Server], ["emulator", Emulator], ["emulator-server", EmulatorServer], ["emulator-msw", EmulatorMsw]] as const
+    const entries = [["index", Api], ["react", React], ["next", Next], ["server", Server], ["emulator", Emulator], ["emulator-server", EmulatorServer], [
+      "emulator-msw",
+      EmulatorMsw
+    ]] as const
     const missing = entries.flatMap(([name, entry]) => {
       const sections = headings(page(name))
       return Object.keys(entry).filter((member) => !sections.has(member)).map((member) => `${name}.${member}`)
@@ -107,7 +117,7 @@ describe("the API reference (docs/api, npm run docs)", () => {
     expect(stack).toContain("interface ClientOptions")
     expect(stack).toMatch(/## layerClient\n\n\*const\*\n\n```ts\nconst layerClient: \(options/)
     // the @example of the module and of a function are in the page
-    expect(page("Mfa")).toContain('Mfa.signIn({ attemptCode: error.details.attempt_code, totp })')
+    expect(page("Mfa")).toContain("Mfa.signIn({ attemptCode: error.details.attempt_code, totp })")
     expect(page("RetryPolicy")).toContain("**Example**")
   })
 
@@ -125,7 +135,8 @@ describe("the API reference (docs/api, npm run docs)", () => {
   })
 
   it("is written for users: no maintainer notes (PROTOCOL.md §3.1), issue numbers or source file names", () => {
-    const internal = /(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md|§\s?\d|wire.samples|\bissue \d|core\/internal|\b(?:src|react|session|core|auth|emulator|routes)\/[\w/.-]*\.tsx?\b|`[A-Za-z]+\.tsx?`|\bsee [A-Za-z]+\.tsx?\b/
+    const internal =
+      /(?:PROTOCOL|SPEC|DESIGN|ARCHITECTURE)\.md|§\s?\d|wire.samples|\bissue \d|core\/internal|\b(?:src|react|session|core|auth|emulator|routes)\/[\w/.-]*\.tsx?\b|`[A-Za-z]+\.tsx?`|\bsee [A-Za-z]+\.tsx?\b/
     const found = committed.flatMap((file) =>
       page(file.replace(/\.md$/, "")).split("\n").flatMap((line, index) => (internal.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : []))
     )

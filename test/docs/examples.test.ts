@@ -12,8 +12,8 @@ import {
   documentedFiles,
   type Example,
   type ExampleDiagnostic,
-  exampleTagLines,
   examplesOf,
+  exampleTagLines,
   guideFiles,
   markdownExamples,
   root,
@@ -43,13 +43,13 @@ describe("the example extractor", () => {
   const selftest = () =>
     checkExamplesInChild({
       examples: [
-        { file: "x.ts", line: 10, lang: "ts", code: 'import { Option } from "effect"\n\nOption.noSuchThing' },
+        { file: "x.ts", line: 10, lang: "ts", code: "import { Option } from \"effect\"\n\nOption.noSuchThing" },
         {
           file: "y.ts",
           line: 1,
           lang: "ts",
           code: [
-            'import { Option } from "effect"',
+            "import { Option } from \"effect\"",
             "declare const user: Option.Option<{ readonly id: string }>",
             "export const a = Response.json(user)",
             "export const b = JSON.stringify({ user })",
@@ -59,7 +59,7 @@ describe("the example extractor", () => {
         },
         // two files of one guide's app: the second imports the first by the app's `@/` alias
         { file: "g.md", line: 20, lang: "ts", code: "// lib/a.ts\nexport const a = 1" },
-        { file: "g.md", line: 40, lang: "ts", code: '// app/b.ts\nimport { a } from "@/lib/a"\nexport const b: string = a' }
+        { file: "g.md", line: 40, lang: "ts", code: "// app/b.ts\nimport { a } from \"@/lib/a\"\nexport const b: string = a" }
       ],
       outDir: path.join(root, "test-output/examples-selftest")
     })

@@ -210,7 +210,9 @@ export const checkExamples = (
   for (const [index, fileName] of extra.entries()) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) continue
-    for (const finding of optionJsonFindings(program.getTypeChecker(), source)) diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
+    for (const finding of optionJsonFindings(program.getTypeChecker(), source)) {
+      diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
+    }
   }
   diagnostics.push(...diagnosticsOf(program, modules))
   if (appFiles.size > 0) {
@@ -235,7 +237,9 @@ const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Exampl
       diagnostics.push({ file: example.file, line: example.line, message: "the example was not part of the program" })
       continue
     }
-    for (const finding of optionJsonFindings(checker, source)) diagnostics.push({ file: example.file, line: example.line + finding.line, message: finding.message })
+    for (const finding of optionJsonFindings(checker, source)) {
+      diagnostics.push({ file: example.file, line: example.line + finding.line, message: finding.message })
+    }
     const found = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
     for (const diagnostic of found) {
       const at = diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line
@@ -316,8 +320,9 @@ export const checkExamplesInChild = async (request: CheckRequest): Promise<Array
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     child.on("error", reject)
-    child.on("close", (code) =>
-      code === 0 ? resolve(JSON.parse(stdout) as Array<ExampleDiagnostic>) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
+    child.on(
+      "close",
+      (code) => code === 0 ? resolve(JSON.parse(stdout) as Array<ExampleDiagnostic>) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
     )
     child.stdin.end(JSON.stringify(request))
   })

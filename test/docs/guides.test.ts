@@ -55,7 +55,8 @@ const scratch = path.join(root, "test-output", `guides-${process.pid}`)
 const nameOf = (block: Runnable) => `${block.file.replace(/[^A-Za-z0-9]+/g, "_")}_L${block.line}`
 
 /** The package's entry points by name, for the child vitest (the same aliases as the repository's config). */
-const vitestConfig = (include: string) => `import { defineConfig } from "vitest/config"
+const vitestConfig = (include: string) =>
+  `import { defineConfig } from "vitest/config"
 const here = (p) => ${JSON.stringify(root)} + "/" + p
 export default defineConfig({
   resolve: {
@@ -84,8 +85,11 @@ interface VitestReport {
 
 const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
   new Promise<{ readonly stdout: string; readonly stderr: string; readonly code: number }>((resolve) => {
-    execFile(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ stdout, stderr, code: error === null ? 0 : typeof error.code === "number" ? error.code : 1 })
+    execFile(
+      process.execPath,
+      args,
+      { cwd: root, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ stdout, stderr, code: error === null ? 0 : typeof error.code === "number" ? error.code : 1 })
     )
   })
 
@@ -95,7 +99,8 @@ const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> 
  * signs the demo user in with the SDK, imports the block and sends it one request with the user's
  * `Authorization` header and one without; prints `{ signedIn: [status, body], anonymous: [status] }`.
  */
-const driverSource = (driver: string, blockFile: string) => `import { Effect, Exit, Option, Scope } from "effect"
+const driverSource = (driver: string, blockFile: string) =>
+  `import { Effect, Exit, Option, Scope } from "effect"
 import { Password, Stack, Tokens } from "stack-auth-effect"
 import { serve } from "stack-auth-effect/emulator/server"
 
@@ -112,11 +117,11 @@ const authorization = await Effect.runPromise(
 const block = await import(${JSON.stringify(blockFile)})
 let ask: (headers: Record<string, string>) => Promise<Response>
 ${
-  driver === "fetch-handler"
-    ? "ask = (headers) => block.handler(new Request(\"http://app.test/me\", { headers }))"
-    : "await new Promise((resolve) => block.server.listening ? resolve(undefined) : block.server.once(\"listening\", resolve))\n" +
-      "ask = (headers) => fetch(`http://127.0.0.1:${block.server.address().port}/me`, { headers })"
-}
+    driver === "fetch-handler"
+      ? "ask = (headers) => block.handler(new Request(\"http://app.test/me\", { headers }))"
+      : "await new Promise((resolve) => block.server.listening ? resolve(undefined) : block.server.once(\"listening\", resolve))\n" +
+        "ask = (headers) => fetch(`http://127.0.0.1:${block.server.address().port}/me`, { headers })"
+  }
 const signedIn = await ask({ authorization })
 const anonymous = await ask({})
 console.log(JSON.stringify({ signedIn: [signedIn.status, await signedIn.json()], anonymous: [anonymous.status] }))
@@ -198,7 +203,9 @@ describe("the guides' runnable blocks", () => {
     expect(fs.existsSync(path.join(dir, "app", "lib", "stack-server.ts"))).toBe(true)
     expect(fs.existsSync(path.join(dir, "app", "app", "api", "me", "route.ts"))).toBe(true)
     // Next's cookies() for one visitor: a jar in memory, with the shape next/headers gives
-    fs.writeFileSync(path.join(dir, "next-headers.ts"), `export const jar = new Map<string, string>()
+    fs.writeFileSync(
+      path.join(dir, "next-headers.ts"),
+      `export const jar = new Map<string, string>()
 export async function cookies() {
   return {
     get: (name: string) => (jar.has(name) ? { name, value: jar.get(name)! } : undefined),
@@ -208,27 +215,33 @@ export async function cookies() {
     delete: (name: string) => void jar.delete(name)
   }
 }
-`)
+`
+    )
     const entries = {
       "stack-auth-effect": "src/index.ts",
       "stack-auth-effect/next": "src/next/index.ts",
       "stack-auth-effect/server": "src/server/index.ts",
       "stack-auth-effect/emulator/server": "src/emulator/server.ts"
     }
-    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({
-      compilerOptions: {
-        module: "ESNext",
-        moduleResolution: "Bundler",
-        target: "ES2022",
-        strict: true,
-        paths: {
-          ...Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, [path.join(root, file)]])),
-          "next/headers": [path.join(dir, "next-headers.ts")],
-          "@/*": [path.join(dir, "app", "*")]
+    fs.writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "ESNext",
+          moduleResolution: "Bundler",
+          target: "ES2022",
+          strict: true,
+          paths: {
+            ...Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, [path.join(root, file)]])),
+            "next/headers": [path.join(dir, "next-headers.ts")],
+            "@/*": [path.join(dir, "app", "*")]
+          }
         }
-      }
-    }))
-    fs.writeFileSync(path.join(dir, "driver.ts"), `import { Effect, Exit, Layer, Scope } from "effect"
+      })
+    )
+    fs.writeFileSync(
+      path.join(dir, "driver.ts"),
+      `import { Effect, Exit, Layer, Scope } from "effect"
 import { Password, Stack, Tokens } from "stack-auth-effect"
 import { serve } from "stack-auth-effect/emulator/server"
 import { CookieTokenStore } from "stack-auth-effect/next"
@@ -261,8 +274,14 @@ const byCookies = await answer(await GET(new Request(url)))
 console.log(JSON.stringify({ signedOut, byHeader, byCookies, cookieNames }))
 await Effect.runPromise(Scope.close(scope, Exit.void))
 process.exit(0)
-`)
-    const result = await run([path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "--tsconfig", path.join(dir, "tsconfig.json"), path.join(dir, "driver.ts")])
+`
+    )
+    const result = await run([
+      path.join(root, "node_modules", "tsx", "dist", "cli.mjs"),
+      "--tsconfig",
+      path.join(dir, "tsconfig.json"),
+      path.join(dir, "driver.ts")
+    ])
     expect(result.code, result.stderr).toBe(0)
     const printed = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>
     const signedIn = [200, { signedIn: true, id: expect.any(String), displayName: expect.anything(), primaryEmail: "demo@example.com" }]

@@ -21,7 +21,9 @@ describe("user API keys over HTTP against the emulator", () => {
         Effect.gen(function* () {
           const client = yield* Layer.build(Stack.layerClient(options))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          yield* Password.signUpWithPassword({ email: `e2e-keys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(client))
+          yield* Password.signUpWithPassword({ email: `e2e-keys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+            Effect.provide(client)
+          )
           const created = yield* UserApiKeys.create({ description: "e2e", expiresAt: null }).pipe(Effect.provide(client))
           const listed = yield* UserApiKeys.list().pipe(Effect.provide(client))
           const checked = yield* ServerUserApiKeys.check(created.value).pipe(Effect.provide(server))

@@ -70,8 +70,8 @@ describe("the Authorization hand-over over HTTP", () => {
 
   it.skipIf(!officialInstalled)("the official SDK reads ours, and we read the official SDK's (bench dependencies installed)", async () => {
     const official = (await import(pathToFileURL(officialEntry).href)) as {
-      readonly StackClientApp: new (options: Record<string, unknown>) => any
-      readonly StackServerApp: new (options: Record<string, unknown>) => any
+      readonly StackClientApp: new(options: Record<string, unknown>) => any
+      readonly StackServerApp: new(options: Record<string, unknown>) => any
     }
     const keys = { ...credentials(), tokenStore: "memory", noAutomaticPrefetch: true }
     const serverApp = new official.StackServerApp({ ...keys, secretServerKey: main.server.emulator.demo.secretServerKey })
@@ -88,7 +88,9 @@ describe("the Authorization hand-over over HTTP", () => {
     expect(officialAuthorization).not.toBeNull()
     const { layer } = serverLayer()
     const user = await run(
-      ServerUsers.fromRequest(new Request("http://app.test/api", { headers: { authorization: officialAuthorization! } }), { projectId: credentials().projectId }),
+      ServerUsers.fromRequest(new Request("http://app.test/api", { headers: { authorization: officialAuthorization! } }), {
+        projectId: credentials().projectId
+      }),
       layer
     )
     expect(Option.map(user, (found) => found.primaryEmail)).toEqual(Option.some(email))

@@ -29,11 +29,19 @@ describe("cross-domain hand-over over HTTP against the emulator", () => {
         Effect.gen(function* () {
           const signedIn = yield* Layer.build(Stack.layerClient({ ...options, tokenStore: "memory" }))
           const receiving = yield* Layer.build(Layer.merge(Stack.layerClient({ ...options, tokenStore: "memory" }), receivingPage.layer))
-          const user = yield* Password.signUpWithPassword({ email: `e2e-cross-domain-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+          const user = yield* Password.signUpWithPassword({
+            email: `e2e-cross-domain-${Date.now()}@example.com`,
+            password: "correct horse",
+            noVerificationCallback: true
+          }).pipe(
             Effect.provide(signedIn)
           )
           const request = yield* OAuth.prepareCrossDomainHandOff().pipe(Effect.provide(receiving))
-          const redirectUrl = yield* OAuth.crossDomainRedirectUrl({ ...request, redirectUri: receivingCallback, afterCallbackRedirectUrl: "http://localhost:3001/dashboard" }).pipe(
+          const redirectUrl = yield* OAuth.crossDomainRedirectUrl({
+            ...request,
+            redirectUri: receivingCallback,
+            afterCallbackRedirectUrl: "http://localhost:3001/dashboard"
+          }).pipe(
             Effect.provide(signedIn)
           )
           receivingPage.setUrl(redirectUrl)

@@ -17,7 +17,12 @@ const main = useServer()
 const admin = () => {
   const fetch = countingFetch()
   const demo = main.server.emulator.demo
-  const client = Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, httpClient: fetch.layer })
+  const client = Stack.layerClient({
+    projectId: demo.projectId,
+    publishableClientKey: demo.publishableClientKey,
+    baseUrl: main.server.baseUrl,
+    httpClient: fetch.layer
+  })
   return { client, adminKey: Access.layerAdminKey(demo.superSecretAdminKey), count: fetch.count }
 }
 
@@ -29,7 +34,10 @@ describe("paginated team permission definitions over HTTP", () => {
       const seen: Array<string> = []
       let cursor = Option.none<string>()
       do {
-        const page = yield* PermissionDefinitions.listTeamDefinitionsPaginated({ limit: 3, ...Option.match(cursor, { onNone: () => ({}), onSome: (c) => ({ cursor: c }) }) })
+        const page = yield* PermissionDefinitions.listTeamDefinitionsPaginated({
+          limit: 3,
+          ...Option.match(cursor, { onNone: () => ({}), onSome: (c) => ({ cursor: c }) })
+        })
         seen.push(...page.items.map((definition) => definition.id))
         cursor = page.nextCursor
       } while (Option.isSome(cursor))

@@ -66,13 +66,24 @@ describe("e-mail templates render over HTTP", () => {
       Effect.gen(function* () {
         yield* AdminProjects.updateCurrent({
           config: {
-            emailConfig: { type: "standard", host: "127.0.0.1", port: 2525, username: "mailer", password: Redacted.make("pw"), senderName: "Tests", senderEmail: "noreply@example.com" }
+            emailConfig: {
+              type: "standard",
+              host: "127.0.0.1",
+              port: 2525,
+              username: "mailer",
+              password: Redacted.make("pw"),
+              senderName: "Tests",
+              senderEmail: "noreply@example.com"
+            }
           }
         })
         const preview = yield* EmailTemplates.update(verificationId, { tsxSource: changedSource })
         const broken = yield* Effect.flip(EmailTemplates.update(verificationId, { tsxSource: "export function EmailTemplate() { return <p>unclosed }" }))
         const subjectless = yield* Effect.flip(
-          EmailTemplates.update(verificationId, { tsxSource: "import { NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <NotificationCategory value=\"Transactional\" /> }" })
+          EmailTemplates.update(verificationId, {
+            tsxSource:
+              "import { NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <NotificationCategory value=\"Transactional\" /> }"
+          })
         )
         const listed = yield* EmailTemplates.list()
         return { preview, broken, subjectless, listed }
@@ -90,9 +101,10 @@ describe("e-mail templates render over HTTP", () => {
 
     const email = `render-${Date.now()}@example.com`
     await Effect.runPromise(
-      Password.signUpWithPassword({ email, password: "correct horse battery", verificationCallbackUrl: "http://localhost:3000/handler/email-verification" }).pipe(
-        Effect.provide(clientLayer())
-      )
+      Password.signUpWithPassword({ email, password: "correct horse battery", verificationCallbackUrl: "http://localhost:3000/handler/email-verification" })
+        .pipe(
+          Effect.provide(clientLayer())
+        )
     )
     const mail = main.server.emulator.latestEmail({ email })!
     const projectName = main.server.emulator.state.projects.get(main.server.emulator.demo.projectId)!.displayName

@@ -55,7 +55,7 @@ describe("e-mails over HTTP", () => {
         const id = yield* EmailTemplates.create({ displayName: "Welcome" })
         const html = yield* EmailTemplates.update(id, {
           tsxSource:
-            'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hi" /><NotificationCategory value="Transactional" /><p>Hi</p></> }'
+            "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"Hi\" /><NotificationCategory value=\"Transactional\" /><p>Hi</p></> }"
         })
         yield* EmailTemplates.delete(id)
         const after = yield* EmailTemplates.list()

@@ -22,7 +22,11 @@ describe("getPermission over HTTP against the emulator", () => {
         Effect.gen(function* () {
           const client = yield* Layer.build(Stack.layerClient(options))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          const user = yield* Password.signUpWithPassword({ email: `e2e-getperm-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+          const user = yield* Password.signUpWithPassword({
+            email: `e2e-getperm-${Date.now()}@example.com`,
+            password: "correct horse",
+            noVerificationCallback: true
+          }).pipe(
             Effect.provide(client)
           )
           const team = yield* Teams.create({ displayName: "Perm team" }).pipe(Effect.provide(client))

@@ -21,7 +21,11 @@ describe("listTeamMemberPermissions over HTTP against the emulator", () => {
         Effect.gen(function* () {
           const client = yield* Layer.build(Stack.layerClient({ ...options, tokenStore: "memory" }))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          const user = yield* Password.signUpWithPassword({ email: `e2e-members-perm-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+          const user = yield* Password.signUpWithPassword({
+            email: `e2e-members-perm-${Date.now()}@example.com`,
+            password: "correct horse",
+            noVerificationCallback: true
+          }).pipe(
             Effect.provide(client)
           )
           const team = yield* Teams.create({ displayName: "Members' permissions" }).pipe(Effect.provide(client))

@@ -77,7 +77,10 @@ describe("schema-typed metadata over HTTP", () => {
     const serverLayer = Stack.layerServer({ ...credentials(), secretServerKey: main.server.emulator.demo.secretServerKey })
     const browser = countingFetch()
     const clientLayer = Stack.layerClient({ ...credentials(), httpClient: browser.layer })
-    const created = await run(ServerUsers.create({ primaryEmail: email, password: "correct horse battery", clientReadOnlyMetadata: { plan: "gold" } }), serverLayer)
+    const created = await run(
+      ServerUsers.create({ primaryEmail: email, password: "correct horse battery", clientReadOnlyMetadata: { plan: "gold" } }),
+      serverLayer
+    )
 
     const error = await run(AppMetadata.ServerUsers.getById(created.id).pipe(Effect.flip), serverLayer)
     expect(error).toMatchObject({ _tag: "MetadataDecodeError", owner: "user", id: created.id, field: "clientReadOnlyMetadata" })

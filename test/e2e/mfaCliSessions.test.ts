@@ -38,8 +38,7 @@ const clientOptions = (server: RunningServer) => ({
   baseUrl: server.baseUrl
 })
 
-const client = () =>
-  device((httpClient) => Stack.layerClient({ ...clientOptions(main.server), httpClient }))
+const client = () => device((httpClient) => Stack.layerClient({ ...clientOptions(main.server), httpClient }))
 
 const server = () =>
   device((httpClient) =>

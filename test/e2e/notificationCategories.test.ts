@@ -24,7 +24,11 @@ describe("notification categories over HTTP against the emulator", () => {
         Effect.gen(function* () {
           const client = yield* Layer.build(Stack.layerClient({ ...options, tokenStore: "memory" }))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          const user = yield* Password.signUpWithPassword({ email: `e2e-categories-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+          const user = yield* Password.signUpWithPassword({
+            email: `e2e-categories-${Date.now()}@example.com`,
+            password: "correct horse",
+            noVerificationCallback: true
+          }).pipe(
             Effect.provide(client)
           )
           const before = yield* NotificationCategories.list().pipe(Effect.provide(client))

@@ -113,8 +113,7 @@ describe("passkeys end to end (real HTTP)", () => {
         const other = yield* browser(authenticator)
         const done = yield* Passkeys.signIn().pipe(
           Effect.catchTag("MultiFactorAuthenticationRequired", (error) =>
-            Effect.flatMap(Totp.generate(Redacted.value(secret)), (totp) => Mfa.signIn({ attemptCode: error.details.attempt_code, totp }))
-          ),
+            Effect.flatMap(Totp.generate(Redacted.value(secret)), (totp) => Mfa.signIn({ attemptCode: error.details.attempt_code, totp }))),
           Effect.provide(other.context)
         )
         expect(done.userId).toBe(userId)

@@ -116,7 +116,9 @@ describe("permissions over HTTP", () => {
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id: `p_${c}` }))
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id: `p_${a}`, containedPermissionIds: [`p_${c}`] }))
 
-      await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-perms-${suffix}@example.com`, password: "correct horse battery", noVerificationCallback: true }))
+      await runtime.runPromise(
+        Password.signUpWithPassword({ email: `e2e-perms-${suffix}@example.com`, password: "correct horse battery", noVerificationCallback: true })
+      )
       const userId = Option.getOrThrow(await runtime.runPromise(Users.getCurrent())).id
       const teamId = createTeam(userId)
 
@@ -175,7 +177,9 @@ describe("permissions over HTTP", () => {
     try {
       await runtime.runPromise(PermissionDefinitions.createProjectDefinition({ id, description: "Everybody" }))
       await runtime.runPromise(AdminProjects.updateCurrent({ config: { userDefaultPermissions: [{ id }] } }))
-      await runtime.runPromise(Password.signUpWithPassword({ email: `e2e-default-${stamp()}@example.com`, password: "correct horse battery", noVerificationCallback: true }))
+      await runtime.runPromise(
+        Password.signUpWithPassword({ email: `e2e-default-${stamp()}@example.com`, password: "correct horse battery", noVerificationCallback: true })
+      )
       expect(await runtime.runPromise(Permissions.listProjectPermissions({ recursive: false }))).toEqual([
         { id, userId: Option.getOrThrow(await runtime.runPromise(Users.getCurrent())).id }
       ])

@@ -36,7 +36,9 @@ describe("projects over HTTP", () => {
     const result = await Effect.runPromise(
       Effect.gen(function* () {
         const before = yield* AdminProjects.getCurrent()
-        const after = yield* AdminProjects.updateCurrent({ config: { clientTeamCreationEnabled: true, domains: [{ domain: "http://localhost:3000", handlerPath: "/handler" }] } })
+        const after = yield* AdminProjects.updateCurrent({
+          config: { clientTeamCreationEnabled: true, domains: [{ domain: "http://localhost:3000", handlerPath: "/handler" }] }
+        })
         const view = yield* Projects.getCurrent()
         return { before, after, view }
       }).pipe(Effect.provide(admin))

@@ -70,7 +70,9 @@ const refreshOnly = async (email: string) => {
   const signedUp = await Effect.runPromise(
     Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true }).pipe(
       Effect.zipRight(Effect.flatMap(TokenStore, (store) => store.get)),
-      Effect.provide(Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, tokenStore: "memory" }))
+      Effect.provide(
+        Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, tokenStore: "memory" })
+      )
     )
   )
   return { ...TokenStoreModule.empty, refreshToken: signedUp.refreshToken }
@@ -78,7 +80,12 @@ const refreshOnly = async (email: string) => {
 
 const through = (initial: TokenStoreModule.StoredTokens) => {
   const demo = main.server.emulator.demo
-  return Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: proxyUrl, tokenStore: TokenStoreModule.layerMemory(initial) })
+  return Stack.layerClient({
+    projectId: demo.projectId,
+    publishableClientKey: demo.publishableClientKey,
+    baseUrl: proxyUrl,
+    tokenStore: TokenStoreModule.layerMemory(initial)
+  })
 }
 
 describe("a refresh that returns nothing, over HTTP", () => {

@@ -44,7 +44,7 @@ class FakeCookies implements CookieTokenStore.FrameworkCookies {
 /** Signs up and in as a browser would, and returns the session's tokens and the user id. */
 const signIn = async (email: string) =>
   Effect.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const password = "correct horse battery"
       const { userId } = yield* Password.signUpWithPassword({ email, password, noVerificationCallback: true })
       yield* Password.signInWithPassword({ email, password })

@@ -25,13 +25,18 @@ describe("team invitations with server access over HTTP", () => {
           const owner = yield* Layer.build(Stack.layerClient(options))
           const invitee = yield* Layer.build(Stack.layerClient(options))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          yield* Password.signUpWithPassword({ email: `e2e-owner-${stamp}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(owner))
-          const bob = yield* Password.signUpWithPassword({ email: inviteeEmail, password: "correct horse", noVerificationCallback: true }).pipe(Effect.provide(invitee))
+          yield* Password.signUpWithPassword({ email: `e2e-owner-${stamp}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+            Effect.provide(owner)
+          )
+          const bob = yield* Password.signUpWithPassword({ email: inviteeEmail, password: "correct horse", noVerificationCallback: true }).pipe(
+            Effect.provide(invitee)
+          )
           const team = yield* Teams.create({ displayName: "Invited team" }).pipe(Effect.provide(owner))
           yield* ServerUsers.update(bob.userId, { primaryEmailVerified: true }).pipe(Effect.provide(server))
-          const id = yield* ServerTeamInvitations.send({ teamId: team.id, email: inviteeEmail, callbackUrl: "http://localhost:3000/handler/team-invitation" }).pipe(
-            Effect.provide(server)
-          )
+          const id = yield* ServerTeamInvitations.send({ teamId: team.id, email: inviteeEmail, callbackUrl: "http://localhost:3000/handler/team-invitation" })
+            .pipe(
+              Effect.provide(server)
+            )
           const listed = yield* ServerTeamInvitations.list(team.id).pipe(Effect.provide(server))
           const mine = yield* ServerTeamInvitations.listMine(bob.userId).pipe(Effect.provide(server))
           yield* ServerTeamInvitations.revoke(team.id, id).pipe(Effect.provide(server))

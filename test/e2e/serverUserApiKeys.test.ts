@@ -21,7 +21,11 @@ describe("a user's API keys with server access over HTTP", () => {
         Effect.gen(function* () {
           const client = yield* Layer.build(Stack.layerClient(options))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          const user = yield* Password.signUpWithPassword({ email: `e2e-server-keys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+          const user = yield* Password.signUpWithPassword({
+            email: `e2e-server-keys-${Date.now()}@example.com`,
+            password: "correct horse",
+            noVerificationCallback: true
+          }).pipe(
             Effect.provide(client)
           )
           const created = yield* ServerUserApiKeys.create(user.userId, { description: "issued by the server", expiresAt: null }).pipe(Effect.provide(server))

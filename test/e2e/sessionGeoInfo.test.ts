@@ -39,7 +39,9 @@ describe("session geo information over HTTP", () => {
     const body = (await response.json()) as { access_token: string; refresh_token: string }
     const browserSessions = await Effect.runPromise(
       Sessions.list().pipe(
-        Effect.provide(Stack.layerClient({ ...credentials(), tokenStore: TokenStore.layerMemory(TokenStore.fromStrings(body.access_token, body.refresh_token)) }))
+        Effect.provide(
+          Stack.layerClient({ ...credentials(), tokenStore: TokenStore.layerMemory(TokenStore.fromStrings(body.access_token, body.refresh_token)) })
+        )
       )
     )
     expect(browserSessions.map((session) => session.geoInfo)).toEqual([

@@ -59,9 +59,7 @@ export const countingFetch = () => {
         Effect.sync(() => {
           const key = `${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`
           counts.set(key, (counts.get(key) ?? 0) + 1)
-        })
-      )
-    )
+        })))
   ).pipe(Layer.provide(StackClient.layerFetch))
   return { layer, count: (key: string) => counts.get(key) ?? 0 }
 }

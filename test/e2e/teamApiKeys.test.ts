@@ -25,9 +25,10 @@ describe("team API keys over HTTP against the emulator", () => {
         Effect.gen(function* () {
           const client = yield* Layer.build(Stack.layerClient(options))
           const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
-          yield* Password.signUpWithPassword({ email: `e2e-team-keys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
-            Effect.provide(client)
-          )
+          yield* Password.signUpWithPassword({ email: `e2e-team-keys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true })
+            .pipe(
+              Effect.provide(client)
+            )
           const team = yield* Teams.create({ displayName: "Keys Team" }).pipe(Effect.provide(client))
           const sentBefore = fetch.count("POST /team-api-keys") + fetch.count("POST /user-api-keys")
           const both = yield* Effect.flip(

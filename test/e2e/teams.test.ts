@@ -42,8 +42,9 @@ const browser = (label: string) =>
   })
 
 const serverAccess = () =>
-  Effect.map(Layer.build(Stack.layerServer({ ...options(), secretServerKey: main.server.emulator.demo.secretServerKey })), (context) =>
-    <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, context as Context.Context<R>)
+  Effect.map(
+    Layer.build(Stack.layerServer({ ...options(), secretServerKey: main.server.emulator.demo.secretServerKey })),
+    (context) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, context as Context.Context<R>)
   )
 
 const runScoped = <A, E>(effect: Effect.Effect<A, E, import("effect").Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))

@@ -29,8 +29,10 @@ const layers = () => {
   return { layer: Layer.provideMerge(AccessTokenVerifier.layer(), stack), count: fetch.count }
 }
 
-const run = <A, E>(effect: Effect.Effect<A, E, AccessTokenVerifier.AccessTokenVerifier | Stack.ClientServices>, layer: Layer.Layer<AccessTokenVerifier.AccessTokenVerifier | Stack.ClientServices, unknown>) =>
-  Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
+const run = <A, E>(
+  effect: Effect.Effect<A, E, AccessTokenVerifier.AccessTokenVerifier | Stack.ClientServices>,
+  layer: Layer.Layer<AccessTokenVerifier.AccessTokenVerifier | Stack.ClientServices, unknown>
+) => Effect.runPromise(effect.pipe(Effect.provide(layer)) as Effect.Effect<A, unknown>)
 
 const accessToken = Effect.gen(function* () {
   const session = yield* Session
@@ -44,7 +46,11 @@ describe("verifyAccessToken over HTTP", () => {
     const { layer, count } = layers()
     const result = await run(
       Effect.gen(function* () {
-        const { userId } = yield* Password.signUpWithPassword({ email: `verify-e2e-${Date.now()}@example.com`, password: "correct horse battery", noVerificationCallback: true })
+        const { userId } = yield* Password.signUpWithPassword({
+          email: `verify-e2e-${Date.now()}@example.com`,
+          password: "correct horse battery",
+          noVerificationCallback: true
+        })
         const token = yield* accessToken
         const all = yield* Effect.forEach(Array.from({ length: 200 }), () => AccessTokenVerifier.verifyAccessToken(token), { concurrency: 10 })
         const [header, payload, signature] = token.split(".") as [string, string, string]
@@ -91,10 +97,12 @@ describe("verifyAccessToken over HTTP", () => {
         const token = yield* accessToken
         yield* AccessTokenVerifier.verifyAccessToken(token)
         const claims = jose.decodeJwt(token)
-        return yield* Effect.forEach(Array.from({ length: 50 }, (_, i) => `kid${i}`), (kid) =>
-          Effect.promise(() => new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid }).sign(privateKey)).pipe(
-            Effect.flatMap((forged) => Effect.flip(AccessTokenVerifier.verifyAccessToken(forged)))
-          )
+        return yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => `kid${i}`),
+          (kid) =>
+            Effect.promise(() => new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid }).sign(privateKey)).pipe(
+              Effect.flatMap((forged) => Effect.flip(AccessTokenVerifier.verifyAccessToken(forged)))
+            )
         )
       }),
       layer

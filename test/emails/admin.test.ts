@@ -35,8 +35,7 @@ describe("Admin", () => {
         "unverified_users",
         "verified_users"
       ])
-    })
-  )
+    }))
 
   it.effect("createSvixToken: a token (201)", () =>
     Effect.gen(function* () {
@@ -44,8 +43,7 @@ describe("Admin", () => {
       const token = yield* Admin.createSvixToken().pipe(Effect.provide(admin))
       expect(token.token.length).toBeGreaterThan(10)
       expect(token.url).toBeUndefined()
-    })
-  )
+    }))
 
   it.effect("checkFeatureSupport: the service's text, echoing feature_name", () =>
     Effect.gen(function* () {
@@ -56,8 +54,7 @@ describe("Admin", () => {
       expect(yield* Admin.checkFeatureSupport({ name: "x" }).pipe(Effect.provide(client))).toBe(
         "This feature is not yet supported. Please reach out to Stack support for more information."
       )
-    })
-  )
+    }))
 })
 
 /** Non-anonymous users of the demo project who signed up on `date` (UTC). */

@@ -25,8 +25,7 @@ describe("EmailTemplates", () => {
       expect(templates[0]!.id).toBe(verificationId)
       expect(templates[0]!.tsxSource).toBe(defaultTemplates[0]!.tsxSource)
       expect(templates[0]!.themeId).toBeUndefined()
-    })
-  )
+    }))
 
   it.effect("create, update and delete need a custom e-mail server (RequiresCustomEmailServer), nothing changes", () =>
     Effect.gen(function* () {
@@ -42,8 +41,7 @@ describe("EmailTemplates", () => {
       const templates = yield* EmailTemplates.list().pipe(Effect.provide(admin))
       expect(templates).toHaveLength(7)
       expect(templates[0]!.tsxSource).toBe(defaultTemplates[0]!.tsxSource)
-    })
-  )
+    }))
 
   it.effect("with a custom server: create → update (rendered HTML, theme) → list shows it → delete", () =>
     Effect.gen(function* () {
@@ -51,7 +49,7 @@ describe("EmailTemplates", () => {
       const id = yield* EmailTemplates.create({ displayName: "Welcome" }).pipe(Effect.provide(admin))
       expect(id).toMatch(/^[0-9a-f-]{36}$/)
       const source =
-        'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hello <you>" /><NotificationCategory value="Transactional" /><p>Hi</p></> }'
+        "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"Hello <you>\" /><NotificationCategory value=\"Transactional\" /><p>Hi</p></> }"
       const html = yield* EmailTemplates.update(id, { tsxSource: source, themeId: false }).pipe(Effect.provide(admin))
       // rendered for real: the template's <p> inside the project's theme; the subject is not part of the HTML
       expect(html).toContain("<p>Hi</p>")
@@ -61,8 +59,7 @@ describe("EmailTemplates", () => {
       expect(listed).toEqual({ id, displayName: "Welcome", tsxSource: source, themeId: false })
       yield* EmailTemplates.delete(id).pipe(Effect.provide(admin))
       expect((yield* EmailTemplates.list().pipe(Effect.provide(admin))).map((t) => t.id)).not.toContain(id)
-    })
-  )
+    }))
 
   it.effect("a source without an EmailTemplate export is EmailRenderingError and is not saved", () =>
     Effect.gen(function* () {
@@ -71,8 +68,7 @@ describe("EmailTemplates", () => {
       expect(error._tag).toBe("EmailRenderingError")
       const templates = yield* EmailTemplates.list().pipe(Effect.provide(admin))
       expect(templates[0]!.tsxSource).toBe(defaultTemplates[0]!.tsxSource)
-    })
-  )
+    }))
 
   it.effect("an unknown template id is HttpError 404; a malformed id is InvalidArgument before any request", () =>
     Effect.gen(function* () {
@@ -82,18 +78,17 @@ describe("EmailTemplates", () => {
       expect(missing._tag === "HttpError" && missing.status).toBe(404)
       const malformed = yield* Effect.flip(EmailTemplates.update("not-a-uuid", { tsxSource: "x" }).pipe(Effect.provide(admin)))
       expect(malformed._tag).toBe("InvalidArgument")
-    })
-  )
+    }))
 
   it.effect("templates are per project: the seeded defaults are copies", () =>
     Effect.gen(function* () {
       const { admin } = yield* setup(true)
-      const source = 'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Mine" /><NotificationCategory value="Transactional" /></> }'
+      const source =
+        "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"Mine\" /><NotificationCategory value=\"Transactional\" /></> }"
       yield* EmailTemplates.update(verificationId, { tsxSource: source }).pipe(Effect.provide(admin))
       expect(defaultTemplates[0]!.tsxSource).not.toBe(source)
       const other = yield* setup(true)
       const templates = yield* EmailTemplates.list().pipe(Effect.provide(other.admin))
       expect(templates[0]!.tsxSource).toBe(defaultTemplates[0]!.tsxSource)
-    })
-  )
+    }))
 })

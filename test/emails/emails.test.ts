@@ -25,8 +25,7 @@ describe("Emails", () => {
       expect(entry.text).not.toContain("smtp-password")
       const sent = yield* Emails.listSentEmails().pipe(Effect.provide(admin))
       expect(sent).toEqual([{ id: entry.id, subject: entry.subject, sentAt: new Date(entry.sentAtMillis), to: ["me@example.com"], error: null }])
-    })
-  )
+    }))
 
   it.effect("sendTestEmail: a port above 65535 is the service's SCHEMA_ERROR (its schema's range), nothing sent", () =>
     Effect.gen(function* () {
@@ -37,8 +36,7 @@ describe("Emails", () => {
       expect(result._tag).toBe("SchemaError")
       expect(result.message).toContain("body.email_config.port must be less than or equal to 65535")
       expect(emulator.outbox({ email: "me@example.com" })).toEqual([])
-    })
-  )
+    }))
 
   it.effect("listSentEmails: the real outbox (a sign-up's verification e-mail), newest first", () =>
     Effect.gen(function* () {
@@ -53,8 +51,7 @@ describe("Emails", () => {
       const sent = yield* Emails.listSentEmails().pipe(Effect.provide(admin))
       expect(sent.map((email) => email.to)).toEqual([["later@example.com"], ["new@example.com"]])
       expect(sent[1]!.subject).toContain("Verify")
-    })
-  )
+    }))
 
   it.effect("listSentEmails: only this project's e-mails, the newest 100", () =>
     Effect.gen(function* () {
@@ -87,6 +84,5 @@ describe("Emails", () => {
       expect(sent).toHaveLength(100)
       expect(sent[0]!.subject).toBe("#104")
       expect(sent[99]!.subject).toBe("#5")
-    })
-  )
+    }))
 })

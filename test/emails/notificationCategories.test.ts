@@ -15,7 +15,6 @@ import { right } from "../support/results.js"
 const marketingId = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 const transactionalId = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef"
 
-
 const tagOf = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }) =>
   result._tag === "Left" ? (result.left as { _tag: string })._tag : "Right"
 
@@ -31,8 +30,7 @@ describe("NotificationCategories", () => {
       ])
       right(yield* app.run(NotificationCategories.list()))
       expect(app.sent.filter((sent) => sent === "GET /emails/notification-preference/me")).toHaveLength(1)
-    })
-  )
+    }))
 
   it.scopedLive("turning a category off answers it off, and the next list shows it off (one new list request)", () =>
     Effect.gen(function* () {
@@ -45,8 +43,7 @@ describe("NotificationCategories", () => {
       expect(listed.map((category) => [category.name, category.enabled])).toEqual([["Transactional", true], ["Marketing", false]])
       expect(app.sent.filter((sent) => sent === "GET /emails/notification-preference/me")).toHaveLength(2)
       expect(app.sent).toContain(`PATCH /emails/notification-preference/me/${marketingId}`)
-    })
-  )
+    }))
 
   it.scopedLive("an id that is no category is NotificationCategoryNotFound; a malformed id is InvalidArgument and nothing is sent", () =>
     Effect.gen(function* () {
@@ -58,16 +55,14 @@ describe("NotificationCategories", () => {
       const malformed = yield* app.run(NotificationCategories.setEnabled("marketing", false))
       expect(tagOf(malformed)).toBe("InvalidArgument")
       expect(app.sent.length).toBe(before)
-    })
-  )
+    }))
 
   it.scopedLive("without a signed-in user, listing is UserNotSignedIn", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const result = yield* app.run(NotificationCategories.list())
       expect(tagOf(result)).toBe("UserNotSignedIn")
-    })
-  )
+    }))
 })
 
 describe("ServerNotificationCategories", () => {
@@ -86,6 +81,5 @@ describe("ServerNotificationCategories", () => {
       expect(tagOf(unknown)).toBe("UserNotFound")
       const unknownCategory = yield* app.run(ServerNotificationCategories.setEnabled(userId, "00000000-0000-4000-8000-000000000000", true))
       expect(tagOf(unknownCategory)).toBe("NotificationCategoryNotFound")
-    })
-  )
+    }))
 })

@@ -39,8 +39,7 @@ describe("access tokens (PROTOCOL.md §2.3) and JWKS (§2.4)", () => {
       })
       expect(session.refreshToken).toBe(tokens.refresh_token)
       expect(tokens.refresh_token).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/)
-    })
-  )
+    }))
 
   it.effect("anonymous users get the anonymous issuer and audience", () =>
     Effect.gen(function* () {
@@ -55,8 +54,7 @@ describe("access tokens (PROTOCOL.md §2.3) and JWKS (§2.4)", () => {
         restricted_reason: { type: "anonymous" },
         email: null
       })
-    })
-  )
+    }))
 
   it.effect("the project's JWKS verifies its tokens; include_anonymous adds the restricted and anonymous keys", () =>
     Effect.gen(function* () {
@@ -89,8 +87,7 @@ describe("access tokens (PROTOCOL.md §2.3) and JWKS (§2.4)", () => {
         jose.jwtVerify(anonymous.json.access_token, jose.createLocalJWKSet(all.json), { currentDate: new Date(0) })
       )
       expect(anonymousVerified.payload.is_anonymous).toBe(true)
-    })
-  )
+    }))
 
   it.effect("JWKS: unknown project → 404 text, bad query → SCHEMA_ERROR, the anonymous issuer path → 307", () =>
     Effect.gen(function* () {
@@ -106,8 +103,7 @@ describe("access tokens (PROTOCOL.md §2.3) and JWKS (§2.4)", () => {
       expect(alias.headers.get("location")).toBe(
         `${origin}/api/v1/projects/${emulator.demo.projectId}/.well-known/jwks.json?include_anonymous=true`
       )
-    })
-  )
+    }))
 
   it.effect("an access token past its lifetime → 401 ACCESS_TOKEN_EXPIRED with its ids; a refresh gives a fresh one", () =>
     Effect.gen(function* () {
@@ -138,8 +134,7 @@ describe("access tokens (PROTOCOL.md §2.3) and JWKS (§2.4)", () => {
       const again = yield* send(emulator, { path: me, headers: clientHeaders(emulator.demo, { "x-stack-access-token": refreshed.json.access_token }) })
       expect(again.status).toBe(200)
       expect(jose.decodeJwt(refreshed.json.access_token).iat).toBe(60)
-    })
-  )
+    }))
 
   it.effect("a token signed by a key the project does not have is unparsable", () =>
     Effect.gen(function* () {
@@ -148,6 +143,5 @@ describe("access tokens (PROTOCOL.md §2.3) and JWKS (§2.4)", () => {
       const tokens = yield* signUp(other, other.demo, "forged@example.com")
       const answer = yield* send(emulator, { path: me, headers: clientHeaders(emulator.demo, { "x-stack-access-token": tokens.access_token }) })
       expect(answer.json.code).toBe("UNPARSABLE_ACCESS_TOKEN")
-    })
-  )
+    }))
 })

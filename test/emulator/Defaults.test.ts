@@ -8,11 +8,13 @@ import { clientHeaders, send, signUp } from "./helpers.js"
 describe("seeds and defaults", () => {
   it("the fixed development keys are the service's prefix + 45 lowercase Crockford base32 characters", () => {
     for (const project of [defaults.demo, defaults.internal]) {
-      for (const [prefix, key] of [
-        ["pck_", project.publishableClientKey],
-        ["ssk_", project.secretServerKey],
-        ["sak_", project.superSecretAdminKey]
-      ] as const) {
+      for (
+        const [prefix, key] of [
+          ["pck_", project.publishableClientKey],
+          ["ssk_", project.secretServerKey],
+          ["sak_", project.superSecretAdminKey]
+        ] as const
+      ) {
         expect(key.startsWith(prefix)).toBe(true)
         expect(isCrockford(key.slice(4), 45)).toBe(true)
       }
@@ -45,8 +47,7 @@ describe("seeds and defaults", () => {
       expect(duplicate._tag).toBe("EmulatorError")
       const malformed = yield* Effect.flip(custom.createProject({ id: "not-a-uuid" }))
       expect(malformed.message).toContain("uuid")
-    })
-  )
+    }))
 
   it.effect("hashes passwords with 10 000 PBKDF2-SHA256 iterations by default", () =>
     Effect.gen(function* () {
@@ -61,6 +62,5 @@ describe("seeds and defaults", () => {
         body: { email: "default@example.com", password: "correct horse battery" }
       })
       expect(signIn.status).toBe(200)
-    })
-  )
+    }))
 })

@@ -64,8 +64,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       })
       expect(refresh.status).toBe(401)
       expect(refresh.json.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
-    })
-  )
+    }))
 
   it.effect("sign-in: right password → tokens of the same user; wrong password or unknown e-mail → EMAIL_PASSWORD_MISMATCH", () =>
     Effect.gen(function* () {
@@ -77,16 +76,17 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       expect(ok.status).toBe(200)
       expect(ok.json.user_id).toBe(created.user_id)
       expect(ok.json.refresh_token).not.toBe(created.refresh_token)
-      for (const [email, pw] of [
-        ["signin@example.com", "Wrong-password-1!"],
-        ["nobody@example.com", password]
-      ] as const) {
+      for (
+        const [email, pw] of [
+          ["signin@example.com", "Wrong-password-1!"],
+          ["nobody@example.com", password]
+        ] as const
+      ) {
         const wrong = yield* signIn(email, pw)
         expect(wrong.status).toBe(400)
         expect(wrong.json).toEqual({ code: "EMAIL_PASSWORD_MISMATCH", error: "Wrong e-mail or password." })
       }
-    })
-  )
+    }))
 
   it.effect("sign-up rules: password 8–70 characters, e-mail unique, switches, trusted callback URLs", () =>
     Effect.gen(function* () {
@@ -103,7 +103,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       expect(taken.json).toEqual({
         code: "USER_EMAIL_ALREADY_EXISTS",
         details: { email: "taken@example.com", would_work_if_email_was_verified: false },
-        error: 'A user with email "taken@example.com" already exists.'
+        error: "A user with email \"taken@example.com\" already exists."
       })
       const untrusted = yield* signUpAnswer({ email: "b@example.com", password, verification_callback_url: "https://evil.example.com/verify" })
       expect(untrusted.json.code).toBe("REDIRECT_URL_NOT_WHITELISTED")
@@ -128,8 +128,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
         body: { email: "d@example.com", password }
       })
       expect(disabledSignIn.json.code).toBe("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    })
-  )
+    }))
 
   it.effect("sign-up with a callback URL sends a verification e-mail to the outbox (code + link)", () =>
     Effect.gen(function* () {
@@ -151,8 +150,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       expect(listed.json).toEqual({
         items: [{ id: entry.id, to: "verify@example.com", subject: entry.subject, code: entry.code, link: entry.link, sent_at_millis: entry.sentAtMillis }]
       })
-    })
-  )
+    }))
 
   it.effect("passwords are stored only as salted PBKDF2 hashes", () =>
     Effect.gen(function* () {
@@ -167,8 +165,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       }
       expect(hashes[0]).not.toBe(hashes[1])
       expect(JSON.stringify([...emulator.state.projects.values()].map((p) => [...p.users.values()]))).not.toContain(password)
-    })
-  )
+    }))
 
   it.effect("an anonymous user who signs up is upgraded in place (same id)", () =>
     Effect.gen(function* () {
@@ -184,8 +181,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       expect(upgraded.json.user_id).toBe(anonymous.json.user_id)
       expect(jose.decodeJwt(upgraded.json.access_token)).toMatchObject({ is_anonymous: false, email: "upgraded@example.com" })
       expect(emulator.state.projects.get(emulator.demo.projectId)!.users.size).toBe(1)
-    })
-  )
+    }))
 
   it.effect("PATCH /users/me (client): profile images must be base64 images, a foreign team is refused", () =>
     Effect.gen(function* () {
@@ -208,8 +204,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
         body: { selected_team_id: "00000000-0000-4000-8000-000000000000" }
       })
       expect(team.json.code).toBe("TEAM_MEMBERSHIP_NOT_FOUND")
-    })
-  )
+    }))
 
   it.effect("a user with TOTP gets MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code", () =>
     Effect.gen(function* () {
@@ -231,8 +226,7 @@ describe("password sign-up and sign-in (PROTOCOL.md §3.1)", () => {
       })
       expect(signIn.json.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED")
       expect(signIn.json.details.attempt_code).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/)
-    })
-  )
+    }))
 })
 
 describe("refresh (PROTOCOL.md §2.1, §2.2)", () => {
@@ -267,8 +261,7 @@ describe("refresh (PROTOCOL.md §2.1, §2.2)", () => {
       expect(jose.decodeJwt(form.json.access_token).sub).toBe(tokens.user_id)
       const json = yield* send(emulator, { method: "POST", path: "/api/v1/auth/oauth/token", body: grant })
       expect(json.status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("client rules: sentinel only for keyless projects, wrong secret or unknown client → INVALID_OAUTH_CLIENT_ID_OR_SECRET", () =>
     Effect.gen(function* () {
@@ -276,10 +269,15 @@ describe("refresh (PROTOCOL.md §2.1, §2.2)", () => {
       const strict = yield* emulator.createProject({ requiresPublishableClientKey: true }).pipe(Effect.orDie)
       const demoTokens = yield* signUp(emulator, emulator.demo, "sentinel@example.com")
       const strictTokens = yield* signUp(emulator, strict, "strict@example.com")
-      const token = (body: Record<string, string>) => send(emulator, { method: "POST", path: "/api/v1/auth/oauth/token", body: { grant_type: "refresh_token", ...body } })
+      const token = (body: Record<string, string>) =>
+        send(emulator, { method: "POST", path: "/api/v1/auth/oauth/token", body: { grant_type: "refresh_token", ...body } })
       const sentinel = yield* token({ refresh_token: demoTokens.refresh_token, client_id: emulator.demo.projectId, client_secret: "__stack_public_client__" })
       expect(sentinel.status).toBe(200)
-      const branch = yield* token({ refresh_token: demoTokens.refresh_token, client_id: `${emulator.demo.projectId}#main`, client_secret: "__stack_public_client__" })
+      const branch = yield* token({
+        refresh_token: demoTokens.refresh_token,
+        client_id: `${emulator.demo.projectId}#main`,
+        client_secret: "__stack_public_client__"
+      })
       expect(branch.status).toBe(200)
       const required = yield* token({ refresh_token: strictTokens.refresh_token, client_id: strict.projectId, client_secret: "__stack_public_client__" })
       expect([required.status, required.json.code]).toEqual([401, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"])
@@ -291,14 +289,18 @@ describe("refresh (PROTOCOL.md §2.1, §2.2)", () => {
       expect(unknown.json.code).toBe("INVALID_OAUTH_CLIENT_ID_OR_SECRET")
       const otherProject = yield* token({ refresh_token: demoTokens.refresh_token, client_id: strict.projectId, client_secret: strict.publishableClientKey })
       expect(otherProject.json.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
-      const scope = yield* token({ refresh_token: demoTokens.refresh_token, client_id: emulator.demo.projectId, client_secret: emulator.demo.publishableClientKey, scope: "openid" })
+      const scope = yield* token({
+        refresh_token: demoTokens.refresh_token,
+        client_id: emulator.demo.projectId,
+        client_secret: emulator.demo.publishableClientKey,
+        scope: "openid"
+      })
       expect(scope.json.code).toBe("INVALID_SCOPE")
       const grant = yield* send(emulator, { method: "POST", path: "/api/v1/auth/oauth/token", body: { grant_type: "password" } })
       expect(grant.json.code).toBe("SCHEMA_ERROR")
       const missing = yield* token({ client_id: emulator.demo.projectId, client_secret: emulator.demo.publishableClientKey })
       expect([missing.status, missing.headers.get("x-stack-known-error"), missing.json.error]).toEqual([400, null, "invalid_request"])
-    })
-  )
+    }))
 
   it.effect("POST /auth/sessions/current/refresh answers {access_token} for the refresh-token header", () =>
     Effect.gen(function* () {
@@ -316,8 +318,7 @@ describe("refresh (PROTOCOL.md §2.1, §2.2)", () => {
         headers: clientHeaders(emulator.demo, { "x-stack-refresh-token": "nope" })
       })
       expect([bad.status, bad.json.code]).toEqual([401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
-    })
-  )
+    }))
 })
 
 describe("users (server reads)", () => {
@@ -337,6 +338,5 @@ describe("users (server reads)", () => {
       expect(search.json.items.map((u: any) => u.primary_email)).toEqual(["b@example.com"])
       const withAnonymous = yield* send(emulator, { path: "/api/v1/users?include_anonymous=true", headers: serverHeaders(emulator.demo) })
       expect(withAnonymous.json.items).toHaveLength(4)
-    })
-  )
+    }))
 })

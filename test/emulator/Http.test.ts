@@ -14,8 +14,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       expect(none.text).toMatch(/^Welcome to the Stack API endpoint!.*\n\nAuthentication: None$/s)
       const client = yield* send(emulator, { path: "/api/v1/", headers: clientHeaders(emulator.demo) })
       expect(client.text).toMatch(new RegExp(`Authentication: Client\\n  Project: ${emulator.demo.projectId}\\n  User: None$`))
-    })
-  )
+    }))
 
   it.effect("any query on the welcome endpoint → 400 SCHEMA_ERROR in the service's message format", () =>
     Effect.gen(function* () {
@@ -25,8 +24,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       const message = "Request validation failed on GET /api/v1:\n  - query contains unknown properties: foo"
       expect(answer.json).toEqual({ code: "SCHEMA_ERROR", details: { message }, error: message })
       expect(answer.text).toBe(JSON.stringify(answer.json, undefined, 2))
-    })
-  )
+    }))
 
   it.effect("unknown body keys → 400 SCHEMA_ERROR naming them; wrong types are named too", () =>
     Effect.gen(function* () {
@@ -45,7 +43,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       const wrongType = yield* send(emulator, { method: "PATCH", path: "/api/v1/users/me", headers, body: { otp_auth_enabled: "yes" } })
       expect(wrongType.json.code).toBe("SCHEMA_ERROR")
       expect(wrongType.json.error).toBe(
-        'Request validation failed on PATCH /api/v1/users/me:\n  - body.otp_auth_enabled must be a `boolean` type, but the final value was: `"yes"`.'
+        "Request validation failed on PATCH /api/v1/users/me:\n  - body.otp_auth_enabled must be a `boolean` type, but the final value was: `\"yes\"`."
       )
       const missing = yield* send(emulator, {
         method: "POST",
@@ -56,8 +54,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       expect(missing.json.error).toBe("Request validation failed on POST /api/v1/auth/password/sign-in:\n  - body.email must be defined")
       const badUuid = yield* send(emulator, { path: "/api/v1/users/not-a-uuid", headers: serverHeaders(emulator.demo) })
       expect(badUuid.json.error).toBe("Request validation failed on GET /api/v1/users/not-a-uuid:\n  - params.user_id must be a valid UUID")
-    })
-  )
+    }))
 
   it.effect("malformed JSON → 400 BODY_PARSING_ERROR; an unknown content type too", () =>
     Effect.gen(function* () {
@@ -78,8 +75,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
         raw: "<a/>"
       })
       expect(unknownType.json).toEqual({ code: "BODY_PARSING_ERROR", error: "Unknown content type in request body: application/xml" })
-    })
-  )
+    }))
 
   it.effect("x-stack-override-error-status: 4xx → 200 + x-stack-actual-status, body and known-error header unchanged", () =>
     Effect.gen(function* () {
@@ -105,8 +101,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       const success = yield* send(emulator, { path: "/api/v1/users?limit=1", headers })
       expect(success.status).toBe(200)
       expect(success.headers.get("x-stack-actual-status")).toBeNull()
-    })
-  )
+    }))
 
   it.effect("the token endpoint answers real statuses even when asked to override", () =>
     Effect.gen(function* () {
@@ -125,8 +120,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       expect(answer.status).toBe(401)
       expect(answer.headers.get("x-stack-actual-status")).toBeNull()
       expect(answer.json.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
-    })
-  )
+    }))
 
   it.effect("unexpected failures → 500 text with the request id, never rewritten, the emulator keeps serving", () =>
     Effect.gen(function* () {
@@ -146,8 +140,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       expect(answer.text).toBe(`Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId}`)
       const after = yield* send(emulator, { path: "/api/v1" })
       expect(after.status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("every response carries a request id, cache-control no-store and permissive CORS; OPTIONS is answered", () =>
     Effect.gen(function* () {
@@ -162,8 +155,7 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, PUT, PATCH, DELETE, OPTIONS")
       expect(preflight.headers.get("access-control-max-age")).toBe("86400")
       expect(preflight.headers.get("access-control-allow-headers")).toContain("x-stack-access-token")
-    })
-  )
+    }))
 
   it.effect("unknown paths under /api/ → 404 text; a known path with another method → 405", () =>
     Effect.gen(function* () {
@@ -175,6 +167,5 @@ describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
       expect(unknown.text).toContain("URL: http://localhost:8102/api/v1/this-path-does-not-exist")
       const method = yield* send(emulator, { method: "PUT", path: "/api/v1/auth/password/sign-in" })
       expect(method.status).toBe(405)
-    })
-  )
+    }))
 })

@@ -37,8 +37,7 @@ describe("in-process HttpClient adapter", () => {
         expect(sessions.size).toBe(0)
       })
       yield* program.pipe(Effect.provide(StackLive))
-    })
-  )
+    }))
 
   it.effect("SDK errors come back typed: a wrong password is EmailPasswordMismatch", () =>
     Effect.gen(function* () {
@@ -54,6 +53,5 @@ describe("in-process HttpClient adapter", () => {
         return yield* Password.signInWithPassword({ email: "typed@example.com", password: "wrong password!" })
       }).pipe(Effect.flip, Effect.provide(StackLive))
       expect(error._tag).toBe("EmailPasswordMismatch")
-    })
-  )
+    }))
 })

@@ -26,16 +26,14 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       })
       expectKnownError(answer, 400, "PROJECT_KEY_WITHOUT_ACCESS_TYPE")
       expect(answer.json.details).toBeUndefined()
-    })
-  )
+    }))
 
   it.effect("2. no access type on an endpoint that needs auth → 400 ACCESS_TYPE_REQUIRED", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const answer = yield* send(emulator, { path: me, headers: { "x-stack-project-id": emulator.demo.projectId } })
       expectKnownError(answer, 400, "ACCESS_TYPE_REQUIRED")
-    })
-  )
+    }))
 
   it.effect("3. an access type other than client/server/admin → 400 INVALID_ACCESS_TYPE naming it (before the project check)", () =>
     Effect.gen(function* () {
@@ -43,8 +41,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       const answer = yield* send(emulator, { path: me, headers: { "x-stack-access-type": "superuser" } })
       expectKnownError(answer, 400, "INVALID_ACCESS_TYPE")
       expect(answer.json.error).toBe("The x-stack-access-type header must be 'client', 'server', or 'admin', but was 'superuser'.")
-    })
-  )
+    }))
 
   it.effect("4. an access type without a project id → 400 ACCESS_TYPE_WITHOUT_PROJECT_ID with request_type", () =>
     Effect.gen(function* () {
@@ -52,8 +49,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       const answer = yield* send(emulator, { path: me, headers: { "x-stack-access-type": "server" } })
       expectKnownError(answer, 400, "ACCESS_TYPE_WITHOUT_PROJECT_ID")
       expect(answer.json.details).toEqual({ request_type: "server" })
-    })
-  )
+    }))
 
   it.effect("5. a garbage access token → 401 UNPARSABLE_ACCESS_TOKEN, checked before the project exists", () =>
     Effect.gen(function* () {
@@ -67,8 +63,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
         }
       })
       expectKnownError(answer, 401, "UNPARSABLE_ACCESS_TOKEN")
-    })
-  )
+    }))
 
   it.effect("5. a token of another project → 401 INVALID_PROJECT_FOR_ACCESS_TOKEN with both ids", () =>
     Effect.gen(function* () {
@@ -80,8 +75,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       })
       expectKnownError(answer, 401, "INVALID_PROJECT_FOR_ACCESS_TOKEN")
       expect(answer.json.details).toEqual({ expected_project_id: emulator.demo.projectId, actual_project_id: "internal" })
-    })
-  )
+    }))
 
   it.effect("5. an anonymous user's token without X-Stack-Allow-Anonymous-User → 401 ANONYMOUS_AUTHENTICATION_NOT_ALLOWED", () =>
     Effect.gen(function* () {
@@ -100,8 +94,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       })
       expect(allowed.status).toBe(200)
       expect(allowed.json).toMatchObject({ is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" } })
-    })
-  )
+    }))
 
   it.effect("5. a restricted user's token without allow-restricted/allow-anonymous → 403 RESTRICTED_USER_NOT_ALLOWED", () =>
     Effect.gen(function* () {
@@ -128,8 +121,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
         headers: clientHeaders(emulator.demo, { "x-stack-access-token": token, "x-stack-allow-restricted-user": "true" })
       })
       expect(allowed.json).toMatchObject({ is_restricted: true, restricted_by_admin: true, restricted_by_admin_reason: "spam" })
-    })
-  )
+    }))
 
   it.effect("6. an unknown project → 400 CURRENT_PROJECT_NOT_FOUND (before the key check)", () =>
     Effect.gen(function* () {
@@ -144,8 +136,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       })
       expectKnownError(answer, 400, "CURRENT_PROJECT_NOT_FOUND")
       expect(answer.json.details).toEqual({ project_id: "00000000-0000-4000-8000-000000000000" })
-    })
-  )
+    }))
 
   it.effect("7. client without a key: allowed unless the project requires one (401 PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT)", () =>
     Effect.gen(function* () {
@@ -157,8 +148,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       const required = yield* send(emulator, { path: me, headers: { ...keyless, "x-stack-project-id": strict.projectId } })
       expectKnownError(required, 401, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT")
       expect(required.json.details).toEqual({ project_id: strict.projectId })
-    })
-  )
+    }))
 
   it.effect("7. a wrong publishable key → 401 INVALID_PUBLISHABLE_CLIENT_KEY; a revoked key is wrong too", () =>
     Effect.gen(function* () {
@@ -172,8 +162,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       emulator.state.projects.get(emulator.demo.projectId)!.keys[0]!.revokedAtMillis = 0
       const revoked = yield* send(emulator, { path: me, headers: clientHeaders(emulator.demo) })
       expectKnownError(revoked, 401, "INVALID_PUBLISHABLE_CLIENT_KEY")
-    })
-  )
+    }))
 
   it.effect("7. server access: missing key → 401 SERVER_AUTHENTICATION_REQUIRED, wrong → 401 INVALID_SECRET_SERVER_KEY", () =>
     Effect.gen(function* () {
@@ -184,8 +173,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       const wrong = yield* send(emulator, { path: "/api/v1/users", headers: { ...base, "x-stack-secret-server-key": "ssk_nope" } })
       expectKnownError(wrong, 401, "INVALID_SECRET_SERVER_KEY")
       expect(wrong.json.details).toEqual({ project_id: emulator.demo.projectId })
-    })
-  )
+    }))
 
   it.effect("7. admin access: missing key → 401 ADMIN_AUTHENTICATION_REQUIRED, wrong → 401 INVALID_SUPER_SECRET_ADMIN_KEY", () =>
     Effect.gen(function* () {
@@ -200,8 +188,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
         headers: { ...base, "x-stack-super-secret-admin-key": emulator.demo.superSecretAdminKey }
       })
       expect(right.status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("7. an admin access token works only for a user of `internal` who owns the project", () =>
     Effect.gen(function* () {
@@ -220,8 +207,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       expectKnownError(notAdmin, 401, "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")
       const garbage = yield* send(emulator, { path: "/api/v1/users", headers: headers("garbage") })
       expectKnownError(garbage, 401, "UNPARSABLE_ADMIN_ACCESS_TOKEN")
-    })
-  )
+    }))
 
   it.effect("8. a branch other than main → 400 BRANCH_DOES_NOT_EXIST", () =>
     Effect.gen(function* () {
@@ -229,8 +215,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       const answer = yield* send(emulator, { path: me, headers: clientHeaders(emulator.demo, { "x-stack-branch-id": "dev" }) })
       expectKnownError(answer, 400, "BRANCH_DOES_NOT_EXIST")
       expect(answer.json.details).toEqual({ branch_id: "dev" })
-    })
-  )
+    }))
 
   it.effect("10. an access type below the endpoint's → 401 INSUFFICIENT_ACCESS_TYPE listing the allowed ones", () =>
     Effect.gen(function* () {
@@ -239,16 +224,14 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       expectKnownError(answer, 401, "INSUFFICIENT_ACCESS_TYPE")
       expect(answer.json.details).toEqual({ actual_access_type: "client", allowed_access_types: ["server", "admin"] })
       expect(answer.json.error).toBe("The x-stack-access-type header must be 'server' or 'admin', but was 'client'.")
-    })
-  )
+    }))
 
   it.effect("10. `me` without a user → 400 CANNOT_GET_OWN_USER_WITHOUT_USER", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const answer = yield* send(emulator, { path: me, headers: clientHeaders(emulator.demo) })
       expectKnownError(answer, 400, "CANNOT_GET_OWN_USER_WITHOUT_USER")
-    })
-  )
+    }))
 
   it.effect("9. a token of a deleted user yields no user", () =>
     Effect.gen(function* () {
@@ -257,8 +240,7 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       emulator.state.projects.get(emulator.demo.projectId)!.users.delete(tokens.user_id)
       const answer = yield* send(emulator, { path: me, headers: clientHeaders(emulator.demo, { "x-stack-access-token": tokens.access_token }) })
       expectKnownError(answer, 400, "CANNOT_GET_OWN_USER_WITHOUT_USER")
-    })
-  )
+    }))
 
   it.effect("accepts every request header with the x-hexclave- prefix as well, in any case", () =>
     Effect.gen(function* () {
@@ -281,6 +263,5 @@ describe("project authentication (PROTOCOL.md §1.3, in order)", () => {
       })
       expect(overridden.status).toBe(200)
       expect(overridden.headers.get("x-stack-actual-status")).toBe("400")
-    })
-  )
+    }))
 })

@@ -41,13 +41,15 @@ describe("the outbox and admin access are only for non-browser callers and loopb
       const emulator = yield* makeEmulator()
       const project = emulator.state.projects.get(emulator.demo.projectId)!
       const before = project.displayName
-      for (const headers of [
-        adminHeaders(emulator.demo, { origin: evil }),
-        // the admin key alone, or the access type alone, is enough to be treated as admin access
-        { "x-stack-project-id": emulator.demo.projectId, "x-hexclave-super-secret-admin-key": emulator.demo.superSecretAdminKey, origin: evil },
-        { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "ADMIN", origin: evil },
-        { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client", "x-stack-admin-access-token": "x", origin: evil }
-      ]) {
+      for (
+        const headers of [
+          adminHeaders(emulator.demo, { origin: evil }),
+          // the admin key alone, or the access type alone, is enough to be treated as admin access
+          { "x-stack-project-id": emulator.demo.projectId, "x-hexclave-super-secret-admin-key": emulator.demo.superSecretAdminKey, origin: evil },
+          { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "ADMIN", origin: evil },
+          { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client", "x-stack-admin-access-token": "x", origin: evil }
+        ]
+      ) {
         const answer = yield* send(emulator, { method: "PATCH", path: "/api/v1/internal/projects/current", headers, body: { display_name: "Owned" } })
         expect(answer.status).toBe(403)
         expect(answer.headers.get("access-control-allow-origin")).toBeNull()
@@ -60,7 +62,11 @@ describe("the outbox and admin access are only for non-browser callers and loopb
   it.effect("a preflight from another origin for the outbox or with admin credential headers gets no CORS answer", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
-      const outbox = yield* send(emulator, { method: "OPTIONS", path: "/api/v1/emulator/outbox", headers: { origin: evil, "access-control-request-method": "GET" } })
+      const outbox = yield* send(emulator, {
+        method: "OPTIONS",
+        path: "/api/v1/emulator/outbox",
+        headers: { origin: evil, "access-control-request-method": "GET" }
+      })
       expect(outbox.status).toBe(403)
       expect(outbox.headers.get("access-control-allow-origin")).toBeNull()
       for (const name of ["x-stack-super-secret-admin-key", "X-Hexclave-Admin-Access-Token"]) {
@@ -125,7 +131,19 @@ describe("the outbox and admin access are only for non-browser callers and loopb
 
   it("only localhost, 127.x.x.x and [::1] are loopback origins", () => {
     for (const yes of ["http://localhost:3000", "http://127.0.0.1", "https://127.255.0.1:9", "http://[::1]:1"]) expect(isLoopbackOrigin(yes), yes).toBe(true)
-    for (const no of ["http://localhost.evil.example", "http://127.0.0.1.nip.io", "http://evil.example", "null", "", "file://", "ftp://localhost", "http://128.0.0.1", "http://[::2]"]) {
+    for (
+      const no of [
+        "http://localhost.evil.example",
+        "http://127.0.0.1.nip.io",
+        "http://evil.example",
+        "null",
+        "",
+        "file://",
+        "ftp://localhost",
+        "http://128.0.0.1",
+        "http://[::2]"
+      ]
+    ) {
       expect(isLoopbackOrigin(no), no).toBe(false)
     }
   })
@@ -137,7 +155,13 @@ describe("the mock OAuth provider redirects only to the emulator's own OAuth cal
       const emulator = yield* makeEmulator()
       const start = yield* authorize(emulator, { project: emulator.demo })
       const providerUrl = new URL(start.json.location)
-      for (const foreign of ["https://evil.example/steal", `${origin}/api/v1/auth/oauth/callback/google`, "http://localhost:8102/api/v1/auth/oauth/callback/github?x=1"]) {
+      for (
+        const foreign of [
+          "https://evil.example/steal",
+          `${origin}/api/v1/auth/oauth/callback/google`,
+          "http://localhost:8102/api/v1/auth/oauth/callback/github?x=1"
+        ]
+      ) {
         const query = new URLSearchParams(providerUrl.searchParams)
         query.set("redirect_uri", foreign)
         const auto = yield* send(emulator, { path: `${providerUrl.pathname}?${query.toString()}&auto=1&email=v%40example.com` })
@@ -183,7 +207,10 @@ describe("over HTTP", () => {
     expect(await outbox.text()).not.toContain("http-codes@example.com")
     const admin = await fetch(`${server.baseUrl}/api/v1/internal/metrics`, { headers: { ...adminHeaders(server.emulator.demo), origin: evil } })
     expect(admin.status).toBe(403)
-    const preflight = await fetch(`${server.baseUrl}/api/v1/emulator/outbox`, { method: "OPTIONS", headers: { origin: evil, "access-control-request-method": "GET" } })
+    const preflight = await fetch(`${server.baseUrl}/api/v1/emulator/outbox`, {
+      method: "OPTIONS",
+      headers: { origin: evil, "access-control-request-method": "GET" }
+    })
     expect(preflight.status).toBe(403)
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull()
 
@@ -195,7 +222,14 @@ describe("over HTTP", () => {
   })
 
   it("the mock provider over HTTP refuses a foreign redirect_uri with 400 and no Location", async () => {
-    const query = new URLSearchParams({ client_id: "github", redirect_uri: "https://evil.example/steal", state: "s", code_challenge: "c", auto: "1", email: "v@example.com" })
+    const query = new URLSearchParams({
+      client_id: "github",
+      redirect_uri: "https://evil.example/steal",
+      state: "s",
+      code_challenge: "c",
+      auto: "1",
+      email: "v@example.com"
+    })
     const answer = await fetch(`${server.baseUrl}/api/v1/emulator/oauth-provider/github/authorize?${query.toString()}`, { redirect: "manual" })
     expect(answer.status).toBe(400)
     expect(answer.headers.get("location")).toBeNull()

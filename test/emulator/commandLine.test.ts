@@ -75,7 +75,25 @@ describe("the command line", () => {
   it("--help or -h anywhere asks for the usage, which names every flag", () => {
     expect(parseCommandLine(["--port", "1", "--help"])).toEqual({ _tag: "Help" })
     expect(parseCommandLine(["-h", "--nope"])).toEqual({ _tag: "Help" })
-    for (const flag of ["--port", "--host", "--base-url", "--allowed-host", "--project-id", "--publishable-client-key", "--secret-server-key", "--super-secret-admin-key", "--access-token-lifetime", "--chaos-rate-limit", "--chaos-seed", "--demo-user", "--no-demo-user", "--blank", "--trusted-domain"]) {
+    for (
+      const flag of [
+        "--port",
+        "--host",
+        "--base-url",
+        "--allowed-host",
+        "--project-id",
+        "--publishable-client-key",
+        "--secret-server-key",
+        "--super-secret-admin-key",
+        "--access-token-lifetime",
+        "--chaos-rate-limit",
+        "--chaos-seed",
+        "--demo-user",
+        "--no-demo-user",
+        "--blank",
+        "--trusted-domain"
+      ]
+    ) {
       expect(usage).toContain(flag)
     }
   })

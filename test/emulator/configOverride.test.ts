@@ -71,7 +71,11 @@ describe("item 11: config override API", () => {
       expect(bad.text).toBe("Config override must be plain old JavaScript object.")
       const client = yield* send(emulator, {
         path: "/api/v1/internal/config/override/environment",
-        headers: { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": emulator.demo.publishableClientKey }
+        headers: {
+          "x-stack-project-id": emulator.demo.projectId,
+          "x-stack-access-type": "client",
+          "x-stack-publishable-client-key": emulator.demo.publishableClientKey
+        }
       })
       expect(client.headers.get("x-stack-known-error")).toBe("INSUFFICIENT_ACCESS_TYPE")
     }))

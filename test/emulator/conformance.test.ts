@@ -88,8 +88,7 @@ const seedUsers = (setup: Setup, users: ReadonlyArray<{ readonly email: string; 
         })
       }
       return tokens
-    })
-  )
+    }))
 
 const listUsers = [
   { email: "bob@example.com" },
@@ -225,9 +224,9 @@ describe("conformance with the recorded wire samples", () => {
     expect(shapeDifferences(recorded, { ...recorded, id: "another-id", signed_up_at_millis: 1 })).toEqual([])
     expect(shapeDifferences(recorded, withoutKey)).toEqual(["body.selected_team: missing"])
     expect(shapeDifferences(recorded, { ...recorded, extra: 1 })).toEqual(["body.extra: not in the sample"])
-    expect(shapeDifferences(recorded, { ...recorded, display_name: "x" })).toEqual(['body.display_name: expected null, got string ("x")'])
+    expect(shapeDifferences(recorded, { ...recorded, display_name: "x" })).toEqual(["body.display_name: expected null, got string (\"x\")"])
     expect(shapeDifferences({ a: [1] }, { a: [] })).toEqual(["body.a: expected 1 items, got 0"])
-    expect(shapeDifferences({ a: [{ b: 1 }] }, { a: [{ b: 1 }, { b: "2" }] })).toEqual(['body.a[1].b: expected number, got string ("2")'])
+    expect(shapeDifferences({ a: [{ b: 1 }] }, { a: [{ b: 1 }, { b: "2" }] })).toEqual(["body.a[1].b: expected number, got string (\"2\")"])
   })
 
   for (const [name, prepare] of Object.entries(cases)) {
@@ -244,7 +243,6 @@ describe("conformance with the recorded wire samples", () => {
         const prepared = yield* prepare(setup)
         const answer = yield* replay(name, prepared.substitutions)
         expect(compare(prepared.expected ?? load(name).response, answer, { presentIff: ["location"], text: anyText })).toEqual([])
-      })
-    )
+      }))
   }
 })

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import type { Answer } from "./helpers.js"
 import type { Substitutions } from "./conformanceSupport.js"
-import { compare, load, makeSampleBench, passwordSession, samplePassword, sampleInstant, tokenSubstitutions } from "./conformanceSupport.js"
+import { compare, load, makeSampleBench, passwordSession, sampleInstant, samplePassword, tokenSubstitutions } from "./conformanceSupport.js"
 
 const recorded = load("api-keys/02-user-key-create").response.body as { id: string; value: string }
 
@@ -38,8 +38,7 @@ describe("api-keys/* conformance", () => {
       const answer = yield* replay("api-keys/01-user-key-create-disabled")
       conforms("api-keys/01-user-key-create-disabled", answer)
       expect(answer.text).toBe("User API keys are not enabled for this project.")
-    })
-  )
+    }))
 
   it.effect("api-keys/02: create answers 200 with the full value in the service's format", () =>
     Effect.gen(function* () {
@@ -49,16 +48,23 @@ describe("api-keys/* conformance", () => {
       const body = answer.json as { id: string; value: string; expires_at_millis?: number }
       expect(body.value).toMatch(new RegExp(`^sk_[0-9a-z]{45}${body.id.replace(/-/g, "")}user1574ck4u7h[0-9a-f]{8}$`))
       expect(body.expires_at_millis).toBeUndefined()
-    })
-  )
+    }))
 
-  for (const name of ["api-keys/03-user-keys-list", "api-keys/04-user-key-get", "api-keys/05-user-key-check", "api-keys/06-user-key-check-as-client", "api-keys/07-user-key-revoke", "api-keys/09-user-key-check-unknown"]) {
+  for (
+    const name of [
+      "api-keys/03-user-keys-list",
+      "api-keys/04-user-key-get",
+      "api-keys/05-user-key-check",
+      "api-keys/06-user-key-check-as-client",
+      "api-keys/07-user-key-revoke",
+      "api-keys/09-user-key-check-unknown"
+    ]
+  ) {
     it.effect(`${name}: ${load(name).title}`, () =>
       Effect.gen(function* () {
         const { replay } = yield* setup({ enabled: true, withKey: true })
         conforms(name, yield* replay(name))
-      })
-    )
+      }))
   }
 
   it.effect("api-keys/03: the list shows the last four characters of the value", () =>
@@ -69,16 +75,14 @@ describe("api-keys/* conformance", () => {
       const list = (yield* replay("api-keys/03-user-keys-list")).json as { items: Array<{ value: { last_four: string } }> }
       expect(list.items.length).toBe(2)
       expect(list.items[0]!.value.last_four).toBe(value.slice(-4))
-    })
-  )
+    }))
 
   it.effect("api-keys/08: checking after the revoke (07) answers API_KEY_REVOKED", () =>
     Effect.gen(function* () {
       const { replay } = yield* setup({ enabled: true, withKey: true })
       conforms("api-keys/07-user-key-revoke", yield* replay("api-keys/07-user-key-revoke"))
       conforms("api-keys/08-user-key-check-revoked", yield* replay("api-keys/08-user-key-check-revoked"))
-    })
-  )
+    }))
 
   for (const name of ["api-keys/10-user-key-create-missing-expires", "api-keys/15-create-with-user-and-team"]) {
     it.effect(`${name}: ${load(name).title} (same SCHEMA_ERROR message)`, () =>
@@ -87,7 +91,6 @@ describe("api-keys/* conformance", () => {
         const answer = yield* replay(name)
         conforms(name, answer)
         expect((answer.json as { error: string }).error).toBe((load(name).response.body as { error: string }).error)
-      })
-    )
+      }))
   }
 })

@@ -47,7 +47,7 @@ describe("config override answers", () => {
           JSON.stringify({ "-auth": true }),
           "Invalid config format: All keys of override must consist of only alphanumeric characters, dots, underscores, colons, dollar signs, or hyphens and start with a character other than a hyphen (found: -auth)"
         ],
-        [JSON.stringify({ "auth.allowSignUp": "yes" }), 'auth.allowSignUp must be a `boolean` type, but the final value was: `"yes"`.'],
+        [JSON.stringify({ "auth.allowSignUp": "yes" }), "auth.allowSignUp must be a `boolean` type, but the final value was: `\"yes\"`."],
         [
           JSON.stringify({ "auth.oauth.accountMergeStrategy": "merge" }),
           "auth.oauth.accountMergeStrategy must be one of the following values: link_method, raise_error, allow_duplicates"
@@ -67,7 +67,12 @@ describe("config override answers", () => {
       const emulator = yield* makeEmulator()
       const headers = adminHeaders(emulator.demo)
       const branchPath = "/api/v1/internal/config/override/branch"
-      const noSource = yield* send(emulator, { method: "PUT", path: branchPath, headers, body: { config_string: JSON.stringify({ "auth.allowSignUp": false }) } })
+      const noSource = yield* send(emulator, {
+        method: "PUT",
+        path: branchPath,
+        headers,
+        body: { config_string: JSON.stringify({ "auth.allowSignUp": false }) }
+      })
       expect([noSource.status, noSource.text]).toEqual([400, "source is required for branch level config"])
       const withSource = yield* send(emulator, {
         method: "PUT",
@@ -76,7 +81,12 @@ describe("config override answers", () => {
         body: { config_string: JSON.stringify({ "auth.allowSignUp": false }), source: { type: "unlinked" } }
       })
       expect([withSource.status, withSource.json]).toEqual([200, { success: true }])
-      const projectReset = yield* send(emulator, { method: "POST", path: "/api/v1/internal/config/override/project/reset-keys", headers, body: { keys: ["auth"] } })
+      const projectReset = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/internal/config/override/project/reset-keys",
+        headers,
+        body: { keys: ["auth"] }
+      })
       expect(projectReset.status).toBe(400)
       expect(projectReset.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
     }))

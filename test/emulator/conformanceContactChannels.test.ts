@@ -10,7 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect"
 import type { Substitutions } from "./conformanceSupport.js"
-import { compare, load, makeSampleBench, passwordSession, samplePassword, sampleInstant, tokenSubstitutions } from "./conformanceSupport.js"
+import { compare, load, makeSampleBench, passwordSession, sampleInstant, samplePassword, tokenSubstitutions } from "./conformanceSupport.js"
 import type { SampleBench } from "./conformanceSupport.js"
 
 const responseBody = <T>(name: string) => load(name).response.body as T
@@ -33,14 +33,12 @@ const signedUp: Step = (bench) =>
   )
 
 /** Replays a sample as a setup step, asserting its recorded status. */
-const replayed =
-  (name: string, capture?: (json: any) => Substitutions): Step =>
-  (bench, substitutions) =>
-    Effect.gen(function* () {
-      const answer = yield* bench.replay(name, substitutions)
-      expect(answer.status, `${name}: ${answer.text}`).toBe(load(name).response.status)
-      return capture === undefined ? {} : capture(answer.json)
-    })
+const replayed = (name: string, capture?: (json: any) => Substitutions): Step => (bench, substitutions) =>
+  Effect.gen(function* () {
+    const answer = yield* bench.replay(name, substitutions)
+    expect(answer.status, `${name}: ${answer.text}`).toBe(load(name).response.status)
+    return capture === undefined ? {} : capture(answer.json)
+  })
 
 /** The code of the latest e-mail as the recorded code. */
 const codeSent: Step = (bench) =>
@@ -51,9 +49,7 @@ const codeSent: Step = (bench) =>
   })
 
 const steps = (...list: ReadonlyArray<Step>): Step => (bench, initial) =>
-  Effect.reduce(list, initial, (substitutions, step) =>
-    Effect.map(step(bench, substitutions), (more) => ({ ...substitutions, ...more }))
-  )
+  Effect.reduce(list, initial, (substitutions, step) => Effect.map(step(bench, substitutions), (more) => ({ ...substitutions, ...more })))
 
 const created = replayed("contact-channels/01-create", (json) => ({ [recordedChannelId]: json.id as string }))
 const codeForChannel = steps(signedUp, created, replayed("contact-channels/03-patch"), replayed("contact-channels/04-send-verification-code"), codeSent)
@@ -88,8 +84,7 @@ describe("conformance of the contact-channel routes with the recorded wire sampl
         const substitutions = yield* prepare(bench, {})
         const answer = yield* bench.replay(name, substitutions)
         expect(compare(load(name).response, answer)).toEqual([])
-      })
-    )
+      }))
   }
 
   it.effect("10-list-after-verify: the verified channel is the one the code was sent for, the primary e-mail stays unverified", () =>
@@ -103,6 +98,5 @@ describe("conformance of the contact-channel routes with the recorded wire sampl
         [false, true]
       ])
       expect(answer.json.items[1].id).toBe(substitutions[recordedChannelId])
-    })
-  )
+    }))
 })

@@ -46,7 +46,12 @@ describe("item 11: POST /auth/oauth/cross-domain/authorize", () => {
 
       const exchanged = yield* exchange(emulator, demo, { code, verifier, redirectUri })
       expect(exchanged.status).toBe(200)
-      expect(exchanged.json).toMatchObject({ refresh_token: tokens.refresh_token, after_callback_redirect_url: afterCallback, afterCallbackRedirectUrl: afterCallback, is_new_user: false })
+      expect(exchanged.json).toMatchObject({
+        refresh_token: tokens.refresh_token,
+        after_callback_redirect_url: afterCallback,
+        afterCallbackRedirectUrl: afterCallback,
+        is_new_user: false
+      })
       expect(typeof exchanged.json.access_token).toBe("string")
 
       const again = yield* exchange(emulator, demo, { code, verifier, redirectUri })

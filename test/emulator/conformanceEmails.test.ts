@@ -21,17 +21,18 @@ const bench = Effect.gen(function* () {
 })
 
 describe("email-templates/* conformance", () => {
-  for (const name of [
-    "email-templates/02-patch-requires-custom-email-server",
-    "email-templates/05-list-as-server",
-    "email-templates/06-get-one-current-api"
-  ]) {
+  for (
+    const name of [
+      "email-templates/02-patch-requires-custom-email-server",
+      "email-templates/05-list-as-server",
+      "email-templates/06-get-one-current-api"
+    ]
+  ) {
     it.effect(`${name}: ${load(name).title}`, () =>
       Effect.gen(function* () {
         const { replay } = yield* bench
         conforms(name, yield* replay(name))
-      })
-    )
+      }))
   }
 
   it.effect("email-templates/01: the list holds the service's default templates, same ids, names and sources", () =>
@@ -41,8 +42,7 @@ describe("email-templates/* conformance", () => {
       conforms("email-templates/01-list", answer)
       expect(answer.json).toEqual(load("email-templates/01-list").response.body)
       expect(defaultTemplates.length).toBe(7)
-    })
-  )
+    }))
 
   for (const name of ["email-templates/03-legacy-list", "email-templates/04-legacy-get-one"]) {
     it.effect(`${name}: the legacy route is gone (404 text)`, () =>
@@ -51,8 +51,7 @@ describe("email-templates/* conformance", () => {
         const answer = yield* replay(name)
         expect(compare(load(name).response, answer, { text: anyText }), name).toEqual([])
         expect(answer.text).toContain("404 — this page does not exist in Stack Auth's API.")
-      })
-    )
+      }))
   }
 })
 
@@ -77,29 +76,28 @@ describe("emails/* conformance", () => {
       conforms("emails/01-list", answer)
       expect(answer.json.items.map((item: { to: Array<string> }) => item.to)).toEqual([["b@example.com"], ["a@example.com"]])
       expect(answer.json.items[0]).toMatchObject({ sent_at_millis: sampleInstant + 1, error: null })
-    })
-  )
+    }))
 
   it.effect("emails/02: server access is INSUFFICIENT_ACCESS_TYPE", () =>
     Effect.gen(function* () {
       const { replay } = yield* bench
       conforms("emails/02-list-as-server", yield* replay("emails/02-list-as-server"))
-    })
-  )
+    }))
 })
 
 describe("check-feature-support/* conformance", () => {
-  for (const name of [
-    "check-feature-support/01-sdk-shape",
-    "check-feature-support/02-feature-name",
-    "check-feature-support/03-no-auth"
-  ]) {
+  for (
+    const name of [
+      "check-feature-support/01-sdk-shape",
+      "check-feature-support/02-feature-name",
+      "check-feature-support/03-no-auth"
+    ]
+  ) {
     it.effect(`${name}: ${load(name).title}`, () =>
       Effect.gen(function* () {
         const { replay } = yield* bench
         conforms(name, yield* replay(name))
-      })
-    )
+      }))
   }
 })
 
@@ -132,6 +130,5 @@ describe("metrics (not golden: the recording is a development 500)", () => {
       )
       expect(answer.json.total_users).toBe(emulator.state.projects.get(projectId)!.users.size)
       expect(answer.json.daily_users).toHaveLength(30)
-    })
-  )
+    }))
 })

@@ -113,8 +113,7 @@ const nothing = (): Effect.Effect<Substitutions> => Effect.succeed({})
 const cases: Readonly<Record<string, { readonly at?: number; readonly prepare: (setup: Setup) => Effect.Effect<Substitutions> }>> = {
   "mfa/01-enable-totp": { prepare: (setup) => Effect.map(setup.signUp(mfaUser.email, mfaUser.password), tokenSubstitutions) },
   "mfa/02-server-user-requires-totp": {
-    prepare: (setup) =>
-      Effect.map(mfaEnabled(setup), (tokens) => ({ [responseBody<{ id: string }>("mfa/02-server-user-requires-totp").id]: tokens.user_id }))
+    prepare: (setup) => Effect.map(mfaEnabled(setup), (tokens) => ({ [responseBody<{ id: string }>("mfa/02-server-user-requires-totp").id]: tokens.user_id }))
   },
   "mfa/03-password-sign-in-mfa-required": { prepare: (setup) => Effect.as(mfaEnabled(setup), {}) },
   "mfa/04-mfa-sign-in-wrong-totp": { at: mfaInstant, prepare: mfaAttempt },
@@ -188,7 +187,6 @@ describe("conformance of MFA, anonymous, sessions and CLI routes with the record
         const substitutions = yield* prepare(setup)
         const answer = yield* replay(name, substitutions)
         expect(compare(load(name).response, answer)).toEqual([])
-      })
-    )
+      }))
   }
 })

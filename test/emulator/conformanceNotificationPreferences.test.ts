@@ -57,14 +57,24 @@ describe("item 11: /emails/notification-preference", () => {
       const bob = yield* signUp(emulator, demo, "bob.prefs@example.com")
       const asAda = clientHeaders(demo, { "x-stack-access-token": ada.access_token })
 
-      const withoutUser = yield* send(emulator, { method: "PATCH", path: `/api/v1/emails/notification-preference/me/${nobody}`, headers: clientHeaders(demo), body: { enabled: true } })
+      const withoutUser = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/emails/notification-preference/me/${nobody}`,
+        headers: clientHeaders(demo),
+        body: { enabled: true }
+      })
       expect(withoutUser.status).toBe(400)
       expect(withoutUser.json).toEqual({
         code: "CANNOT_GET_OWN_USER_WITHOUT_USER",
         error: "You have specified 'me' as a userId, but did not provide authentication for a user."
       })
 
-      const unknownCategory = yield* send(emulator, { method: "PATCH", path: `/api/v1/emails/notification-preference/me/${nobody}`, headers: asAda, body: { enabled: true } })
+      const unknownCategory = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/emails/notification-preference/me/${nobody}`,
+        headers: asAda,
+        body: { enabled: true }
+      })
       expect(unknownCategory.status).toBe(404)
       expect(unknownCategory.text).toBe("Notification category not found")
       expect(unknownCategory.headers.get("x-stack-known-error")).toBeNull()
@@ -72,7 +82,12 @@ describe("item 11: /emails/notification-preference", () => {
       const listOther = yield* send(emulator, { path: `/api/v1/emails/notification-preference/${bob.user_id}`, headers: asAda })
       expect(listOther.status).toBe(403)
       expect(listOther.text).toBe("You can only view your own notification preferences")
-      const patchOther = yield* send(emulator, { method: "PATCH", path: `/api/v1/emails/notification-preference/${bob.user_id}/${marketing}`, headers: asAda, body: { enabled: false } })
+      const patchOther = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/emails/notification-preference/${bob.user_id}/${marketing}`,
+        headers: asAda,
+        body: { enabled: false }
+      })
       expect(patchOther.status).toBe(403)
       expect(patchOther.text).toBe("You can only manage your own notification preferences")
 
@@ -83,10 +98,20 @@ describe("item 11: /emails/notification-preference", () => {
       const unknownUser = yield* send(emulator, { path: `/api/v1/emails/notification-preference/${nobody}`, headers: serverHeaders(demo) })
       expect(unknownUser.status).toBe(404)
       expect(unknownUser.headers.get("x-stack-known-error")).toBe("USER_NOT_FOUND")
-      const serverPatch = yield* send(emulator, { method: "PATCH", path: `/api/v1/emails/notification-preference/${bob.user_id}/${marketing}`, headers: serverHeaders(demo), body: { enabled: false } })
+      const serverPatch = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/emails/notification-preference/${bob.user_id}/${marketing}`,
+        headers: serverHeaders(demo),
+        body: { enabled: false }
+      })
       expect(serverPatch.json.enabled).toBe(false)
 
-      const malformed = yield* send(emulator, { method: "PATCH", path: "/api/v1/emails/notification-preference/me/marketing", headers: asAda, body: { enabled: false } })
+      const malformed = yield* send(emulator, {
+        method: "PATCH",
+        path: "/api/v1/emails/notification-preference/me/marketing",
+        headers: asAda,
+        body: { enabled: false }
+      })
       expect(malformed.status).toBe(400)
       expect(malformed.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
       const noBody = yield* send(emulator, { method: "PATCH", path: `/api/v1/emails/notification-preference/me/${marketing}`, headers: asAda, body: {} })

@@ -155,8 +155,7 @@ describe("OAuth conformance with the recorded wire samples", () => {
         }
         const answer = yield* replay(chain, name)
         expect(compare(load(name).response, answer, expectations)).toEqual([])
-      })
-    )
+      }))
   }
 
   it.effect("oauth/14: the redirect-mode cookie is the recorded one (name with the inner state, Path, Max-Age 600, HttpOnly)", () =>

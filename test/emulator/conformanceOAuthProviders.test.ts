@@ -85,7 +85,12 @@ describe("/oauth-providers answers", () => {
       // PATCH allow_sign_in without account_id: the service compares with every other sign-in connection
       const bobsOwn = yield* create({ ...base, user_id: bob.user_id, account_id: "gh-bob", allow_sign_in: false })
       expect(bobsOwn.status).toBe(201)
-      const enable = yield* send(emulator, { method: "PATCH", path: `/api/v1/oauth-providers/${bob.user_id}/${bobsOwn.json.id}`, headers: server, body: { allow_sign_in: true } })
+      const enable = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/oauth-providers/${bob.user_id}/${bobsOwn.json.id}`,
+        headers: server,
+        body: { allow_sign_in: true }
+      })
       expect(enable.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN")
     }))
 

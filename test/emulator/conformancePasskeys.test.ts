@@ -254,7 +254,9 @@ describe("the SDK decodes the recorded passkey exchanges", () => {
     for (const name of ["04-register-untrusted-origin", "05-register"]) {
       expect(decodes(PasskeysWire.RegisterPayload, load(name).request.body)).toBe(true)
     }
-    for (const name of ["08-sign-in", "09-sign-in-bad-signature", "10-sign-in-unknown-credential", "11-sign-in-code-reused", "12-sign-in-totp-user-mfa-required"]) {
+    for (
+      const name of ["08-sign-in", "09-sign-in-bad-signature", "10-sign-in-unknown-credential", "11-sign-in-code-reused", "12-sign-in-totp-user-mfa-required"]
+    ) {
       expect(decodes(PasskeysWire.SignInPayload, load(name).request.body)).toBe(true)
     }
   })

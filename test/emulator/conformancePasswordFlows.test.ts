@@ -141,8 +141,7 @@ describe("conformance of the password, verification and magic-link flows with th
         const substitutions = yield* prepare(setup)
         const answer = yield* replay(name, substitutions)
         expect(compare(load(name).response, answer)).toEqual([])
-      })
-    )
+      }))
   }
 
   it.effect("auth/24: the session of the refresh-token header survives, the others are revoked", () =>
@@ -172,6 +171,5 @@ describe("conformance of the password, verification and magic-link flows with th
       expect(answer.status).toBe(200)
       const sessions = [...emulator.state.projects.get(projectId)!.sessions.values()]
       expect(sessions.map((s) => s.refreshToken)).toEqual([tokens.refresh_token])
-    })
-  )
+    }))
 })

@@ -13,7 +13,7 @@ import { grantTeamDefaults } from "../../src/emulator/Permissions.js"
 import { teamsOf } from "../../src/emulator/State.js"
 import type { Answer } from "./helpers.js"
 import type { Substitutions } from "./conformanceSupport.js"
-import { compare, load, makeSampleBench, passwordSession, projectId, samplePassword, sampleInstant, tokenSubstitutions } from "./conformanceSupport.js"
+import { compare, load, makeSampleBench, passwordSession, projectId, sampleInstant, samplePassword, tokenSubstitutions } from "./conformanceSupport.js"
 
 const recordedTeamId = "39d6e7c8-7f54-482e-92f5-79bb7706ba55"
 const recordedUserId = (load("permissions/06-team-permission-grant").response.body as { user_id: string }).user_id
@@ -32,8 +32,7 @@ const recordedResponse = (name: string) => {
 const conforms = (name: string, answer: Answer) => expect(compare(recordedResponse(name), answer), name).toEqual([])
 
 /** The recorded body with the recorded user id replaced by the live one. */
-const recordedBody = (name: string, userId: string): unknown =>
-  JSON.parse(JSON.stringify(load(name).response.body).split(recordedUserId).join(userId))
+const recordedBody = (name: string, userId: string): unknown => JSON.parse(JSON.stringify(load(name).response.body).split(recordedUserId).join(userId))
 
 const setup = Effect.gen(function* () {
   yield* TestClock.setTime(sampleInstant)
@@ -85,21 +84,23 @@ describe("permissions/* conformance", () => {
       }
 
       // values the service fully determines
-      for (const name of [
-        "permissions/01-team-definition-create",
-        "permissions/02-team-definition-create-duplicate",
-        "permissions/04-team-definition-update",
-        "permissions/05-team-definitions-list-as-server",
-        "permissions/06-team-permission-grant",
-        "permissions/07-team-permission-grant-unknown",
-        "permissions/08-team-permissions-list-me-recursive",
-        "permissions/09-team-permissions-list-me-direct",
-        "permissions/11-team-permission-revoke-again",
-        "permissions/13-project-definition-create",
-        "permissions/14-project-definitions-list",
-        "permissions/15-project-permission-grant",
-        "permissions/16-project-permissions-list-me"
-      ]) {
+      for (
+        const name of [
+          "permissions/01-team-definition-create",
+          "permissions/02-team-definition-create-duplicate",
+          "permissions/04-team-definition-update",
+          "permissions/05-team-definitions-list-as-server",
+          "permissions/06-team-permission-grant",
+          "permissions/07-team-permission-grant-unknown",
+          "permissions/08-team-permissions-list-me-recursive",
+          "permissions/09-team-permissions-list-me-direct",
+          "permissions/11-team-permission-revoke-again",
+          "permissions/13-project-definition-create",
+          "permissions/14-project-definitions-list",
+          "permissions/15-project-permission-grant",
+          "permissions/16-project-permissions-list-me"
+        ]
+      ) {
         expect(answers.get(name)!.json, name).toEqual(recordedBody(name, userId))
       }
       expect(answers.get("permissions/19-team-permissions-list-other-user-client")!.text).toBe(
@@ -108,8 +109,7 @@ describe("permissions/* conformance", () => {
 
       // system permissions, the seeded team_admin / team_member and 01's definition, sorted by id
       expect(answers.get("permissions/03-team-definitions-list")!.json).toEqual(recordedResponse("permissions/03-team-definitions-list").body)
-    })
-  )
+    }))
 
   it.effect("after the definition is deleted (12) the grant is gone from every list", () =>
     Effect.gen(function* () {
@@ -120,6 +120,5 @@ describe("permissions/* conformance", () => {
       expect(direct.json.items.map((item: { id: string }) => item.id)).toEqual(["team_admin"])
       const again = yield* replay("permissions/12-team-definition-delete")
       expect([again.status, again.headers.get("x-stack-known-error")]).toEqual([404, "PERMISSION_NOT_FOUND"])
-    })
-  )
+    }))
 })

@@ -68,20 +68,21 @@ const bench: Effect.Effect<Bench> = Effect.gen(function* () {
 const conforms = (name: string, answer: Answer) => expect(compare(load(name).response, answer), name).toEqual([])
 
 describe("projects/* conformance", () => {
-  for (const name of [
-    "projects/01-current-client",
-    "projects/02-internal-current-admin",
-    "projects/05-internal-current-as-client",
-    "projects/06-internal-current-wrong-admin-key",
-    "projects/07-internal-current-admin-access-token",
-    "projects/08-internal-projects-list"
-  ]) {
+  for (
+    const name of [
+      "projects/01-current-client",
+      "projects/02-internal-current-admin",
+      "projects/05-internal-current-as-client",
+      "projects/06-internal-current-wrong-admin-key",
+      "projects/07-internal-current-admin-access-token",
+      "projects/08-internal-projects-list"
+    ]
+  ) {
     it.effect(`${name}: ${load(name).title}`, () =>
       Effect.gen(function* () {
         const { replay } = yield* bench
         conforms(name, yield* replay(name))
-      })
-    )
+      }))
   }
 
   it.effect("projects/03–04: the config change answers the admin view, and the client view shows it", () =>
@@ -93,8 +94,7 @@ describe("projects/* conformance", () => {
       const client = yield* replay("projects/04-current-client-after-patch")
       conforms("projects/04-current-client-after-patch", client)
       expect(client.json).toMatchObject({ config: { magic_link_enabled: true, client_team_creation_enabled: true } })
-    })
-  )
+    }))
 
   it.effect("projects/09: the owned-projects list on a normal project is EXPECTED_INTERNAL_PROJECT", () =>
     Effect.gen(function* () {
@@ -103,9 +103,11 @@ describe("projects/* conformance", () => {
         email: "normal@example.com",
         password: "correct horse battery"
       })
-      conforms("projects/09-internal-projects-on-normal-project", yield* replay("projects/09-internal-projects-on-normal-project", { "<access-token>": user.access_token }))
-    })
-  )
+      conforms(
+        "projects/09-internal-projects-on-normal-project",
+        yield* replay("projects/09-internal-projects-on-normal-project", { "<access-token>": user.access_token })
+      )
+    }))
 
   it.effect("projects/10–15: create, administer with the owner's token, list, delete, then the project is gone", () =>
     Effect.gen(function* () {
@@ -122,16 +124,17 @@ describe("projects/* conformance", () => {
       expect((listed.json as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([projectId, newId])
       conforms("projects/14-new-project-delete", yield* replay("projects/14-new-project-delete", renamed))
       conforms("projects/15-deleted-project-admin-access-token", yield* replay("projects/15-deleted-project-admin-access-token", renamed))
-    })
-  )
+    }))
 
   it.effect("projects/16: an internal user who owns nothing is ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", () =>
     Effect.gen(function* () {
       const { emulator, replay } = yield* bench
       const stranger = yield* passwordSession(emulator, emulator.internal, "sign-up", { email: "stranger@example.com", password: "correct horse battery" })
-      conforms("projects/16-admin-access-token-not-owner", yield* replay("projects/16-admin-access-token-not-owner", { "<admin-access-token>": stranger.access_token }))
-    })
-  )
+      conforms(
+        "projects/16-admin-access-token-not-owner",
+        yield* replay("projects/16-admin-access-token-not-owner", { "<admin-access-token>": stranger.access_token })
+      )
+    }))
 })
 
 describe("internal-api-keys/* conformance", () => {
@@ -176,8 +179,7 @@ describe("internal-api-keys/* conformance", () => {
       const revoked = yield* replay("internal-api-keys/04-revoke", ids)
       conforms("internal-api-keys/04-revoke", revoked)
       conforms("internal-api-keys/05-use-revoked-secret-key", yield* replay("internal-api-keys/05-use-revoked-secret-key", ids))
-    })
-  )
+    }))
 
   it.effect("an unknown key id is API_KEY_NOT_FOUND; the seeded client key keeps working", () =>
     Effect.gen(function* () {
@@ -192,6 +194,5 @@ describe("internal-api-keys/* conformance", () => {
       expect(answer.headers.get("x-stack-known-error")).toBe("API_KEY_NOT_FOUND")
       const client = yield* send(emulator, { method: "GET", path: "/api/v1/projects/current", headers: clientHeaders(admin) })
       expect(client.status).toBe(200)
-    })
-  )
+    }))
 })

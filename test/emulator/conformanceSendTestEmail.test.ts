@@ -67,7 +67,10 @@ describe("send-test-email answers over HTTP", () => {
 
   it("a host name that does not resolve: the service's host-not-found text", async () => {
     const answer = await sendTest({ recipient_email: "nohost@example.com", email_config: smtp("smtp.does-not-exist.invalid", 587) })
-    expect(answer.json).toEqual({ success: false, error_message: "Failed to connect to the email host. Please make sure the email host configuration is correct." })
+    expect(answer.json).toEqual({
+      success: false,
+      error_message: "Failed to connect to the email host. Please make sure the email host configuration is correct."
+    })
   })
 
   it("a port above 65535 or a recipient that is no e-mail address: SCHEMA_ERROR in the service's wording", async () => {

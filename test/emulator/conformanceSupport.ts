@@ -104,10 +104,10 @@ const substituteDeep = (value: unknown, substitutions: Substitutions): unknown =
   typeof value === "string"
     ? substitute(value, substitutions)
     : Array.isArray(value)
-      ? value.map((item) => substituteDeep(item, substitutions))
-      : typeof value === "object" && value !== null
-        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteDeep(item, substitutions)]))
-        : value
+    ? value.map((item) => substituteDeep(item, substitutions))
+    : typeof value === "object" && value !== null
+    ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteDeep(item, substitutions)]))
+    : value
 
 /** The placeholders of a project's keys, as the samples write them, → the live keys. */
 export const placeholderKeys = (project: ProjectCredentials): Substitutions => ({
@@ -143,8 +143,8 @@ export const replaySample = (
     ...(typeof body === "string"
       ? { raw: substitute(body, substitutions) }
       : body === null
-        ? {}
-        : { body: substituteDeep(body, substitutions) })
+      ? {}
+      : { body: substituteDeep(body, substitutions) })
   })
 }
 
@@ -194,8 +194,7 @@ export const passwordSession = (
 // Comparison
 // ---------------------------------------------------------------------------------------------
 
-const kind = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value
+const kind = (value: unknown): string => value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value
 
 /**
  * Differences in shape between a recorded JSON body and a live one: key sets and value types,
@@ -239,8 +238,7 @@ export const sameText: TextCheck = (recorded, answer) => {
 }
 
 /** A recorded text body needs some text back, whatever it says; an absent body is not checked. */
-export const anyText: TextCheck = (recorded, answer) =>
-  typeof recorded.body === "string" && answer.text.length === 0 ? ["body: expected text"] : []
+export const anyText: TextCheck = (recorded, answer) => typeof recorded.body === "string" && answer.text.length === 0 ? ["body: expected text"] : []
 
 /** What {@link compare} holds an answer to besides status, known-error headers, content type and JSON shape. */
 export interface Expectations {

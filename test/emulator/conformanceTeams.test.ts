@@ -12,7 +12,7 @@ import { Effect, TestClock } from "effect"
 import type { Answer } from "./helpers.js"
 import { clientHeaders, send } from "./helpers.js"
 import type { SampleBench, Substitutions, Tokens } from "./conformanceSupport.js"
-import { compare, load, makeSampleBench, passwordSession, samplePassword, sampleInstant, tokenSubstitutions } from "./conformanceSupport.js"
+import { compare, load, makeSampleBench, passwordSession, sampleInstant, samplePassword, tokenSubstitutions } from "./conformanceSupport.js"
 
 const response = <T>(name: string) => load(name).response.body as T
 const request = <T>(name: string) => load(name).request.body as T
@@ -45,8 +45,7 @@ describe("teams/* conformance", () => {
       const tokens = yield* signUp(bench, ownerUser.primary_email)
       const answer = yield* bench.replay("teams/01-create-client-disabled", tokenSubstitutions(tokens))
       conforms("teams/01-create-client-disabled", answer)
-    })
-  )
+    }))
 
   it.effect("teams/02–28 and api-keys/11–14, replayed in the recorded order", () =>
     Effect.gen(function* () {
@@ -64,8 +63,7 @@ describe("teams/* conformance", () => {
 
       let ids: Substitutions = { [owner.user_id]: ownerTokens.user_id, [memberId]: memberTokens.user_id }
       const asOwner = () => ({ ...ids, ...tokenSubstitutions(ownerTokens) })
-      const play = (name: string, substitutions: Substitutions = asOwner()) =>
-        Effect.tap(bench.replay(name, substitutions), (answer) => conforms(name, answer))
+      const play = (name: string, substitutions: Substitutions = asOwner()) => Effect.tap(bench.replay(name, substitutions), (answer) => conforms(name, answer))
 
       const created = yield* play("teams/02-create-client")
       ids = { ...ids, [teamId]: created.json.id }
@@ -111,6 +109,5 @@ describe("teams/* conformance", () => {
       yield* play("teams/28-delete-client")
       const gone = yield* bench.replay("teams/05-get-client", asOwner())
       expect(gone.headers.get("x-stack-known-error")).toBe("TEAM_MEMBERSHIP_NOT_FOUND")
-    })
-  )
+    }))
 })

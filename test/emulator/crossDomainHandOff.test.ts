@@ -23,7 +23,10 @@ describe("OAuth.crossDomainRedirectUrl", () => {
       const receiving = yield* Effect.acquireRelease(
         Effect.sync(() =>
           ManagedRuntime.make(
-            Layer.merge(Stack.layerClient({ projectId: app.emulator.demo.projectId, httpClient: Emulator.layerHttpClient(app.emulator), tokenStore: "memory" }), page.layer)
+            Layer.merge(
+              Stack.layerClient({ projectId: app.emulator.demo.projectId, httpClient: Emulator.layerHttpClient(app.emulator), tokenStore: "memory" }),
+              page.layer
+            )
           )
         ),
         (runtime) => Effect.promise(() => runtime.dispose())
@@ -41,20 +44,22 @@ describe("OAuth.crossDomainRedirectUrl", () => {
       )
       expect(Option.getOrThrow(signedIn).id).toBe(userId)
       expect(app.sent.filter((sent) => sent === "POST /auth/oauth/cross-domain/authorize")).toHaveLength(1)
-    })
-  )
+    }))
 
   it.scopedLive("an untrusted redirectUri is RedirectUrlNotWhitelisted; signed out it is UserNotSignedIn and nothing is sent", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       yield* app.signUp("hand-over-refused@example.com")
-      const untrusted = yield* app.run(OAuth.crossDomainRedirectUrl({ state: "s", codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik", redirectUri: "https://evil.example.com/cb" }))
+      const untrusted = yield* app.run(
+        OAuth.crossDomainRedirectUrl({ state: "s", codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik", redirectUri: "https://evil.example.com/cb" })
+      )
       expect(untrusted._tag === "Left" ? untrusted.left._tag : "Right").toBe("RedirectUrlNotWhitelisted")
       yield* app.signOut
       const before = app.sent.length
-      const signedOut = yield* app.run(OAuth.crossDomainRedirectUrl({ state: "s", codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik", redirectUri: receivingCallback }))
+      const signedOut = yield* app.run(
+        OAuth.crossDomainRedirectUrl({ state: "s", codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik", redirectUri: receivingCallback })
+      )
       expect(signedOut._tag === "Left" ? signedOut.left._tag : "Right").toBe("UserNotSignedIn")
       expect(app.sent.length).toBe(before)
-    })
-  )
+    }))
 })

@@ -45,8 +45,7 @@ describe("item 1: /api/latest", () => {
       const projects = yield* send(emulator, { path: "/api/latest/projects/current", headers: clientHeaders(emulator.demo) })
       expect(projects.status).toBe(200)
       expect(projects.json.id).toBe(emulator.demo.projectId)
-    })
-  )
+    }))
 
   it.effect("refuses the privileged /api/latest/emulator/* pages to a foreign origin as it does /api/v1/emulator/*", () =>
     Effect.gen(function* () {
@@ -54,8 +53,7 @@ describe("item 1: /api/latest", () => {
       const answer = yield* send(emulator, { path: "/api/latest/emulator/outbox", headers: { origin: "https://evil.example.com" } })
       expect(answer.status).toBe(403)
       expect(answer.headers.get("access-control-allow-origin")).toBeNull()
-    })
-  )
+    }))
 
   it.effect("still answers 404 text for /api/v2 and /api/latestx", () =>
     Effect.gen(function* () {
@@ -65,8 +63,7 @@ describe("item 1: /api/latest", () => {
         expect(answer.status).toBe(404)
         expect(answer.text).toMatch(/^404 — this page does not exist/)
       }
-    })
-  )
+    }))
 })
 
 describe("item 2: OAuth authorize", () => {
@@ -105,8 +102,7 @@ describe("item 2: OAuth authorize", () => {
       const token = yield* exchange(emulator, code, verifier)
       expect(token.status).toBe(200)
       expect(typeof token.json.access_token).toBe("string")
-    })
-  )
+    }))
 
   it.effect("accepts a missing code_challenge_method as plain", () =>
     Effect.gen(function* () {
@@ -116,8 +112,7 @@ describe("item 2: OAuth authorize", () => {
       const { start, code } = yield* approve(emulator, query)
       expect(start.status).toBe(200)
       expect((yield* exchange(emulator, code, verifier)).status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("still refuses another code_challenge_method (SCHEMA_ERROR)", () =>
     Effect.gen(function* () {
@@ -127,8 +122,7 @@ describe("item 2: OAuth authorize", () => {
       const start = yield* send(emulator, { path: `/api/v1/auth/oauth/authorize/github?${query.toString()}` })
       expect(start.status).toBe(400)
       expect(start.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
-    })
-  )
+    }))
 
   it.effect("trusts callback URLs on *.localhost and 127.x.x.x hosts when allow_localhost", () =>
     Effect.gen(function* () {
@@ -142,8 +136,7 @@ describe("item 2: OAuth authorize", () => {
       const query = authorizeQuery({ project: emulator.demo, redirectUri: "http://app.localhost:3000/cb" }, "challenge")
       const refused = yield* send(emulator, { path: `/api/v1/auth/oauth/authorize/github?${query.toString()}` })
       expect(refused.headers.get("x-stack-known-error")).toBe("REDIRECT_URL_NOT_WHITELISTED")
-    })
-  )
+    }))
 })
 
 describe("item 3: e-mails normalised for sign-in", () => {
@@ -158,8 +151,7 @@ describe("item 3: e-mails normalised for sign-in", () => {
         body: { email: "repro.case@example.com", password: "correct horse battery" }
       })
       expect(answer.status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("refuses a sign-up with the lower-cased e-mail of an existing user (409 USER_EMAIL_ALREADY_EXISTS)", () =>
     Effect.gen(function* () {
@@ -173,8 +165,7 @@ describe("item 3: e-mails normalised for sign-in", () => {
       })
       expect(answer.status).toBe(409)
       expect(answer.headers.get("x-stack-known-error")).toBe("USER_EMAIL_ALREADY_EXISTS")
-    })
-  )
+    }))
 })
 
 describe("item 4: no personal team for users created with server access", () => {
@@ -191,8 +182,7 @@ describe("item 4: no personal team for users created with server access", () => 
       const signedUp = yield* signUp(emulator, emulator.demo, "with-team@example.com")
       const user = yield* send(emulator, { path: `/api/v1/users/${signedUp.user_id}`, headers: serverHeaders(emulator.demo) })
       expect(user.json.selected_team_id).not.toBeNull()
-    })
-  )
+    }))
 })
 
 describe("item 5: duplicate primary e-mail with server access", () => {
@@ -204,8 +194,7 @@ describe("item 5: duplicate primary e-mail with server access", () => {
       const second = yield* createUser(emulator, { primary_email: "shared@example.com", primary_email_auth_enabled: false })
       expect(second.status).toBe(201)
       expect(second.json.primary_email).toBe("shared@example.com")
-    })
-  )
+    }))
 
   it.effect("refuses the duplicate when both users would sign in with it (409)", () =>
     Effect.gen(function* () {
@@ -223,8 +212,7 @@ describe("item 5: duplicate primary e-mail with server access", () => {
         body: { primary_email_auth_enabled: true }
       })
       expect(enable.status).toBe(409)
-    })
-  )
+    }))
 })
 
 describe("item 6: validation as the service does it", () => {
@@ -244,8 +232,7 @@ describe("item 6: validation as the service does it", () => {
       })
       expect(patch.status).toBe(400)
       expect(patch.text).toBe("primary_email_verified cannot be true without primary_email")
-    })
-  )
+    }))
 
   it.effect("answers display_name \"\" as null", () =>
     Effect.gen(function* () {
@@ -253,8 +240,7 @@ describe("item 6: validation as the service does it", () => {
       const answer = yield* createUser(emulator, { display_name: "" })
       expect(answer.status).toBe(201)
       expect(answer.json.display_name).toBeNull()
-    })
-  )
+    }))
 
   it.effect("accepts password_hash (bcrypt import) on POST /users", () =>
     Effect.gen(function* () {
@@ -267,8 +253,7 @@ describe("item 6: validation as the service does it", () => {
       expect(both.status).toBe(400)
       const malformed = yield* createUser(emulator, { password_hash: "not-a-hash" })
       expect(malformed.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
-    })
-  )
+    }))
 
   it.effect("accepts an e-mail without a top-level domain like invalid_email@gmai", () =>
     Effect.gen(function* () {
@@ -284,8 +269,7 @@ describe("item 6: validation as the service does it", () => {
       expect(signedUp.status).toBe(200)
       const refused = yield* createUser(emulator, { primary_email: "no-at-sign" })
       expect(refused.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
-    })
-  )
+    }))
 
   it.effect("refuses email_config.host \"\" on project update", () =>
     Effect.gen(function* () {
@@ -296,8 +280,7 @@ describe("item 6: validation as the service does it", () => {
       expect(answer.status).toBe(400)
       expect(answer.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
       expect(answer.json.error).toContain("body.config.email_config.host must not be empty")
-    })
-  )
+    }))
 
   it.effect("answers GET /teams as a client without user_id with the 403 text \"Client can only list teams for their own user…\"", () =>
     Effect.gen(function* () {
@@ -309,14 +292,13 @@ describe("item 6: validation as the service does it", () => {
       })
       expect(answer.status).toBe(403)
       expect(answer.headers.get("x-stack-known-error")).toBeNull()
-      expect(answer.text).toBe('Client can only list teams for their own user. user_id must be either "me" or the ID of the current user')
+      expect(answer.text).toBe("Client can only list teams for their own user. user_id must be either \"me\" or the ID of the current user")
       const own = yield* send(emulator, {
         path: "/api/v1/teams?user_id=me",
         headers: clientHeaders(emulator.demo, { "x-stack-access-token": tokens.access_token })
       })
       expect(own.status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("accepts apple_bundle_ids in an OAuth provider config and shows them back", () =>
     Effect.gen(function* () {
@@ -327,8 +309,7 @@ describe("item 6: validation as the service does it", () => {
       expect(answer.status).toBe(200)
       const apple = (answer.json.config.oauth_providers as Array<Record<string, unknown>>).find((provider) => provider.id === "apple")
       expect(apple?.apple_bundle_ids).toEqual(["com.example.ios"])
-    })
-  )
+    }))
 })
 
 describe("item 8: internal API keys of a new project", () => {
@@ -361,12 +342,17 @@ describe("item 8: internal API keys of a new project", () => {
         method: "POST",
         path: "/api/v1/internal/api-keys",
         headers: admin,
-        body: { description: "first", expires_at_millis: 4102444800000, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: false }
+        body: {
+          description: "first",
+          expires_at_millis: 4102444800000,
+          has_publishable_client_key: true,
+          has_secret_server_key: true,
+          has_super_secret_admin_key: false
+        }
       })
       expect(made.status).toBe(200)
       expect((yield* send(emulator, { path: "/api/v1/internal/api-keys", headers: admin })).json.items).toHaveLength(1)
-    })
-  )
+    }))
 })
 
 describe("item 10: sessions after a server-side password change; anonymous upgrade through OTP", () => {
@@ -385,8 +371,7 @@ describe("item 10: sessions after a server-side password change; anonymous upgra
       const after = yield* refresh(emulator, tokens.refresh_token)
       expect(after.status).toBe(401)
       expect(after.headers.get("x-stack-known-error")).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
-    })
-  )
+    }))
 
   it.effect("upgrades the signed-in anonymous user through an OTP sign-in (same user id)", () =>
     Effect.gen(function* () {
@@ -413,8 +398,7 @@ describe("item 10: sessions after a server-side password change; anonymous upgra
       const user = yield* send(emulator, { path: `/api/v1/users/${anonymous.json.user_id}`, headers: serverHeaders(emulator.demo) })
       expect(user.json.is_anonymous).toBe(false)
       expect(user.json.primary_email).toBe("upgraded@example.com")
-    })
-  )
+    }))
 })
 
 describe("item 13: the service's texts", () => {
@@ -423,8 +407,7 @@ describe("item 13: the service's texts", () => {
       const emulator = yield* makeEmulator()
       const answer = yield* send(emulator, { path: "/api/v1" })
       expect(answer.text).toBe("Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.\n\nAuthentication: None")
-    })
-  )
+    }))
 
   it.effect("says 'for this Stack project' in ACCESS_TYPE_REQUIRED (wire sample users/17)", () =>
     Effect.gen(function* () {
@@ -434,8 +417,7 @@ describe("item 13: the service's texts", () => {
       expect(answer.json.error).toBe(
         "You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
       )
-    })
-  )
+    }))
 
   it.effect("answers 'Client can only manage their own api keys' to a client naming another user's keys", () =>
     Effect.gen(function* () {
@@ -450,22 +432,22 @@ describe("item 13: the service's texts", () => {
       })
       expect(answer.status).toBe(403)
       expect(answer.text).toBe("Client can only manage their own api keys")
-    })
-  )
+    }))
 
   it.effect("answers 'body.email must not be empty' for an empty e-mail", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
-      for (const [path, body] of [
-        ["/api/v1/auth/password/sign-up", { email: "", password: "correct horse battery" }],
-        ["/api/v1/auth/password/sign-in", { email: "", password: "correct horse battery" }],
-        ["/api/v1/auth/otp/send-sign-in-code", { email: "", callback_url: "http://localhost:3000/cb" }],
-        ["/api/v1/auth/password/send-reset-code", { email: "", callback_url: "http://localhost:3000/cb" }]
-      ] as const) {
+      for (
+        const [path, body] of [
+          ["/api/v1/auth/password/sign-up", { email: "", password: "correct horse battery" }],
+          ["/api/v1/auth/password/sign-in", { email: "", password: "correct horse battery" }],
+          ["/api/v1/auth/otp/send-sign-in-code", { email: "", callback_url: "http://localhost:3000/cb" }],
+          ["/api/v1/auth/password/send-reset-code", { email: "", callback_url: "http://localhost:3000/cb" }]
+        ] as const
+      ) {
         const answer = yield* send(emulator, { method: "POST", path, headers: clientHeaders(emulator.demo), body })
         expect(answer.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
         expect(answer.json.error).toBe(`Request validation failed on POST ${path}:\n  - body.email must not be empty`)
       }
-    })
-  )
+    }))
 })

@@ -70,16 +70,29 @@ describe("the internal project is seeded like the service's dashboard project", 
 
     const created = await call("POST", "/internal/projects", asUser, { display_name: "My First Project", owner_team_id: me.json.selected_team_id })
     expect(created.status).toBe(201)
-    expect(created.json).toMatchObject({ display_name: "My First Project", owner_team_id: me.json.selected_team_id, is_production_mode: false, onboarding_status: "completed" })
+    expect(created.json).toMatchObject({
+      display_name: "My First Project",
+      owner_team_id: me.json.selected_team_id,
+      is_production_mode: false,
+      onboarding_status: "completed"
+    })
     // a new project is created as the service creates one (wire sample projects/10), not with the dashboard's switches
-    expect(created.json.config).toMatchObject({ create_team_on_sign_up: false, magic_link_enabled: false, client_team_creation_enabled: false, oauth_providers: [] })
+    expect(created.json.config).toMatchObject({
+      create_team_on_sign_up: false,
+      magic_link_enabled: false,
+      client_team_creation_enabled: false,
+      oauth_providers: []
+    })
 
     const listed = await call("GET", "/internal/projects", asUser)
     expect(listed.json.items.map((project: { id: string }) => project.id)).toEqual([created.json.id])
   })
 
   it("OTP sign-in on the internal project sends a code (magic link on)", async () => {
-    const sent = await call("POST", "/auth/otp/send-sign-in-code", internalClient(), { email: "otp.dashboard@example.com", callback_url: "http://localhost:8101/handler/magic-link-callback" })
+    const sent = await call("POST", "/auth/otp/send-sign-in-code", internalClient(), {
+      email: "otp.dashboard@example.com",
+      callback_url: "http://localhost:8101/handler/magic-link-callback"
+    })
     expect(sent.status).toBe(200)
     expect(server.emulator.latestEmail({ email: "otp.dashboard@example.com" })?.kind).toBe("magic_link")
   })

@@ -50,13 +50,14 @@ describe("item 7: template rendering", () => {
     Effect.gen(function* () {
       const { emulator, headers } = yield* customServer
       const path = `/api/v1/internal/email-templates/${verificationTemplateId}`
-      const without = 'import { Subject } from "@stackframe/emails"\nexport function EmailTemplate() { return <Subject value="Hi" /> }'
+      const without = "import { Subject } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <Subject value=\"Hi\" /> }"
       const refused = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: without } })
       expect(refused.status).toBe(400)
       expect(refused.headers.get("x-stack-known-error")).toBe("EMAIL_RENDERING_ERROR")
       expect(refused.json.details).toEqual({ error: expect.any(String) })
       expect(refused.json.details.error).toBe("NotificationCategory is required, import it from @stackframe/emails")
-      const withImport = 'import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <><Subject value="Hi" /><NotificationCategory value="Transactional" /><p>Hi there</p></> }'
+      const withImport =
+        "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"Hi\" /><NotificationCategory value=\"Transactional\" /><p>Hi there</p></> }"
       const rendered = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: withImport } })
       expect(rendered.status).toBe(200)
       expect(rendered.json.rendered_html).toContain("<p>Hi there</p>")
@@ -65,12 +66,16 @@ describe("item 7: template rendering", () => {
 })
 
 describe("item 7: templates render for real", () => {
-
   it.effect("PATCH renders each default template as the service's preview: John Doe, My Project, its PreviewVariables, the selected theme", () =>
     Effect.gen(function* () {
       const { emulator, headers } = yield* customServer
       for (const template of defaultTemplates) {
-        const answer = yield* send(emulator, { method: "PATCH", path: `/api/v1/internal/email-templates/${template.id}`, headers, body: { tsx_source: template.tsxSource } })
+        const answer = yield* send(emulator, {
+          method: "PATCH",
+          path: `/api/v1/internal/email-templates/${template.id}`,
+          headers,
+          body: { tsx_source: template.tsxSource }
+        })
         expect(answer.status).toBe(200)
         const html: string = answer.json.rendered_html
         expect(html).toMatch(/^<!DOCTYPE html PUBLIC "-\/\/W3C\/\/DTD XHTML 1.0 Transitional\/\/EN"/)
@@ -89,7 +94,12 @@ describe("item 7: templates render for real", () => {
       const template = listed.json.templates.find((item: { id: string }) => item.id === created.json.id)
       expect(template.theme_id).toBeNull()
       expect(template.tsx_source).toContain("<Subject value={`Hello ${user.displayName}!`} />")
-      const rendered = yield* send(emulator, { method: "PATCH", path: `/api/v1/internal/email-templates/${created.json.id}`, headers, body: { tsx_source: template.tsx_source } })
+      const rendered = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/internal/email-templates/${created.json.id}`,
+        headers,
+        body: { tsx_source: template.tsx_source }
+      })
       expect(rendered.status).toBe(200)
       expect(rendered.json.rendered_html).toContain("count is 10")
     }))
@@ -110,7 +120,8 @@ describe("item 7: templates render for real", () => {
     Effect.gen(function* () {
       const { emulator, headers } = yield* customServer
       const path = `/api/v1/internal/email-templates/${verificationTemplateId}`
-      const source = 'import { NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate() { return <NotificationCategory value="Transactional" /> }'
+      const source =
+        "import { NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <NotificationCategory value=\"Transactional\" /> }"
       const refused = yield* send(emulator, { method: "PATCH", path, headers, body: { tsx_source: source } })
       expect(refused.status).toBe(400)
       expect(refused.json).toEqual({
@@ -156,11 +167,26 @@ describe("item 7: the e-mails the emulator sends are the project's templates, re
       const credentials = emulator.demo
       const callback = "http://localhost:3000/handler/callback"
       yield* signUp(emulator, credentials, "mails@example.com")
-      const reset = yield* send(emulator, { method: "POST", path: "/api/v1/auth/password/send-reset-code", headers: clientHeaders(credentials), body: { email: "mails@example.com", callback_url: callback } })
+      const reset = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/auth/password/send-reset-code",
+        headers: clientHeaders(credentials),
+        body: { email: "mails@example.com", callback_url: callback }
+      })
       expect(reset.status).toBe(200)
-      const otp = yield* send(emulator, { method: "POST", path: "/api/v1/auth/otp/send-sign-in-code", headers: clientHeaders(credentials), body: { email: "otp@example.com", callback_url: callback } })
+      const otp = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/auth/otp/send-sign-in-code",
+        headers: clientHeaders(credentials),
+        body: { email: "otp@example.com", callback_url: callback }
+      })
       expect(otp.status).toBe(200)
-      const team = yield* send(emulator, { method: "POST", path: "/api/v1/teams", headers: serverHeaders(credentials), body: { display_name: "<img src=x onerror=alert(1)>" } })
+      const team = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/teams",
+        headers: serverHeaders(credentials),
+        body: { display_name: "<img src=x onerror=alert(1)>" }
+      })
       expect(team.status).toBe(201)
       const invited = yield* send(emulator, {
         method: "POST",

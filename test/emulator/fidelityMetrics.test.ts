@@ -49,11 +49,21 @@ describe("item 9: auth_overview", () => {
       const demo = emulator.demo
       const ada = yield* signUp(emulator, demo, "ada.metrics@example.com")
       yield* signUp(emulator, demo, "bob.metrics@example.com")
-      const verified = yield* send(emulator, { method: "PATCH", path: `/api/v1/users/${ada.user_id}`, headers: serverHeaders(demo), body: { primary_email_verified: true } })
+      const verified = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/users/${ada.user_id}`,
+        headers: serverHeaders(demo),
+        body: { primary_email_verified: true }
+      })
       expect(verified.status).toBe(200)
       const anonymous = yield* send(emulator, { method: "POST", path: "/api/v1/auth/anonymous/sign-up", headers: clientHeaders(demo) })
       expect(anonymous.status).toBe(200)
-      const team = yield* send(emulator, { method: "POST", path: "/api/v1/teams", headers: serverHeaders(demo), body: { display_name: "Metrics", creator_user_id: ada.user_id } })
+      const team = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/teams",
+        headers: serverHeaders(demo),
+        body: { display_name: "Metrics", creator_user_id: ada.user_id }
+      })
       expect(team.status).toBe(201)
 
       const without = yield* overview(emulator, false)

@@ -10,8 +10,7 @@ import * as Emulator from "../../src/emulator/Emulator.js"
 import { startServer } from "../e2e/support.js"
 import { clientHeaders, makeEmulator, send, signUp } from "./helpers.js"
 
-const claimsOf = (token: string): { readonly iat: number; readonly exp: number } =>
-  JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8"))
+const claimsOf = (token: string): { readonly iat: number; readonly exp: number } => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8"))
 
 /** Sends `count` client reads of the current project; the statuses and Retry-After headers seen. */
 const burst = (emulator: Emulator.Emulator, count: number) =>
@@ -35,8 +34,7 @@ describe("access-token lifetime per project", () => {
       const demoTokens = yield* signUp(emulator, emulator.demo, "default@example.com")
       const demoClaims = claimsOf(demoTokens.access_token)
       expect(demoClaims.exp - demoClaims.iat).toBe(600)
-    })
-  )
+    }))
 
   it.effect("refuses a lifetime that is not a positive integer (EmulatorError)", () =>
     Effect.gen(function* () {
@@ -44,8 +42,7 @@ describe("access-token lifetime per project", () => {
         const error = yield* Effect.flip(Emulator.make(options))
         expect(error._tag).toBe("EmulatorError")
       }
-    })
-  )
+    }))
 })
 
 describe("artificial rate limiting (chaosRateLimit)", () => {
@@ -54,8 +51,7 @@ describe("artificial rate limiting (chaosRateLimit)", () => {
       const emulator = yield* makeEmulator()
       const answers = yield* burst(emulator, 50)
       expect(answers.filter((answer) => answer.status === 429)).toHaveLength(0)
-    })
-  )
+    }))
 
   it.effect("answers a seeded, repeatable share of 429s without a known error, about half with Retry-After", () =>
     Effect.gen(function* () {
@@ -73,8 +69,7 @@ describe("artificial rate limiting (chaosRateLimit)", () => {
       expect(withRetryAfter).toBeLessThan(limited.length)
       const other = yield* burst(yield* makeEmulator({ chaosRateLimit: { rate: 0.5, seed: 7 } }), 100)
       expect(other.map((answer) => answer.status)).not.toEqual(first.map((answer) => answer.status))
-    })
-  )
+    }))
 
   it.effect("never refuses the emulator's own pages, the welcome page or the demo-user seeding", () =>
     Effect.gen(function* () {
@@ -83,15 +78,13 @@ describe("artificial rate limiting (chaosRateLimit)", () => {
       expect((yield* send(emulator, { path: "/api/v1" })).status).toBe(200)
       expect((yield* send(emulator, { path: "/api/v1/emulator/outbox" })).status).toBe(200)
       expect((yield* send(emulator, { path: "/api/v1/users/me", headers: clientHeaders(emulator.demo) })).status).toBe(429)
-    })
-  )
+    }))
 
   it.effect("refuses a rate outside 0..1 (EmulatorError)", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(Emulator.make({ chaosRateLimit: { rate: 2 } }))
       expect(error._tag).toBe("EmulatorError")
-    })
-  )
+    }))
 })
 
 describe("over HTTP", () => {
@@ -113,8 +106,7 @@ describe("over HTTP", () => {
         }).then((r) => ({ status: r.status, knownError: r.headers.get("x-stack-known-error") }))
       )
       expect(limited).toEqual({ status: 429, knownError: null })
-    })
-  )
+    }))
 
   it.live("the CLI takes --chaos-rate-limit and --chaos-seed", () =>
     Effect.gen(function* () {
@@ -137,6 +129,5 @@ describe("over HTTP", () => {
         }).then((r) => r.status)
       )
       expect(status).toBe(429)
-    }).pipe(Effect.scoped)
-  )
+    }).pipe(Effect.scoped))
 })

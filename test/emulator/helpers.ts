@@ -95,8 +95,7 @@ export const signUp = (
   })
 
 /** A fresh emulator (fewer PBKDF2 iterations keep the suite fast). */
-export const makeEmulator = (options: Emulator.EmulatorOptions = {}) =>
-  Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
+export const makeEmulator = (options: Emulator.EmulatorOptions = {}) => Emulator.make({ passwordHashIterations: 1000, ...options }).pipe(Effect.orDie)
 
 /** What a CLI run printed, and its exit code. */
 export interface CliRun {

@@ -58,17 +58,19 @@ describe("emulator OAuth: authorize", () => {
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const answer = yield* send(emulator, {
-        path: `/api/v1/auth/oauth/authorize/github?${new URLSearchParams({
-          client_id: emulator.demo.projectId,
-          client_secret: emulator.demo.publishableClientKey,
-          redirect_uri: defaultRedirectUri,
-          scope: "legacy",
-          state: "s",
-          grant_type: "authorization_code",
-          code_challenge: "x",
-          code_challenge_method: "S512",
-          response_type: "code"
-        }).toString()}`
+        path: `/api/v1/auth/oauth/authorize/github?${
+          new URLSearchParams({
+            client_id: emulator.demo.projectId,
+            client_secret: emulator.demo.publishableClientKey,
+            redirect_uri: defaultRedirectUri,
+            scope: "legacy",
+            state: "s",
+            grant_type: "authorization_code",
+            code_challenge: "x",
+            code_challenge_method: "S512",
+            response_type: "code"
+          }).toString()
+        }`
       })
       expect(answer.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
     }))
@@ -138,8 +140,8 @@ describe("emulator OAuth: mock provider and callback", () => {
       const page = yield* send(emulator, { path: localPath(start.json.location) })
       expect(page.status).toBe(200)
       expect(page.headers.get("content-type")).toContain("text/html")
-      expect(page.text).toContain('<form method="post" action="/api/v1/emulator/oauth-provider/github/authorize">')
-      expect(page.text).toContain('type="email" name="email"')
+      expect(page.text).toContain("<form method=\"post\" action=\"/api/v1/emulator/oauth-provider/github/authorize\">")
+      expect(page.text).toContain("type=\"email\" name=\"email\"")
       expect(page.text).toContain(">Authorize</button>")
       const form = new URLSearchParams(new URL(start.json.location).searchParams)
       form.set("email", "Form@Example.com")

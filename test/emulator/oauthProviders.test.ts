@@ -23,12 +23,24 @@ describe("item 11: /oauth-providers", () => {
 
       const one = yield* send(emulator, { path: `/api/v1/oauth-providers/me/${id}`, headers: asUser })
       expect(one.status).toBe(200)
-      expect(one.json).toMatchObject({ id, user_id: tokens.user_id, provider_config_id: "github", type: "github", allow_sign_in: true, allow_connected_accounts: true })
+      expect(one.json).toMatchObject({
+        id,
+        user_id: tokens.user_id,
+        provider_config_id: "github",
+        type: "github",
+        allow_sign_in: true,
+        allow_connected_accounts: true
+      })
       expect(one.json.account_id).toBeUndefined()
 
       const updated = yield* send(emulator, { method: "PATCH", path: `/api/v1/oauth-providers/me/${id}`, headers: asUser, body: { allow_sign_in: false } })
       expect(updated.json).toMatchObject({ id, allow_sign_in: false, allow_connected_accounts: true })
-      const refused = yield* send(emulator, { method: "PATCH", path: `/api/v1/oauth-providers/me/${id}`, headers: asUser, body: { account_id: "someone-else" } })
+      const refused = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/oauth-providers/me/${id}`,
+        headers: asUser,
+        body: { account_id: "someone-else" }
+      })
       expect(refused.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
 
       const deleted = yield* send(emulator, { method: "DELETE", path: `/api/v1/oauth-providers/me/${id}`, headers: asUser })
@@ -44,17 +56,40 @@ describe("item 11: /oauth-providers", () => {
       const server = serverHeaders(demo)
       const ada = yield* signUp(emulator, demo, "ada.links@example.com")
       const bob = yield* signUp(emulator, demo, "bob.links@example.com")
-      const body = { user_id: ada.user_id, provider_config_id: "github", account_id: "gh-42", email: "ada@github.example", allow_sign_in: true, allow_connected_accounts: false }
+      const body = {
+        user_id: ada.user_id,
+        provider_config_id: "github",
+        account_id: "gh-42",
+        email: "ada@github.example",
+        allow_sign_in: true,
+        allow_connected_accounts: false
+      }
       const created = yield* send(emulator, { method: "POST", path: "/api/v1/oauth-providers", headers: server, body })
       expect(created.status).toBe(201)
-      expect(created.json).toMatchObject({ user_id: ada.user_id, provider_config_id: "github", type: "github", account_id: "gh-42", allow_connected_accounts: false })
+      expect(created.json).toMatchObject({
+        user_id: ada.user_id,
+        provider_config_id: "github",
+        type: "github",
+        account_id: "gh-42",
+        allow_connected_accounts: false
+      })
 
-      const edited = yield* send(emulator, { method: "PATCH", path: `/api/v1/oauth-providers/${ada.user_id}/${created.json.id}`, headers: server, body: { email: "ada2@github.example" } })
+      const edited = yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/oauth-providers/${ada.user_id}/${created.json.id}`,
+        headers: server,
+        body: { email: "ada2@github.example" }
+      })
       expect(edited.json).toMatchObject({ email: "ada2@github.example", account_id: "gh-42" })
 
       const taken = yield* send(emulator, { method: "POST", path: "/api/v1/oauth-providers", headers: server, body: { ...body, user_id: bob.user_id } })
       expect(taken.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN")
-      const unknownProvider = yield* send(emulator, { method: "POST", path: "/api/v1/oauth-providers", headers: server, body: { ...body, provider_config_id: "nope" } })
+      const unknownProvider = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/oauth-providers",
+        headers: server,
+        body: { ...body, provider_config_id: "nope" }
+      })
       expect([unknownProvider.status, unknownProvider.text]).toEqual([404, "OAuth provider nope not found or not configured"])
       const unknownUser = yield* send(emulator, { path: `/api/v1/oauth-providers/00000000-0000-4000-8000-000000000000/${created.json.id}`, headers: server })
       expect(unknownUser.headers.get("x-stack-known-error")).toBe("USER_NOT_FOUND")

@@ -20,9 +20,9 @@ const installed = existsSync(officialEntry)
 
 /** The parts of the official SDK this test uses (its own types live in bench/node_modules). */
 interface Official {
-  readonly StackClientApp: new (options: Record<string, unknown>) => any
-  readonly StackServerApp: new (options: Record<string, unknown>) => any
-  readonly StackAdminApp: new (options: Record<string, unknown>) => any
+  readonly StackClientApp: new(options: Record<string, unknown>) => any
+  readonly StackServerApp: new(options: Record<string, unknown>) => any
+  readonly StackAdminApp: new(options: Record<string, unknown>) => any
 }
 
 let official: Official
@@ -75,7 +75,12 @@ const adminApp = () =>
 describe.skipIf(!installed)("the official @stackframe/js against the emulator over HTTP (bench dependencies installed)", () => {
   it("signs up, signs out and in again; a wrong password is the typed EmailPasswordMismatch", async () => {
     const app = clientApp()
-    const signedUp = await app.signUpWithCredential({ email: "official.user@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    const signedUp = await app.signUpWithCredential({
+      email: "official.user@example.com",
+      password: "correct horse battery",
+      noRedirect: true,
+      noVerificationCallback: true
+    })
     expect(signedUp.status).toBe("ok")
     const user = await app.getUser({ or: "throw" })
     expect(user.primaryEmail).toBe("official.user@example.com")
@@ -127,13 +132,23 @@ describe.skipIf(!installed)("the official @stackframe/js against the emulator ov
     await current.updateConfig({ "auth.allowSignUp": true })
     const config = await current.getConfig()
     expect(config.auth.allowSignUp).toBe(true)
-    const allowed = await clientApp().signUpWithCredential({ email: "official.allowed@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    const allowed = await clientApp().signUpWithCredential({
+      email: "official.allowed@example.com",
+      password: "correct horse battery",
+      noRedirect: true,
+      noVerificationCallback: true
+    })
     expect(allowed.status).toBe("ok")
   })
 
   it("owned projects: a dashboard user of the internal project creates a project with their personal team and lists it", async () => {
     const app = clientApp("internal")
-    const signedUp = await app.signUpWithCredential({ email: "official.owner@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    const signedUp = await app.signUpWithCredential({
+      email: "official.owner@example.com",
+      password: "correct horse battery",
+      noRedirect: true,
+      noVerificationCallback: true
+    })
     expect(signedUp.status).toBe("ok")
     const user = await app.getUser({ or: "throw" })
     const teamId = user.selectedTeam?.id ?? (await user.listTeams())[0]?.id
@@ -146,11 +161,16 @@ describe.skipIf(!installed)("the official @stackframe/js against the emulator ov
 
   it("notification categories: the user lists both, turns Marketing off with category.setEnabled, and a server app sees it off", async () => {
     const app = clientApp()
-    const signedUp = await app.signUpWithCredential({ email: "official.categories@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    const signedUp = await app.signUpWithCredential({
+      email: "official.categories@example.com",
+      password: "correct horse battery",
+      noRedirect: true,
+      noVerificationCallback: true
+    })
     expect(signedUp.status).toBe("ok")
     const user = await app.getUser({ or: "throw" })
-    const categories: ReadonlyArray<{ name: string; enabled: boolean; canDisable: boolean; setEnabled: (enabled: boolean) => Promise<void> }> =
-      await user.listNotificationCategories()
+    const categories: ReadonlyArray<{ name: string; enabled: boolean; canDisable: boolean; setEnabled: (enabled: boolean) => Promise<void> }> = await user
+      .listNotificationCategories()
     expect(categories.map((category) => [category.name, category.enabled, category.canDisable])).toEqual([
       ["Transactional", true, false],
       ["Marketing", true, true]
@@ -164,7 +184,12 @@ describe.skipIf(!installed)("the official @stackframe/js against the emulator ov
 
   it("cross-domain hand-over: the official client's own request (its internal _createCrossDomainAuthRedirectUrl) gets a redirect with a code and the state", async () => {
     const app = clientApp()
-    const signedUp = await app.signUpWithCredential({ email: "official.cross@example.com", password: "correct horse battery", noRedirect: true, noVerificationCallback: true })
+    const signedUp = await app.signUpWithCredential({
+      email: "official.cross@example.com",
+      password: "correct horse battery",
+      noRedirect: true,
+      noVerificationCallback: true
+    })
     expect(signedUp.status).toBe("ok")
     const create = Reflect.get(app, "_createCrossDomainAuthRedirectUrl") as (options: Record<string, unknown>) => Promise<string>
     const redirectUrl = await create.call(app, {

@@ -43,8 +43,7 @@ describe("demo seeding", () => {
       // no clear password kept
       const record = [...emulator.state.projects.get(emulator.demo.projectId)!.users.values()][0]!
       expect(record.passwordHash).not.toContain("demo-password-1234")
-    })
-  )
+    }))
 
   it.effect("Emulator.make() turns the demo switches on: the demo user creates a team and deletes itself from the client", () =>
     Effect.gen(function* () {
@@ -53,13 +52,17 @@ describe("demo seeding", () => {
       expect(Object.values(defaults.demoConfig).every((on) => on)).toBe(true)
       const tokens = (yield* signIn(emulator, "demo@example.com", "demo-password-1234")).json
       const asDemo = clientHeaders(emulator.demo, { "x-stack-access-token": tokens.access_token })
-      const team = yield* send(emulator, { method: "POST", path: "/api/v1/teams", headers: asDemo, body: { display_name: "Demo's team", creator_user_id: "me" } })
+      const team = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/teams",
+        headers: asDemo,
+        body: { display_name: "Demo's team", creator_user_id: "me" }
+      })
       expect(team.status).toBe(201)
       const deleted = yield* send(emulator, { method: "DELETE", path: "/api/v1/users/me", headers: asDemo })
       expect(deleted.status).toBe(200)
       expect(emulator.state.projects.get(emulator.demo.projectId)!.users.size).toBe(0)
-    })
-  )
+    }))
 
   it.effect("demo: { user: false } seeds no user; blankDemo is the demo project as the service creates a project", () =>
     Effect.gen(function* () {
@@ -75,8 +78,7 @@ describe("demo seeding", () => {
         expect(blank.demoSeed.config[key], key).toBe(Emulator.defaultProjectConfig[key])
       }
       expect(blank.state.projects.get(blank.demo.projectId)!.users.size).toBe(0)
-    })
-  )
+    }))
 
   it.effect("a custom demo user is seeded; a demo user the service would refuse fails make with EmulatorError", () =>
     Effect.gen(function* () {
@@ -87,8 +89,7 @@ describe("demo seeding", () => {
       expect(error._tag).toBe("EmulatorError")
       expect(error.message).toContain("The demo user ada@example.com could not be created: 400")
       expect(error.message).toContain("PASSWORD_TOO_SHORT")
-    })
-  )
+    }))
 
   it("npm start seeds the same demo (its user and switches are the emulator's defaults)", () => {
     expect(demoUser).toEqual(defaults.demoUser)
@@ -117,15 +118,19 @@ describe("trusted domains", () => {
       expect(logs[0]).toContain("POST /api/v1/auth/password/sign-up answered REDIRECT_URL_NOT_WHITELISTED")
       expect(logs[0]).toContain(`project ${emulator.demo.projectId} (trusted: http(s)://localhost)`)
       expect(logs[0]).toContain("--trusted-domain https://your.app")
-      expect(logs[0]).toContain('Emulator.make({ demo: { config: { domains: [{ domain: "https://your.app", handlerPath: "/handler" }] } } })')
+      expect(logs[0]).toContain("Emulator.make({ demo: { config: { domains: [{ domain: \"https://your.app\", handlerPath: \"/handler\" }] } } })")
       // a trusted or absent callback logs nothing
       const ok = yield* withLogs(
-        send(emulator, { method: "POST", path: "/api/v1/auth/password/sign-up", headers: clientHeaders(emulator.demo), body: { email: "bob@example.com", password: "correct horse battery" } })
+        send(emulator, {
+          method: "POST",
+          path: "/api/v1/auth/password/sign-up",
+          headers: clientHeaders(emulator.demo),
+          body: { email: "bob@example.com", password: "correct horse battery" }
+        })
       )
       expect(ok.value.status).toBe(200)
       expect(ok.logs).toEqual([])
-    })
-  )
+    }))
 
   it.effect("demo: { config: { domains } } trusts the app's domain: the verification e-mail links to it", () =>
     Effect.gen(function* () {
@@ -133,8 +138,7 @@ describe("trusted domains", () => {
       expect(emulator.demoSeed.trustedDomains).toEqual(["https://app.example.com"])
       expect((yield* signUpWithCallback(emulator)).status).toBe(200)
       expect(emulator.latestEmail({ email: "ada@example.com" })?.link).toMatch(/^https:\/\/app\.example\.com\/handler\/email-verification\?code=/)
-    })
-  )
+    }))
 })
 
 describe("the CLI's demo flags", () => {
@@ -181,13 +185,22 @@ describe("the CLI's demo flags", () => {
     for (const argv of [["--demo-user"], ["--demo-user", "ada@example.com"], ["--demo-user", ":pw"], ["--demo-user", "ada@example.com:"]]) {
       expect(parseDemoFlags(argv), argv.join(" ")).toMatchObject({ error: expect.stringContaining("--demo-user needs") })
     }
-    for (const argv of [["--trusted-domain"], ["--trusted-domain", "app.example.com"], ["--trusted-domain", "ftp://app.example.com"], ["--trusted-domain", "https://app.example.com?x=1"]]) {
+    for (
+      const argv of [["--trusted-domain"], ["--trusted-domain", "app.example.com"], ["--trusted-domain", "ftp://app.example.com"], [
+        "--trusted-domain",
+        "https://app.example.com?x=1"
+      ]]
+    ) {
       expect(parseDemoFlags(argv), argv.join(" ")).toMatchObject({ error: expect.stringContaining("--trusted-domain needs") })
     }
   })
 
   it("the start summary names the demo user, the switches and the way to trust a domain", () => {
-    const lines = describeDemoSeed({ user: defaults.demoUser, config: { ...defaults.demoConfig, passkeyEnabled: false }, trustedDomains: ["https://app.example.com"] })
+    const lines = describeDemoSeed({
+      user: defaults.demoUser,
+      config: { ...defaults.demoConfig, passkeyEnabled: false },
+      trustedDomains: ["https://app.example.com"]
+    })
     expect(lines[0]).toContain("demo@example.com / demo-password-1234")
     expect(lines[1]).toContain("off: passkeys")
     expect(lines[2]).toContain("localhost, https://app.example.com")
@@ -264,11 +277,22 @@ describe("the CLI over HTTP", () => {
       Effect.gen(function* () {
         const [help, bad] = yield* Effect.all([runCli(["--help"]), runCli(["--demo-user", "nobody"])], { concurrency: 2 })
         expect(help.code).toBe(0)
-        for (const flag of ["--demo-user", "--no-demo-user", "--blank", "--[no-]client-team-creation", "--[no-]client-user-deletion", "--[no-]user-api-keys", "--[no-]team-api-keys", "--trusted-domain"]) {
+        for (
+          const flag of [
+            "--demo-user",
+            "--no-demo-user",
+            "--blank",
+            "--[no-]client-team-creation",
+            "--[no-]client-user-deletion",
+            "--[no-]user-api-keys",
+            "--[no-]team-api-keys",
+            "--trusted-domain"
+          ]
+        ) {
           expect(help.stdout).toContain(flag)
         }
         expect(bad.code).toBe(2)
-        expect(bad.stderr).toContain('--demo-user needs "email:password"')
+        expect(bad.stderr).toContain("--demo-user needs \"email:password\"")
       }),
     60_000
   )

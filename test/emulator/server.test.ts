@@ -54,8 +54,7 @@ describe("Node HTTP server", () => {
       )
       const afterClose = yield* Effect.promise(() => fetch(`${baseUrl}/api/v1`).then(() => "answered", () => "refused"))
       expect(afterClose).toBe("refused")
-    })
-  )
+    }))
 
   it.live("the CLI prints one JSON line with the base URL and seeded credentials, then serves until killed", () =>
     Effect.gen(function* () {
@@ -99,6 +98,5 @@ describe("Node HTTP server", () => {
       yield* Effect.promise(() => exited).pipe(Effect.timeout("10 seconds"))
       const afterKill = yield* Effect.promise(() => fetch(`${printed.baseUrl}/api/v1`).then(() => "answered", () => "refused"))
       expect(afterKill).toBe("refused")
-    }).pipe(Effect.scoped)
-  )
+    }).pipe(Effect.scoped))
 })

@@ -32,7 +32,15 @@ const busyTeam = (emulator: Emulator.Emulator) =>
     ok(team, "team")
     const teamId = team.json.id as string
     ok(yield* send(emulator, { method: "POST", path: `/api/v1/team-memberships/${teamId}/${bob.user_id}`, headers: server, body: {} }), "membership")
-    ok(yield* send(emulator, { method: "PATCH", path: `/api/v1/team-member-profiles/${teamId}/${bob.user_id}`, headers: server, body: { display_name: "Bob in Busy" } }), "profile")
+    ok(
+      yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/team-member-profiles/${teamId}/${bob.user_id}`,
+        headers: server,
+        body: { display_name: "Bob in Busy" }
+      }),
+      "profile"
+    )
     ok(yield* send(emulator, { method: "POST", path: `/api/v1/team-permissions/${teamId}/${bob.user_id}/$delete_team`, headers: server, body: {} }), "grant")
     ok(
       yield* send(emulator, {
@@ -43,7 +51,15 @@ const busyTeam = (emulator: Emulator.Emulator) =>
       }),
       "invitation"
     )
-    ok(yield* send(emulator, { method: "POST", path: "/api/v1/team-api-keys", headers: server, body: { team_id: teamId, description: "ci", expires_at_millis: null } }), "team key")
+    ok(
+      yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/team-api-keys",
+        headers: server,
+        body: { team_id: teamId, description: "ci", expires_at_millis: null }
+      }),
+      "team key"
+    )
     for (const user of [ada, bob]) {
       ok(yield* send(emulator, { method: "PATCH", path: `/api/v1/users/${user.user_id}`, headers: server, body: { selected_team_id: teamId } }), "select")
     }

@@ -38,12 +38,19 @@ const escapedHostile = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; 
 describe("every default template renders with its texts and variables", () => {
   const user = { displayName: "Ada" }
   const project = { displayName: "Acme" }
-  const cases: ReadonlyArray<{ name: string; variables: Record<string, string | number>; subject: string; texts: ReadonlyArray<string>; links: ReadonlyArray<string> }> = [
+  const cases: ReadonlyArray<
+    { name: string; variables: Record<string, string | number>; subject: string; texts: ReadonlyArray<string>; links: ReadonlyArray<string> }
+  > = [
     {
       name: "Email Verification",
       variables: { emailVerificationLink: "https://app.test/verify?code=a1&x=2" },
       subject: "Verify your email at Acme",
-      texts: ["Verify your email at Acme", "Hi, Ada! Please click on the following button to verify your email.", "Verify my email", "If you were not expecting this email, you can safely ignore it."],
+      texts: [
+        "Verify your email at Acme",
+        "Hi, Ada! Please click on the following button to verify your email.",
+        "Verify my email",
+        "If you were not expecting this email, you can safely ignore it."
+      ],
       links: ["https://app.test/verify?code=a1&amp;x=2"]
     },
     {
@@ -123,17 +130,29 @@ describe("every default template renders with its texts and variables", () => {
   })
 
   it("no display name: the conditional leaves out the name", () => {
-    const email = rendered(sourceOf("Email Verification"), { user: { displayName: null }, project: { displayName: "Acme" }, variables: { emailVerificationLink: "#" } })
+    const email = rendered(sourceOf("Email Verification"), {
+      user: { displayName: null },
+      project: { displayName: "Acme" },
+      variables: { emailVerificationLink: "#" }
+    })
     expect(visible(email.html)).toContain("Hi! Please click on the following button")
   })
 
   it("optional variables absent: the receipt has no button", () => {
-    const email = rendered(sourceOf("Payment Receipt"), { user: { displayName: "Ada" }, project: { displayName: "Acme" }, variables: { productName: "Pro", quantity: 1, amount: "$1" } })
+    const email = rendered(sourceOf("Payment Receipt"), {
+      user: { displayName: "Ada" },
+      project: { displayName: "Acme" },
+      variables: { productName: "Pro", quantity: 1, amount: "$1" }
+    })
     expect(email.html).not.toContain("View receipt")
   })
 
   it("the plain text holds the texts and the link", () => {
-    const email = rendered(sourceOf("Email Verification"), { user: { displayName: "Ada" }, project: { displayName: "Acme" }, variables: { emailVerificationLink: "https://app.test/v?code=1&x=2" } })
+    const email = rendered(sourceOf("Email Verification"), {
+      user: { displayName: "Ada" },
+      project: { displayName: "Acme" },
+      variables: { emailVerificationLink: "https://app.test/v?code=1&x=2" }
+    })
     expect(email.text).toContain("Hi, Ada! Please click on the following button to verify your email.")
     expect(email.text).toContain("https://app.test/v?code=1&x=2")
     expect(email.text).not.toContain("<")
@@ -152,15 +171,24 @@ export function EmailTemplate() {
 }`
     const html = rendered(source).html
     expect(html).toContain("<p class=\"sm:hidden\" style=\"text-align:center;font-weight:700;color:red\">x</p>")
-    expect(html).toContain("<div style=\"padding-top:0.75rem;padding-bottom:0.75rem;padding-left:1.25rem;padding-right:1.25rem;background-color:#f0f0f0;opacity:0.6\">y</div>")
-    expect(html).toContain("<a href=\"https://a.test\" style=\"padding-top:0.75rem;padding-bottom:0.75rem;padding-left:1.25rem;padding-right:1.25rem;line-height:100%;text-decoration:none;display:inline-block;max-width:100%\" target=\"_blank\">")
+    expect(html).toContain(
+      "<div style=\"padding-top:0.75rem;padding-bottom:0.75rem;padding-left:1.25rem;padding-right:1.25rem;background-color:#f0f0f0;opacity:0.6\">y</div>"
+    )
+    expect(html).toContain(
+      "<a href=\"https://a.test\" style=\"padding-top:0.75rem;padding-bottom:0.75rem;padding-left:1.25rem;padding-right:1.25rem;line-height:100%;text-decoration:none;display:inline-block;max-width:100%\" target=\"_blank\">"
+    )
     const noTailwind = "export function EmailTheme({ children }) { return <html><body>{children}</body></html> }"
-    expect(rendered(source.replace("<Tailwind>", "<>").replace("</Tailwind>", "</>"), {}, noTailwind).html).toContain("<p class=\"text-center font-bold sm:hidden\" style=\"color:red\">x</p>")
+    expect(rendered(source.replace("<Tailwind>", "<>").replace("</Tailwind>", "</>"), {}, noTailwind).html).toContain(
+      "<p class=\"text-center font-bold sm:hidden\" style=\"color:red\">x</p>"
+    )
   })
 
   it("every default theme wraps a template (with the project's logo when it has one); a new template renders in each", () => {
     for (const theme of defaultThemes.values()) {
-      const email = rendered(newTemplateSource, { previewMode: true, themeProps: { projectLogos: { logoUrl: "https://cdn.test/l.png", logoDarkModeUrl: "https://cdn.test/l.png" } } }, theme.tsxSource)
+      const email = rendered(newTemplateSource, {
+        previewMode: true,
+        themeProps: { projectLogos: { logoUrl: "https://cdn.test/l.png", logoDarkModeUrl: "https://cdn.test/l.png" } }
+      }, theme.tsxSource)
       expect(email.subject).toBe("Hello John Doe!")
       expect(visible(email.html)).toContain("Hi John Doe!")
       expect(visible(email.html)).toContain("count is 10")
@@ -192,17 +220,21 @@ describe("sources that do not render are refused with the service's wording", ()
     expect(failure("import { Banner } from \"@react-email/components\"\nexport function EmailTemplate() { return <Banner /> }")).toBe(
       JSON.stringify({ message: "The requested module '@react-email/components' does not provide an export named 'Banner'" })
     )
-    const unused = "import { Banner } from \"@react-email/components\"\nimport { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"S\" /><NotificationCategory value=\"T\" /></> }"
+    const unused =
+      "import { Banner } from \"@react-email/components\"\nimport { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"S\" /><NotificationCategory value=\"T\" /></> }"
     expect(rendered(unused).subject).toBe("S")
   })
 
   it("NotificationCategory used without its import: the ReferenceError, as JSON", () => {
-    const source = "import { Subject } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"S\" /><NotificationCategory value=\"Transactional\" /></> }"
+    const source =
+      "import { Subject } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value=\"S\" /><NotificationCategory value=\"Transactional\" /></> }"
     expect(failure(source)).toBe(JSON.stringify({ message: "NotificationCategory is not defined" }))
   })
 
   it("no EmailTemplate export: React's invalid element type", () => {
-    expect(failure("export const variablesSchema = (v) => v")).toContain("Element type is invalid: expected a string (for built-in components) or a class/function (for composite components) but got: undefined.")
+    expect(failure("export const variablesSchema = (v) => v")).toContain(
+      "Element type is invalid: expected a string (for built-in components) or a class/function (for composite components) but got: undefined."
+    )
   })
 
   it("variables the schema refuses: arktype's summary", () => {
@@ -212,8 +244,11 @@ describe("sources that do not render are refused with the service's wording", ()
   })
 
   it("two Subjects, or a Subject whose value is not a string", () => {
-    expect(failure(withMarkers("<Subject value=\"again\" />"))).toBe(JSON.stringify({ message: "Expected exactly one occurrence of component \"Subject\", found 2." }))
-    const numeric = "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value={1} /><NotificationCategory value=\"Transactional\" /></> }"
+    expect(failure(withMarkers("<Subject value=\"again\" />"))).toBe(
+      JSON.stringify({ message: "Expected exactly one occurrence of component \"Subject\", found 2." })
+    )
+    const numeric =
+      "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value={1} /><NotificationCategory value=\"Transactional\" /></> }"
     expect(failure(numeric)).toBe(JSON.stringify({ message: "The \"value\" prop of \"Subject\" must be a string." }))
   })
 
@@ -224,7 +259,9 @@ describe("sources that do not render are refused with the service's wording", ()
   })
 
   it("a template without Subject still renders (the route refuses it, not the renderer)", () => {
-    const email = rendered("import { NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <NotificationCategory value=\"Transactional\" /> }")
+    const email = rendered(
+      "import { NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <NotificationCategory value=\"Transactional\" /> }"
+    )
     expect(email.subject).toBeUndefined()
     expect(email.notificationCategory).toBe("Transactional")
   })
@@ -256,7 +293,9 @@ describe("hostile sources end in a failure within bounds", () => {
   it("an array of 600 strings of 2^20 characters stops at the length bound before it is joined", () => {
     const lines = ["const s0 = \"x\""]
     for (let i = 1; i <= 20; i++) lines.push(`const s${i} = s${i - 1} + s${i - 1}`)
-    const source = `export function EmailTemplate() {\n${lines.join("\n")}\nconst all = [${Array.from({ length: 600 }, () => "s20").join(", ")}]\nreturn <p title={"" + all}>x</p> }`
+    const source = `export function EmailTemplate() {\n${lines.join("\n")}\nconst all = [${
+      Array.from({ length: 600 }, () => "s20").join(", ")
+    }]\nreturn <p title={"" + all}>x</p> }`
     expect(failure(source)).toBe("Rendering built a text longer than 2000000 characters")
   })
 
@@ -308,7 +347,9 @@ export function EmailTemplate({ variables }) {
     expect(email.html).toContain("<p data-ok=\"1\">hi</p>")
     expect(email.html).not.toContain("onload")
     expect(email.subject).toBe("undefinedundefined")
-    expect(failure(source.replace("typeof variables.constructor", "variables.constructor()"))).toBe(JSON.stringify({ message: "variables.constructor is not a function" }))
+    expect(failure(source.replace("typeof variables.constructor", "variables.constructor()"))).toBe(
+      JSON.stringify({ message: "variables.constructor is not a function" })
+    )
   })
 
   it("a template cannot change what the renderer provides to other renderings (its modules are frozen)", () => {
@@ -316,13 +357,16 @@ export function EmailTemplate({ variables }) {
     expect(failure(button)).toBe(JSON.stringify({ message: "Cannot add property leak, object is not extensible" }))
     const react = "import React from \"react\"\nReact.leak = \"x\"\nexport function EmailTemplate() { return null }"
     expect(failure(react)).toBe(JSON.stringify({ message: "Cannot add property leak, object is not extensible" }))
-    const reader = "import React from \"react\"\nimport { Button } from \"@react-email/components\"\nimport { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value={typeof Button.leak + typeof React.leak} /><NotificationCategory value=\"T\" /></> }"
+    const reader =
+      "import React from \"react\"\nimport { Button } from \"@react-email/components\"\nimport { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate() { return <><Subject value={typeof Button.leak + typeof React.leak} /><NotificationCategory value=\"T\" /></> }"
     expect(rendered(reader).subject).toBe("undefinedundefined")
   })
 
   it("code that is not in the subset (loops, new, classes) is a build error, never run", () => {
     for (const statement of ["while (true) {}", "new Function(\"return 1\")()", "class A {}", "for (;;) {}"]) {
-      expect(failure(`export function EmailTemplate() { ${statement}; return null }`)).toMatch(/^Build failed with 1 error:\n\/template\.tsx:1:\d+: ERROR: Unsupported syntax/)
+      expect(failure(`export function EmailTemplate() { ${statement}; return null }`)).toMatch(
+        /^Build failed with 1 error:\n\/template\.tsx:1:\d+: ERROR: Unsupported syntax/
+      )
     }
   })
 })

@@ -31,14 +31,40 @@ const richUser = (emulator: Emulator.Emulator) =>
       if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${answer.text}`)
     }
 
-    const key = yield* send(emulator, { method: "POST", path: "/api/v1/user-api-keys", headers: server, body: { user_id: userId, description: "ci", expires_at_millis: null } })
+    const key = yield* send(emulator, {
+      method: "POST",
+      path: "/api/v1/user-api-keys",
+      headers: server,
+      body: { user_id: userId, description: "ci", expires_at_millis: null }
+    })
     ok(key, "api key")
-    const team = yield* send(emulator, { method: "POST", path: "/api/v1/teams", headers: server, body: { display_name: "Doomed's team", creator_user_id: userId } })
+    const team = yield* send(emulator, {
+      method: "POST",
+      path: "/api/v1/teams",
+      headers: server,
+      body: { display_name: "Doomed's team", creator_user_id: userId }
+    })
     ok(team, "team")
-    ok(yield* send(emulator, { method: "PATCH", path: `/api/v1/team-member-profiles/${team.json.id}/${userId}`, headers: server, body: { display_name: "Doomed here" } }), "member profile")
-    ok(yield* send(emulator, { method: "POST", path: "/api/v1/project-permission-definitions", headers: adminHeaders(demo), body: { id: "read_reports" } }), "definition")
+    ok(
+      yield* send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/team-member-profiles/${team.json.id}/${userId}`,
+        headers: server,
+        body: { display_name: "Doomed here" }
+      }),
+      "member profile"
+    )
+    ok(
+      yield* send(emulator, { method: "POST", path: "/api/v1/project-permission-definitions", headers: adminHeaders(demo), body: { id: "read_reports" } }),
+      "definition"
+    )
     ok(yield* send(emulator, { method: "POST", path: `/api/v1/project-permissions/${userId}/read_reports`, headers: server, body: {} }), "project grant")
-    const channel = yield* send(emulator, { method: "POST", path: "/api/v1/contact-channels", headers: server, body: { user_id: userId, type: "email", value: "doomed-2@example.com", used_for_auth: false } })
+    const channel = yield* send(emulator, {
+      method: "POST",
+      path: "/api/v1/contact-channels",
+      headers: server,
+      body: { user_id: userId, type: "email", value: "doomed-2@example.com", used_for_auth: false }
+    })
     ok(channel, "channel")
     ok(
       yield* send(emulator, {
@@ -52,7 +78,15 @@ const richUser = (emulator: Emulator.Emulator) =>
     const verificationCode = emulator.latestEmail({ email: "doomed-2@example.com" })!.code!
     const cli = yield* send(emulator, { method: "POST", path: "/api/v1/auth/cli", headers: clientHeaders(demo), body: {} })
     ok(cli, "cli")
-    ok(yield* send(emulator, { method: "POST", path: "/api/v1/auth/cli/complete", headers: asUser, body: { login_code: cli.json.login_code, refresh_token: tokens.refresh_token } }), "cli complete")
+    ok(
+      yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/auth/cli/complete",
+        headers: asUser,
+        body: { login_code: cli.json.login_code, refresh_token: tokens.refresh_token }
+      }),
+      "cli complete"
+    )
     // an OAuth link: the github account joins the user, and its authorization code is left unexchanged
     const flow = yield* runFlow(emulator, { project: demo, email: "doomed-gh@example.com", type: "link", token: tokens.access_token })
     expect(flow.code).toMatch(/^[0-9a-f]{64}$/)
@@ -61,7 +95,15 @@ const richUser = (emulator: Emulator.Emulator) =>
     const user = project.users.get(userId)!
     expect(user.oauthAccounts).toHaveLength(1)
     expect(userReferences(emulator.state, userId).length).toBeGreaterThan(8)
-    return { userId, tokens, apiKey: key.json.value as string, teamId: team.json.id as string, verificationCode, pollingCode: cli.json.polling_code as string, flow }
+    return {
+      userId,
+      tokens,
+      apiKey: key.json.value as string,
+      teamId: team.json.id as string,
+      verificationCode,
+      pollingCode: cli.json.polling_code as string,
+      flow
+    }
   })
 
 describe("deleting a user removes everything that belongs to it", () => {
@@ -89,10 +131,20 @@ describe("deleting a user removes everything that belongs to it", () => {
       })
       expect(refresh.headers.get("x-stack-known-error")).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
       // the CLI login it completed hands out nothing
-      const poll = yield* send(emulator, { method: "POST", path: "/api/v1/auth/cli/poll", headers: clientHeaders(demo), body: { polling_code: held.pollingCode } })
+      const poll = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/auth/cli/poll",
+        headers: clientHeaders(demo),
+        body: { polling_code: held.pollingCode }
+      })
       expect(poll.headers.get("x-stack-known-error")).toBe("INVALID_POLLING_CODE")
       // its verification code is gone
-      const verify = yield* send(emulator, { method: "POST", path: "/api/v1/contact-channels/verify", headers: clientHeaders(demo), body: { code: held.verificationCode } })
+      const verify = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/contact-channels/verify",
+        headers: clientHeaders(demo),
+        body: { code: held.verificationCode }
+      })
       expect(verify.status).toBeGreaterThanOrEqual(400)
       expect(verify.status).toBeLessThan(500)
       // its pending OAuth authorization code is gone

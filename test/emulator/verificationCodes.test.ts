@@ -35,8 +35,7 @@ describe("verification codes", () => {
       expect(answer.status).toBe(404)
       expect(answer.headers.get("x-stack-known-error")).toBe("VERIFICATION_CODE_NOT_FOUND")
       expect(answer.json).toEqual({ code: "VERIFICATION_CODE_NOT_FOUND", error: "The verification code does not exist for this project." })
-    })
-  )
+    }))
 
   it.effect("a code must be exactly 45 characters (SCHEMA_ERROR); it is lower-cased", () =>
     Effect.gen(function* () {
@@ -49,8 +48,7 @@ describe("verification codes", () => {
       const upper = yield* post(emulator, emulator.demo, "/auth/password/reset/check-code", { code: code.toUpperCase() })
       expect(upper.status).toBe(200)
       expect(upper.json).toEqual({ is_code_valid: true })
-    })
-  )
+    }))
 
   it.effect("a code expires after 7 days (TestClock): 400 VERIFICATION_CODE_EXPIRED", () =>
     Effect.gen(function* () {
@@ -63,8 +61,7 @@ describe("verification codes", () => {
       const expired = yield* post(emulator, emulator.demo, "/auth/password/reset/check-code", { code })
       expect(expired.status).toBe(400)
       expect(expired.headers.get("x-stack-known-error")).toBe("VERIFICATION_CODE_EXPIRED")
-    })
-  )
+    }))
 
   it.effect("a used code: 409 VERIFICATION_CODE_ALREADY_USED (check-code does not use it)", () =>
     Effect.gen(function* () {
@@ -77,8 +74,7 @@ describe("verification codes", () => {
       expect(again.headers.get("x-stack-known-error")).toBe("VERIFICATION_CODE_ALREADY_USED")
       const check = yield* post(emulator, emulator.demo, "/auth/password/reset/check-code", { code })
       expect(check.status).toBe(409)
-    })
-  )
+    }))
 
   it.effect(`every request counts against the nonce's family: after ${maxAttemptsPerCode} attempts the code is void`, () =>
     Effect.gen(function* () {
@@ -102,8 +98,7 @@ describe("verification codes", () => {
       expect(other.status).toBe(200)
       const fresh = emulator.latestEmail({ email: "ada@example.com", kind: "password_reset" })!.code!
       expect((yield* post(emulator, emulator.demo, "/auth/password/reset/check-code", { code: fresh })).status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("attempts on one code's nonce do not count against codes with other nonces", () =>
     Effect.gen(function* () {
@@ -114,8 +109,7 @@ describe("verification codes", () => {
       }
       expect((yield* post(emulator, emulator.demo, "/auth/password/reset/check-code", { code })).status).toBe(200)
       expect(emulator.state.projects.get(emulator.demo.projectId)!.codes.get(code)!.attempts).toBe(1)
-    })
-  )
+    }))
 
   it.effect("a code of one purpose is not found on another family's endpoints", () =>
     Effect.gen(function* () {
@@ -126,8 +120,7 @@ describe("verification codes", () => {
       const asMagicLink = yield* post(emulator, emulator.demo, "/auth/otp/sign-in", { code })
       expect(asMagicLink.status).toBe(404)
       expect((yield* post(emulator, emulator.demo, "/auth/password/reset/check-code", { code })).status).toBe(200)
-    })
-  )
+    }))
 
   it.effect("codes belong to their project", () =>
     Effect.gen(function* () {
@@ -136,6 +129,5 @@ describe("verification codes", () => {
       const other = yield* emulator.createProject()
       const answer = yield* post(emulator, other, "/auth/password/reset/check-code", { code })
       expect(answer.status).toBe(404)
-    })
-  )
+    }))
 })

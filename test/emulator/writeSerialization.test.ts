@@ -59,8 +59,9 @@ describe("concurrent conflicting writes over HTTP are applied one at a time", ()
     expect(signedUp.status).toBe(200)
     const headers = clientHeaders({ "x-stack-access-token": signedUp.json.access_token })
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        post("/auth/password/update", { old_password: "old password 1", new_password: `new password ${index}` }, headers)
+      Array.from(
+        { length: 20 },
+        (_, index) => post("/auth/password/update", { old_password: "old password 1", new_password: `new password ${index}` }, headers)
       )
     )
     expect(tally(answers)).toEqual({ "200": 1, "400 PASSWORD_CONFIRMATION_MISMATCH": 19 })
@@ -83,12 +84,13 @@ describe("the write permit", () => {
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       yield* emulator.state.writeLock.take(1)
-      const fiber = yield* Effect.fork(send(emulator, { path: "/api/v1/users/me", headers: { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client" } }))
+      const fiber = yield* Effect.fork(
+        send(emulator, { path: "/api/v1/users/me", headers: { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client" } })
+      )
       for (let turn = 0; turn < 50; turn++) yield* Effect.yieldNow()
       expect(yield* Fiber.poll(fiber)).toMatchObject({ _tag: "None" })
       yield* emulator.state.writeLock.release(1)
       const answer = yield* Fiber.join(fiber)
       expect(answer.status).toBe(400)
-    })
-  )
+    }))
 })

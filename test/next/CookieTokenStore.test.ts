@@ -62,13 +62,13 @@ const options = (maxAge: number, secure: boolean, domain?: string): CookieTokenS
 
 describe("CookieTokenStore: token-store contract", () => {
   it.effect("an empty store reads as no tokens", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* CookieTokenStore.make(new FakeCookies(), { projectId })
       expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: null })
     }))
 
   it.effect("reads the tokens the cookies already hold", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cookies = new FakeCookies({ [refreshName]: refreshValue("refresh-0", 1), "stack-access": JSON.stringify(["refresh-0", "access-0"]) })
       const store = yield* CookieTokenStore.make(cookies, { projectId })
       expect(texts(yield* store.get)).toEqual({ accessToken: "access-0", refreshToken: "refresh-0" })
@@ -76,7 +76,7 @@ describe("CookieTokenStore: token-store contract", () => {
     }))
 
   it.effect("reads back what was set; a later set replaces it; none clears", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cookies = new FakeCookies()
       const store = yield* CookieTokenStore.make(cookies, { projectId })
       yield* store.set(fromStrings("access-1", "refresh-1"))
@@ -94,7 +94,7 @@ describe("CookieTokenStore: token-store contract", () => {
     }))
 
   it.effect("unusable texts are never stored", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* CookieTokenStore.make(new FakeCookies(), { projectId })
       yield* store.set({ accessToken: Option.some(Redacted.make("undefined")), refreshToken: Option.some(Redacted.make("")) })
       expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: null })
@@ -103,7 +103,7 @@ describe("CookieTokenStore: token-store contract", () => {
 
 describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5.3)", () => {
   it.effect("over HTTP: stack-refresh-{projectId}--default (JSON, 1 year) and stack-access ([refresh, access], 1 day)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* TestClock.setTime(1_700_000_000_123)
       const cookies = new FakeCookies()
       const store = yield* CookieTokenStore.make(cookies, { projectId })
@@ -118,7 +118,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("over HTTPS (stack-is-https marker, or the secure option): __Host- refresh cookie, Secure", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* TestClock.setTime(5_000)
       const marked = new FakeCookies({ "stack-is-https": "true" })
       yield* (yield* CookieTokenStore.make(marked, { projectId })).set(fromStrings("a", "r"))
@@ -136,7 +136,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("signing out deletes the refresh and access cookies", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cookies = new FakeCookies({ [refreshName]: refreshValue("r", 1), "stack-access": JSON.stringify(["r", "a"]) })
       const store = yield* CookieTokenStore.make(cookies, { projectId })
       yield* store.set(empty)
@@ -145,7 +145,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("the __Host- cookie is read first; legacy and other refresh cookies are deleted on the next write, a --custom- one only for a configured domain", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const customName = Cookies.customRefreshCookieName(projectId, "example.com")
       const foreignCustom = Cookies.customRefreshCookieName(projectId, "elsewhere.example")
       const cookies = new FakeCookies({
@@ -171,7 +171,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("over HTTP the app's own --default cookie outranks legacy ones; then legacy; then configured --custom- ones by updated_at_millis", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const customName = Cookies.customRefreshCookieName(projectId, "example.com")
       const otherCustom = Cookies.customRefreshCookieName(projectId, "app.example.com")
       const read = (seed: Record<string, string>) =>
@@ -184,7 +184,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("malformed cookies read as absent, never as a failure", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cookies = new FakeCookies({ [refreshName]: "{not json", "stack-access": "[1,2" })
       const store = yield* CookieTokenStore.make(cookies, { projectId })
       expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: null })
@@ -202,7 +202,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("a framework that forbids writes (a Server Component): skipped silently, the tokens serve the request from memory", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cookies = new FakeCookies({ [refreshName]: refreshValue("r", 1) }, true)
       const store = yield* CookieTokenStore.make(cookies, { projectId })
       yield* store.set(fromStrings("fresh-access", "r"))
@@ -212,7 +212,7 @@ describe("CookieTokenStore: cookie names, values and attributes (PROTOCOL.md §5
     }))
 
   it.effect("a store without getAll() reads the known names", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jar = new Map([[hostRefreshName, refreshValue("host-r", 5)], ["stack-access", JSON.stringify(["host-r", "host-a"])], ["stack-is-https", "true"]])
       const writes: Array<string> = []
       const minimal: CookieTokenStore.FrameworkCookies = {

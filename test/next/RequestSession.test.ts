@@ -24,8 +24,7 @@ const texts = (tokens: StoredTokens) => ({
 })
 
 /** The tokens a store layer holds. */
-const held = (layer: Layer.Layer<TokenStore, unknown>) =>
-  Effect.flatMap(TokenStore, (store) => store.get).pipe(Effect.provide(layer), Effect.map(texts))
+const held = (layer: Layer.Layer<TokenStore, unknown>) => Effect.flatMap(TokenStore, (store) => store.get).pipe(Effect.provide(layer), Effect.map(texts))
 
 const projectId = "11111111-2222-3333-4444-555555555555"
 
@@ -53,7 +52,7 @@ describe("RequestSession.layerTokenStore", () => {
   const cookieTokens = fromStrings("cookie-access", "cookie-refresh")
 
   it.effect("the x-stack-auth header wins over the framework's cookies; without it the cookies serve (and take writes)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { cookies, written } = memoryCookies({
         [Cookies.refreshCookieName(projectId, false)]: Cookies.refreshCookieValue("cookie-refresh", 1),
         "stack-access": JSON.stringify(["cookie-refresh", "cookie-access"])
@@ -70,8 +69,12 @@ describe("RequestSession.layerTokenStore", () => {
     }))
 
   it.effect("only a request: its x-stack-auth header, else its cookie header (Fetch headers or a Node header record)", () =>
-    Effect.gen(function*() {
-      expect(yield* held(RequestSession.layerTokenStore({ request: { headers: { "X-Stack-Auth": JSON.stringify({ accessToken: "a", refreshToken: "r" }) } } }, { projectId })))
+    Effect.gen(function* () {
+      expect(
+        yield* held(
+          RequestSession.layerTokenStore({ request: { headers: { "X-Stack-Auth": JSON.stringify({ accessToken: "a", refreshToken: "r" }) } } }, { projectId })
+        )
+      )
         .toEqual({ accessToken: "a", refreshToken: "r" })
       const cookie = cookieHeaderFor(cookieTokens)
       expect(yield* held(RequestSession.layerTokenStore({ request: new Headers({ cookie }) }, { projectId }))).toEqual(texts(cookieTokens))
@@ -80,9 +83,11 @@ describe("RequestSession.layerTokenStore", () => {
     }))
 
   it.effect("the site's HTTPS and cookie domains reach the request store: a planted cookie of another name or domain is not read", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const custom = Cookies.customRefreshCookieName(projectId, "example.com")
-      const planted = `${Cookies.legacyRefreshCookieName(projectId)}=attacker; ${custom}=${encodeURIComponent(JSON.stringify({ refresh_token: "custom", updated_at_millis: 1 }))}`
+      const planted = `${Cookies.legacyRefreshCookieName(projectId)}=attacker; ${custom}=${
+        encodeURIComponent(JSON.stringify({ refresh_token: "custom", updated_at_millis: 1 }))
+      }`
       const request = new Request("https://app.example.com/", { headers: { cookie: planted } })
       expect((yield* held(RequestSession.layerTokenStore({ request }, { projectId, secure: true }))).refreshToken).toBeNull()
       const configured = RequestSession.layerTokenStore({ request }, { projectId, secure: true, cookieDomains: ["example.com"] })
@@ -90,7 +95,7 @@ describe("RequestSession.layerTokenStore", () => {
     }))
 
   it.effect("a malformed x-stack-auth header is a TokenStoreError, even when cookies are there", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { cookies } = memoryCookies()
       const request = new Request("http://app.test/", { headers: { "x-stack-auth": JSON.stringify({ accessToken: "only-one" }) } })
       const error = yield* Effect.flip(held(RequestSession.layerTokenStore({ request, cookies }, { projectId })))
@@ -100,7 +105,7 @@ describe("RequestSession.layerTokenStore", () => {
 
 describe("RequestSession with the in-process emulator", () => {
   it.effect("a per-request session over the cookies reads the user with server access; the hand-over header round-trips", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const emulator = yield* Emulator.make()
       const base = {
         projectId: emulator.demo.projectId,
@@ -109,7 +114,7 @@ describe("RequestSession with the in-process emulator", () => {
       }
       // the browser: sign up, then hand its tokens over
       const browser = Stack.layerClient(base)
-      const { tokens, headers, json, userId } = yield* Effect.gen(function*() {
+      const { tokens, headers, json, userId } = yield* Effect.gen(function* () {
         const { userId } = yield* Password.signUpWithPassword({ email: "ada@example.com", password: "correct horse battery", noVerificationCallback: true })
         const tokens = yield* Effect.flatMap(Session, (session) => session.current)
         const headers = yield* Next.currentAuthHeaders
@@ -137,7 +142,7 @@ describe("RequestSession with the in-process emulator", () => {
       expect(Option.map(viaHeader, (user) => user.primaryEmail)).toEqual(Option.some("ada@example.com"))
 
       // signed out: both tokens null
-      const signedOut = yield* Effect.gen(function*() {
+      const signedOut = yield* Effect.gen(function* () {
         yield* Password.signInWithPassword({ email: "ada@example.com", password: "correct horse battery" })
         yield* Sessions.signOut()
         return yield* Next.currentAuthJson
@@ -146,12 +151,18 @@ describe("RequestSession with the in-process emulator", () => {
     }))
 
   it.effect("redirect trust from the project's trusted domains", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const emulator = yield* Emulator.make({
         demo: { config: { domains: [{ domain: "https://*.partner.example", handlerPath: "/handler" }] } }
       })
       const layer = Redirects.layerTrustFromProject().pipe(
-        Layer.provide(Stack.layerClient({ projectId: emulator.demo.projectId, publishableClientKey: emulator.demo.publishableClientKey, httpClient: Emulator.layerHttpClient(emulator) }))
+        Layer.provide(
+          Stack.layerClient({
+            projectId: emulator.demo.projectId,
+            publishableClientKey: emulator.demo.publishableClientKey,
+            httpClient: Emulator.layerHttpClient(emulator)
+          })
+        )
       )
       const trust = yield* Effect.provide(Redirects.RedirectTrust, layer)
       expect(trust).toEqual({ trustedDomains: ["https://*.partner.example"], allowLocalhost: false })

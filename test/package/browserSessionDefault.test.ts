@@ -51,7 +51,7 @@ describe("the browser's default token store", () => {
     expect(http.count("POST /auth/password/sign-in")).toBe(signIns)
   })
 
-  it('tokenStore: "memory" opts out: a reload is signed out', async () => {
+  it("tokenStore: \"memory\" opts out: a reload is signed out", async () => {
     const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 }).pipe(Effect.orDie))
     const layer = () =>
       Stack.layerClient({

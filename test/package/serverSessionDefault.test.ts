@@ -11,10 +11,13 @@ describe("the server's default token store", () => {
   it("is memory: works without a document, and a new runtime is signed out", async () => {
     expect("document" in globalThis).toBe(false)
     const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 }).pipe(Effect.orDie))
-    const layer = () =>
-      Stack.layerClient({ projectId: emulator.demo.projectId, httpClient: Emulator.layerHttpClient(emulator) })
+    const layer = () => Stack.layerClient({ projectId: emulator.demo.projectId, httpClient: Emulator.layerHttpClient(emulator) })
     const first = ManagedRuntime.make(layer())
-    await first.runPromise(Password.signUpWithPassword({ email: `node-${Date.now()}@example.com`, password: "correct horse battery", noVerificationCallback: true }).pipe(Effect.orDie))
+    await first.runPromise(
+      Password.signUpWithPassword({ email: `node-${Date.now()}@example.com`, password: "correct horse battery", noVerificationCallback: true }).pipe(
+        Effect.orDie
+      )
+    )
     expect(Option.isSome(await first.runPromise(Users.getCurrent().pipe(Effect.orDie)))).toBe(true)
     await first.dispose()
     const second = ManagedRuntime.make(layer())
@@ -22,7 +25,7 @@ describe("the server's default token store", () => {
     await second.dispose()
   })
 
-  it('tokenStore: "cookie" outside a browser fails the layer with the spec\'s message', async () => {
+  it("tokenStore: \"cookie\" outside a browser fails the layer with the spec's message", async () => {
     const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000 }).pipe(Effect.orDie))
     const runtime = ManagedRuntime.make(
       Stack.layerClient({ projectId: emulator.demo.projectId, httpClient: Emulator.layerHttpClient(emulator), tokenStore: "cookie" })

@@ -27,8 +27,7 @@ describe("permission definitions", () => {
       })
       expect(team.find((d) => d.id === "team_member")?.containedPermissionIds).toEqual(["$invite_members", "$read_members"])
       expect(right(yield* app.run(PermissionDefinitions.listProjectDefinitions()))).toEqual([])
-    })
-  )
+    }))
 
   it.scopedLive("team scope: create, update (description, contained ids sorted), rename carries grants, delete drops them", () =>
     Effect.gen(function* () {
@@ -49,7 +48,10 @@ describe("permission definitions", () => {
 
       const updated = right(
         yield* app.run(
-          PermissionDefinitions.updateTeamDefinition("editor", { description: "Edits things", containedPermissionIds: ["reviewer", "$read_members", "reviewer"] })
+          PermissionDefinitions.updateTeamDefinition("editor", {
+            description: "Edits things",
+            containedPermissionIds: ["reviewer", "$read_members", "reviewer"]
+          })
         )
       )
       expect(updated).toEqual({ id: "editor", description: "Edits things", containedPermissionIds: ["$read_members", "reviewer"] })
@@ -67,8 +69,7 @@ describe("permission definitions", () => {
       const afterDelete = right(yield* app.run(PermissionDefinitions.listTeamDefinitions()))
       expect(afterDelete.find((d) => d.id === "editor")?.containedPermissionIds).toEqual(["$read_members"])
       expect(ids(afterDelete)).not.toContain("checker")
-    })
-  )
+    }))
 
   it.scopedLive("errors: already exists (either scope), contained not found (per scope), not found (other scope, system, gone)", () =>
     Effect.gen(function* () {
@@ -78,7 +79,7 @@ describe("permission definitions", () => {
 
       const duplicate = left(yield* app.run(PermissionDefinitions.createTeamDefinition({ id: "shared_name" })))
       expect(duplicate._tag === "PermissionIdAlreadyExists" && duplicate.message).toBe(
-        'Permission with ID "shared_name" already exists. Choose a different ID.'
+        "Permission with ID \"shared_name\" already exists. Choose a different ID."
       )
       expect(left(yield* app.run(PermissionDefinitions.createProjectDefinition({ id: "shared_name" })))._tag).toBe("PermissionIdAlreadyExists")
       expect(left(yield* app.run(PermissionDefinitions.updateProjectDefinition("project_one", { id: "shared_name" })))._tag).toBe(
@@ -103,8 +104,7 @@ describe("permission definitions", () => {
       right(yield* app.run(PermissionDefinitions.deleteProjectDefinition("project_one")))
       expect(left(yield* app.run(PermissionDefinitions.deleteProjectDefinition("project_one")))._tag).toBe("PermissionNotFound")
       expect(ids(right(yield* app.run(PermissionDefinitions.listProjectDefinitions())))).toEqual([])
-    })
-  )
+    }))
 
   it.scopedLive("a contains b contains c: holding a means holding c; cycles are harmless", () =>
     Effect.gen(function* () {
@@ -137,8 +137,7 @@ describe("permission definitions", () => {
       right(yield* app.run(PermissionDefinitions.updateTeamDefinition("b", { containedPermissionIds: [] })))
       expect(right(yield* app.run(Permissions.hasTeamPermission(teamId, "c")))).toBe(false)
       expect(right(yield* app.run(Permissions.hasTeamPermission(teamId, "b")))).toBe(true)
-    })
-  )
+    }))
 
   it.scopedLive("malformed ids fail with InvalidArgument before sending; sent raw, the emulator answers SCHEMA_ERROR", () =>
     Effect.gen(function* () {
@@ -165,7 +164,6 @@ describe("permission definitions", () => {
         body: { id: "Has Caps" }
       })
       expect([raw.status, raw.headers.get("x-stack-known-error")]).toEqual([400, "SCHEMA_ERROR"])
-      expect(raw.json.error).toContain('Only lowercase letters, numbers, ":", "_" are allowed')
-    })
-  )
+      expect(raw.json.error).toContain("Only lowercase letters, numbers, \":\", \"_\" are allowed")
+    }))
 })

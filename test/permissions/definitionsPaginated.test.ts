@@ -36,8 +36,7 @@ describe("paginated team permission definitions", () => {
         "GET /team-permission-definitions?limit=3&cursor=%24manage_api_keys",
         "GET /team-permission-definitions?limit=3&cursor=%24update_team"
       ])
-    })
-  )
+    }))
 
   it.scopedLive("a page that ends exactly at the last definition has no next cursor", () =>
     Effect.gen(function* () {
@@ -45,8 +44,7 @@ describe("paginated team permission definitions", () => {
       const page = right(yield* app.run(PermissionDefinitions.listTeamDefinitionsPaginated({ limit: 8 })))
       expect(ids(page.items)).toEqual(allIds)
       expect(page.nextCursor).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.scopedLive("query keeps ids or descriptions containing the text, case-insensitive, and pages the result", () =>
     Effect.gen(function* () {
@@ -64,8 +62,7 @@ describe("paginated team permission definitions", () => {
       )
       expect(ids(third.items)).toEqual(["team_member"])
       expect(third.nextCursor).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.scopedLive("a cursor whose definition was deleted meanwhile starts after the first id greater than it", () =>
     Effect.gen(function* () {
@@ -76,8 +73,7 @@ describe("paginated team permission definitions", () => {
       right(yield* app.run(PermissionDefinitions.deleteTeamDefinition("editor")))
       const next = right(yield* app.run(PermissionDefinitions.listTeamDefinitionsPaginated({ limit: 7, cursor: "editor" })))
       expect(ids(next.items)).toEqual(["team_admin", "team_member"])
-    })
-  )
+    }))
 
   it.scopedLive("a limit that is not an integer from 1 to 200 is InvalidArgument before any request", () =>
     Effect.gen(function* () {
@@ -87,8 +83,7 @@ describe("paginated team permission definitions", () => {
         expect(result._tag === "Left" && result.left._tag).toBe("InvalidArgument")
       }
       expect(app.sent).toEqual([])
-    })
-  )
+    }))
 
   it.scopedLive("the emulator answers cursor without limit with the service's 400 text and a limit above 200 with SCHEMA_ERROR", () =>
     Effect.gen(function* () {
@@ -104,6 +99,5 @@ describe("paginated team permission definitions", () => {
       expect([tooMany.status, tooMany.json?.code]).toEqual([400, "SCHEMA_ERROR"])
       const unpaged = yield* send(app.emulator, { method: "GET", path: "/api/v1/team-permission-definitions?query=TEAM_", headers })
       expect(unpaged.json).toMatchObject({ is_paginated: false, items: [{ id: "team_admin" }, { id: "team_member" }] })
-    })
-  )
+    }))
 })

@@ -27,8 +27,7 @@ describe("getTeamPermission / getProjectPermission", () => {
       const server = right(yield* app.run(ServerPermissions.getTeamPermission(teamId, userId, "$update_team")))
       expect(Option.getOrThrow(server)).toMatchObject({ id: "$update_team", teamId, userId })
       expect(right(yield* app.run(ServerPermissions.getTeamPermission(teamId, userId, "nothing_like_it")))).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.scopedLive("a granted project permission is found on the client and the server; before the grant it is none", () =>
     Effect.gen(function* () {
@@ -37,8 +36,10 @@ describe("getTeamPermission / getProjectPermission", () => {
       right(yield* app.run(PermissionDefinitions.createProjectDefinition({ id: "read_reports" })))
       expect(right(yield* app.run(ServerPermissions.getProjectPermission(userId, "read_reports")))).toEqual(Option.none())
       right(yield* app.run(ServerPermissions.grantProjectPermission(userId, "read_reports")))
-      expect(Option.getOrThrow(right(yield* app.run(ServerPermissions.getProjectPermission(userId, "read_reports"))))).toMatchObject({ id: "read_reports", userId })
+      expect(Option.getOrThrow(right(yield* app.run(ServerPermissions.getProjectPermission(userId, "read_reports"))))).toMatchObject({
+        id: "read_reports",
+        userId
+      })
       expect(Option.getOrThrow(right(yield* app.run(Permissions.getProjectPermission("read_reports"))))).toMatchObject({ id: "read_reports", userId })
-    })
-  )
+    }))
 })

@@ -36,8 +36,7 @@ describe("ServerPermissions.listTeamMemberPermissions", () => {
         expect(sent).toContain(`team_id=${teamId}`)
         expect(sent).not.toContain("user_id")
       }
-    })
-  )
+    }))
 
   it.scopedLive("the cached list follows a grant and a revoke in the team (one new request after each)", () =>
     Effect.gen(function* () {
@@ -58,8 +57,7 @@ describe("ServerPermissions.listTeamMemberPermissions", () => {
       right(yield* app.run(ServerPermissions.revokeTeamPermission(teamId, member, "team_admin")))
       expect(pairs(right(yield* app.run(ServerPermissions.listTeamMemberPermissions(teamId))), member)).not.toContain("team_admin")
       expect(countLists()).toBe(3)
-    })
-  )
+    }))
 
   it.scopedLive("a malformed team id is InvalidArgument, and nothing is sent", () =>
     Effect.gen(function* () {
@@ -67,6 +65,5 @@ describe("ServerPermissions.listTeamMemberPermissions", () => {
       const result = yield* app.run(ServerPermissions.listTeamMemberPermissions("not-a-uuid"))
       expect(result._tag === "Left" ? result.left._tag : "Right").toBe("InvalidArgument")
       expect(app.sent.filter((sent) => sent.startsWith("GET /team-permissions"))).toHaveLength(0)
-    })
-  )
+    }))
 })

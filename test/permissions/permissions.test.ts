@@ -40,8 +40,7 @@ describe("team permissions", () => {
       const server = right(yield* app.run(ServerPermissions.listTeamPermissions(teamId, userId, { recursive: false })))
       expect(ids(server)).toEqual(["team_admin"])
       expect(right(yield* app.run(ServerPermissions.hasTeamPermission(teamId, userId, "$update_team")))).toBe(true)
-    })
-  )
+    }))
 
   it.scopedLive("a member holds team_member; a team the user is not in lists nothing", () =>
     Effect.gen(function* () {
@@ -53,8 +52,7 @@ describe("team permissions", () => {
       expect(right(yield* app.run(Permissions.hasTeamPermission(teamId, "$delete_team")))).toBe(false)
       const other = app.createTeam(creator)
       expect(right(yield* app.run(Permissions.listTeamPermissions(other)))).toEqual([])
-    })
-  )
+    }))
 
   it.scopedLive("grant → recursive vs direct → has → revoke; the cache serves repeats and refetches after each change", () =>
     Effect.gen(function* () {
@@ -94,8 +92,7 @@ describe("team permissions", () => {
       // held only through team_member: not a direct grant
       const contained = left(yield* app.run(ServerPermissions.revokeTeamPermission(teamId, member, "$read_members")))
       expect(contained._tag === "TeamPermissionNotFound" && contained.status).toBe(401)
-    })
-  )
+    }))
 
   it.scopedLive("grant errors: not a member, unknown user, unknown permission, project permission; bad ids send nothing", () =>
     Effect.gen(function* () {
@@ -113,7 +110,7 @@ describe("team permissions", () => {
       expect(unknownUser._tag).toBe("UserNotFound")
       const unknown = left(yield* app.run(ServerPermissions.grantTeamPermission(teamId, creator, "no_such_permission")))
       expect(unknown._tag === "PermissionNotFound" && unknown.message).toBe(
-        'Permission "no_such_permission" not found. Make sure you created it on the dashboard.'
+        "Permission \"no_such_permission\" not found. Make sure you created it on the dashboard."
       )
       const scope = left(yield* app.run(ServerPermissions.grantTeamPermission(teamId, creator, "billing")))
       expect(scope._tag === "WrongPermissionScope" && scope.details).toEqual({ permission_id: "billing", expected_scope: "team", actual_scope: "project" })
@@ -126,8 +123,7 @@ describe("team permissions", () => {
       expect(left(yield* app.run(ServerPermissions.grantTeamPermission("not-a-uuid", creator, "team_member")))._tag).toBe("InvalidArgument")
       expect(left(yield* app.run(Permissions.listTeamPermissions("not-a-uuid")))._tag).toBe("InvalidArgument")
       expect(app.sent.length).toBe(before)
-    })
-  )
+    }))
 
   it.scopedLive("reading my permissions needs a signed-in user (nothing sent)", () =>
     Effect.gen(function* () {
@@ -136,8 +132,7 @@ describe("team permissions", () => {
       expect(left(yield* app.run(Permissions.listTeamPermissions("00000000-0000-4000-8000-000000000000")))._tag).toBe("UserNotSignedIn")
       expect(left(yield* app.run(Permissions.hasProjectPermission("x")))._tag).toBe("UserNotSignedIn")
       expect(app.sent.length).toBe(before)
-    })
-  )
+    }))
 })
 
 describe("project permissions", () => {
@@ -169,15 +164,14 @@ describe("project permissions", () => {
 
       const scope = left(yield* app.run(ServerPermissions.grantProjectPermission(userId, "team_only")))
       expect(scope._tag === "WrongPermissionScope" && scope.message).toBe(
-        'Permission "team_only" not found. (It was found for a different scope "team", but scope "project" was expected.)'
+        "Permission \"team_only\" not found. (It was found for a different scope \"team\", but scope \"project\" was expected.)"
       )
       expect(left(yield* app.run(ServerPermissions.grantProjectPermission(userId, "$read_members")))._tag).toBe("PermissionNotFound")
       expect(left(yield* app.run(ServerPermissions.grantProjectPermission(userId, "nope")))._tag).toBe("PermissionNotFound")
       expect(left(yield* app.run(ServerPermissions.grantProjectPermission("00000000-0000-4000-8000-000000000000", "read")))._tag).toBe(
         "UserNotFound"
       )
-    })
-  )
+    }))
 
   it.scopedLive("the project's user default permissions are granted when a user is created", () =>
     Effect.gen(function* () {
@@ -186,8 +180,7 @@ describe("project permissions", () => {
       app.project.config = { ...app.project.config, userDefaultPermissions: ["member_area", "deleted_meanwhile"] }
       yield* app.signUp("newcomer@example.com")
       expect(ids(right(yield* app.run(Permissions.listProjectPermissions())))).toEqual(["member_area"])
-    })
-  )
+    }))
 })
 
 describe("the list routes on the wire", () => {
@@ -233,6 +226,5 @@ describe("the list routes on the wire", () => {
         body: {}
       })
       expect([badId.status, badId.headers.get("x-stack-known-error")]).toEqual([400, "SCHEMA_ERROR"])
-    })
-  )
+    }))
 })

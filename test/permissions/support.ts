@@ -31,9 +31,7 @@ export const makeApp = Effect.gen(function* () {
         Effect.sync(() => {
           const url = new URL(request.url)
           sent.push(`${request.method} ${url.pathname.replace(/^\/api\/v1/, "")}${url.search}`)
-        })
-      )
-    )
+        })))
   ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
   const layer = Layer.merge(
     Stack.layerServer({

@@ -54,8 +54,7 @@ describe("InternalApiKeys", () => {
       expect(yield* useServerKey(ssk)).toEqual([200, null])
       const withNewAdminKey = Stack.layerAdmin({ projectId: emulator.demo.projectId, httpClient, superSecretAdminKey: sak })
       expect((yield* AdminProjects.getCurrent().pipe(Effect.provide(withNewAdminKey))).id).toBe(emulator.demo.projectId)
-    })
-  )
+    }))
 
   it.effect("revoke: the key stops authenticating at once; revoking twice keeps the first time", () =>
     Effect.gen(function* () {
@@ -76,8 +75,7 @@ describe("InternalApiKeys", () => {
       yield* TestClock.adjust("1 minute")
       const again = yield* InternalApiKeys.revoke(created.id).pipe(Effect.provide(admin))
       expect(again.manuallyRevokedAt?.getTime()).toBe(now)
-    })
-  )
+    }))
 
   it.effect("expiry: past expiresAt the key stops authenticating and validity is expired", () =>
     Effect.gen(function* () {
@@ -96,8 +94,7 @@ describe("InternalApiKeys", () => {
       expect(yield* useServerKey(ssk)).toEqual([401, "INVALID_SECRET_SERVER_KEY"])
       const read = yield* InternalApiKeys.get(created.id).pipe(Effect.provide(admin))
       expect(InternalApiKeys.validity(read, new Date(now + 2 * hour))).toBe("expired")
-    })
-  )
+    }))
 
   it.effect("get / revoke an unknown id: ApiKeyNotFound", () =>
     Effect.gen(function* () {
@@ -105,15 +102,13 @@ describe("InternalApiKeys", () => {
       const id = "00000000-0000-4000-8000-000000000000"
       expect((yield* InternalApiKeys.get(id).pipe(Effect.provide(admin), Effect.flip))._tag).toBe("ApiKeyNotFound")
       expect((yield* InternalApiKeys.revoke(id).pipe(Effect.provide(admin), Effect.flip))._tag).toBe("ApiKeyNotFound")
-    })
-  )
+    }))
 
   it.effect("a malformed id is an InvalidArgument before sending", () =>
     Effect.gen(function* () {
       const { admin } = yield* setup
       expect((yield* InternalApiKeys.get("not-a-uuid").pipe(Effect.provide(admin), Effect.flip))._tag).toBe("InvalidArgument")
-    })
-  )
+    }))
 })
 
 describe("InternalApiKeys.validity (expiry first, then revocation)", () => {

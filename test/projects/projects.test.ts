@@ -61,8 +61,7 @@ describe("Projects", () => {
       expect(project.displayName).toBe("Demo Project")
       expect(project.config.oauthProviders.map((p) => p.id)).toEqual(["github", "google", "microsoft"])
       expect(project.config.signUpEnabled).toBe(true)
-    })
-  )
+    }))
 
   it.effect("updateCurrent with the admin key: every config part round-trips, the client view follows", () =>
     Effect.gen(function* () {
@@ -101,8 +100,7 @@ describe("Projects", () => {
       expect(client.displayName).toBe("Renamed")
       expect(client.config.oauthProviders.map((p) => p.id)).toEqual(["google", "microsoft", "facebook"])
       expect(client.config.magicLinkEnabled).toBe(true)
-    })
-  )
+    }))
 
   it.effect("updateCurrent: a domain without scheme is a SchemaError; shared keys only where they exist", () =>
     Effect.gen(function* () {
@@ -117,8 +115,7 @@ describe("Projects", () => {
         Effect.flip
       )
       expect(badShared._tag).toBe("SchemaError")
-    })
-  )
+    }))
 
   it.effect("admin access token: the seeded owner's internal session administers the demo project", () =>
     Effect.scoped(
@@ -130,20 +127,20 @@ describe("Projects", () => {
         expect(updated.config.passkeyEnabled).toBe(true)
         expect((yield* AdminProjects.getCurrent().pipe(Effect.provide(admin))).id).toBe(emulator.demo.projectId)
       })
-    )
-  )
+    ))
 
   it.effect("admin access token of an internal user who owns nothing: AdminAccessTokenIsNotAdmin", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const { emulator, httpClient } = yield* setup
         const internal = yield* Layer.build(Stack.layerClient({ projectId: "internal", httpClient }))
-        yield* Password.signUpWithPassword({ email: "stranger@example.com", password: "correct horse battery", noVerificationCallback: true }).pipe(Effect.provide(internal))
+        yield* Password.signUpWithPassword({ email: "stranger@example.com", password: "correct horse battery", noVerificationCallback: true }).pipe(
+          Effect.provide(internal)
+        )
         const error = yield* AdminProjects.getCurrent().pipe(Effect.provide(adminViaToken(emulator.demo.projectId, internal, httpClient)), Effect.flip)
         expect(error._tag === "ConfigurationError" && error.reason._tag).toBe("AdminAccessTokenIsNotAdmin")
       })
-    )
-  )
+    ))
 
   it.effect("listOwned / createOwned: on another project they fail with ExpectedInternalProject before sending", () =>
     Effect.gen(function* () {
@@ -158,8 +155,7 @@ describe("Projects", () => {
       )
       expect(created._tag === "ConfigurationError" && created.reason._tag).toBe("ExpectedInternalProject")
       expect(counting.count()).toBe(0)
-    })
-  )
+    }))
 
   it.effect("createOwned: a working project without keys (its owner creates them), owned by the team; listed; deleted it is gone", () =>
     Effect.scoped(
@@ -173,7 +169,12 @@ describe("Projects", () => {
           ownerTeamId: defaults.internalOwner.teamId,
           config: { magicLinkEnabled: true, domains: [{ domain: "https://second.example.com", handlerPath: "/handler" }] }
         }).pipe(Effect.provide(internal))
-        expect(created).toMatchObject({ displayName: "Second", description: "made by a test", ownerTeamId: defaults.internalOwner.teamId, isProductionMode: false })
+        expect(created).toMatchObject({
+          displayName: "Second",
+          description: "made by a test",
+          ownerTeamId: defaults.internalOwner.teamId,
+          isProductionMode: false
+        })
         expect(created.config.magicLinkEnabled).toBe(true)
         expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId, created.id])
 
@@ -202,8 +203,7 @@ describe("Projects", () => {
         expect(client._tag === "ConfigurationError" && client.reason._tag).toBe("CurrentProjectNotFound")
         expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId])
       })
-    )
-  )
+    ))
 
   it.effect("createOwned with a team the user is not in: TeamMembershipNotFound", () =>
     Effect.scoped(
@@ -216,14 +216,12 @@ describe("Projects", () => {
         )
         expect(error._tag).toBe("TeamMembershipNotFound")
       })
-    )
-  )
+    ))
 
   it.effect("listOwned signed out: UserNotSignedIn", () =>
     Effect.gen(function* () {
       const { httpClient } = yield* setup
       const error = yield* Projects.listOwned().pipe(Effect.provide(Stack.layerClient({ projectId: "internal", httpClient })), Effect.flip)
       expect(error._tag).toBe("UserNotSignedIn")
-    })
-  )
+    }))
 })

@@ -55,9 +55,7 @@ describe(`React ${reactVersion} hooks`, () => {
     await app.signUp("ada@example.com")
     render(
       <Provider>
-        {Array.from({ length: 12 }, (_, id) => (
-          <UserName key={id} id={id} />
-        ))}
+        {Array.from({ length: 12 }, (_, id) => <UserName key={id} id={id} />)}
       </Provider>
     )
     await allShow(12, "ada@example.com")
@@ -138,9 +136,7 @@ describe(`React ${reactVersion} hooks`, () => {
       <StrictMode>
         <Provider>
           <Counted />
-          {Array.from({ length: 5 }, (_, id) => (
-            <UserName key={id} id={id} />
-          ))}
+          {Array.from({ length: 5 }, (_, id) => <UserName key={id} id={id} />)}
         </Provider>
       </StrictMode>
     )

@@ -68,9 +68,7 @@ describe(`React ${reactVersion}: makeStackHooks(runtime)`, () => {
     await waitFor(() => expect(screen.getByTestId("suspense").textContent).toBe("ada@example.com"))
     expect(app.count("GET /users/me")).toBe(1)
     fireEvent.click(screen.getByRole("button"))
-    await waitFor(() =>
-      expect(screen.getByTestId("channels").textContent).toBe("ada@example.com:ada@example.com,second@example.com")
-    )
+    await waitFor(() => expect(screen.getByTestId("channels").textContent).toBe("ada@example.com:ada@example.com,second@example.com"))
     expect(app.count("GET /contact-channels")).toBe(2)
   })
 

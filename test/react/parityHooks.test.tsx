@@ -24,8 +24,8 @@ import {
   StackProvider,
   useAccessToken,
   useAuthHeaders,
-  useAuthorizationHeader,
   useAuthJson,
+  useAuthorizationHeader,
   useCliAuthConfirmation,
   useConnectedAccount,
   useConnectedAccounts,
@@ -74,8 +74,7 @@ describe(`React ${reactVersion}: token hooks`, () => {
     ) {
       return <span data-testid="tokens">loading</span>
     }
-    const consistent =
-      json.data.accessToken === access.data &&
+    const consistent = json.data.accessToken === access.data &&
       json.data.refreshToken === refresh.data &&
       headers.data["x-stack-auth"] === JSON.stringify(json.data) &&
       (access.data === null
@@ -209,7 +208,11 @@ describe(`React ${reactVersion}: permissions, invitations and connected accounts
         await other.runtime.runPromise(TeamInvitations.send({ teamId: otherTeam.id, email, callbackUrl: "http://localhost:3000/handler/team-invitation" }))
         const Received = () => {
           const invitations = useReceivedInvitations()
-          return <span data-testid="received">{invitations.status === "success" ? invitations.data.map((item) => item.teamDisplayName).join(",") : invitations.status}</span>
+          return (
+            <span data-testid="received">
+              {invitations.status === "success" ? invitations.data.map((item) => item.teamDisplayName).join(",") : invitations.status}
+            </span>
+          )
         }
         render(
           <Provider>

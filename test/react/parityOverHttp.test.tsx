@@ -222,7 +222,9 @@ describe(`React ${reactVersion} over HTTP: the issue 15 hooks`, () => {
         if (!all.every((result) => result.status === "success")) return <span data-testid="server">loading</span>
         return (
           <span data-testid="server">
-            {`${user.data?.primaryEmail}|${oneTeam.data?.displayName}|${teams.data?.length}|${permissions.data?.some((permission) => permission.id === "team_admin")}|${invitations.data?.length}|${accounts.data?.length}|${received.data?.length}`}
+            {`${user.data?.primaryEmail}|${oneTeam.data?.displayName}|${teams.data?.length}|${
+              permissions.data?.some((permission) => permission.id === "team_admin")
+            }|${invitations.data?.length}|${accounts.data?.length}|${received.data?.length}`}
           </span>
         )
       }

@@ -7,15 +7,7 @@ import { Effect } from "effect"
 import { Suspense } from "react"
 import { renderToString } from "react-dom/server"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import {
-  StackProvider,
-  useContactChannels,
-  useProject,
-  useStackMutation,
-  useStackQuery,
-  useSuspenseUser,
-  useUser
-} from "../../react/index.js"
+import { StackProvider, useContactChannels, useProject, useStackMutation, useStackQuery, useSuspenseUser, useUser } from "../../react/index.js"
 import { makeApp } from "./support.js"
 import type { App } from "./support.js"
 

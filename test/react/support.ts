@@ -14,8 +14,7 @@ import { countingClient } from "../cache/support.js"
 export const password = "correct horse battery"
 
 /** The key of a request: "METHOD /path" below /api/v1, no query. */
-const keyOf = (request: { readonly method: string; readonly url: string }) =>
-  `${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`
+const keyOf = (request: { readonly method: string; readonly url: string }) => `${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`
 
 /**
  * Gates over an `HttpClient` layer: `hold(key)` makes every later request of `key` wait (before it
@@ -33,16 +32,15 @@ export const holdable = <E, R>(client: Layer.Layer<HttpClient.HttpClient, E, R>)
         if (broken.has(key)) return Effect.die(new Error(`${key} is broken down by the test`))
         const gate = held.get(key)
         return gate === undefined ? Effect.void : Effect.promise(() => gate)
-      })
-    )
+      }))
   ).pipe(Layer.provide(client))
-  const breakDown = (key: string): (() => void) => {
+  const breakDown = (key: string): () => void => {
     broken.add(key)
     return () => {
       broken.delete(key)
     }
   }
-  const hold = (key: string): (() => void) => {
+  const hold = (key: string): () => void => {
     let release!: () => void
     held.set(key, new Promise<void>((resolve) => (release = resolve)))
     return () => {

@@ -10,16 +10,7 @@ import { version as reactVersion } from "react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"
 import * as Teams from "../../src/teams/Teams.js"
-import {
-  StackProvider,
-  usePermission,
-  useStackMutation,
-  useTeam,
-  useTeamApiKeys,
-  useTeamInvitations,
-  useTeamMembers,
-  useTeams
-} from "../../react/index.js"
+import { StackProvider, usePermission, useStackMutation, useTeam, useTeamApiKeys, useTeamInvitations, useTeamMembers, useTeams } from "../../react/index.js"
 import { makeApp } from "./support.js"
 import type { App } from "./support.js"
 

@@ -50,10 +50,9 @@ describe(`React ${reactVersion}: a query result's waiting flag`, () => {
     const seen: Array<string> = []
     const Channels = () => {
       const channels = useContactChannels()
-      const text =
-        channels.status === "success"
-          ? `${channels.waiting ? "waiting" : "idle"}:${channels.data.map((channel) => channel.value).sort().join(",")}`
-          : `${channels.status}:${String(channels.waiting)}`
+      const text = channels.status === "success"
+        ? `${channels.waiting ? "waiting" : "idle"}:${channels.data.map((channel) => channel.value).sort().join(",")}`
+        : `${channels.status}:${String(channels.waiting)}`
       seen.push(text)
       return <span data-testid="channels">{text}</span>
     }

@@ -37,9 +37,21 @@ const makeCertificate = (): { readonly key: string; readonly cert: string } => {
   const dir = mkdtempSync(join(tmpdir(), "tossing-tls-"))
   try {
     execFileSync("openssl", [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=app.test",
-      "-addext", "subjectAltName=DNS:app.test,DNS:*.app.test",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=app.test",
+      "-addext",
+      "subjectAltName=DNS:app.test,DNS:*.app.test",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem")
     ], { stdio: "ignore" })
     return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") }
   } finally {
@@ -100,7 +112,7 @@ describeBrowser("cookie tossing in the demo app (Chromium, HTTPS)", () => {
     })
     attackerSession = (signUp) =>
       Effect.runPromise(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* signUp ? Password.signUpWithPassword({ ...credentials, noVerificationCallback: true }) : Password.signInWithPassword(credentials)
           const tokens = yield* (yield* TokenStore).get
           return Option.getOrThrow(Option.map(tokens.refreshToken, Redacted.value))

@@ -36,11 +36,13 @@ const plant = (jar: CookieJar): void => {
   // a --custom- name whose base32 decodes to attributes: its "deletion" once made a one-year cookie
   const hostile = new TextEncoder().encode("app.example.com; max-age=31536000; samesite=none")
   const hostileName = `${Cookies.legacyRefreshCookieName(projectId)}--custom-${encodeBase32(hostile, crockfordAlphabet.toUpperCase())}`
-  for (const name of [
-    Cookies.customRefreshCookieName(projectId, "example.com"),
-    Cookies.refreshCookieName(projectId, false),
-    hostileName
-  ]) jar.set(`${name}=${value}; Domain=example.com; Path=/; Secure; SameSite=Lax`, sibling)
+  for (
+    const name of [
+      Cookies.customRefreshCookieName(projectId, "example.com"),
+      Cookies.refreshCookieName(projectId, false),
+      hostileName
+    ]
+  ) jar.set(`${name}=${value}; Domain=example.com; Path=/; Secure; SameSite=Lax`, sibling)
   for (const name of [Cookies.legacyRefreshCookieName(projectId), Cookies.globalLegacyRefreshCookieName]) {
     jar.set(`${name}=${attacker}; Domain=example.com; Path=/; Secure`, sibling)
   }
@@ -52,7 +54,7 @@ type Open = (jar: CookieJar) => Effect.Effect<TokenStoreShape, unknown, Scope.Sc
 /** The rules, for one kind of store. */
 const tossingRules = (open: Open) => {
   it.scoped("a planted cookie never signs the visitor in as someone else, before a sign-in, after it or after a sign-out", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jar = new CookieJar()
       plant(jar)
       expect(refreshText(yield* (yield* open(jar)).get)).toBeNull()
@@ -64,7 +66,7 @@ const tossingRules = (open: Open) => {
     }))
 
   it.scoped("a sign-in always sticks, every time, while the planted cookies live", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jar = new CookieJar()
       for (let round = 0; round < 3; round++) {
         plant(jar)
@@ -81,7 +83,7 @@ const tossingRules = (open: Open) => {
 /** The rules with the sibling's parent domain configured: its cookie counts, never over the visitor's own, and is really deleted. */
 const configuredRules = (open: Open) => {
   it.scoped("with example.com configured, the --custom- cookie never outranks the visitor's own, and a sign-out removes it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jar = new CookieJar()
       plant(jar)
       const custom = Cookies.customRefreshCookieName(projectId, "example.com")
@@ -161,11 +163,10 @@ describe("cookie tossing: the Next.js cookie store (HTTPS site)", () => {
 
 describe("cookie tossing: the request store (read-only)", () => {
   it.effect("a request carrying planted cookies reads as the visitor's own session, or as signed out", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jar = new CookieJar()
       plant(jar)
-      const read = (secure: boolean | undefined) =>
-        RequestTokenStore.readRequestTokens({ headers: { cookie: jar.header(app) } }, { projectId, secure })
+      const read = (secure: boolean | undefined) => RequestTokenStore.readRequestTokens({ headers: { cookie: jar.header(app) } }, { projectId, secure })
       expect(refreshText(yield* read(true))).toBeNull()
       // without the option, the browser's `stack-is-https` marker tells an HTTPS site
       jar.set("stack-is-https=true; Path=/; Max-Age=31536000; Secure", app)

@@ -21,7 +21,11 @@ describe("emulator admin-only routes refuse client and server keys", () => {
       expect(before.status).toBe(200)
       const requests = [
         { method: "GET", path: "/api/v1/internal/config" },
-        { method: "PATCH", path: "/api/v1/internal/config/override/environment", body: { config_override_string: JSON.stringify({ "auth.allowSignUp": false }) } },
+        {
+          method: "PATCH",
+          path: "/api/v1/internal/config/override/environment",
+          body: { config_override_string: JSON.stringify({ "auth.allowSignUp": false }) }
+        },
         { method: "PUT", path: "/api/v1/internal/config/override/project", body: { config_string: "{}" } },
         { method: "POST", path: "/api/v1/internal/config/override/environment/reset-keys", body: { keys: ["auth.allowSignUp"] } },
         {
@@ -34,11 +38,13 @@ describe("emulator admin-only routes refuse client and server keys", () => {
         },
         { method: "GET", path: "/api/v1/internal/metrics" }
       ]
-      for (const headers of [
-        clientHeaders(demo, { "x-stack-access-token": user.access_token }),
-        serverHeaders(demo),
-        serverHeaders(demo, { "x-stack-access-token": user.access_token })
-      ]) {
+      for (
+        const headers of [
+          clientHeaders(demo, { "x-stack-access-token": user.access_token }),
+          serverHeaders(demo),
+          serverHeaders(demo, { "x-stack-access-token": user.access_token })
+        ]
+      ) {
         for (const request of requests) {
           const answer = yield* send(emulator, { ...request, headers })
           expect([request.path, answer.headers.get("x-stack-known-error")]).toEqual([request.path, "INSUFFICIENT_ACCESS_TYPE"])
@@ -49,8 +55,7 @@ describe("emulator admin-only routes refuse client and server keys", () => {
         headers: { "x-stack-project-id": demo.projectId, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": demo.superSecretAdminKey }
       })
       expect(after.json).toEqual(before.json)
-    })
-  )
+    }))
 
   it.effect("POST /oauth-providers with client access is INSUFFICIENT_ACCESS_TYPE; a client can neither list nor edit another user's connections (403)", () =>
     Effect.gen(function* () {
@@ -62,7 +67,14 @@ describe("emulator admin-only routes refuse client and server keys", () => {
         method: "POST",
         path: "/api/v1/oauth-providers",
         headers: clientHeaders(demo, { "x-stack-access-token": ada.access_token }),
-        body: { user_id: ada.user_id, provider_config_id: "github", account_id: "1", email: "ada@example.com", allow_sign_in: true, allow_connected_accounts: true }
+        body: {
+          user_id: ada.user_id,
+          provider_config_id: "github",
+          account_id: "1",
+          email: "ada@example.com",
+          allow_sign_in: true,
+          allow_connected_accounts: true
+        }
       })
       expect(create.headers.get("x-stack-known-error")).toBe("INSUFFICIENT_ACCESS_TYPE")
       const others = yield* send(emulator, {
@@ -77,6 +89,5 @@ describe("emulator admin-only routes refuse client and server keys", () => {
         body: { allow_sign_in: false }
       })
       expect([otherOne.status, otherOne.headers.get("x-stack-known-error")]).toEqual([403, null])
-    })
-  )
+    }))
 })

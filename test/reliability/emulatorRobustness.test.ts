@@ -125,7 +125,24 @@ const paths = (fixture: Fixture) =>
     {
       weight: 6,
       arbitrary: fc.constantFrom(...routeEndpoints).chain((endpoint) =>
-        fc.record({ values: fc.dictionary(fc.constantFrom("user_id", "team_id", "project_id", "api_key_id", "session_id", "permission_id", "contact_channel_id", "provider_id", "provider_account_id", "id"), paramValue(fixture)), raw: fc.boolean() }).map(({ raw, values }) => {
+        fc.record({
+          values: fc.dictionary(
+            fc.constantFrom(
+              "user_id",
+              "team_id",
+              "project_id",
+              "api_key_id",
+              "session_id",
+              "permission_id",
+              "contact_channel_id",
+              "provider_id",
+              "provider_account_id",
+              "id"
+            ),
+            paramValue(fixture)
+          ),
+          raw: fc.boolean()
+        }).map(({ raw, values }) => {
           const filled = raw
             ? endpoint.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => values[name] ?? "me")
             : fillPath(endpoint.path, values)
@@ -136,14 +153,20 @@ const paths = (fixture: Fixture) =>
     {
       weight: 2,
       arbitrary: fc
-        .tuple(fc.constantFrom("/api/v1", "/api", "", "/api/v2", "/api/v1/"), fc.array(fc.oneof(printable.map(encodeURIComponent), fc.constantFrom("users", "me", "teams", "auth", "..", "%zz")), { maxLength: 5 }))
+        .tuple(
+          fc.constantFrom("/api/v1", "/api", "", "/api/v2", "/api/v1/"),
+          fc.array(fc.oneof(printable.map(encodeURIComponent), fc.constantFrom("users", "me", "teams", "auth", "..", "%zz")), { maxLength: 5 })
+        )
         .map(([prefix, segments]) => ({ endpoint: undefined as Endpoint.Any | undefined, path: `${prefix}/${segments.join("/")}` }))
     }
   )
 
 const queries = fc.oneof(
   fc.constant(""),
-  fc.dictionary(fc.constantFrom("user_id", "team_id", "limit", "cursor", "recursive", "desc", "query", "x", "permission_id", "include_anonymous"), fc.oneof(printable, fc.constantFrom("me", "true", "maybe", "-1", "0", "1e309"))).map((query) => {
+  fc.dictionary(
+    fc.constantFrom("user_id", "team_id", "limit", "cursor", "recursive", "desc", "query", "x", "permission_id", "include_anonymous"),
+    fc.oneof(printable, fc.constantFrom("me", "true", "maybe", "-1", "0", "1e309"))
+  ).map((query) => {
     const text = new URLSearchParams(query).toString()
     return text === "" ? "" : `?${text}`
   }),
@@ -178,7 +201,10 @@ const bodies = (endpoint: Endpoint.Any | undefined) =>
     { weight: 2, arbitrary: fc.constant({ contentType: undefined as string | undefined, text: undefined as string | undefined }) },
     {
       weight: 5,
-      arbitrary: (endpoint === undefined ? json : nearValidPayload(endpoint)).map((value) => ({ contentType: "application/json", text: JSON.stringify(value) ?? "null" }))
+      arbitrary: (endpoint === undefined ? json : nearValidPayload(endpoint)).map((value) => ({
+        contentType: "application/json",
+        text: JSON.stringify(value) ?? "null"
+      }))
     },
     {
       weight: 2,
@@ -190,10 +216,27 @@ const bodies = (endpoint: Endpoint.Any | undefined) =>
         }))
     },
     { weight: 2, arbitrary: json.map((value) => ({ contentType: "application/json", text: JSON.stringify(value) })) },
-    { weight: 2, arbitrary: fc.constantFrom('{"a":', "{", "nul", "[1,2", '{"email": "a@b.c",}', "\u0000").map((text) => ({ contentType: "application/json", text })) },
-    { weight: 1, arbitrary: fc.constant({ contentType: "application/json", text: JSON.stringify({ email: `${"a".repeat(300_000)}@example.com`, password: "p".repeat(100_000), display_name: "d".repeat(50_000) }) }) },
-    { weight: 1, arbitrary: printable.map((text) => ({ contentType: "application/x-www-form-urlencoded", text: `a=${encodeURIComponent(text)}&grant_type=refresh_token` })) },
-    { weight: 1, arbitrary: fc.constantFrom("application/xml", "multipart/form-data", "text/csv", "image/png", "application/json; charset=latin1", "garbage").map((contentType) => ({ contentType, text: "<x/>" })) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("{\"a\":", "{", "nul", "[1,2", "{\"email\": \"a@b.c\",}", "\u0000").map((text) => ({ contentType: "application/json", text }))
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant({
+        contentType: "application/json",
+        text: JSON.stringify({ email: `${"a".repeat(300_000)}@example.com`, password: "p".repeat(100_000), display_name: "d".repeat(50_000) })
+      })
+    },
+    {
+      weight: 1,
+      arbitrary: printable.map((text) => ({ contentType: "application/x-www-form-urlencoded", text: `a=${encodeURIComponent(text)}&grant_type=refresh_token` }))
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("application/xml", "multipart/form-data", "text/csv", "image/png", "application/json; charset=latin1", "garbage").map((
+        contentType
+      ) => ({ contentType, text: "<x/>" }))
+    },
     { weight: 1, arbitrary: printable.map((text) => ({ contentType: "text/plain", text })) }
   )
 
@@ -222,7 +265,12 @@ describe("random and malformed requests against the emulator", () => {
           const withBody = chosenMethod !== "GET" && chosenMethod !== "HEAD" && body.text !== undefined
           if (withBody && body.contentType !== undefined) allHeaders["content-type"] = body.contentType
           const answer = await Effect.runPromise(
-            send(emulator, { method: chosenMethod, path: `${target.path}${query}`, headers: allHeaders, ...(withBody && body.text !== undefined ? { raw: body.text } : {}) })
+            send(emulator, {
+              method: chosenMethod,
+              path: `${target.path}${query}`,
+              headers: allHeaders,
+              ...(withBody && body.text !== undefined ? { raw: body.text } : {})
+            })
           )
           sent++
           const status = Number(answer.headers.get("x-stack-actual-status") ?? answer.status)
@@ -295,11 +343,11 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("signOut" as const), session: index }),
   ...(hasTeams
     ? [
-        fc.record({ op: fc.constant("createTeam" as const), creator: fc.option(index) }),
-        fc.record({ op: fc.constant("addMember" as const), team: index, user: index }),
-        fc.record({ op: fc.constant("removeMember" as const), team: index, user: index }),
-        fc.record({ op: fc.constant("deleteTeam" as const), team: index })
-      ]
+      fc.record({ op: fc.constant("createTeam" as const), creator: fc.option(index) }),
+      fc.record({ op: fc.constant("addMember" as const), team: index, user: index }),
+      fc.record({ op: fc.constant("removeMember" as const), team: index, user: index }),
+      fc.record({ op: fc.constant("deleteTeam" as const), team: index })
+    ]
     : []),
   ...(hasTeams && hasTeamPermissions
     ? [fc.record({ op: fc.constant("grant" as const), team: index, user: index, permission: fc.nat({ max: permissionPool.length - 1 }) })]
@@ -346,8 +394,7 @@ const pick = <A>(items: ReadonlyArray<A>, i: number): A | undefined => (items.le
 const authEmailsOf = (user: ModelUser): Set<string> =>
   new Set([...(user.email === null ? [] : [user.email]), ...user.channels.filter((channel) => channel.usedForAuth).map((channel) => channel.value)])
 
-const ownerOfAuthEmail = (model: Model, email: string): string | undefined =>
-  [...model.users.values()].find((user) => authEmailsOf(user).has(email))?.id
+const ownerOfAuthEmail = (model: Model, email: string): string | undefined => [...model.users.values()].find((user) => authEmailsOf(user).has(email))?.id
 
 const codeOf = (answer: Answer): string | null => answer.headers.get("x-stack-known-error")
 const describeAnswer = (answer: Answer) => `${answer.status} ${codeOf(answer) ?? ""} ${answer.text.slice(0, 200)}`
@@ -382,7 +429,12 @@ describe("model-based sequences against the emulator", () => {
               case "createUser": {
                 const email = emailPool[op.email]!
                 const password = op.password ? "correct horse battery" : null
-                const answer = await call({ method: "POST", path: "/api/v1/users", headers: server, body: { primary_email: email, primary_email_auth_enabled: true, ...(password === null ? {} : { password }) } })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/users",
+                  headers: server,
+                  body: { primary_email: email, primary_email_auth_enabled: true, ...(password === null ? {} : { password }) }
+                })
                 if (ownerOfAuthEmail(model, email) !== undefined) {
                   expectAnswer(answer, step, [], ["USER_EMAIL_ALREADY_EXISTS"])
                 } else {
@@ -393,20 +445,35 @@ describe("model-based sequences against the emulator", () => {
               }
               case "signUp": {
                 const email = emailPool[op.email]!
-                const answer = await call({ method: "POST", path: "/api/v1/auth/password/sign-up", headers: clientHeaders(demo), body: { email, password: "correct horse battery" } })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/auth/password/sign-up",
+                  headers: clientHeaders(demo),
+                  body: { email, password: "correct horse battery" }
+                })
                 if (ownerOfAuthEmail(model, email) !== undefined) {
                   expectAnswer(answer, step, [], ["USER_EMAIL_ALREADY_EXISTS"])
                 } else {
                   expectAnswer(answer, step, [200])
                   model.users.set(answer.json.user_id, { id: answer.json.user_id, email, password: "correct horse battery", channels: [] })
-                  model.sessions.push({ userId: answer.json.user_id, accessToken: answer.json.access_token, refreshToken: answer.json.refresh_token, alive: true })
+                  model.sessions.push({
+                    userId: answer.json.user_id,
+                    accessToken: answer.json.access_token,
+                    refreshToken: answer.json.refresh_token,
+                    alive: true
+                  })
                 }
                 break
               }
               case "signIn": {
                 const user = pick(liveUsers().filter((candidate) => candidate.email !== null && candidate.password !== null), op.user)
                 if (user === undefined) break
-                const answer = await call({ method: "POST", path: "/api/v1/auth/password/sign-in", headers: clientHeaders(demo), body: { email: user.email, password: user.password } })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/auth/password/sign-in",
+                  headers: clientHeaders(demo),
+                  body: { email: user.email, password: user.password }
+                })
                 expectAnswer(answer, step, [200])
                 expect(answer.json.user_id).toBe(user.id)
                 model.sessions.push({ userId: user.id, accessToken: answer.json.access_token, refreshToken: answer.json.refresh_token, alive: true })
@@ -433,7 +500,11 @@ describe("model-based sequences against the emulator", () => {
               case "refresh": {
                 const session = pick(model.sessions, op.session)
                 if (session === undefined) break
-                const answer = await call({ method: "POST", path: "/api/v1/auth/sessions/current/refresh", headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken }) })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/auth/sessions/current/refresh",
+                  headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken })
+                })
                 if (session.alive) expectAnswer(answer, step, [200])
                 else expectAnswer(answer, step, [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
                 break
@@ -470,7 +541,12 @@ describe("model-based sequences against the emulator", () => {
               }
               case "createTeam": {
                 const creator = op.creator === null ? undefined : pick(liveUsers(), op.creator)
-                const answer = await call({ method: "POST", path: "/api/v1/teams", headers: server, body: { display_name: `Team ${stepIndex}`, ...(creator === undefined ? {} : { creator_user_id: creator.id }) } })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/teams",
+                  headers: server,
+                  body: { display_name: `Team ${stepIndex}`, ...(creator === undefined ? {} : { creator_user_id: creator.id }) }
+                })
                 expectAnswer(answer, step, [201])
                 model.teams.set(answer.json.id, { id: answer.json.id, members: new Set(creator === undefined ? [] : [creator.id]), grants: new Map() })
                 break
@@ -510,7 +586,12 @@ describe("model-based sequences against the emulator", () => {
                 const userId = anyUserId(op.user)
                 if (team === undefined || userId === undefined) break
                 const permission = permissionPool[op.permission]!
-                const answer = await call({ method: "POST", path: `/api/v1/team-permissions/${team.id}/${userId}/${encodeURIComponent(permission)}`, headers: server, body: {} })
+                const answer = await call({
+                  method: "POST",
+                  path: `/api/v1/team-permissions/${team.id}/${userId}/${encodeURIComponent(permission)}`,
+                  headers: server,
+                  body: {}
+                })
                 const known = permission !== "no_such_permission"
                 if (!team.members.has(userId)) {
                   expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_NOT_FOUND", "USER_NOT_FOUND", ...(known ? [] : ["PERMISSION_NOT_FOUND"])])
@@ -541,7 +622,12 @@ describe("model-based sequences against the emulator", () => {
                 const user = pick(liveUsers(), op.user)
                 if (user === undefined) break
                 const value = emailPool[op.email]!
-                const answer = await call({ method: "POST", path: "/api/v1/contact-channels", headers: server, body: { user_id: user.id, type: "email", value, used_for_auth: op.usedForAuth } })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/contact-channels",
+                  headers: server,
+                  body: { user_id: user.id, type: "email", value, used_for_auth: op.usedForAuth }
+                })
                 const owner = ownerOfAuthEmail(model, value)
                 const ownDuplicate = user.email === value || user.channels.some((channel) => channel.value === value)
                 if (op.usedForAuth && owner !== undefined && owner !== user.id) {
@@ -560,7 +646,12 @@ describe("model-based sequences against the emulator", () => {
               case "createApiKey": {
                 const userId = anyUserId(op.user)
                 if (userId === undefined) break
-                const answer = await call({ method: "POST", path: "/api/v1/user-api-keys", headers: server, body: { user_id: userId, description: `key ${stepIndex}`, expires_at_millis: null } })
+                const answer = await call({
+                  method: "POST",
+                  path: "/api/v1/user-api-keys",
+                  headers: server,
+                  body: { user_id: userId, description: `key ${stepIndex}`, expires_at_millis: null }
+                })
                 if (model.users.has(userId)) {
                   expectAnswer(answer, step, [200])
                   model.apiKeys.push({ userId, value: answer.json.value })
@@ -642,7 +733,11 @@ describe("model-based sequences against the emulator", () => {
           }
           // a deleted user's refresh tokens are all dead
           for (const session of model.sessions.filter((candidate) => model.deletedUsers.has(candidate.userId))) {
-            const answer = await call({ method: "POST", path: "/api/v1/auth/sessions/current/refresh", headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken }) })
+            const answer = await call({
+              method: "POST",
+              path: "/api/v1/auth/sessions/current/refresh",
+              headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken })
+            })
             expectAnswer(answer, "refresh of a deleted user's session", [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
           }
         }),

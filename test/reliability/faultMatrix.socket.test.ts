@@ -102,7 +102,7 @@ describe("stalled sockets", () => {
     { name: "before the status line", behave: () => {} },
     {
       name: "after the headers, mid-body",
-      behave: (socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, '{"id":', { contentLength: 500 }))
+      behave: (socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, "{\"id\":", { contentLength: 500 }))
     }
   ]
 

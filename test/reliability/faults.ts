@@ -63,8 +63,8 @@ const tooMany = (retryAfter?: string): Reply =>
   http(200, overridden(429, { ...text, ...(retryAfter === undefined ? {} : { "retry-after": retryAfter }) }), "Too many requests")
 const loop = http(508, text, "INFINITE_LOOP_DETECTED: the request looped through the platform")
 const resetBefore: Reply = { _tag: "ResetBeforeResponse" }
-const resetMid: Reply = { _tag: "ResetMidBody", status: 200, partial: '{"id":"2b0b8f0e-3c1e', declaredLength: 2000 }
-const closeMid: Reply = { _tag: "CloseMidBody", status: 200, partial: '{"id":"2b0b8f0e-3c1e', declaredLength: 2000 }
+const resetMid: Reply = { _tag: "ResetMidBody", status: 200, partial: "{\"id\":\"2b0b8f0e-3c1e", declaredLength: 2000 }
+const closeMid: Reply = { _tag: "CloseMidBody", status: 200, partial: "{\"id\":\"2b0b8f0e-3c1e", declaredLength: 2000 }
 
 const both = (outcome: string, requests: number) => ({ idempotent: { outcome, requests }, nonIdempotent: { outcome, requests } })
 /** Network failure: the idempotent call is retried, the non-idempotent one is sent once. */
@@ -75,14 +75,22 @@ export const faults: ReadonlyArray<Fault> = [
   { name: "429 with Retry-After, then success", replies: [tooMany("2"), ok], ...both("Success", 2) },
   { name: "429 without Retry-After, then success", replies: [tooMany(), ok], ...both("Success", 2) },
   { name: "429 with a malformed Retry-After (ignored), then success", replies: [tooMany("soon"), ok], ...both("Success", 2) },
-  { name: "429 sent as a plain 429 (no override), then success", replies: [http(429, { ...text, "retry-after": "1" }, "slow down"), ok], ...both("Success", 2) },
+  {
+    name: "429 sent as a plain 429 (no override), then success",
+    replies: [http(429, { ...text, "retry-after": "1" }, "slow down"), ok],
+    ...both("Success", 2)
+  },
   { name: "429 storm that ends on the 5th attempt", replies: [tooMany("1"), tooMany(), tooMany("1"), tooMany(), ok], ...both("Success", 5) },
   { name: "429 storm that never ends", replies: [tooMany("1")], ...both("RateLimited", 5) },
   { name: "429 storm without Retry-After", replies: [tooMany()], ...both("RateLimited", 5) },
   { name: "508 with the loop marker, then success", replies: [loop, ok], ...both("Success", 2) },
   { name: "508 with the loop marker every time", replies: [loop], ...both("HttpError", 5) },
   { name: "508 without the marker", replies: [http(508, text, "Loop Detected")], ...both("HttpError", 1) },
-  { name: "500 plain text", replies: [http(500, text, "Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: x")], ...both("HttpError", 1) },
+  {
+    name: "500 plain text",
+    replies: [http(500, text, "Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: x")],
+    ...both("HttpError", 1)
+  },
   { name: "502 HTML error page", replies: [http(502, html, "<html><body><h1>502 Bad Gateway</h1></body></html>")], ...both("HttpError", 1) },
   { name: "503 with an empty body", replies: [http(503, {}, "")], ...both("HttpError", 1) },
   { name: "connection reset before the answer, then success", replies: [resetBefore, ok], ...network({ outcome: "Success", requests: 2 }) },
@@ -90,15 +98,23 @@ export const faults: ReadonlyArray<Fault> = [
   { name: "connection reset mid-body (the answer arrived, cut short): not retried", replies: [resetMid, ok], ...both("InvalidResponse", 1) },
   { name: "connection reset mid-body, every time", replies: [resetMid], ...both("InvalidResponse", 1) },
   { name: "connection closed short of content-length: not retried", replies: [closeMid, ok], ...both("InvalidResponse", 1), only: "socket" },
-  { name: "truncated JSON (complete answer)", replies: [http(200, json, '{"id":"2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11","display_na')], ...both("InvalidResponse", 1) },
+  {
+    name: "truncated JSON (complete answer)",
+    replies: [http(200, json, "{\"id\":\"2b0b8f0e-3c1e-4f7a-9a57-0d3f5c0e6a11\",\"display_na")],
+    ...both("InvalidResponse", 1)
+  },
   { name: "HTML page with status 200", replies: [http(200, html, "<!doctype html><title>Maintenance</title>")], ...both("InvalidResponse", 1) },
   { name: "empty body with status 200", replies: [http(200, json, "")], ...both("InvalidResponse", 1) },
-  { name: "JSON of the wrong shape", replies: [http(200, json, '{"items":[],"is_paginated":false}')], ...both("InvalidResponse", 1) },
-  { name: "wrong content type (text/plain) on a valid JSON body: accepted", replies: [{ _tag: "OkAs", contentType: "text/plain; charset=utf-8" }], ...both("Success", 1) },
+  { name: "JSON of the wrong shape", replies: [http(200, json, "{\"items\":[],\"is_paginated\":false}")], ...both("InvalidResponse", 1) },
+  {
+    name: "wrong content type (text/plain) on a valid JSON body: accepted",
+    replies: [{ _tag: "OkAs", contentType: "text/plain; charset=utf-8" }],
+    ...both("Success", 1)
+  },
   { name: "wrong content type, body not JSON", replies: [http(200, { "content-type": "application/xml" }, "<user id='1'/>")], ...both("InvalidResponse", 1) },
   {
     name: "known-error header without a body code",
-    replies: [http(200, overridden(404, { ...json, "x-stack-known-error": "USER_NOT_FOUND" }), '{"error":"User not found."}')],
+    replies: [http(200, overridden(404, { ...json, "x-stack-known-error": "USER_NOT_FOUND" }), "{\"error\":\"User not found.\"}")],
     ...both("InvalidResponse", 1)
   },
   {
@@ -109,19 +125,29 @@ export const faults: ReadonlyArray<Fault> = [
   {
     name: "known-error header and body code disagree",
     replies: [
-      http(200, overridden(400, { ...json, "x-stack-known-error": "USER_NOT_FOUND" }), '{"code":"SCHEMA_ERROR","error":"Request validation failed"}')
+      http(200, overridden(400, { ...json, "x-stack-known-error": "USER_NOT_FOUND" }), "{\"code\":\"SCHEMA_ERROR\",\"error\":\"Request validation failed\"}")
     ],
     ...both("InvalidResponse", 1)
   },
   {
     name: "unknown known-error code",
-    replies: [http(200, overridden(409, { ...json, "x-stack-known-error": "BRAND_NEW_ERROR" }), '{"code":"BRAND_NEW_ERROR","error":"Something new.","details":{"a":1}}')],
+    replies: [
+      http(
+        200,
+        overridden(409, { ...json, "x-stack-known-error": "BRAND_NEW_ERROR" }),
+        "{\"code\":\"BRAND_NEW_ERROR\",\"error\":\"Something new.\",\"details\":{\"a\":1}}"
+      )
+    ],
     ...both("UnsupportedKnownError", 1)
   },
   {
     name: "known error with details of the wrong shape",
     replies: [
-      http(200, overridden(400, { ...json, "x-stack-known-error": "SCHEMA_ERROR" }), '{"code":"SCHEMA_ERROR","error":"bad","details":{"message":42}}')
+      http(
+        200,
+        overridden(400, { ...json, "x-stack-known-error": "SCHEMA_ERROR" }),
+        "{\"code\":\"SCHEMA_ERROR\",\"error\":\"bad\",\"details\":{\"message\":42}}"
+      )
     ],
     ...both("InvalidResponse", 1)
   },

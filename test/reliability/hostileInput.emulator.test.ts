@@ -45,7 +45,14 @@ const adminHeaders = (credentials: { readonly projectId: string; readonly superS
 const raw = (port: number, options: { readonly method?: string; readonly path: string; readonly headers?: Record<string, string>; readonly body?: string }) =>
   new Promise<Answer>((resolve, reject) => {
     const request = nodeHttp.request(
-      { host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path, headers: options.headers, setHost: options.headers?.["host"] === undefined },
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path,
+        headers: options.headers,
+        setHost: options.headers?.["host"] === undefined
+      },
       (response) => {
         const chunks: Array<Buffer> = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -118,14 +125,19 @@ describe("a deeply nested JSON body is a SCHEMA_ERROR, never a 500", () => {
     expect(over.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
     // brackets inside strings do not count
     const inString = await Effect.runPromise(
-      send(emulator, { method: "PATCH", path: `/api/v1/users/${tokens.user_id}`, headers: serverHeaders(emulator.demo), body: { server_metadata: "[{".repeat(5000) } })
+      send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/users/${tokens.user_id}`,
+        headers: serverHeaders(emulator.demo),
+        body: { server_metadata: "[{".repeat(5000) }
+      })
     )
     expect(inString.status).toBe(200)
   })
 })
 
 describe("JSON text inside a request is bounded like the body (one parser for every JSON the emulator reads)", () => {
-  const deepConfig = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
+  const deepConfig = (depth: number) => `${"{\"a\":".repeat(depth)}1${"}".repeat(depth)}`
 
   it("a config_override_string or config_string nested 3000 levels deep is a 400 text, never a 500, and changes nothing", async () => {
     const emulator = await Effect.runPromise(makeEmulator())
@@ -170,7 +182,9 @@ describe("JSON text inside a request is bounded like the body (one parser for ev
     const deep = nested(3000, `{"aud":"${emulator.demo.projectId}"}`)
     const flat = part(`{"alg":"ES256","kid":"k"}`)
     for (const token of [`${part(deep)}.${part(`{"aud":"${emulator.demo.projectId}"}`)}.c2ln`, `${flat}.${part(deep)}.c2ln`]) {
-      const answer = await Effect.runPromise(send(emulator, { path: "/api/v1/users/me", headers: clientHeaders(emulator.demo, { "x-stack-access-token": token }) }))
+      const answer = await Effect.runPromise(
+        send(emulator, { path: "/api/v1/users/me", headers: clientHeaders(emulator.demo, { "x-stack-access-token": token }) })
+      )
       expect([answer.status, answer.headers.get("x-stack-known-error")]).toEqual([401, "UNPARSABLE_ACCESS_TOKEN"])
     }
     const project = emulator.state.projects.get(emulator.demo.projectId)!
@@ -223,8 +237,8 @@ describe("request bodies are capped", () => {
     const emulator = await Effect.runPromise(makeEmulator({ maxRequestBodyBytes: 2000 }))
     const tokens = await Effect.runPromise(signUp(emulator, emulator.demo, "big@example.com"))
     const patch = (size: number) => {
-      const prefix = '{"server_metadata":"'
-      const suffix = '"}'
+      const prefix = "{\"server_metadata\":\""
+      const suffix = "\"}"
       return Effect.runPromise(
         send(emulator, {
           method: "PATCH",
@@ -244,7 +258,12 @@ describe("request bodies are capped", () => {
     expect((user.serverMetadata as string).length).toBe(2000 - 22)
     // the SDK's override header turns it into 200 + x-stack-actual-status, as for every 4xx
     const overridden = await Effect.runPromise(
-      send(emulator, { method: "POST", path: "/api/v1/auth/password/sign-in", headers: { ...clientHeaders(emulator.demo), "x-stack-override-error-status": "true", "content-type": "application/json" }, raw: " ".repeat(3000) })
+      send(emulator, {
+        method: "POST",
+        path: "/api/v1/auth/password/sign-in",
+        headers: { ...clientHeaders(emulator.demo), "x-stack-override-error-status": "true", "content-type": "application/json" },
+        raw: " ".repeat(3000)
+      })
     )
     expect(overridden.status).toBe(200)
     expect(overridden.headers.get("x-stack-actual-status")).toBe("413")
@@ -255,7 +274,12 @@ describe("request bodies are capped", () => {
     expect(emulator.settings.maxRequestBodyBytes).toBe(1024 * 1024)
     const tokens = await Effect.runPromise(signUp(emulator, emulator.demo, "huge@example.com"))
     const answer = await Effect.runPromise(
-      send(emulator, { method: "PATCH", path: `/api/v1/users/${tokens.user_id}`, headers: serverHeaders(emulator.demo), body: { server_metadata: "m".repeat(20_000_000) } })
+      send(emulator, {
+        method: "PATCH",
+        path: `/api/v1/users/${tokens.user_id}`,
+        headers: serverHeaders(emulator.demo),
+        body: { server_metadata: "m".repeat(20_000_000) }
+      })
     )
     expect(answer.status).toBe(413)
     expect(emulator.state.projects.get(emulator.demo.projectId)!.users.get(tokens.user_id)!.serverMetadata).toBeNull()
@@ -404,8 +428,18 @@ describe("over HTTP", () => {
       for (const host of foreign) {
         const requests = [
           { path: "/api/v1/emulator/outbox", headers: { host } },
-          { method: "PATCH", path: "/api/v1/internal/projects/current", headers: { ...adminHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ display_name: "Owned" }) },
-          { method: "POST", path: "/api/v1/auth/password/sign-up", headers: { ...clientHeaders(demo), host, "content-type": "application/json" }, body: JSON.stringify({ email: "rebound@example.com", password: "correct horse battery" }) },
+          {
+            method: "PATCH",
+            path: "/api/v1/internal/projects/current",
+            headers: { ...adminHeaders(demo), host, "content-type": "application/json" },
+            body: JSON.stringify({ display_name: "Owned" })
+          },
+          {
+            method: "POST",
+            path: "/api/v1/auth/password/sign-up",
+            headers: { ...clientHeaders(demo), host, "content-type": "application/json" },
+            body: JSON.stringify({ email: "rebound@example.com", password: "correct horse battery" })
+          },
           { path: "/api/v1", headers: { host } }
         ]
         for (const request of requests) {
@@ -426,7 +460,20 @@ describe("over HTTP", () => {
     })
 
     it("the base URL's host, localhost, a name under .localhost and IP addresses are answered, with any port", async () => {
-      for (const host of [new URL(server.baseUrl).host, "127.0.0.1", "localhost", "LOCALHOST:3000", "localhost.:8102", "app.localhost:5173", "[::1]:8102", "[::1]", "10.0.0.5:8102", "192.168.1.20"]) {
+      for (
+        const host of [
+          new URL(server.baseUrl).host,
+          "127.0.0.1",
+          "localhost",
+          "LOCALHOST:3000",
+          "localhost.:8102",
+          "app.localhost:5173",
+          "[::1]:8102",
+          "[::1]",
+          "10.0.0.5:8102",
+          "192.168.1.20"
+        ]
+      ) {
         const answer = await raw(server.port, { path: "/api/v1", headers: { host } })
         expect([host, answer.status]).toEqual([host, 200])
       }
@@ -437,8 +484,11 @@ describe("over HTTP", () => {
         Effect.scoped(
           Effect.gen(function* () {
             const named = yield* serve({ port: 0, baseUrl: "http://emulator.test:8999", allowedHosts: ["emulator", "https://auth.example.com"] })
-            const status = (host: string) => Effect.promise(() => raw(named.port, { path: "/api/v1", headers: { host } }).then((answer) => [host, answer.status] as const))
-            return yield* Effect.all(["emulator.test", "emulator.test:1", "emulator:8102", "Auth.Example.com", "evil.example", "emulator.test.evil.example"].map(status))
+            const status = (host: string) =>
+              Effect.promise(() => raw(named.port, { path: "/api/v1", headers: { host } }).then((answer) => [host, answer.status] as const))
+            return yield* Effect.all(
+              ["emulator.test", "emulator.test:1", "emulator:8102", "Auth.Example.com", "evil.example", "emulator.test.evil.example"].map(status)
+            )
           })
         )
       )

@@ -141,14 +141,16 @@ describe("hostile input: path parameters", () => {
     }
   })
 
-  for (const [name, options] of [
-    ["accountId '.'", { provider: "github", accountId: "." }],
-    ["accountId '..'", { provider: "github", accountId: ".." }],
-    ["provider '..'", { provider: "..", accountId: "1" }],
-    ["provider '.' (no account)", { provider: "." }],
-    ["accountId ''", { provider: "github", accountId: "" }],
-    ["accountId with a lone surrogate", { provider: "github", accountId: "a\uD800" }]
-  ] as const) {
+  for (
+    const [name, options] of [
+      ["accountId '.'", { provider: "github", accountId: "." }],
+      ["accountId '..'", { provider: "github", accountId: ".." }],
+      ["provider '..'", { provider: "..", accountId: "1" }],
+      ["provider '.' (no account)", { provider: "." }],
+      ["accountId ''", { provider: "github", accountId: "" }],
+      ["accountId with a lone surrogate", { provider: "github", accountId: "a\uD800" }]
+    ] as const
+  ) {
     it.effect(`ConnectedAccounts.getAccessToken with ${name} sends no request: InvalidArgument`, () =>
       Effect.gen(function* () {
         const client = recordingClient()

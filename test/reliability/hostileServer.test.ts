@@ -70,22 +70,20 @@ interface ReadCounter {
 }
 
 /** `fetch` whose answer bodies are counted as the SDK pulls them. */
-const countingFetch =
-  (counter: ReadCounter): typeof globalThis.fetch =>
-  async (input, init) => {
-    const response = await globalThis.fetch(input, init)
-    if (response.body === null) return response
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, controller) => {
-          counter.bytes += chunk.byteLength
-          counter.largestChunk = Math.max(counter.largestChunk, chunk.byteLength)
-          controller.enqueue(chunk)
-        }
-      })
-    )
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
-  }
+const countingFetch = (counter: ReadCounter): typeof globalThis.fetch => async (input, init) => {
+  const response = await globalThis.fetch(input, init)
+  if (response.body === null) return response
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform: (chunk, controller) => {
+        counter.bytes += chunk.byteLength
+        counter.largestChunk = Math.max(counter.largestChunk, chunk.byteLength)
+        controller.enqueue(chunk)
+      }
+    })
+  )
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
 
 /** Transport + session over `fetch` (counted) to `url`, with the given policy. */
 const countedLayer = (url: string, counter: ReadCounter, policy: Layer.Layer<RetryPolicy.RetryPolicy>) =>
@@ -108,7 +106,7 @@ const tagOf = (exit: Exit.Exit<unknown, unknown>): string => showOutcome(classif
 const nestedArrays = (depth: number): string => "[".repeat(depth) + "]".repeat(depth)
 
 /** A JSON text nesting `depth` objects: `{"a":{"a":…}}`. */
-const nestedObjects = (depth: number): string => '{"a":'.repeat(depth) + "{}" + "}".repeat(depth)
+const nestedObjects = (depth: number): string => "{\"a\":".repeat(depth) + "{}" + "}".repeat(depth)
 
 const knownError = (code: string, details: string) =>
   new HttpResponse(`{"code":${JSON.stringify(code)},"error":"Hostile.","details":${details}}`, {
@@ -248,7 +246,9 @@ describe("hostile server", () => {
       Effect.gen(function* () {
         const big = JSON.stringify({ ...userBody, display_name: "x".repeat(64 * 1024) })
         msw.use(http.get(`${apiUrl}/users/me`, () => new HttpResponse(big, { headers: { "content-type": "application/json" } })))
-        const exit = yield* Effect.exit(Users.getCurrent().pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerWith({ attemptTimeout: "none", maxResponseBytes: 16 * 1024 })))))
+        const exit = yield* Effect.exit(
+          Users.getCurrent().pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerWith({ attemptTimeout: "none", maxResponseBytes: 16 * 1024 }))))
+        )
         expect(tagOf(exit)).toBe("Failure(InvalidResponse)")
         const outcome = classify(exit)
         if (outcome._tag === "Failure") expect((outcome.error as { message: string }).message).toContain("larger than 16384 bytes")
@@ -258,16 +258,30 @@ describe("hostile server", () => {
       Effect.gen(function* () {
         const big = JSON.stringify({ ...userBody, display_name: "x".repeat(10 * 1024) })
         msw.use(http.get(`${apiUrl}/users/me`, () => new HttpResponse(big, { headers: { "content-type": "application/json" } })))
-        const user = yield* Users.getCurrent().pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerWith({ attemptTimeout: "none", maxResponseBytes: 16 * 1024 }))))
+        const user = yield* Users.getCurrent().pipe(
+          Effect.provide(sessionLayer(signedIn, RetryPolicy.layerWith({ attemptTimeout: "none", maxResponseBytes: 16 * 1024 })))
+        )
         expect(Option.map(user, (u) => u.displayName?.length)).toEqual(Option.some(10 * 1024))
       }))
   })
 
   describe("deeply nested JSON is an InvalidResponse, never a stack overflow", () => {
     const cases: ReadonlyArray<{ readonly name: string; readonly answer: () => HttpResponse<any> }> = [
-      { name: "a 2xx answer [[[…]]] 3000 levels deep", answer: () => new HttpResponse(nestedArrays(3000), { headers: { "content-type": "application/json" } }) },
-      { name: 'a 2xx answer {"a":{"a":…}} 3000 levels deep', answer: () => new HttpResponse(nestedObjects(3000), { headers: { "content-type": "application/json" } }) },
-      { name: "a 2xx user whose metadata nests 3000 levels", answer: () => new HttpResponse(JSON.stringify(userBody).replace('"client_metadata":null', `"client_metadata":${nestedArrays(3000)}`), { headers: { "content-type": "application/json" } }) },
+      {
+        name: "a 2xx answer [[[…]]] 3000 levels deep",
+        answer: () => new HttpResponse(nestedArrays(3000), { headers: { "content-type": "application/json" } })
+      },
+      {
+        name: "a 2xx answer {\"a\":{\"a\":…}} 3000 levels deep",
+        answer: () => new HttpResponse(nestedObjects(3000), { headers: { "content-type": "application/json" } })
+      },
+      {
+        name: "a 2xx user whose metadata nests 3000 levels",
+        answer: () =>
+          new HttpResponse(JSON.stringify(userBody).replace("\"client_metadata\":null", `"client_metadata":${nestedArrays(3000)}`), {
+            headers: { "content-type": "application/json" }
+          })
+      },
       { name: "a declared known error whose details nest 3000 levels", answer: () => knownError("ACCESS_TOKEN_EXPIRED", nestedArrays(3000)) },
       { name: "a declared known error whose details are a malformed value 3000 levels deep", answer: () => knownError("SCHEMA_ERROR", nestedObjects(3000)) },
       { name: "an unknown known-error code whose details nest 3000 levels", answer: () => knownError("SOMETHING_NEW", nestedArrays(3000)) }
@@ -285,7 +299,7 @@ describe("hostile server", () => {
 
     it.effect("metadata nesting 100 levels (a plausible app value) still decodes", () =>
       Effect.gen(function* () {
-        const body = JSON.stringify(userBody).replace('"client_metadata":null', `"client_metadata":${nestedObjects(100)}`)
+        const body = JSON.stringify(userBody).replace("\"client_metadata\":null", `"client_metadata":${nestedObjects(100)}`)
         msw.use(http.get(`${apiUrl}/users/me`, () => new HttpResponse(body, { headers: { "content-type": "application/json" } })))
         const user = yield* Users.getCurrent().pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerNoRetries)))
         expect(Option.isSome(user)).toBe(true)
@@ -295,9 +309,7 @@ describe("hostile server", () => {
   describe("other misbehaviour ends in a typed error in bounded time", () => {
     it.effect("a stall mid-body ends in ConnectivityError when the attempt limit passes on the TestClock (POST: one attempt)", () =>
       Effect.gen(function* () {
-        api.reset((_request, socket) =>
-          socket.write(rawResponse(200, { "content-type": "application/json" }, '{"access_token":', { contentLength: 500 }))
-        )
+        api.reset((_request, socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, "{\"access_token\":", { contentLength: 500 })))
         const signIn = calls.find((call) => call.method === "POST" && call.access === "client")!
         const fiber = yield* Effect.fork(Effect.exit(signIn.run.pipe(Effect.provide(layerFor(api.url, RetryPolicy.layer)))))
         for (let i = 0; i < 1000 && api.requests.length === 0; i++) yield* realPause()
@@ -311,7 +323,7 @@ describe("hostile server", () => {
 
     it.effect("a stall mid-body on a GET without retries ends in ConnectivityError after the attempt limit (TestClock)", () =>
       Effect.gen(function* () {
-        api.reset((_request, socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, '{"id":', { contentLength: 500 })))
+        api.reset((_request, socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, "{\"id\":", { contentLength: 500 })))
         const once = RetryPolicy.layerWith({ schedule: Schedule.stop, attemptTimeout: "30 seconds" })
         const fiber = yield* Effect.fork(Effect.exit(Users.getCurrent().pipe(Effect.provide(layerFor(api.url, once)))))
         for (let i = 0; i < 1000 && api.requests.length === 0; i++) yield* realPause()
@@ -351,8 +363,8 @@ describe("hostile server", () => {
       }))
 
     const malformedDetails: ReadonlyArray<{ readonly name: string; readonly details: string }> = [
-      { name: "a string", details: '"not an object"' },
-      { name: "wrong member types", details: '{"message":42}' },
+      { name: "a string", details: "\"not an object\"" },
+      { name: "wrong member types", details: "{\"message\":42}" },
       { name: "null", details: "null" }
     ]
     for (const { name, details } of malformedDetails) {
@@ -368,8 +380,7 @@ describe("hostile server", () => {
       Effect.gen(function* () {
         msw.use(
           http.get(`${apiUrl}/users/me`, () =>
-            new HttpResponse("<html>", { status: 200, headers: { "x-stack-known-error": "ACCESS_TOKEN_EXPIRED", "x-stack-actual-status": "401" } })
-          )
+            new HttpResponse("<html>", { status: 200, headers: { "x-stack-known-error": "ACCESS_TOKEN_EXPIRED", "x-stack-actual-status": "401" } }))
         )
         const exit = yield* Effect.exit(Users.getCurrent().pipe(Effect.provide(sessionLayer(signedIn, RetryPolicy.layerNoRetries))))
         expect(tagOf(exit)).toBe("Failure(InvalidResponse)")

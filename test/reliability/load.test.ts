@@ -127,7 +127,9 @@ describe("load: sessions refreshing at once", () => {
       const elapsed = Date.now() - started
       const failures = results.filter((result) => result._tag === "Left")
       const describeFailure = (error: unknown): string => {
-        const cause = typeof error === "object" && error !== null && "cause" in error ? (error.cause as { cause?: { code?: unknown; message?: unknown } } | undefined) : undefined
+        const cause = typeof error === "object" && error !== null && "cause" in error
+          ? (error.cause as { cause?: { code?: unknown; message?: unknown } } | undefined)
+          : undefined
         return `${String(error)} (${String(cause?.cause?.code ?? "")} ${String(cause?.cause?.message ?? "")})`
       }
       expect(failures.map((failure) => describeFailure(failure.left)).slice(0, 3)).toEqual([])
@@ -143,7 +145,9 @@ describe("load: sessions refreshing at once", () => {
       const reads = clients.map((client) => [client.count("GET /users/me"), client.count("GET /auth/sessions")] as const)
       expect(reads.filter(([me, sessions]) => me < 1 || me > 5 || sessions < 1 || sessions > 5)).toEqual([])
       const retried = reads.filter(([me, sessions]) => me > 1 || sessions > 1).length
-      console.info(`load: ${sessionCount} sessions refreshed at once in ${elapsed} ms (${refreshesPerSession.length} refreshes, ${retried} sessions retried a read)`)
+      console.info(
+        `load: ${sessionCount} sessions refreshed at once in ${elapsed} ms (${refreshesPerSession.length} refreshes, ${retried} sessions retried a read)`
+      )
     },
     timeout(30_000, 180_000)
   )

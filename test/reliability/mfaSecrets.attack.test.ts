@@ -44,8 +44,7 @@ describe("MFA attempt code stays out of printed and logged values", () => {
       ]
       for (const text of printed) expect(text).not.toContain(attemptCode)
       expect(JSON.parse(JSON.stringify(error))).toMatchObject({ _tag: "MultiFactorAuthenticationRequired", code: "MULTI_FACTOR_AUTHENTICATION_REQUIRED" })
-    })
-  )
+    }))
 })
 
 describe("MFA challenge replay", () => {
@@ -68,6 +67,5 @@ describe("MFA challenge replay", () => {
       const replay = yield* Effect.flip(step.challenge.submit(code)).pipe(Effect.provide(device.context))
       expect(replay._tag).toBe("VerificationCodeAlreadyUsed")
       expect(device.count("POST /auth/mfa/sign-in")).toBe(2)
-    })
-  )
+    }))
 })

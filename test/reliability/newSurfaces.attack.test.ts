@@ -36,8 +36,7 @@ describe("hydration hand-over under attack", () => {
       const parsed = JSON.parse(text) as Hydration.Dehydrated
       expect(parsed).toEqual(handOver)
       expect(parsed.user?.display_name).toBe(hostileName)
-    })
-  )
+    }))
 
   it.scoped("on one server runtime (one cache), each request's hand-over holds that request's tokens and user (client view: no server metadata), never the previous or a concurrent visitor's", () =>
     Effect.gen(function* () {
@@ -63,18 +62,19 @@ describe("hydration hand-over under attack", () => {
       const first = yield* page(adaTokens)
       const second = yield* page(bobTokens)
       const [third, fourth] = yield* Effect.all([page(bobTokens), page(adaTokens)], { concurrency: 2 })
-      for (const [handOver, tokens, email] of [
-        [first, adaTokens, "ada@example.com"],
-        [second, bobTokens, "bob@example.com"],
-        [third, bobTokens, "bob@example.com"],
-        [fourth, adaTokens, "ada@example.com"]
-      ] as const) {
+      for (
+        const [handOver, tokens, email] of [
+          [first, adaTokens, "ada@example.com"],
+          [second, bobTokens, "bob@example.com"],
+          [third, bobTokens, "bob@example.com"],
+          [fourth, adaTokens, "ada@example.com"]
+        ] as const
+      ) {
         expect(handOver.refreshToken).toBe(tokens.refreshToken)
         expect(handOver.user?.primary_email).toBe(email)
         expect(Hydration.serialize(handOver)).not.toContain("server-only-note-4711")
       }
-    })
-  )
+    }))
 
   it.scoped("a hand-over with forged tokens falls back cleanly: the first read the service answers ends signed out (typed none), no defect", () =>
     Effect.gen(function* () {
@@ -98,8 +98,7 @@ describe("hydration hand-over under attack", () => {
       expect(Option.isNone(user)).toBe(true)
       const after = yield* within(browser.client)(Effect.flatMap(Session, (session) => session.current))
       expect(Option.isNone(after.refreshToken)).toBe(true)
-    })
-  )
+    }))
 
   it.scoped("InvalidHydration names the bad field, never its value: no token, no e-mail address in the message", () =>
     Effect.gen(function* () {
@@ -123,8 +122,7 @@ describe("hydration hand-over under attack", () => {
         expect(message).not.toContain("ada@example.com")
         expect(JSON.stringify(Either.isLeft(decoded) ? decoded.left : {})).not.toContain("ada@example.com")
       }
-    })
-  )
+    }))
 })
 
 describe("schema-typed metadata errors under attack", () => {
@@ -147,8 +145,7 @@ describe("schema-typed metadata errors under attack", () => {
       expect(error.message).not.toContain(personal)
       expect(JSON.stringify(error)).not.toContain(personal)
       expect(String(error)).not.toContain(personal)
-    })
-  )
+    }))
 
   it.scoped("an update whose metadata does not encode is InvalidArgument naming the field, without the value", () =>
     Effect.gen(function* () {
@@ -163,6 +160,5 @@ describe("schema-typed metadata errors under attack", () => {
       expect(error).toMatchObject({ _tag: "InvalidArgument", argument: "serverMetadata" })
       expect(error.message).toContain("taxId")
       expect(error.message).not.toContain(personal)
-    })
-  )
+    }))
 })

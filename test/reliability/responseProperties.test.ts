@@ -52,7 +52,7 @@ const isTypedFailure = (error: unknown, declared: ReadonlyArray<KnownErrorClass>
   if (tag === "ConfigurationError" && "reason" in error) return isTypedFailure(error.reason, declared, extraTags)
   if (tag === "SessionError" && "reason" in error) return isTypedFailure(error.reason, [...declared, ...Tokens.refreshGrant.errors], extraTags)
   if (transportTags.has(tag) || extraTags.has(tag)) return true
-  return declared.some((cls) => error instanceof (cls as unknown as abstract new (...args: Array<never>) => unknown))
+  return declared.some((cls) => error instanceof (cls as unknown as abstract new(...args: Array<never>) => unknown))
 }
 
 const json = fc.jsonValue({ maxDepth: 3 })
@@ -181,7 +181,13 @@ describe("decoding random answers (decodeResponse)", () => {
         fc.property(answerFor, ({ endpoint, answer }) => {
           const headers: Record<string, string> = {}
           for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value
-          const response = { status: actualStatus(answer.status, headers), headers, text: answer.body, method: endpoint.method, url: `http://stack.test/api/v1${endpoint.path}` }
+          const response = {
+            status: actualStatus(answer.status, headers),
+            headers,
+            text: answer.body,
+            method: endpoint.method,
+            url: `http://stack.test/api/v1${endpoint.path}`
+          }
           const declared = declaredOf(endpoint)
           let exit: Exit.Exit<unknown, unknown>
           try {

@@ -21,7 +21,8 @@ const recordingTracer = recordingTracerOf(spans)
 
 class MeGroup extends HttpApiGroup.make("me")
   .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String })))
-  .middleware(HttpApiAuth.Authentication) {}
+  .middleware(HttpApiAuth.Authentication)
+{}
 class Api extends HttpApi.make("api").add(MeGroup) {}
 
 let emulator: Emulator.Emulator
@@ -46,9 +47,7 @@ const tracedApi = () => {
     httpClient: target.httpClient,
     tokenStore: "memory"
   })
-  const meLive = HttpApiBuilder.group(Api, "me", (handlers) =>
-    handlers.handle("me", () => Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id })))
-  )
+  const meLive = HttpApiBuilder.group(Api, "me", (handlers) => handlers.handle("me", () => Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id }))))
   const live = HttpApiBuilder.api(Api).pipe(
     Layer.provide(meLive),
     Layer.provide(HttpApiAuth.layer({ projectId: target.projectId }).pipe(Layer.provide(server)))
@@ -129,15 +128,17 @@ describe("server middleware under attack", () => {
     api ??= tracedApi()
     const secret = "s3cr3t-looking-token-value"
     const huge = `Bearer ${"A".repeat(12_000)}`
-    for (const authorization of [
-      `Basic ${secret}`,
-      "Bearer",
-      "Bearer    ",
-      `Bearer ${secret} ${secret}`,
-      `bearer${" ".repeat(8_000)}${secret}x ${secret}`,
-      `Bearer ${secret}, Bearer ${secret}`,
-      huge
-    ]) {
+    for (
+      const authorization of [
+        `Basic ${secret}`,
+        "Bearer",
+        "Bearer    ",
+        `Bearer ${secret} ${secret}`,
+        `bearer${" ".repeat(8_000)}${secret}x ${secret}`,
+        `Bearer ${secret}, Bearer ${secret}`,
+        huge
+      ]
+    ) {
       const response = await api.handler(new Request("http://app.test/me", { headers: { authorization } }))
       expect(response.status).toBe(401)
       const text = await response.text()

@@ -89,6 +89,5 @@ describe("server API-key functions keep key values secret", () => {
       for (const secret of [userKeyValue, teamKeyValue, unknown, "x".repeat(100), "?token=leak", createdValue]) {
         expect(text).not.toContain(secret)
       }
-    })
-  )
+    }))
 })

@@ -69,8 +69,8 @@ export const showOutcome = (outcome: Outcome): string =>
   outcome._tag === "Success"
     ? "Success"
     : outcome._tag === "Failure"
-      ? `Failure(${outcome.tag ?? String(outcome.error)})`
-      : `Defect(${Cause.pretty(outcome.cause).slice(0, 400)})`
+    ? `Failure(${outcome.tag ?? String(outcome.error)})`
+    : `Defect(${Cause.pretty(outcome.cause).slice(0, 400)})`
 
 /** Every text an error shows: String, message and stack, JSON, the pretty cause. */
 export const textsOf = (error: unknown): ReadonlyArray<string> => {

@@ -47,7 +47,17 @@ const validAccess = accessToken(4_000_000_000)
 const freshAccess = accessToken(100_000, "user-1")
 const rotatedRefresh = "rotatedrefresh000000000000000000000000000000000"
 const password = "hunter2-correct-horse"
-const secrets = [expiredAccess, validAccess, freshAccess, refreshTokenText, rotatedRefresh, publishableClientKey, secretServerKey, superSecretAdminKey, password]
+const secrets = [
+  expiredAccess,
+  validAccess,
+  freshAccess,
+  refreshTokenText,
+  rotatedRefresh,
+  publishableClientKey,
+  secretServerKey,
+  superSecretAdminKey,
+  password
+]
 
 // ---------------------------------------------------------------------------------------------
 // Capture of everything observable: log lines, spans, errors.
@@ -107,25 +117,28 @@ const broken = (text: string) =>
 /** Every fault a refresh can meet that is NOT a rejection of the refresh token. */
 const refreshFaults: ReadonlyArray<{ readonly name: string; readonly answer: () => Response }> = [
   { name: "connection reset", answer: () => HttpResponse.error() },
-  { name: "connection reset mid-body", answer: () => broken('{"access_token":"eyJ') },
+  { name: "connection reset mid-body", answer: () => broken("{\"access_token\":\"eyJ") },
   { name: "500", answer: () => new HttpResponse("Something went wrong.", { status: 500 }) },
   { name: "502 HTML page", answer: () => new HttpResponse("<html>502 Bad Gateway</html>", { status: 502, headers: { "content-type": "text/html" } }) },
   { name: "503 empty", answer: () => new HttpResponse(null, { status: 503 }) },
   { name: "429 storm", answer: () => new HttpResponse("slow down", { status: 429, headers: { "retry-after": "1" } }) },
   { name: "508 loop storm", answer: () => new HttpResponse("INFINITE_LOOP_DETECTED", { status: 508 }) },
-  { name: "truncated JSON", answer: () => new HttpResponse('{"access_token":"eyJhbGciOi', { headers: { "content-type": "application/json" } }) },
+  { name: "truncated JSON", answer: () => new HttpResponse("{\"access_token\":\"eyJhbGciOi", { headers: { "content-type": "application/json" } }) },
   { name: "empty 200", answer: () => new HttpResponse("", { status: 200 }) },
   { name: "HTML 200", answer: () => new HttpResponse("<!doctype html><p>login</p>", { headers: { "content-type": "text/html" } }) },
   { name: "JSON of the wrong shape", answer: () => json({ items: [] }) },
   { name: "an unusable access token", answer: () => json({ access_token: "undefined", token_type: "Bearer" }) },
-  { name: "known-error header without a body code", answer: () => new HttpResponse('{"error":"x"}', { headers: { "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" } }) },
+  {
+    name: "known-error header without a body code",
+    answer: () => new HttpResponse("{\"error\":\"x\"}", { headers: { "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" } })
+  },
   {
     name: "header and body codes disagree (a rejection code in the header only)",
-    answer: () => new HttpResponse('{"code":"SCHEMA_ERROR","error":"x"}', { headers: { "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" } })
+    answer: () => new HttpResponse("{\"code\":\"SCHEMA_ERROR\",\"error\":\"x\"}", { headers: { "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" } })
   },
   {
     name: "header and body codes disagree (a rejection code in the body only)",
-    answer: () => new HttpResponse('{"code":"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED","error":"x"}', { headers: { "x-stack-known-error": "SCHEMA_ERROR" } })
+    answer: () => new HttpResponse("{\"code\":\"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED\",\"error\":\"x\"}", { headers: { "x-stack-known-error": "SCHEMA_ERROR" } })
   },
   { name: "unknown known-error code", answer: () => knownError("BRAND_NEW_ERROR", 400, "new") },
   { name: "SCHEMA_ERROR", answer: () => knownError("SCHEMA_ERROR", 400, "Request validation failed", { message: "Request validation failed" }) },

@@ -77,9 +77,7 @@ const streamOnlyClient: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
           new Proxy(answer, {
             get: (target, property) => (property === "source" || property === "original" ? undefined : Reflect.get(target, property, target))
           })
-      )
-    )
-  )
+      )))
 ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })))
 
 /** Client + server services against `url` over {@link streamOnlyClient}, with shrunk retry delays. */
@@ -96,7 +94,7 @@ const streamOnlyStack = (url: string) =>
 
 /** A body that does not match its `Content-Encoding`, for each encoding `fetch` decodes. */
 const mismatched: ReadonlyArray<{ readonly encoding: string; readonly body: () => Buffer }> = [
-  { encoding: "gzip", body: () => Buffer.from('{"id":"not gzip at all"}') },
+  { encoding: "gzip", body: () => Buffer.from("{\"id\":\"not gzip at all\"}") },
   { encoding: "br", body: () => Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x13, 0x37, 0x42, 0x42, 0x42]) },
   { encoding: "deflate", body: () => Buffer.from("this is not a zlib stream, whatever the header says") }
 ]
@@ -152,7 +150,7 @@ describe("an answer that arrived is never a connectivity error (issue 25 item 3)
 describe("a Retry-After above maxRetryAfter is never slept on (issue 25 item 4)", () => {
   /** A 429 as the service sends it under `x-stack-override-error-status`. */
   const tooMany = (retryAfter: string) => (socket: net.Socket) =>
-    answer(socket, 200, { ...json, "x-stack-actual-status": "429", "retry-after": retryAfter }, Buffer.from('{"message":"Too many requests"}'))
+    answer(socket, 200, { ...json, "x-stack-actual-status": "429", "retry-after": retryAfter }, Buffer.from("{\"message\":\"Too many requests\"}"))
 
   for (const call of calls) {
     it.live(`Retry-After: 99999999999 under the default policy: ${call.name} → RateLimited at once with the server's value, one request`, () =>

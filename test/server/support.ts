@@ -79,22 +79,28 @@ export const requestWith = (
 /** An `HttpApi` with `GET /me` behind `HttpApiAuth.Authentication` and `GET /claims` behind `ClaimsAuthentication`. */
 class MeGroup extends HttpApiGroup.make("me")
   .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String, email: Schema.NullOr(Schema.String) })))
-  .middleware(HttpApiAuth.Authentication) {}
+  .middleware(HttpApiAuth.Authentication)
+{}
 
 class ClaimsGroup extends HttpApiGroup.make("claims")
   .add(HttpApiEndpoint.get("claims", "/claims").addSuccess(Schema.Struct({ userId: Schema.String })))
-  .middleware(HttpApiAuth.ClaimsAuthentication) {}
+  .middleware(HttpApiAuth.ClaimsAuthentication)
+{}
 
 class Api extends HttpApi.make("api").add(MeGroup).add(ClaimsGroup) {}
 
 /** The API as a web handler (`Request → Response`) over the server's runtime layer. */
 export const apiHandler = (target: Target, options: RequestAuth.Admission = {}) => {
   const app = AccessTokenVerifier.layer().pipe(Layer.provideMerge(Stack.layerServer({ ...keys(target), secretServerKey: target.secretServerKey })))
-  const meLive = HttpApiBuilder.group(Api, "me", (handlers) =>
-    handlers.handle("me", () => Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id, email: user.primaryEmail })))
+  const meLive = HttpApiBuilder.group(
+    Api,
+    "me",
+    (handlers) => handlers.handle("me", () => Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id, email: user.primaryEmail })))
   )
-  const claimsLive = HttpApiBuilder.group(Api, "claims", (handlers) =>
-    handlers.handle("claims", () => Effect.map(RequestAuth.CurrentClaims, (claims) => ({ userId: claims.userId })))
+  const claimsLive = HttpApiBuilder.group(
+    Api,
+    "claims",
+    (handlers) => handlers.handle("claims", () => Effect.map(RequestAuth.CurrentClaims, (claims) => ({ userId: claims.userId })))
   )
   const auth = Layer.mergeAll(
     HttpApiAuth.layer({ projectId: target.projectId, ...options }),

@@ -30,7 +30,12 @@ const signedUp = (emulator: Emulator.Emulator, keys: Emulator.ProjectCredentials
     return { accessToken: Redacted.value(Option.getOrThrow(tokens.accessToken)), refreshToken: Redacted.value(Option.getOrThrow(tokens.refreshToken)) }
   }).pipe(
     Effect.provide(
-      Stack.layerClient({ projectId: keys.projectId, publishableClientKey: keys.publishableClientKey, httpClient: countingClient(emulator).layer, tokenStore: "memory" })
+      Stack.layerClient({
+        projectId: keys.projectId,
+        publishableClientKey: keys.publishableClientKey,
+        httpClient: countingClient(emulator).layer,
+        tokenStore: "memory"
+      })
     )
   )
 
@@ -38,7 +43,9 @@ const signedUp = (emulator: Emulator.Emulator, keys: Emulator.ProjectCredentials
 const forge = (token: string, changes: jose.JWTPayload = {}) =>
   Effect.promise(async () => {
     const { privateKey } = await jose.generateKeyPair("ES256")
-    return new jose.SignJWT({ ...jose.decodeJwt(token), ...changes }).setProtectedHeader({ alg: "ES256", kid: jose.decodeProtectedHeader(token).kid! }).sign(privateKey)
+    return new jose.SignJWT({ ...jose.decodeJwt(token), ...changes }).setProtectedHeader({ alg: "ES256", kid: jose.decodeProtectedHeader(token).kid! }).sign(
+      privateKey
+    )
   })
 
 /** The demo project's server, a user of it and one of another project (signed up at `start`), and what the server sent. */
@@ -90,10 +97,14 @@ describe("RequestAuth.authenticate: only a verified token whose exp passed is 'e
   it.effect("foreign (another project's genuine token), fresh or expired: 'invalid'", () =>
     Effect.gen(function* () {
       const { emulator, foreign, server, lifetimeMillis } = yield* setup
-      const fresh = yield* Effect.flip(RequestAuth.authenticate(bearer(foreign.accessToken), { projectId: emulator.demo.projectId })).pipe(Effect.provide(server))
+      const fresh = yield* Effect.flip(RequestAuth.authenticate(bearer(foreign.accessToken), { projectId: emulator.demo.projectId })).pipe(
+        Effect.provide(server)
+      )
       expect(fresh).toMatchObject({ _tag: "Unauthorized", reason: "invalid" })
       yield* TestClock.adjust(lifetimeMillis + 60_000)
-      const expired = yield* Effect.flip(RequestAuth.authenticate(bearer(foreign.accessToken), { projectId: emulator.demo.projectId })).pipe(Effect.provide(server))
+      const expired = yield* Effect.flip(RequestAuth.authenticate(bearer(foreign.accessToken), { projectId: emulator.demo.projectId })).pipe(
+        Effect.provide(server)
+      )
       expect(expired).toMatchObject({ _tag: "Unauthorized", reason: "invalid" })
     }))
 

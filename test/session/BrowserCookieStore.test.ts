@@ -13,17 +13,19 @@ const texts = (tokens: StoredTokens) => ({
 
 /** What another tab does when it signs in: writes the cookies itself. */
 const otherTabSignsIn = (browser: FakeBrowser, refreshToken: string, accessToken: string, now: number) => {
-  for (const cookie of Cookies.writeTokens(fromStrings(accessToken, refreshToken), {
-    projectId,
-    secure: browser.secure,
-    now,
-    existing: Cookies.parseCookieHeader(browser.document.cookie)
-  })) browser.document.cookie = cookie
+  for (
+    const cookie of Cookies.writeTokens(fromStrings(accessToken, refreshToken), {
+      projectId,
+      secure: browser.secure,
+      now,
+      existing: Cookies.parseCookieHeader(browser.document.cookie)
+    })
+  ) browser.document.cookie = cookie
 }
 
 describe("BrowserCookieStore", () => {
   it.scoped("fails with the spec's message outside a browser", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect("document" in globalThis).toBe(false)
       const error = yield* Effect.flip(BrowserCookieStore.make({ projectId }))
       expect(error._tag).toBe("TokenStoreError")
@@ -33,7 +35,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("reads the tokens already in document.cookie", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       otherTabSignsIn(browser, "r0", "a0", 1)
       const store = yield* BrowserCookieStore.make({ projectId })
@@ -41,7 +43,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("writes the __Host- refresh cookie and stack-access over HTTPS, and deletes legacy cookies (not read over HTTPS)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("https:")
       browser.document.cookie = "stack-refresh-proj-1=legacy; Path=/"
       const store = yield* BrowserCookieStore.make({ projectId })
@@ -61,7 +63,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("notices a cookie changed by another tab within 100 ms", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
@@ -78,7 +80,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("does not re-emit its own write, but reports a later sign-out in another tab", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
@@ -94,7 +96,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("emits each outside change once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
       const first = yield* store.changes.pipe(Stream.take(2), Stream.runCollect, Effect.fork)
@@ -108,7 +110,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("with BroadcastChannel, a write in one tab reaches the other tab's store without polling document.cookie", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       const writer = yield* BrowserCookieStore.make({ projectId })
       const reader = yield* BrowserCookieStore.make({ projectId })
@@ -125,7 +127,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("with BroadcastChannel, cookies written outside the SDK are read when the tab becomes visible again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       const store = yield* BrowserCookieStore.make({ projectId })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
@@ -144,7 +146,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("crossTab: 'poll' polls every 100 ms even where BroadcastChannel exists (100 reads in 10 s idle)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       yield* BrowserCookieStore.make({ projectId, crossTab: "poll" })
       yield* Effect.yieldNow()
@@ -154,7 +156,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("the channel carries a bare 'changed', never a token", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* installFakeBrowser("http:", { broadcastChannel: true })
       const listener = new BroadcastChannel(BrowserCookieStore.channelName(projectId))
       yield* Effect.addFinalizer(() => Effect.sync(() => listener.close()))
@@ -167,7 +169,7 @@ describe("BrowserCookieStore", () => {
     }))
 
   it.scoped("honours a custom poll interval", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId, pollInterval: "1 second" })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)

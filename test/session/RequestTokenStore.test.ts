@@ -22,7 +22,7 @@ const cookieHeader = (refreshToken: string, accessToken: string) =>
 
 describe("RequestTokenStore", () => {
   it.effect("reads the tokens of the x-stack-auth header", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* RequestTokenStore.make(
         request({ "x-stack-auth": JSON.stringify({ accessToken: "a1", refreshToken: "r1" }) }),
         options
@@ -31,7 +31,7 @@ describe("RequestTokenStore", () => {
     }))
 
   it.effect("x-stack-auth wins over the cookies", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* RequestTokenStore.make(
         request({ "x-stack-auth": JSON.stringify({ accessToken: "a1", refreshToken: "r1" }), cookie: cookieHeader("r2", "a2") }),
         options
@@ -40,7 +40,7 @@ describe("RequestTokenStore", () => {
     }))
 
   it.effect("an x-stack-auth of a signed-out browser (both null) reads as no tokens", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* RequestTokenStore.make(request(RequestTokenStore.authHeaders(empty)), options)
       expect(texts(yield* store.get)).toEqual(texts(empty))
     }))
@@ -58,7 +58,7 @@ describe("RequestTokenStore", () => {
     ]
     for (const [name, header, reason] of cases) {
       it.effect(name, () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const error = yield* Effect.flip(RequestTokenStore.make(request({ "x-stack-auth": header }), options))
           expect(error._tag).toBe("TokenStoreError")
           expect(error.message).toBe(`Invalid x-stack-auth header: ${reason}`)
@@ -69,7 +69,7 @@ describe("RequestTokenStore", () => {
     }
 
     it.effect("through the layer too", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const error = yield* Effect.flip(
           Effect.provide(TokenStore, RequestTokenStore.layer(request({ "x-stack-auth": "nope" }), options))
         )
@@ -78,19 +78,19 @@ describe("RequestTokenStore", () => {
   })
 
   it.effect("falls back to the cookie header", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* RequestTokenStore.make(request({ cookie: `theme=dark; ${cookieHeader("r3", "a3")}` }), options)
       expect(texts(yield* store.get)).toEqual({ accessToken: "a3", refreshToken: "r3" })
     }))
 
   it.effect("an empty x-stack-auth header counts as absent", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* RequestTokenStore.make({ get: (name) => (name === "cookie" ? cookieHeader("r3", "a3") : "") }, options)
       expect(texts(yield* store.get).refreshToken).toBe("r3")
     }))
 
   it.effect("accepts bare headers and Node-style header records", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const fromHeaders = yield* RequestTokenStore.make(new Headers({ cookie: cookieHeader("r4", "a4") }), options)
       expect(texts(yield* fromHeaders.get).refreshToken).toBe("r4")
       const fromNode = yield* RequestTokenStore.make({ headers: { cookie: cookieHeader("r5", "a5"), "x-other": ["1", "2"] } }, options)
@@ -98,13 +98,13 @@ describe("RequestTokenStore", () => {
     }))
 
   it.effect("no headers read as no tokens", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* RequestTokenStore.make(request({}), options)
       expect(texts(yield* store.get)).toEqual(texts(empty))
     }))
 
   it.effect("keeps writes in memory and leaves the request alone", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const req = request({ cookie: cookieHeader("r6", "a6") })
       const store = yield* RequestTokenStore.make(req, options)
       yield* store.set(fromStrings("a7", "r7"))
@@ -123,7 +123,7 @@ describe("RequestTokenStore", () => {
     })
 
     it.effect("round-trips through a request", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const tokens = fromStrings("a8", "r8")
         const store = yield* RequestTokenStore.make(request(RequestTokenStore.authHeaders(tokens)), options)
         expect(texts(yield* store.get)).toEqual(texts(tokens))

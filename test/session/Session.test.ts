@@ -15,7 +15,18 @@ import * as TokenStoreModule from "../../src/session/TokenStore.js"
 import { TokenStore } from "../../src/session/TokenStore.js"
 import type { StoredTokens } from "../../src/session/TokenStore.js"
 import * as Users from "../../src/users/Users.js"
-import { accessToken, apiUrl, makeMswServer, realPause, refreshTokenText, runAdvancingClock, sessionLayer, tokens, transportLayer, userBody } from "../support/fixtures.js"
+import {
+  accessToken,
+  apiUrl,
+  makeMswServer,
+  realPause,
+  refreshTokenText,
+  runAdvancingClock,
+  sessionLayer,
+  tokens,
+  transportLayer,
+  userBody
+} from "../support/fixtures.js"
 
 const server = makeMswServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))

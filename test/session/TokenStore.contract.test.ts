@@ -8,15 +8,7 @@ import { Chunk, Effect, Exit, Fiber, Option, Redacted, type Scope, Stream, TestC
 import * as BrowserCookieStore from "../../src/session/BrowserCookieStore.js"
 import * as Cookies from "../../src/session/cookies.js"
 import * as RequestTokenStore from "../../src/session/RequestTokenStore.js"
-import {
-  empty,
-  fromStrings,
-  makeCustom,
-  makeMemory,
-  type StoredTokens,
-  type TokenStoreError,
-  type TokenStoreShape
-} from "../../src/session/TokenStore.js"
+import { empty, fromStrings, makeCustom, makeMemory, type StoredTokens, type TokenStoreError, type TokenStoreShape } from "../../src/session/TokenStore.js"
 
 const projectId = "11111111-2222-3333-4444-555555555555"
 
@@ -38,26 +30,26 @@ const texts = (tokens: StoredTokens) => ({
 const contract = (name: string, makeStore: MakeStore) =>
   describe(`${name} token store`, () => {
     it.scoped("an empty store reads as no tokens", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore(noSeed)
         expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: null })
       }))
 
     it.scoped("reads the tokens its storage already holds", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore({ accessToken: "access-0", refreshToken: "refresh-0" })
         expect(texts(yield* store.get)).toEqual({ accessToken: "access-0", refreshToken: "refresh-0" })
       }))
 
     it.scoped("reads back what was set", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore(noSeed)
         yield* store.set(fromStrings("access-1", "refresh-1"))
         expect(texts(yield* store.get)).toEqual({ accessToken: "access-1", refreshToken: "refresh-1" })
       }))
 
     it.scoped("a later set replaces an earlier one", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore({ accessToken: "access-0", refreshToken: "refresh-0" })
         yield* store.set(fromStrings("access-2", "refresh-2"))
         expect(texts(yield* store.get)).toEqual({ accessToken: "access-2", refreshToken: "refresh-2" })
@@ -66,14 +58,14 @@ const contract = (name: string, makeStore: MakeStore) =>
       }))
 
     it.scoped("reads back an access token set without a refresh token", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore(noSeed)
         yield* store.set(fromStrings("access-only", undefined))
         expect(texts(yield* store.get)).toEqual({ accessToken: "access-only", refreshToken: null })
       }))
 
     it.scoped("setting none clears a token", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore({ accessToken: "access-0", refreshToken: "refresh-0" })
         yield* store.set({ accessToken: Option.none(), refreshToken: Option.some(Redacted.make("refresh-0")) })
         expect(texts(yield* store.get)).toEqual({ accessToken: null, refreshToken: "refresh-0" })
@@ -82,7 +74,7 @@ const contract = (name: string, makeStore: MakeStore) =>
       }))
 
     it.scoped("the text 'undefined' is never returned as a token", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const seeded = yield* makeStore({ accessToken: "undefined", refreshToken: "undefined" })
         expect(texts(yield* seeded.get)).toEqual({ accessToken: null, refreshToken: null })
 
@@ -94,7 +86,7 @@ const contract = (name: string, makeStore: MakeStore) =>
       }))
 
     it.scoped("does not report its own writes as changes", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* makeStore(noSeed)
         const fiber = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
         yield* Effect.yieldNow() // let the subscriber subscribe
@@ -126,21 +118,20 @@ contract("custom", (seed) =>
   }))
 
 contract("browser cookie", (seed) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const jar = yield* installFakeBrowser("https:")
     for (const cookie of seedCookies(seed, true)) jar.document.cookie = cookie
     return yield* BrowserCookieStore.make({ projectId })
   }))
 
-contract("request", (seed) =>
-  RequestTokenStore.make(new Headers({ cookie: seedCookieHeader(seed) }), { projectId }))
+contract("request", (seed) => RequestTokenStore.make(new Headers({ cookie: seedCookieHeader(seed) }), { projectId }))
 
 contract("request (x-stack-auth)", (seed) =>
   RequestTokenStore.make(
     new Headers(
       seed.accessToken === "undefined" || seed.refreshToken === "undefined"
-        ? // a header with "undefined" is rejected, so that seed is carried by cookies instead
-          { cookie: seedCookieHeader(seed) }
+        // a header with "undefined" is rejected, so that seed is carried by cookies instead
+        ? { cookie: seedCookieHeader(seed) }
         : { "x-stack-auth": JSON.stringify(seed) }
     ),
     { projectId }

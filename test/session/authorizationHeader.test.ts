@@ -77,14 +77,16 @@ describe("the Authorization hand-over of the official SDK", () => {
 
   it("a stackauth_ credential that does not decode is a TokenStoreError naming the header, never its text", async () => {
     const secretish = Buffer.from("not json at all but secret-ish", "utf8").toString("base64")
-    for (const authorization of [
-      "Bearer stackauth_",
-      "Bearer stackauth_%%%not-base64%%%",
-      `Bearer stackauth_${secretish}`,
-      officialHeader([access, refresh]),
-      officialHeader({ accessToken: 42, refreshToken: refresh }),
-      officialHeader({ accessToken: "undefined", refreshToken: refresh })
-    ]) {
+    for (
+      const authorization of [
+        "Bearer stackauth_",
+        "Bearer stackauth_%%%not-base64%%%",
+        `Bearer stackauth_${secretish}`,
+        officialHeader([access, refresh]),
+        officialHeader({ accessToken: 42, refreshToken: refresh }),
+        officialHeader({ accessToken: "undefined", refreshToken: refresh })
+      ]
+    ) {
       const result = await read({ authorization })
       expect(Either.isLeft(result)).toBe(true)
       if (Either.isLeft(result)) {

@@ -14,8 +14,7 @@ const now = 1_700_000_000_000
 
 const jar = (entries: Record<string, string>): Cookies.CookieMap => new Map(Object.entries(entries))
 
-const structured = (refreshToken: string, updatedAtMillis: number) =>
-  JSON.stringify({ refresh_token: refreshToken, updated_at_millis: updatedAtMillis })
+const structured = (refreshToken: string, updatedAtMillis: number) => JSON.stringify({ refresh_token: refreshToken, updated_at_millis: updatedAtMillis })
 
 /** Splits a serialised cookie into its name, decoded value and attributes (lower-cased keys). */
 const inspect = (cookie: string) => {
@@ -55,13 +54,15 @@ describe("cookie names", () => {
   })
 
   it("recognises every refresh cookie of the project, and only those", () => {
-    for (const name of [
-      "stack-refresh",
-      "stack-refresh-proj-1",
-      "stack-refresh-proj-1--default",
-      "__Host-stack-refresh-proj-1--default",
-      Cookies.customRefreshCookieName(projectId, "example.com")
-    ]) expect(Cookies.isRefreshCookieName(name, projectId)).toBe(true)
+    for (
+      const name of [
+        "stack-refresh",
+        "stack-refresh-proj-1",
+        "stack-refresh-proj-1--default",
+        "__Host-stack-refresh-proj-1--default",
+        Cookies.customRefreshCookieName(projectId, "example.com")
+      ]
+    ) expect(Cookies.isRefreshCookieName(name, projectId)).toBe(true)
     for (const name of ["stack-access", "stack-refresh-proj-2--default", "stack-refresh-proj-1--other", "stack-is-https"]) {
       expect(Cookies.isRefreshCookieName(name, projectId)).toBe(false)
     }

@@ -61,18 +61,20 @@ describe("cross-tab sync under attack", () => {
       const store = yield* BrowserCookieStore.make({ projectId, crossTab: "broadcast" })
       const hostile = new BroadcastChannel(BrowserCookieStore.channelName(projectId))
       yield* Effect.addFinalizer(() => Effect.sync(() => hostile.close()))
-      for (const message of [
-        { accessToken: "evil-access", refreshToken: "evil-refresh" },
-        { type: BrowserCookieStore.changedMessage, accessToken: "evil-access", refreshToken: "evil-refresh" },
-        [BrowserCookieStore.changedMessage, "evil-refresh"],
-        `${BrowserCookieStore.changedMessage}:evil-refresh`,
-        null,
-        undefined,
-        42,
-        new Uint8Array(1024 * 1024),
-        "x".repeat(1024 * 1024),
-        BrowserCookieStore.changedMessage
-      ]) {
+      for (
+        const message of [
+          { accessToken: "evil-access", refreshToken: "evil-refresh" },
+          { type: BrowserCookieStore.changedMessage, accessToken: "evil-access", refreshToken: "evil-refresh" },
+          [BrowserCookieStore.changedMessage, "evil-refresh"],
+          `${BrowserCookieStore.changedMessage}:evil-refresh`,
+          null,
+          undefined,
+          42,
+          new Uint8Array(1024 * 1024),
+          "x".repeat(1024 * 1024),
+          BrowserCookieStore.changedMessage
+        ]
+      ) {
         hostile.postMessage(message)
       }
       yield* delivered
@@ -84,6 +86,5 @@ describe("cross-tab sync under attack", () => {
       hostile.postMessage(BrowserCookieStore.changedMessage)
       yield* delivered
       expect(texts(yield* store.get)).toEqual({ accessToken: "a-own", refreshToken: "r-own" })
-    })
-  )
+    }))
 })

@@ -35,7 +35,7 @@ const tokens: ReadonlyArray<readonly [string, string]> = [
   ["an array payload", `${header}.${b64u("[1,2]")}.s`],
   ["a null payload", `${header}.${b64u("null")}.s`],
   ["a number payload", `${header}.${b64u("42")}.s`],
-  ["a string payload", `${header}.${b64u('"x"')}.s`],
+  ["a string payload", `${header}.${b64u("\"x\"")}.s`],
   ["the empty string", ""],
   ["no dots", "abc"]
 ]

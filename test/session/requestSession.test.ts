@@ -12,8 +12,7 @@ import type { StoredTokens } from "../../src/session/TokenStore.js"
 import { accessToken, refreshTokenText, tokens, transportLayer } from "../support/fixtures.js"
 
 /** Transport + the light session over fixed tokens. */
-const requestSession = (initial: StoredTokens) =>
-  Layer.effect(Session, SessionModule.makeForRequest(initial)).pipe(Layer.provideMerge(transportLayer()))
+const requestSession = (initial: StoredTokens) => Layer.effect(Session, SessionModule.makeForRequest(initial)).pipe(Layer.provideMerge(transportLayer()))
 
 const current = Effect.flatMap(Session, (session) => session.current)
 const text = (token: Option.Option<Redacted.Redacted<string>>) => Option.getOrUndefined(Option.map(token, Redacted.value))

@@ -191,7 +191,11 @@ for (const kind of kinds) {
         refreshEndpoint(() => tokenResponse())
         const me = meEndpoint(() =>
           HttpResponse.json(
-            { code: "INVALID_PROJECT_FOR_ACCESS_TOKEN", error: "Access token not valid for this project.", details: { expected_project_id: projectId, actual_project_id: "internal" } },
+            {
+              code: "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+              error: "Access token not valid for this project.",
+              details: { expected_project_id: projectId, actual_project_id: "internal" }
+            },
             { status: 401, headers: { "x-stack-known-error": "INVALID_PROJECT_FOR_ACCESS_TOKEN" } }
           )
         )

@@ -47,8 +47,7 @@ const expectedAttributes = (maxAge: number, secure: boolean, domain?: string): R
 ]
 
 /** A `--custom-` cookie name carrying any bytes, as a planted cookie may. */
-const customName = (bytes: Uint8Array): string =>
-  `stack-refresh-${projectId}--custom-${encodeBase32(bytes, crockfordAlphabet.toUpperCase())}`
+const customName = (bytes: Uint8Array): string => `stack-refresh-${projectId}--custom-${encodeBase32(bytes, crockfordAlphabet.toUpperCase())}`
 
 /** Hostile texts: any UTF-16 (lone surrogates included), with the characters that end a cookie or a header. */
 const hostileText = fc.oneof(
@@ -84,29 +83,33 @@ describe("SetCookie.hostCookie: any name and value", () => {
 
 describe("SetCookie.domainCookie and domainName: a Domain is written only when it is a domain name", () => {
   it("accepts domain names, lower-cased", () => {
-    for (const [text, domain] of [["example.com", "example.com"], ["App.Example.COM", "app.example.com"], ["localhost", "localhost"], ["a-b.c1.io", "a-b.c1.io"]]) {
+    for (
+      const [text, domain] of [["example.com", "example.com"], ["App.Example.COM", "app.example.com"], ["localhost", "localhost"], ["a-b.c1.io", "a-b.c1.io"]]
+    ) {
       expect(SetCookie.domainName(text)).toEqual(Option.some(domain))
     }
   })
 
   it("refuses attribute injection, control characters, non-ASCII look-alikes and malformed names", () => {
-    for (const text of [
-      "app.example; max-age=31536000; samesite=none",
-      "app.example\r\nSet-Cookie: x=1",
-      "app.example\n",
-      "app example",
-      "app.example=",
-      ".example.com",
-      "example.com.",
-      "a..b",
-      "-a.example",
-      "a-.example",
-      "\u212Aelvin.example", // KELVIN SIGN lower-cases to an ASCII "k"
-      "ex\u00e4mple.com",
-      "x".repeat(64) + ".example",
-      `${"a.".repeat(127)}ab`,
-      ""
-    ]) expect(SetCookie.domainName(text)).toEqual(Option.none())
+    for (
+      const text of [
+        "app.example; max-age=31536000; samesite=none",
+        "app.example\r\nSet-Cookie: x=1",
+        "app.example\n",
+        "app example",
+        "app.example=",
+        ".example.com",
+        "example.com.",
+        "a..b",
+        "-a.example",
+        "a-.example",
+        "\u212Aelvin.example", // KELVIN SIGN lower-cases to an ASCII "k"
+        "ex\u00e4mple.com",
+        "x".repeat(64) + ".example",
+        `${"a.".repeat(127)}ab`,
+        ""
+      ]
+    ) expect(SetCookie.domainName(text)).toEqual(Option.none())
   })
 
   it("any domain text: either refused, or one cookie whose Domain is that lower-cased domain name", () => {
@@ -147,7 +150,9 @@ describe("the token writers: nothing decoded from a request reaches a header", (
 
   it("the OAuth verifier cookie of a state read from a callback URL is written as one cookie, whatever the state", () => {
     for (const state of ["x; Domain=evil.example; Max-Age=31536000", "x\r\nSet-Cookie: planted=1", "x=y"]) {
-      for (const cookie of [Cookies.serializeDeletion(Cookies.oauthVerifierCookieName(state), { secure: false }), Cookies.serializeOAuthVerifier(state, "v", true)]) {
+      for (
+        const cookie of [Cookies.serializeDeletion(Cookies.oauthVerifierCookieName(state), { secure: false }), Cookies.serializeOAuthVerifier(state, "v", true)]
+      ) {
         expect(acceptedByNode(cookie)).toBe(true)
         expect(attributesOf(cookie)).toEqual(cookie.includes("Max-Age=0") ? expectedAttributes(0, false) : expectedAttributes(3600, true))
         expect([...Cookies.parseCookieHeader(cookie.split("; ")[0])].map(([name]) => name)).toEqual([Cookies.oauthVerifierCookieName(state)])
@@ -168,7 +173,11 @@ describe("the token writers: nothing decoded from a request reaches a header", (
   })
 
   it("whatever cookies the request holds and whatever domains are configured, every string written is one cookie Node sends, with a configured Domain or none", () => {
-    const planted = fc.oneof(hostileText, fc.uint8Array({ maxLength: 40 }).map(customName), fc.domain().map((domain) => Cookies.customRefreshCookieName(projectId, domain)))
+    const planted = fc.oneof(
+      hostileText,
+      fc.uint8Array({ maxLength: 40 }).map(customName),
+      fc.domain().map((domain) => Cookies.customRefreshCookieName(projectId, domain))
+    )
     fc.assert(
       fc.property(
         fc.array(fc.tuple(planted, hostileText), { maxLength: 6 }),

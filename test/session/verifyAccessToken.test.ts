@@ -29,9 +29,7 @@ const countingEmulatorClient = (emulator: Emulator.Emulator) => {
       HttpClient.tapRequest(client, (request) =>
         Effect.sync(() => {
           if (request.url.includes("/.well-known/jwks.json")) fetches.push(request.url)
-        })
-      )
-    )
+        })))
   ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
   return { layer, fetches }
 }
@@ -58,12 +56,15 @@ const currentAccessToken = Effect.gen(function* () {
 let counter = 0
 const signUp = Effect.gen(function* () {
   counter += 1
-  const { userId } = yield* Password.signUpWithPassword({ email: `verify-${counter}@example.com`, password: "correct horse battery", noVerificationCallback: true })
+  const { userId } = yield* Password.signUpWithPassword({
+    email: `verify-${counter}@example.com`,
+    password: "correct horse battery",
+    noVerificationCallback: true
+  })
   return { userId, token: yield* currentAccessToken }
 })
 
-const verifyFlip = (token: string, options?: AccessTokenVerifier.VerifyOptions) =>
-  Effect.flip(AccessTokenVerifier.verifyAccessToken(token, options))
+const verifyFlip = (token: string, options?: AccessTokenVerifier.VerifyOptions) => Effect.flip(AccessTokenVerifier.verifyAccessToken(token, options))
 
 describe("verifyAccessToken with the emulator's tokens", () => {
   it.effect("a token the emulator issued verifies and yields its typed claims", () =>
@@ -248,8 +249,7 @@ describe("verifyAccessToken with the emulator's tokens", () => {
       yield* Effect.gen(function* () {
         const { token } = yield* signUp
         const claims = jose.decodeJwt(token)
-        const forge = (kid: string) =>
-          Effect.promise(() => new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid }).sign(privateKey))
+        const forge = (kid: string) => Effect.promise(() => new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid }).sign(privateKey))
         yield* AccessTokenVerifier.verifyAccessToken(token)
         expect(fetches).toHaveLength(1)
         const early = yield* verifyFlip(yield* forge("madeupkid001"))
@@ -346,8 +346,7 @@ const sign = (alg: "ES256" | "RS256", kid: string, key: CryptoKey, nowSeconds = 
       .sign(key)
   )
 
-const jwkOf = (key: CryptoKey, kid: string, alg: string) =>
-  Effect.promise(async () => ({ ...(await jose.exportJWK(key)), kid, alg }))
+const jwkOf = (key: CryptoKey, kid: string, alg: string) => Effect.promise(async () => ({ ...(await jose.exportJWK(key)), kid, alg }))
 
 describe("verifyAccessToken with key sets of the test", () => {
   it.effect("a key rotated in after the first fetch is found by exactly one refetch", () =>
@@ -412,8 +411,7 @@ describe("verifyAccessToken with key sets of the test", () => {
       const ec = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
       const keys: Array<jose.JWK> = [yield* jwkOf(strong.publicKey, "strong", "RS256")]
       // jose refuses to sign with a short RSA key, so the weak key is only published (WebCrypto made it)
-      const weakPair =
-        weak ??
+      const weakPair = weak ??
         (yield* Effect.promise(() =>
           crypto.subtle.generateKey(
             { name: "RSASSA-PKCS1-v1_5", modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },

@@ -15,9 +15,7 @@ export const countingClient = (emulator: Emulator.Emulator) => {
       HttpClient.tapRequest(client, (request) =>
         Effect.sync(() => {
           requests.push(`${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`)
-        })
-      )
-    )
+        })))
   ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
   const count = (key?: string) => (key === undefined ? requests.length : requests.filter((request) => request === key).length)
   return { layer, requests, count }

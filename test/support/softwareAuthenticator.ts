@@ -16,12 +16,7 @@
  * credential id). Every ceremony's options are recorded (`creations`, `requests`).
  */
 import { Effect, Layer } from "effect"
-import type {
-  AuthenticationCredential,
-  CreationOptions,
-  RegistrationCredential,
-  RequestOptions
-} from "../../src/auth/WebAuthnBrowser.js"
+import type { AuthenticationCredential, CreationOptions, RegistrationCredential, RequestOptions } from "../../src/auth/WebAuthnBrowser.js"
 import { WebAuthnBrowser, WebAuthnCeremonyError } from "../../src/auth/WebAuthnBrowser.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -83,8 +78,9 @@ export const encodeCbor = (value: CborValue): Uint8Array => {
   }
   if (value instanceof Uint8Array) return concat(head(2, value.length), value)
   if (Array.isArray(value)) return concat(head(4, value.length), ...value.map((item: CborValue) => encodeCbor(item)))
-  const entries: ReadonlyArray<readonly [number | string, CborValue]> =
-    value instanceof Map ? [...(value as ReadonlyMap<number | string, CborValue>)] : Object.entries(value)
+  const entries: ReadonlyArray<readonly [number | string, CborValue]> = value instanceof Map
+    ? [...(value as ReadonlyMap<number | string, CborValue>)]
+    : Object.entries(value)
   return concat(head(5, entries.length), ...entries.flatMap(([key, item]) => [encodeCbor(key), encodeCbor(item)]))
 }
 
@@ -101,8 +97,7 @@ export const rawSignatureToDer = (raw: Uint8Array): Uint8Array => {
   return concat(Uint8Array.of(0x30, sequence.length), sequence)
 }
 
-const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> =>
-  new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))
+const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))
 
 const uint32 = (value: number): Uint8Array => Uint8Array.of((value >>> 24) & 0xff, (value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff)
 
@@ -257,9 +252,9 @@ export class SoftwareAuthenticator {
           return failure !== undefined
             ? Effect.fail(failure)
             : Effect.tryPromise({
-                try: () => this.create(options),
-                catch: (cause) => new WebAuthnCeremonyError({ code: undefined, message: String(cause), cause })
-              })
+              try: () => this.create(options),
+              catch: (cause) => new WebAuthnCeremonyError({ code: undefined, message: String(cause), cause })
+            })
         }),
       authenticate: (options) =>
         Effect.suspend(() => {
@@ -268,9 +263,9 @@ export class SoftwareAuthenticator {
           return failure !== undefined
             ? Effect.fail(failure)
             : Effect.tryPromise({
-                try: () => this.get(options),
-                catch: (cause) => new WebAuthnCeremonyError({ code: undefined, message: String(cause), cause })
-              })
+              try: () => this.get(options),
+              catch: (cause) => new WebAuthnCeremonyError({ code: undefined, message: String(cause), cause })
+            })
         })
     })
   }

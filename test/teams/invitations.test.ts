@@ -47,8 +47,7 @@ describe("TeamInvitations", () => {
       expect(yield* within(ada.client)(TeamInvitations.list(team.id))).toEqual([])
       const unknown = yield* Effect.flip(within(bob.client)(TeamInvitations.details("j7evytqr28k4e9mbcqmxphcsgz8d718789k1shn5f135z")))
       expect(unknown._tag).toBe("VerificationCodeNotFound")
-    })
-  )
+    }))
 
   it.scoped("accepting as a member already changes nothing but uses the code", () =>
     Effect.gen(function* () {
@@ -60,8 +59,7 @@ describe("TeamInvitations", () => {
       yield* within(ada.client)(TeamInvitations.accept(code))
       expect((yield* within(ada.client)(Teams.listMine())).length).toBe(1)
       expect((yield* Effect.flip(within(ada.client)(TeamInvitations.checkCode(code))))._tag).toBe("VerificationCodeAlreadyUsed")
-    })
-  )
+    }))
 
   it.scoped("revoke: the code stops working; listing and revoking need the permissions", () =>
     Effect.gen(function* () {
@@ -81,8 +79,7 @@ describe("TeamInvitations", () => {
       yield* within(ada.client)(TeamInvitations.revoke(team.id, id))
       expect(yield* within(ada.client)(TeamInvitations.list(team.id))).toEqual([])
       expect((yield* Effect.flip(within(bob.client)(TeamInvitations.checkCode(code))))._tag).toBe("VerificationCodeNotFound")
-    })
-  )
+    }))
 
   it.scoped("an untrusted callback URL is refused; an anonymous invitee cannot accept", () =>
     Effect.gen(function* () {
@@ -101,8 +98,7 @@ describe("TeamInvitations", () => {
       const error = yield* Effect.flip(within(anonymous.client)(TeamInvitations.accept(code)))
       expect(error._tag).toBe("TeamInvitationRestrictedUserNotAllowed")
       expect(project.projectId).toBeDefined()
-    })
-  )
+    }))
 
   it.scoped("codes expire after 7 days; deleting the team voids its invitations", () =>
     Effect.gen(function* () {
@@ -119,8 +115,7 @@ describe("TeamInvitations", () => {
       const fresh = emulator.latestEmail({ email: "bob@example.com" })!.code!
       yield* within(ada.client)(Teams.delete(team.id))
       expect((yield* Effect.flip(within(bob.client)(TeamInvitations.accept(fresh))))._tag).toBe("VerificationCodeNotFound")
-    })
-  )
+    }))
 
   it.scoped("listMine shows invitations to the user's verified e-mails; acceptById joins; an unverified e-mail sees none", () =>
     Effect.gen(function* () {
@@ -141,8 +136,7 @@ describe("TeamInvitations", () => {
       expect((yield* within(bob.client)(Teams.listMine())).map((t) => t.id)).toEqual([team.id])
       expect(yield* within(bob.client)(TeamInvitations.listMine())).toEqual([])
       expect((yield* Effect.flip(within(bob.client)(TeamInvitations.acceptById(id))))._tag).toBe("VerificationCodeNotFound")
-    })
-  )
+    }))
 
   it.scoped("the service's 400 texts: both or neither list filter, revoke without team_id, client profiles without team_id", () =>
     Effect.gen(function* () {
@@ -158,6 +152,5 @@ describe("TeamInvitations", () => {
       expect([revoke.status, revoke.text]).toEqual([400, "team_id is required for deleting a team invitation"])
       const profiles = yield* send(emulator, { path: "/api/v1/team-member-profiles", headers })
       expect([profiles.status, profiles.text]).toEqual([400, "team_id is required for access type client"])
-    })
-  )
+    }))
 })

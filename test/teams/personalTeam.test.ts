@@ -20,8 +20,7 @@ describe("create_team_on_sign_up", () => {
       expect(teams.map((team) => team.displayName)).toEqual(["ada@example.com's Team"])
       const user = Option.getOrThrow(yield* within(ada.client)(Users.getCurrent()))
       expect(user.selectedTeamId).toBe(teams[0]!.id)
-    })
-  )
+    }))
 
   it.scoped("magic-link sign-up gets one too, a server create does not (as on the service); with the switch off, nobody does", () =>
     Effect.gen(function* () {
@@ -33,7 +32,11 @@ describe("create_team_on_sign_up", () => {
 
       const client = yield* Layer.build(
         Layer.merge(
-          Stack.layerClient({ projectId: on.project.projectId, publishableClientKey: on.project.publishableClientKey, httpClient: Emulator.layerHttpClient(on.emulator) }),
+          Stack.layerClient({
+            projectId: on.project.projectId,
+            publishableClientKey: on.project.publishableClientKey,
+            httpClient: Emulator.layerHttpClient(on.emulator)
+          }),
           HandlerUrls.layer({ appUrl })
         )
       )
@@ -46,15 +49,18 @@ describe("create_team_on_sign_up", () => {
       const off = yield* setup({ createTeamOnSignUp: false })
       const dan = yield* off.signUp("dan@example.com")
       expect(yield* within(dan.client)(Teams.listMine())).toEqual([])
-    })
-  )
+    }))
 
   it.scoped("anonymous sign-up gets 'Personal Team'; upgrading with a password names it after the e-mail", () =>
     Effect.gen(function* () {
       const { emulator, project } = yield* setup({ createTeamOnSignUp: true })
       const client = yield* Layer.build(
         Layer.merge(
-          Stack.layerClient({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, httpClient: Emulator.layerHttpClient(emulator) }),
+          Stack.layerClient({
+            projectId: project.projectId,
+            publishableClientKey: project.publishableClientKey,
+            httpClient: Emulator.layerHttpClient(emulator)
+          }),
           HandlerUrls.layer({ appUrl })
         )
       )
@@ -64,6 +70,5 @@ describe("create_team_on_sign_up", () => {
       yield* within(client)(Password.signUpWithPassword({ email: "eve@example.com", password: "correct horse battery" }))
       const after = yield* within(client)(Teams.listMine())
       expect(after.map((team) => [team.id, team.displayName])).toEqual([[before[0]!.id, "eve@example.com's Team"]])
-    })
-  )
+    }))
 })

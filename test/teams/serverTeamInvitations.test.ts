@@ -22,7 +22,11 @@ describe("ServerTeamInvitations", () => {
 
       const id = yield* run(ServerTeamInvitations.send({ teamId: team.id, email: "bob@example.com", callbackUrl }))
       const listed = yield* run(ServerTeamInvitations.list(team.id))
-      expect(listed.map((invitation) => [invitation.id, invitation.recipientEmail, invitation.teamDisplayName])).toEqual([[id, "bob@example.com", "Ada's Team"]])
+      expect(listed.map((invitation) => [invitation.id, invitation.recipientEmail, invitation.teamDisplayName])).toEqual([[
+        id,
+        "bob@example.com",
+        "Ada's Team"
+      ]])
       // the member's own view lists the same invitation
       expect((yield* within(ada.client)(TeamInvitations.list(team.id))).map((invitation) => invitation.id)).toEqual([id])
 
@@ -33,8 +37,7 @@ describe("ServerTeamInvitations", () => {
       yield* run(ServerTeamInvitations.revoke(team.id, id))
       expect(yield* run(ServerTeamInvitations.list(team.id))).toEqual([])
       expect(yield* run(ServerTeamInvitations.listMine(bob.userId))).toEqual([])
-    })
-  )
+    }))
 
   it.scoped("an unknown team is TeamNotFound for send and list", () =>
     Effect.gen(function* () {
@@ -44,6 +47,5 @@ describe("ServerTeamInvitations", () => {
       expect(sent._tag).toBe("TeamNotFound")
       const listed = yield* Effect.flip(within(server)(ServerTeamInvitations.list(teamId)))
       expect(listed._tag).toBe("TeamNotFound")
-    })
-  )
+    }))
 })

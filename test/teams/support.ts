@@ -31,7 +31,4 @@ export const setup = (config: Partial<ProjectConfig> = { clientTeamCreationEnabl
   })
 
 /** Runs an effect with a built context. */
-export const within =
-  <R>(context: Context.Context<R>) =>
-  <A, E>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E> =>
-    Effect.provide(effect, context)
+export const within = <R>(context: Context.Context<R>) => <A, E>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E> => Effect.provide(effect, context)

@@ -39,8 +39,7 @@ describe("TeamApiKeys", () => {
       expect((yield* Effect.flip(within(server)(ServerTeamApiKeys.check(value))))._tag).toBe("ApiKeyRevoked")
       expect(yield* within(server)(ServerTeamApiKeys.checkOrNone(value))).toEqual(Option.none())
       expect(Option.isSome(yield* within(server)(ServerTeamApiKeys.checkOrNone(first.value)))).toBe(true)
-    })
-  )
+    }))
 
   it.scoped("an owner naming a user, or both, is refused before any request", () =>
     Effect.gen(function* () {
@@ -57,8 +56,7 @@ describe("TeamApiKeys", () => {
       const asUserKey = yield* Effect.flip(within(ada.client)(UserApiKeys.create({ owner: { teamId }, description: "t", expiresAt: null })))
       expect(asUserKey._tag).toBe("InvalidArgument")
       expect(requests()).toBe(before)
-    })
-  )
+    }))
 
   it.scoped("without $manage_api_keys (or outside the team) every call is ApiKeyNotFound; the switch off is TeamApiKeysNotEnabled", () =>
     Effect.gen(function* () {
@@ -79,8 +77,7 @@ describe("TeamApiKeys", () => {
       const other = yield* within(carol.client)(Teams.create({ displayName: "Carol's Team" }))
       const disabled = yield* Effect.flip(within(carol.client)(TeamApiKeys.list(other.id)))
       expect(disabled._tag).toBe("TeamApiKeysNotEnabled")
-    })
-  )
+    }))
 
   it.scoped("an expired key checks as ApiKeyExpired; deleting the team deletes its keys", () =>
     Effect.gen(function* () {
@@ -96,6 +93,5 @@ describe("TeamApiKeys", () => {
       expect((yield* Effect.flip(within(server)(ServerTeamApiKeys.check(short.value))))._tag).toBe("ApiKeyExpired")
       yield* within(server)(ServerTeams.delete(team.id))
       expect((yield* Effect.flip(within(server)(ServerTeamApiKeys.check(lasting.value))))._tag).toBe("ApiKeyNotFound")
-    })
-  )
+    }))
 })

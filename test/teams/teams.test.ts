@@ -19,8 +19,7 @@ describe("Teams (client)", () => {
       const error = yield* Effect.flip(within(ada.client)(Teams.create({ displayName: "Nope" })))
       expect(error._tag).toBe("ClientTeamCreationDisabled")
       expect(error.message).toBe("Client team creation is disabled for this project")
-    })
-  )
+    }))
 
   it.scoped("create → listMine → get → update → select → delete; the creator holds the creator defaults", () =>
     Effect.gen(function* () {
@@ -53,8 +52,7 @@ describe("Teams (client)", () => {
       expect(user.selectedTeam).toBeNull()
       expect(user.selectedTeamId).toBeNull()
       expect(state.permissions.teamGrants.has(team.id)).toBe(false)
-    })
-  )
+    }))
 
   it.scoped("a non-member gets TeamMembershipNotFound; a member without $update_team/$delete_team gets TeamPermissionRequired", () =>
     Effect.gen(function* () {
@@ -77,8 +75,7 @@ describe("Teams (client)", () => {
       expect(update.message).toBe(`User ${bob.userId} does not have permission $update_team in team ${team.id}.`)
       expect((yield* Effect.flip(within(bob.client)(Teams.delete(team.id))))._tag).toBe("TeamPermissionRequired")
       expect((yield* Effect.flip(within(bob.client)(Teams.removeMember(team.id, ada.userId))))._tag).toBe("TeamPermissionRequired")
-    })
-  )
+    }))
 
   it.scoped("leave: the member's grants, profile and selection go; leaving twice is TeamMembershipNotFound", () =>
     Effect.gen(function* () {
@@ -102,8 +99,7 @@ describe("Teams (client)", () => {
       yield* within(server)(ServerTeams.addMember(team.id, bob.userId))
       const profile = yield* within(bob.client)(TeamMemberProfiles.get(team.id))
       expect(profile.displayName).toBeNull()
-    })
-  )
+    }))
 
   it.scoped("an admin removes another member (client, $remove_members)", () =>
     Effect.gen(function* () {
@@ -115,8 +111,7 @@ describe("Teams (client)", () => {
       yield* within(ada.client)(Teams.removeMember(team.id, bob.userId))
       expect((yield* within(ada.client)(TeamMemberProfiles.list(team.id))).map((p) => p.userId)).toEqual([ada.userId])
       expect((yield* Effect.flip(within(ada.client)(Teams.removeMember(team.id, bob.userId))))._tag).toBe("TeamMembershipNotFound")
-    })
-  )
+    }))
 
   it.scoped("cache: 20 concurrent listMine send one request; a create invalidates, the next read is fresh", () =>
     Effect.gen(function* () {
@@ -134,8 +129,7 @@ describe("Teams (client)", () => {
       const fresh = yield* run(Teams.listMine())
       expect(fresh.map((t) => t.displayName)).toEqual(["One", "Two"])
       expect(requests() - before).toBe(3)
-    })
-  )
+    }))
 
   it.scoped("a client-set team image must be a base64 image", () =>
     Effect.gen(function* () {
@@ -145,8 +139,7 @@ describe("Teams (client)", () => {
       expect(error._tag).toBe("InvalidProfileImageUrl")
       const team = yield* within(ada.client)(Teams.create({ displayName: "T", profileImageUrl: "data:image/png;base64,iVBORw0KGgo=" }))
       expect(team.profileImageUrl).toBe("data:image/png;base64,iVBORw0KGgo=")
-    })
-  )
+    }))
 })
 
 describe("TeamMemberProfiles", () => {
@@ -178,8 +171,7 @@ describe("TeamMemberProfiles", () => {
       const updated = yield* within(server)(ServerTeams.updateMemberProfile(team.id, bob.userId, { displayName: "Robert" }))
       expect(updated.displayName).toBe("Robert")
       expect((yield* within(server)(ServerTeams.getMemberProfile(team.id, bob.userId))).user.id).toBe(bob.userId)
-    })
-  )
+    }))
 
   it.scoped("without $read_members a member sees only itself; a non-member sees nothing", () =>
     Effect.gen(function* () {
@@ -197,8 +189,7 @@ describe("TeamMemberProfiles", () => {
       expect((yield* Effect.flip(within(carol.client)(TeamMemberProfiles.updateMine(team.id, { displayName: "x" }))))._tag).toBe(
         "TeamMembershipNotFound"
       )
-    })
-  )
+    }))
 })
 
 describe("ServerTeams", () => {
@@ -243,8 +234,7 @@ describe("ServerTeams", () => {
       expect(gone.message).toBe(`Team ${team.id} not found.`)
       expect((yield* Effect.flip(run(ServerTeams.delete(team.id))))._tag).toBe("TeamNotFound")
       expect(yield* within(ada.client)(Teams.listMine())).toEqual([])
-    })
-  )
+    }))
 
   it.scoped("create_team_on_sign_up: a user created by the server gets no personal team (as on the service); an anonymous sign-up's is renamed on upgrade", () =>
     Effect.gen(function* () {
@@ -264,6 +254,5 @@ describe("ServerTeams", () => {
       expect(personal!.displayName).toBe("Personal Team")
       yield* within(server)(ServerUsers.update(anonymousId, { isAnonymous: false, displayName: "Eve" }))
       expect((yield* within(server)(ServerTeams.get(personal!.id))).displayName).toBe("Eve's Team")
-    })
-  )
+    }))
 })

@@ -32,8 +32,10 @@ describe("AccessTokenVerifier types", () => {
   it("claims are typed in the domain: dates, nullable profile fields, the restriction reason", () => {
     expectTypeOf<AccessTokenVerifier.AccessTokenClaims["expiresAt"]>().toEqualTypeOf<Date>()
     expectTypeOf<AccessTokenVerifier.AccessTokenClaims["primaryEmail"]>().toEqualTypeOf<string | null>()
-    expectTypeOf<AccessTokenVerifier.AccessTokenClaims["restrictedReason"]>().toEqualTypeOf<{
-      readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator"
-    } | null>()
+    expectTypeOf<AccessTokenVerifier.AccessTokenClaims["restrictedReason"]>().toEqualTypeOf<
+      {
+        readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator"
+      } | null
+    >()
   })
 })

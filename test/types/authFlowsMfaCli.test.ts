@@ -117,8 +117,8 @@ describe("CLI login", () => {
       | KnownErrors.InvalidScope
       | SessionError<KnownErrors.RefreshTokenNotFoundOrExpired | KnownErrors.ProviderRejected>
       | ConfigurationError<
-          KnownErrors.InvalidOauthClientIdOrSecret | KnownErrors.InvalidPublishableClientKey | KnownErrors.PublishableClientKeyRequiredForProject
-        >
+        KnownErrors.InvalidOauthClientIdOrSecret | KnownErrors.InvalidPublishableClientKey | KnownErrors.PublishableClientKeyRequiredForProject
+      >
       | ClientCommon
       | Transport
       | InvalidArgument

@@ -12,16 +12,7 @@ import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type { Session } from "../../src/session/Session.js"
 import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
-import type {
-  ClientCommon,
-  ErrorOf,
-  RequirementsOf,
-  ServerCommon,
-  SessionCommon,
-  SuccessOf,
-  Transport,
-  VerificationCodeErrors
-} from "./support.js"
+import type { ClientCommon, ErrorOf, RequirementsOf, ServerCommon, SessionCommon, SuccessOf, Transport, VerificationCodeErrors } from "./support.js"
 
 /** A call on the signed-in session: the access token's errors, a failed refresh, no user. */
 type SignedInCommon = SessionCommon | UserNotSignedIn

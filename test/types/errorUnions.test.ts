@@ -103,8 +103,9 @@ describe("grouped errors are matched by tag, then by reason", () => {
 
   it("a SessionError's reason narrows by _tag", () => {
     const caught = Users.updateCurrent({ displayName: "Ada" }).pipe(
-      Effect.catchTag("SessionError", (error) =>
-        error.reason._tag === "AccessTokenExpired" ? Effect.succeed(error.reason.details.expired_at_millis) : Effect.fail(error)
+      Effect.catchTag(
+        "SessionError",
+        (error) => error.reason._tag === "AccessTokenExpired" ? Effect.succeed(error.reason.details.expired_at_millis) : Effect.fail(error)
       )
     )
     expectTypeOf<SuccessOf<typeof caught>>().toEqualTypeOf<SuccessOf<ReturnType<typeof Users.updateCurrent>> | number | null | undefined>()

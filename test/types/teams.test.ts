@@ -17,16 +17,7 @@ import type * as TeamInvitations from "../../src/teams/TeamInvitations.js"
 import type * as TeamMemberProfiles from "../../src/teams/TeamMemberProfiles.js"
 import type * as Teams from "../../src/teams/Teams.js"
 import type { CallbackUrlRequired } from "../../src/core/HandlerUrls.js"
-import type {
-  ClientCommon,
-  ErrorOf,
-  RequirementsOf,
-  ServerCommon,
-  SessionCommon,
-  SuccessOf,
-  Transport,
-  VerificationCodeErrors
-} from "./support.js"
+import type { ClientCommon, ErrorOf, RequirementsOf, ServerCommon, SessionCommon, SuccessOf, Transport, VerificationCodeErrors } from "./support.js"
 
 /** A call on the signed-in session: the access token's errors, a failed refresh, no user. */
 type SignedIn = ClientCommon | SessionCommon | UserNotSignedIn | Transport
@@ -113,7 +104,12 @@ describe("TeamInvitations", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.checkCode>>>().toEqualTypeOf<
       ClientCommon | SessionCommon | Transport | InvalidArgument | VerificationCodeErrors
     >()
-    type Invitee = SignedIn | InvalidArgument | VerificationCodeErrors | KnownErrors.UserAuthenticationRequired | KnownErrors.TeamInvitationRestrictedUserNotAllowed
+    type Invitee =
+      | SignedIn
+      | InvalidArgument
+      | VerificationCodeErrors
+      | KnownErrors.UserAuthenticationRequired
+      | KnownErrors.TeamInvitationRestrictedUserNotAllowed
     expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.details>>>().toEqualTypeOf<Invitee>()
     expectTypeOf<SuccessOf<ReturnType<typeof TeamInvitations.details>>>().toEqualTypeOf<TeamInvitations.InvitationDetails>()
     expectTypeOf<ErrorOf<ReturnType<typeof TeamInvitations.accept>>>().toEqualTypeOf<Invitee | KnownErrors.ItemQuantityInsufficientAmount>()
@@ -162,7 +158,13 @@ describe("ServerTeams", () => {
 
 describe("TeamApiKeys", () => {
   type NotValid = KnownErrors.ApiKeyNotFound | KnownErrors.WrongApiKeyType | KnownErrors.ApiKeyRevoked | KnownErrors.ApiKeyExpired
-  type Managed = SignedIn | InvalidArgument | TeamApiKeys.TeamApiKeysNotEnabled | KnownErrors.ApiKeyNotFound | KnownErrors.UserAuthenticationRequired | KnownErrors.TeamNotFound
+  type Managed =
+    | SignedIn
+    | InvalidArgument
+    | TeamApiKeys.TeamApiKeysNotEnabled
+    | KnownErrors.ApiKeyNotFound
+    | KnownErrors.UserAuthenticationRequired
+    | KnownErrors.TeamNotFound
 
   it("create rejects a user owner (InvalidArgument); the answer holds the full (redacted) value", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof TeamApiKeys.create>>>().toEqualTypeOf<Managed>()

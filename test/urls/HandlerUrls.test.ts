@@ -54,8 +54,7 @@ describe("HandlerUrls", () => {
         Effect.provide(HandlerUrls.layer({ appUrl: new URL("https://app.example.com"), magicLinkCallback: "/in" }))
       )
       expect(overridden).toBe("https://app.example.com/in")
-    })
-  )
+    }))
 
   it.effect("an explicit URL wins; absolute ones need no base; the #hash is dropped", () =>
     Effect.gen(function* () {
@@ -66,8 +65,7 @@ describe("HandlerUrls", () => {
         Effect.provide(HandlerUrls.layer({ appUrl: "https://app.example.com" }))
       )
       expect(relative).toBe("https://app.example.com/custom")
-    })
-  )
+    }))
 
   it.effect("with neither an app URL nor a browser location, a default fails with CallbackUrlRequired", () =>
     Effect.gen(function* () {
@@ -76,7 +74,7 @@ describe("HandlerUrls", () => {
       expect(error._tag).toBe("CallbackUrlRequired")
       expect(error.message).toBe(
         "verificationCallbackUrl option is required in a non-browser environment. Pass verificationCallbackUrl (an absolute URL), or provide " +
-          'HandlerUrls.layer({ appUrl: "https://your.app" }) so the emailVerification page (/handler/email-verification) is resolved against your app.'
+          "HandlerUrls.layer({ appUrl: \"https://your.app\" }) so the emailVerification page (/handler/email-verification) is resolved against your app."
       )
       if (error._tag === "CallbackUrlRequired") expect(error.handler).toBe("emailVerification")
       // the service alone (paths, no app URL) does not help either
@@ -84,8 +82,7 @@ describe("HandlerUrls", () => {
         HandlerUrls.callbackUrl("passwordReset", "callbackUrl").pipe(Effect.provide(HandlerUrls.layer()))
       )
       expect(withService._tag).toBe("CallbackUrlRequired")
-    })
-  )
+    }))
 
   it.effect("in a browser the base is globalThis.location, and after_auth_return_to is kept", () =>
     withLocation(
@@ -99,8 +96,7 @@ describe("HandlerUrls", () => {
         )
         expect(withApp).toBe("https://app.example.com/handler/email-verification?after_auth_return_to=%2Fcart")
       })
-    )
-  )
+    ))
 
   it.effect("a malformed app URL is an InvalidArgument", () =>
     Effect.gen(function* () {
@@ -108,6 +104,5 @@ describe("HandlerUrls", () => {
       expect(Either.isLeft(result) && result.left._tag).toBe("InvalidArgument")
       const ok = yield* HandlerUrls.make({ appUrl: "https://a.example.com" })
       expect(Option.getOrThrow(ok.appUrl)).toBe("https://a.example.com")
-    })
-  )
+    }))
 })

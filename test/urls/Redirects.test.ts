@@ -87,7 +87,7 @@ describe("HandlerUrls pages", () => {
 
 describe("Redirects", () => {
   it.effect("waits 2000 ms on the Clock after navigating, then completes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/dashboard")
       const fiber = yield* Effect.fork(Redirects.redirectToHome().pipe(Effect.provide(layer)))
       yield* TestClock.adjust("1999 millis")
@@ -100,7 +100,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("the wait is configurable per method; the none method neither navigates nor waits", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/", { wait: "500 millis" })
       const fiber = yield* Effect.fork(Redirects.redirectToSignUp().pipe(Effect.provide(layer)))
       yield* TestClock.adjust("499 millis")
@@ -120,7 +120,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("sign-in, sign-up, onboarding and sign-out carry after_auth_return_to = the current page", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/orders/7?tab=items#top", instant)
       yield* Redirects.redirectToSignIn().pipe(Effect.provide(layer))
       yield* Redirects.redirectToSignUp({ replace: true }).pipe(Effect.provide(layer))
@@ -136,7 +136,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("a page that already carries after_auth_return_to passes it on; noRedirectBack adds nothing; other pages add nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/handler/sign-up?after_auth_return_to=%2Fcart", instant)
       yield* Redirects.redirectToSignIn().pipe(Effect.provide(layer))
       yield* Redirects.redirectToSignIn({ noRedirectBack: true }).pipe(Effect.provide(layer))
@@ -151,7 +151,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("after sign-in / sign-up: after_auth_return_to when present, else the configured pages", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const urls = HandlerUrls.layer({ afterSignIn: "/welcome-back", afterSignOut: "/bye" })
       const returning = recorder("https://app.example.com/handler/sign-in?after_auth_return_to=%2Forders%2F7%3Ftab%3Ditems", instant)
       yield* Redirects.redirectToAfterSignIn().pipe(Effect.provide(Layer.merge(returning.layer, urls)))
@@ -173,7 +173,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("an untrusted after_auth_return_to fails with UntrustedRedirectUrl and navigates nowhere", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const evil of ["//evil.com", "https://evil.com/", "javascript:alert(1)", "/%2F%2Fevil.com", "https://app.example.com@evil.com"]) {
         const { navigations, layer } = recorder(
           `https://app.example.com/handler/sign-in?after_auth_return_to=${encodeURIComponent(evil)}`,
@@ -187,7 +187,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("redirectToUrl: same origin and trusted domains pass; other origins only when trusted", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/", instant)
       yield* Redirects.redirectToUrl("https://app.example.com/settings").pipe(Effect.provide(layer))
       yield* Redirects.redirectToUrl(new URL("https://app.example.com/u")).pipe(Effect.provide(layer))
@@ -203,7 +203,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("the app URL of HandlerUrls is the origin when the current page is unknown", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder(undefined, instant)
       const urls = HandlerUrls.layer({ appUrl: "https://app.example.com" })
       yield* Redirects.redirectToUrl("https://app.example.com/x").pipe(Effect.provide(Layer.merge(layer, urls)))
@@ -215,7 +215,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("a handler page on another origin needs a trusted domain, and gets the absolute current URL as return-to", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/orders?x=1", instant)
       const urls = HandlerUrls.layer({ signIn: "https://auth.example.com/handler/sign-in" })
       const refused = yield* Effect.flip(Redirects.redirectToSignIn().pipe(Effect.provide(Layer.merge(layer, urls))))
@@ -228,7 +228,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("urlFor computes the checked target without navigating", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/a?b=c", instant)
       const url = yield* Redirects.urlFor("signIn").pipe(Effect.provide(layer))
       expect(url).toBe("/handler/sign-in?after_auth_return_to=%2Fa%3Fb%3Dc")
@@ -237,7 +237,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("the CLI confirmation page takes the login code", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const withApp = yield* Redirects.cliAuthConfirmUrl("abc123").pipe(
         Effect.provide(Layer.merge(HandlerUrls.layer({ appUrl: "https://app.example.com" }), Redirects.layerMethod(Redirects.methodNone)))
       )
@@ -255,7 +255,7 @@ describe("Redirects", () => {
 
   it.effect("window method: location.assign, or location.replace with replace: true; it waits too", () =>
     withLocation("https://app.example.com/page", (calls) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         // the default method is the window method
         const fiber = yield* Effect.fork(Redirects.redirectToSignIn())
         yield* TestClock.adjust("2 seconds")
@@ -264,11 +264,10 @@ describe("Redirects", () => {
         yield* TestClock.adjust("2 seconds")
         yield* Fiber.join(replaced)
         expect(calls).toEqual(["assign /handler/sign-in?after_auth_return_to=%2Fpage", "replace /handler/error"])
-      })
-    ))
+      })))
 
   it.effect("window method outside a browser: RedirectUnavailable, not a defect", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect((globalThis as { location?: unknown }).location).toBeUndefined()
       expect((globalThis as { window?: unknown }).window).toBeUndefined()
       const error = yield* Effect.flip(Redirects.redirectToSignIn())
@@ -281,7 +280,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("framework method: router.push / router.replace (awaited); a throwing or rejecting router is RedirectFailed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const calls: Array<string> = []
       const router = {
         push: (url: string) => Promise.resolve().then(() => void calls.push(`push ${url}`)),
@@ -293,7 +292,12 @@ describe("Redirects", () => {
       expect(calls).toEqual(["push /handler/sign-in?after_auth_return_to=%2Fp", "replace /"])
 
       const throwing = Redirects.methodFramework(
-        { push: () => { throw new Error("router not mounted") }, replace: () => Promise.reject(new Error("aborted")) },
+        {
+          push: () => {
+            throw new Error("router not mounted")
+          },
+          replace: () => Promise.reject(new Error("aborted"))
+        },
         { currentUrl: () => "https://app.example.com/", wait: 0 }
       )
       const pushed = yield* Effect.flip(Redirects.redirectToHome().pipe(Effect.provide(Redirects.layerMethod(throwing))))
@@ -303,7 +307,7 @@ describe("Redirects", () => {
     }))
 
   it.effect("a current-URL reader that throws or returns garbage means 'unknown page'", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const navigations: Array<string> = []
       const method = Redirects.methodCustom((url) => void navigations.push(url), {
         currentUrl: () => {
@@ -320,7 +324,7 @@ describe("Redirects", () => {
 
 describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)", () => {
   it.effect("reads the current page and replaces through the method; failures become NavigationUnavailable", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const navigations: Array<Navigation> = []
       const method = Redirects.methodCustom((url, { replace }) => void navigations.push({ url, replace }), {
         currentUrl: () => "https://app.example.com/p",
@@ -339,7 +343,7 @@ describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)"
     }))
 
   it.effect("GetUser's navigation passes the trusted-URL check: an untrusted target navigates nowhere", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const navigations: Array<Navigation> = []
       const method = Redirects.methodCustom((url, { replace }) => void navigations.push({ url, replace }), {
         currentUrl: () => "https://app.example.com/p",
@@ -368,7 +372,7 @@ describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)"
 
 describe("one navigation service: GetUser.getUser({ or: 'redirect' }) navigates through the RedirectMethod", () => {
   it.scoped("getUser({ or: 'redirect' }) navigates through the app's RedirectMethod when no Navigation is given", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
       const { navigations, layer } = recorder("https://app.example.com/dashboard?tab=2", instant)
@@ -385,7 +389,7 @@ describe("one navigation service: GetUser.getUser({ or: 'redirect' }) navigates 
     }))
 
   it.scoped("getUser({ or: 'redirect' }) with the none method (current page unknown) fails with NavigationUnavailable and navigates nowhere", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
       const error = yield* Effect.flip(

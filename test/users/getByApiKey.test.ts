@@ -23,8 +23,7 @@ describe("getByApiKey", () => {
       expect(yield* within(server)(ServerUsers.getByApiKey("sk_not_a_key"))).toEqual(Option.none())
       yield* within(ada.client)(UserApiKeys.revoke(key.id))
       expect(yield* within(server)(ServerUsers.getByApiKey(key.value))).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.scoped("ServerTeams.getByApiKey gives the key's team; a user key gives none", () =>
     Effect.gen(function* () {
@@ -37,14 +36,12 @@ describe("getByApiKey", () => {
       const found = yield* within(server)(ServerTeams.getByApiKey(teamKey.value))
       expect(Option.getOrThrow(found)).toMatchObject({ id: team.id, displayName: "Ada's Team" })
       expect(yield* within(server)(ServerTeams.getByApiKey(userKey.value))).toEqual(Option.none())
-    })
-  )
+    }))
 
   it.scoped("with user API keys off, getByApiKey fails with UserApiKeysNotEnabled", () =>
     Effect.gen(function* () {
       const { server } = yield* setup({ allowUserApiKeys: false })
       const error = yield* Effect.flip(within(server)(ServerUsers.getByApiKey("sk_anything")))
       expect(error._tag).toBe("UserApiKeysNotEnabled")
-    })
-  )
+    }))
 })

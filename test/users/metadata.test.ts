@@ -44,8 +44,7 @@ describe("schema-typed metadata", () => {
       const typed = Option.getOrThrow(yield* within(ada.client)(AppMetadata.Users.getCurrent()))
       expect(typed.clientMetadata).toEqual(dark)
       expect(typed.primaryEmail).toBe("ada@example.com")
-    })
-  )
+    }))
 
   it.scoped("metadata never set (null) reads as withDefault's value; null stays null under a NullOr schema", () =>
     Effect.gen(function* () {
@@ -55,8 +54,7 @@ describe("schema-typed metadata", () => {
       expect(user.clientMetadata).toEqual({ theme: "light", since: new Date(0) })
       expect(user.clientReadOnlyMetadata).toBeNull()
       expect(user.serverMetadata).toBeNull()
-    })
-  )
+    }))
 
   it.scoped("a stored value that does not match its schema fails with MetadataDecodeError naming the user and the field", () =>
     Effect.gen(function* () {
@@ -76,8 +74,7 @@ describe("schema-typed metadata", () => {
       // and the client's own read names the same field
       const clientError = yield* Effect.flip(within(ada.client)(AppMetadata.Users.getCurrent()))
       expect(clientError).toMatchObject({ _tag: "MetadataDecodeError", owner: "user", id: ada.userId, field: "clientReadOnlyMetadata" })
-    })
-  )
+    }))
 
   it.scoped("an update whose metadata does not encode fails with InvalidArgument before any request", () =>
     Effect.gen(function* () {
@@ -92,8 +89,7 @@ describe("schema-typed metadata", () => {
       )
       expect(serverError).toMatchObject({ _tag: "InvalidArgument", argument: "serverMetadata" })
       expect(requests()).toBe(before)
-    })
-  )
+    }))
 
   it.scoped("server updates encode all three kinds; list decodes every user of the page", () =>
     Effect.gen(function* () {
@@ -111,8 +107,7 @@ describe("schema-typed metadata", () => {
       const page = yield* within(server)(AppMetadata.ServerUsers.list())
       expect(page.items.map((user) => user.clientMetadata.theme).sort()).toEqual(["dark", "light"])
       expect(Option.isNone(page.nextCursor)).toBe(true)
-    })
-  )
+    }))
 
   it.scoped("server create encodes the input; the lazy stream decodes every user it pulls", () =>
     Effect.gen(function* () {
@@ -124,8 +119,7 @@ describe("schema-typed metadata", () => {
       expect((yield* within(server)(ServerUsers.getById(created.id))).clientMetadata).toEqual({ theme: "dark", since: "2026-01-02T03:04:05.000Z" })
       const streamed = yield* within(server)(Stream.runCollect(AppMetadata.ServerUsers.stream({ limit: 1 })))
       expect(Chunk.toReadonlyArray(streamed).map((user) => user.clientMetadata.since)).toEqual([dark.since])
-    })
-  )
+    }))
 
   it.scoped("teams: client and server metadata are encoded and decoded, and a user's selectedTeam is decoded with the team schemas", () =>
     Effect.gen(function* () {
@@ -146,8 +140,7 @@ describe("schema-typed metadata", () => {
       const error = yield* Effect.flip(within(ada.client)(AppMetadata.Teams.get(team.id)))
       expect(error).toMatchObject({ _tag: "MetadataDecodeError", owner: "team", id: team.id, field: "clientMetadata" })
       expect((yield* within(ada.client)(Teams.get(team.id))).clientMetadata).toBe("not an object")
-    })
-  )
+    }))
 
   it.scoped("getUser keeps its policies and decodes the user", () =>
     Effect.gen(function* () {
@@ -158,8 +151,7 @@ describe("schema-typed metadata", () => {
       const returned = yield* within(ada.client)(AppMetadata.getUser())
       expect(Option.map(returned, (user) => user.clientMetadata.theme)).toEqual(Option.some("light"))
       expect(Option.map(yield* within(ada.client)(GetUser.getUser()), (user) => user.clientMetadata)).toEqual(Option.some(null))
-    })
-  )
+    }))
 
   it.scoped("ServerUsers.getUser keeps its policies and decodes the server view", () =>
     Effect.gen(function* () {
@@ -167,8 +159,7 @@ describe("schema-typed metadata", () => {
       expect(yield* within(server)(AppMetadata.ServerUsers.getUser())).toEqual(Option.none())
       const anonymous = yield* within(server)(AppMetadata.ServerUsers.getUser({ or: "anonymous" }))
       expect([anonymous.isAnonymous, anonymous.clientMetadata.theme, anonymous.serverMetadata]).toEqual([true, "light", null])
-    })
-  )
+    }))
 
   it.scoped("without schemas the values are the plain modules' values", () =>
     Effect.gen(function* () {
@@ -178,6 +169,5 @@ describe("schema-typed metadata", () => {
       const untyped = Metadata.make({})
       expect(yield* within(server)(untyped.ServerUsers.getById(ada.userId))).toEqual(yield* within(server)(ServerUsers.getById(ada.userId)))
       expect(yield* within(ada.client)(untyped.Users.updateCurrent({ clientMetadata: [1, 2] }))).toMatchObject({ clientMetadata: [1, 2] })
-    })
-  )
+    }))
 })

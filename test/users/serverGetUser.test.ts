@@ -40,8 +40,7 @@ const serverWithSession = (emulator: Emulator.Emulator) =>
 
 type Backend = Effect.Effect.Success<ReturnType<typeof serverWithSession>>
 
-const signedUp = (backend: Backend, email = "ada@example.com") =>
-  backend.run(Password.signUpWithPassword({ email, password, noVerificationCallback: true }))
+const signedUp = (backend: Backend, email = "ada@example.com") => backend.run(Password.signUpWithPassword({ email, password, noVerificationCallback: true }))
 
 const setServerMetadata = (emulator: Emulator.Emulator, userId: string) =>
   send(emulator, {

@@ -25,9 +25,7 @@ const recordingClient = (emulator: Emulator.Emulator) => {
         Effect.sync(() => {
           const key = `${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`
           counts.set(key, (counts.get(key) ?? 0) + 1)
-        })
-      )
-    )
+        })))
   ).pipe(Layer.provide(Emulator.layerHttpClient(emulator)))
   return { layer, count: (key: string) => counts.get(key) ?? 0 }
 }
@@ -68,8 +66,7 @@ describe("ServerUsers.stream", () => {
       const result = yield* ServerUsers.stream({ limit: 50 }).pipe(
         Stream.runFold({ count: 0, ordered: true, previous: undefined as { at: number; id: string } | undefined }, (state, user) => {
           const at = user.signedUpAt.getTime()
-          const ordered =
-            state.previous === undefined || state.previous.at < at || (state.previous.at === at && state.previous.id < user.id)
+          const ordered = state.previous === undefined || state.previous.at < at || (state.previous.at === at && state.previous.id < user.id)
           return { count: state.count + 1, ordered: state.ordered && ordered, previous: { at, id: user.id } }
         }),
         Effect.provide(server)

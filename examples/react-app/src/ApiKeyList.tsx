@@ -44,11 +44,13 @@ export const ApiKeyList = (props: ApiKeyListProps) => {
               <span className="break">{key.description}</span> <code className="muted">…{key.value.lastFour}</code>{" "}
               {state === "valid" ? <Badge tone="green">Active</Badge> : <Badge tone="red">{state === "expired" ? "Expired" : "Revoked"}</Badge>}
             </span>
-            {state === "valid" ? (
-              <Button variant="ghost" small aria-label={`Revoke ${key.description}`} onClick={() => props.onRevoke(key.id)}>
-                Revoke
-              </Button>
-            ) : null}
+            {state === "valid" ?
+              (
+                <Button variant="ghost" small aria-label={`Revoke ${key.description}`} onClick={() => props.onRevoke(key.id)}>
+                  Revoke
+                </Button>
+              ) :
+              null}
           </li>
         )
       })}

@@ -34,7 +34,7 @@ import { HomePage } from "./pages/Home.js"
 import { CliAuthConfirmPage, ErrorPage, NotFoundPage } from "./pages/Misc.js"
 import { TeamInvitationPage, TeamsPage } from "./pages/Teams.js"
 import { Link, navigate, returnTo, signInReturningTo, useLocation } from "./router.js"
-import { Alert, AuthCard, Button, ErrorMessage, Loading, initials } from "./ui.js"
+import { Alert, AuthCard, Button, ErrorMessage, initials, Loading } from "./ui.js"
 
 type CurrentUser = User.CurrentUser
 
@@ -64,30 +64,30 @@ const TopBar = (props: { readonly user: UserState; readonly path: string }) => (
         </>
       )}
     </nav>
-    {props.user === undefined ? (
-      <div className="user-menu" />
-    ) : props.user === null ? (
-      <div className="user-menu">
-        <Link className="button ghost" to="/handler/sign-in">
-          Sign in
-        </Link>
-        <Link className="button" to="/handler/sign-up">
-          Sign up
-        </Link>
-      </div>
-    ) : (
-      <div className="user-menu">
-        <span className="avatar" aria-hidden="true">
-          {initials(props.user.displayName, props.user.primaryEmail)}
-        </span>
-        <span className="small" data-testid="current-user">
-          {props.user.displayName ?? props.user.primaryEmail}
-        </span>
-        <Link className="button ghost small" to="/handler/sign-out">
-          Sign out
-        </Link>
-      </div>
-    )}
+    {props.user === undefined ? <div className="user-menu" /> : props.user === null ?
+      (
+        <div className="user-menu">
+          <Link className="button ghost" to="/handler/sign-in">
+            Sign in
+          </Link>
+          <Link className="button" to="/handler/sign-up">
+            Sign up
+          </Link>
+        </div>
+      ) :
+      (
+        <div className="user-menu">
+          <span className="avatar" aria-hidden="true">
+            {initials(props.user.displayName, props.user.primaryEmail)}
+          </span>
+          <span className="small" data-testid="current-user">
+            {props.user.displayName ?? props.user.primaryEmail}
+          </span>
+          <Link className="button ghost small" to="/handler/sign-out">
+            Sign out
+          </Link>
+        </div>
+      )}
   </header>
 )
 
@@ -231,8 +231,7 @@ export const App = () => {
   const connectivity = useConnectivity()
   const networkFailed = query.status === "error" && isNetworkFailure(query.error)
   // a network failure is not a verdict on the session: keep the user last read (or "not known yet")
-  const user: UserState =
-    query.status === "success" ? query.data : query.status === "loading" || networkFailed ? (query.data ?? undefined) : null
+  const user: UserState = query.status === "success" ? query.data : query.status === "loading" || networkFailed ? (query.data ?? undefined) : null
   const { refetch } = query
   // read everything on screen again: the user, and every cached read (an empty prefix matches all)
   const retry = useCallback(() => {
@@ -262,19 +261,17 @@ export const App = () => {
       <TopBar user={user} path={url.pathname} />
       {unreachable ? <ConnectivityBanner onRetry={retry} gaveUp={networkFailed} /> : null}
       <main className="main" id="main" tabIndex={-1}>
-        {sessionEnded && user === null ? (
-          <div className="stack notice">
-            <Alert kind="warning">
-              You were signed out: this session was ended from another device. <Link to="/handler/sign-in">Sign in again</Link>
-            </Alert>
-          </div>
-        ) : null}
+        {sessionEnded && user === null ?
+          (
+            <div className="stack notice">
+              <Alert kind="warning">
+                You were signed out: this session was ended from another device. <Link to="/handler/sign-in">Sign in again</Link>
+              </Alert>
+            </div>
+          ) :
+          null}
         {query.status === "error" && !networkFailed ? <ErrorMessage error={query.error} /> : null}
-        {user === undefined && networkFailed ? (
-          <Loading label="Waiting for the server…" />
-        ) : (
-          <Page user={user} url={url} />
-        )}
+        {user === undefined && networkFailed ? <Loading label="Waiting for the server…" /> : <Page user={user} url={url} />}
       </main>
     </>
   )

@@ -17,8 +17,7 @@ export class AppApiError extends Data.TaggedError("AppApiError")<{
   readonly message: string
 }> {}
 
-const permissionsPath = (teamId: string, userId: string) =>
-  `/app-api/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(userId)}/permissions`
+const permissionsPath = (teamId: string, userId: string) => `/app-api/teams/${encodeURIComponent(teamId)}/members/${encodeURIComponent(userId)}/permissions`
 
 const call = (method: "GET" | "POST" | "DELETE", path: string) =>
   Effect.gen(function* () {

@@ -45,8 +45,7 @@ export const layerObservedFetch: Layer.Layer<HttpClient.HttpClient> = Layer.effe
     client.pipe(
       HttpClient.tap(() => answered),
       HttpClient.tapError((error) => (error._tag === "RequestError" && error.reason === "Transport" ? noAnswer : Effect.void))
-    )
-  )
+    ))
 ).pipe(Layer.provide(StackClient.layerFetch))
 
 const subscribe = (listener: () => void) => {

@@ -41,5 +41,4 @@ export const withReturnTo = (path: string, url: URL): string => {
 }
 
 /** The sign-in page, asked to come back to `url` afterwards. */
-export const signInReturningTo = (url: URL): string =>
-  `/handler/sign-in?${returnToParam}=${encodeURIComponent(`${url.pathname}${url.search}`)}`
+export const signInReturningTo = (url: URL): string => `/handler/sign-in?${returnToParam}=${encodeURIComponent(`${url.pathname}${url.search}`)}`

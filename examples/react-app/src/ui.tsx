@@ -78,7 +78,13 @@ export const Button = (
   }
 ) => {
   const { pending, variant, block, small, className, children, disabled, type, ...rest } = props
-  const classes = ["button", variant === undefined || variant === "primary" ? "" : variant, block === true ? "block" : "", small === true ? "small" : "", className ?? ""]
+  const classes = [
+    "button",
+    variant === undefined || variant === "primary" ? "" : variant,
+    block === true ? "block" : "",
+    small === true ? "small" : "",
+    className ?? ""
+  ]
     .filter((name) => name !== "")
     .join(" ")
   return (

@@ -7,14 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import {
-  ApiKeyExpired,
-  ApiKeyNotFound,
-  ApiKeyRevoked,
-  TeamNotFound,
-  UserAuthenticationRequired,
-  WrongApiKeyType
-} from "../../core/KnownErrors.js"
+import { ApiKeyExpired, ApiKeyNotFound, ApiKeyRevoked, TeamNotFound, UserAuthenticationRequired, WrongApiKeyType } from "../../core/KnownErrors.js"
 import { DateFromMillis, field, optionalField, Uuid } from "../../core/Wire.js"
 import { commonKeyFields, firstValue, readValue } from "../ApiKey.js"
 

@@ -7,7 +7,14 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { ApiKeyExpired, ApiKeyNotFound, ApiKeyRevoked, CannotGetOwnUserWithoutUser, UserAuthenticationRequired, WrongApiKeyType } from "../../core/KnownErrors.js"
+import {
+  ApiKeyExpired,
+  ApiKeyNotFound,
+  ApiKeyRevoked,
+  CannotGetOwnUserWithoutUser,
+  UserAuthenticationRequired,
+  WrongApiKeyType
+} from "../../core/KnownErrors.js"
 import { DateFromMillis, field, optionalField, Uuid } from "../../core/Wire.js"
 import { commonKeyFields, firstValue, readValue } from "../ApiKey.js"
 

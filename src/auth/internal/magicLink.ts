@@ -7,7 +7,15 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { BotChallengeFailed, BotChallengeRequired, MultiFactorAuthenticationRequired, RedirectUrlNotWhitelisted, SignUpNotEnabled, SignUpRejected, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
+import {
+  BotChallengeFailed,
+  BotChallengeRequired,
+  MultiFactorAuthenticationRequired,
+  RedirectUrlNotWhitelisted,
+  SignUpNotEnabled,
+  SignUpRejected,
+  UserEmailAlreadyExists
+} from "../../core/KnownErrors.js"
 import { CodePayload, CodeValid, field, optionalField } from "../../core/Wire.js"
 import { verificationCodeErrors } from "./passwordReset.js"
 import { SignInTokens } from "./tokens.js"

@@ -7,7 +7,13 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { InvalidTotpCode, VerificationCodeAlreadyUsed, VerificationCodeExpired, VerificationCodeMaxAttemptsReached, VerificationCodeNotFound } from "../../core/KnownErrors.js"
+import {
+  InvalidTotpCode,
+  VerificationCodeAlreadyUsed,
+  VerificationCodeExpired,
+  VerificationCodeMaxAttemptsReached,
+  VerificationCodeNotFound
+} from "../../core/KnownErrors.js"
 import { field, VerificationCode } from "../../core/Wire.js"
 import { SignInTokens } from "./tokens.js"
 

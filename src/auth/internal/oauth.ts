@@ -7,7 +7,19 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { AccessTokenExpired, InvalidAuthorizationCode, InvalidOauthClientIdOrSecret, InvalidPublishableClientKey, InvalidScope, MultiFactorAuthenticationRequired, OauthExtraScopeNotAvailableWithSharedOauthKeys, OauthProviderNotFoundOrNotEnabled, PublishableClientKeyRequiredForProject, RedirectUrlNotWhitelisted, UnparsableAccessToken } from "../../core/KnownErrors.js"
+import {
+  AccessTokenExpired,
+  InvalidAuthorizationCode,
+  InvalidOauthClientIdOrSecret,
+  InvalidPublishableClientKey,
+  InvalidScope,
+  MultiFactorAuthenticationRequired,
+  OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthProviderNotFoundOrNotEnabled,
+  PublishableClientKeyRequiredForProject,
+  RedirectUrlNotWhitelisted,
+  UnparsableAccessToken
+} from "../../core/KnownErrors.js"
 import { field, optionalField } from "../../core/Wire.js"
 import { OAuthTokenResponse } from "../../core/Wire.js"
 

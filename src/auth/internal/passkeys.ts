@@ -7,7 +7,16 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { MultiFactorAuthenticationRequired, PasskeyAuthenticationFailed, PasskeyAuthenticationNotEnabled, PasskeyRegistrationFailed, VerificationCodeAlreadyUsed, VerificationCodeExpired, VerificationCodeMaxAttemptsReached, VerificationCodeNotFound } from "../../core/KnownErrors.js"
+import {
+  MultiFactorAuthenticationRequired,
+  PasskeyAuthenticationFailed,
+  PasskeyAuthenticationNotEnabled,
+  PasskeyRegistrationFailed,
+  VerificationCodeAlreadyUsed,
+  VerificationCodeExpired,
+  VerificationCodeMaxAttemptsReached,
+  VerificationCodeNotFound
+} from "../../core/KnownErrors.js"
 import { field, VerificationCode } from "../../core/Wire.js"
 import { SignInTokens } from "./tokens.js"
 import { AuthenticationCredential, CreationOptions, RegistrationCredential, RequestOptions } from "../WebAuthnBrowser.js"

@@ -7,7 +7,21 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { BotChallengeFailed, BotChallengeRequired, EmailPasswordMismatch, MultiFactorAuthenticationRequired, PasswordAuthenticationNotEnabled, PasswordConfirmationMismatch, PasswordTooLong, PasswordTooShort, RedirectUrlNotWhitelisted, SignUpNotEnabled, SignUpRejected, UserDoesNotHavePassword, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
+import {
+  BotChallengeFailed,
+  BotChallengeRequired,
+  EmailPasswordMismatch,
+  MultiFactorAuthenticationRequired,
+  PasswordAuthenticationNotEnabled,
+  PasswordConfirmationMismatch,
+  PasswordTooLong,
+  PasswordTooShort,
+  RedirectUrlNotWhitelisted,
+  SignUpNotEnabled,
+  SignUpRejected,
+  UserDoesNotHavePassword,
+  UserEmailAlreadyExists
+} from "../../core/KnownErrors.js"
 import { field, optionalField, SuccessTrue } from "../../core/Wire.js"
 import { SignInTokens } from "./tokens.js"
 

@@ -7,7 +7,16 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { PasswordAuthenticationNotEnabled, PasswordTooLong, PasswordTooShort, RedirectUrlNotWhitelisted, VerificationCodeAlreadyUsed, VerificationCodeExpired, VerificationCodeMaxAttemptsReached, VerificationCodeNotFound } from "../../core/KnownErrors.js"
+import {
+  PasswordAuthenticationNotEnabled,
+  PasswordTooLong,
+  PasswordTooShort,
+  RedirectUrlNotWhitelisted,
+  VerificationCodeAlreadyUsed,
+  VerificationCodeExpired,
+  VerificationCodeMaxAttemptsReached,
+  VerificationCodeNotFound
+} from "../../core/KnownErrors.js"
 import { CodePayload, CodeValid, field, SuccessTrue, VerificationCode } from "../../core/Wire.js"
 
 /** The errors of a verification code (every `{code}` endpoint). */

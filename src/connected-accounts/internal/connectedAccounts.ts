@@ -7,7 +7,13 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, OauthAccessTokenNotAvailableWithSharedOauthKeys, OauthConnectionDoesNotHaveRequiredScope, OauthConnectionNotConnectedToUser, OauthProviderNotFoundOrNotEnabled } from "../../core/KnownErrors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  OauthAccessTokenNotAvailableWithSharedOauthKeys,
+  OauthConnectionDoesNotHaveRequiredScope,
+  OauthConnectionNotConnectedToUser,
+  OauthProviderNotFoundOrNotEnabled
+} from "../../core/KnownErrors.js"
 import { field, optionalField, RedactedToken, Uuid } from "../../core/Wire.js"
 
 /** `user_id` of these routes: `me` or a user id (the SDK sends `me`). */
@@ -110,5 +116,10 @@ export const listOAuthProvidersEndpoint = Endpoint.make({
   session: "required",
   query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
   success: Schema.Struct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
-  errors: [CannotGetOwnUserWithoutUser, OauthProviderNotFoundOrNotEnabled, OauthConnectionDoesNotHaveRequiredScope, OauthAccessTokenNotAvailableWithSharedOauthKeys]
+  errors: [
+    CannotGetOwnUserWithoutUser,
+    OauthProviderNotFoundOrNotEnabled,
+    OauthConnectionDoesNotHaveRequiredScope,
+    OauthAccessTokenNotAvailableWithSharedOauthKeys
+  ]
 })

@@ -7,7 +7,13 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, ContactChannelAlreadyUsedForAuthBySomeoneElse, EmailAlreadyVerified, RedirectUrlNotWhitelisted, UserIdDoesNotExist } from "../../core/KnownErrors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  EmailAlreadyVerified,
+  RedirectUrlNotWhitelisted,
+  UserIdDoesNotExist
+} from "../../core/KnownErrors.js"
 import { field, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
 
 // ---------------------------------------------------------------------------------------------

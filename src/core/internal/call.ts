@@ -203,8 +203,9 @@ export const decodeResponse = <A>(
     if (catalogued === undefined) {
       return Effect.fail(new UnsupportedKnownError({ message, code: headerCode, status: response.status, details }))
     }
-    return Effect.flatMap(knownErrorOf(name, response, catalogued, message, details), (error) =>
-      Effect.fail(new UnexpectedKnownError({ message, code: error.code, status: response.status, error }))
+    return Effect.flatMap(
+      knownErrorOf(name, response, catalogued, message, details),
+      (error) => Effect.fail(new UnexpectedKnownError({ message, code: error.code, status: response.status, error }))
     )
   }
   if (response.status >= 200 && response.status < 300) {
@@ -245,29 +246,28 @@ const knownErrorOf = <Instance>(
 const decoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
 const encoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
 
-const decoderOf = <A>(schema: Schema.Schema<A, any>): ((u: unknown) => Effect.Effect<A, ParseResult.ParseError>) => {
+const decoderOf = <A>(schema: Schema.Schema<A, any>): (u: unknown) => Effect.Effect<A, ParseResult.ParseError> => {
   let decode = decoders.get(schema)
   if (decode === undefined) {
     const full = Schema.decodeUnknown(schema)
     const fast = compile(schema.ast)
-    decode =
-      fast === undefined
-        ? full
-        : (u: unknown) => {
-            let value: unknown
-            try {
-              value = fast(u)
-            } catch {
-              value = miss
-            }
-            return value === miss ? full(u) : Effect.succeed(value)
-          }
+    decode = fast === undefined
+      ? full
+      : (u: unknown) => {
+        let value: unknown
+        try {
+          value = fast(u)
+        } catch {
+          value = miss
+        }
+        return value === miss ? full(u) : Effect.succeed(value)
+      }
     decoders.set(schema, decode)
   }
   return decode
 }
 
-const encoderOf = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) => Effect.Effect<I, ParseResult.ParseError>) => {
+const encoderOf = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Effect.Effect<I, ParseResult.ParseError> => {
   let encode = encoders.get(schema)
   if (encode === undefined) {
     encode = Schema.encodeUnknown(schema)
@@ -280,10 +280,10 @@ const encodeInput = <A, I>(schema: Schema.Schema<A, I> | undefined, value: unkno
   schema === undefined
     ? Effect.succeed(undefined)
     : encoderOf(schema)(value).pipe(
-        Effect.mapError(
-          (error) => new InvalidArgument({ message: `Invalid ${argument}: ${issuePaths(error)}`, argument })
-        )
+      Effect.mapError(
+        (error) => new InvalidArgument({ message: `Invalid ${argument}: ${issuePaths(error)}`, argument })
       )
+    )
 
 const queryString = (query: Readonly<Record<string, string | undefined>> | undefined): string => {
   if (query === undefined) return ""
@@ -352,12 +352,11 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
     const query = yield* encodeInput(endpoint.query, raw.query, "query")
     const payload = yield* encodeInput(endpoint.payload, raw.payload, "payload")
     if (endpoint.payload !== undefined && endpoint.payloadEncoding === "json") yield* serialisable(payload)
-    const body: StackRequest["body"] =
-      endpoint.payload === undefined
-        ? undefined
-        : endpoint.payloadEncoding === "form"
-          ? { _tag: "Form" as const, value: payload as Record<string, string> }
-          : { _tag: "Json" as const, value: payload }
+    const body: StackRequest["body"] = endpoint.payload === undefined
+      ? undefined
+      : endpoint.payloadEncoding === "form"
+      ? { _tag: "Form" as const, value: payload as Record<string, string> }
+      : { _tag: "Json" as const, value: payload }
     return { path: filled.right + queryString(query), body, secretQueryParams: secretQueryNames(raw.query, query) }
   })
 }
@@ -422,8 +421,7 @@ const attempt = (
           if (retried || Option.isNone(sent)) return decoded
           // INVALID_ACCESS_TOKEN: mark the token expired, refresh and retry once.
           return Effect.catchIf(decoded, KnownErrors.isInvalidAccessToken, () =>
-            Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true, session))
-          )
+            Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true, session)))
         }
       )
     })
@@ -437,10 +435,13 @@ const callKnown = (endpoint: Any, input: unknown, given?: SessionShape): Effect.
   const declared = declaredOf(endpoint)
   const raw = input as RawInput
   // No span per call here: the public functions (`Effect.fn`) carry the spans.
-  return Effect.flatMap(StackClient, (client) =>
-    Effect.flatMap(requestParts(endpoint, raw), (parts) =>
-      Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false, given))
-    )
+  return Effect.flatMap(
+    StackClient,
+    (client) =>
+      Effect.flatMap(
+        requestParts(endpoint, raw),
+        (parts) => Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false, given))
+      )
   )
 }
 
@@ -458,8 +459,7 @@ export const callInSession = <E extends Any>(
   endpoint: E,
   input: InputOf<E>,
   session: SessionShape
-): Effect.Effect<SuccessOf<E>, ErrorOf<E>, Exclude<RequirementsOf<E>, Session>> =>
-  Effect.mapError(callKnown(endpoint, input, session), groupError) as any
+): Effect.Effect<SuccessOf<E>, ErrorOf<E>, Exclude<RequirementsOf<E>, Session>> => Effect.mapError(callKnown(endpoint, input, session), groupError) as any
 
 /**
  * Calls an endpoint that does not use the session and fails with its known errors as their own

@@ -77,22 +77,20 @@ export type Any = Endpoint<string, EndpointAccess, SessionUse, any, any, any, an
  */
 export type CommonErrors<Access extends EndpointAccess> =
   | KnownErrors.SchemaError
-  | (Access extends "none"
-      ? never
-      :
-          | KnownErrors.CurrentProjectNotFound
-          | KnownErrors.InvalidPublishableClientKey
-          | KnownErrors.PublishableClientKeyRequiredForProject
-          | (Access extends "server" ? KnownErrors.ServerAuthenticationRequired | KnownErrors.InvalidSecretServerKey : never)
-          | (Access extends "admin"
-              ?
-                  | KnownErrors.AdminAuthenticationRequired
-                  | KnownErrors.InvalidSuperSecretAdminKey
-                  | KnownErrors.UnparsableAdminAccessToken
-                  | KnownErrors.AdminAccessTokenExpired
-                  | KnownErrors.AdminAccessTokenIsNotAdmin
-                  | KnownErrors.InvalidProjectForAdminAccessToken
-              : never))
+  | (Access extends "none" ? never
+    :
+      | KnownErrors.CurrentProjectNotFound
+      | KnownErrors.InvalidPublishableClientKey
+      | KnownErrors.PublishableClientKeyRequiredForProject
+      | (Access extends "server" ? KnownErrors.ServerAuthenticationRequired | KnownErrors.InvalidSecretServerKey : never)
+      | (Access extends "admin" ?
+          | KnownErrors.AdminAuthenticationRequired
+          | KnownErrors.InvalidSuperSecretAdminKey
+          | KnownErrors.UnparsableAdminAccessToken
+          | KnownErrors.AdminAccessTokenExpired
+          | KnownErrors.AdminAccessTokenIsNotAdmin
+          | KnownErrors.InvalidProjectForAdminAccessToken
+        : never))
 
 /**
  * Known errors the decoder knows for endpoints that carry the user's tokens: a rejected access
@@ -123,49 +121,42 @@ export type Grouped<Known, Use extends SessionUse> =
  * `UserNotSignedIn` when it needs a user (or an owner's admin access token), the transport's
  * failures, and `InvalidArgument` when it has input.
  */
-export type ErrorOf<E extends Any> =
-  E extends Endpoint<any, infer Access, infer Use, infer Params, infer Query, infer Payload, any, infer Errors>
-    ?
-        | Grouped<InstanceType<Errors> | CommonErrors<Access> | SessionErrors<Use>, Use>
-        | (Use extends "required" ? UserNotSignedIn : never)
-        | TransportError
-        | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
-        // an admin access token comes from an owner's session, which may be signed out
-        | (Access extends "admin" ? UserNotSignedIn : never)
-    : never
+export type ErrorOf<E extends Any> = E extends Endpoint<any, infer Access, infer Use, infer Params, infer Query, infer Payload, any, infer Errors> ?
+    | Grouped<InstanceType<Errors> | CommonErrors<Access> | SessionErrors<Use>, Use>
+    | (Use extends "required" ? UserNotSignedIn : never)
+    | TransportError
+    | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
+    // an admin access token comes from an owner's session, which may be signed out
+    | (Access extends "admin" ? UserNotSignedIn : never)
+  : never
 
 /**
  * The error channel of an endpoint that does not use the session, before grouping: the known
  * errors as their own classes (`Endpoint.callDecoded`): the session's refresh grant reacts to them
  * (a rejected refresh token signs out; the rest is a `RefreshError`).
  */
-export type DecodedErrorOf<E extends Any> =
-  E extends Endpoint<any, infer Access, "none", infer Params, infer Query, infer Payload, any, infer Errors>
-    ?
-        | InstanceType<Errors>
-        | CommonErrors<Access>
-        | TransportError
-        | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
-        | (Access extends "admin" ? UserNotSignedIn : never)
-    : never
+export type DecodedErrorOf<E extends Any> = E extends Endpoint<any, infer Access, "none", infer Params, infer Query, infer Payload, any, infer Errors> ?
+    | InstanceType<Errors>
+    | CommonErrors<Access>
+    | TransportError
+    | ([Params, Query, Payload] extends [void, void, void] ? never : InvalidArgument)
+    | (Access extends "admin" ? UserNotSignedIn : never)
+  : never
 
 /** The success value of an endpoint. */
 export type SuccessOf<E extends Any> = E extends Endpoint<any, any, any, any, any, any, infer A, any> ? A : never
 
 /** The services calling an endpoint needs. */
-export type RequirementsOf<E extends Any> =
-  E extends Endpoint<any, infer Access, infer Use, any, any, any, any, any>
-    ?
-        | StackClient
-        | (Access extends "server" ? ServerAccess : never)
-        | (Access extends "admin" ? AdminAccess : never)
-        | (Use extends "none" ? never : Session)
-    : never
+export type RequirementsOf<E extends Any> = E extends Endpoint<any, infer Access, infer Use, any, any, any, any, any> ?
+    | StackClient
+    | (Access extends "server" ? ServerAccess : never)
+    | (Access extends "admin" ? AdminAccess : never)
+    | (Use extends "none" ? never : Session)
+  : never
 
 /** The input of calling an endpoint: its path parameters, query and payload, where it has them. */
-export type InputOf<E extends Any> =
-  E extends Endpoint<any, any, any, infer Params, infer Query, infer Payload, any, any>
-    ? ([Params] extends [void] ? {} : { readonly params: Params }) &
-        ([Query] extends [void] ? {} : { readonly query: Query }) &
-        ([Payload] extends [void] ? {} : { readonly payload: Payload })
-    : never
+export type InputOf<E extends Any> = E extends Endpoint<any, any, any, infer Params, infer Query, infer Payload, any, any> ?
+    & ([Params] extends [void] ? {} : { readonly params: Params })
+    & ([Query] extends [void] ? {} : { readonly query: Query })
+    & ([Payload] extends [void] ? {} : { readonly payload: Payload })
+  : never

@@ -90,8 +90,7 @@ export const parseRetryAfter = (value: string | undefined, nowMillis: number): n
   return date === undefined ? undefined : Math.max(0, Math.ceil((date - nowMillis) / 1000))
 }
 
-const header = (headers: Readonly<Record<string, string>>, name: string): string | undefined =>
-  headers[`x-stack-${name}`] ?? headers[`x-hexclave-${name}`]
+const header = (headers: Readonly<Record<string, string>>, name: string): string | undefined => headers[`x-stack-${name}`] ?? headers[`x-hexclave-${name}`]
 
 /** Restores the actual status of a response sent under `x-stack-override-error-status`. */
 export const actualStatus = (status: number, headers: Readonly<Record<string, string>>): number => {
@@ -481,8 +480,7 @@ export const makeTransport = Effect.gen(function* () {
   const maxRetryAfterSeconds = retryAfterCeiling === "none" ? Infinity : Duration.toSeconds(Duration.decode(retryAfterCeiling))
 
   // The failure of an attempt that had no complete answer in time.
-  const timedOut = () =>
-    attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
+  const timedOut = () => attemptTimeout === undefined ? undefined : new Error(`no complete answer within ${Duration.toMillis(attemptTimeout)} ms`)
 
   const buildHeaders = (request: StackRequest, nonce: string): Record<string, string> => {
     if (request.access === "none") {
@@ -522,10 +520,9 @@ export const makeTransport = Effect.gen(function* () {
     const url = `${config.baseUrl}/api/v1${request.path}`.replace(/\/(?=\?|$)/, "")
     const method = request.method
     const idempotent = idempotentMethods.has(method)
-    const secretNames =
-      request.secretQueryParams === undefined || request.secretQueryParams.length === 0
-        ? defaultSecretNames
-        : new Set([...secretQueryParamNames, ...request.secretQueryParams])
+    const secretNames = request.secretQueryParams === undefined || request.secretQueryParams.length === 0
+      ? defaultSecretNames
+      : new Set([...secretQueryParamNames, ...request.secretQueryParams])
     // The URL every span, error and message shows: secret query values masked.
     const shownUrl = redactUrl(url, secretNames)
     const secretsInQuery = shownUrl === url ? [] : querySecrets(url, secretNames)
@@ -534,8 +531,8 @@ export const makeTransport = Effect.gen(function* () {
       isLocalFailure(cause)
         ? Effect.succeed(Either.left(notBuilt(method, shownUrl, cause)))
         : idempotent
-          ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
-          : Effect.succeed(Either.left(connectivity(method, shownUrl, cause)))
+        ? Effect.fail<RetrySignal>({ _tag: "NetworkFailureSignal", cause: underlying(cause) })
+        : Effect.succeed(Either.left(connectivity(method, shownUrl, cause)))
 
     // An attempt's answer as the attempt's outcome (a retry signal for 429 and 508 loops).
     const outcomeOf = (result: Exchanged): Effect.Effect<Either.Either<StackResponse, FinalFailure>, RetrySignal> => {
@@ -551,7 +548,8 @@ export const makeTransport = Effect.gen(function* () {
           return Effect.succeed(
             Either.left(
               new HttpError({
-                message: `Failed to send request to ${shownUrl}: the answer was a redirect (${where}); the Stack Auth API never redirects the SDK's calls, so it was not followed and nothing further was sent.`,
+                message:
+                  `Failed to send request to ${shownUrl}: the answer was a redirect (${where}); the Stack Auth API never redirects the SDK's calls, so it was not followed and nothing further was sent.`,
                 status,
                 body: "",
                 method,
@@ -565,7 +563,9 @@ export const makeTransport = Effect.gen(function* () {
           return Effect.succeed(
             Either.left(
               new InvalidResponse({
-                message: `The answer to ${method} ${shownUrl} (status ${status}) arrived, but its body could not be read (${bodyFailure(refusal.cause)}): it was cut short or does not match its Content-Encoding. The service answered, so this is not a network failure; the request was not sent again.`,
+                message: `The answer to ${method} ${shownUrl} (status ${status}) arrived, but its body could not be read (${
+                  bodyFailure(refusal.cause)
+                }): it was cut short or does not match its Content-Encoding. The service answered, so this is not a network failure; the request was not sent again.`,
                 status,
                 method,
                 url: shownUrl
@@ -576,7 +576,9 @@ export const makeTransport = Effect.gen(function* () {
         return Effect.succeed(
           Either.left(
             new InvalidResponse({
-              message: `The answer to ${method} ${shownUrl} is larger than ${maxResponseBytes} bytes (${refusal.declared ? `declared ${refusal.bytes}` : `more than ${maxResponseBytes} read`}); it was not read further.`,
+              message: `The answer to ${method} ${shownUrl} is larger than ${maxResponseBytes} bytes (${
+                refusal.declared ? `declared ${refusal.bytes}` : `more than ${maxResponseBytes} read`
+              }); it was not read further.`,
               status: actualStatus(result.response.status, responseHeaders),
               method,
               url: shownUrl
@@ -595,7 +597,8 @@ export const makeTransport = Effect.gen(function* () {
             return Effect.succeed(
               Either.left(
                 new RateLimited({
-                  message: `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
+                  message:
+                    `Rate limited by the service (429) on ${method} ${shownUrl}; its Retry-After of ${retryAfterSeconds} s is above the retry policy's maxRetryAfter of ${maxRetryAfterSeconds} s, so it was not waited for.`,
                   method,
                   url: shownUrl,
                   retryAfterSeconds
@@ -624,7 +627,9 @@ export const makeTransport = Effect.gen(function* () {
         return Effect.succeed(
           Either.left(
             new ConnectivityError({
-              message: `Could not build the request ${method} ${shownUrl}: the ${unsendable[0]} header holds characters a request header cannot carry (control characters or text above U+00FF); nothing was sent.`,
+              message: `Could not build the request ${method} ${shownUrl}: the ${
+                unsendable[0]
+              } header holds characters a request header cannot carry (control characters or text above U+00FF); nothing was sent.`,
               method,
               url: shownUrl,
               cause: `invalid ${unsendable[0]} header value`
@@ -665,17 +670,16 @@ export const makeTransport = Effect.gen(function* () {
             response.status === 0 || (response.status >= 300 && response.status < 400)
               ? Effect.succeed({ response, text: Either.left("Redirect") })
               : Effect.map(readBody(response, maxResponseBytes, (tooLarge) => report({ response, text: Either.left(tooLarge) })), (text) => ({
-                  response,
-                  text: Either.mapLeft(text, (refusal): "Redirect" | TooLarge | Unreadable => refusal)
-                }))
+                response,
+                text: Either.mapLeft(text, (refusal): "Redirect" | TooLarge | Unreadable => refusal)
+              }))
         )
       const limited = (report: (exchanged: Exchanged) => void) => noRedirects(exchange(report))
       // The platform client's span records `url.full` verbatim: mask the secret query values in it.
-      const traced =
-        secretsInQuery.length === 0
-          ? limited
-          : (report: (exchanged: Exchanged) => void) =>
-              Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited(report), maskingTracer(tracer, secretsInQuery)))
+      const traced = secretsInQuery.length === 0
+        ? limited
+        : (report: (exchanged: Exchanged) => void) =>
+          Effect.flatMap(Effect.tracer, (tracer) => Effect.withTracer(limited(report), maskingTracer(tracer, secretsInQuery)))
       return Effect.matchEffect(boundedAttempt(traced, attemptTimeout, timedOut, workerRefs), {
         onFailure: networkFailure,
         onSuccess: outcomeOf
@@ -724,8 +728,7 @@ const noRedirects = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, 
   Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) =>
     Option.isSome(init) && init.value.redirect !== "manual"
       ? Effect.provideService(effect, FetchHttpClient.RequestInit, { ...init.value, redirect: "manual" })
-      : effect
-  )
+      : effect)
 
 /** A platform failure that happened before anything was sent (a bad URL, a body that could not be encoded). */
 const isLocalFailure = (cause: unknown): boolean =>
@@ -756,8 +759,7 @@ const connectivity = (method: string, url: string, cause: unknown) =>
  * The platform error carries the request, headers (tokens, keys) included: keep only the
  * underlying failure (e.g. fetch's `TypeError`), never the request.
  */
-const underlying = (cause: unknown): unknown =>
-  typeof cause === "object" && cause !== null && "_tag" in cause && "cause" in cause ? cause.cause : cause
+const underlying = (cause: unknown): unknown => typeof cause === "object" && cause !== null && "_tag" in cause && "cause" in cause ? cause.cause : cause
 
 /**
  * Why a body could not be read, without free text that could quote a request: the error's name
@@ -766,7 +768,11 @@ const underlying = (cause: unknown): unknown =>
 const bodyFailure = (cause: unknown): string => {
   const codeOf = (value: unknown): string | undefined =>
     typeof value === "object" && value !== null && "code" in value && typeof value.code === "string" ? value.code.slice(0, 40) : undefined
-  const name = cause instanceof Error ? cause.name.slice(0, 40) : typeof cause === "object" && cause !== null && "_tag" in cause ? String(cause._tag).slice(0, 40) : "read failure"
+  const name = cause instanceof Error
+    ? cause.name.slice(0, 40)
+    : typeof cause === "object" && cause !== null && "_tag" in cause
+    ? String(cause._tag).slice(0, 40)
+    : "read failure"
   const nested = typeof cause === "object" && cause !== null && "cause" in cause ? cause.cause : undefined
   const codes = [codeOf(cause), codeOf(nested)].filter((code): code is string => code !== undefined)
   return codes.length === 0 ? name : `${name} (${codes.join(", ")})`

@@ -9,7 +9,7 @@
  */
 import { buildFailure, runtimeFailure } from "./RenderFailure.js"
 import type { Expr, ImportBinding, ModuleSyntax, Pattern, Statement } from "./TsxSyntax.js"
-import { Budget, Builtin, Element, Obj, Scope, isCallable, toText, truthy, typeOf, UserFunction } from "./Values.js"
+import { Budget, Builtin, Element, isCallable, Obj, Scope, toText, truthy, typeOf, UserFunction } from "./Values.js"
 import type { Value } from "./Values.js"
 
 /** What an import resolves to: the module's exports, or why it does not resolve. */
@@ -146,7 +146,9 @@ export class Evaluator {
     if (value === undefined || value === null) {
       const first = pattern.properties[0]?.key
       throw runtimeFailure(
-        first === undefined ? `Cannot destructure '${String(value)}' as it is ${String(value)}.` : `Cannot destructure property '${first}' of '${String(value)}' as it is ${String(value)}.`
+        first === undefined
+          ? `Cannot destructure '${String(value)}' as it is ${String(value)}.`
+          : `Cannot destructure property '${first}' of '${String(value)}' as it is ${String(value)}.`
       )
     }
     const bound: Array<readonly [string, Value]> = []

@@ -18,7 +18,7 @@ import { Evaluator, fragment } from "./Evaluator.js"
 import { inlineTailwind } from "./TailwindSubset.js"
 import { runtimeFailure } from "./RenderFailure.js"
 import type { Budget } from "./Values.js"
-import { Builtin, Element, Obj, isCallable, toText, typeOf, UserFunction } from "./Values.js"
+import { Builtin, Element, isCallable, Obj, toText, typeOf, UserFunction } from "./Values.js"
 import type { StackComponent, Value } from "./Values.js"
 
 // ---- building elements ----
@@ -41,7 +41,7 @@ const rest = (props: Obj, consumed: ReadonlyArray<string>): Record<string, Value
 /** `style` with the component's defaults first, the template's style after. */
 const style = (defaults: Readonly<Record<string, Value>>, given: Value): Obj => {
   const merged = Obj.of(defaults)
-  if (given instanceof Obj) for (const [key, value] of given.fields) merged.fields.set(key, value)
+  if (given instanceof Obj) { for (const [key, value] of given.fields) merged.fields.set(key, value) }
   return merged
 }
 
@@ -77,8 +77,15 @@ const reactEmailComponents: ReadonlyArray<Builtin> = [
       h("tbody", { style: Obj.of({ width: "100%" }) }, h("tr", { style: Obj.of({ width: "100%" }) }, props.get("children")))
     )),
   component("Column", (props) => h("td", { "data-id": "__react-email-column", ...rest(props, ["children"]) }, props.get("children"))),
-  component("Text", (props) =>
-    h("p", { ...rest(props, ["children", "style"]), style: style({ fontSize: "14px", lineHeight: "24px", margin: "16px 0" }, props.get("style")) }, props.get("children"))),
+  component(
+    "Text",
+    (props) =>
+      h(
+        "p",
+        { ...rest(props, ["children", "style"]), style: style({ fontSize: "14px", lineHeight: "24px", margin: "16px 0" }, props.get("style")) },
+        props.get("children")
+      )
+  ),
   component("Heading", (props) => {
     const as = props.get("as")
     const tag = typeof as === "string" && /^h[1-6]$/.test(as) ? as : "h1"
@@ -97,12 +104,22 @@ const reactEmailComponents: ReadonlyArray<Builtin> = [
   component("Link", (props) =>
     h(
       "a",
-      { ...rest(props, ["children", "style", "target"]), style: style({ color: "#067df7", textDecorationLine: "none" }, props.get("style")), target: props.get("target") ?? "_blank" },
+      {
+        ...rest(props, ["children", "style", "target"]),
+        style: style({ color: "#067df7", textDecorationLine: "none" }, props.get("style")),
+        target: props.get("target") ?? "_blank"
+      },
       props.get("children")
     )),
-  component("Hr", (props) => h("hr", { ...rest(props, ["style"]), style: style({ width: "100%", border: "none", borderTop: "1px solid #eaeaea" }, props.get("style")) })),
-  component("Img", (props) =>
-    h("img", { ...rest(props, ["style"]), style: style({ display: "block", outline: "none", border: "none", textDecoration: "none" }, props.get("style")) })),
+  component(
+    "Hr",
+    (props) => h("hr", { ...rest(props, ["style"]), style: style({ width: "100%", border: "none", borderTop: "1px solid #eaeaea" }, props.get("style")) })
+  ),
+  component(
+    "Img",
+    (props) =>
+      h("img", { ...rest(props, ["style"]), style: style({ display: "block", outline: "none", border: "none", textDecoration: "none" }, props.get("style")) })
+  ),
   component("Preview", (props) =>
     h(
       "div",
@@ -124,7 +141,9 @@ const reactEmailModule: ReadonlyMap<string, Value> = new Map<string, Value>([
     [
       name,
       component(name, () => {
-        throw runtimeFailure(`The emulator does not render <${name}> from @react-email/components (it renders Html, Head, Body, Tailwind, Container, Section, Row, Column, Text, Heading, Button, Link, Hr, Img and Preview)`)
+        throw runtimeFailure(
+          `The emulator does not render <${name}> from @react-email/components (it renders Html, Head, Body, Tailwind, Container, Section, Row, Column, Text, Heading, Button, Link, Hr, Img and Preview)`
+        )
       })
     ] as const
   )
@@ -134,7 +153,8 @@ const reactEmailModule: ReadonlyMap<string, Value> = new Map<string, Value>([
 
 const marker = (name: StackComponent) => new Builtin(name, () => null, name)
 
-const img = (src: Value, alt: string, className: string) => h("img", { src, alt, className, style: Obj.of({ display: "block", outline: "none", border: "none", textDecoration: "none" }) })
+const img = (src: Value, alt: string, className: string) =>
+  h("img", { src, alt, className, style: Obj.of({ display: "block", outline: "none", border: "none", textDecoration: "none" }) })
 
 const logo = component("Logo", (props) => h("div", { className: "flex gap-2 items-center" }, img(props.get("logoUrl"), "Logo", "h-8")))
 const fullLogo = component("FullLogo", (props) => img(props.get("logoFullUrl"), "Full Logo", "h-16"))
@@ -168,7 +188,9 @@ const schemaOf = (definition: Value): Builtin => {
   if (!(definition instanceof Obj)) throw runtimeFailure("The emulator renders variablesSchema = type({ … }) with an object of type strings")
   const fields: Array<{ key: string; types: ReadonlyArray<FieldType>; optional: boolean; text: string }> = []
   for (const [rawKey, rawType] of definition.fields) {
-    if (typeof rawType !== "string") throw runtimeFailure(`The emulator renders variablesSchema with type strings only ("string", "number?"…), not for key ${rawKey}`)
+    if (typeof rawType !== "string") {
+      throw runtimeFailure(`The emulator renders variablesSchema with type strings only ("string", "number?"…), not for key ${rawKey}`)
+    }
     const keyOptional = rawKey.endsWith("?")
     const typeOptional = rawType.trim().endsWith("?")
     const text = rawType.trim().replace(/\?$/, "").trim()
@@ -181,7 +203,17 @@ const schemaOf = (definition: Value): Builtin => {
   const describe = (types: ReadonlyArray<FieldType>) =>
     types.map((type) => (type === "string" ? "a string" : type === "number" ? "a number" : type)).join(" or ")
   const kindOf = (value: Value): FieldType | "object" =>
-    value === null ? "null" : value === undefined ? "undefined" : typeof value === "string" ? "string" : typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "object"
+    value === null
+      ? "null"
+      : value === undefined
+      ? "undefined"
+      : typeof value === "string"
+      ? "string"
+      : typeof value === "number"
+      ? "number"
+      : typeof value === "boolean"
+      ? "boolean"
+      : "object"
   return new Builtin("variablesSchema", ([input]) => {
     const given = input instanceof Obj ? input : new Obj()
     const out = new Obj()
@@ -216,12 +248,12 @@ export const resolveModule = (from: string): ReadonlyMap<string, Value> | undefi
   from === "@react-email/components"
     ? reactEmailModule
     : from === "@stackframe/emails"
-      ? stackEmailsModule
-      : from === "arktype"
-        ? arktypeModule
-        : from === "react"
-          ? reactModule
-          : undefined
+    ? stackEmailsModule
+    : from === "arktype"
+    ? arktypeModule
+    : from === "react"
+    ? reactModule
+    : undefined
 
 // ---- rendering ----
 
@@ -249,7 +281,22 @@ const attributeNames: Readonly<Record<string, string>> = {
   dateTime: "datetime"
 }
 
-const unitless = new Set(["opacity", "zIndex", "fontWeight", "lineHeight", "flex", "flexGrow", "flexShrink", "order", "zoom", "orphans", "widows", "columnCount", "fillOpacity", "strokeOpacity"])
+const unitless = new Set([
+  "opacity",
+  "zIndex",
+  "fontWeight",
+  "lineHeight",
+  "flex",
+  "flexGrow",
+  "flexShrink",
+  "order",
+  "zoom",
+  "orphans",
+  "widows",
+  "columnCount",
+  "fillOpacity",
+  "strokeOpacity"
+])
 
 /** Escapes text and attribute values as React does. */
 export const escapeHtml = (text: string): string =>
@@ -342,10 +389,17 @@ export const expand = (value: Value, evaluator: Evaluator, into: Array<Node> = [
       }
       throw runtimeFailure(
         `Element type is invalid: expected a string (for built-in components) or a class/function (for composite components) but got: ${typeOf(type)}.` +
-          (type === undefined ? " You likely forgot to export your component from the file it's defined in, or you might have mixed up default and named imports." : "")
+          (type === undefined
+            ? " You likely forgot to export your component from the file it's defined in, or you might have mixed up default and named imports."
+            : "")
       )
     }
-    if (value instanceof Obj) throw runtimeFailure("Objects are not valid as a React child (found: object with keys {" + [...value.fields.keys()].join(", ") + "}). If you meant to render a collection of children, use an array instead.")
+    if (value instanceof Obj) {
+      throw runtimeFailure(
+        "Objects are not valid as a React child (found: object with keys {" + [...value.fields.keys()].join(", ") +
+          "}). If you meant to render a collection of children, use an array instead."
+      )
+    }
     // functions render nothing (React warns)
     return into
   } finally {
@@ -381,12 +435,36 @@ export const writeHtml = (nodes: ReadonlyArray<Node>, budget: Budget): string =>
   return parts.join("")
 }
 
-const blockTags = new Set(["p", "div", "table", "tbody", "tr", "section", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "body", "html", "hr", "br", "blockquote", "pre"])
+const blockTags = new Set([
+  "p",
+  "div",
+  "table",
+  "tbody",
+  "tr",
+  "section",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "li",
+  "body",
+  "html",
+  "hr",
+  "br",
+  "blockquote",
+  "pre"
+])
 const skippedTags = new Set(["head", "style", "script", "img", "title"])
 
 const attributeValue = (attributes: string, name: string): string | undefined => {
   const match = new RegExp(` ${name}="([^"]*)"`).exec(attributes)
-  return match === null ? undefined : match[1]!.replace(/&quot;/g, "\"").replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+  return match === null
+    ? undefined
+    : match[1]!.replace(/&quot;/g, "\"").replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
 }
 
 /**

@@ -15,9 +15,9 @@
 import { Either } from "effect"
 import { Evaluator } from "./Evaluator.js"
 import { expand, findComponentValue, resolveModule, writeHtml, writeText } from "./ReactEmail.js"
-import { RenderFailure, limitFailure } from "./RenderFailure.js"
+import { limitFailure, RenderFailure } from "./RenderFailure.js"
 import { parseModule } from "./TsxParser.js"
-import { Budget, Element, isCallable, Obj, defaultLimits } from "./Values.js"
+import { Budget, defaultLimits, Element, isCallable, Obj } from "./Values.js"
 import type { Limits, Value } from "./Values.js"
 
 /** What a rendering gives. */
@@ -64,7 +64,7 @@ const toValue = (input: unknown): Value => {
 
 const merge = (...objects: ReadonlyArray<Value>): Obj => {
   const out = new Obj()
-  for (const object of objects) if (object instanceof Obj) for (const [key, value] of object.fields) out.fields.set(key, value)
+  for (const object of objects) if (object instanceof Obj) { for (const [key, value] of object.fields) out.fields.set(key, value) }
   return out
 }
 

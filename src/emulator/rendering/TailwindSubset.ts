@@ -39,11 +39,39 @@ const fontSizes: Readonly<Record<string, readonly [string, string]>> = {
   "4xl": ["2.25rem", "2.5rem"]
 }
 
-const radii: Readonly<Record<string, string>> = { "": "0.25rem", none: "0px", sm: "0.125rem", md: "0.375rem", lg: "0.5rem", xl: "0.75rem", "2xl": "1rem", "3xl": "1.5rem", full: "9999px" }
+const radii: Readonly<Record<string, string>> = {
+  "": "0.25rem",
+  none: "0px",
+  sm: "0.125rem",
+  md: "0.375rem",
+  lg: "0.5rem",
+  xl: "0.75rem",
+  "2xl": "1rem",
+  "3xl": "1.5rem",
+  full: "9999px"
+}
 const lineHeights: Readonly<Record<string, string>> = { none: "1", tight: "1.25", snug: "1.375", normal: "1.5", relaxed: "1.625", loose: "2" }
 const trackings: Readonly<Record<string, string>> = { tighter: "-0.05em", tight: "-0.025em", normal: "0em", wide: "0.025em", wider: "0.05em", widest: "0.1em" }
-const maxWidths: Readonly<Record<string, string>> = { xs: "20rem", sm: "24rem", md: "28rem", lg: "32rem", xl: "36rem", "2xl": "42rem", full: "100%", none: "none" }
-const weights: Readonly<Record<string, string>> = { thin: "100", light: "300", normal: "400", medium: "500", semibold: "600", bold: "700", extrabold: "800", black: "900" }
+const maxWidths: Readonly<Record<string, string>> = {
+  xs: "20rem",
+  sm: "24rem",
+  md: "28rem",
+  lg: "32rem",
+  xl: "36rem",
+  "2xl": "42rem",
+  full: "100%",
+  none: "none"
+}
+const weights: Readonly<Record<string, string>> = {
+  thin: "100",
+  light: "300",
+  normal: "400",
+  medium: "500",
+  semibold: "600",
+  bold: "700",
+  extrabold: "800",
+  black: "900"
+}
 const fonts: Readonly<Record<string, string>> = {
   sans: "ui-sans-serif, system-ui, sans-serif, \"Apple Color Emoji\", \"Segoe UI Emoji\", \"Segoe UI Symbol\", \"Noto Color Emoji\"",
   serif: "ui-serif, Georgia, Cambria, \"Times New Roman\", Times, serif",

@@ -30,11 +30,53 @@ export const maxNesting = 200
 
 const identStart = /[A-Za-z_$]/
 const identPart = /[A-Za-z0-9_$]/
-const keywords = new Set(["const", "let", "var", "function", "return", "if", "else", "import", "export", "new", "class", "for", "while", "do", "switch", "throw", "try", "delete", "void", "yield", "await", "async", "this", "super", "with", "debugger"])
+const keywords = new Set([
+  "const",
+  "let",
+  "var",
+  "function",
+  "return",
+  "if",
+  "else",
+  "import",
+  "export",
+  "new",
+  "class",
+  "for",
+  "while",
+  "do",
+  "switch",
+  "throw",
+  "try",
+  "delete",
+  "void",
+  "yield",
+  "await",
+  "async",
+  "this",
+  "super",
+  "with",
+  "debugger"
+])
 
 const namedEntities: Readonly<Record<string, string>> = {
-  amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0", copy: "\u00a9", reg: "\u00ae", hellip: "\u2026",
-  mdash: "\u2014", ndash: "\u2013", rarr: "\u2192", larr: "\u2190", middot: "\u00b7", bull: "\u2022", trade: "\u2122", zwnj: "\u200c"
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: "\"",
+  apos: "'",
+  nbsp: "\u00a0",
+  copy: "\u00a9",
+  reg: "\u00ae",
+  hellip: "\u2026",
+  mdash: "\u2014",
+  ndash: "\u2013",
+  rarr: "\u2192",
+  larr: "\u2190",
+  middot: "\u00b7",
+  bull: "\u2022",
+  trade: "\u2122",
+  zwnj: "\u200c"
 }
 
 /** Decodes the HTML character references JSX text and attribute strings may hold. */
@@ -304,7 +346,11 @@ class Parser {
       case "x":
       case "u": {
         if (c === "u" && this.src[i + 2] === "{" && this.src.indexOf("}", i) === -1) this.fail("Syntax error \"\\\"", i)
-        const hex = c === "x" ? this.src.slice(i + 2, i + 4) : this.src[i + 2] === "{" ? this.src.slice(i + 3, this.src.indexOf("}", i)) : this.src.slice(i + 2, i + 6)
+        const hex = c === "x"
+          ? this.src.slice(i + 2, i + 4)
+          : this.src[i + 2] === "{"
+          ? this.src.slice(i + 3, this.src.indexOf("}", i))
+          : this.src.slice(i + 2, i + 6)
         const code = /^[0-9a-fA-F]{1,6}$/.test(hex) ? parseInt(hex, 16) : NaN
         if (!(code >= 0 && code <= 0x10ffff)) this.fail("Syntax error \"\\\"", i)
         return String.fromCodePoint(code)

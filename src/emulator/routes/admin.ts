@@ -86,8 +86,7 @@ export const computeMetrics = (
   const users = [...projectOf(context).users.values()].filter((user) => includeAnonymous || !user.isAnonymous)
   const today = Math.floor(context.nowMillis / dayMillis) * dayMillis
   const days = Array.from({ length: 30 }, (_, index) => dayOf(today - (29 - index) * dayMillis))
-  const series = (at: (user: UserRecord) => number) =>
-    days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
+  const series = (at: (user: UserRecord) => number) => days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
   const project = projectOf(context)
   const allUsers = [...project.users.values()]
   const activeOn = (date: string) => users.filter((user) => dayOf(user.lastActiveAtMillis) === date)
@@ -149,8 +148,7 @@ export const routes = [
       const { usersByCountryTable, ...metrics } = computeMetrics(context, query.includeAnonymous === true)
       const wire = yield* Effect.orDie(encodeMetrics(metrics))
       return jsonResponse(200, { ...wire, users_by_country: Object.fromEntries(usersByCountryTable) })
-    })
-  ),
+    })),
   route(svixTokenEndpoint, () => Effect.sync(() => ({ token: `emulator_svix_${randomToken45()}` }))),
   route(Endpoints.checkFeatureSupport, ({ payload }) => Effect.succeed(featureSupportText(payload)), { responseType: "text" })
 ]

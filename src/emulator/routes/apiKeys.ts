@@ -128,8 +128,7 @@ export const routes = [
     Effect.gen(function* () {
       yield* enabled(context)
       return userKeyView(yield* checkKey(projectOf(context), Redacted.value(payload.apiKey), "user", context.nowMillis))
-    })
-  ),
+    })),
   route(listEndpoint, clientKeys.list),
   route(createEndpoint, clientKeys.create),
   route(getEndpoint, clientKeys.get),
@@ -185,8 +184,7 @@ export const teamRoutes = [
     Effect.gen(function* () {
       yield* teamKeysEnabled(context)
       return teamKeyView(yield* checkKey(projectOf(context), Redacted.value(payload.apiKey), "team", context.nowMillis))
-    })
-  ),
+    })),
   route(TeamApiKeys.listEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       yield* teamKeysEnabled(context)
@@ -197,8 +195,7 @@ export const teamRoutes = [
         .sort((a, b) => b.createdAtMillis - a.createdAtMillis)
         .map(teamKeyView)
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(TeamApiKeys.createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       yield* teamKeysEnabled(context)
@@ -212,14 +209,12 @@ export const teamRoutes = [
         nowMillis: context.nowMillis
       })
       return { ...teamCommon(record), value: Redacted.make(value) }
-    })
-  ),
+    })),
   route(TeamApiKeys.getEndpoint, ({ params }, context) => Effect.map(findTeamKey(context, params.apiKeyId), teamKeyView)),
   route(TeamApiKeys.updateEndpoint, ({ params, payload }, context) =>
     Effect.map(findTeamKey(context, params.apiKeyId), (key) => {
       if (payload.description !== undefined) key.description = payload.description
       if (payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
       return teamKeyView(key)
-    })
-  )
+    }))
 ]

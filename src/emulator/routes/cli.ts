@@ -16,7 +16,15 @@
  */
 import { Effect, Redacted, Schema } from "effect"
 import { defaultExpiresInMillis } from "../../auth/internal/cli.js"
-import { checkEndpoint, claimAnonymousSessionEndpoint, completeEndpoint, initiateEndpoint, PollAnswer, pollEndpoint, PollPayload } from "../../auth/internal/cli.js"
+import {
+  checkEndpoint,
+  claimAnonymousSessionEndpoint,
+  completeEndpoint,
+  initiateEndpoint,
+  PollAnswer,
+  pollEndpoint,
+  PollPayload
+} from "../../auth/internal/cli.js"
 import * as Endpoint from "../../core/Endpoint.js"
 import { InvalidPollingCode } from "../../core/KnownErrors.js"
 import { randomToken45 } from "../Random.js"
@@ -101,15 +109,13 @@ export const routes = [
       const project = projectOf(context)
       const attempt = context.env.state.cliAttempts.get(Redacted.value(payload.pollingCode))
       if (attempt === undefined || attempt.projectId !== project.id) return yield* Effect.fail(InvalidPollingCode.make({}))
-      const answer = (status: number, body: PollAnswer) =>
-        Effect.map(Effect.orDie(encodePoll(body)), (wire) => jsonResponse(status, wire))
+      const answer = (status: number, body: PollAnswer) => Effect.map(Effect.orDie(encodePoll(body)), (wire) => jsonResponse(status, wire))
       if (attempt.expiresAtMillis <= context.nowMillis) return yield* answer(200, { status: "expired" })
       if (attempt.usedAtMillis !== undefined) return yield* answer(200, { status: "used" })
       if (attempt.refreshToken === null) return yield* answer(200, { status: "waiting" })
       attempt.usedAtMillis = context.nowMillis
       return yield* answer(201, { status: "success", refreshToken: Redacted.make(attempt.refreshToken) })
-    })
-  ),
+    })),
   route(completeEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -123,29 +129,24 @@ export const routes = [
       }
       attempt.refreshToken = refreshToken
       return { success: true as const }
-    })
-  ),
+    })),
   route(checkEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const attempt = yield* openAttempt(context, project, payload.loginCode)
-      const anonymous =
-        attempt.anonRefreshToken !== null && anonymousSession(project, attempt.anonRefreshToken, context.nowMillis) !== undefined
+      const anonymous = attempt.anonRefreshToken !== null && anonymousSession(project, attempt.anonRefreshToken, context.nowMillis) !== undefined
       return { cliSessionState: anonymous ? ("anonymous" as const) : ("none" as const) }
-    })
-  ),
+    })),
   route(claimAnonymousSessionEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const attempt = yield* openAttempt(context, project, payload.loginCode)
-      const session =
-        attempt.anonRefreshToken === null ? undefined : anonymousSession(project, attempt.anonRefreshToken, context.nowMillis)
+      const session = attempt.anonRefreshToken === null ? undefined : anonymousSession(project, attempt.anonRefreshToken, context.nowMillis)
       const user = session === undefined ? undefined : project.users.get(session.userId)
       if (session === undefined || user === undefined) {
         return yield* Effect.fail(new TextFailure({ status: 400, text: "No anonymous session to claim for this login code" }))
       }
       const accessToken = yield* accessTokenFor(context, project, user, session)
       return { accessToken: Redacted.make(accessToken), refreshToken: Redacted.make(session.refreshToken) }
-    })
-  )
+    }))
 ]

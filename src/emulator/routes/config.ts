@@ -38,8 +38,9 @@ const overrideOf = (context: RequestContext, level: OverrideLevel): Map<string, 
 /** The config routes. */
 export const routes = [
   route(Endpoints.getConfig, (_input, context) => Effect.sync(() => ({ config_string: JSON.stringify(renderConfig(projectOf(context))) }))),
-  route(Endpoints.getConfigOverride, ({ params }, context) =>
-    Effect.sync(() => ({ config_string: JSON.stringify(Object.fromEntries(overrideOf(context, params.level))) }))
+  route(
+    Endpoints.getConfigOverride,
+    ({ params }, context) => Effect.sync(() => ({ config_string: JSON.stringify(Object.fromEntries(overrideOf(context, params.level))) }))
   ),
   route(Endpoints.updateConfigOverride, ({ params, payload }, context) =>
     Effect.gen(function* () {
@@ -49,8 +50,7 @@ export const routes = [
       for (const [key, value] of flat) stored.set(key, value)
       project.config = applyOverride(project.config, flat)
       return { success: true as const }
-    })
-  ),
+    })),
   route(Endpoints.setConfigOverride, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const flat = yield* parseOverride(payload.config_string)
@@ -61,8 +61,7 @@ export const routes = [
       for (const [key, value] of flat) stored.set(key, value)
       project.config = applyOverride(project.config, flat)
       return { success: true as const }
-    })
-  ),
+    })),
   route(Endpoints.resetConfigOverrideKeys, ({ params, payload }, context) =>
     Effect.sync(() => {
       const stored = overrideOf(context, params.level)
@@ -70,6 +69,5 @@ export const routes = [
         for (const existing of [...stored.keys()]) if (existing === key || existing.startsWith(`${key}.`)) stored.delete(existing)
       }
       return { success: true as const }
-    })
-  )
+    }))
 ]

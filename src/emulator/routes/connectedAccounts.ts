@@ -31,7 +31,12 @@
  */
 import { Effect, Redacted } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
-import { accessTokenEndpoint, accountAccessTokenEndpoint, listEndpoint, listOAuthProvidersEndpoint } from "../../connected-accounts/internal/connectedAccounts.js"
+import {
+  accessTokenEndpoint,
+  accountAccessTokenEndpoint,
+  listEndpoint,
+  listOAuthProvidersEndpoint
+} from "../../connected-accounts/internal/connectedAccounts.js"
 import {
   CannotGetOwnUserWithoutUser,
   OauthAccessTokenNotAvailableWithSharedOauthKeys,
@@ -63,8 +68,7 @@ export const otherUserText = (operation: ClientOperation): string => `Client can
  * otherwise), `me` or its own id (403 text for another).
  */
 const clientUserOf =
-  (operation: ClientOperation) =>
-  (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> => {
+  (operation: ClientOperation) => (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> => {
     const user = context.auth?.user
     if (user === undefined) return Effect.fail(CannotGetOwnUserWithoutUser.make({}))
     return userId === "me" || userId === user.id ? Effect.succeed(user) : Effect.fail(new TextFailure({ status: 403, text: otherUserText(operation) }))
@@ -75,8 +79,8 @@ const clientUserOfConnectedAccounts = (context: RequestContext, userId: string):
   userId === "me"
     ? requireMe(context)
     : context.auth?.user !== undefined && context.auth.user.id === userId
-      ? Effect.succeed(context.auth.user)
-      : Effect.fail(new TextFailure({ status: 403, text: "Client can only access its own user's OAuth connections." }))
+    ? Effect.succeed(context.auth.user)
+    : Effect.fail(new TextFailure({ status: 403, text: "Client can only access its own user's OAuth connections." }))
 
 /** The user a server request addresses by `user_id`: `me` or any existing user (USER_NOT_FOUND). */
 const serverUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | UserNotFound> => {
@@ -192,7 +196,10 @@ const checkInputValidity = (
       return yield* Effect.fail(new TextFailure({ status: 400, text: sameProviderAccountText }))
     }
     // without an account id the service's query has no account filter: any other sign-in connection counts
-    if (input.allowSignIn === true && others.some(({ account }) => account.allowSignIn && (input.accountId === undefined || account.accountId === input.accountId))) {
+    if (
+      input.allowSignIn === true &&
+      others.some(({ account }) => account.allowSignIn && (input.accountId === undefined || account.accountId === input.accountId))
+    ) {
       return yield* Effect.fail(OauthProviderAccountIdAlreadyUsedForSignIn.make({}))
     }
   })
@@ -212,7 +219,9 @@ const connectionHandlers = <E>(userOf: (operation: ClientOperation) => (context:
     update: ({ params, payload }: Parameters<Handler<typeof Endpoints.updateOAuthProvider>>[0], context: RequestContext) =>
       Effect.gen(function* () {
         if (context.auth?.type === "client" && (payload.email !== undefined || payload.accountId !== undefined)) {
-          const keys = [payload.email !== undefined ? "email" : undefined, payload.accountId !== undefined ? "account_id" : undefined].filter((key) => key !== undefined)
+          const keys = [payload.email !== undefined ? "email" : undefined, payload.accountId !== undefined ? "account_id" : undefined].filter((key) =>
+            key !== undefined
+          )
           return yield* Effect.fail(schemaError(context, [`body contains unknown properties: ${keys.join(", ")}`]))
         }
         const { user, account } = yield* find("update", context, params)

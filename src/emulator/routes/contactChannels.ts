@@ -191,12 +191,12 @@ const checkAuthValue = (project: ProjectRecord, user: UserRecord, value: string)
   const owner = findUserByAuthChannel(project, value)
   return owner !== undefined && owner.id !== user.id
     ? Effect.fail(
-        ContactChannelAlreadyUsedForAuthBySomeoneElse.make({
-          type: "email",
-          contact_channel_value: value,
-          would_work_if_email_was_verified: false
-        })
-      )
+      ContactChannelAlreadyUsedForAuthBySomeoneElse.make({
+        type: "email",
+        contact_channel_value: value,
+        would_work_if_email_was_verified: false
+      })
+    )
     : Effect.void
 }
 
@@ -241,7 +241,9 @@ const sendChannelEmail = (
     ...emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
       subject: `Verify your email at ${project.displayName}`,
       text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
-      html: `<p>Please verify your email address by opening this link:</p><p><a href="${escapeHtml(link)}">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`
+      html: `<p>Please verify your email address by opening this link:</p><p><a href="${
+        escapeHtml(link)
+      }">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`
     }),
     kind: "email_verification",
     code: record.code,
@@ -261,8 +263,7 @@ export const routes = [
       const user = yield* addressedUser(context, query.user_id)
       const items = channelsOf(user).filter((channel) => query.contact_channel_id === undefined || channel.id === query.contact_channel_id)
       return { items, isPaginated: false as const }
-    })
-  ),
+    })),
   route(createChannel, ({ payload }, context) =>
     Effect.gen(function* () {
       if (!isEmail(payload.value)) return yield* Effect.fail(schemaError(context, ["body.value must be a valid email"]))
@@ -282,8 +283,7 @@ export const routes = [
       user.contactChannels.push(record)
       if (payload.is_primary === true) promote(user, record)
       return viewOf(user, record.id)
-    })
-  ),
+    })),
   route(getChannel, ({ params }, context) =>
     Effect.gen(function* () {
       const user = yield* addressedUser(context, params.user_id)
@@ -291,8 +291,7 @@ export const routes = [
         return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
       }
       return viewOf(user, params.contact_channel_id)
-    })
-  ),
+    })),
   route(updateChannel, ({ params, payload }, context) =>
     Effect.gen(function* () {
       if (payload.value !== undefined && !isEmail(payload.value)) {
@@ -324,8 +323,7 @@ export const routes = [
         if (payload.is_primary === true) promote(user, found.record)
       }
       return viewOf(user, id)
-    })
-  ),
+    })),
   route(deleteChannel, ({ params }, context) =>
     Effect.gen(function* () {
       const user = yield* addressedUser(context, params.user_id)
@@ -340,8 +338,7 @@ export const routes = [
         others.splice(others.indexOf(found.record), 1)
       }
       return { success: true as const }
-    })
-  ),
+    })),
   route(sendChannelCode, ({ params, payload }, context) =>
     Effect.gen(function* () {
       if (!isUrl(payload.callback_url)) return yield* Effect.fail(schemaError(context, ["body.callback_url must be a valid URL"]))
@@ -355,6 +352,5 @@ export const routes = [
       if (!isTrustedUrl(project, payload.callback_url)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
       sendChannelEmail(context, project, user, channel, payload.callback_url)
       return { success: true as const }
-    })
-  )
+    }))
 ]

@@ -90,9 +90,7 @@ export const sentEmails = (context: RequestContext) =>
 
 /** The e-mail routes. */
 export const routes = [
-  route(listEndpoint, (_input, context) =>
-    Effect.sync(() => ({ templates: [...projectOf(context).emailTemplates.values()].map(view) }))
-  ),
+  route(listEndpoint, (_input, context) => Effect.sync(() => ({ templates: [...projectOf(context).emailTemplates.values()].map(view) }))),
   route(createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -101,8 +99,7 @@ export const routes = [
       const template: EmailTemplateRecord = { id: randomUuid(), displayName: payload.displayName, tsxSource: newTemplateSource, themeId: null }
       project.emailTemplates.set(template.id, template)
       return { id: template.id }
-    })
-  ),
+    })),
   route(updateEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -113,8 +110,7 @@ export const routes = [
       template.tsxSource = payload.tsxSource
       if (payload.themeId !== undefined) template.themeId = payload.themeId
       return { renderedHtml }
-    })
-  ),
+    })),
   route(deleteEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -122,8 +118,7 @@ export const routes = [
       yield* findTemplate(project, params.templateId)
       project.emailTemplates.delete(params.templateId)
       return {}
-    })
-  ),
+    })),
   route(
     sendTestEmailEndpoint,
     ({ payload }, context) =>
@@ -138,7 +133,9 @@ export const routes = [
           if (reached._tag === "Left") return { success: false, errorMessage: testEmailFailureText(reached.left) }
         }
         const subject = "Test Email from Stack Auth"
-        const text = `This is a test email sent through ${config.host}:${config.port} as ${config.username} (${Redacted.value(config.password).length > 0 ? "with" : "without"} a password) from ${config.senderName} <${config.senderEmail}>.`
+        const text = `This is a test email sent through ${config.host}:${config.port} as ${config.username} (${
+          Redacted.value(config.password).length > 0 ? "with" : "without"
+        } a password) from ${config.senderName} <${config.senderEmail}>.`
         Outbox.send(context.env.state, {
           projectId: projectOf(context).id,
           to: payload.recipientEmail,

@@ -36,4 +36,35 @@ import { routes as notificationPreferences } from "./notificationPreferences.js"
 import { routes as crossDomainAuth } from "./crossDomainAuth.js"
 
 /** The routes of this emulator. */
-export const allRoutes: ReadonlyArray<Route> = [...health, ...jwks, ...outbox, ...tokens, ...password, ...sessions, ...users, ...otp, ...verification, ...mfa, ...cli, ...oauth, ...connectedAccounts, ...passkeys, ...contactChannels, ...projects, ...internalApiKeys, ...userApiKeys, ...emails, ...admin, ...permissions, ...permissionDefinitions, ...teams, ...teamMemberships, ...teamMemberProfiles, ...teamInvitations, ...teamApiKeys, ...config, ...notificationPreferences, ...crossDomainAuth]
+export const allRoutes: ReadonlyArray<Route> = [
+  ...health,
+  ...jwks,
+  ...outbox,
+  ...tokens,
+  ...password,
+  ...sessions,
+  ...users,
+  ...otp,
+  ...verification,
+  ...mfa,
+  ...cli,
+  ...oauth,
+  ...connectedAccounts,
+  ...passkeys,
+  ...contactChannels,
+  ...projects,
+  ...internalApiKeys,
+  ...userApiKeys,
+  ...emails,
+  ...admin,
+  ...permissions,
+  ...permissionDefinitions,
+  ...teams,
+  ...teamMemberships,
+  ...teamMemberProfiles,
+  ...teamInvitations,
+  ...teamApiKeys,
+  ...config,
+  ...notificationPreferences,
+  ...crossDomainAuth
+]

@@ -49,8 +49,7 @@ export const routes = [
     Effect.sync(() => ({
       items: [...projectOf(context).keys].sort((a, b) => b.createdAtMillis - a.createdAtMillis).map(keyView),
       isPaginated: false
-    }))
-  ),
+    }))),
   route(createEndpoint, ({ payload }, context) =>
     Effect.sync(() => {
       const keys: ProjectKeySet = {
@@ -70,14 +69,12 @@ export const routes = [
         ...(keys.secretServerKey !== undefined ? { secretServerKey: Redacted.make(keys.secretServerKey) } : {}),
         ...(keys.superSecretAdminKey !== undefined ? { superSecretAdminKey: Redacted.make(keys.superSecretAdminKey) } : {})
       }
-    })
-  ),
+    })),
   route(getEndpoint, ({ params }, context) => Effect.map(find(context, params.apiKeyId), keyView)),
   route(updateEndpoint, ({ params, payload }, context) =>
     Effect.map(find(context, params.apiKeyId), (keys) => {
       if (payload.description !== undefined) keys.description = payload.description
       if (payload.revoked === true && keys.revokedAtMillis === undefined) keys.revokedAtMillis = context.nowMillis
       return keyView(keys)
-    })
-  )
+    }))
 ]

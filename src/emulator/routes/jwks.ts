@@ -36,6 +36,5 @@ export const routes = [
           location: `${context.apiBase}/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`
         }
       })
-    )
-  )
+    ))
 ]

@@ -14,10 +14,7 @@
 import { Effect } from "effect"
 import { signInEndpoint } from "../../auth/internal/mfa.js"
 import * as Totp from "../../auth/Totp.js"
-import {
-  InvalidTotpCode,
-  VerificationCodeNotFound
-} from "../../core/KnownErrors.js"
+import { InvalidTotpCode, VerificationCodeNotFound } from "../../core/KnownErrors.js"
 import { projectOf } from "../RequestContext.js"
 import { route } from "../Router.js"
 import { signIn } from "../SessionTokens.js"
@@ -34,8 +31,7 @@ export const routes = [
       if (user === undefined) return yield* Effect.fail(VerificationCodeNotFound.make({}))
       // TOTP turned off meanwhile: no second factor can match (the service keeps the attempt open)
       const secret = user.totpSecretBase64 === null ? undefined : Totp.fromBase64(user.totpSecretBase64)
-      const valid =
-        secret !== undefined &&
+      const valid = secret !== undefined &&
         secret.length > 0 &&
         (yield* Totp.verifyAt(secret, payload.totp, context.nowMillis, { window: totpWindow }).pipe(
           Effect.orElseSucceed(() => false)
@@ -44,6 +40,5 @@ export const routes = [
       attempt.usedAtMillis = context.nowMillis
       const tokens = yield* signIn(context, project, user)
       return { ...tokens, isNewUser: false }
-    })
-  )
+    }))
 ]

@@ -64,8 +64,7 @@ const updatePreference = Endpoint.make({
 })
 
 /** The id `me` stands for (the request's user), or the id given. */
-const resolveUserId = (context: RequestContext, userId: string) =>
-  userId === "me" ? Effect.map(requireMe(context), (user) => user.id) : Effect.succeed(userId)
+const resolveUserId = (context: RequestContext, userId: string) => userId === "me" ? Effect.map(requireMe(context), (user) => user.id) : Effect.succeed(userId)
 
 /** Client access: a signed-in user, and only its own id (403 `forbiddenText` otherwise). */
 const checkClientAccess = (context: RequestContext, userId: string, forbiddenText: string) => {
@@ -88,8 +87,7 @@ export const routes = [
       yield* checkClientAccess(context, userId, listOtherUserText)
       const user = yield* existingUser(context, userId)
       return { items: categories.map((category) => categoryView(user, category)), isPaginated: false as const }
-    })
-  ),
+    })),
   route(updatePreference, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const userId = yield* resolveUserId(context, params.userId)
@@ -99,6 +97,5 @@ export const routes = [
       const user = yield* existingUser(context, userId)
       setPreference(user, category.id, payload.enabled)
       return categoryView(user, category)
-    })
-  )
+    }))
 ]

@@ -142,11 +142,11 @@ const authorize = (
           failure._tag === "Unparsable"
             ? UnparsableAccessToken.make({})
             : accessTokenExpired({
-                expired_at_millis: failure.expiredAtMillis,
-                project_id: failure.projectId,
-                user_id: failure.userId,
-                refresh_token_id: failure.refreshTokenId
-              })
+              expired_at_millis: failure.expiredAtMillis,
+              project_id: failure.projectId,
+              user_id: failure.userId,
+              refresh_token_id: failure.refreshTokenId
+            })
         )
       )
       if (verified.project.id !== project.id) {
@@ -402,8 +402,7 @@ const providerRequestOf = (parameters: Readonly<Record<string, string>>): Provid
 
 const isEmail = (text: string | undefined): text is string => text !== undefined && /^[^\s@]+@[^\s@]+$/.test(text)
 
-const htmlResponse = (status: number, html: string): Response =>
-  new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } })
+const htmlResponse = (status: number, html: string): Response => new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } })
 
 const providerPage = (
   context: RequestContext,
@@ -438,8 +437,7 @@ export const routes = [
   route(Endpoints.oauthCallback, callback, { rejectUnknownKeys: false, overrideErrorStatus: false }),
   route(
     Endpoints.mockProviderAuthorize,
-    ({ params, query }, context) =>
-      Effect.sync(() => providerPage(context, params.provider_id, query, query["auto"] === "1" ? "approve" : "show")),
+    ({ params, query }, context) => Effect.sync(() => providerPage(context, params.provider_id, query, query["auto"] === "1" ? "approve" : "show")),
     { overrideErrorStatus: false }
   ),
   route(

@@ -14,11 +14,7 @@
  */
 import { Effect } from "effect"
 import { checkSignInCodeEndpoint, otpNotEnabledText, sendSignInCodeEndpoint, signInEndpoint } from "../../auth/internal/magicLink.js"
-import {
-  RedirectUrlNotWhitelisted,
-  SignUpNotEnabled,
-  UserEmailAlreadyExists
-} from "../../core/KnownErrors.js"
+import { RedirectUrlNotWhitelisted, SignUpNotEnabled, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
 import { emailFromTemplate, escapeHtml } from "../EmailTemplates.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
@@ -71,7 +67,9 @@ const sendMagicLinkEmail = (
     ...emailFromTemplate(project, "magic_link", user, { magicLink: link, otp }, {
       subject: `Sign in to ${project.displayName}: your code is ${otp}`,
       text: `Your sign-in code is ${otp}. Or open this link to sign in:\n\n${link}\n\nIf you did not ask to sign in, you can ignore this e-mail.`,
-      html: `<p>Your sign-in code is <strong>${otp}</strong>.</p><p>Or open this link to sign in: <a href="${escapeHtml(link)}">Sign in</a></p><p>If you did not ask to sign in, you can ignore this e-mail.</p>`
+      html: `<p>Your sign-in code is <strong>${otp}</strong>.</p><p>Or open this link to sign in: <a href="${
+        escapeHtml(link)
+      }">Sign in</a></p><p>If you did not ask to sign in, you can ignore this e-mail.</p>`
     }),
     kind: "magic_link",
     code,
@@ -100,12 +98,16 @@ export const routes = [
       })
       sendMagicLinkEmail(context, project, code, payload.email, payload.callbackUrl, user)
       return { nonce: VerificationCodes.nonceOf(code) }
-    })
-  ),
-  route(checkSignInCodeEndpoint, ({ payload }, context) =>
-    Effect.as(VerificationCodes.redeem(context, projectOf(context), payload.code, "magic_link", "check"), {
-      isCodeValid: true
-    } as const)
+    })),
+  route(
+    checkSignInCodeEndpoint,
+    ({ payload }, context) =>
+      Effect.as(
+        VerificationCodes.redeem(context, projectOf(context), payload.code, "magic_link", "check"),
+        {
+          isCodeValid: true
+        } as const
+      )
   ),
   route(signInEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
@@ -136,6 +138,5 @@ export const routes = [
       yield* requireSecondFactor(context, project, user)
       const tokens = yield* signIn(context, project, user)
       return { ...tokens, isNewUser }
-    })
-  )
+    }))
 ]

@@ -47,12 +47,19 @@ const renderEntry = (entry: OutboxEntry): string => {
   return `      <li>
         <h2>${escapeHtml(entry.subject)}</h2>
         <p class="meta">To ${escapeHtml(entry.to)} · ${escapeHtml(new Date(entry.sentAtMillis).toISOString().replace("T", " ").slice(0, 19))} UTC</p>
-${link === undefined ? "" : `        <p><a href="${escapeHtml(link)}">Open the link</a></p>\n`}        <details><summary>Show the e-mail</summary><iframe title="${escapeHtml(`The e-mail: ${entry.subject}`)}" sandbox="" srcdoc="${escapeHtml(entry.html)}"></iframe></details>
+${
+    link === undefined
+      ? ""
+      : `        <p><a href="${escapeHtml(link)}">Open the link</a></p>\n`
+  }        <details><summary>Show the e-mail</summary><iframe title="${escapeHtml(`The e-mail: ${entry.subject}`)}" sandbox="" srcdoc="${
+    escapeHtml(entry.html)
+  }"></iframe></details>
       </li>`
 }
 
 /** The page: newest e-mail first. */
-const renderPage = (entries: ReadonlyArray<OutboxEntry>, email: string | undefined): string => `<!doctype html>
+const renderPage = (entries: ReadonlyArray<OutboxEntry>, email: string | undefined): string =>
+  `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">

@@ -18,11 +18,7 @@
  */
 import { Effect } from "effect"
 import { initiateAuthenticationEndpoint, initiateRegistrationEndpoint, registerEndpoint, signInEndpoint } from "../../auth/internal/passkeys.js"
-import {
-  PasskeyAuthenticationFailed,
-  PasskeyAuthenticationNotEnabled,
-  PasskeyRegistrationFailed
-} from "../../core/KnownErrors.js"
+import { PasskeyAuthenticationFailed, PasskeyAuthenticationNotEnabled, PasskeyRegistrationFailed } from "../../core/KnownErrors.js"
 import * as Passkeys from "../Passkeys.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, requireUser } from "../RequestContext.js"
@@ -32,8 +28,7 @@ import type { CodePurpose, ProjectRecord } from "../State.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 import { requireSecondFactor } from "../SecondFactor.js"
 
-const requireEnabled = (project: ProjectRecord) =>
-  project.config.passkeyEnabled ? Effect.void : Effect.fail(PasskeyAuthenticationNotEnabled.make({}))
+const requireEnabled = (project: ProjectRecord) => project.config.passkeyEnabled ? Effect.void : Effect.fail(PasskeyAuthenticationNotEnabled.make({}))
 
 /** Stores a one-shot code (65 s) remembering the challenge of the options it comes with. */
 const issueCode = (
@@ -63,8 +58,7 @@ export const routes = [
       const optionsJson = yield* Passkeys.registrationOptions(project, user)
       const code = issueCode(context, project, "passkey_registration", user.id, optionsJson.challenge)
       return { optionsJson, code }
-    })
-  ),
+    })),
   route(registerEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -81,8 +75,7 @@ export const routes = [
       user.passkey = passkey
       user.passkeyAuthEnabled = true
       return { userHandle: passkey.credentialId }
-    })
-  ),
+    })),
   route(initiateAuthenticationEndpoint, (_input, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -90,8 +83,7 @@ export const routes = [
       const optionsJson = yield* Passkeys.authenticationOptions
       const code = issueCode(context, project, "passkey_authentication", null, optionsJson.challenge)
       return { optionsJson, code }
-    })
-  ),
+    })),
   route(signInEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -112,6 +104,5 @@ export const routes = [
       yield* requireSecondFactor(context, project, found.user)
       const tokens = yield* signIn(context, project, found.user)
       return { ...tokens, isNewUser: false }
-    })
-  )
+    }))
 ]

@@ -51,8 +51,11 @@ const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: U
     to: email,
     ...emailFromTemplate(project, "password_reset", user, { passwordResetLink: link }, {
       subject: `Reset your password at ${project.displayName}`,
-      text: `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
-      html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`
+      text:
+        `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
+      html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${
+        escapeHtml(link)
+      }">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`
     }),
     kind: "password_reset",
     code,
@@ -111,8 +114,7 @@ export const routes = [
       const tokens = yield* signIn(context, project, user)
       if (callbackUrl !== undefined) sendVerificationEmail(context, project, user, payload.email, callbackUrl)
       return tokens
-    })
-  ),
+    })),
   route(signInEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -127,8 +129,7 @@ export const routes = [
       if (!matches) return yield* Effect.fail(EmailPasswordMismatch.make({}))
       yield* requireSecondFactor(context, project, user)
       return yield* signIn(context, project, user)
-    })
-  ),
+    })),
   route(updatePasswordEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -142,8 +143,7 @@ export const routes = [
       // the session of the X-Stack-Refresh-Token header survives; without it, every session goes
       revokeSessions(project, user.id, context.header("refresh-token"))
       return { success: true } as const
-    })
-  ),
+    })),
   route(setPasswordEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -153,8 +153,7 @@ export const routes = [
       if (user.passwordHash !== null) return yield* Effect.fail(new TextFailure({ status: 400, text: userAlreadyHasPasswordText }))
       user.passwordHash = yield* hashPassword(payload.password, context.env.settings.passwordHashIterations)
       return { success: true } as const
-    })
-  ),
+    })),
   route(sendResetCodeEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -171,12 +170,16 @@ export const routes = [
         sendResetEmail(context, project, user, payload.email, payload.callbackUrl)
       }
       return { success: maybeSent } as const
-    })
-  ),
-  route(checkResetCodeEndpoint, ({ payload }, context) =>
-    Effect.as(VerificationCodes.redeem(context, projectOf(context), payload.code, "password_reset", "check"), {
-      isCodeValid: true
-    } as const)
+    })),
+  route(
+    checkResetCodeEndpoint,
+    ({ payload }, context) =>
+      Effect.as(
+        VerificationCodes.redeem(context, projectOf(context), payload.code, "password_reset", "check"),
+        {
+          isCodeValid: true
+        } as const
+      )
   ),
   route(resetEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
@@ -191,6 +194,5 @@ export const routes = [
       // a password set through the server's user update revokes every session of the user
       revokeSessions(project, user.id, undefined)
       return { success: true } as const
-    })
-  )
+    }))
 ]

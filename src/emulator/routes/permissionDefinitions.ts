@@ -111,8 +111,7 @@ const scopeRoutes = (
         isPaginated: true,
         pagination: { nextCursor: more && items.length > 0 ? items[items.length - 1]!.id : null }
       }
-    })
-  ),
+    })),
   route(endpoints.create, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -125,8 +124,7 @@ const scopeRoutes = (
       }
       Permissions.definitionsOf(project, scope).set(record.id, record)
       return toDefinition(record)
-    })
-  ),
+    })),
   route(endpoints.update, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -135,8 +133,7 @@ const scopeRoutes = (
       if (newId !== record.id && isTaken(project, newId)) {
         return yield* Effect.fail(PermissionIdAlreadyExists.make({ permission_id: newId }))
       }
-      const contained =
-        payload.containedPermissionIds === undefined ? undefined : yield* checkContained(project, scope, payload.containedPermissionIds)
+      const contained = payload.containedPermissionIds === undefined ? undefined : yield* checkContained(project, scope, payload.containedPermissionIds)
       Permissions.renameDefinition(project, scope, record.id, newId)
       if (payload.description !== undefined) record.description = payload.description === "" ? undefined : payload.description
       // contained ids naming the old id follow the rename
@@ -144,16 +141,14 @@ const scopeRoutes = (
         record.containedPermissionIds = [...new Set(contained.map((id) => (id === params.permissionId ? newId : id)))].sort()
       }
       return toDefinition(record)
-    })
-  ),
+    })),
   route(endpoints.delete, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const record = yield* existing(project, scope, params.permissionId)
       Permissions.deleteDefinition(project, scope, record.id)
       return { success: true as const }
-    })
-  )
+    }))
 ]
 
 /** The routes of this module. */

@@ -140,8 +140,7 @@ export const revokeProjectPermission = Endpoint.make({
 // ---------------------------------------------------------------------------------------------
 
 /** 403 text of a client listing another user's permissions. */
-export const foreignUserText =
-  'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user'
+export const foreignUserText = "Client can only list permissions for their own user. user_id must be either \"me\" or the ID of the current user"
 
 /** The user filter of a list: a client must name itself (403 text otherwise); server/admin may omit it. */
 const listUserFilter = (context: RequestContext, userId: string | undefined) =>
@@ -156,9 +155,7 @@ const listUserFilter = (context: RequestContext, userId: string | undefined) =>
 
 /** The user of a grant path, which must exist (USER_NOT_FOUND). */
 const existingUser = (context: RequestContext, project: ProjectRecord, userId: string) =>
-  Effect.flatMap(resolveUserId(context, userId), (id) =>
-    project.users.has(id) ? Effect.succeed(id) : Effect.fail(UserNotFound.make({}))
-  )
+  Effect.flatMap(resolveUserId(context, userId), (id) => project.users.has(id) ? Effect.succeed(id) : Effect.fail(UserNotFound.make({})))
 
 const requireMembership = (project: ProjectRecord, teamId: string, userId: string): Effect.Effect<void, TeamMembershipNotFound> =>
   teamsOf(project).get(teamId)?.memberUserIds.has(userId) === true
@@ -249,15 +246,13 @@ export const routes = [
         query.recursive === true
       )
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(listProjectPermissions, ({ query }, context) =>
     Effect.gen(function* () {
       const userId = yield* listUserFilter(context, query.user_id)
       const items = listProject(projectOf(context), { userId, permissionId: query.permission_id }, query.recursive === true)
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(
     grantTeamPermission,
     ({ params }, context) =>
@@ -284,8 +279,7 @@ export const routes = [
       }
       Permissions.revokeTeam(project, params.team_id, userId, params.permission_id)
       return { success: true as const }
-    })
-  ),
+    })),
   route(
     grantProjectPermission,
     ({ params }, context) =>
@@ -306,6 +300,5 @@ export const routes = [
       if (held.length === 0) return yield* Effect.fail(PermissionNotFound.make({ permission_id: params.permission_id }))
       Permissions.revokeProject(project, userId, params.permission_id)
       return { success: true as const }
-    })
-  )
+    }))
 ]

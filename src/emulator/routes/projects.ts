@@ -159,23 +159,24 @@ const applyConfig = (
     if (update.emailTheme !== undefined) next.emailTheme = update.emailTheme
     if (update.domains !== undefined) next.domains = update.domains.map((d) => ({ domain: d.domain, handlerPath: d.handlerPath }))
     if (update.emailConfig !== undefined) {
-      next.emailConfig =
-        update.emailConfig.type === "shared" ? { type: "shared" } : { ...update.emailConfig, password: Redacted.value(update.emailConfig.password) }
+      next.emailConfig = update.emailConfig.type === "shared"
+        ? { type: "shared" }
+        : { ...update.emailConfig, password: Redacted.value(update.emailConfig.password) }
     }
     if (update.oauthProviders !== undefined) {
       next.oauthProviders = update.oauthProviders.map((provider) =>
         provider.type === "shared"
           ? { id: provider.id, provider: provider.id, type: "shared" as const }
           : {
-              id: provider.id,
-              provider: provider.id,
-              type: "standard" as const,
-              clientId: provider.clientId,
-              clientSecret: Redacted.value(provider.clientSecret),
-              ...(provider.facebookConfigId !== undefined ? { facebookConfigId: provider.facebookConfigId } : {}),
-              ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {}),
-              ...(provider.appleBundleIds !== undefined ? { appleBundleIds: provider.appleBundleIds } : {})
-            }
+            id: provider.id,
+            provider: provider.id,
+            type: "standard" as const,
+            clientId: provider.clientId,
+            clientSecret: Redacted.value(provider.clientSecret),
+            ...(provider.facebookConfigId !== undefined ? { facebookConfigId: provider.facebookConfigId } : {}),
+            ...(provider.microsoftTenantId !== undefined ? { microsoftTenantId: provider.microsoftTenantId } : {}),
+            ...(provider.appleBundleIds !== undefined ? { appleBundleIds: provider.appleBundleIds } : {})
+          }
       )
     }
     if (update.teamCreatorDefaultPermissions !== undefined) next.teamCreatorDefaultPermissions = update.teamCreatorDefaultPermissions.map((p) => p.id)
@@ -211,14 +212,12 @@ export const routes = [
       if (payload.logoDarkModeUrl !== undefined) project.logoDarkModeUrl = payload.logoDarkModeUrl
       if (payload.logoFullDarkModeUrl !== undefined) project.logoFullDarkModeUrl = payload.logoFullDarkModeUrl
       return adminView(project)
-    })
-  ),
+    })),
   route(deleteCurrentEndpoint, (_input, context) =>
     Effect.sync(() => {
       deleteProject(context.env.state, projectOf(context).id)
       return { success: true as const }
-    })
-  ),
+    })),
   route(listOwnedEndpoint, (_input, context) =>
     Effect.gen(function* () {
       const user = yield* internalUser(context)
@@ -228,8 +227,7 @@ export const routes = [
         .sort((a, b) => a.createdAtMillis - b.createdAtMillis)
         .map(adminView)
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(createOwnedEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* internalUser(context)
@@ -257,6 +255,5 @@ export const routes = [
       })
       context.env.state.projects.set(id, project)
       return adminView(project)
-    })
-  )
+    }))
 ]

@@ -21,7 +21,15 @@
 import { Effect, Redacted } from "effect"
 import { signUpEndpoint as anonymousSignUpEndpoint } from "../../auth/internal/anonymous.js"
 import { defaultSessionLifetimeMillis } from "../../auth/ServerSessions.js"
-import { adminListForUserEndpoint, createEndpoint, deleteCurrentEndpoint, listEndpoint, listForUserEndpoint, revokeEndpoint, revokeForUserEndpoint } from "../../auth/internal/sessions.js"
+import {
+  adminListForUserEndpoint,
+  createEndpoint,
+  deleteCurrentEndpoint,
+  listEndpoint,
+  listForUserEndpoint,
+  revokeEndpoint,
+  revokeForUserEndpoint
+} from "../../auth/internal/sessions.js"
 import type { ActiveSession } from "../../auth/Sessions.js"
 import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, RefreshTokenNotFoundOrExpired, UserIdDoesNotExist } from "../../core/KnownErrors.js"
 import { accessTokenExpired } from "../ProjectAuth.js"
@@ -118,8 +126,7 @@ export const routes = [
       grantUserDefaults(project, user.id)
       createPersonalTeamIfEnabled(project, user, context.nowMillis)
       return signIn(context, project, user)
-    })
-  ),
+    })),
   route(listEndpoint, listSessions),
   route(listForUserEndpoint, listSessions),
   route(adminListForUserEndpoint, listSessions),
@@ -128,8 +135,7 @@ export const routes = [
   route(createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
-      const user =
-        payload.userId === "me" ? yield* requireMe(context) : project.users.get(payload.userId)
+      const user = payload.userId === "me" ? yield* requireMe(context) : project.users.get(payload.userId)
       if (user === undefined) return yield* Effect.fail(UserIdDoesNotExist.make({ user_id: payload.userId }))
       const session = createSession(context, project, user, {
         expiresInMillis: payload.expiresInMillis ?? defaultSessionLifetimeMillis,
@@ -137,6 +143,5 @@ export const routes = [
       })
       const accessToken = yield* accessTokenFor(context, project, user, session)
       return { accessToken: Redacted.make(accessToken), refreshToken: Redacted.make(session.refreshToken) }
-    })
-  )
+    }))
 ]

@@ -54,8 +54,7 @@ const invitee = (context: RequestContext) =>
   })
 
 /** A valid (unused, unexpired) invitation code, counted as an attempt. */
-const validCode = (context: RequestContext, code: string) =>
-  VerificationCodes.redeem(context, projectOf(context), code, "team_invitation", "check")
+const validCode = (context: RequestContext, code: string) => VerificationCodes.redeem(context, projectOf(context), code, "team_invitation", "check")
 
 /** The team an invitation code is for; a code whose team is gone is "not found". */
 const teamOfCode = (context: RequestContext, record: CodeRecord) =>
@@ -82,8 +81,11 @@ export const routes = [
         to: payload.email,
         ...emailFromTemplate(project, "team_invitation", null, { teamDisplayName: team.displayName, teamInvitationLink: link }, {
           subject: `You have been invited to join ${team.displayName}`,
-          text: `You have been invited to join the team ${team.displayName} at ${project.displayName}. Open this link to accept:\n\n${link}\n\nThe invitation expires in 7 days.`,
-          html: `<p>You have been invited to join the team <b>${escapeHtml(team.displayName)}</b> at ${escapeHtml(project.displayName)}.</p><p><a href="${escapeHtml(link)}">Join the team</a></p><p>The invitation expires in 7 days.</p>`
+          text:
+            `You have been invited to join the team ${team.displayName} at ${project.displayName}. Open this link to accept:\n\n${link}\n\nThe invitation expires in 7 days.`,
+          html: `<p>You have been invited to join the team <b>${escapeHtml(team.displayName)}</b> at ${escapeHtml(project.displayName)}.</p><p><a href="${
+            escapeHtml(link)
+          }">Join the team</a></p><p>The invitation expires in 7 days.</p>`
         }),
         kind: "team_invitation",
         code: record.code,
@@ -91,8 +93,7 @@ export const routes = [
         sentAtMillis: context.nowMillis
       })
       return { success: true as const, id: record.invitationId }
-    })
-  ),
+    })),
   route(TeamInvitations.listEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -104,8 +105,7 @@ export const routes = [
       }
       const team = yield* findTeam(project, query.teamId)
       return { items: pendingInvitations(project, team, context.nowMillis), isPaginated: false }
-    })
-  ),
+    })),
   route(TeamInvitations.listMineEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -121,16 +121,14 @@ export const routes = [
         pendingInvitations(project, team, context.nowMillis).filter((invitation) => emails.has(invitation.recipientEmail))
       )
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(Endpoints.teamInvitationsListAnyQuery, ({ query }) =>
     Effect.fail(
       new TextFailure({
         status: 400,
         text: query.team_id !== undefined && query.user_id !== undefined ? "Cannot specify both team_id and user_id" : "Must specify either team_id or user_id"
       })
-    )
-  ),
+    )),
   route(TeamInvitations.acceptByIdEndpoint, ({ params, query }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -160,8 +158,7 @@ export const routes = [
       if (!isMember(project, team.id, user.id)) addMember(project, team, user.id, "member")
       record.usedAtMillis = context.nowMillis
       return {}
-    })
-  ),
+    })),
   route(TeamInvitations.revokeEndpoint, ({ params, query }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -176,26 +173,24 @@ export const routes = [
         if (record.purpose === "team_invitation" && record.invitationId === params.id && record.teamId === query.teamId) project.codes.delete(code)
       }
       return { success: true as const }
-    })
-  ),
-  route(Endpoints.teamInvitationRevokeWithoutTeam, () =>
-    Effect.fail(new TextFailure({ status: 400, text: "team_id is required for deleting a team invitation" }))
+    })),
+  route(
+    Endpoints.teamInvitationRevokeWithoutTeam,
+    () => Effect.fail(new TextFailure({ status: 400, text: "team_id is required for deleting a team invitation" }))
   ),
   route(TeamInvitations.checkCodeEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const record = yield* validCode(context, payload.code)
       yield* teamOfCode(context, record)
       return { isCodeValid: true as const }
-    })
-  ),
+    })),
   route(TeamInvitations.detailsEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const record = yield* validCode(context, payload.code)
       yield* invitee(context)
       const team = yield* teamOfCode(context, record)
       return { teamId: team.id, teamDisplayName: team.displayName }
-    })
-  ),
+    })),
   route(TeamInvitations.acceptEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -205,6 +200,5 @@ export const routes = [
       record.usedAtMillis = context.nowMillis
       if (!isMember(project, team.id, user.id)) addMember(project, team, user.id, "member")
       return {}
-    })
-  )
+    }))
 ]

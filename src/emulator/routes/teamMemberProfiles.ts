@@ -15,17 +15,7 @@ import { projectOf, resolveUserId } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, TeamRecord, UserRecord } from "../State.js"
-import {
-  ensureMember,
-  ensurePermission,
-  findTeam,
-  findUser,
-  membersOf,
-  profileRecordOf,
-  profileView,
-  serverProfileView,
-  teamsInOrder
-} from "../Teams.js"
+import { ensureMember, ensurePermission, findTeam, findUser, membersOf, profileRecordOf, profileView, serverProfileView, teamsInOrder } from "../Teams.js"
 
 /** The 403 text when a client changes another member's profile. */
 export const foreignProfileText = "Cannot update another user's profile"
@@ -51,11 +41,8 @@ export const routes = [
         .filter((user) => userId === undefined || user.id === userId)
         .map((user) => profileView(project, team, user))
       return { items, isPaginated: false }
-    })
-  ),
-  route(Endpoints.teamMemberProfilesWithoutTeam, () =>
-    Effect.fail(new TextFailure({ status: 400, text: "team_id is required for access type client" }))
-  ),
+    })),
+  route(Endpoints.teamMemberProfilesWithoutTeam, () => Effect.fail(new TextFailure({ status: 400, text: "team_id is required for access type client" }))),
   route(ServerTeams.listMemberProfilesEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -70,8 +57,7 @@ export const routes = [
             .map((user) => serverProfileView(project, team, user))
         )
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(TeamMemberProfiles.getEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -81,16 +67,14 @@ export const routes = [
       if (userId !== me.id) yield* ensurePermission(project, params.teamId, me.id, "$read_members")
       yield* ensureMember(project, params.teamId, userId)
       return profileView(project, yield* findTeam(project, params.teamId), yield* findUser(project, userId))
-    })
-  ),
+    })),
   route(ServerTeams.getMemberProfileEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const userId = yield* resolveUserId(context, params.userId)
       yield* ensureMember(project, params.teamId, userId)
       return serverProfileView(project, yield* findTeam(project, params.teamId), yield* findUser(project, userId))
-    })
-  ),
+    })),
   route(TeamMemberProfiles.updateEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -102,8 +86,7 @@ export const routes = [
       const team = yield* findTeam(project, params.teamId)
       applyProfileUpdate(project, team, me, payload)
       return profileView(project, team, me)
-    })
-  ),
+    })),
   route(ServerTeams.updateMemberProfileEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -113,6 +96,5 @@ export const routes = [
       const user = yield* findUser(project, userId)
       applyProfileUpdate(project, team, user, payload)
       return serverProfileView(project, team, user)
-    })
-  )
+    }))
 ]

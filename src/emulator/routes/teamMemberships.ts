@@ -42,8 +42,7 @@ export const routes = [
       yield* ensureMember(project, params.teamId, userId)
       removeMember(project, yield* findTeam(project, params.teamId), userId)
       return { success: true as const }
-    })
-  ),
+    })),
   route(ServerTeams.removeMemberEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -51,6 +50,5 @@ export const routes = [
       yield* ensureMember(project, params.teamId, userId)
       removeMember(project, yield* findTeam(project, params.teamId), userId)
       return { success: true as const }
-    })
-  )
+    }))
 ]

@@ -17,25 +17,14 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { deleteTeam } from "../Store.js"
 import * as Endpoints from "../Endpoints.js"
-import {
-  applyTeamUpdate,
-  clientTeamView,
-  createTeam,
-  ensureMember,
-  ensurePermission,
-  findTeam,
-  findUser,
-  serverTeamView,
-  teamsInOrder
-} from "../Teams.js"
+import { applyTeamUpdate, clientTeamView, createTeam, ensureMember, ensurePermission, findTeam, findUser, serverTeamView, teamsInOrder } from "../Teams.js"
 import { isBase64Image } from "../Validation.js"
 
 /** The 403 text when a client lists another user's teams. */
-export const foreignTeamsListText = 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user'
+export const foreignTeamsListText = "Client can only list teams for their own user. user_id must be either \"me\" or the ID of the current user"
 
 /** The 403 text when a client creates a team for another creator. */
-export const foreignCreatorText =
-  "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'."
+export const foreignCreatorText = "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'."
 
 /** The signed-in user of a client request, or USER_AUTHENTICATION_REQUIRED. */
 export const signedInUser = (context: RequestContext) =>
@@ -58,8 +47,7 @@ export const routes = [
         .filter((team) => team.memberUserIds.has(me.id))
         .map(clientTeamView)
       return { items, isPaginated: false }
-    })
-  ),
+    })),
   route(ServerTeams.listEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       const userId = query.userId === undefined ? undefined : yield* resolveUserId(context, query.userId)
@@ -69,16 +57,14 @@ export const routes = [
           .map(serverTeamView),
         isPaginated: false
       }
-    })
-  ),
+    })),
   route(Teams.getEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       const me = yield* signedInUser(context)
       yield* ensureMember(project, params.teamId, me.id)
       return clientTeamView(yield* findTeam(project, params.teamId))
-    })
-  ),
+    })),
   route(ServerTeams.getEndpoint, ({ params }, context) => Effect.map(findTeam(projectOf(context), params.teamId), serverTeamView)),
   route(Teams.createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
@@ -98,8 +84,7 @@ export const routes = [
         me.id
       )
       return clientTeamView(team)
-    })
-  ),
+    })),
   route(ServerTeams.createEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -107,8 +92,7 @@ export const routes = [
       const creator = creatorUserId === undefined ? undefined : yield* resolveUserId(context, creatorUserId)
       if (creator !== undefined) yield* findUser(project, creator)
       return serverTeamView(createTeam(project, fields, context.nowMillis, creator))
-    })
-  ),
+    })),
   route(Teams.updateEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -118,15 +102,13 @@ export const routes = [
       const team = yield* findTeam(project, params.teamId)
       applyTeamUpdate(team, payload)
       return clientTeamView(team)
-    })
-  ),
+    })),
   route(ServerTeams.updateEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const team = yield* findTeam(projectOf(context), params.teamId)
       applyTeamUpdate(team, payload)
       return serverTeamView(team)
-    })
-  ),
+    })),
   route(Teams.deleteEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -135,14 +117,12 @@ export const routes = [
       yield* findTeam(project, params.teamId)
       deleteTeam(project, params.teamId)
       return { success: true as const }
-    })
-  ),
+    })),
   route(ServerTeams.deleteEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
       yield* findTeam(project, params.teamId)
       deleteTeam(project, params.teamId)
       return { success: true as const }
-    })
-  )
+    }))
 ]

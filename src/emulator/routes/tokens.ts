@@ -8,12 +8,7 @@
  */
 import { Effect } from "effect"
 import { publicClientSentinel } from "../../core/Wire.js"
-import {
-  InvalidOauthClientIdOrSecret,
-  InvalidScope,
-  PublishableClientKeyRequiredForProject,
-  RefreshTokenNotFoundOrExpired
-} from "../../core/KnownErrors.js"
+import { InvalidOauthClientIdOrSecret, InvalidScope, PublishableClientKeyRequiredForProject, RefreshTokenNotFoundOrExpired } from "../../core/KnownErrors.js"
 import * as Endpoints from "../Endpoints.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
@@ -96,6 +91,5 @@ export const routes = [
       }
       const accessToken = yield* refreshAccessToken(context, projectOf(context), refreshToken)
       return { access_token: accessToken }
-    })
-  )
+    }))
 ]

@@ -76,8 +76,8 @@ export const applyUpdate = (
     if (update.password != null) yield* checkPassword(update.password)
     const newEmail = update.primaryEmail
     const emailChanges = newEmail != null && newEmail !== user.primaryEmail
-    const authEnabledAfter =
-      update.primaryEmailAuthEnabled ?? (emailChanges ? (user.primaryEmail !== null ? user.primaryEmailAuthEnabled : true) : user.primaryEmailAuthEnabled)
+    const authEnabledAfter = update.primaryEmailAuthEnabled ??
+      (emailChanges ? (user.primaryEmail !== null ? user.primaryEmailAuthEnabled : true) : user.primaryEmailAuthEnabled)
     // the service refuses a duplicate only when both users would sign in with the e-mail
     if (emailAfter !== null && authEnabledAfter && (emailChanges || (update.primaryEmailAuthEnabled === true && !user.primaryEmailAuthEnabled))) {
       const owner = findUserByAuthChannel(project, emailAfter)
@@ -88,12 +88,11 @@ export const applyUpdate = (
     if (update.selectedTeamId != null && !isMember(project, update.selectedTeamId, user.id)) {
       return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: update.selectedTeamId, user_id: user.id }))
     }
-    const passwordHash =
-      update.passwordHash !== undefined
-        ? update.passwordHash
-        : update.password == null
-          ? update.password
-          : yield* hashPassword(update.password, context.env.settings.passwordHashIterations)
+    const passwordHash = update.passwordHash !== undefined
+      ? update.passwordHash
+      : update.password == null
+      ? update.password
+      : yield* hashPassword(update.password, context.env.settings.passwordHashIterations)
 
     if (update.displayName !== undefined) user.displayName = update.displayName === "" ? null : update.displayName
     if (update.profileImageUrl !== undefined) user.profileImageUrl = update.profileImageUrl
@@ -133,8 +132,7 @@ export const applyUpdate = (
     }
   })
 
-const compareUsers = (a: UserRecord, b: UserRecord): number =>
-  a.signedUpAtMillis - b.signedUpAtMillis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+const compareUsers = (a: UserRecord, b: UserRecord): number => a.signedUpAtMillis - b.signedUpAtMillis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 const findUser = (context: RequestContext, userId: string): Effect.Effect<UserRecord, UserNotFound> => {
   const user = projectOf(context).users.get(userId)
@@ -150,15 +148,13 @@ export const routes = [
       const user = yield* requireMe(context)
       yield* applyUpdate(context, projectOf(context), user, payload, "client")
       return currentUserView(projectOf(context), user)
-    })
-  ),
+    })),
   route(Endpoints.updateCurrentServerUser, ({ payload }, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
       return serverUserView(projectOf(context), user)
-    })
-  ),
+    })),
   route(deleteCurrentEndpoint, (_input, context) =>
     Effect.gen(function* () {
       const user = yield* requireMe(context)
@@ -168,11 +164,8 @@ export const routes = [
       }
       deleteUser(context.env.state, project, user.id)
       return { success: true as const }
-    })
-  ),
-  route(getByIdEndpoint, ({ params }, context) =>
-    Effect.map(findUser(context, params.userId), (user) => serverUserView(projectOf(context), user))
-  ),
+    })),
+  route(getByIdEndpoint, ({ params }, context) => Effect.map(findUser(context, params.userId), (user) => serverUserView(projectOf(context), user))),
   route(Endpoints.createUser, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
@@ -198,22 +191,19 @@ export const routes = [
       grantUserDefaults(project, user.id)
       // as on the service, a user created with server access gets no personal team (create_team_on_sign_up is for sign-ups)
       return serverUserView(project, user)
-    })
-  ),
+    })),
   route(Endpoints.updateUser, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const user = yield* findUser(context, params.userId)
       yield* applyUpdate(context, projectOf(context), user, payload, "server")
       return serverUserView(projectOf(context), user)
-    })
-  ),
+    })),
   route(deleteEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       yield* findUser(context, params.userId)
       deleteUser(context.env.state, projectOf(context), params.userId)
       return { success: true as const }
-    })
-  ),
+    })),
   route(listEndpoint, ({ query }, context) =>
     Effect.gen(function* () {
       const includeAnonymous = query.includeAnonymous ?? false
@@ -250,6 +240,5 @@ export const routes = [
         isPaginated: true as const,
         pagination: { nextCursor: end < users.length ? users[end]!.id : null }
       }
-    })
-  )
+    }))
 ]

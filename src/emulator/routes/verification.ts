@@ -39,12 +39,16 @@ export const routes = [
       if (!isTrustedUrl(project, payload.callbackUrl)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
       sendVerificationEmail(context, project, user, payload.email, payload.callbackUrl)
       return { success: true } as const
-    })
-  ),
-  route(checkVerificationCodeEndpoint, ({ payload }, context) =>
-    Effect.as(VerificationCodes.redeem(context, projectOf(context), payload.code, "email_verification", "check"), {
-      isCodeValid: true
-    } as const)
+    })),
+  route(
+    checkVerificationCodeEndpoint,
+    ({ payload }, context) =>
+      Effect.as(
+        VerificationCodes.redeem(context, projectOf(context), payload.code, "email_verification", "check"),
+        {
+          isCodeValid: true
+        } as const
+      )
   ),
   route(verifyEndpoint, ({ payload }, context) =>
     Effect.gen(function* () {
@@ -65,6 +69,5 @@ export const routes = [
       }
       user.primaryEmailVerified = true
       return { success: true } as const
-    })
-  )
+    }))
 ]

@@ -24,10 +24,10 @@ export type SystemTeamPermissionId = (typeof systemTeamPermissionIds)[number]
 export const customPermissionIdPattern = /^[a-z0-9_:]+$/
 
 /** The service's message for a custom id that does not match {@link customPermissionIdPattern}. */
-export const customPermissionIdMessage = 'Only lowercase letters, numbers, ":", "_" are allowed'
+export const customPermissionIdMessage = "Only lowercase letters, numbers, \":\", \"_\" are allowed"
 
 /** The service's message for a permission id (custom or `$` system) of the wrong form. */
-export const permissionIdMessage = 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed'
+export const permissionIdMessage = "Only lowercase letters, numbers, \":\", \"_\" and optional \"$\" at the beginning are allowed"
 
 /** The service's message for a `$` id that is not one of the system permissions. */
 export const invalidSystemPermissionMessage = "Invalid system permission"

@@ -40,8 +40,7 @@ const isUsableAccessToken = (token: Option.Option<Redacted.Redacted<string>>, no
   return Option.isNone(expiry) || expiry.value - now >= minimumRemainingMillis
 }
 
-const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefined =>
-  Option.isSome(token) ? Redacted.value(token.value) : undefined
+const text = (token: Option.Option<Redacted.Redacted<string>>): string | undefined => Option.isSome(token) ? Redacted.value(token.value) : undefined
 
 /**
  * How many times a request looks again at the tokens when its refresh was superseded by tokens
@@ -283,8 +282,7 @@ class SessionImpl implements SessionShape {
           if (this.#generation !== startedAt) return Effect.succeed(Option.none<Redacted.Redacted<string>>())
           this.#generation++
           return Effect.as(this.write(TokenStoreModule.empty), Option.none<Redacted.Redacted<string>>())
-        })
-      ),
+        })),
       // every other failure keeps the tokens: the grant's known errors become a SessionError
       Effect.mapError(groupRefreshFailure)
     )

@@ -8,7 +8,18 @@
 import * as Schema from "effect/Schema"
 import { verificationCodeErrors } from "../../auth/PasswordReset.js"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, ItemQuantityInsufficientAmount, RedirectUrlNotWhitelisted, TeamInvitationRestrictedUserNotAllowed, TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserAuthenticationRequired, UserNotFound, VerificationCodeNotFound } from "../../core/KnownErrors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  ItemQuantityInsufficientAmount,
+  RedirectUrlNotWhitelisted,
+  TeamInvitationRestrictedUserNotAllowed,
+  TeamMembershipNotFound,
+  TeamNotFound,
+  TeamPermissionRequired,
+  UserAuthenticationRequired,
+  UserNotFound,
+  VerificationCodeNotFound
+} from "../../core/KnownErrors.js"
 import { AnyObject, CodePayload, CodeValid, DateFromMillis, field, SuccessTrue, Uuid } from "../../core/Wire.js"
 
 /** A pending invitation (same shape for client and server). */

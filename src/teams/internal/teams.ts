@@ -7,7 +7,14 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
+import {
+  CannotGetOwnUserWithoutUser,
+  TeamMembershipNotFound,
+  TeamNotFound,
+  TeamPermissionRequired,
+  UserAuthenticationRequired,
+  UserNotFound
+} from "../../core/KnownErrors.js"
 import { field, Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
 import { ClientTeam } from "../../users/User.js"
 

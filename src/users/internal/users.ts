@@ -7,13 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import {
-  CannotGetOwnUserWithoutUser,
-  PasswordTooLong,
-  PasswordTooShort,
-  TeamMembershipNotFound,
-  UserEmailAlreadyExists
-} from "../../core/KnownErrors.js"
+import { CannotGetOwnUserWithoutUser, PasswordTooLong, PasswordTooShort, TeamMembershipNotFound, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
 import { Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
 import { CurrentUser } from "../User.js"
 

@@ -44,8 +44,7 @@ void runtime.runPromise(
           seen.push(user._tag === "Some" ? (user.value.primaryEmail ?? "?") : "nobody")
         })
       )
-    )
-  )
+    ))
 )
 
 await runtime.runtime()
@@ -54,8 +53,7 @@ const api = {
   ready: true,
   seen,
   cookieReads: () => cookieReads,
-  signIn: (email: string, password: string) =>
-    runtime.runPromise(Password.signInWithPassword({ email, password })).then(() => "signed-in"),
+  signIn: (email: string, password: string) => runtime.runPromise(Password.signInWithPassword({ email, password })).then(() => "signed-in"),
   signOut: () => runtime.runPromise(Effect.flatMap(Session, (session) => session.clear)).then(() => "signed-out")
 }
 ;(window as unknown as { crossTab: typeof api }).crossTab = api

@@ -22,8 +22,7 @@ const valueOf = (form: HTMLFormElement, name: string): string => {
   return element instanceof HTMLInputElement ? element.value : ""
 }
 
-const formatDate = (date: Date | undefined): string =>
-  date === undefined ? "—" : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
+const formatDate = (date: Date | undefined): string => date === undefined ? "—" : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
 
 const sections = [
   { id: "profile", label: "Profile" },
@@ -93,17 +92,21 @@ const ProfileSection = (props: { readonly user: CurrentUser }) => {
           {props.user.primaryEmail ?? <span className="muted">No e-mail</span>}{" "}
           {props.user.primaryEmail === null ? null : props.user.primaryEmailVerified ? <Badge tone="green">Verified</Badge> : <Badge>Not verified</Badge>}
         </span>
-        {props.user.primaryEmail !== null && !props.user.primaryEmailVerified ? (
-          <Button variant="secondary" small pending={resend.pending} onClick={() => void resend.run()}>
-            Send verification e-mail
-          </Button>
-        ) : null}
+        {props.user.primaryEmail !== null && !props.user.primaryEmailVerified ?
+          (
+            <Button variant="secondary" small pending={resend.pending} onClick={() => void resend.run()}>
+              Send verification e-mail
+            </Button>
+          ) :
+          null}
       </div>
-      {resent && !resend.pending && resend.error === undefined ? (
-        <Alert kind="success">
-          We sent a verification link to <strong>{props.user.primaryEmail}</strong>.
-        </Alert>
-      ) : null}
+      {resent && !resend.pending && resend.error === undefined ?
+        (
+          <Alert kind="success">
+            We sent a verification link to <strong>{props.user.primaryEmail}</strong>.
+          </Alert>
+        ) :
+        null}
       <ErrorMessage error={resend.error} />
     </Section>
   )
@@ -135,45 +138,47 @@ const EmailsSection = () => {
   }
   return (
     <Section id="emails" title="E-mails" description="Addresses where we can reach you. The primary one receives account e-mails.">
-      {channels.status === "success" ? (
-        <ul className="list" aria-label="E-mail addresses">
-          {channels.data.map((channel) => (
-            <li key={channel.id}>
-              <span className="item-text">
-                <span className="break">{channel.value}</span> {channel.isPrimary ? <Badge tone="brand">Primary</Badge> : null}{" "}
-                {channel.isVerified ? <Badge tone="green">Verified</Badge> : <Badge>Not verified</Badge>}
-              </span>
-              <span className="row actions">
-                {channel.isVerified ? null : (
-                  <Button
-                    variant="ghost"
-                    small
-                    pending={verify.pending}
-                    aria-label={`Verify ${channel.value}`}
-                    onClick={() => void verify.run({ id: channel.id, value: channel.value })}
-                  >
-                    Verify
-                  </Button>
-                )}
-                {channel.isPrimary ? null : (
-                  <Button variant="ghost" small aria-label={`Make primary ${channel.value}`} onClick={() => void makePrimary.run(channel.id)}>
-                    Make primary
-                  </Button>
-                )}
-                {channel.isPrimary ? null : (
-                  <Button variant="ghost" small aria-label={`Remove ${channel.value}`} onClick={() => void remove.run(channel.id)}>
-                    Remove
-                  </Button>
-                )}
-              </span>
-            </li>
-          ))}
-        </ul>
-      ) : channels.status === "error" ? (
-        <ErrorMessage error={channels.error} />
-      ) : (
-        <Loading label="Loading e-mails…" />
-      )}
+      {channels.status === "success" ?
+        (
+          <ul className="list" aria-label="E-mail addresses">
+            {channels.data.map((channel) => (
+              <li key={channel.id}>
+                <span className="item-text">
+                  <span className="break">{channel.value}</span> {channel.isPrimary ? <Badge tone="brand">Primary</Badge> : null}{" "}
+                  {channel.isVerified ? <Badge tone="green">Verified</Badge> : <Badge>Not verified</Badge>}
+                </span>
+                <span className="row actions">
+                  {channel.isVerified ? null : (
+                    <Button
+                      variant="ghost"
+                      small
+                      pending={verify.pending}
+                      aria-label={`Verify ${channel.value}`}
+                      onClick={() => void verify.run({ id: channel.id, value: channel.value })}
+                    >
+                      Verify
+                    </Button>
+                  )}
+                  {channel.isPrimary ?
+                    null :
+                    (
+                      <Button variant="ghost" small aria-label={`Make primary ${channel.value}`} onClick={() => void makePrimary.run(channel.id)}>
+                        Make primary
+                      </Button>
+                    )}
+                  {channel.isPrimary ? null : (
+                    <Button variant="ghost" small aria-label={`Remove ${channel.value}`} onClick={() => void remove.run(channel.id)}>
+                      Remove
+                    </Button>
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) :
+        channels.status === "error" ?
+        <ErrorMessage error={channels.error} /> :
+        <Loading label="Loading e-mails…" />}
       {verificationSentTo === null || verify.pending || verify.error !== undefined ? null : (
         <Alert kind="success">
           We sent a verification link to <strong>{verificationSentTo}</strong>. Open it to confirm the address.
@@ -224,7 +229,11 @@ const PasswordSection = (props: { readonly user: CurrentUser }) => {
     })
   }
   return (
-    <Section id="password" title="Password" description={props.user.hasPassword ? "Change the password you sign in with." : "You have no password yet: set one to sign in with your e-mail."}>
+    <Section
+      id="password"
+      title="Password"
+      description={props.user.hasPassword ? "Change the password you sign in with." : "You have no password yet: set one to sign in with your e-mail."}
+    >
       <form className="stack" onSubmit={submit} aria-label="Password" noValidate>
         {props.user.hasPassword ? <Field label="Current password" name="oldPassword" type="password" autoComplete="current-password" required /> : null}
         <Field
@@ -283,62 +292,65 @@ const MfaSection = (props: { readonly user: CurrentUser }) => {
     event.preventDefault()
     if (secret !== null) void enable.run({ secret, code: valueOf(event.currentTarget, "code") })
   }
-  const uri =
-    secret === null ? "" : Totp.otpauthUri({ secret, issuer: Mfa.defaultIssuer, accountName: props.user.primaryEmail ?? props.user.id })
+  const uri = secret === null ? "" : Totp.otpauthUri({ secret, issuer: Mfa.defaultIssuer, accountName: props.user.primaryEmail ?? props.user.id })
   return (
     <Section id="mfa" title="Two-factor authentication" description="Ask for a code from an authenticator app when signing in.">
-      {props.user.isMultiFactorRequired ? (
-        <div className="spread">
-          <span>
-            <Badge tone="green">On</Badge> Signing in asks for an authenticator code.
-          </span>
-          <Button variant="secondary" pending={disable.pending} onClick={() => void disable.run()}>
-            Turn off two-factor authentication
-          </Button>
-        </div>
-      ) : secret === null ? (
-        <div className="spread">
-          <span>
-            <Badge>Off</Badge> Only your password (or another sign-in method) is needed.
-          </span>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              enable.reset()
-              setSecret(Totp.randomSecret())
-            }}
-          >
-            Set up an authenticator app
-          </Button>
-        </div>
-      ) : (
-        <form className="stack" onSubmit={submit} aria-label="Set up two-factor authentication" noValidate>
-          <p>Scan this code with your authenticator app (Google Authenticator, 1Password, …), or type the key below, then enter the code it shows.</p>
-          <QrCode text={uri} label="QR code of the authenticator setup link" />
-          <div className="field">
-            <span className="hint">Setup key</span>
-            <div className="secret" data-testid="totp-secret">
-              {Totp.toBase32(secret)}
-            </div>
-          </div>
-          <details>
-            <summary className="small muted">Show the otpauth:// link</summary>
-            <div className="secret small" data-testid="totp-uri">
-              {uri}
-            </div>
-          </details>
-          <Field label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required inputClassName="code-input" />
-          <ErrorMessage error={enable.error} />
-          <div className="row">
-            <Button type="submit" pending={enable.pending}>
-              Turn on two-factor authentication
-            </Button>
-            <Button variant="ghost" onClick={() => setSecret(null)}>
-              Cancel
+      {props.user.isMultiFactorRequired ?
+        (
+          <div className="spread">
+            <span>
+              <Badge tone="green">On</Badge> Signing in asks for an authenticator code.
+            </span>
+            <Button variant="secondary" pending={disable.pending} onClick={() => void disable.run()}>
+              Turn off two-factor authentication
             </Button>
           </div>
-        </form>
-      )}
+        ) :
+        secret === null ?
+        (
+          <div className="spread">
+            <span>
+              <Badge>Off</Badge> Only your password (or another sign-in method) is needed.
+            </span>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                enable.reset()
+                setSecret(Totp.randomSecret())
+              }}
+            >
+              Set up an authenticator app
+            </Button>
+          </div>
+        ) :
+        (
+          <form className="stack" onSubmit={submit} aria-label="Set up two-factor authentication" noValidate>
+            <p>Scan this code with your authenticator app (Google Authenticator, 1Password, …), or type the key below, then enter the code it shows.</p>
+            <QrCode text={uri} label="QR code of the authenticator setup link" />
+            <div className="field">
+              <span className="hint">Setup key</span>
+              <div className="secret" data-testid="totp-secret">
+                {Totp.toBase32(secret)}
+              </div>
+            </div>
+            <details>
+              <summary className="small muted">Show the otpauth:// link</summary>
+              <div className="secret small" data-testid="totp-uri">
+                {uri}
+              </div>
+            </details>
+            <Field label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required inputClassName="code-input" />
+            <ErrorMessage error={enable.error} />
+            <div className="row">
+              <Button type="submit" pending={enable.pending}>
+                Turn on two-factor authentication
+              </Button>
+              <Button variant="ghost" onClick={() => setSecret(null)}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        )}
       <ErrorMessage error={disable.error} />
     </Section>
   )
@@ -366,11 +378,13 @@ const PasskeysSection = (props: { readonly user: CurrentUser }) => {
           <Button variant="secondary" pending={register.pending} onClick={() => void register.run()}>
             {props.user.passkeyAuthEnabled ? "Replace passkey" : "Register a passkey"}
           </Button>
-          {props.user.passkeyAuthEnabled ? (
-            <Button variant="ghost" pending={remove.pending} onClick={() => void remove.run()}>
-              Turn off passkey sign-in
-            </Button>
-          ) : null}
+          {props.user.passkeyAuthEnabled ?
+            (
+              <Button variant="ghost" pending={remove.pending} onClick={() => void remove.run()}>
+                Turn off passkey sign-in
+              </Button>
+            ) :
+            null}
         </span>
       </div>
       {registered && !register.pending ? <Alert kind="success">Your passkey is ready: use it on the sign-in page.</Alert> : null}
@@ -386,30 +400,30 @@ const SessionsSection = () => {
   const revoke = useShownMutation((id: string) => Sessions.revoke(id))
   return (
     <Section id="sessions" title="Active sessions" description="Devices where you are signed in.">
-      {sessions.status === "success" ? (
-        <ul className="list" aria-label="Active sessions">
-          {sessions.data.map((session) => (
-            <li key={session.id}>
-              <span>
-                {session.isCurrentSession ? <Badge tone="brand">This device</Badge> : <Badge>Other device</Badge>}{" "}
-                <span className="small muted">
-                  signed in {formatDate(session.createdAt)} · last used {formatDate(session.lastUsedAt)}
-                  {session.geoInfo?.cityName === undefined || session.geoInfo.cityName === null ? "" : ` · ${session.geoInfo.cityName}`}
+      {sessions.status === "success" ?
+        (
+          <ul className="list" aria-label="Active sessions">
+            {sessions.data.map((session) => (
+              <li key={session.id}>
+                <span>
+                  {session.isCurrentSession ? <Badge tone="brand">This device</Badge> : <Badge>Other device</Badge>}{" "}
+                  <span className="small muted">
+                    signed in {formatDate(session.createdAt)} · last used {formatDate(session.lastUsedAt)}
+                    {session.geoInfo?.cityName === undefined || session.geoInfo.cityName === null ? "" : ` · ${session.geoInfo.cityName}`}
+                  </span>
                 </span>
-              </span>
-              {session.isCurrentSession ? null : (
-                <Button variant="ghost" small onClick={() => void revoke.run(session.id)}>
-                  Revoke
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : sessions.status === "error" ? (
-        <ErrorMessage error={sessions.error} />
-      ) : (
-        <Loading label="Loading sessions…" />
-      )}
+                {session.isCurrentSession ? null : (
+                  <Button variant="ghost" small onClick={() => void revoke.run(session.id)}>
+                    Revoke
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        ) :
+        sessions.status === "error" ?
+        <ErrorMessage error={sessions.error} /> :
+        <Loading label="Loading sessions…" />}
       <ErrorMessage error={revoke.error} />
     </Section>
   )

@@ -14,8 +14,8 @@ export const HomePage = (props: { readonly user: CurrentUser | null }) => {
       <div className="hero">
         <h1>Authentication, as Effects</h1>
         <p>
-          This demo app runs every Stack Auth flow — passwords, magic links, OAuth, passkeys, two-factor codes, teams and
-          CLI login — against a local emulator of the service, through the stack-auth-effect React binding.
+          This demo app runs every Stack Auth flow — passwords, magic links, OAuth, passkeys, two-factor codes, teams and CLI login — against a local emulator
+          of the service, through the stack-auth-effect React binding.
         </p>
         <div className="row" style={{ justifyContent: "center" }}>
           <Link className="button" to="/handler/sign-up">
@@ -26,8 +26,7 @@ export const HomePage = (props: { readonly user: CurrentUser | null }) => {
           </Link>
         </div>
         <p className="small" style={{ marginTop: "1.5rem" }}>
-          Demo account: <code className="nowrap">{config.demoUser.email}</code> /{" "}
-          <code className="nowrap">{config.demoUser.password}</code>
+          Demo account: <code className="nowrap">{config.demoUser.email}</code> / <code className="nowrap">{config.demoUser.password}</code>
         </p>
       </div>
     )
@@ -38,12 +37,14 @@ export const HomePage = (props: { readonly user: CurrentUser | null }) => {
         <h1>Welcome, {user.displayName ?? user.primaryEmail ?? "there"}</h1>
         <p className="muted">You are signed in to the demo project.</p>
       </div>
-      {user.primaryEmail !== null && !user.primaryEmailVerified ? (
-        <Alert kind="warning">
-          Please verify <strong>{user.primaryEmail}</strong>: we sent you a link. You can send another from{" "}
-          <Link to="/handler/account-settings#profile">account settings</Link>.
-        </Alert>
-      ) : null}
+      {user.primaryEmail !== null && !user.primaryEmailVerified ?
+        (
+          <Alert kind="warning">
+            Please verify <strong>{user.primaryEmail}</strong>: we sent you a link. You can send another from{" "}
+            <Link to="/handler/account-settings#profile">account settings</Link>.
+          </Alert>
+        ) :
+        null}
       <div className="grid-2">
         <Section title="Your account">
           <dl className="kv">
@@ -68,9 +69,7 @@ export const HomePage = (props: { readonly user: CurrentUser | null }) => {
           </p>
         </Section>
         <Section title="Your team">
-          {user.selectedTeam === null ? (
-            <p className="muted">You have not picked a team yet.</p>
-          ) : (
+          {user.selectedTeam === null ? <p className="muted">You have not picked a team yet.</p> : (
             <p>
               Current team: <strong>{user.selectedTeam.displayName}</strong>
             </p>

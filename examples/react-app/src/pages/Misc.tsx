@@ -19,17 +19,17 @@ export const ErrorPage = (props: { readonly signedIn: boolean | undefined }) => 
   return (
     <AuthCard title="Something went wrong">
       <div className="stack">
-        {carriesError ? (
-          <ErrorMessage error={OAuth.callbackUrlError(url)} />
-        ) : (
-          <Alert kind="error">Something went wrong, and we do not know what. Please try again.</Alert>
-        )}
+        {carriesError ?
+          <ErrorMessage error={OAuth.callbackUrlError(url)} /> :
+          <Alert kind="error">Something went wrong, and we do not know what. Please try again.</Alert>}
         {/* only once the user is read: a signed-in visitor is never offered a sign-in, not even while loading */}
-        {props.signedIn === false ? (
-          <Link className="button block" to="/handler/sign-in">
-            Back to sign in
-          </Link>
-        ) : null}
+        {props.signedIn === false ?
+          (
+            <Link className="button block" to="/handler/sign-in">
+              Back to sign in
+            </Link>
+          ) :
+          null}
         <Link className={props.signedIn === false ? "button secondary block" : "button block"} to="/">
           Home
         </Link>
@@ -53,9 +53,7 @@ export const CliAuthConfirmPage = () => {
   }
   return (
     <AuthCard title="Authorize the CLI" subtitle="A command-line tool asks to sign in as you.">
-      {done ? (
-        <Alert kind="success">The CLI is signed in. You can close this page and go back to your terminal.</Alert>
-      ) : (
+      {done ? <Alert kind="success">The CLI is signed in. You can close this page and go back to your terminal.</Alert> : (
         <div className="stack">
           <p className="muted small center">Only continue if you started this login yourself.</p>
           <ErrorMessage error={confirm.error} />

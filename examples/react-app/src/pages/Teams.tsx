@@ -8,16 +8,7 @@ import { useState } from "react"
 import type { FormEvent } from "react"
 import { Permissions, TeamApiKeys, TeamInvitations, Teams, Users } from "stack-auth-effect"
 import type { User } from "stack-auth-effect"
-import {
-  usePermission,
-  useShownMutation,
-  useStackQuery,
-  useTeam,
-  useTeamApiKeys,
-  useTeamInvitations,
-  useTeamMembers,
-  useTeams
-} from "../runtime.js"
+import { usePermission, useShownMutation, useStackQuery, useTeam, useTeamApiKeys, useTeamInvitations, useTeamMembers, useTeams } from "../runtime.js"
 import { checkEmail } from "../messages.js"
 import { memberPermissions, setMemberPermission } from "../appApi.js"
 import { ApiKeyList } from "../ApiKeyList.js"
@@ -85,30 +76,28 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
       <InvitationsForMe />
       <div className="grid-2" style={{ alignItems: "start" }}>
         <Section title="Your teams">
-          {teams.status === "success" ? (
-            teams.data.length === 0 ? (
-              <p className="muted small">You are not in a team yet.</p>
-            ) : (
-              <ul className="list" aria-label="Your teams">
-                {teams.data.map((team) => (
-                  <li key={team.id}>
-                    <span className="item-text">
-                      <span className="break">{team.displayName}</span> {team.id === selectedId ? <Badge tone="brand">Current</Badge> : null}
-                    </span>
-                    {team.id === selectedId ? null : (
-                      <Button variant="ghost" small onClick={() => void select.run(team.id)}>
-                        Switch to {team.displayName}
-                      </Button>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )
-          ) : teams.status === "error" ? (
-            <ErrorMessage error={teams.error} />
-          ) : (
-            <Loading label="Loading teams…" />
-          )}
+          {teams.status === "success" ?
+            (
+              teams.data.length === 0 ? <p className="muted small">You are not in a team yet.</p> : (
+                <ul className="list" aria-label="Your teams">
+                  {teams.data.map((team) => (
+                    <li key={team.id}>
+                      <span className="item-text">
+                        <span className="break">{team.displayName}</span> {team.id === selectedId ? <Badge tone="brand">Current</Badge> : null}
+                      </span>
+                      {team.id === selectedId ? null : (
+                        <Button variant="ghost" small onClick={() => void select.run(team.id)}>
+                          Switch to {team.displayName}
+                        </Button>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )
+            ) :
+            teams.status === "error" ?
+            <ErrorMessage error={teams.error} /> :
+            <Loading label="Loading teams…" />}
           <ErrorMessage error={select.error} />
           <form className="stack" style={{ marginTop: "1rem" }} onSubmit={submit} aria-label="Create a team" noValidate>
             <Field label="Team name" name="teamName" required maxLength={256} error={nameError} />
@@ -120,13 +109,13 @@ export const TeamsPage = (props: { readonly user: CurrentUser }) => {
             </div>
           </form>
         </Section>
-        {selectedId === null ? (
-          <Section title="No team selected">
-            <p className="muted">Create a team or switch to one of yours to manage it.</p>
-          </Section>
-        ) : (
-          <TeamDetails key={selectedId} teamId={selectedId} user={props.user} />
-        )}
+        {selectedId === null ?
+          (
+            <Section title="No team selected">
+              <p className="muted">Create a team or switch to one of yours to manage it.</p>
+            </Section>
+          ) :
+          <TeamDetails key={selectedId} teamId={selectedId} user={props.user} />}
       </div>
     </div>
   )
@@ -171,9 +160,7 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
   const canManageKeys = useCan(teamId, "$manage_api_keys")
   // granting needs server access: the app's backend does it for team admins (../appBackend.ts)
   const canManagePermissions = useCan(teamId, "team_admin")
-  const leave = useShownMutation(() =>
-    Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null })))
-  )
+  const leave = useShownMutation(() => Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null }))))
   if (team.status === "loading") return <Loading label="Loading the team…" />
   if (team.status === "error") return <ErrorMessage error={team.error} />
   return (
@@ -182,23 +169,23 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
         <div className="stack">
           <div>
             <h3 className="small muted label">What you can do here</h3>
-            {permissions.status === "success" ? (
-              permissions.data.length === 0 ? (
-                <p className="small muted">Nothing beyond being a member.</p>
-              ) : (
-                <ul className="badges" data-testid="team-permissions" aria-label="Your permissions">
-                  {permissions.data.map((permission) => (
-                    <li key={permission.id}>
-                      <Badge tone={permission.id.startsWith("$") ? undefined : "brand"}>{permissionName(permission.id)}</Badge>
-                    </li>
-                  ))}
-                </ul>
-              )
-            ) : permissions.status === "error" ? (
-              <ErrorMessage error={permissions.error} />
-            ) : (
-              <Loading label="Loading your permissions…" />
-            )}
+            {permissions.status === "success" ?
+              (
+                permissions.data.length === 0 ?
+                  <p className="small muted">Nothing beyond being a member.</p> :
+                  (
+                    <ul className="badges" data-testid="team-permissions" aria-label="Your permissions">
+                      {permissions.data.map((permission) => (
+                        <li key={permission.id}>
+                          <Badge tone={permission.id.startsWith("$") ? undefined : "brand"}>{permissionName(permission.id)}</Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  )
+              ) :
+              permissions.status === "error" ?
+              <ErrorMessage error={permissions.error} /> :
+              <Loading label="Loading your permissions…" />}
           </div>
           {canRename ? <RenameTeam teamId={teamId} name={team.data.displayName} /> : null}
           <ErrorMessage error={leave.error} />
@@ -297,43 +284,46 @@ const MembersSection = (props: { readonly teamId: string; readonly canRemove: bo
   const remove = useShownMutation((userId: string) => Teams.removeMember(props.teamId, userId))
   return (
     <Section title="Members">
-      {members.status === "success" ? (
-        <ul className="list" aria-label="Members">
-          {members.data.map((member) => (
-            <li key={member.userId}>
-              <span className="item-text">
-                {member.displayName ?? <span className="muted">No display name</span>}{" "}
-                {member.userId === props.me ? <Badge tone="brand">You</Badge> : null}
-              </span>
-              <span className="row actions">
-                {props.canManage ? (
-                  <Button
-                    variant="ghost"
-                    small
-                    aria-expanded={managing === member.userId}
-                    aria-label={`Permissions of ${member.displayName ?? "this member"}`}
-                    onClick={() => setManaging(managing === member.userId ? null : member.userId)}
-                  >
-                    Permissions
-                  </Button>
-                ) : null}
-                {props.canRemove && member.userId !== props.me ? (
-                  <Button variant="ghost" small aria-label={`Remove ${member.displayName ?? "this member"}`} onClick={() => void remove.run(member.userId)}>
-                    Remove
-                  </Button>
-                ) : null}
-              </span>
-              {managing === member.userId ? (
-                <MemberPermissions teamId={props.teamId} userId={member.userId} name={member.displayName ?? "this member"} />
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : members.status === "error" ? (
-        <ErrorMessage error={members.error} />
-      ) : (
-        <Loading label="Loading members…" />
-      )}
+      {members.status === "success" ?
+        (
+          <ul className="list" aria-label="Members">
+            {members.data.map((member) => (
+              <li key={member.userId}>
+                <span className="item-text">
+                  {member.displayName ?? <span className="muted">No display name</span>} {member.userId === props.me ? <Badge tone="brand">You</Badge> : null}
+                </span>
+                <span className="row actions">
+                  {props.canManage ?
+                    (
+                      <Button
+                        variant="ghost"
+                        small
+                        aria-expanded={managing === member.userId}
+                        aria-label={`Permissions of ${member.displayName ?? "this member"}`}
+                        onClick={() => setManaging(managing === member.userId ? null : member.userId)}
+                      >
+                        Permissions
+                      </Button>
+                    ) :
+                    null}
+                  {props.canRemove && member.userId !== props.me ?
+                    (
+                      <Button variant="ghost" small aria-label={`Remove ${member.displayName ?? "this member"}`} onClick={() => void remove.run(member.userId)}>
+                        Remove
+                      </Button>
+                    ) :
+                    null}
+                </span>
+                {managing === member.userId ?
+                  <MemberPermissions teamId={props.teamId} userId={member.userId} name={member.displayName ?? "this member"} /> :
+                  null}
+              </li>
+            ))}
+          </ul>
+        ) :
+        members.status === "error" ?
+        <ErrorMessage error={members.error} /> :
+        <Loading label="Loading members…" />}
       <ErrorMessage error={remove.error} />
     </Section>
   )
@@ -370,27 +360,36 @@ const InviteSection = (props: { readonly teamId: string; readonly canRevoke: boo
       </form>
       {sentTo === null || send.pending ? null : <Alert kind="success">Invitation sent to {sentTo}.</Alert>}
       <ErrorMessage error={send.error ?? revoke.error} />
-      {invitations.status === "success" ? (
-        invitations.data.length === 0 ? null : (
-          <ul className="list" aria-label="Pending invitations" style={{ marginTop: "1rem" }}>
-            {invitations.data.map((invitation) => (
-              <li key={invitation.id}>
-                <span className="item-text">
-                  <span className="break">{invitation.recipientEmail}</span>{" "}
-                  <span className="small muted">expires {invitation.expiresAt.toLocaleDateString()}</span>
-                </span>
-                {props.canRevoke ? (
-                  <Button variant="ghost" small aria-label={`Revoke the invitation of ${invitation.recipientEmail}`} onClick={() => void revoke.run(invitation.id)}>
-                    Revoke
-                  </Button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )
-      ) : invitations.status === "error" ? (
-        <ErrorMessage error={invitations.error} />
-      ) : null}
+      {invitations.status === "success" ?
+        (
+          invitations.data.length === 0 ? null : (
+            <ul className="list" aria-label="Pending invitations" style={{ marginTop: "1rem" }}>
+              {invitations.data.map((invitation) => (
+                <li key={invitation.id}>
+                  <span className="item-text">
+                    <span className="break">{invitation.recipientEmail}</span>{" "}
+                    <span className="small muted">expires {invitation.expiresAt.toLocaleDateString()}</span>
+                  </span>
+                  {props.canRevoke ?
+                    (
+                      <Button
+                        variant="ghost"
+                        small
+                        aria-label={`Revoke the invitation of ${invitation.recipientEmail}`}
+                        onClick={() => void revoke.run(invitation.id)}
+                      >
+                        Revoke
+                      </Button>
+                    ) :
+                    null}
+                </li>
+              ))}
+            </ul>
+          )
+        ) :
+        invitations.status === "error" ?
+        <ErrorMessage error={invitations.error} /> :
+        null}
     </Section>
   )
 }
@@ -459,37 +458,37 @@ export const TeamInvitationPage = () => {
   }
   return (
     <AuthCard title="Team invitation">
-      {details.status === "loading" ? (
-        <Loading label="Checking the invitation…" />
-      ) : details.status === "error" ? (
-        <div className="stack">
-          <ErrorMessage
-            error={details.error}
-            overrides={{
-              InvalidArgument: "This invitation link is not valid. Ask for a new invitation.",
-              VerificationCodeNotFound: "This invitation link is not valid. Ask for a new invitation.",
-              VerificationCodeExpired: "This invitation has expired. Ask for a new one.",
-              VerificationCodeAlreadyUsed: "This invitation was already used."
-            }}
-          />
-          <Link className="button secondary block" to="/teams">
-            Go to your teams
-          </Link>
-        </div>
-      ) : (
-        <div className="stack">
-          <p className="center">
-            You are invited to join <strong>{details.data!.teamDisplayName}</strong>.
-          </p>
-          <ErrorMessage error={accept.error} />
-          <Button block pending={accept.pending} onClick={() => void accept.run(details.data!.teamId)}>
-            Join {details.data!.teamDisplayName}
-          </Button>
-          <Link className="button secondary block" to="/">
-            Not now
-          </Link>
-        </div>
-      )}
+      {details.status === "loading" ? <Loading label="Checking the invitation…" /> : details.status === "error" ?
+        (
+          <div className="stack">
+            <ErrorMessage
+              error={details.error}
+              overrides={{
+                InvalidArgument: "This invitation link is not valid. Ask for a new invitation.",
+                VerificationCodeNotFound: "This invitation link is not valid. Ask for a new invitation.",
+                VerificationCodeExpired: "This invitation has expired. Ask for a new one.",
+                VerificationCodeAlreadyUsed: "This invitation was already used."
+              }}
+            />
+            <Link className="button secondary block" to="/teams">
+              Go to your teams
+            </Link>
+          </div>
+        ) :
+        (
+          <div className="stack">
+            <p className="center">
+              You are invited to join <strong>{details.data!.teamDisplayName}</strong>.
+            </p>
+            <ErrorMessage error={accept.error} />
+            <Button block pending={accept.pending} onClick={() => void accept.run(details.data!.teamId)}>
+              Join {details.data!.teamDisplayName}
+            </Button>
+            <Link className="button secondary block" to="/">
+              Not now
+            </Link>
+          </div>
+        )}
     </AuthCard>
   )
 }

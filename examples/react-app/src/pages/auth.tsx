@@ -90,7 +90,10 @@ export const SignInPage = () => {
     MagicLink.signInWithOtp(input).pipe(Effect.zipRight(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
   )
   const oauth = useShownMutation((provider: string) =>
-    OAuth.signInWithOAuth({ provider, ...(url.searchParams.has("after_auth_return_to") ? { afterCallbackRedirectUrl: new URL(returnTo(url, "/"), url).href } : {}) })
+    OAuth.signInWithOAuth({
+      provider,
+      ...(url.searchParams.has("after_auth_return_to") ? { afterCallbackRedirectUrl: new URL(returnTo(url, "/"), url).href } : {})
+    })
   )
   const passkey = useShownMutation(() =>
     Passkeys.signIn().pipe(Effect.zipRight(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
@@ -163,48 +166,51 @@ export const SignInPage = () => {
       </form>
 
       <div className="divider">or get a link by e-mail</div>
-      {magicSent === null ? (
-        <form className="stack" onSubmit={submitMagicLink} aria-label="Sign in with a magic link" noValidate>
-          <Field label="E-mail for the magic link" name="magic-email" type="email" autoComplete="email" required error={magicErrors["email"]} />
-          <ErrorMessage error={magicLink.error} />
-          <Button type="submit" variant="secondary" block pending={magicLink.pending}>
-            Send magic link
-          </Button>
-        </form>
-      ) : (
-        <form className="stack" onSubmit={submitMagicCode} aria-label="Sign in with the e-mailed code" noValidate>
-          <Alert kind="success">
-            We sent a sign-in link to <strong>{magicSent.email}</strong>. Open it in this browser, or type the 6-character code
-            from the e-mail here (the emulator keeps the e-mail in its outbox).
-          </Alert>
-          <Field
-            label="Code from the e-mail"
-            name="magic-code"
-            autoComplete="one-time-code"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={6}
-            required
-            inputClassName="code-input"
-            error={magicErrors["code"]}
-          />
-          <ErrorMessage error={magicCode.error} />
-          <Button type="submit" block pending={magicCode.pending}>
-            Sign in with the code
-          </Button>
-          <Button
-            variant="ghost"
-            small
-            onClick={() => {
-              magicCode.reset()
-              setMagicErrors({})
-              setMagicSent(null)
-            }}
-          >
-            Use another e-mail
-          </Button>
-        </form>
-      )}
+      {magicSent === null ?
+        (
+          <form className="stack" onSubmit={submitMagicLink} aria-label="Sign in with a magic link" noValidate>
+            <Field label="E-mail for the magic link" name="magic-email" type="email" autoComplete="email" required error={magicErrors["email"]} />
+            <ErrorMessage error={magicLink.error} />
+            <Button type="submit" variant="secondary" block pending={magicLink.pending}>
+              Send magic link
+            </Button>
+          </form>
+        ) :
+        (
+          <form className="stack" onSubmit={submitMagicCode} aria-label="Sign in with the e-mailed code" noValidate>
+            <Alert kind="success">
+              We sent a sign-in link to{" "}
+              <strong>{magicSent.email}</strong>. Open it in this browser, or type the 6-character code from the e-mail here (the emulator keeps the e-mail in
+              its outbox).
+            </Alert>
+            <Field
+              label="Code from the e-mail"
+              name="magic-code"
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={6}
+              required
+              inputClassName="code-input"
+              error={magicErrors["code"]}
+            />
+            <ErrorMessage error={magicCode.error} />
+            <Button type="submit" block pending={magicCode.pending}>
+              Sign in with the code
+            </Button>
+            <Button
+              variant="ghost"
+              small
+              onClick={() => {
+                magicCode.reset()
+                setMagicErrors({})
+                setMagicSent(null)
+              }}
+            >
+              Use another e-mail
+            </Button>
+          </form>
+        )}
     </AuthCard>
   )
 }
@@ -268,12 +274,13 @@ export const SignUpPage = () => {
         />
         <Field label="Repeat password" name="repeat" type="password" autoComplete="new-password" required error={errors["repeat"]} />
         <ErrorMessage error={signUp.error} />
-        {signUp.error?._tag === "UserEmailAlreadyExists" ? (
-          <p className="small center">
-            <Link to={withReturnTo("/handler/sign-in", url)}>Sign in with this e-mail</Link> ·{" "}
-            <Link to="/handler/forgot-password">Forgot password?</Link>
-          </p>
-        ) : null}
+        {signUp.error?._tag === "UserEmailAlreadyExists" ?
+          (
+            <p className="small center">
+              <Link to={withReturnTo("/handler/sign-in", url)}>Sign in with this e-mail</Link> · <Link to="/handler/forgot-password">Forgot password?</Link>
+            </p>
+          ) :
+          null}
         <Button type="submit" block pending={signUp.pending}>
           Sign up
         </Button>
@@ -291,26 +298,28 @@ export const SignOutPage = () => {
   const query = useRunOnArrival(() => Sessions.signOut())
   return (
     <AuthCard title={query.status === "success" ? "You are signed out" : "Signing out"}>
-      {query.status === "success" ? (
-        <div className="stack">
-          <Alert kind="success">Your session has ended on this device.</Alert>
-          <Link className="button block" to="/handler/sign-in">
-            Sign in again
-          </Link>
-          <Link className="button secondary block" to="/">
-            Back to home
-          </Link>
-        </div>
-      ) : query.status === "error" ? (
-        <div className="stack">
-          <ErrorMessage error={query.error} />
-          <Link className="button block" to="/">
-            Back to home
-          </Link>
-        </div>
-      ) : (
-        <Loading label="Signing you out…" />
-      )}
+      {query.status === "success" ?
+        (
+          <div className="stack">
+            <Alert kind="success">Your session has ended on this device.</Alert>
+            <Link className="button block" to="/handler/sign-in">
+              Sign in again
+            </Link>
+            <Link className="button secondary block" to="/">
+              Back to home
+            </Link>
+          </div>
+        ) :
+        query.status === "error" ?
+        (
+          <div className="stack">
+            <ErrorMessage error={query.error} />
+            <Link className="button block" to="/">
+              Back to home
+            </Link>
+          </div>
+        ) :
+        <Loading label="Signing you out…" />}
     </AuthCard>
   )
 }
@@ -338,21 +347,23 @@ export const EmailVerificationPage = () => {
   }
   return (
     <AuthCard title="Verify your e-mail" subtitle="Confirm that this e-mail address is yours.">
-      {verified ? (
-        <div className="stack">
-          <Alert kind="success">Your e-mail address is verified.</Alert>
-          <Link className="button block" to="/">
-            Continue
-          </Link>
-        </div>
-      ) : (
-        <div className="stack">
-          <ErrorMessage error={verify.error} />
-          <Button block pending={verify.pending} onClick={() => void verify.run()}>
-            Verify my e-mail
-          </Button>
-        </div>
-      )}
+      {verified ?
+        (
+          <div className="stack">
+            <Alert kind="success">Your e-mail address is verified.</Alert>
+            <Link className="button block" to="/">
+              Continue
+            </Link>
+          </div>
+        ) :
+        (
+          <div className="stack">
+            <ErrorMessage error={verify.error} />
+            <Button block pending={verify.pending} onClick={() => void verify.run()}>
+              Verify my e-mail
+            </Button>
+          </div>
+        )}
     </AuthCard>
   )
 }
@@ -364,9 +375,7 @@ export const EmailVerificationPage = () => {
 /** `/handler/forgot-password`. */
 export const ForgotPasswordPage = () => {
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const send = useShownMutation((email: string) =>
-    PasswordReset.sendPasswordResetCode({ email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
-  )
+  const send = useShownMutation((email: string) => PasswordReset.sendPasswordResetCode({ email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email)))))
   const [emailError, setEmailError] = useState<string | undefined>(undefined)
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -377,22 +386,24 @@ export const ForgotPasswordPage = () => {
   }
   return (
     <AuthCard title="Reset your password" subtitle="We'll e-mail you a link to choose a new password.">
-      {sentTo === null ? (
-        <form className="stack" onSubmit={submit} aria-label="Forgot password" noValidate>
-          <Field label="E-mail" name="email" type="email" autoComplete="email" required error={emailError} />
-          <ErrorMessage error={send.error} />
-          <Button type="submit" block pending={send.pending}>
-            Send reset link
-          </Button>
-          <Link className="center small" to="/handler/sign-in">
-            Back to sign in
-          </Link>
-        </form>
-      ) : (
-        <Alert kind="success">
-          If an account exists for <strong>{sentTo}</strong>, a reset link is on its way.
-        </Alert>
-      )}
+      {sentTo === null ?
+        (
+          <form className="stack" onSubmit={submit} aria-label="Forgot password" noValidate>
+            <Field label="E-mail" name="email" type="email" autoComplete="email" required error={emailError} />
+            <ErrorMessage error={send.error} />
+            <Button type="submit" block pending={send.pending}>
+              Send reset link
+            </Button>
+            <Link className="center small" to="/handler/sign-in">
+              Back to sign in
+            </Link>
+          </form>
+        ) :
+        (
+          <Alert kind="success">
+            If an account exists for <strong>{sentTo}</strong>, a reset link is on its way.
+          </Alert>
+        )}
     </AuthCard>
   )
 }
@@ -416,9 +427,7 @@ export const PasswordResetPage = () => {
   const [done, setDone] = useState(false)
   const [errors, setErrors] = useState<FieldErrors>({})
   const check = useStackQuery(PasswordReset.checkPasswordResetCode(code), [code], { enabled: code !== "" })
-  const reset = useShownMutation((password: string) =>
-    PasswordReset.resetPassword({ code, password }).pipe(Effect.zipRight(Effect.sync(() => setDone(true))))
-  )
+  const reset = useShownMutation((password: string) => PasswordReset.resetPassword({ code, password }).pipe(Effect.zipRight(Effect.sync(() => setDone(true)))))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
@@ -464,32 +473,34 @@ export const PasswordResetPage = () => {
   }
   return (
     <AuthCard title="Choose a new password">
-      {done ? (
-        <div className="stack">
-          <Alert kind="success">Your password was changed. Sign in with the new one.</Alert>
-          <Link className="button block" to="/handler/sign-in">
-            Sign in
-          </Link>
-        </div>
-      ) : (
-        <form className="stack" onSubmit={submit} aria-label="Reset password" noValidate>
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-            hint="At least 8 characters."
-            error={errors["password"]}
-          />
-          <Field label="Repeat new password" name="repeat" type="password" autoComplete="new-password" required error={errors["repeat"]} />
-          <ErrorMessage error={reset.error} overrides={resetLinkMessages} />
-          <Button type="submit" block pending={reset.pending}>
-            Change password
-          </Button>
-        </form>
-      )}
+      {done ?
+        (
+          <div className="stack">
+            <Alert kind="success">Your password was changed. Sign in with the new one.</Alert>
+            <Link className="button block" to="/handler/sign-in">
+              Sign in
+            </Link>
+          </div>
+        ) :
+        (
+          <form className="stack" onSubmit={submit} aria-label="Reset password" noValidate>
+            <Field
+              label="New password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              minLength={8}
+              required
+              hint="At least 8 characters."
+              error={errors["password"]}
+            />
+            <Field label="Repeat new password" name="repeat" type="password" autoComplete="new-password" required error={errors["repeat"]} />
+            <ErrorMessage error={reset.error} overrides={resetLinkMessages} />
+            <Button type="submit" block pending={reset.pending}>
+              Change password
+            </Button>
+          </form>
+        )}
     </AuthCard>
   )
 }
@@ -564,19 +575,19 @@ export const OAuthCallbackPage = () => {
   )
   return (
     <AuthCard title={query.status === "error" ? "You are not signed in" : "Signing you in"}>
-      {query.status === "error" ? (
-        <div className="stack">
-          <ErrorMessage error={query.error} />
-          <Link className="button block" to="/handler/sign-in">
-            Back to sign in
-          </Link>
-          <Link className="button secondary block" to="/">
-            Home
-          </Link>
-        </div>
-      ) : (
-        <Loading label="Finishing the sign-in with your provider…" />
-      )}
+      {query.status === "error" ?
+        (
+          <div className="stack">
+            <ErrorMessage error={query.error} />
+            <Link className="button block" to="/handler/sign-in">
+              Back to sign in
+            </Link>
+            <Link className="button secondary block" to="/">
+              Home
+            </Link>
+          </div>
+        ) :
+        <Loading label="Finishing the sign-in with your provider…" />}
     </AuthCard>
   )
 }
@@ -592,16 +603,16 @@ export const MagicLinkCallbackPage = () => {
   )
   return (
     <AuthCard title={query.status === "error" ? "This sign-in link cannot be used" : "Signing you in"}>
-      {query.status === "error" ? (
-        <div className="stack">
-          <ErrorMessage error={query.error} />
-          <Link className="button block" to="/handler/sign-in">
-            Back to sign in
-          </Link>
-        </div>
-      ) : (
-        <Loading label="Checking your magic link…" />
-      )}
+      {query.status === "error" ?
+        (
+          <div className="stack">
+            <ErrorMessage error={query.error} />
+            <Link className="button block" to="/handler/sign-in">
+              Back to sign in
+            </Link>
+          </div>
+        ) :
+        <Loading label="Checking your magic link…" />}
     </AuthCard>
   )
 }
