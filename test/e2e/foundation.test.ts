@@ -20,7 +20,9 @@ let shortLived: { server: RunningServer; stop: () => Promise<void> }
 
 beforeAll(async () => {
   main = await startServer()
-  shortLived = await startServer({ accessTokenLifetimeSeconds: 1 })
+  // 5 s tokens: long enough that the refreshed token is still fresh when the retried call reaches
+  // the server on a loaded machine (a 1 s token expired again there: two refreshes instead of one)
+  shortLived = await startServer({ accessTokenLifetimeSeconds: 5 })
 })
 afterAll(async () => {
   await main?.stop()
@@ -115,7 +117,7 @@ describe("foundation flows over HTTP against the emulator", () => {
     const user = await run(
       Effect.gen(function* () {
         yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
-        yield* Effect.sleep("1200 millis") // the 1 s token is now expired at the server too
+        yield* Effect.sleep("5200 millis") // the 5 s token is now expired at the server too
         return yield* Users.getCurrent()
       }),
       layer
