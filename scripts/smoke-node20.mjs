@@ -42,7 +42,7 @@ export const quickStartBlock = (readme) => {
   if (start < 0) throw new Error("README.md has no section `## Quick start`")
   const end = readme.indexOf("\n## ", start + 1)
   const section = readme.slice(start, end < 0 ? undefined : end)
-  const block = [...section.matchAll(/```(ts|tsx|js|mjs)\n([\s\S]*?)```/g)].find((match) => match[2].includes('from "stack-auth-effect"'))
+  const block = [...section.matchAll(/```(ts|tsx|js|mjs)\n([\s\S]*?)```/g)].find((match) => match[2].includes("from \"stack-auth-effect\""))
   if (block === undefined) throw new Error("README.md's Quick start has no code block importing stack-auth-effect")
   return { lang: block[1], source: block[2] }
 }
@@ -141,7 +141,11 @@ const main = async () => {
     }
   })
   if (quick.status !== 0 || quick.stdout.trim() !== expected) {
-    fail(`the Quick start on ${version} exited with ${quick.status ?? quick.signal}, printed ${JSON.stringify(quick.stdout)}, expected ${JSON.stringify(expected)}\n${quick.stderr}`)
+    fail(
+      `the Quick start on ${version} exited with ${quick.status ?? quick.signal}, printed ${JSON.stringify(quick.stdout)}, expected ${
+        JSON.stringify(expected)
+      }\n${quick.stderr}`
+    )
   }
   say(`the Quick start on Node ${version} printed "${quick.stdout.trim()}" (${((Date.now() - started) / 1000).toFixed(1)} s)`)
   // the emulator's pipes would keep this process waiting: stop it (the exit handler) and end

@@ -63,15 +63,15 @@ describe("the Node 20 smoke test of the built package", () => {
     expect(test).toBeLessThan(build)
     expect(build).toBeLessThan(smoke)
     expect(lines).toContain("system_node=/usr/bin/node")
-    expect(lines[smoke]).toBe('SMOKE_NODE="$system_node" "$system_node" scripts/smoke-node20.mjs')
+    expect(lines[smoke]).toBe("SMOKE_NODE=\"$system_node\" \"$system_node\" scripts/smoke-node20.mjs")
     expect(pkg.scripts["smoke"]).toBe("npm run build && node scripts/smoke-node20.mjs")
   })
 
   it("the program it runs is the README's Quick start, as an ES module the system Node parses", async () => {
     const readme = readFileSync(join(root, "README.md"), "utf8")
     const block = quickStartBlock(readme)
-    expect(block.source).toContain('from "stack-auth-effect"')
-    expect(block.source).toContain('email: "demo@example.com", password: "demo-password-1234"')
+    expect(block.source).toContain("from \"stack-auth-effect\"")
+    expect(block.source).toContain("email: \"demo@example.com\", password: \"demo-password-1234\"")
     const program = await toJavaScript(block)
     for (const piece of ["Password.signInWithPassword", "Users.getCurrent()", "signed in as ${u.primaryEmail}", "process.env.STACK_API_URL"]) {
       expect(program).toContain(piece)
@@ -92,7 +92,9 @@ describe("the Node 20 smoke test of the built package", () => {
 
   it("a README without a Quick start program is reported, not run", () => {
     expect(() => quickStartBlock("# Title\n\n## Install\n\n```sh\nnpm i\n```\n")).toThrow("README.md has no section `## Quick start`")
-    expect(() => quickStartBlock("# Title\n\n## Quick start\n\n```sh\nnpx stack-auth-emulator\n```\n\n## Next\n\n```ts\nimport {} from \"stack-auth-effect\"\n```\n")).toThrow(
+    expect(() =>
+      quickStartBlock("# Title\n\n## Quick start\n\n```sh\nnpx stack-auth-emulator\n```\n\n## Next\n\n```ts\nimport {} from \"stack-auth-effect\"\n```\n")
+    ).toThrow(
       "README.md's Quick start has no code block importing stack-auth-effect"
     )
   })
