@@ -301,7 +301,7 @@ describe("random and malformed requests against the emulator", () => {
       const again = await Effect.runPromise(signUp(emulator, credentials, "after-fuzz@example.com"))
       expect(again.user_id).toMatch(/^[0-9a-f-]{36}$/)
     },
-    timeout(45_000, 900_000)
+    timeout(120_000, 900_000)
   )
 })
 
@@ -747,7 +747,7 @@ describe("model-based sequences against the emulator", () => {
       console.info(`model-based operations covered: ${JSON.stringify(Object.fromEntries(covered))}`)
       expect(covered.get("createUser") ?? 0).toBeGreaterThan(0)
     },
-    timeout(45_000, 400_000)
+    timeout(120_000, 400_000)
   )
 })
 

@@ -149,7 +149,7 @@ describe("load: sessions refreshing at once", () => {
         `load: ${sessionCount} sessions refreshed at once in ${elapsed} ms (${refreshesPerSession.length} refreshes, ${retried} sessions retried a read)`
       )
     },
-    timeout(30_000, 180_000)
+    timeout(120_000, 180_000)
   )
 
   it("no unhandled rejection", () => {

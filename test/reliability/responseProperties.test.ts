@@ -209,7 +209,7 @@ describe("decoding random answers (decodeResponse)", () => {
       expect(tally.success).toBeGreaterThan(decoderRuns / 50)
       expect(tally.success + tally.failure).toBe(decoderRuns)
     },
-    timeout(30_000, 240_000)
+    timeout(120_000, 240_000)
   )
 })
 
@@ -285,7 +285,7 @@ describe("random answers through the whole call path (Endpoint.call over a fake 
       expect(calls).toBe(callRuns)
       expect(requests).toBeGreaterThanOrEqual(callRuns)
     },
-    timeout(30_000, 240_000)
+    timeout(120_000, 240_000)
   )
 })
 

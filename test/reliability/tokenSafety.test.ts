@@ -266,7 +266,7 @@ describe("the refresh token is cleared only by a rejected refresh or a sign-out"
         await Runtime.runPromise(runtime)(program.pipe(Effect.provide(sessionLayer(tokens(expiredAccess, refreshTokenText)))))
       })
       yield* Effect.promise(() => fc.assert(property, { numRuns: count(40, 300) }))
-    }), timeout(30_000, 120_000))
+    }), timeout(120_000, 120_000))
 })
 
 describe("a sign-out during a refresh wins", () => {
