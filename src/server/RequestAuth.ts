@@ -97,7 +97,7 @@ export interface CookieOptions {
   /**
    * The site is served over HTTPS: only the `__Host-` refresh cookie (and the `--custom-` ones of
    * `cookieDomains`) count, as no other name is safe from a sibling subdomain. Default: the
-   * browser set the `stack-is-https` marker cookie (the SDK's browser code sets it on HTTPS pages).
+   * request carries the `stack-is-https=true` marker cookie.
    */
   readonly secure?: boolean | undefined
   /**

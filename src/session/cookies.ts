@@ -134,7 +134,7 @@ export const parseCookieHeader = (header: string | null | undefined): CookieMap 
   const cookies = new Map<string, string>()
   if (typeof header !== "string" || header.length === 0) return cookies
   for (const [raw, value] of Object.entries(PlatformCookies.parseHeader(header))) {
-    const name = safeDecode(raw)
+    const name = SetCookie.decodeName(raw)
     if (name.length > 0 && !cookies.has(name)) cookies.set(name, value)
   }
   return cookies
@@ -359,14 +359,5 @@ const parseJson = (text: string | undefined): unknown => {
     return JSON.parse(text) as unknown
   } catch {
     return undefined
-  }
-}
-
-const safeDecode = (text: string): string => {
-  if (!text.includes("%")) return text
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
   }
 }
