@@ -51,6 +51,16 @@ export interface Overrides {
    */
   readonly tokenStore?: Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError> | "cookie" | "memory" | undefined
   /**
+   * The domains this app is served under, whose `--custom-` refresh cookies count; none by
+   * default. Such cookies are the official SDK's cross-subdomain sessions (written for a parent
+   * domain such as `example.com` when the app runs on `app.example.com`): list that domain to read
+   * them. A `--custom-` cookie of a domain not listed is ignored and left alone, so a sibling
+   * subdomain cannot plant a session. Used by the browser cookie store (the `"cookie"` choice or
+   * the browser default of `tokenStore`); entries that are not domain names (a scheme, a port, a
+   * leading dot) match nothing.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
+  /**
    * The query cache (DESIGN.md §3): on by default, one per layer. Pass options to tune it, or
    * `false` to turn caching off (reads then always ask the service).
    */
@@ -69,21 +79,26 @@ const inBrowser = (): boolean => typeof (globalThis as { readonly document?: unk
 /**
  * The token store a layer uses: the given layer, or `"cookie"` / `"memory"`, or by default the
  * browser cookie store in a browser and memory elsewhere. The cookie store reads the project id
- * from the layer's settings.
+ * from the layer's settings, and counts the `--custom-` refresh cookies of `cookieDomains` (see
+ * {@link Overrides}; none by default).
  */
 export const tokenStoreLayer = (
-  choice: Overrides["tokenStore"]
+  choice: Overrides["tokenStore"],
+  cookieDomains?: Overrides["cookieDomains"]
 ): Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError, StackConfig.StackConfig> =>
-  typeof choice === "object" ? choice : Layer.scoped(TokenStore.TokenStore, Effect.flatMap(StackConfig.StackConfig, (config) => makeTokenStore(choice, config)))
+  typeof choice === "object"
+    ? choice
+    : Layer.scoped(TokenStore.TokenStore, Effect.flatMap(StackConfig.StackConfig, (config) => makeTokenStore(choice, cookieDomains, config)))
 
 /** The store of a `"cookie"` / `"memory"` / default choice, made in the current scope. */
 const makeTokenStore = (
   choice: "cookie" | "memory" | undefined,
+  cookieDomains: Overrides["cookieDomains"],
   config: StackConfig.StackConfigShape
 ): Effect.Effect<TokenStore.TokenStoreShape, TokenStore.TokenStoreError, Scope.Scope> =>
   Effect.suspend(() =>
     choice === "cookie" || (choice === undefined && inBrowser())
-      ? BrowserCookieStore.make({ projectId: config.projectId })
+      ? BrowserCookieStore.make({ projectId: config.projectId, cookieDomains })
       : TokenStore.makeMemory()
   )
 
@@ -145,7 +160,9 @@ const withSession = (
         Effect.provideService(RetryPolicy.RetryPolicy, retryPolicy)
       )
       const choice = overrides.tokenStore
-      const store = typeof choice === "object" ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore) : yield* makeTokenStore(choice, settings)
+      const store = typeof choice === "object"
+        ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore)
+        : yield* makeTokenStore(choice, overrides.cookieDomains, settings)
       const session = yield* Session.make.pipe(
         Effect.provideService(TokenStore.TokenStore, store),
         Effect.provideService(StackClient.StackClient, client)

@@ -7,7 +7,9 @@
  * - {@link layerBrowser}: `globalThis.document` / `location` / `history`; fails with
  *   {@link OAuthBrowserUnavailable} where they do not exist (a server).
  * - {@link makeMemory} / {@link layerMemory}: an in-memory page for tests and non-browser hosts:
- *   a cookie jar honouring `Max-Age` (time from Effect's `Clock`), the current URL, the list of
+ *   a cookie jar honouring `Max-Age` (time from Effect's `Clock`) that stores each cookie string
+ *   as a browser does (the platform's `Set-Cookie` parser; names and values decoded, so they read
+ *   back as `document.cookie` would give them), the current URL, the list of
  *   navigations, and an optional `onNavigate` hook that plays the part of the browser following
  *   redirects (it returns the URL the page finally lands on).
  *
@@ -30,7 +32,9 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Cookies from "../session/cookies.js"
+import { parseSetCookie } from "../session/setCookie.js"
 
 /** What the OAuth flow needs from the page it runs in. */
 export interface OAuthBrowserShape {
@@ -129,28 +133,6 @@ export interface MemoryBrowser {
   readonly setUrl: (url: string) => void
 }
 
-const parseSetCookie = (cookie: string): { readonly name: string; readonly value: string; readonly maxAge: number | undefined } | undefined => {
-  const [pair = "", ...attributes] = cookie.split(";")
-  const eq = pair.indexOf("=")
-  if (eq <= 0) return undefined
-  const name = pair.slice(0, eq).trim()
-  let value = pair.slice(eq + 1).trim()
-  try {
-    value = decodeURIComponent(value)
-  } catch {
-    // keep the raw value
-  }
-  let maxAge: number | undefined
-  for (const attribute of attributes) {
-    const [key = "", raw = ""] = attribute.split("=")
-    if (key.trim().toLowerCase() === "max-age") {
-      const parsed = Number(raw.trim())
-      if (Number.isFinite(parsed)) maxAge = parsed
-    }
-  }
-  return { name, value, maxAge }
-}
-
 /** Builds an in-memory page. */
 export const makeMemory = (options: MemoryOptions): MemoryBrowser => {
   const jar = new Map<string, MemoryCookie>()
@@ -166,16 +148,17 @@ export const makeMemory = (options: MemoryOptions): MemoryBrowser => {
     cookies: Effect.map(Clock.currentTimeMillis, live),
     setCookie: (cookie) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
-        const parsed = parseSetCookie(cookie)
+        const parsed = Option.getOrUndefined(parseSetCookie(cookie))
         if (parsed === undefined) return
-        if (parsed.maxAge !== undefined && parsed.maxAge <= 0) {
+        const maxAge = parsed.maxAgeSeconds
+        if (maxAge !== undefined && maxAge <= 0) {
           jar.delete(parsed.name)
           return
         }
         jar.set(parsed.name, {
           value: parsed.value,
-          maxAgeSeconds: parsed.maxAge,
-          expiresAtMillis: parsed.maxAge === undefined ? undefined : now + parsed.maxAge * 1000,
+          maxAgeSeconds: maxAge,
+          expiresAtMillis: maxAge === undefined ? undefined : now + maxAge * 1000,
           raw: cookie
         })
       }),
@@ -260,13 +243,10 @@ export const makeServerRequest = (request: { readonly url: string; readonly cook
     setCookie: (cookie) =>
       Effect.sync(() => {
         setCookies.push(cookie)
-        const [pair = "", ...attributes] = cookie.split(";")
-        const separator = pair.indexOf("=")
-        if (separator <= 0) return
-        const name = pair.slice(0, separator).trim()
-        const deleted = attributes.some((attribute) => /^\s*max-age\s*=\s*0\s*$/i.test(attribute))
-        if (deleted) jar.delete(name)
-        else jar.set(name, decodeURIComponent(pair.slice(separator + 1).trim()))
+        const parsed = Option.getOrUndefined(parseSetCookie(cookie))
+        if (parsed === undefined) return
+        if (parsed.maxAgeSeconds !== undefined && parsed.maxAgeSeconds <= 0) jar.delete(parsed.name)
+        else jar.set(parsed.name, parsed.value)
       }),
     navigate: (url) =>
       Effect.sync(() => {

@@ -63,7 +63,8 @@ export interface RetryPolicyShape {
 }
 
 /**
- * The default ceiling on a waited-for `Retry-After`: 60 s. The client waits for the header; a finite ceiling keeps a hostile or broken answer (`Retry-After: 99999999999`) from
+ * The default ceiling on a waited-for `Retry-After`: 60 s. The official client waits for the
+ * header; a finite ceiling keeps a hostile or broken answer (`Retry-After: 99999999999`) from
  * holding a call (and a request of the app's server) forever. Above it the call fails at once
  * with `RateLimited` carrying the server's value.
  */

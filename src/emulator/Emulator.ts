@@ -44,7 +44,7 @@ import { demoOAuthProviders } from "./OAuthProvider.js"
 import { isUuid, randomRequestId, randomToken45, randomUuid } from "./Random.js"
 import type { EmulatorEnv, Settings } from "./RequestContext.js"
 import type { SmtpProbe } from "./SmtpProbe.js"
-import { foreignOriginText, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
+import { foreignOriginText, hostNameOfUrlOrHost, isAllowedHost, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
 import { finalize, internalErrorText, textResponse } from "./Responses.js"
 import * as Router from "./Router.js"
 import { untrustedUrlHint } from "./TrustedUrls.js"
@@ -217,7 +217,12 @@ export class EmulatorError extends Data.TaggedError("EmulatorError")<{ readonly 
 
 /** A running emulator. */
 export interface Emulator {
-  /** Answers one request to the API (never fails: unexpected failures become a 500). Time comes from `Clock`. */
+  /**
+   * Answers one request to the API (never fails: unexpected failures become a 500). Time comes
+   * from `Clock`. It does not look at the `Host` header (the in-process client and the msw
+   * handlers answer requests addressed to the real service's URL): to mount the emulator in a
+   * server of your own, use {@link handleWithHostCheck}.
+   */
   readonly handle: (request: Request) => Effect.Effect<Response>
   /** The in-memory state (read it in tests; change it through the API). */
   readonly state: EmulatorState
@@ -539,3 +544,64 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       latestEmail: (filter) => Outbox.latest(state, filter)
     }
   })
+
+/** Options of {@link handleWithHostCheck}. */
+export interface HostCheckOptions {
+  /**
+   * More host names the handler answers to (e.g. `emulator` for `http://emulator:8102` in a
+   * container network), besides `localhost`, names under `.localhost`, IP addresses and the host
+   * of the emulator's `baseUrl`; any port. A name or an `http(s)` URL whose host is taken; text
+   * that is neither matches nothing.
+   */
+  readonly allowedHosts?: ReadonlyArray<string> | undefined
+}
+
+/** The 403 text of a request whose `Host` is not one of the mounted emulator's names. */
+export const foreignHostHandlerText = (host: string): string =>
+  `Blocked request: the Host ${
+    JSON.stringify(host)
+  } is not a name of this emulator. It answers requests addressed to localhost, a name under .localhost, an IP address or the host of its baseUrl, so that a web page cannot reach it through DNS rebinding. To reach it by this name, pass it in allowedHosts (handleWithHostCheck(emulator, { allowedHosts })).`
+
+/**
+ * `emulator.handle` for a server of your own (a Node, Bun or Deno server, a framework's route
+ * handler): a request whose `Host` is not `localhost`, a name under `.localhost`, an IP address,
+ * the host of the emulator's `baseUrl` or one of `allowedHosts` is answered 403 (plain text)
+ * before any route runs, as the emulator's own Node server does. Without this, a web page that
+ * reaches the server through DNS rebinding (its own name, now pointing at 127.0.0.1) could read
+ * the outbox and use the default admin keys. The `Host` is the request's `host` header, else the
+ * host of its URL (which servers build from that header).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import * as Emulator from "stack-auth-effect/emulator"
+ *
+ * const program = Effect.gen(function* () {
+ *   const emulator = yield* Emulator.make()
+ *   const handle = Emulator.handleWithHostCheck(emulator, { allowedHosts: ["emulator"] })
+ *   // in your server's request handler:
+ *   const answer = (request: Request) => Effect.runPromise(handle(request))
+ * })
+ * ```
+ */
+export const handleWithHostCheck = (emulator: Emulator, options: HostCheckOptions = {}): (request: Request) => Effect.Effect<Response> => {
+  const ownNames = new Set<string>()
+  for (const text of [...(emulator.settings.baseUrl === undefined ? [] : [emulator.settings.baseUrl]), ...(options.allowedHosts ?? [])]) {
+    const name = hostNameOfUrlOrHost(text)
+    if (name !== undefined) ownNames.add(name)
+  }
+  return (request) =>
+    Effect.suspend(() => {
+      let host = request.headers.get("host") ?? undefined
+      if (host === undefined) {
+        try {
+          host = new URL(request.url).host
+        } catch {
+          host = ""
+        }
+      }
+      return isAllowedHost(host, ownNames)
+        ? emulator.handle(request)
+        : Effect.succeed(new Response(foreignHostHandlerText(host), { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } }))
+    })
+}

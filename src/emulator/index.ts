@@ -13,13 +13,14 @@
  *
  * @module
  */
-export { blankDemo, chaosRateLimitText, CurrentEmulator, EmulatorError, make } from "./Emulator.js"
+export { blankDemo, chaosRateLimitText, CurrentEmulator, EmulatorError, foreignHostHandlerText, handleWithHostCheck, make } from "./Emulator.js"
 export type {
   ChaosRateLimitOptions,
   DemoProjectOptions,
   DemoSeed,
   Emulator,
   EmulatorOptions,
+  HostCheckOptions,
   ProjectCredentials,
   ProjectOptions,
   SeedUserOptions

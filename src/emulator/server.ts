@@ -2,8 +2,8 @@
  * The Node HTTP adapter (Node only; import it as its own module, it is not re-exported by the
  * emulator's index): a `node:http` server bridging each request to `Emulator.handle` and back.
  * Listens on 127.0.0.1 unless told otherwise; closed with its scope. A request whose `Host` is
- * not one of the server's names is answered 403 before any route runs, so a page that rebinds
- * its own domain name to 127.0.0.1 (DNS rebinding) cannot reach it.
+ * not one of the server's names is answered 403 before any route runs: after DNS rebinding, a
+ * page of another site would otherwise reach the emulator under its own host name.
  *
  * @example
  * ```ts

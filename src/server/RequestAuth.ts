@@ -90,11 +90,29 @@ export interface Admission {
   readonly allowAnonymous?: boolean | undefined
 }
 
-/** Options of the helpers. */
-export interface RequestAuthOptions extends Admission {
+/** Where the helpers read the SDK's cookies: the project, and which refresh cookies count. */
+export interface CookieOptions {
   /** The project whose cookies are read. */
   readonly projectId: string
+  /**
+   * The site is served over HTTPS: only the `__Host-` refresh cookie (and the `--custom-` ones of
+   * `cookieDomains`) count, as no other name is safe from a sibling subdomain. Default: the
+   * request carries the `stack-is-https=true` marker cookie.
+   */
+  readonly secure?: boolean | undefined
+  /**
+   * The domains this app is served under, whose `--custom-` refresh cookies count; none by
+   * default. Such cookies are the official SDK's cross-subdomain sessions (written for a parent
+   * domain such as `example.com` when the app runs on `app.example.com`): list that domain to read
+   * them. A `--custom-` cookie of a domain not listed is ignored, so a sibling subdomain cannot
+   * plant a session. Entries that are not domain names (a scheme, a port, a leading dot) match
+   * nothing.
+   */
+  readonly cookieDomains?: ReadonlyArray<string> | undefined
 }
+
+/** Options of the helpers: where the cookies are read, and who is admitted. */
+export interface RequestAuthOptions extends Admission, CookieOptions {}
 
 /** Which credentials a request carries (see the module for the order). */
 export type Credentials =
@@ -112,7 +130,7 @@ const invalid = (message: string) => new Unauthorized({ message, reason: "invali
  */
 export const credentialsOf = (
   request: RequestTokenStore.RequestLike,
-  options: { readonly projectId: string }
+  options: CookieOptions
 ): Effect.Effect<Credentials, Unauthorized> =>
   Effect.suspend(() => {
     const authorization = RequestTokenStore.headerValue(request, "authorization")
@@ -148,7 +166,8 @@ export const credentialsOf = (
         )
       )
     }
-    return RequestTokenStore.readRequestTokens(request, options).pipe(
+    const { cookieDomains, projectId, secure } = options
+    return RequestTokenStore.readRequestTokens(request, { projectId, secure, cookieDomains }).pipe(
       Effect.mapError((error) => invalid(error.message)),
       Effect.flatMap((tokens) =>
         Option.isNone(tokens.accessToken) && Option.isNone(tokens.refreshToken)

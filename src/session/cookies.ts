@@ -3,8 +3,8 @@
  * parsing a `Cookie` header or `document.cookie`, reading the token pair with the official rules,
  * and the `Set-Cookie` / `document.cookie` strings that write it.
  *
- * Nothing here touches a browser or a request: the browser store (`BrowserCookieStore.ts`), the
- * request store (`RequestTokenStore.ts`) and the server-rendering helpers (`stack-auth-effect/next`) pass in
+ * Nothing here touches a browser or a request: the browser store (`BrowserCookieStore`), the
+ * request store (`RequestTokenStore`) and the server-rendering helpers (`stack-auth-effect/next`) pass in
  * the project id, whether the site is served over HTTPS (`secure`) and the current time (`now`).
  *
  * Reading rules (stricter than the official SDK's, which lets any legacy cookie, then the largest
@@ -29,7 +29,7 @@
  * Over plain HTTP no name is safe from a sibling subdomain (browsers keep `__Host-` for HTTPS):
  * serve the app over HTTPS.
  *
- * Every cookie string is built by one cookie writer, which encodes names and values and writes a
+ * Every cookie string is built by one builder, which encodes names and values and writes a
  * `Domain` only when it is a domain name: nothing read from a request reaches a header unchecked.
  *
  * @example
@@ -101,7 +101,7 @@ export const customRefreshCookieName = (projectId: string, domain: string): stri
 
 /**
  * The domain encoded in a `--custom-` refresh cookie name, lower-cased, when the name is one and
- * decodes (UTF-8) to a domain name; else `Option.none()` — a name
+ * decodes (UTF-8) to a domain name (dot-separated labels of letters, digits and inner hyphens); else `Option.none()` — a name
  * decoding to `a.example; Max-Age=99` or to text with CR/LF is not a domain.
  */
 export const customRefreshCookieDomain = (name: string, projectId: string): Option.Option<string> => {
@@ -126,7 +126,7 @@ export const isRefreshCookieName = (name: string, projectId: string): boolean =>
  * parser (`@effect/platform/Cookies` `parseHeader`, the one the emulator uses too): values are
  * URL-decoded (left as they are when not valid percent-encoding) and unquoted, the first
  * occurrence of a name wins, pieces without `=` are skipped. Names are then URL-decoded as values
- * are (the cookie writer encodes them); an empty name is skipped. A name that is a member of
+ * are (the SDK writes them percent-encoded); an empty name is skipped. A name that is a member of
  * `Object.prototype` (`constructor`, `valueOf`…) is not read — a limit of the platform's parser;
  * no cookie the SDK reads has such a name. Never throws.
  */
@@ -134,7 +134,7 @@ export const parseCookieHeader = (header: string | null | undefined): CookieMap 
   const cookies = new Map<string, string>()
   if (typeof header !== "string" || header.length === 0) return cookies
   for (const [raw, value] of Object.entries(PlatformCookies.parseHeader(header))) {
-    const name = safeDecode(raw)
+    const name = SetCookie.decodeName(raw)
     if (name.length > 0 && !cookies.has(name)) cookies.set(name, value)
   }
   return cookies
@@ -216,8 +216,9 @@ export interface CookieAttributes {
 
 /**
  * Serialises one cookie for the current host, for a `Set-Cookie` header or a `document.cookie`
- * assignment: `name=<url-encoded value>; Path=/; Max-Age=…; SameSite=Lax[; Secure]`.
- * Cookies are never `HttpOnly`: the browser code must read them.
+ * assignment: `name=<url-encoded value>; Path=/; Max-Age=…; SameSite=Lax[; Secure]` (the name
+ * percent-encoded outside the cookie-name characters). Cookies are never `HttpOnly`: the browser
+ * code must read them.
  */
 export const serializeCookie = (name: string, value: string, attributes: CookieAttributes): string =>
   SetCookie.hostCookie({ name, value, maxAgeSeconds: attributes.maxAgeSeconds, secure: attributes.secure })
@@ -283,7 +284,7 @@ export const tokenCookies = (tokens: StoredTokens, options: WriteOptions): Reado
   return out
 }
 
-/** {@link tokenCookies} as cookie strings, for `Set-Cookie` headers or `document.cookie`. */
+/** {@link tokenCookies} as cookie strings (names and values percent-encoded), for `Set-Cookie` headers or `document.cookie`. */
 export const writeTokens = (tokens: StoredTokens, options: WriteOptions): ReadonlyArray<string> =>
   tokenCookies(tokens, options).flatMap((cookie) => Option.toArray(serializeTokenCookie(cookie)))
 
@@ -356,14 +357,5 @@ const parseJson = (text: string | undefined): unknown => {
     return JSON.parse(text) as unknown
   } catch {
     return undefined
-  }
-}
-
-const safeDecode = (text: string): string => {
-  if (!text.includes("%")) return text
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
   }
 }

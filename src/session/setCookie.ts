@@ -16,8 +16,13 @@
  * - attributes are always `Path=/` and `SameSite=Lax`, `Secure` on HTTPS sites and for `__Host-`
  *   names, never `HttpOnly` (the SDK's browser code reads its cookies).
  *
+ * {@link parseSetCookie} reads such a string back (what a page stores when it is written): the
+ * in-memory pages of the OAuth flow keep their cookies with it.
+ *
  * @module
  */
+import * as PlatformCookies from "@effect/platform/Cookies"
+import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 
 /** A cookie for the current host only (no `Domain` attribute). */
@@ -75,6 +80,53 @@ export const domainCookie = (cookie: DomainCookie): Option.Option<string> =>
  */
 export const encodeName = (name: string): string =>
   encodeURIComponent(wellFormed(name)).replace(/[()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+
+/**
+ * A cookie name as read: percent-decoded ({@link encodeName} in reverse), or left as it is when it
+ * is not valid percent-encoding.
+ */
+export const decodeName = (name: string): string => {
+  if (!name.includes("%")) return name
+  try {
+    return decodeURIComponent(name)
+  } catch {
+    return name
+  }
+}
+
+/** What one `Set-Cookie` value (or `document.cookie` assignment) sets, as a page stores it. */
+export interface WrittenCookie {
+  /** The cookie's name, decoded ({@link decodeName}). */
+  readonly name: string
+  /** The cookie's value, percent-decoded (left as it is when not valid percent-encoding). */
+  readonly value: string
+  /** `Max-Age` in whole seconds (`0` or less deletes the cookie); `undefined` without one. */
+  readonly maxAgeSeconds: number | undefined
+  /** The `Domain` attribute, without a leading dot; `undefined` for a host-only cookie. */
+  readonly domain: string | undefined
+  /** Whether `Secure` is set. */
+  readonly secure: boolean
+}
+
+/**
+ * Reads a `Set-Cookie` value (or a `document.cookie` assignment) with the platform's parser
+ * (`@effect/platform/Cookies` `fromSetCookie`): `Option.none()` when it sets no cookie (no `=`, a
+ * name outside the cookie-name characters, an empty name). Never throws.
+ */
+export const parseSetCookie = (text: string): Option.Option<WrittenCookie> => {
+  const parsed = Object.values(PlatformCookies.fromSetCookie(text).cookies)[0]
+  if (parsed === undefined) return Option.none()
+  const name = decodeName(parsed.name)
+  if (name.length === 0) return Option.none()
+  const maxAge = parsed.options?.maxAge
+  return Option.some({
+    name,
+    value: parsed.value,
+    maxAgeSeconds: maxAge === undefined ? undefined : Math.floor(Duration.toSeconds(Duration.decode(maxAge))),
+    domain: parsed.options?.domain,
+    secure: parsed.options?.secure === true
+  })
+}
 
 /** A cookie value as written: percent-encoded. */
 export const encodeValue = (value: string): string => encodeURIComponent(wellFormed(value))

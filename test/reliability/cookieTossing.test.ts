@@ -20,7 +20,8 @@ import * as CookieTokenStore from "../../src/next/CookieTokenStore.js"
 import * as BrowserCookieStore from "../../src/session/BrowserCookieStore.js"
 import * as Cookies from "../../src/session/cookies.js"
 import * as RequestTokenStore from "../../src/session/RequestTokenStore.js"
-import { empty, fromStrings, type StoredTokens, type TokenStoreShape } from "../../src/session/TokenStore.js"
+import { empty, fromStrings, type StoredTokens, TokenStore, type TokenStoreShape } from "../../src/session/TokenStore.js"
+import * as Stack from "../../src/Stack.js"
 import { CookieJar } from "./cookieJar.js"
 
 const projectId = "11111111-2222-3333-4444-555555555555"
@@ -103,7 +104,7 @@ const configuredRules = (open: Open) => {
 // ---------------------------------------------------------------------------------------------
 
 /** `document` and `location` of a page of the app whose cookies are the jar's (restored with the scope). */
-const browserPage = (jar: CookieJar, cookieDomains?: ReadonlyArray<string>) =>
+const installPage = (jar: CookieJar) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const scope = globalThis as Record<string, unknown>
@@ -127,7 +128,11 @@ const browserPage = (jar: CookieJar, cookieDomains?: ReadonlyArray<string>) =>
         scope["location"] = saved.location
         scope["BroadcastChannel"] = saved.channel
       })
-  ).pipe(Effect.zipRight(BrowserCookieStore.make({ projectId, crossTab: "poll", cookieDomains })))
+  )
+
+/** A page of the app over the jar, with the browser cookie store. */
+const browserPage = (jar: CookieJar, cookieDomains?: ReadonlyArray<string>) =>
+  installPage(jar).pipe(Effect.zipRight(BrowserCookieStore.make({ projectId, crossTab: "poll", cookieDomains })))
 
 /** Next's `cookies()` of one request to the app: reads the jar's `Cookie` header, writes `Set-Cookie`s to it as Next serialises them. */
 const nextCookies = (jar: CookieJar): CookieTokenStore.FrameworkCookies => {
@@ -175,5 +180,52 @@ describe("cookie tossing: the request store (read-only)", () => {
         jar.set(cookie, app)
       }
       expect(refreshText(yield* read(undefined))).toBe("visitor-refresh")
+    }))
+})
+
+// ---------------------------------------------------------------------------------------------
+// Where apps configure the SDK: Stack.layerClient's cookie store, RequestAuth / HttpApiAuth
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The official SDK's cross-subdomain session: a `--custom-` refresh cookie for all of
+ * `example.com`, written by the app itself on `app.example.com`, with its `stack-access`.
+ */
+const shareSession = (jar: CookieJar, refreshToken: string, accessToken: string): void => {
+  const value = encodeURIComponent(JSON.stringify({ refresh_token: refreshToken, updated_at_millis: 1 }))
+  jar.set(`${Cookies.customRefreshCookieName(projectId, "example.com")}=${value}; Domain=example.com; Path=/; Secure; SameSite=Lax`, app)
+  jar.set(`${Cookies.accessCookieName}=${encodeURIComponent(JSON.stringify([refreshToken, accessToken]))}; Path=/; Secure`, app)
+}
+
+describe("cookie tossing: cookieDomains through Stack.layerClient's cookie store", () => {
+  /** The tokens a page of the app reads through `Stack.layerClient`'s token store (the browser default, or `"cookie"`). */
+  const pageTokens = (jar: CookieJar, options: Pick<Stack.ClientOptions, "cookieDomains" | "tokenStore">) =>
+    installPage(jar).pipe(
+      Effect.zipRight(
+        Effect.flatMap(TokenStore, (store) => store.get).pipe(
+          Effect.provide(Stack.layerClient({ projectId, publishableClientKey: "pck_test", ...options }))
+        )
+      )
+    )
+
+  it.scoped("a configured domain's --custom- cookie is read; an unconfigured one is not", () =>
+    Effect.gen(function* () {
+      const jar = new CookieJar()
+      shareSession(jar, "shared-refresh", "shared-access")
+      for (const tokenStore of [undefined, "cookie"] as const) {
+        expect(refreshText(yield* pageTokens(jar, { tokenStore, cookieDomains: ["example.com"] }))).toBe("shared-refresh")
+        expect(refreshText(yield* pageTokens(jar, { tokenStore }))).toBeNull()
+        expect(refreshText(yield* pageTokens(jar, { tokenStore, cookieDomains: ["other.example"] }))).toBeNull()
+      }
+    }))
+
+  it.scoped("with example.com configured, a planted --custom- cookie never outranks the visitor's own", () =>
+    Effect.gen(function* () {
+      const jar = new CookieJar()
+      for (const cookie of Cookies.writeTokens(fromStrings("visitor-access", "visitor-refresh"), { projectId, secure: true, now: 1, existing: new Map() })) {
+        jar.set(cookie, app)
+      }
+      plant(jar)
+      expect(refreshText(yield* pageTokens(jar, { cookieDomains: ["example.com"] }))).toBe("visitor-refresh")
     }))
 })

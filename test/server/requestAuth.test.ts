@@ -6,6 +6,7 @@
  * `CurrentClaims` to the handler and answer 401 / 403.
  */
 import { Effect } from "effect"
+import * as Cookies from "../../src/session/cookies.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"
 import { RequestAuth } from "../../src/server/index.js"
@@ -165,5 +166,58 @@ describe("HttpApiAuth: @effect/platform middleware", () => {
     const refused = await handler(new Request("http://app.test/me"))
     expect(refused.status).toBe(401)
     expect(await refused.json()).toMatchObject({ _tag: "Unauthorized", reason: "missing" })
+  })
+})
+
+describe("cookieDomains: a --custom- refresh cookie counts only for a configured domain", () => {
+  /**
+   * A request to https://app.example.com carrying the official SDK's cross-subdomain session: the
+   * `--custom-` refresh cookie of `example.com` (no `__Host-` cookie) and `stack-access`.
+   */
+  const sharedSessionRequest = (user: { readonly accessToken: string; readonly refreshToken: string }) => {
+    const custom = Cookies.customRefreshCookieName(target.projectId, "example.com")
+    const refresh = encodeURIComponent(JSON.stringify({ refresh_token: user.refreshToken, updated_at_millis: 1 }))
+    const access = encodeURIComponent(JSON.stringify([user.refreshToken, user.accessToken]))
+    return new Request("https://app.example.com/me", {
+      headers: { cookie: `${custom}=${refresh}; ${Cookies.accessCookieName}=${access}; ${Cookies.isHttpsCookieName}=true` }
+    })
+  }
+
+  it("RequestAuth.authenticate reads the configured domain's cookie, not an unconfigured one", async () => {
+    const user = await signedInUser(target)
+    const request = sharedSessionRequest(user)
+    const found = await runtime.runPromise(RequestAuth.authenticate(request, { ...options(), cookieDomains: ["example.com"] }))
+    expect(found.id).toBe(user.userId)
+    for (const cookieDomains of [undefined, [], ["other.example"], ["app.example.com"]]) {
+      const error = await runtime.runPromise(Effect.flip(RequestAuth.authenticate(request, { ...options(), cookieDomains })))
+      expect(error).toMatchObject({ _tag: "Unauthorized", reason: "missing" })
+    }
+  })
+
+  it("RequestAuth.verify reads the access token of the configured domain's session only", async () => {
+    const user = await signedInUser(target)
+    const request = sharedSessionRequest(user)
+    const claims = await runtime.runPromise(RequestAuth.verify(request, { ...options(), secure: true, cookieDomains: ["example.com"] }))
+    expect(claims.userId).toBe(user.userId)
+    const error = await runtime.runPromise(Effect.flip(RequestAuth.verify(request, { ...options(), secure: true })))
+    expect(error).toMatchObject({ _tag: "Unauthorized", reason: "missing" })
+  })
+
+  it("HttpApiAuth's HttpApi and HttpRouter middleware pass cookieDomains on", async () => {
+    const user = await signedInUser(target)
+    const configured = apiHandler(target, { cookieDomains: ["example.com"] })
+    const unconfigured = apiHandler(target)
+    try {
+      expect((await configured.handler(sharedSessionRequest(user))).status).toBe(200)
+      expect((await configured.handler(new Request("https://app.example.com/claims", sharedSessionRequest(user)))).status).toBe(200)
+      expect((await unconfigured.handler(sharedSessionRequest(user))).status).toBe(401)
+      expect((await unconfigured.handler(new Request("https://app.example.com/claims", sharedSessionRequest(user)))).status).toBe(401)
+    } finally {
+      await configured.dispose()
+      await unconfigured.dispose()
+    }
+    const router = await routerHandler(runtime, target.projectId, { cookieDomains: ["example.com"] })
+    expect((await router(sharedSessionRequest(user))).status).toBe(200)
+    expect((await (await routerHandler(runtime, target.projectId))(sharedSessionRequest(user))).status).toBe(401)
   })
 })

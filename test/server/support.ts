@@ -90,7 +90,7 @@ class ClaimsGroup extends HttpApiGroup.make("claims")
 class Api extends HttpApi.make("api").add(MeGroup).add(ClaimsGroup) {}
 
 /** The API as a web handler (`Request → Response`) over the server's runtime layer. */
-export const apiHandler = (target: Target, options: RequestAuth.Admission = {}) => {
+export const apiHandler = (target: Target, options: Omit<RequestAuth.RequestAuthOptions, "projectId"> = {}) => {
   const app = AccessTokenVerifier.layer().pipe(Layer.provideMerge(Stack.layerServer({ ...keys(target), secretServerKey: target.secretServerKey })))
   const meLive = HttpApiBuilder.group(
     Api,
@@ -111,8 +111,12 @@ export const apiHandler = (target: Target, options: RequestAuth.Admission = {}) 
 }
 
 /** An `HttpRouter` app with `GET /me` behind `HttpApiAuth.middleware`, as a web handler. */
-export const routerHandler = async (runtime: ReturnType<typeof serverRuntime>, projectId: string) => {
+export const routerHandler = async (
+  runtime: ReturnType<typeof serverRuntime>,
+  projectId: string,
+  options: Omit<RequestAuth.RequestAuthOptions, "projectId"> = {}
+) => {
   const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.id }))
-  const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId })(me)))
+  const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId, ...options })(me)))
   return HttpApp.toWebHandlerRuntime(await runtime.runtime())(router)
 }
