@@ -17,20 +17,14 @@
  *
  * @module
  */
+import { systemTeamPermissionIds as domainSystemTeamPermissionIds } from "../permissions/internal/permissionIds.js"
 import type { PermissionDefinitionRecord, PermissionState, ProjectRecord } from "./State.js"
 
 /** The two scopes of permission definitions. */
 export type PermissionScope = "team" | "project"
 
-/** The system team permissions, in the service's order. */
-export const systemTeamPermissionIds: ReadonlyArray<string> = [
-  "$update_team",
-  "$delete_team",
-  "$read_members",
-  "$remove_members",
-  "$invite_members",
-  "$manage_api_keys"
-]
+/** The system team permissions, in the service's order (the domain's list: one source for both sides). */
+export const systemTeamPermissionIds: ReadonlyArray<string> = domainSystemTeamPermissionIds
 
 /** The service's descriptions of the system team permissions. */
 export const systemPermissionDescriptions: Readonly<Record<string, string>> = {
