@@ -95,7 +95,7 @@ const isIpLiteral = (name: string): boolean => ipv4Literal.test(name) || name.st
  * The host name of a URL or of a bare host (`app.test`, `[::1]`, `::1`), lower case, as the
  * `Host` rule compares it; undefined when it is neither.
  */
-export const hostNameOfUrlOrHost = (text: string): string | undefined => {
+const hostNameOfUrlOrHost = (text: string): string | undefined => {
   try {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return hostNameOf(new URL(text).host)
   } catch {
@@ -118,8 +118,31 @@ export const isAllowedHost = (host: string | undefined, ownNames: ReadonlySet<st
   return isIpLiteral(name) || name === "localhost" || name.endsWith(".localhost") || ownNames.has(name)
 }
 
-/** The 403 text of a request whose `Host` is not one of the emulator's names. */
-export const foreignHostText = (host: string, baseUrl: string): string =>
+/**
+ * The host names of `texts` (URLs or bare hosts) as {@link isAllowedHost} compares them, and the
+ * first text that is neither (`undefined` when every text gave a name).
+ */
+export const ownHostNames = (texts: ReadonlyArray<string>): { readonly names: ReadonlySet<string>; readonly invalid: string | undefined } => {
+  const names = new Set<string>()
+  let invalid: string | undefined
+  for (const text of texts) {
+    const name = hostNameOfUrlOrHost(text)
+    if (name !== undefined) names.add(name)
+    else if (invalid === undefined) invalid = text
+  }
+  return { names, invalid }
+}
+
+/** The 403 text for a foreign `Host`: which names the emulator answers to, and how to add one. */
+export const blockedHostText = (host: string, answersTo: string, howToAllow: string): string =>
   `Blocked request: the Host ${
     JSON.stringify(host)
-  } is not a name of this emulator. It answers requests addressed to its base URL (${baseUrl}), localhost, a name under .localhost or an IP address, so that a web page cannot reach it through DNS rebinding. To reach it by this name, start it with --allowed-host <name> or --base-url <its URL> (serve({ allowedHosts }) or serve({ baseUrl })).`
+  } is not a name of this emulator. It answers requests addressed to ${answersTo}, so that a web page cannot reach it through DNS rebinding. To reach it by this name, ${howToAllow}.`
+
+/** The 403 text of the Node server for a request whose `Host` is not one of its names. */
+export const foreignHostText = (host: string, baseUrl: string): string =>
+  blockedHostText(
+    host,
+    `its base URL (${baseUrl}), localhost, a name under .localhost or an IP address`,
+    "start it with --allowed-host <name> or --base-url <its URL> (serve({ allowedHosts }) or serve({ baseUrl }))"
+  )

@@ -44,7 +44,15 @@ import { demoOAuthProviders } from "./OAuthProvider.js"
 import { isUuid, randomRequestId, randomToken45, randomUuid } from "./Random.js"
 import type { EmulatorEnv, Settings } from "./RequestContext.js"
 import type { SmtpProbe } from "./SmtpProbe.js"
-import { foreignOriginText, hostNameOfUrlOrHost, isAllowedHost, isAllowedOrigin, isPrivilegedPreflight, isPrivilegedRequest } from "./BrowserAccess.js"
+import {
+  blockedHostText,
+  foreignOriginText,
+  isAllowedHost,
+  isAllowedOrigin,
+  isPrivilegedPreflight,
+  isPrivilegedRequest,
+  ownHostNames
+} from "./BrowserAccess.js"
 import { finalize, internalErrorText, textResponse } from "./Responses.js"
 import * as Router from "./Router.js"
 import { untrustedUrlHint } from "./TrustedUrls.js"
@@ -558,9 +566,11 @@ export interface HostCheckOptions {
 
 /** The 403 text of a request whose `Host` is not one of the mounted emulator's names. */
 export const foreignHostHandlerText = (host: string): string =>
-  `Blocked request: the Host ${
-    JSON.stringify(host)
-  } is not a name of this emulator. It answers requests addressed to localhost, a name under .localhost, an IP address or the host of its baseUrl, so that a web page cannot reach it through DNS rebinding. To reach it by this name, pass it in allowedHosts (handleWithHostCheck(emulator, { allowedHosts })).`
+  blockedHostText(
+    host,
+    "localhost, a name under .localhost, an IP address or the host of its baseUrl",
+    "pass it in allowedHosts (handleWithHostCheck(emulator, { allowedHosts }))"
+  )
 
 /**
  * `emulator.handle` for a server of your own (a Node, Bun or Deno server, a framework's route
@@ -585,11 +595,8 @@ export const foreignHostHandlerText = (host: string): string =>
  * ```
  */
 export const handleWithHostCheck = (emulator: Emulator, options: HostCheckOptions = {}): (request: Request) => Effect.Effect<Response> => {
-  const ownNames = new Set<string>()
-  for (const text of [...(emulator.settings.baseUrl === undefined ? [] : [emulator.settings.baseUrl]), ...(options.allowedHosts ?? [])]) {
-    const name = hostNameOfUrlOrHost(text)
-    if (name !== undefined) ownNames.add(name)
-  }
+  // a text that is neither a name nor a URL matches nothing
+  const ownNames = ownHostNames([...(emulator.settings.baseUrl === undefined ? [] : [emulator.settings.baseUrl]), ...(options.allowedHosts ?? [])]).names
   return (request) =>
     Effect.suspend(() => {
       let host = request.headers.get("host") ?? undefined

@@ -24,7 +24,7 @@ import { Data, Effect, Runtime } from "effect"
 import type { Scope } from "effect"
 import type { Emulator, EmulatorError, EmulatorOptions } from "./Emulator.js"
 import { make as makeEmulator } from "./Emulator.js"
-import { foreignHostText, hostNameOfUrlOrHost, isAllowedHost } from "./BrowserAccess.js"
+import { foreignHostText, isAllowedHost, ownHostNames } from "./BrowserAccess.js"
 import { nodeSmtpProbe } from "./NodeSmtpProbe.js"
 import { internalErrorText } from "./Responses.js"
 
@@ -162,18 +162,14 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
       }
       fixedBase = parsed
     }
-    const ownNames = new Set<string>()
-    for (const text of [...(fixedBase === undefined ? [] : [fixedBase]), host, ...(options.allowedHosts ?? [])]) {
-      const name = hostNameOfUrlOrHost(text)
-      if (name === undefined) {
-        return yield* Effect.fail(
-          new ServeError({
-            message: `A host name the server answers to must be a name such as emulator.test or an http(s) URL, got "${text}".`,
-            cause: undefined
-          })
-        )
-      }
-      ownNames.add(name)
+    const { invalid, names: ownNames } = ownHostNames([...(fixedBase === undefined ? [] : [fixedBase]), host, ...(options.allowedHosts ?? [])])
+    if (invalid !== undefined) {
+      return yield* Effect.fail(
+        new ServeError({
+          message: `A host name the server answers to must be a name such as emulator.test or an http(s) URL, got "${invalid}".`,
+          cause: undefined
+        })
+      )
     }
     const emulator = options.emulator ?? (yield* makeEmulator({ smtpProbe: nodeSmtpProbe, ...options.emulatorOptions }))
     const limit = emulator.settings.maxRequestBodyBytes
