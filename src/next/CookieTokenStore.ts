@@ -202,9 +202,6 @@ export const readCookies = (
   return map
 }
 
-/** Whether the site is served over HTTPS according to the options, else the `stack-is-https` marker. */
-const isSecure = (options: CookieTokenStoreOptions, cookies: Cookies.CookieMap): boolean => options.secure ?? cookies.get(Cookies.isHttpsCookieName) === "true"
-
 /** Applies one write; `false` when the framework refused it (threw). */
 const apply = (cookies: FrameworkCookies, write: CookieWrite): boolean => {
   try {
@@ -240,7 +237,7 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
         onNone: () =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const existing = jar()
-            return Cookies.readTokens(existing, projectId, { now, secure: isSecure(options, existing), cookieDomains })
+            return Cookies.readTokens(existing, projectId, { now, secure: Cookies.servedOverHttps(options.secure, existing), cookieDomains })
           })
       }))
 
@@ -250,7 +247,7 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
           const tokens = sanitize(raw)
           const now = yield* Clock.currentTimeMillis
           const existing = jar()
-          const writes = cookieWrites(tokens, { projectId, secure: isSecure(options, existing), now, existing, cookieDomains })
+          const writes = cookieWrites(tokens, { projectId, secure: Cookies.servedOverHttps(options.secure, existing), now, existing, cookieDomains })
           const refused = writes.filter((write) => !apply(cookies, write)).length
           if (refused > 0) {
             yield* Effect.logDebug(`Cookie token store: the framework refused ${refused} cookie write(s); kept for this request only`)
@@ -283,7 +280,7 @@ export const readTokens = (cookies: FrameworkCookies, options: CookieTokenStoreO
   const existing = readCookies(cookies, options.projectId, options.cookieDomains)
   return Cookies.readTokens(existing, options.projectId, {
     now: Date.now(),
-    secure: isSecure(options, existing),
+    secure: Cookies.servedOverHttps(options.secure, existing),
     cookieDomains: options.cookieDomains
   })
 }

@@ -128,8 +128,11 @@ export const readRequestTokens = (
 const readCookieTokens = (request: RequestLike, options: RequestTokenStoreOptions): Effect.Effect<StoredTokens, TokenStoreError> =>
   Effect.map(Clock.currentTimeMillis, (now) => {
     const cookies = Cookies.parseCookieHeader(headerValue(request, "cookie"))
-    const secure = options.secure ?? cookies.get(Cookies.isHttpsCookieName) === "true"
-    return Cookies.readTokens(cookies, options.projectId, { now, secure, cookieDomains: options.cookieDomains })
+    return Cookies.readTokens(cookies, options.projectId, {
+      now,
+      secure: Cookies.servedOverHttps(options.secure, cookies),
+      cookieDomains: options.cookieDomains
+    })
   })
 
 /**

@@ -81,6 +81,12 @@ export const globalLegacyRefreshCookieName = "stack-refresh"
 /** Name of the marker cookie telling server code that the site is served over HTTPS. */
 export const isHttpsCookieName = "stack-is-https"
 
+/**
+ * Whether the site is served over HTTPS: `secure` when the app said so, else whether the request's
+ * cookies carry the `stack-is-https=true` marker.
+ */
+export const servedOverHttps = (secure: boolean | undefined, cookies: CookieMap): boolean => secure ?? cookies.get(isHttpsCookieName) === "true"
+
 /** The legacy per-project refresh cookie name `stack-refresh-{projectId}` (raw token value). */
 export const legacyRefreshCookieName = (projectId: string): string => `stack-refresh-${projectId}`
 
