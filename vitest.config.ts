@@ -6,9 +6,9 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /**
  * Files that change globals (a fake `document`, `vi.mock`, a DOM environment, a real browser) run
  * isolated, one module graph each (threads pool); every other file shares its worker's module
- * graph (forks pool without isolation: `poolOptions.forks.isolate`, the setting the forks pool
- * reads), which saves loading the SDK and the emulator again for each file (most of the suite's
- * time: 201 s -> 108 s for vitest on an idle 2-core machine).
+ * graph (forks pool with `isolate: false`, set on its project), which saves loading the SDK and the
+ * emulator again for each file (most of the suite's time: 201 s -> 108 s for vitest on an idle
+ * 2-core machine).
  */
 const isolatedFiles = [
   "test/browser/**",
@@ -54,14 +54,13 @@ export default defineConfig({
     typecheck: { enabled: false },
     // both cores: most files wait on in-process or loopback I/O as much as on the CPU
     maxWorkers: 2,
-    minWorkers: 1,
-    poolOptions: { forks: { isolate: false } },
     projects: [
       {
         ...shared,
         test: {
           ...timeouts,
           name: "shared",
+          pool: "forks",
           include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
           exclude: [...isolatedFiles, "**/node_modules/**"],
           isolate: false

@@ -76,7 +76,7 @@ export const makeMeRoute = (
         })
       ),
       Effect.provide(RequestSession.layerSession({ request, cookies: store }, { projectId: options.projectId, secure: options.secure })),
-      Effect.catchAll((error) => Effect.succeed(json(error._tag === "TokenStoreError" ? 400 : 502, { error: error._tag, message: error.message })))
+      Effect.catch((error) => Effect.succeed(json(error._tag === "TokenStoreError" ? 400 : 502, { error: error._tag, message: error.message })))
     )
     return runtime.runPromise(program)
   }

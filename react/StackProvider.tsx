@@ -12,7 +12,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { createContext, createElement, useCallback, useContext, useMemo, useRef, useState } from "react"
 import type { ReactNode } from "react"
 import * as Hydration from "../src/users/Hydration.js"
@@ -110,11 +110,11 @@ export const StackProvider = (props: StackProviderProps) => {
   const [hydration] = useState((): HydrationContext | undefined => {
     if (props.initialState === undefined) return undefined
     const decoded = Hydration.decode(props.initialState)
-    if (Either.isLeft(decoded)) {
-      ;(props.onError ?? defaultErrorHandler)(decoded.left, Cause.fail(decoded.left))
+    if (Result.isFailure(decoded)) {
+      ;(props.onError ?? defaultErrorHandler)(decoded.failure, Cause.fail(decoded.failure))
       return undefined
     }
-    return { state: decoded.right, apply: Effect.runSync(Effect.cached(Hydration.hydrate(decoded.right))) }
+    return { state: decoded.success, apply: Effect.runSync(Effect.cached(Hydration.hydrate(decoded.success))) }
   })
   // a new `onError` function on every render must not restart the hooks' queries
   const latestOnError = useRef<StackErrorHandler>(defaultErrorHandler)

@@ -13,7 +13,7 @@ import { useMutationWith, useQueryWith } from "./internal/hooks.js"
 import type { Bound } from "./internal/hooks.js"
 import type { StackMutationResult, StackQueryResult } from "./internal/types.js"
 
-type ErrorOf<F extends (...args: ReadonlyArray<never>) => Effect.Effect<unknown, unknown, unknown>> = Effect.Effect.Error<ReturnType<F>>
+type ErrorOf<F extends (...args: ReadonlyArray<never>) => Effect.Effect<unknown, unknown, unknown>> = Effect.Error<ReturnType<F>>
 
 /** What {@link useCliAuthConfirmation} returns. */
 export interface CliAuthConfirmation {

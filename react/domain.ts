@@ -12,6 +12,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Semaphore from "effect/Semaphore"
 import * as TeamApiKeys from "../src/api-keys/TeamApiKeys.js"
 import * as UserApiKeys from "../src/api-keys/UserApiKeys.js"
 import * as GetUser from "../src/auth/GetUser.js"
@@ -63,11 +64,11 @@ export type UseUserError<O extends UseUserOr> = GetUser.GetUserError<O>
  * One anonymous sign-up at a time: components mounting together with `or: "anonymous"` wait for
  * the first one's sign-up, then read the user it made instead of making one each.
  */
-const anonymousSignUps = Effect.unsafeMakeSemaphore(1)
+const anonymousSignUps = Semaphore.makeUnsafe(1)
 
 const userEffect = <O extends UseUserOr>(options: UseUserOptions<O>) => {
   const read = userRead(options)
-  return options.or === "anonymous" ? anonymousSignUps.withPermits(1)(read) : read
+  return options.or === "anonymous" ? anonymousSignUps.withPermit(read) : read
 }
 
 const userRead = <O extends UseUserOr>(options: UseUserOptions<O>) =>
@@ -117,7 +118,7 @@ const initialUser = <O extends UseUserOr>(hydration: HydrationContext | undefine
 const hydratedUserEffect = <O extends UseUserOr>(hydration: HydrationContext | undefined, options: UseUserOptions<O>) =>
   hydration === undefined
     ? userEffect(options)
-    : (Effect.zipRight(hydration.apply, userEffect(options)) as Effect.Effect<UserFor<O>, UseUserError<O>, GetUser.GetUserRequirements>)
+    : (Effect.andThen(hydration.apply, userEffect(options)) as Effect.Effect<UserFor<O>, UseUserError<O>, GetUser.GetUserRequirements>)
 
 // Each hook is made by a top-level function of the query hooks, so a bundle keeps only the hooks
 // an app uses (issue 14: bundle (c)); makeDomainHooks puts them all together for makeStackHooks.

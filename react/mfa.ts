@@ -11,7 +11,7 @@
 import * as Cause from "effect/Cause"
 import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import * as Mfa from "../src/auth/Mfa.js"
 import type { MultiFactorAuthenticationRequired } from "../src/core/KnownErrors.js"
@@ -89,13 +89,13 @@ export const useMfaSignInWith = <Args extends ReadonlyArray<unknown>, A, E>(
         }
         return
       }
-      if (Cause.isInterruptedOnly(exit.cause)) return show(idle)
-      const failure = Cause.failureOption(exit.cause)
-      if (Option.isNone(failure)) {
+      if (Cause.hasInterruptsOnly(exit.cause)) return show(idle)
+      const failure = Cause.findError(exit.cause)
+      if (Result.isFailure(failure)) {
         report(exit.cause, latest.current.onError)
         return show(idle)
       }
-      show({ step: "failed", error: failure.value as Exclude<E, MultiFactorAuthenticationRequired> })
+      show({ step: "failed", error: failure.success as Exclude<E, MultiFactorAuthenticationRequired> })
     },
     // `show` only reads refs and the state setter
     [runtime]
@@ -112,13 +112,13 @@ export const useMfaSignInWith = <Args extends ReadonlyArray<unknown>, A, E>(
         challenge.current = undefined
         return show({ step: "signed-in", value: exit.value as Mfa.MfaSignedIn })
       }
-      if (Cause.isInterruptedOnly(exit.cause)) return show({ step: "needs-code" })
-      const failure = Cause.failureOption(exit.cause)
-      if (Option.isNone(failure)) {
+      if (Cause.hasInterruptsOnly(exit.cause)) return show({ step: "needs-code" })
+      const failure = Cause.findError(exit.cause)
+      if (Result.isFailure(failure)) {
         report(exit.cause, latest.current.onError)
         return show({ step: "needs-code" })
       }
-      const error = failure.value as Mfa.SubmitError
+      const error = failure.success as Mfa.SubmitError
       if (error._tag === "InvalidTotpCode") return show({ step: "wrong-code" })
       challenge.current = undefined
       show({ step: "failed", error: error as Exclude<Mfa.SubmitError, { readonly _tag: "InvalidTotpCode" }> })

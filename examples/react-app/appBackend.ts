@@ -22,7 +22,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Effect, Either, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime, Result } from "effect"
 import { AccessTokenVerifier, ServerPermissions, Stack } from "stack-auth-effect"
 
 /** The permission a caller needs in a team to change its members' permissions. */
@@ -132,16 +132,16 @@ export const makeAppBackend = (options: AppBackendOptions) => {
       if (method === "POST") yield* ServerPermissions.grantTeamPermission(teamId, userId, permissionId)
       else yield* Effect.catchTag(ServerPermissions.revokeTeamPermission(teamId, userId, permissionId), "TeamPermissionNotFound", () => Effect.void)
       return yield* directPermissions(teamId, userId)
-    }).pipe(Effect.mapError(toRefusal), Effect.either)
+    }).pipe(Effect.mapError(toRefusal), Effect.result)
 
   const middleware = (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
     const path = (request.url ?? "").split("?")[0] ?? ""
     if (!path.startsWith(appApiPrefix)) return next()
     runtime.runPromise(handle(request.method ?? "GET", path, request.headers.authorization)).then(
       (result) =>
-        Either.isRight(result)
-          ? send(response, 200, result.right)
-          : send(response, result.left.status, { error: { code: result.left.code, message: result.left.message } }),
+        Result.isSuccess(result)
+          ? send(response, 200, result.success)
+          : send(response, result.failure.status, { error: { code: result.failure.code, message: result.failure.message } }),
       (defect: unknown) => {
         console.error("[app-api] failed:", defect)
         send(response, 500, { error: { code: "InternalError", message: "The app's backend failed." } })

@@ -180,7 +180,7 @@ export const startDemo = async (options: DemoOptions = {}): Promise<RunningDemo>
   try {
     const server = await Effect.runPromise(
       // the emulator seeds the demo project's switches and its demo user at start
-      Scope.extend(
+      Scope.provide(
         serve({ port: options.emulatorPort ?? 8102, emulatorOptions: { demo: { config: demoProjectConfig, user: demoUser } } }),
         scope
       )

@@ -17,7 +17,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import type { StackErrorHandler, StackRuntime } from "./types.js"
@@ -43,11 +43,17 @@ const refreshing = (entry: QueryCache.EntryState): boolean => entry.fetching || 
 
 type Listener = () => void
 
+/** The typed error of a cause, if it holds one. */
+const errorOf = <E>(cause: Cause.Cause<E>): E | undefined => {
+  const failure = Cause.findError(cause)
+  return Result.isSuccess(failure) ? failure.success : undefined
+}
+
 /** See the module. */
 export class QueryObserver<A, E> {
   private state: QueryState<A, E> = loading
   private readonly listeners = new Set<Listener>()
-  private fiber: Fiber.RuntimeFiber<unknown, unknown> | undefined = undefined
+  private fiber: Fiber.Fiber<unknown, unknown> | undefined = undefined
   private stopToken = 0
   private onRefetch: (() => void) | undefined = undefined
   private refetchRequested = false
@@ -114,9 +120,9 @@ export class QueryObserver<A, E> {
     fiber.addObserver((exit) => {
       if (this.fiber === fiber) this.fiber = undefined
       // the loop only ends by interruption, or when the app's layers fail to build
-      if (Exit.isFailure(exit) && !Exit.isInterrupted(exit)) {
+      if (Exit.isFailure(exit) && !Exit.hasInterrupts(exit)) {
         const cause = exit.cause as Cause.Cause<E>
-        this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(Cause.failureOption(cause)), cause, waiting: false })
+        this.set({ status: "error", data: this.state.data, error: errorOf(cause), cause, waiting: false })
         this.onError(Cause.squash(cause), cause)
       }
     })
@@ -175,11 +181,11 @@ export class QueryObserver<A, E> {
       this.set({ status: "success", data: exit.value, error: undefined, cause: undefined, waiting: false })
       return
     }
-    if (Cause.isInterruptedOnly(exit.cause)) return
-    const failure = Cause.failureOption(exit.cause)
-    this.set({ status: "error", data: this.state.data, error: Option.getOrUndefined(failure), cause: exit.cause, waiting: false })
+    if (Cause.hasInterruptsOnly(exit.cause)) return
+    const failure = Cause.findError(exit.cause)
+    this.set({ status: "error", data: this.state.data, error: errorOf(exit.cause), cause: exit.cause, waiting: false })
     // a typed failure is the component's to show; a defect is a bug nobody handles
-    if (Option.isNone(failure)) this.onError(Cause.squash(exit.cause), exit.cause)
+    if (Result.isFailure(failure)) this.onError(Cause.squash(exit.cause), exit.cause)
   }
 
   /** Shows (or stops showing) that a background run is under way; nothing while loading. */
@@ -214,12 +220,12 @@ export class QueryObserver<A, E> {
           this.setWaiting(refreshingKeys.size > 0)
         })
       ),
-      Effect.zipRight(Effect.never)
+      Effect.andThen(Effect.never)
     )
   }
 
   private awaitRefetch(): Effect.Effect<"refetch"> {
-    return Effect.async<"refetch">((resume) => {
+    return Effect.callback<"refetch">((resume) => {
       if (this.refetchRequested) {
         this.refetchRequested = false
         resume(Effect.succeed("refetch"))

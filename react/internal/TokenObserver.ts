@@ -15,6 +15,7 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { accessTokenExpiry, minimumRemainingMillis as minimumRemaining, Session } from "../../src/session/Session.js"
 import type { RefreshError, RequestTokens } from "../../src/session/Session.js"
@@ -44,7 +45,7 @@ export const renewalDelay = (accessToken: Option.Option<Redacted.Redacted<string
 export class TokenObserver {
   private state: TokenState = loading
   private readonly listeners = new Set<() => void>()
-  private fiber: Fiber.RuntimeFiber<unknown, unknown> | undefined = undefined
+  private fiber: Fiber.Fiber<unknown, unknown> | undefined = undefined
   private stopToken = 0
   private wake: (() => void) | undefined = undefined
 
@@ -87,19 +88,19 @@ export class TokenObserver {
     const loop = Effect.gen(function* () {
       const session = yield* Session
       const wakeUps = yield* Queue.sliding<void>(1)
-      self.wake = () => Queue.unsafeOffer(wakeUps, undefined)
+      self.wake = () => Queue.offerUnsafe(wakeUps, undefined)
       yield* session.changes.pipe(Stream.runForEach(() => Queue.offer(wakeUps, undefined)), Effect.forkScoped)
       yield* Effect.yieldNow()
       while (true) {
         const exit = yield* Effect.exit(session.requestTokens)
         if (Exit.isSuccess(exit)) self.set({ status: "success", tokens: exit.value, error: undefined })
         else {
-          const failure = Cause.failureOption(exit.cause)
-          if (Option.isNone(failure)) {
-            if (Cause.isInterruptedOnly(exit.cause)) return
+          const failure = Cause.findError(exit.cause)
+          if (Result.isFailure(failure)) {
+            if (Cause.hasInterruptsOnly(exit.cause)) return
             self.onError(Cause.squash(exit.cause), exit.cause)
           }
-          self.set({ status: "error", tokens: self.state.tokens, error: Option.getOrUndefined(failure) })
+          self.set({ status: "error", tokens: self.state.tokens, error: Result.isSuccess(failure) ? failure.success : undefined })
         }
         const delay = Exit.isSuccess(exit) ? renewalDelay(exit.value.accessToken, Date.now()) : undefined
         yield* delay === undefined ? Queue.take(wakeUps) : Effect.race(Queue.take(wakeUps), Effect.sleep(delay))

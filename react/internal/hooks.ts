@@ -10,7 +10,7 @@
 import * as Cause from "effect/Cause"
 import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import type { DependencyList } from "react"
 import type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./types.js"
@@ -133,8 +133,8 @@ const useMounted = () => {
 
 /** Hands a failure to an error handler: the typed error when there is one, else the defect. */
 export const report = <E>(cause: Cause.Cause<E>, onError: StackErrorHandler) => {
-  const failure = Cause.failureOption(cause)
-  onError(Option.isSome(failure) ? failure.value : Cause.squash(cause), cause)
+  const failure = Cause.findError(cause)
+  onError(Result.isSuccess(failure) ? failure.success : Cause.squash(cause), cause)
 }
 
 /** `useStackMutation`'s implementation. */
@@ -165,17 +165,18 @@ export const useMutationWith = <Args extends ReadonlyArray<unknown>, A, E>(
           latest.current.options.onSuccess?.(exit.value)
           return exit
         }
-        if (Cause.isInterruptedOnly(exit.cause)) {
+        if (Cause.hasInterruptsOnly(exit.cause)) {
           if (mounted.current) setState((previous) => ({ ...previous, pending }))
           return exit
         }
-        const failure = Cause.failureOption(exit.cause)
-        if (mounted.current) setState((previous) => ({ pending, error: Option.getOrUndefined(failure), data: previous.data }))
+        const failure = Cause.findError(exit.cause)
+        const error = Result.isSuccess(failure) ? failure.success : undefined
+        if (mounted.current) setState((previous) => ({ pending, error, data: previous.data }))
         const { onError, handlesError } = latest.current.options
         // the rule: a typed failure is handled by the `onError` option, or by the component when it
         // declares `handlesError`; anything else (and every defect) goes to the provider
-        if (onError !== undefined && Option.isSome(failure)) onError(failure.value, exit.cause)
-        else if (!(handlesError === true && Option.isSome(failure))) report(exit.cause, latest.current.onError)
+        if (onError !== undefined && Result.isSuccess(failure)) onError(failure.success, exit.cause)
+        else if (!(handlesError === true && Result.isSuccess(failure))) report(exit.cause, latest.current.onError)
         return exit
       })
     },
@@ -202,7 +203,7 @@ export const useCallbackWith = <Args extends ReadonlyArray<unknown>, A, E>(
   return useCallback(
     (...args: Args) => {
       void runtime.runPromiseExit(latest.current.fn(...args)).then((exit) => {
-        if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) report(exit.cause, latest.current.onError)
+        if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) report(exit.cause, latest.current.onError)
       })
     },
     [runtime]

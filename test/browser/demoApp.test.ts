@@ -366,7 +366,7 @@ describeBrowser("the demo app in Chromium", () => {
     await visible(page.getByText("The CLI is signed in."))
     const answer = await Effect.runPromise(Cli.poll(attempt.pollingCode).pipe(Effect.provide(cli)))
     expect(answer.status).toBe("success")
-    expect(Option.isSome(Option.fromNullable(answer.refreshToken))).toBe(true)
+    expect(Option.isSome(Option.fromNullishOr(answer.refreshToken))).toBe(true)
     expect(Redacted.value(answer.refreshToken!).length).toBeGreaterThan(10)
   }, stepTimeout)
 

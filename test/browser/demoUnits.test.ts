@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Errors, KnownErrors } from "../../src/index.js"
@@ -108,9 +108,9 @@ describe("demo app: the reachability store", () => {
       await Effect.runPromise(get(`http://127.0.0.1:${port}/`))
       expect(currentConnectivity()).toEqual({ reachable: true, failedAttempts: 0 })
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await Effect.runPromise(Effect.either(get(`http://127.0.0.1:${port}/`)))
+      await Effect.runPromise(Effect.result(get(`http://127.0.0.1:${port}/`)))
       expect(currentConnectivity()).toEqual({ reachable: false, failedAttempts: 1 })
-      await Effect.runPromise(Effect.either(get(`http://127.0.0.1:${port}/`)))
+      await Effect.runPromise(Effect.result(get(`http://127.0.0.1:${port}/`)))
       expect(currentConnectivity()).toEqual({ reachable: false, failedAttempts: 2 })
       server.listen(port, "127.0.0.1")
       await new Promise<void>((resolve) => server.once("listening", resolve))
@@ -129,7 +129,7 @@ describe("demo app: what Vite pre-bundles", () => {
       const name of [
         "effect/Schema",
         "effect/Effect",
-        "@effect/platform/HttpClient",
+        "effect/http/HttpClient",
         "@simplewebauthn/browser",
         "jose/jws/compact/verify",
         "jose/decode/protected_header",

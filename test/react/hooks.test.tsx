@@ -96,7 +96,7 @@ describe(`React ${reactVersion} hooks`, () => {
         Effect.sync(() => {
           started = true
         }).pipe(
-          Effect.zipRight(Effect.never),
+          Effect.andThen(Effect.never),
           Effect.onInterrupt(() =>
             Effect.sync(() => {
               interrupted = true
@@ -127,7 +127,7 @@ describe(`React ${reactVersion} hooks`, () => {
       const query = useStackQuery(
         Effect.sync(() => {
           runs += 1
-        }).pipe(Effect.zipRight(Users.getCurrent())),
+        }).pipe(Effect.andThen(Users.getCurrent())),
         []
       )
       return <span data-testid="counted">{query.status}</span>

@@ -3,7 +3,7 @@
  * (`ManagedRuntime` of `Stack.layerClient`) that counts the requests it sends and can hold back
  * the requests of one "METHOD /path" until the test releases them.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "effect/http/HttpClient"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import { Password, Sessions } from "../../src/index.js"

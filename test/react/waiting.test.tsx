@@ -27,7 +27,7 @@ const renameOnServer = (email: string, displayName: string) =>
     Effect.gen(function* () {
       const users = yield* ServerUsers.list()
       const user = users.items.find((candidate) => candidate.primaryEmail === email)
-      if (user === undefined) return yield* Effect.dieMessage(`no user ${email}`)
+      if (user === undefined) return yield* Effect.die(new Error(`no user ${email}`))
       yield* ServerUsers.update(user.id, { displayName })
     }).pipe(
       Effect.provide(

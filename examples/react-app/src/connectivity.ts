@@ -9,8 +9,8 @@
  * `httpClient` option takes any `HttpClient` layer, here the SDK's own (`StackClient.layerFetch`)
  * with a tap on its answers and its transport failures.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import { useSyncExternalStore } from "react"
 import { StackClient } from "stack-auth-effect"
@@ -44,7 +44,7 @@ export const layerObservedFetch: Layer.Layer<HttpClient.HttpClient> = Layer.effe
   Effect.map(HttpClient.HttpClient, (client) =>
     client.pipe(
       HttpClient.tap(() => answered),
-      HttpClient.tapError((error) => (error._tag === "RequestError" && error.reason === "Transport" ? noAnswer : Effect.void))
+      HttpClient.tapError((error) => (error.reason._tag === "TransportError" ? noAnswer : Effect.void))
     ))
 ).pipe(Layer.provide(StackClient.layerFetch))
 

@@ -29,7 +29,7 @@ export const AppLayer = Layer.mergeAll(
 export const runtime = ManagedRuntime.make(AppLayer)
 
 /** The services the runtime provides: what the app's effects may require. */
-export type AppServices = Layer.Layer.Success<typeof AppLayer>
+export type AppServices = Layer.Success<typeof AppLayer>
 
 /** The hooks of the app, typed by {@link runtime}'s services. */
 export const {

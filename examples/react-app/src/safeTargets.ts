@@ -4,7 +4,7 @@
  * trusted-URL check (`UrlTrust`) with the app's own origin — nothing else is trusted. The check
  * refuses `//host`, `/..//host`, encoded and dot-segment twins, other schemes and origins.
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { UrlTrust } from "stack-auth-effect"
 
 /** The query parameter naming the page to come back to after signing in. */
@@ -16,8 +16,8 @@ export const returnToParam = "after_auth_return_to"
  */
 export const safeTarget = (candidate: string, origin: string): string | undefined => {
   const checked = UrlTrust.check(candidate, { appOrigin: origin })
-  if (Either.isLeft(checked)) return undefined
-  const target = checked.right
+  if (Result.isFailure(checked)) return undefined
+  const target = checked.success
   if (target.startsWith("/")) return target
   const url = new URL(target)
   return `${url.pathname}${url.search}${url.hash}`

@@ -65,10 +65,10 @@ export const AccountSettingsPage = (props: { readonly user: CurrentUser }) => (
 const ProfileSection = (props: { readonly user: CurrentUser }) => {
   const [saved, setSaved] = useState(false)
   const update = useShownMutation((displayName: string) =>
-    Users.updateCurrent({ displayName: displayName.trim() === "" ? null : displayName.trim() }).pipe(Effect.zipRight(Effect.sync(() => setSaved(true))))
+    Users.updateCurrent({ displayName: displayName.trim() === "" ? null : displayName.trim() }).pipe(Effect.andThen(Effect.sync(() => setSaved(true))))
   )
   const [resent, setResent] = useState(false)
-  const resend = useShownMutation(() => EmailVerification.sendVerificationEmail(props.user).pipe(Effect.zipRight(Effect.sync(() => setResent(true)))))
+  const resend = useShownMutation(() => EmailVerification.sendVerificationEmail(props.user).pipe(Effect.andThen(Effect.sync(() => setResent(true)))))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     setSaved(false)
@@ -121,7 +121,7 @@ const EmailsSection = () => {
   const add = useShownMutation((value: string) => ContactChannels.create({ value, usedForAuth: false }))
   const makePrimary = useShownMutation((id: string) => ContactChannels.update(id, { isPrimary: true }))
   const verify = useShownMutation((channel: { readonly id: string; readonly value: string }) =>
-    ContactChannels.sendVerificationCode(channel.id).pipe(Effect.zipRight(Effect.sync(() => setVerificationSentTo(channel.value))))
+    ContactChannels.sendVerificationCode(channel.id).pipe(Effect.andThen(Effect.sync(() => setVerificationSentTo(channel.value))))
   )
   const remove = useShownMutation((id: string) => ContactChannels.delete(id))
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -363,11 +363,11 @@ const PasskeysSection = (props: { readonly user: CurrentUser }) => {
   const register = useShownMutation(() =>
     Passkeys.register().pipe(
       // registering turns passkey sign-in on for the user: read the user again
-      Effect.zipRight(QueryCache.invalidate(Users.currentUserCacheKey)),
-      Effect.zipRight(Effect.sync(() => setRegistered(true)))
+      Effect.andThen(QueryCache.invalidate(Users.currentUserCacheKey)),
+      Effect.andThen(Effect.sync(() => setRegistered(true)))
     )
   )
-  const remove = useShownMutation(() => Users.updateCurrent({ passkeyAuthEnabled: false }).pipe(Effect.zipRight(Effect.sync(() => setRegistered(false)))))
+  const remove = useShownMutation(() => Users.updateCurrent({ passkeyAuthEnabled: false }).pipe(Effect.andThen(Effect.sync(() => setRegistered(false)))))
   return (
     <Section id="passkeys" title="Passkeys" description="Sign in with your device's fingerprint, face or screen lock instead of a password.">
       <div className="spread">
@@ -441,7 +441,7 @@ const ApiKeysSection = () => {
   )
   // the "copy it now" banner goes with its key
   const revoke = useShownMutation((id: string) =>
-    UserApiKeys.revoke(id).pipe(Effect.zipRight(Effect.sync(() => setCreated((shown) => (shown?.id === id ? null : shown)))))
+    UserApiKeys.revoke(id).pipe(Effect.andThen(Effect.sync(() => setCreated((shown) => (shown?.id === id ? null : shown)))))
   )
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -482,7 +482,7 @@ const ApiKeysSection = () => {
  */
 const DeleteAccountSection = (props: { readonly user: CurrentUser }) => {
   const expected = props.user.primaryEmail ?? "DELETE"
-  const remove = useShownMutation(() => Users.deleteCurrent().pipe(Effect.zipRight(Effect.sync(() => navigate("/", { replace: true })))))
+  const remove = useShownMutation(() => Users.deleteCurrent().pipe(Effect.andThen(Effect.sync(() => navigate("/", { replace: true })))))
   return (
     <Section id="danger" title="Delete account" description="Deletes your account and everything in it. This cannot be undone.">
       <ConfirmByTyping

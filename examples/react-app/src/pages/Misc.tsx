@@ -43,7 +43,7 @@ export const CliAuthConfirmPage = () => {
   const url = useLocation()
   const loginCode = url.searchParams.get("login_code") ?? ""
   const [done, setDone] = useState(false)
-  const confirm = useShownMutation(() => Cli.complete(loginCode).pipe(Effect.zipRight(Effect.sync(() => setDone(true)))))
+  const confirm = useShownMutation(() => Cli.complete(loginCode).pipe(Effect.andThen(Effect.sync(() => setDone(true)))))
   if (loginCode === "") {
     return (
       <AuthCard title="Authorize the CLI">

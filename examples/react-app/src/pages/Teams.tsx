@@ -125,7 +125,7 @@ const InvitationsForMe = () => {
   const invitations = useStackQuery(TeamInvitations.listMine(), [])
   // the team just joined becomes the current one
   const accept = useShownMutation((invitation: { readonly id: string; readonly teamId: string }) =>
-    TeamInvitations.acceptById(invitation.id).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: invitation.teamId })))
+    TeamInvitations.acceptById(invitation.id).pipe(Effect.andThen(Users.updateCurrent({ selectedTeamId: invitation.teamId })))
   )
   if (invitations.status !== "success" || invitations.data.length === 0) return null
   return (
@@ -160,7 +160,7 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
   const canManageKeys = useCan(teamId, "$manage_api_keys")
   // granting needs server access: the app's backend does it for team admins (../appBackend.ts)
   const canManagePermissions = useCan(teamId, "team_admin")
-  const leave = useShownMutation(() => Teams.leave(teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null }))))
+  const leave = useShownMutation(() => Teams.leave(teamId).pipe(Effect.andThen(Users.updateCurrent({ selectedTeamId: null }))))
   if (team.status === "loading") return <Loading label="Loading the team…" />
   if (team.status === "error") return <ErrorMessage error={team.error} />
   return (
@@ -206,7 +206,7 @@ const TeamDetails = (props: { readonly teamId: string; readonly user: CurrentUse
 
 /** Deleting a team: a second step where the name is typed. */
 const DeleteTeamSection = (props: { readonly teamId: string; readonly name: string }) => {
-  const remove = useShownMutation(() => Teams.delete(props.teamId).pipe(Effect.zipRight(Users.updateCurrent({ selectedTeamId: null }))))
+  const remove = useShownMutation(() => Teams.delete(props.teamId).pipe(Effect.andThen(Users.updateCurrent({ selectedTeamId: null }))))
   return (
     <Section title="Delete team" description="Deletes the team for everyone, with its invitations and API keys. This cannot be undone.">
       <ConfirmByTyping
@@ -333,7 +333,7 @@ const InviteSection = (props: { readonly teamId: string; readonly canRevoke: boo
   const invitations = useTeamInvitations(props.teamId)
   const [sentTo, setSentTo] = useState<string | null>(null)
   const send = useShownMutation((email: string) =>
-    TeamInvitations.send({ teamId: props.teamId, email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email))))
+    TeamInvitations.send({ teamId: props.teamId, email }).pipe(Effect.andThen(Effect.sync(() => setSentTo(email))))
   )
   const revoke = useShownMutation((id: string) => TeamInvitations.revoke(props.teamId, id))
   const [emailError, setEmailError] = useState<string | undefined>(undefined)
@@ -404,7 +404,7 @@ const TeamApiKeysSection = (props: { readonly teamId: string }) => {
   )
   // the "copy it now" banner goes with its key
   const revoke = useShownMutation((id: string) =>
-    TeamApiKeys.revoke(props.teamId, id).pipe(Effect.zipRight(Effect.sync(() => setCreated((shown) => (shown?.id === id ? null : shown)))))
+    TeamApiKeys.revoke(props.teamId, id).pipe(Effect.andThen(Effect.sync(() => setCreated((shown) => (shown?.id === id ? null : shown)))))
   )
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -445,8 +445,8 @@ export const TeamInvitationPage = () => {
   // the team just joined becomes the current one, then the teams page shows it
   const accept = useShownMutation((teamId: string) =>
     TeamInvitations.accept(code).pipe(
-      Effect.zipRight(Users.updateCurrent({ selectedTeamId: teamId })),
-      Effect.zipRight(Effect.sync(() => navigate("/teams")))
+      Effect.andThen(Users.updateCurrent({ selectedTeamId: teamId })),
+      Effect.andThen(Effect.sync(() => navigate("/teams")))
     )
   )
   if (code === "") {

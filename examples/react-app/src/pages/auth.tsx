@@ -79,7 +79,7 @@ export const SignInPage = () => {
 
   const password = useShownMutation((input: { readonly email: string; readonly password: string }) =>
     Password.signInWithPassword(input).pipe(
-      Effect.zipRight(goAfterSignIn(url)),
+      Effect.andThen(goAfterSignIn(url)),
       Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url))
     )
   )
@@ -87,7 +87,7 @@ export const SignInPage = () => {
     MagicLink.sendMagicLinkEmail({ email }).pipe(Effect.tap((sent) => Effect.sync(() => setMagicSent({ email, nonce: sent.nonce }))))
   )
   const magicCode = useShownMutation((input: { readonly otp: string; readonly nonce: string }) =>
-    MagicLink.signInWithOtp(input).pipe(Effect.zipRight(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
+    MagicLink.signInWithOtp(input).pipe(Effect.andThen(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
   )
   const oauth = useShownMutation((provider: string) =>
     OAuth.signInWithOAuth({
@@ -96,7 +96,7 @@ export const SignInPage = () => {
     })
   )
   const passkey = useShownMutation(() =>
-    Passkeys.signIn().pipe(Effect.zipRight(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
+    Passkeys.signIn().pipe(Effect.andThen(goAfterSignIn(url)), Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url)))
   )
 
   const submitPassword = (event: FormEvent<HTMLFormElement>) => {
@@ -224,7 +224,7 @@ export const SignUpPage = () => {
   const url = useLocation()
   const [errors, setErrors] = useState<FieldErrors>({})
   const signUp = useShownMutation((input: { readonly email: string; readonly password: string }) =>
-    Password.signUpWithPassword(input).pipe(Effect.zipRight(Effect.sync(() => navigate(returnTo(url, "/"), { replace: true }))))
+    Password.signUpWithPassword(input).pipe(Effect.andThen(Effect.sync(() => navigate(returnTo(url, "/"), { replace: true }))))
   )
   const oauth = useShownMutation((provider: string) => OAuth.signInWithOAuth({ provider }))
 
@@ -335,7 +335,7 @@ export const EmailVerificationPage = () => {
   const [verified, setVerified] = useState(false)
   const verify = useShownMutation(() =>
     // also refreshes the user and the contact channels
-    ContactChannels.verify(code).pipe(Effect.zipRight(Effect.sync(() => setVerified(true))))
+    ContactChannels.verify(code).pipe(Effect.andThen(Effect.sync(() => setVerified(true))))
   )
 
   if (code === "") {
@@ -375,7 +375,7 @@ export const EmailVerificationPage = () => {
 /** `/handler/forgot-password`. */
 export const ForgotPasswordPage = () => {
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const send = useShownMutation((email: string) => PasswordReset.sendPasswordResetCode({ email }).pipe(Effect.zipRight(Effect.sync(() => setSentTo(email)))))
+  const send = useShownMutation((email: string) => PasswordReset.sendPasswordResetCode({ email }).pipe(Effect.andThen(Effect.sync(() => setSentTo(email)))))
   const [emailError, setEmailError] = useState<string | undefined>(undefined)
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -427,7 +427,7 @@ export const PasswordResetPage = () => {
   const [done, setDone] = useState(false)
   const [errors, setErrors] = useState<FieldErrors>({})
   const check = useStackQuery(PasswordReset.checkPasswordResetCode(code), [code], { enabled: code !== "" })
-  const reset = useShownMutation((password: string) => PasswordReset.resetPassword({ code, password }).pipe(Effect.zipRight(Effect.sync(() => setDone(true)))))
+  const reset = useShownMutation((password: string) => PasswordReset.resetPassword({ code, password }).pipe(Effect.andThen(Effect.sync(() => setDone(true)))))
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const form = event.currentTarget
@@ -515,7 +515,7 @@ export const MfaPage = () => {
   const [attemptCode] = useState(() => window.sessionStorage.getItem(attemptCodeKey))
   const signIn = useShownMutation((totp: string) =>
     Mfa.signIn({ attemptCode: attemptCode ?? "", totp }).pipe(
-      Effect.zipRight(
+      Effect.andThen(
         Effect.sync(() => {
           window.sessionStorage.removeItem(attemptCodeKey)
           navigate(returnTo(url, "/"), { replace: true })
@@ -597,7 +597,7 @@ export const MagicLinkCallbackPage = () => {
   const url = useLocation()
   const query = useRunOnArrival(() =>
     MagicLink.signInWithMagicLinkCallback(url.href).pipe(
-      Effect.zipRight(goAfterSignIn(url)),
+      Effect.andThen(goAfterSignIn(url)),
       Effect.catchTag("MultiFactorAuthenticationRequired", continueWithMfa(url))
     )
   )
