@@ -8,10 +8,10 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { InvalidArgument } from "../core/Errors.js"
-import { DateFromMillis, field, optionalField, RedactedToken, Uuid } from "../core/Wire.js"
+import { DateFromMillis, field, optionalField, RedactedToken, Uuid, wireStruct } from "../core/Wire.js"
 
 /** An obfuscated key value: its last four characters. */
-export const LastFour = Schema.Struct({ lastFour: field("last_four", Schema.String) })
+export const LastFour = wireStruct({ lastFour: field("last_four", Schema.String) })
 
 /** The owner a request names: a user (`"me"` or a uuid) or a team (a uuid), never both. */
 export interface ApiKeyOwner {

@@ -73,7 +73,7 @@ export const create = Effect.fn("TeamApiKeys.create")(function* (input: TeamApiK
       new InvalidArgument({ argument: "owner", message: "Team API keys belong to a team; use user API keys for a user." })
     )
   }
-  const teamId = yield* Schema.decodeUnknown(Uuid)(owner.teamId).pipe(
+  const teamId = yield* Schema.decodeUnknownEffect(Uuid)(owner.teamId).pipe(
     Effect.mapError(() => new InvalidArgument({ argument: "owner", message: "A team owner is a team id (uuid)." }))
   )
   return yield* featureGate(

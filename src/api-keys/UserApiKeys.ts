@@ -62,7 +62,7 @@ export const create = Effect.fn("UserApiKeys.create")(function* (input: UserApiK
       new InvalidArgument({ argument: "owner", message: "User API keys belong to a user; use team API keys for a team." })
     )
   }
-  const userId = yield* Schema.decodeUnknown(UserIdOrMe)(owner.userId).pipe(
+  const userId = yield* Schema.decodeUnknownEffect(UserIdOrMe)(owner.userId).pipe(
     Effect.mapError(() => new InvalidArgument({ argument: "owner", message: "A user owner is \"me\" or a user id (uuid)." }))
   )
   return yield* featureGate(

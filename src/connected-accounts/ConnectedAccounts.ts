@@ -80,7 +80,7 @@ export const listOAuthProviders = Effect.fn("ConnectedAccounts.listOAuthProvider
  */
 export const getOAuthProvider = Effect.fn("ConnectedAccounts.getOAuthProvider")(function* (id: string) {
   const connections = yield* listOAuthProviders()
-  return Option.fromNullable(connections.find((connection) => connection.id === id))
+  return Option.fromNullishOr(connections.find((connection) => connection.id === id))
 })
 
 /** Options of {@link getAccessTokenOrLink}: the token's, and where the link flow goes if one is needed. */

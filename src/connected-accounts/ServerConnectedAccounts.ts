@@ -69,5 +69,5 @@ export const listOAuthProviders = Effect.fn("ServerConnectedAccounts.listOAuthPr
  */
 export const getOAuthProvider = Effect.fn("ServerConnectedAccounts.getOAuthProvider")(function* (userId: string, id: string) {
   const connections = yield* listOAuthProviders(userId)
-  return Option.fromNullable(connections.find((connection) => connection.id === id))
+  return Option.fromNullishOr(connections.find((connection) => connection.id === id))
 })

@@ -94,7 +94,7 @@ export const listTeamDefinitionsPaginated = Effect.fn("PermissionDefinitions.lis
       ...(options.query === undefined ? {} : { query: options.query })
     }
   })
-  const page: DefinitionPage = { items: answer.items, nextCursor: Option.fromNullable(answer.pagination?.nextCursor ?? null) }
+  const page: DefinitionPage = { items: answer.items, nextCursor: Option.fromNullishOr(answer.pagination?.nextCursor ?? null) }
   return page
 })
 

@@ -147,7 +147,7 @@ export const getTeamPermission = Effect.fn("Permissions.getTeamPermission")(func
   options: ListOptions = {}
 ) {
   const permissions = yield* listTeamPermissions(teamId, options)
-  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
+  return Option.fromNullishOr(permissions.find((permission) => permission.id === permissionId))
 })
 
 /**
@@ -160,5 +160,5 @@ export const getProjectPermission = Effect.fn("Permissions.getProjectPermission"
   options: ListOptions = {}
 ) {
   const permissions = yield* listProjectPermissions(options)
-  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
+  return Option.fromNullishOr(permissions.find((permission) => permission.id === permissionId))
 })

@@ -204,7 +204,7 @@ export const getTeamPermission = Effect.fn("ServerPermissions.getTeamPermission"
   options: Permissions.ListOptions = {}
 ) {
   const permissions = yield* listTeamPermissions(teamId, userId, options)
-  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
+  return Option.fromNullishOr(permissions.find((permission) => permission.id === permissionId))
 })
 
 /**
@@ -218,5 +218,5 @@ export const getProjectPermission = Effect.fn("ServerPermissions.getProjectPermi
   options: Permissions.ListOptions = {}
 ) {
   const permissions = yield* listProjectPermissions(userId, options)
-  return Option.fromNullable(permissions.find((permission) => permission.id === permissionId))
+  return Option.fromNullishOr(permissions.find((permission) => permission.id === permissionId))
 })

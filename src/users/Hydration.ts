@@ -17,16 +17,16 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as QueryCache from "../cache/QueryCache.js"
 import { isUsableToken } from "../core/Wire.js"
 import { Session } from "../session/Session.js"
 import { CurrentUser } from "./User.js"
 import * as Users from "./Users.js"
+import { describeIssues } from "./internal/issues.js"
 
 /** The JSON handed from the server to the browser: the user (wire form) and the tokens. */
 export const Dehydrated = Schema.Struct({
@@ -47,7 +47,7 @@ export type Hydration = typeof Dehydrated.Type
 export type Dehydrated = typeof Dehydrated.Encoded
 
 const encode = Schema.encodeSync(Dehydrated)
-const decodeEither = Schema.decodeUnknownEither(Dehydrated)
+const decodeResult = Schema.decodeUnknownResult(Dehydrated)
 
 /**
  * The hand-over for the current session: its tokens (`Session.requestTokens`: refreshed when
@@ -79,22 +79,13 @@ export class InvalidHydration extends Schema.TaggedError<InvalidHydration>()("In
 }) {}
 
 /**
- * Where a hand-over is wrong and how (`user.primary_email_verified: Type`), never the values: a
- * hand-over holds tokens and the user's personal data, and the message may reach logs or an alert.
- */
-const describeIssues = (error: ParseResult.ParseError): string => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map(
-    (issue) => `${issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".")}: ${issue._tag}`
-  )
-  return [...new Set(issues)].join(", ")
-}
-
-/**
  * Reads a hand-over (the parsed JSON) without effects; a bad one is {@link InvalidHydration},
- * whose message names the wrong fields, not their values.
+ * whose message names the wrong fields and how they are wrong (`user.primary_email_verified:
+ * Type`), never their values: a hand-over holds tokens and the user's personal data, and the
+ * message may reach logs or an alert.
  */
-export const decode = (input: unknown): Either.Either<Hydration, InvalidHydration> =>
-  Either.mapLeft(decodeEither(input), (error) => new InvalidHydration({ message: `Invalid hydration: ${describeIssues(error)}` }))
+export const decode = (input: unknown): Result.Result<Hydration, InvalidHydration> =>
+  Result.mapError(decodeResult(input), (error) => new InvalidHydration({ message: `Invalid hydration: ${describeIssues(error, "(root)")}` }))
 
 /**
  * Applies a hand-over in the browser: when the session holds no refresh token and the hand-over
@@ -112,6 +103,6 @@ export const hydrate = Effect.fn("Hydration.hydrate")(function* (hydration: Hydr
   const current = yield* session.current
   const sameSession = Option.getOrNull(Option.map(current.refreshToken, Redacted.value)) === refreshToken
   if (!sameSession) return false
-  yield* QueryCache.cached(Users.currentUserCacheKey, Effect.succeed(Option.fromNullable(hydration.user)))
+  yield* QueryCache.cached(Users.currentUserCacheKey, Effect.succeed(Option.fromNullishOr(hydration.user)))
   return true
 })

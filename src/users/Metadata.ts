@@ -21,7 +21,7 @@
  *
  * const AppMetadata = Metadata.make({
  *   user: {
- *     client: Metadata.withDefault(Schema.Struct({ theme: Schema.Literal("dark", "light") }), () => ({ theme: "light" as const }))
+ *     client: Metadata.withDefault(Schema.Struct({ theme: Schema.Literals(["dark", "light"]) }), () => ({ theme: "light" as const }))
  *   }
  * })
  *
@@ -35,9 +35,9 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as Stream from "effect/Stream"
 import * as GetUser from "../auth/GetUser.js"
 import { InvalidArgument } from "../core/Errors.js"
@@ -47,13 +47,14 @@ import * as Teams from "../teams/Teams.js"
 import * as ServerUsers from "./ServerUsers.js"
 import type * as User from "./User.js"
 import * as Users from "./Users.js"
+import { describeIssues } from "./internal/issues.js"
 
 // ---------------------------------------------------------------------------------------------
 // Schemas and types
 // ---------------------------------------------------------------------------------------------
 
 /** A metadata schema: any schema without requirements (the encoded side is what the service stores). */
-type MetadataSchema = Schema.Schema.AnyNoContext
+type MetadataSchema = Schema.Codec<unknown, unknown>
 
 /** The schemas of one owner's three kinds of metadata; a kind left out stays `unknown`. */
 export interface OwnerSchemas {
@@ -79,7 +80,7 @@ type MetadataField = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetada
 type KindOf<F extends MetadataField> = F extends "clientMetadata" ? "client" : F extends "clientReadOnlyMetadata" ? "clientReadOnly" : "server"
 
 /** The decoded type of field `F` under the owner's schemas `O` (`unknown` without a schema). */
-type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }] ? S extends MetadataSchema ? Schema.Schema.Type<S> : unknown
+type FieldType<O, F extends MetadataField> = [O] extends [{ readonly [K in KindOf<F>]: infer S }] ? S extends MetadataSchema ? S["Type"] : unknown
   : unknown
 
 type OwnerOf<S, K extends "user" | "team"> = [S] extends [{ readonly [P in K]: infer O }] ? O : undefined
@@ -128,29 +129,22 @@ const kinds: ReadonlyArray<readonly [MetadataField, keyof OwnerSchemas]> = [
  * `schema` with `null` (metadata never set) read as `value()`; writes encode with `schema`.
  * The type stays the schema's, so `user.clientMetadata.theme` needs no null check.
  */
-export const withDefault = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>): Schema.Schema<A, I | null> =>
-  Schema.transform(Schema.NullOr(schema), Schema.typeSchema(schema), {
-    strict: true,
-    decode: (decoded) => (decoded === null ? value() : decoded),
-    encode: (typed) => typed
-  })
+export const withDefault = <A, I>(schema: Schema.Codec<A, I>, value: () => NoInfer<A>): Schema.Codec<A, I | null> =>
+  Schema.NullOr(schema).pipe(
+    Schema.decodeTo(
+      Schema.toType(schema),
+      SchemaTransformation.transform({
+        decode: (decoded: A | null): A => (decoded === null ? value() : decoded),
+        encode: (typed: A): A | null => typed
+      })
+    )
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Decoding and encoding
 // ---------------------------------------------------------------------------------------------
 
 type Owned = { readonly id: string }
-
-/**
- * Where a metadata value is wrong and how (`plan: Type`), never the value itself: metadata may
- * hold personal data, and error messages reach logs and spans.
- */
-const describeIssues = (error: ParseResult.ParseError): string => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map(
-    (issue) => `${issue.path.length === 0 ? "(value)" : issue.path.map(String).join(".")}: ${issue._tag}`
-  )
-  return [...new Set(issues)].join(", ")
-}
 
 const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Owned) =>
   Effect.gen(function* () {
@@ -160,13 +154,13 @@ const decodeOwner = (owner: Owner, schemas: OwnerSchemas | undefined, record: Ow
       const schema = schemas[kind]
       if (schema === undefined || !(field in record)) continue
       const value: unknown = (record as { readonly [key: string]: unknown })[field]
-      fields[field] = yield* Schema.decodeUnknown(schema)(value).pipe(
+      fields[field] = yield* Schema.decodeUnknownEffect(schema)(value).pipe(
         Effect.mapError((error) =>
           new MetadataDecodeError({
             owner,
             id: record.id,
             field,
-            message: `${field} of ${owner} ${record.id} does not match its schema: ${describeIssues(error)}`
+            message: `${field} of ${owner} ${record.id} does not match its schema: ${describeIssues(error, "(value)")}`
           })
         )
       )
@@ -182,8 +176,8 @@ const encodeOwner = <T extends object>(schemas: OwnerSchemas | undefined, update
       const schema = schemas[kind]
       const value: unknown = (update as { readonly [key: string]: unknown })[field]
       if (schema === undefined || value === undefined) continue
-      fields[field] = yield* Schema.encodeUnknown(schema)(value).pipe(
-        Effect.mapError((error) => new InvalidArgument({ argument: field, message: `${field} does not encode: ${describeIssues(error)}` }))
+      fields[field] = yield* Schema.encodeUnknownEffect(schema)(value).pipe(
+        Effect.mapError((error) => new InvalidArgument({ argument: field, message: `${field} does not encode: ${describeIssues(error, "(value)")}` }))
       )
     }
     return { ...update, ...fields }

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -78,7 +77,7 @@ export const list = Effect.fn("ServerUsers.list")(function* (options: ListOption
   }
   const query: ListOptions = options.onlyAnonymous === true ? { ...options, includeAnonymous: true } : options
   const page = yield* Endpoint.call(listEndpoint, { query })
-  const result: UserList = { items: page.items, nextCursor: Option.fromNullable(page.pagination.nextCursor) }
+  const result: UserList = { items: page.items, nextCursor: Option.fromNullishOr(page.pagination.nextCursor) }
   return result
 })
 
@@ -89,11 +88,11 @@ export const list = Effect.fn("ServerUsers.list")(function* (options: ListOption
  */
 export const stream = (options: ListOptions = {}) => {
   const limit = options.limit ?? 100
-  return Stream.paginateChunkEffect(
+  return Stream.paginate(
     options.cursor,
     (cursor: string | undefined) =>
       list({ ...options, limit, ...(cursor === undefined ? {} : { cursor }) }).pipe(
-        Effect.map((page) => [Chunk.fromIterable(page.items), page.nextCursor] as const)
+        Effect.map((page) => [page.items, page.nextCursor] as const)
       )
   )
 }
@@ -168,10 +167,10 @@ const orNone = <E, R>(read: Effect.Effect<ServerUser, E, R>) =>
 const currentServer = () => orNone(Endpoint.call(getCurrentServerEndpoint, {}))
 
 /** The errors of reading the session's user with server access ({@link getCurrent}). */
-export type GetCurrentError = Effect.Effect.Error<ReturnType<typeof getCurrent>>
+export type GetCurrentError = Effect.Error<ReturnType<typeof getCurrent>>
 
 /** The services {@link getUser} needs: server access and the session, plus the anonymous sign-up's. */
-export type GetUserRequirements = Effect.Effect.Context<ReturnType<typeof getCurrent>> | GetUser.SignUpRequirements
+export type GetUserRequirements = Effect.Services<ReturnType<typeof getCurrent>> | GetUser.SignUpRequirements
 
 /**
  * The session's user, server view, with the official server app's `getUser({ or })` policies
@@ -218,10 +217,10 @@ export const updateCurrent = Effect.fn("ServerUsers.updateCurrent")(function* (u
 })
 
 /** The errors of {@link fromRequest}: a malformed `x-stack-auth` header, and those of reading the user with server access. */
-export type FromRequestError = TokenStoreError | Effect.Effect.Error<ReturnType<typeof currentServer>>
+export type FromRequestError = TokenStoreError | Effect.Error<ReturnType<typeof currentServer>>
 
 /** The services {@link fromRequest} needs: server access (its session is made from the request). */
-export type FromRequestRequirements = Exclude<Effect.Effect.Context<ReturnType<typeof currentServer>>, Session.Session>
+export type FromRequestRequirements = Exclude<Effect.Services<ReturnType<typeof currentServer>>, Session.Session>
 
 /**
  * The user behind an incoming request, server view, or `Option.none()` when the request carries

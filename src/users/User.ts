@@ -5,10 +5,10 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { DateFromMillis, defaultedField, field, Json, optionalField } from "../core/Wire.js"
+import { DateFromMillis, defaultedField, field, Json, optionalField, wireStruct } from "../core/Wire.js"
 
 /** A team as embedded in a user (`selected_team`), client view. */
-export const ClientTeam = Schema.Struct({
+export const ClientTeam = wireStruct({
   id: Schema.String,
   displayName: field("display_name", Schema.String),
   profileImageUrl: field("profile_image_url", Schema.NullOr(Schema.String)),
@@ -20,8 +20,8 @@ export const ClientTeam = Schema.Struct({
 export type ClientTeam = typeof ClientTeam.Type
 
 /** A team, server view (adds `createdAt` and `serverMetadata`). */
-export const ServerTeam = Schema.Struct({
-  ...ClientTeam.fields,
+export const ServerTeam = wireStruct({
+  ...ClientTeam.wireFields,
   createdAt: field("created_at_millis", DateFromMillis),
   serverMetadata: defaultedField("server_metadata", Json, () => null)
 })
@@ -30,7 +30,7 @@ export const ServerTeam = Schema.Struct({
 export type ServerTeam = typeof ServerTeam.Type
 
 /** An OAuth connection listed on a user. */
-export const OAuthProviderLink = Schema.Struct({
+export const OAuthProviderLink = wireStruct({
   id: Schema.String,
   accountId: field("account_id", Schema.String),
   email: Schema.optional(Schema.NullOr(Schema.String))
@@ -67,7 +67,7 @@ const userFields = {
 }
 
 /** The signed-in user, client view (`GET /users/me` with client access). */
-export const CurrentUser = Schema.Struct({
+export const CurrentUser = wireStruct({
   ...userFields,
   selectedTeam: field("selected_team", Schema.NullOr(ClientTeam))
 })
@@ -76,7 +76,7 @@ export const CurrentUser = Schema.Struct({
 export type CurrentUser = typeof CurrentUser.Type
 
 /** A user, server view (`/users`, `/users/{id}`; adds `lastActiveAt`, `serverMetadata`…). */
-export const ServerUser = Schema.Struct({
+export const ServerUser = wireStruct({
   ...userFields,
   selectedTeam: field("selected_team", Schema.NullOr(ServerTeam)),
   primaryEmailAuthEnabled: defaultedField("primary_email_auth_enabled", Schema.Boolean, () => false),
@@ -86,8 +86,8 @@ export const ServerUser = Schema.Struct({
   countryCode: defaultedField("country_code", Schema.NullOr(Schema.String), () => null),
   riskScores: optionalField(
     "risk_scores",
-    Schema.Struct({
-      signUp: field("sign_up", Schema.Struct({ bot: Schema.Number, freeTrialAbuse: field("free_trial_abuse", Schema.Number) }))
+    wireStruct({
+      signUp: field("sign_up", wireStruct({ bot: Schema.Number, freeTrialAbuse: field("free_trial_abuse", Schema.Number) }))
     })
   )
 })

@@ -8,11 +8,11 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { ApiKeyNotFound, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, Uuid } from "../../core/Wire.js"
+import { DateFromMillis, field, optionalField, Uuid, wireStruct } from "../../core/Wire.js"
 import { UserApiKey, UserApiKeyFirstView } from "./userApiKeys.js"
 
-const OwnerQuery = Schema.Struct({ userId: field("user_id", Uuid) })
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
+const OwnerQuery = wireStruct({ userId: field("user_id", Uuid) })
+const KeyParams = wireStruct({ apiKeyId: field("api_key_id", Uuid) })
 
 /** `GET /user-api-keys?user_id=<id>` (server access). */
 export const listEndpoint = Endpoint.make({
@@ -22,7 +22,7 @@ export const listEndpoint = Endpoint.make({
   access: "server",
   session: "none",
   query: OwnerQuery,
-  success: Schema.Struct({ items: Schema.Array(UserApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
+  success: wireStruct({ items: Schema.Array(UserApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [UserNotFound, UserAuthenticationRequired]
 })
 
@@ -33,7 +33,7 @@ export const createEndpoint = Endpoint.make({
   path: "/user-api-keys",
   access: "server",
   session: "none",
-  payload: Schema.Struct({
+  payload: wireStruct({
     userId: field("user_id", Uuid),
     description: Schema.String,
     expiresAt: field("expires_at_millis", Schema.NullOr(DateFromMillis)),
@@ -65,7 +65,7 @@ export const updateEndpoint = Endpoint.make({
   session: "none",
   params: KeyParams,
   query: OwnerQuery,
-  payload: Schema.Struct({
+  payload: wireStruct({
     description: optionalField("description", Schema.String),
     revoked: optionalField("revoked", Schema.Literal(true))
   }),

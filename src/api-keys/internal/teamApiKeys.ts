@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { ApiKeyExpired, ApiKeyNotFound, ApiKeyRevoked, TeamNotFound, UserAuthenticationRequired, WrongApiKeyType } from "../../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, Uuid } from "../../core/Wire.js"
+import { DateFromMillis, field, optionalField, Uuid, wireStruct } from "../../core/Wire.js"
 import { commonKeyFields, firstValue, readValue } from "../ApiKey.js"
 
 const teamKeyFields = {
@@ -18,13 +18,13 @@ const teamKeyFields = {
 }
 
 /** A team API key as read (value obfuscated to its last four characters). */
-export const TeamApiKey = Schema.Struct({ ...teamKeyFields, ...readValue })
+export const TeamApiKey = wireStruct({ ...teamKeyFields, ...readValue })
 
 /** A team API key (value obfuscated). */
 export type TeamApiKey = typeof TeamApiKey.Type
 
 /** A just-created team API key: the full value, redacted. */
-export const TeamApiKeyFirstView = Schema.Struct({ ...teamKeyFields, ...firstValue })
+export const TeamApiKeyFirstView = wireStruct({ ...teamKeyFields, ...firstValue })
 
 /** A just-created team API key (full value). */
 export type TeamApiKeyFirstView = typeof TeamApiKeyFirstView.Type
@@ -32,8 +32,8 @@ export type TeamApiKeyFirstView = typeof TeamApiKeyFirstView.Type
 /** The service's answer (400, plain text) when the project does not allow team API keys. */
 export const teamApiKeysNotEnabledText = "Team API keys are not enabled for this project."
 
-const TeamQuery = Schema.Struct({ teamId: field("team_id", Uuid) })
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
+const TeamQuery = wireStruct({ teamId: field("team_id", Uuid) })
+const KeyParams = wireStruct({ apiKeyId: field("api_key_id", Uuid) })
 
 /** `GET /team-api-keys?team_id=` (client access; `$manage_api_keys`). */
 export const listEndpoint = Endpoint.make({
@@ -43,7 +43,7 @@ export const listEndpoint = Endpoint.make({
   access: "client",
   session: "required",
   query: TeamQuery,
-  success: Schema.Struct({ items: Schema.Array(TeamApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
+  success: wireStruct({ items: Schema.Array(TeamApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [ApiKeyNotFound, UserAuthenticationRequired, TeamNotFound]
 })
 
@@ -54,7 +54,7 @@ export const createEndpoint = Endpoint.make({
   path: "/team-api-keys",
   access: "client",
   session: "required",
-  payload: Schema.Struct({
+  payload: wireStruct({
     teamId: field("team_id", Uuid),
     description: Schema.String,
     expiresAt: field("expires_at_millis", Schema.NullOr(DateFromMillis)),
@@ -86,7 +86,7 @@ export const updateEndpoint = Endpoint.make({
   session: "required",
   params: KeyParams,
   query: TeamQuery,
-  payload: Schema.Struct({
+  payload: wireStruct({
     description: optionalField("description", Schema.String),
     revoked: optionalField("revoked", Schema.Literal(true))
   }),
@@ -101,7 +101,7 @@ export const checkEndpoint = Endpoint.make({
   path: "/team-api-keys/check",
   access: "server",
   session: "none",
-  payload: Schema.Struct({ apiKey: field("api_key", Schema.Redacted(Schema.String)) }),
+  payload: wireStruct({ apiKey: field("api_key", Schema.RedactedFromValue(Schema.String)) }),
   success: TeamApiKey,
   errors: [ApiKeyNotFound, WrongApiKeyType, ApiKeyRevoked, ApiKeyExpired]
 })

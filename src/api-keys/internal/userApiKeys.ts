@@ -15,10 +15,10 @@ import {
   UserAuthenticationRequired,
   WrongApiKeyType
 } from "../../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, Uuid } from "../../core/Wire.js"
+import { DateFromMillis, field, optionalField, Uuid, wireStruct } from "../../core/Wire.js"
 import { commonKeyFields, firstValue, readValue } from "../ApiKey.js"
 
-export const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+export const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 const userKeyFields = {
   ...commonKeyFields,
@@ -27,13 +27,13 @@ const userKeyFields = {
 }
 
 /** A user API key as read (value obfuscated to its last four characters). */
-export const UserApiKey = Schema.Struct({ ...userKeyFields, ...readValue })
+export const UserApiKey = wireStruct({ ...userKeyFields, ...readValue })
 
 /** A user API key (value obfuscated). */
 export type UserApiKey = typeof UserApiKey.Type
 
 /** A just-created user API key: the full value, redacted. */
-export const UserApiKeyFirstView = Schema.Struct({ ...userKeyFields, ...firstValue })
+export const UserApiKeyFirstView = wireStruct({ ...userKeyFields, ...firstValue })
 
 /** A just-created user API key (full value). */
 export type UserApiKeyFirstView = typeof UserApiKeyFirstView.Type
@@ -41,8 +41,8 @@ export type UserApiKeyFirstView = typeof UserApiKeyFirstView.Type
 /** The service's answer (400, plain text) when the project does not allow user API keys. */
 export const userApiKeysNotEnabledText = "User API keys are not enabled for this project."
 
-const OwnerQuery = Schema.Struct({ userId: field("user_id", UserIdOrMe) })
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
+const OwnerQuery = wireStruct({ userId: field("user_id", UserIdOrMe) })
+const KeyParams = wireStruct({ apiKeyId: field("api_key_id", Uuid) })
 
 /** `GET /user-api-keys?user_id=` (client access, own keys). */
 export const listEndpoint = Endpoint.make({
@@ -52,7 +52,7 @@ export const listEndpoint = Endpoint.make({
   access: "client",
   session: "required",
   query: OwnerQuery,
-  success: Schema.Struct({ items: Schema.Array(UserApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
+  success: wireStruct({ items: Schema.Array(UserApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired]
 })
 
@@ -63,7 +63,7 @@ export const createEndpoint = Endpoint.make({
   path: "/user-api-keys",
   access: "client",
   session: "required",
-  payload: Schema.Struct({
+  payload: wireStruct({
     userId: field("user_id", UserIdOrMe),
     description: Schema.String,
     expiresAt: field("expires_at_millis", Schema.NullOr(DateFromMillis)),
@@ -95,7 +95,7 @@ export const updateEndpoint = Endpoint.make({
   session: "required",
   params: KeyParams,
   query: OwnerQuery,
-  payload: Schema.Struct({
+  payload: wireStruct({
     description: optionalField("description", Schema.String),
     revoked: optionalField("revoked", Schema.Literal(true))
   }),
@@ -110,7 +110,7 @@ export const checkEndpoint = Endpoint.make({
   path: "/user-api-keys/check",
   access: "server",
   session: "none",
-  payload: Schema.Struct({ apiKey: field("api_key", Schema.Redacted(Schema.String)) }),
+  payload: wireStruct({ apiKey: field("api_key", Schema.RedactedFromValue(Schema.String)) }),
   success: UserApiKey,
   errors: [ApiKeyNotFound, WrongApiKeyType, ApiKeyRevoked, ApiKeyExpired]
 })

@@ -14,13 +14,13 @@ import {
   OauthConnectionNotConnectedToUser,
   OauthProviderNotFoundOrNotEnabled
 } from "../../core/KnownErrors.js"
-import { field, optionalField, RedactedToken, Uuid } from "../../core/Wire.js"
+import { field, optionalField, RedactedToken, Uuid, wireStruct } from "../../core/Wire.js"
 
 /** `user_id` of these routes: `me` or a user id (the SDK sends `me`). */
-export const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+export const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 /** A provider account connected to a user. */
-export const ConnectedAccount = Schema.Struct({
+export const ConnectedAccount = wireStruct({
   userId: field("user_id", Schema.String),
   /** The provider config id, e.g. `github`. */
   provider: Schema.String,
@@ -38,8 +38,8 @@ export const listEndpoint = Endpoint.make({
   path: "/connected-accounts/:user_id",
   access: "client",
   session: "required",
-  params: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
-  success: Schema.Struct({ items: Schema.Array(ConnectedAccount), isPaginated: field("is_paginated", Schema.Literal(false)) }),
+  params: wireStruct({ userId: field("user_id", UserIdOrMe) }),
+  success: wireStruct({ items: Schema.Array(ConnectedAccount), isPaginated: field("is_paginated", Schema.Literal(false)) }),
   errors: [CannotGetOwnUserWithoutUser]
 })
 
@@ -47,7 +47,7 @@ export const listEndpoint = Endpoint.make({
 export const AccessTokenPayload = Schema.Struct({ scope: Schema.optional(Schema.String) })
 
 /** `{ access_token }` (201). */
-export const ProviderAccessToken = Schema.Struct({ accessToken: field("access_token", RedactedToken) })
+export const ProviderAccessToken = wireStruct({ accessToken: field("access_token", RedactedToken) })
 
 const accessTokenErrors = [
   OauthProviderNotFoundOrNotEnabled,
@@ -64,7 +64,7 @@ export const accessTokenEndpoint = Endpoint.make({
   path: "/connected-accounts/:user_id/:provider_id/access-token",
   access: "client",
   session: "required",
-  params: Schema.Struct({ userId: field("user_id", UserIdOrMe), providerId: field("provider_id", Schema.String) }),
+  params: wireStruct({ userId: field("user_id", UserIdOrMe), providerId: field("provider_id", Schema.String) }),
   payload: AccessTokenPayload,
   success: ProviderAccessToken,
   successStatus: 201,
@@ -78,7 +78,7 @@ export const accountAccessTokenEndpoint = Endpoint.make({
   path: "/connected-accounts/:user_id/:provider_id/:provider_account_id/access-token",
   access: "client",
   session: "required",
-  params: Schema.Struct({
+  params: wireStruct({
     userId: field("user_id", UserIdOrMe),
     providerId: field("provider_id", Schema.String),
     providerAccountId: field("provider_account_id", Schema.String)
@@ -90,7 +90,7 @@ export const accountAccessTokenEndpoint = Endpoint.make({
 })
 
 /** An OAuth provider connection of a user (`/oauth-providers` item). */
-export const OAuthProviderConnection = Schema.Struct({
+export const OAuthProviderConnection = wireStruct({
   /** The connection's id (uuid). */
   id: Schema.String,
   userId: field("user_id", Schema.String),
@@ -114,8 +114,8 @@ export const listOAuthProvidersEndpoint = Endpoint.make({
   path: "/oauth-providers",
   access: "client",
   session: "required",
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
-  success: Schema.Struct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
+  success: wireStruct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
   errors: [
     CannotGetOwnUserWithoutUser,
     OauthProviderNotFoundOrNotEnabled,

@@ -14,7 +14,7 @@ import {
   OauthProviderNotFoundOrNotEnabled,
   UserNotFound
 } from "../../core/KnownErrors.js"
-import { field, Uuid } from "../../core/Wire.js"
+import { field, Uuid, wireStruct } from "../../core/Wire.js"
 import { AccessTokenPayload, ConnectedAccount, OAuthProviderConnection, ProviderAccessToken } from "./connectedAccounts.js"
 
 /** `GET /connected-accounts/{user_id}` (server access) → `{ items, is_paginated: false }`. */
@@ -24,8 +24,8 @@ export const listEndpoint = Endpoint.make({
   path: "/connected-accounts/:user_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
-  success: Schema.Struct({ items: Schema.Array(ConnectedAccount), isPaginated: field("is_paginated", Schema.Literal(false)) }),
+  params: wireStruct({ userId: field("user_id", Uuid) }),
+  success: wireStruct({ items: Schema.Array(ConnectedAccount), isPaginated: field("is_paginated", Schema.Literal(false)) }),
   errors: [UserNotFound]
 })
 
@@ -44,7 +44,7 @@ export const accessTokenEndpoint = Endpoint.make({
   path: "/connected-accounts/:user_id/:provider_id/access-token",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid), providerId: field("provider_id", Schema.String) }),
+  params: wireStruct({ userId: field("user_id", Uuid), providerId: field("provider_id", Schema.String) }),
   payload: AccessTokenPayload,
   success: ProviderAccessToken,
   successStatus: 201,
@@ -58,7 +58,7 @@ export const accountAccessTokenEndpoint = Endpoint.make({
   path: "/connected-accounts/:user_id/:provider_id/:provider_account_id/access-token",
   access: "server",
   session: "none",
-  params: Schema.Struct({
+  params: wireStruct({
     userId: field("user_id", Uuid),
     providerId: field("provider_id", Schema.String),
     providerAccountId: field("provider_account_id", Schema.String)
@@ -76,7 +76,7 @@ export const listOAuthProvidersEndpoint = Endpoint.make({
   path: "/oauth-providers",
   access: "server",
   session: "none",
-  query: Schema.Struct({ userId: field("user_id", Uuid) }),
-  success: Schema.Struct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
+  query: wireStruct({ userId: field("user_id", Uuid) }),
+  success: wireStruct({ items: Schema.Array(OAuthProviderConnection), isPaginated: field("is_paginated", Schema.Literal(false)) }),
   errors: [UserNotFound]
 })

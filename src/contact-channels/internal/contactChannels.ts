@@ -14,14 +14,14 @@ import {
   RedirectUrlNotWhitelisted,
   UserIdDoesNotExist
 } from "../../core/KnownErrors.js"
-import { field, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, optionalField, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 
 // ---------------------------------------------------------------------------------------------
 // Wire objects
 // ---------------------------------------------------------------------------------------------
 
 /** A contact channel (same shape for client and server access). */
-export const ContactChannel = Schema.Struct({
+export const ContactChannel = wireStruct({
   id: Uuid,
   userId: field("user_id", Uuid),
   type: Schema.Literal("email"),
@@ -35,22 +35,22 @@ export const ContactChannel = Schema.Struct({
 export type ContactChannel = typeof ContactChannel.Type
 
 /** The list answer `{ items, is_paginated: false }`. */
-export const ContactChannelList = Schema.Struct({
+export const ContactChannelList = wireStruct({
   items: Schema.Array(ContactChannel),
   isPaginated: field("is_paginated", Schema.Literal(false))
 })
 
 /** Path parameters of the signed-in user's channel routes (`/contact-channels/me/{id}`). */
-const OwnChannelParams = Schema.Struct({ contactChannelId: field("contact_channel_id", Uuid) })
+const OwnChannelParams = wireStruct({ contactChannelId: field("contact_channel_id", Uuid) })
 
 /** Path parameters of the server's channel routes (`/contact-channels/{user_id}/{id}`). */
-const UserChannelParams = Schema.Struct({
+const UserChannelParams = wireStruct({
   userId: field("user_id", Uuid),
   contactChannelId: field("contact_channel_id", Uuid)
 })
 
 /** Payload of `POST /contact-channels` (client access: the signed-in user). */
-export const CreatePayload = Schema.Struct({
+export const CreatePayload = wireStruct({
   userId: field("user_id", Schema.Literal("me")),
   type: Schema.Literal("email"),
   value: Schema.String,
@@ -59,7 +59,7 @@ export const CreatePayload = Schema.Struct({
 })
 
 /** Payload of `POST /contact-channels` (server access: any user, may be created verified). */
-export const ServerCreatePayload = Schema.Struct({
+export const ServerCreatePayload = wireStruct({
   userId: field("user_id", Uuid),
   type: Schema.Literal("email"),
   value: Schema.String,
@@ -69,14 +69,14 @@ export const ServerCreatePayload = Schema.Struct({
 })
 
 /** Payload of `PATCH /contact-channels/me/{id}`. */
-export const UpdatePayload = Schema.Struct({
+export const UpdatePayload = wireStruct({
   value: optionalField("value", Schema.String),
   usedForAuth: optionalField("used_for_auth", Schema.Boolean),
   isPrimary: optionalField("is_primary", Schema.Boolean)
 })
 
 /** Payload of `PATCH /contact-channels/{user_id}/{id}` (server access). */
-export const ServerUpdatePayload = Schema.Struct({
+export const ServerUpdatePayload = wireStruct({
   value: optionalField("value", Schema.String),
   usedForAuth: optionalField("used_for_auth", Schema.Boolean),
   isPrimary: optionalField("is_primary", Schema.Boolean),
@@ -84,7 +84,7 @@ export const ServerUpdatePayload = Schema.Struct({
 })
 
 /** Payload of `POST /contact-channels/{user_id|me}/{id}/send-verification-code`. */
-export const SendCodePayload = Schema.Struct({ callbackUrl: field("callback_url", Schema.String) })
+export const SendCodePayload = wireStruct({ callbackUrl: field("callback_url", Schema.String) })
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints: client access (the signed-in user)
@@ -97,7 +97,7 @@ export const listEndpoint = Endpoint.make({
   path: "/contact-channels",
   access: "client",
   session: "required",
-  query: Schema.Struct({ userId: field("user_id", Schema.Literal("me")) }),
+  query: wireStruct({ userId: field("user_id", Schema.Literal("me")) }),
   success: ContactChannelList,
   errors: [CannotGetOwnUserWithoutUser]
 })
@@ -164,7 +164,7 @@ export const listForUserEndpoint = Endpoint.make({
   path: "/contact-channels",
   access: "server",
   session: "none",
-  query: Schema.Struct({ userId: field("user_id", Uuid) }),
+  query: wireStruct({ userId: field("user_id", Uuid) }),
   success: ContactChannelList,
   errors: [UserIdDoesNotExist]
 })

@@ -8,16 +8,16 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { EmailRenderingError, RequiresCustomEmailServer } from "../../core/KnownErrors.js"
-import { field, optionalField, Uuid } from "../../core/Wire.js"
+import { field, optionalField, Uuid, wireStruct } from "../../core/Wire.js"
 
 /** `theme_id`: a theme uuid, `false` for no theme, `null` for the project's default theme. */
-export const ThemeId = Schema.Union(Uuid, Schema.Literal(false), Schema.Null)
+export const ThemeId = Schema.Union([Uuid, Schema.Literal(false), Schema.Null])
 
 /** A theme choice: a theme uuid, `false` (no theme) or `null` (project default). */
 export type ThemeId = typeof ThemeId.Type
 
 /** An e-mail template (current config-based API). */
-export const EmailTemplate = Schema.Struct({
+export const EmailTemplate = wireStruct({
   id: Uuid,
   displayName: field("display_name", Schema.String),
   tsxSource: field("tsx_source", Schema.String),
@@ -28,7 +28,7 @@ export const EmailTemplate = Schema.Struct({
 export type EmailTemplate = typeof EmailTemplate.Type
 
 /** What to change in a template: its TSX source (required) and optionally its theme. */
-export const EmailTemplateUpdate = Schema.Struct({
+export const EmailTemplateUpdate = wireStruct({
   tsxSource: field("tsx_source", Schema.String),
   themeId: optionalField("theme_id", ThemeId)
 })
@@ -36,7 +36,7 @@ export const EmailTemplateUpdate = Schema.Struct({
 /** What to change in a template. */
 export type EmailTemplateUpdate = typeof EmailTemplateUpdate.Type
 
-const TemplateParams = Schema.Struct({ templateId: field("template_id", Uuid) })
+const TemplateParams = wireStruct({ templateId: field("template_id", Uuid) })
 
 /** `GET /internal/email-templates` (admin access). */
 export const listEndpoint = Endpoint.make({
@@ -56,7 +56,7 @@ export const createEndpoint = Endpoint.make({
   path: "/internal/email-templates",
   access: "admin",
   session: "none",
-  payload: Schema.Struct({ displayName: field("display_name", Schema.String) }),
+  payload: wireStruct({ displayName: field("display_name", Schema.String) }),
   success: Schema.Struct({ id: Uuid }),
   errors: [RequiresCustomEmailServer]
 })
@@ -70,7 +70,7 @@ export const updateEndpoint = Endpoint.make({
   session: "none",
   params: TemplateParams,
   payload: EmailTemplateUpdate,
-  success: Schema.Struct({ renderedHtml: field("rendered_html", Schema.String) }),
+  success: wireStruct({ renderedHtml: field("rendered_html", Schema.String) }),
   errors: [RequiresCustomEmailServer, EmailRenderingError]
 })
 

@@ -7,14 +7,14 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { DateFromMillis, field, optionalField } from "../../core/Wire.js"
+import { DateFromMillis, field, optionalField, wireStruct } from "../../core/Wire.js"
 
 /** An SMTP server configuration to test (all fields required; the password is `Redacted`). */
-export const SmtpConfig = Schema.Struct({
+export const SmtpConfig = wireStruct({
   host: Schema.String,
   port: Schema.Int,
   username: Schema.String,
-  password: Schema.Redacted(Schema.String),
+  password: Schema.RedactedFromValue(Schema.String),
   senderName: field("sender_name", Schema.String),
   senderEmail: field("sender_email", Schema.String)
 })
@@ -23,7 +23,7 @@ export const SmtpConfig = Schema.Struct({
 export type SmtpConfig = typeof SmtpConfig.Type
 
 /** The outcome of a test e-mail: `success`, or `success: false` with the server's error message. */
-export const TestEmailResult = Schema.Struct({
+export const TestEmailResult = wireStruct({
   success: Schema.Boolean,
   errorMessage: optionalField("error_message", Schema.String)
 })
@@ -32,7 +32,7 @@ export const TestEmailResult = Schema.Struct({
 export type TestEmailResult = typeof TestEmailResult.Type
 
 /** An e-mail the project sent. `to`: addresses, or one `"User ID: <uuid>"` entry; `error`: render/send error or null. */
-export const SentEmail = Schema.Struct({
+export const SentEmail = wireStruct({
   id: Schema.String,
   subject: Schema.String,
   sentAt: field("sent_at_millis", DateFromMillis),
@@ -50,7 +50,7 @@ export const sendTestEmailEndpoint = Endpoint.make({
   path: "/internal/send-test-email",
   access: "admin",
   session: "none",
-  payload: Schema.Struct({
+  payload: wireStruct({
     recipientEmail: field("recipient_email", Schema.String),
     emailConfig: field("email_config", SmtpConfig)
   }),
@@ -65,6 +65,6 @@ export const listSentEndpoint = Endpoint.make({
   path: "/internal/emails",
   access: "admin",
   session: "none",
-  success: Schema.Struct({ items: Schema.Array(SentEmail), isPaginated: optionalField("is_paginated", Schema.Boolean) }),
+  success: wireStruct({ items: Schema.Array(SentEmail), isPaginated: optionalField("is_paginated", Schema.Boolean) }),
   errors: []
 })

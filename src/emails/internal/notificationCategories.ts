@@ -9,14 +9,14 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, UserNotFound } from "../../core/KnownErrors.js"
-import { field, Uuid } from "../../core/Wire.js"
+import { field, Uuid, wireStruct } from "../../core/Wire.js"
 
 /**
  * A notification category with a user's choice: `notification_category_id`,
  * `notification_category_name`, `enabled` (the user's choice, else the category's default) and
  * `can_disable` (same shape for client and server access).
  */
-export const NotificationCategory = Schema.Struct({
+export const NotificationCategory = wireStruct({
   id: field("notification_category_id", Schema.String),
   name: field("notification_category_name", Schema.String),
   enabled: Schema.Boolean,
@@ -27,7 +27,7 @@ export const NotificationCategory = Schema.Struct({
 export type NotificationCategory = typeof NotificationCategory.Type
 
 /** The list answer `{ items, is_paginated: false }`. */
-export const NotificationCategoryList = Schema.Struct({
+export const NotificationCategoryList = wireStruct({
   items: Schema.Array(NotificationCategory),
   isPaginated: field("is_paginated", Schema.Literal(false))
 })
@@ -66,7 +66,7 @@ export const setEnabledEndpoint = Endpoint.make({
   path: "/emails/notification-preference/me/:notification_category_id",
   access: "client",
   session: "required",
-  params: Schema.Struct({ categoryId: field("notification_category_id", Uuid) }),
+  params: wireStruct({ categoryId: field("notification_category_id", Uuid) }),
   payload: SetEnabledPayload,
   success: NotificationCategory,
   errors: [CannotGetOwnUserWithoutUser]
@@ -83,7 +83,7 @@ export const listForUserEndpoint = Endpoint.make({
   path: "/emails/notification-preference/:user_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid) }),
+  params: wireStruct({ userId: field("user_id", Uuid) }),
   success: NotificationCategoryList,
   errors: [UserNotFound]
 })
@@ -95,7 +95,7 @@ export const setEnabledForUserEndpoint = Endpoint.make({
   path: "/emails/notification-preference/:user_id/:notification_category_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ userId: field("user_id", Uuid), categoryId: field("notification_category_id", Uuid) }),
+  params: wireStruct({ userId: field("user_id", Uuid), categoryId: field("notification_category_id", Uuid) }),
   payload: SetEnabledPayload,
   success: NotificationCategory,
   errors: [UserNotFound]

@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { ContainedPermissionNotFound, PermissionIdAlreadyExists, PermissionNotFound } from "../../core/KnownErrors.js"
-import { field, optionalField, SuccessTrue } from "../../core/Wire.js"
+import { field, optionalField, SuccessTrue, wireStruct } from "../../core/Wire.js"
 import { CustomPermissionId, PermissionId } from "./permissionIds.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -16,7 +16,7 @@ import { CustomPermissionId, PermissionId } from "./permissionIds.js"
 // ---------------------------------------------------------------------------------------------
 
 /** A permission definition: `{ id, description?, contained_permission_ids }`. */
-export const PermissionDefinition = Schema.Struct({
+export const PermissionDefinition = wireStruct({
   id: Schema.String,
   description: optionalField("description", Schema.String),
   containedPermissionIds: field("contained_permission_ids", Schema.Array(Schema.String))
@@ -30,10 +30,10 @@ export type PermissionDefinition = typeof PermissionDefinition.Type
  * `{ items, is_paginated: true, pagination: { next_cursor } }` (`next_cursor`: the id of the
  * page's last item, null on the last page).
  */
-export const PermissionDefinitionList = Schema.Struct({
+export const PermissionDefinitionList = wireStruct({
   items: Schema.Array(PermissionDefinition),
   isPaginated: field("is_paginated", Schema.Boolean),
-  pagination: optionalField("pagination", Schema.Struct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) }))
+  pagination: optionalField("pagination", wireStruct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) }))
 })
 
 /** The most definitions one page may hold (the service's `limit` maximum). */
@@ -44,10 +44,10 @@ export const maxPageSize = 200
  * `limit` (1 to 200) pages the answer by id, `cursor` (the previous page's last id; only with
  * `limit`) starts after it, `query` keeps ids or descriptions containing the text (case-insensitive).
  */
-export const ListQuery = Schema.Struct({
+export const ListQuery = wireStruct({
   limit: optionalField(
     "limit",
-    Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1), Schema.lessThanOrEqualTo(maxPageSize))
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: maxPageSize }))
   ),
   cursor: optionalField("cursor", Schema.String),
   query: optionalField("query", Schema.String)
@@ -57,20 +57,20 @@ export const ListQuery = Schema.Struct({
 export const cursorWithoutLimitText = "`cursor` requires `limit` to also be set."
 
 /** Payload of `POST /{team|project}-permission-definitions`. */
-export const CreatePayload = Schema.Struct({
+export const CreatePayload = wireStruct({
   id: CustomPermissionId,
   description: optionalField("description", Schema.String),
   containedPermissionIds: optionalField("contained_permission_ids", Schema.Array(PermissionId))
 })
 
 /** Payload of `PATCH /{team|project}-permission-definitions/{permission_id}`. */
-export const UpdatePayload = Schema.Struct({
+export const UpdatePayload = wireStruct({
   id: optionalField("id", CustomPermissionId),
   description: optionalField("description", Schema.String),
   containedPermissionIds: optionalField("contained_permission_ids", Schema.Array(PermissionId))
 })
 
-const DefinitionParams = Schema.Struct({ permissionId: field("permission_id", PermissionId) })
+const DefinitionParams = wireStruct({ permissionId: field("permission_id", PermissionId) })
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints

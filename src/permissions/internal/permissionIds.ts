@@ -6,6 +6,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
+import { withMessage } from "../../core/Wire.js"
 
 /** The system team permissions, in the service's order. */
 export const systemTeamPermissionIds = [
@@ -43,9 +44,7 @@ export const permissionIdProblem = (id: string): string | undefined => {
 }
 
 /** A permission id: custom (`^[a-z0-9_:]+$`) or one of the `$` system team permissions. */
-export const PermissionId = Schema.String.pipe(Schema.filter((id) => permissionIdProblem(id) ?? true))
+export const PermissionId = Schema.String.check(Schema.makeFilter((id: string) => permissionIdProblem(id) ?? true))
 
 /** A custom permission id (`^[a-z0-9_:]+$`): the id of a definition the project creates. */
-export const CustomPermissionId = Schema.String.pipe(
-  Schema.filter((id) => customPermissionIdPattern.test(id) || customPermissionIdMessage)
-)
+export const CustomPermissionId = Schema.String.check(withMessage((id: string) => customPermissionIdPattern.test(id), customPermissionIdMessage))

@@ -8,14 +8,14 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser } from "../../core/KnownErrors.js"
-import { field, QueryBoolean, Uuid } from "../../core/Wire.js"
+import { field, QueryBoolean, Uuid, wireStruct } from "../../core/Wire.js"
 
 // ---------------------------------------------------------------------------------------------
 // Wire objects
 // ---------------------------------------------------------------------------------------------
 
 /** A team permission a user holds: `{ id, user_id, team_id }`. */
-export const TeamPermission = Schema.Struct({
+export const TeamPermission = wireStruct({
   id: Schema.String,
   userId: field("user_id", Uuid),
   teamId: field("team_id", Uuid)
@@ -25,7 +25,7 @@ export const TeamPermission = Schema.Struct({
 export type TeamPermission = typeof TeamPermission.Type
 
 /** A project permission a user holds: `{ id, user_id }`. */
-export const ProjectPermission = Schema.Struct({
+export const ProjectPermission = wireStruct({
   id: Schema.String,
   userId: field("user_id", Uuid)
 })
@@ -34,13 +34,13 @@ export const ProjectPermission = Schema.Struct({
 export type ProjectPermission = typeof ProjectPermission.Type
 
 /** The list answer `{ items, is_paginated: false }` of team permissions. */
-export const TeamPermissionList = Schema.Struct({
+export const TeamPermissionList = wireStruct({
   items: Schema.Array(TeamPermission),
   isPaginated: field("is_paginated", Schema.Boolean)
 })
 
 /** The list answer `{ items, is_paginated: false }` of project permissions. */
-export const ProjectPermissionList = Schema.Struct({
+export const ProjectPermissionList = wireStruct({
   items: Schema.Array(ProjectPermission),
   isPaginated: field("is_paginated", Schema.Boolean)
 })
@@ -56,7 +56,7 @@ export const listTeamPermissionsEndpoint = Endpoint.make({
   path: "/team-permissions",
   access: "client",
   session: "required",
-  query: Schema.Struct({
+  query: wireStruct({
     teamId: field("team_id", Uuid),
     userId: field("user_id", Schema.Literal("me")),
     recursive: field("recursive", QueryBoolean)
@@ -72,7 +72,7 @@ export const listProjectPermissionsEndpoint = Endpoint.make({
   path: "/project-permissions",
   access: "client",
   session: "required",
-  query: Schema.Struct({
+  query: wireStruct({
     userId: field("user_id", Schema.Literal("me")),
     recursive: field("recursive", QueryBoolean)
   }),
@@ -87,7 +87,7 @@ export const listTeamPermissionsForUserEndpoint = Endpoint.make({
   path: "/team-permissions",
   access: "server",
   session: "none",
-  query: Schema.Struct({
+  query: wireStruct({
     teamId: field("team_id", Uuid),
     userId: field("user_id", Uuid),
     recursive: field("recursive", QueryBoolean)
@@ -103,7 +103,7 @@ export const listProjectPermissionsForUserEndpoint = Endpoint.make({
   path: "/project-permissions",
   access: "server",
   session: "none",
-  query: Schema.Struct({
+  query: wireStruct({
     userId: field("user_id", Uuid),
     recursive: field("recursive", QueryBoolean)
   }),

@@ -8,18 +8,18 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { PermissionNotFound, TeamMembershipNotFound, TeamPermissionNotFound, UserNotFound, WrongPermissionScope } from "../../core/KnownErrors.js"
-import { field, QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, QueryBoolean, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 import { PermissionId } from "./permissionIds.js"
 import { ProjectPermission, TeamPermission } from "./permissions.js"
 import { TeamPermissionList } from "./permissions.js"
 
-const TeamGrantParams = Schema.Struct({
+const TeamGrantParams = wireStruct({
   teamId: field("team_id", Uuid),
   userId: field("user_id", Uuid),
   permissionId: field("permission_id", PermissionId)
 })
 
-const ProjectGrantParams = Schema.Struct({
+const ProjectGrantParams = wireStruct({
   userId: field("user_id", Uuid),
   permissionId: field("permission_id", PermissionId)
 })
@@ -86,7 +86,7 @@ export const listTeamMemberPermissionsEndpoint = Endpoint.make({
   path: "/team-permissions",
   access: "server",
   session: "none",
-  query: Schema.Struct({
+  query: wireStruct({
     teamId: field("team_id", Uuid),
     recursive: field("recursive", QueryBoolean)
   }),

@@ -7,7 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { AnyObject, optionalField, QueryBoolean } from "../../core/Wire.js"
+import { AnyObject, optionalField, QueryBoolean, wireStruct } from "../../core/Wire.js"
 
 /** One day of a daily series: `{ date: "YYYY-MM-DD", activity }`. */
 export const DailyActivity = Schema.Struct({ date: Schema.String, activity: Schema.Number })
@@ -20,11 +20,11 @@ export const LoginMethodCount = Schema.Struct({ method: Schema.String, count: Sc
  * decoded where present (camelCase); the overview blocks stay loose JSON objects; other keys are
  * dropped.
  */
-export const Metrics = Schema.Struct({
+export const Metrics = wireStruct({
   totalUsers: optionalField("total_users", Schema.Number),
   dailyUsers: optionalField("daily_users", Schema.Array(DailyActivity)),
   dailyActiveUsers: optionalField("daily_active_users", Schema.Array(DailyActivity)),
-  usersByCountry: optionalField("users_by_country", Schema.Record({ key: Schema.String, value: Schema.Number })),
+  usersByCountry: optionalField("users_by_country", Schema.Record(Schema.String, Schema.Number)),
   recentlyRegistered: optionalField("recently_registered", Schema.Array(AnyObject)),
   recentlyActive: optionalField("recently_active", Schema.Array(AnyObject)),
   loginMethods: optionalField("login_methods", Schema.Array(LoginMethodCount)),
@@ -44,13 +44,13 @@ export const metricsEndpoint = Endpoint.make({
   path: "/internal/metrics",
   access: "admin",
   session: "none",
-  query: Schema.Struct({ includeAnonymous: optionalField("include_anonymous", QueryBoolean) }),
+  query: wireStruct({ includeAnonymous: optionalField("include_anonymous", QueryBoolean) }),
   success: Metrics,
   errors: []
 })
 
 /** A Svix portal token (and the portal URL when the service gives one). */
-export const SvixToken = Schema.Struct({ token: Schema.String, url: optionalField("url", Schema.String) })
+export const SvixToken = wireStruct({ token: Schema.String, url: optionalField("url", Schema.String) })
 
 /** A Svix portal token. */
 export type SvixToken = typeof SvixToken.Type

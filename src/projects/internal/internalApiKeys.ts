@@ -8,10 +8,10 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { ApiKeyNotFound } from "../../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, RedactedToken, Uuid } from "../../core/Wire.js"
+import { DateFromMillis, field, optionalField, RedactedToken, Uuid, wireStruct } from "../../core/Wire.js"
 
 /** An obfuscated key value: its last four characters. */
-export const LastFour = Schema.Struct({ lastFour: field("last_four", Schema.String) })
+export const LastFour = wireStruct({ lastFour: field("last_four", Schema.String) })
 
 const keyFields = {
   id: Uuid,
@@ -22,7 +22,7 @@ const keyFields = {
 }
 
 /** A project API key as read (values obfuscated). */
-export const InternalApiKey = Schema.Struct({
+export const InternalApiKey = wireStruct({
   ...keyFields,
   publishableClientKey: optionalField("publishable_client_key", LastFour),
   secretServerKey: optionalField("secret_server_key", LastFour),
@@ -33,7 +33,7 @@ export const InternalApiKey = Schema.Struct({
 export type InternalApiKey = typeof InternalApiKey.Type
 
 /** A just-created project API key: the full values, redacted. */
-export const InternalApiKeyFirstView = Schema.Struct({
+export const InternalApiKeyFirstView = wireStruct({
   ...keyFields,
   publishableClientKey: optionalField("publishable_client_key", RedactedToken),
   secretServerKey: optionalField("secret_server_key", RedactedToken),
@@ -44,7 +44,7 @@ export const InternalApiKeyFirstView = Schema.Struct({
 export type InternalApiKeyFirstView = typeof InternalApiKeyFirstView.Type
 
 /** What to create: a description, an expiry (required) and which of the three keys. */
-export const InternalApiKeyCreate = Schema.Struct({
+export const InternalApiKeyCreate = wireStruct({
   description: Schema.String,
   expiresAt: field("expires_at_millis", DateFromMillis),
   hasPublishableClientKey: field("has_publishable_client_key", Schema.Boolean),
@@ -55,7 +55,7 @@ export const InternalApiKeyCreate = Schema.Struct({
 /** What to create. */
 export type InternalApiKeyCreate = typeof InternalApiKeyCreate.Type
 
-const KeyParams = Schema.Struct({ apiKeyId: field("api_key_id", Uuid) })
+const KeyParams = wireStruct({ apiKeyId: field("api_key_id", Uuid) })
 
 /** `GET /internal/api-keys` (admin access). */
 export const listEndpoint = Endpoint.make({
@@ -64,7 +64,7 @@ export const listEndpoint = Endpoint.make({
   path: "/internal/api-keys",
   access: "admin",
   session: "none",
-  success: Schema.Struct({ items: Schema.Array(InternalApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
+  success: wireStruct({ items: Schema.Array(InternalApiKey), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: []
 })
 
@@ -100,7 +100,7 @@ export const updateEndpoint = Endpoint.make({
   access: "admin",
   session: "none",
   params: KeyParams,
-  payload: Schema.Struct({
+  payload: wireStruct({
     description: optionalField("description", Schema.String),
     revoked: optionalField("revoked", Schema.Literal(true))
   }),

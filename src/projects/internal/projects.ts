@@ -8,14 +8,14 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../../core/KnownErrors.js"
-import { DateFromMillis, field, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { DateFromMillis, field, optionalField, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 
 // ---------------------------------------------------------------------------------------------
 // Wire objects
 // ---------------------------------------------------------------------------------------------
 
 /** A trusted domain: base URL (`https://app.example.com`, wildcards allowed) and handler path. */
-export const TrustedDomain = Schema.Struct({
+export const TrustedDomain = wireStruct({
   domain: Schema.String,
   handlerPath: field("handler_path", Schema.String)
 })
@@ -30,7 +30,7 @@ export const IdRef = Schema.Struct({ id: Schema.String })
 export type IdRef = typeof IdRef.Type
 
 /** Config of the client view (`GET /projects/current`). */
-export const ClientProjectConfig = Schema.Struct({
+export const ClientProjectConfig = wireStruct({
   signUpEnabled: field("sign_up_enabled", Schema.Boolean),
   credentialEnabled: field("credential_enabled", Schema.Boolean),
   magicLinkEnabled: field("magic_link_enabled", Schema.Boolean),
@@ -48,7 +48,7 @@ export const ClientProjectConfig = Schema.Struct({
 export type ClientProjectConfig = typeof ClientProjectConfig.Type
 
 /** The current project as any client sees it. */
-export const ClientProject = Schema.Struct({
+export const ClientProject = wireStruct({
   id: Schema.String,
   displayName: field("display_name", Schema.String),
   config: ClientProjectConfig
@@ -58,7 +58,7 @@ export const ClientProject = Schema.Struct({
 export type ClientProject = typeof ClientProject.Type
 
 /** OAuth provider kinds. */
-export const OAuthProviderId = Schema.Literal(
+export const OAuthProviderId = Schema.Literals([
   "google",
   "github",
   "microsoft",
@@ -71,18 +71,18 @@ export const OAuthProviderId = Schema.Literal(
   "apple",
   "x",
   "twitch"
-)
+])
 
 /** An OAuth provider kind. */
 export type OAuthProviderId = typeof OAuthProviderId.Type
 
 /** An OAuth provider of the admin config, as read. */
-export const OAuthProviderConfig = Schema.Struct({
+export const OAuthProviderConfig = wireStruct({
   providerConfigId: field("provider_config_id", Schema.String),
   id: OAuthProviderId,
-  type: Schema.Literal("shared", "standard"),
+  type: Schema.Literals(["shared", "standard"]),
   clientId: optionalField("client_id", Schema.String),
-  clientSecret: optionalField("client_secret", Schema.Redacted(Schema.String)),
+  clientSecret: optionalField("client_secret", Schema.RedactedFromValue(Schema.String)),
   facebookConfigId: optionalField("facebook_config_id", Schema.String),
   microsoftTenantId: optionalField("microsoft_tenant_id", Schema.String),
   appleBundleIds: optionalField("apple_bundle_ids", Schema.Array(Schema.String))
@@ -98,17 +98,17 @@ export const SharedOAuthProviderUpdate = Schema.Struct({
 })
 
 /** A standard OAuth provider to write: the project's own OAuth app. */
-export const StandardOAuthProviderUpdate = Schema.Struct({
+export const StandardOAuthProviderUpdate = wireStruct({
   id: OAuthProviderId,
   type: Schema.Literal("standard"),
   clientId: field("client_id", Schema.String),
-  clientSecret: field("client_secret", Schema.Redacted(Schema.String)),
+  clientSecret: field("client_secret", Schema.RedactedFromValue(Schema.String)),
   facebookConfigId: optionalField("facebook_config_id", Schema.String),
   microsoftTenantId: optionalField("microsoft_tenant_id", Schema.String)
 })
 
 /** An OAuth provider to write. */
-export const OAuthProviderUpdate = Schema.Union(SharedOAuthProviderUpdate, StandardOAuthProviderUpdate)
+export const OAuthProviderUpdate = Schema.Union([SharedOAuthProviderUpdate, StandardOAuthProviderUpdate])
 
 /** An OAuth provider to write. */
 export type OAuthProviderUpdate = typeof OAuthProviderUpdate.Type
@@ -117,30 +117,30 @@ export type OAuthProviderUpdate = typeof OAuthProviderUpdate.Type
 export const SharedEmailConfig = Schema.Struct({ type: Schema.Literal("shared") })
 
 /** The project's own SMTP server. */
-export const StandardEmailConfig = Schema.Struct({
+export const StandardEmailConfig = wireStruct({
   type: Schema.Literal("standard"),
   host: Schema.String,
-  port: Schema.Int.pipe(Schema.between(0, 65535)),
+  port: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 })),
   username: Schema.String,
-  password: Schema.Redacted(Schema.String),
+  password: Schema.RedactedFromValue(Schema.String),
   senderName: field("sender_name", Schema.String),
   senderEmail: field("sender_email", Schema.String)
 })
 
 /** E-mail server config. */
-export const EmailConfig = Schema.Union(SharedEmailConfig, StandardEmailConfig)
+export const EmailConfig = Schema.Union([SharedEmailConfig, StandardEmailConfig])
 
 /** E-mail server config. */
 export type EmailConfig = typeof EmailConfig.Type
 
 /** How OAuth sign-ins with an e-mail that already has an account are handled. */
-export const OAuthAccountMergeStrategy = Schema.Literal("link_method", "raise_error", "allow_duplicates")
+export const OAuthAccountMergeStrategy = Schema.Literals(["link_method", "raise_error", "allow_duplicates"])
 
 /** An account-merge strategy. */
 export type OAuthAccountMergeStrategy = typeof OAuthAccountMergeStrategy.Type
 
 /** Onboarding status of a project. */
-export const OnboardingStatus = Schema.Literal(
+export const OnboardingStatus = Schema.Literals([
   "config_choice",
   "apps_selection",
   "auth_setup",
@@ -149,10 +149,10 @@ export const OnboardingStatus = Schema.Literal(
   "payments_setup",
   "welcome",
   "completed"
-)
+])
 
 /** Config of the admin view. */
-export const AdminProjectConfig = Schema.Struct({
+export const AdminProjectConfig = wireStruct({
   allowLocalhost: field("allow_localhost", Schema.Boolean),
   signUpEnabled: field("sign_up_enabled", Schema.Boolean),
   credentialEnabled: field("credential_enabled", Schema.Boolean),
@@ -178,7 +178,7 @@ export const AdminProjectConfig = Schema.Struct({
 export type AdminProjectConfig = typeof AdminProjectConfig.Type
 
 /** A project as its admins see it. */
-export const AdminProject = Schema.Struct({
+export const AdminProject = wireStruct({
   id: Schema.String,
   displayName: field("display_name", Schema.String),
   description: Schema.String,
@@ -197,7 +197,7 @@ export const AdminProject = Schema.Struct({
 export type AdminProject = typeof AdminProject.Type
 
 /** A config change (every field optional; arrays replace the whole list). */
-export const AdminProjectConfigUpdate = Schema.Struct({
+export const AdminProjectConfigUpdate = wireStruct({
   signUpEnabled: optionalField("sign_up_enabled", Schema.Boolean),
   credentialEnabled: optionalField("credential_enabled", Schema.Boolean),
   magicLinkEnabled: optionalField("magic_link_enabled", Schema.Boolean),
@@ -222,7 +222,7 @@ export const AdminProjectConfigUpdate = Schema.Struct({
 export type AdminProjectConfigUpdate = typeof AdminProjectConfigUpdate.Type
 
 /** A change of the current project (`PATCH /internal/projects/current`). */
-export const AdminProjectUpdate = Schema.Struct({
+export const AdminProjectUpdate = wireStruct({
   displayName: optionalField("display_name", Schema.String),
   description: optionalField("description", Schema.String),
   isProductionMode: optionalField("is_production_mode", Schema.Boolean),
@@ -238,7 +238,7 @@ export const AdminProjectUpdate = Schema.Struct({
 export type AdminProjectUpdate = typeof AdminProjectUpdate.Type
 
 /** A new project owned by a team of the signed-in `internal` user (`POST /internal/projects`). */
-export const OwnedProjectCreate = Schema.Struct({
+export const OwnedProjectCreate = wireStruct({
   displayName: field("display_name", Schema.String),
   description: optionalField("description", Schema.String),
   isProductionMode: optionalField("is_production_mode", Schema.Boolean),
@@ -250,7 +250,7 @@ export const OwnedProjectCreate = Schema.Struct({
 export type OwnedProjectCreate = typeof OwnedProjectCreate.Type
 
 /** `{ items, is_paginated: false }` of owned projects. */
-export const OwnedProjectList = Schema.Struct({
+export const OwnedProjectList = wireStruct({
   items: Schema.Array(AdminProject),
   isPaginated: field("is_paginated", Schema.Boolean)
 })

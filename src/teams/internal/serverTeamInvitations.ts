@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { RedirectUrlNotWhitelisted, TeamNotFound } from "../../core/KnownErrors.js"
-import { field, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 import { TeamInvitation } from "./teamInvitations.js"
 
 /** `POST /team-invitations/send-code` (server access; answered 200 with the invitation's id). */
@@ -18,7 +18,7 @@ export const sendEndpoint = Endpoint.make({
   path: "/team-invitations/send-code",
   access: "server",
   session: "none",
-  payload: Schema.Struct({
+  payload: wireStruct({
     teamId: field("team_id", Uuid),
     email: Schema.String,
     callbackUrl: field("callback_url", Schema.String)
@@ -34,8 +34,8 @@ export const listEndpoint = Endpoint.make({
   path: "/team-invitations",
   access: "server",
   session: "none",
-  query: Schema.Struct({ teamId: field("team_id", Uuid) }),
-  success: Schema.Struct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ teamId: field("team_id", Uuid) }),
+  success: wireStruct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [TeamNotFound]
 })
 
@@ -46,8 +46,8 @@ export const listMineEndpoint = Endpoint.make({
   path: "/team-invitations",
   access: "server",
   session: "none",
-  query: Schema.Struct({ userId: field("user_id", Uuid) }),
-  success: Schema.Struct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ userId: field("user_id", Uuid) }),
+  success: wireStruct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: []
 })
 
@@ -59,7 +59,7 @@ export const revokeEndpoint = Endpoint.make({
   access: "server",
   session: "none",
   params: Schema.Struct({ id: Uuid }),
-  query: Schema.Struct({ teamId: field("team_id", Uuid) }),
+  query: wireStruct({ teamId: field("team_id", Uuid) }),
   success: SuccessTrue,
   errors: [TeamNotFound]
 })

@@ -8,17 +8,17 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, TeamMembershipAlreadyExists, TeamMembershipNotFound, TeamNotFound, UserNotFound } from "../../core/KnownErrors.js"
-import { field, Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, Json, optionalField, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 import { ServerTeam } from "../../users/User.js"
 import { ServerTeamMemberProfile } from "./teamMemberProfiles.js"
 import { TeamMemberProfileUpdate } from "./teamMemberProfiles.js"
 import { ProfileParams } from "./teamMemberProfiles.js"
 import { UserIdOrMe } from "./teams.js"
 
-const TeamParams = Schema.Struct({ teamId: field("team_id", Uuid) })
+const TeamParams = wireStruct({ teamId: field("team_id", Uuid) })
 
 /** The fields a server may set on a team. */
-export const ServerTeamUpdate = Schema.Struct({
+export const ServerTeamUpdate = wireStruct({
   displayName: optionalField("display_name", Schema.String),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
   clientMetadata: optionalField("client_metadata", Json),
@@ -30,8 +30,8 @@ export const ServerTeamUpdate = Schema.Struct({
 export type ServerTeamUpdate = typeof ServerTeamUpdate.Type
 
 /** The server create body: the update fields with a required display name, and an optional creator. */
-export const ServerTeamCreate = Schema.Struct({
-  ...ServerTeamUpdate.fields,
+export const ServerTeamCreate = wireStruct({
+  ...ServerTeamUpdate.wireFields,
   displayName: field("display_name", Schema.String),
   /** The user who joins as creator (creator default permissions); omitted: nobody joins. */
   creatorUserId: optionalField("creator_user_id", UserIdOrMe)
@@ -47,8 +47,8 @@ export const listEndpoint = Endpoint.make({
   path: "/teams",
   access: "server",
   session: "none",
-  query: Schema.Struct({ userId: optionalField("user_id", UserIdOrMe) }),
-  success: Schema.Struct({ items: Schema.Array(ServerTeam), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ userId: optionalField("user_id", UserIdOrMe) }),
+  success: wireStruct({ items: Schema.Array(ServerTeam), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [CannotGetOwnUserWithoutUser]
 })
 
@@ -102,7 +102,7 @@ export const deleteEndpoint = Endpoint.make({
   errors: [TeamNotFound]
 })
 
-const MembershipParams = Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
+const MembershipParams = wireStruct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
 
 /** `POST /team-memberships/{team_id}/{user_id}` (server; body `{}`; 201). */
 export const addMemberEndpoint = Endpoint.make({
@@ -113,7 +113,7 @@ export const addMemberEndpoint = Endpoint.make({
   session: "none",
   params: MembershipParams,
   payload: Schema.Struct({}),
-  success: Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", Uuid) }),
+  success: wireStruct({ teamId: field("team_id", Uuid), userId: field("user_id", Uuid) }),
   successStatus: 201,
   errors: [UserNotFound, TeamNotFound, TeamMembershipAlreadyExists, CannotGetOwnUserWithoutUser]
 })
@@ -137,8 +137,8 @@ export const listMemberProfilesEndpoint = Endpoint.make({
   path: "/team-member-profiles",
   access: "server",
   session: "none",
-  query: Schema.Struct({ teamId: optionalField("team_id", Uuid), userId: optionalField("user_id", UserIdOrMe) }),
-  success: Schema.Struct({ items: Schema.Array(ServerTeamMemberProfile), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ teamId: optionalField("team_id", Uuid), userId: optionalField("user_id", UserIdOrMe) }),
+  success: wireStruct({ items: Schema.Array(ServerTeamMemberProfile), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [TeamNotFound, UserNotFound, CannotGetOwnUserWithoutUser]
 })
 

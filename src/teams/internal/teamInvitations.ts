@@ -20,10 +20,10 @@ import {
   UserNotFound,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
-import { AnyObject, CodePayload, CodeValid, DateFromMillis, field, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { AnyObject, CodePayload, CodeValid, DateFromMillis, field, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 
 /** A pending invitation (same shape for client and server). */
-export const TeamInvitation = Schema.Struct({
+export const TeamInvitation = wireStruct({
   id: Uuid,
   teamId: field("team_id", Uuid),
   teamDisplayName: field("team_display_name", Schema.String),
@@ -35,7 +35,7 @@ export const TeamInvitation = Schema.Struct({
 export type TeamInvitation = typeof TeamInvitation.Type
 
 /** What `accept/details` tells the invitee. */
-export const InvitationDetails = Schema.Struct({
+export const InvitationDetails = wireStruct({
   teamId: field("team_id", Uuid),
   teamDisplayName: field("team_display_name", Schema.String)
 })
@@ -50,7 +50,7 @@ export const sendEndpoint = Endpoint.make({
   path: "/team-invitations/send-code",
   access: "client",
   session: "required",
-  payload: Schema.Struct({
+  payload: wireStruct({
     teamId: field("team_id", Uuid),
     email: Schema.String,
     callbackUrl: field("callback_url", Schema.String)
@@ -66,8 +66,8 @@ export const listEndpoint = Endpoint.make({
   path: "/team-invitations",
   access: "client",
   session: "required",
-  query: Schema.Struct({ teamId: field("team_id", Uuid) }),
-  success: Schema.Struct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ teamId: field("team_id", Uuid) }),
+  success: wireStruct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound, TeamNotFound]
 })
 
@@ -79,7 +79,7 @@ export const revokeEndpoint = Endpoint.make({
   access: "client",
   session: "required",
   params: Schema.Struct({ id: Uuid }),
-  query: Schema.Struct({ teamId: field("team_id", Uuid) }),
+  query: wireStruct({ teamId: field("team_id", Uuid) }),
   success: SuccessTrue,
   errors: [TeamMembershipNotFound, TeamPermissionRequired, TeamNotFound, CannotGetOwnUserWithoutUser, UserNotFound]
 })
@@ -91,8 +91,8 @@ export const listMineEndpoint = Endpoint.make({
   path: "/team-invitations",
   access: "client",
   session: "required",
-  query: Schema.Struct({ userId: field("user_id", Schema.Union(Schema.Literal("me"), Uuid)) }),
-  success: Schema.Struct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ userId: field("user_id", Schema.Union([Schema.Literal("me"), Uuid])) }),
+  success: wireStruct({ items: Schema.Array(TeamInvitation), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors: [CannotGetOwnUserWithoutUser]
 })
 
@@ -107,7 +107,7 @@ export const acceptByIdEndpoint = Endpoint.make({
   access: "client",
   session: "required",
   params: Schema.Struct({ id: Uuid }),
-  query: Schema.Struct({ userId: field("user_id", Schema.Union(Schema.Literal("me"), Uuid)) }),
+  query: wireStruct({ userId: field("user_id", Schema.Union([Schema.Literal("me"), Uuid])) }),
   success: AnyObject,
   errors: [CannotGetOwnUserWithoutUser, TeamInvitationRestrictedUserNotAllowed, VerificationCodeNotFound, ItemQuantityInsufficientAmount]
 })

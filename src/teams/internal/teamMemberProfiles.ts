@@ -8,12 +8,12 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, TeamMembershipNotFound, TeamNotFound, TeamPermissionRequired, UserNotFound } from "../../core/KnownErrors.js"
-import { field, optionalField, Uuid } from "../../core/Wire.js"
+import { field, optionalField, Uuid, wireStruct } from "../../core/Wire.js"
 import { ServerUser } from "../../users/User.js"
 import { UserIdOrMe } from "./teams.js"
 
 /** A member's profile in a team, client view. */
-export const TeamMemberProfile = Schema.Struct({
+export const TeamMemberProfile = wireStruct({
   teamId: field("team_id", Uuid),
   userId: field("user_id", Uuid),
   displayName: field("display_name", Schema.NullOr(Schema.String)),
@@ -24,13 +24,13 @@ export const TeamMemberProfile = Schema.Struct({
 export type TeamMemberProfile = typeof TeamMemberProfile.Type
 
 /** A member's profile, server view: adds the full server-view user. */
-export const ServerTeamMemberProfile = Schema.Struct({ ...TeamMemberProfile.fields, user: ServerUser })
+export const ServerTeamMemberProfile = wireStruct({ ...TeamMemberProfile.wireFields, user: ServerUser })
 
 /** A member's profile, server view. */
 export type ServerTeamMemberProfile = typeof ServerTeamMemberProfile.Type
 
 /** The fields of a profile that can change (null: show the user's own value). */
-export const TeamMemberProfileUpdate = Schema.Struct({
+export const TeamMemberProfileUpdate = wireStruct({
   displayName: optionalField("display_name", Schema.NullOr(Schema.String)),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String))
 })
@@ -39,7 +39,7 @@ export const TeamMemberProfileUpdate = Schema.Struct({
 export type TeamMemberProfileUpdate = typeof TeamMemberProfileUpdate.Type
 
 /** Path parameters of one profile. */
-export const ProfileParams = Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
+export const ProfileParams = wireStruct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) })
 
 const errors = [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound, TeamNotFound] as const
 
@@ -50,8 +50,8 @@ export const listEndpoint = Endpoint.make({
   path: "/team-member-profiles",
   access: "client",
   session: "required",
-  query: Schema.Struct({ teamId: field("team_id", Uuid), userId: optionalField("user_id", UserIdOrMe) }),
-  success: Schema.Struct({ items: Schema.Array(TeamMemberProfile), isPaginated: field("is_paginated", Schema.Boolean) }),
+  query: wireStruct({ teamId: field("team_id", Uuid), userId: optionalField("user_id", UserIdOrMe) }),
+  success: wireStruct({ items: Schema.Array(TeamMemberProfile), isPaginated: field("is_paginated", Schema.Boolean) }),
   errors
 })
 

@@ -15,19 +15,19 @@ import {
   UserAuthenticationRequired,
   UserNotFound
 } from "../../core/KnownErrors.js"
-import { field, Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, Json, optionalField, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 import { ClientTeam } from "../../users/User.js"
 
 /** `"me"` or a user id (uuid). */
-export const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+export const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 /** The `{ items, is_paginated }` envelope of the team lists. */
-export const TeamList = Schema.Struct({ items: Schema.Array(ClientTeam), isPaginated: field("is_paginated", Schema.Boolean) })
+export const TeamList = wireStruct({ items: Schema.Array(ClientTeam), isPaginated: field("is_paginated", Schema.Boolean) })
 
-const TeamParams = Schema.Struct({ teamId: field("team_id", Uuid) })
+const TeamParams = wireStruct({ teamId: field("team_id", Uuid) })
 
 /** The fields a client may set on a team. */
-export const ClientTeamUpdate = Schema.Struct({
+export const ClientTeamUpdate = wireStruct({
   displayName: optionalField("display_name", Schema.String),
   /** A base64 image (data URL or bare base64) from client access; null removes it. */
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
@@ -38,7 +38,7 @@ export const ClientTeamUpdate = Schema.Struct({
 export type ClientTeamUpdate = typeof ClientTeamUpdate.Type
 
 /** The client create body: the creator is always the signed-in user (`creator_user_id: "me"`). */
-export const ClientTeamCreate = Schema.Struct({
+export const ClientTeamCreate = wireStruct({
   displayName: field("display_name", Schema.String),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
   clientMetadata: optionalField("client_metadata", Json),
@@ -52,7 +52,7 @@ export const listMineEndpoint = Endpoint.make({
   path: "/teams",
   access: "client",
   session: "required",
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: TeamList,
   errors: [CannotGetOwnUserWithoutUser]
 })
@@ -114,7 +114,7 @@ export const removeMembershipEndpoint = Endpoint.make({
   path: "/team-memberships/:team_id/:user_id",
   access: "client",
   session: "required",
-  params: Schema.Struct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) }),
+  params: wireStruct({ teamId: field("team_id", Uuid), userId: field("user_id", UserIdOrMe) }),
   success: SuccessTrue,
   errors: [TeamMembershipNotFound, TeamPermissionRequired, CannotGetOwnUserWithoutUser, UserNotFound, TeamNotFound]
 })

@@ -15,11 +15,11 @@ import {
   UserEmailAlreadyExists,
   UserNotFound
 } from "../../core/KnownErrors.js"
-import { field, Json, optionalField, QueryBoolean, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { field, Json, optionalField, QueryBoolean, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 import { OAuthProviderLink, ServerUser } from "../User.js"
 
 /** The `{user_id}` of a path. */
-const UserIdParams = Schema.Struct({ userId: field("user_id", Uuid) })
+const UserIdParams = wireStruct({ userId: field("user_id", Uuid) })
 
 /** `GET /users/{user_id}` (server access). */
 export const getByIdEndpoint = Endpoint.make({
@@ -34,26 +34,26 @@ export const getByIdEndpoint = Endpoint.make({
 })
 
 /** A decimal integer ≥ 1 in a query string. */
-export const QueryPositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
+export const QueryPositiveInt = Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1))
 
 /** Sign-up risk scores (0–100 each). */
-export const RiskScoresInput = Schema.Struct({
+export const RiskScoresInput = wireStruct({
   signUp: field(
     "sign_up",
-    Schema.Struct({
-      bot: Schema.Int.pipe(Schema.between(0, 100)),
-      freeTrialAbuse: field("free_trial_abuse", Schema.Int.pipe(Schema.between(0, 100)))
+    wireStruct({
+      bot: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
+      freeTrialAbuse: field("free_trial_abuse", Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })))
     })
   )
 })
 
 const updateFields = {
-  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
+  displayName: optionalField("display_name", Schema.NullOr(Schema.String.check(Schema.isMaxLength(256)))),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
   clientMetadata: optionalField("client_metadata", Json),
   clientReadOnlyMetadata: optionalField("client_read_only_metadata", Json),
   serverMetadata: optionalField("server_metadata", Json),
-  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String.pipe(Schema.minLength(1)))),
+  primaryEmail: optionalField("primary_email", Schema.NullOr(Schema.String.check(Schema.isMinLength(1)))),
   primaryEmailVerified: optionalField("primary_email_verified", Schema.Boolean),
   primaryEmailAuthEnabled: optionalField("primary_email_auth_enabled", Schema.Boolean),
   passkeyAuthEnabled: optionalField("passkey_auth_enabled", Schema.Boolean),
@@ -72,7 +72,7 @@ const updateFields = {
  * The server update body of a user (all optional). `password_hash` is not offered: the SDK sends
  * passwords, never hashes.
  */
-export const ServerUserUpdate = Schema.Struct({
+export const ServerUserUpdate = wireStruct({
   ...updateFields,
   selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
   /** Only `false`: upgrades an anonymous user. */
@@ -83,7 +83,7 @@ export const ServerUserUpdate = Schema.Struct({
 export type ServerUserUpdate = typeof ServerUserUpdate.Type
 
 /** The server create body: the update body without `selected_team_id`, plus OAuth links and `is_anonymous`. */
-export const ServerUserCreate = Schema.Struct({
+export const ServerUserCreate = wireStruct({
   ...updateFields,
   oauthProviders: optionalField("oauth_providers", Schema.Array(OAuthProviderLink)),
   isAnonymous: optionalField("is_anonymous", Schema.Boolean)
@@ -93,7 +93,7 @@ export const ServerUserCreate = Schema.Struct({
 export type ServerUserCreate = typeof ServerUserCreate.Type
 
 /** Query of `GET /users` (domain names; wire names snake_case, booleans as `"true"`/`"false"`). */
-export const ListQuery = Schema.Struct({
+export const ListQuery = wireStruct({
   limit: optionalField("limit", QueryPositiveInt),
   cursor: optionalField("cursor", Uuid),
   orderBy: optionalField("order_by", Schema.Literal("signed_up_at")),
@@ -106,10 +106,10 @@ export const ListQuery = Schema.Struct({
 })
 
 /** One page of `GET /users`, wire shape decoded. */
-export const UserPage = Schema.Struct({
+export const UserPage = wireStruct({
   items: Schema.Array(ServerUser),
   isPaginated: field("is_paginated", Schema.Literal(true)),
-  pagination: Schema.Struct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) })
+  pagination: wireStruct({ nextCursor: field("next_cursor", Schema.NullOr(Schema.String)) })
 })
 
 /** One page of `GET /users`. */

@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, PasswordTooLong, PasswordTooShort, TeamMembershipNotFound, UserEmailAlreadyExists } from "../../core/KnownErrors.js"
-import { Json, optionalField, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { Json, optionalField, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 import { CurrentUser } from "../User.js"
 
 /** `GET /users/me` (client access). */
@@ -23,8 +23,8 @@ export const getCurrentEndpoint = Endpoint.make({
 })
 
 /** Fields the signed-in user may change (client access). */
-export const CurrentUserUpdate = Schema.Struct({
-  displayName: optionalField("display_name", Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
+export const CurrentUserUpdate = wireStruct({
+  displayName: optionalField("display_name", Schema.NullOr(Schema.String.check(Schema.isMaxLength(256)))),
   clientMetadata: optionalField("client_metadata", Json),
   selectedTeamId: optionalField("selected_team_id", Schema.NullOr(Uuid)),
   profileImageUrl: optionalField("profile_image_url", Schema.NullOr(Schema.String)),
