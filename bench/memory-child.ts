@@ -7,8 +7,8 @@
  * the floor of a client context: `FetchHttpClient.layer` alone, built the same way and as a
  * `ManagedRuntime` (what any Effect app over `fetch` holds at least). Prints one JSON line. `runs` (argv[4]) repeats the session measurement for a min / median.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as RetryPolicy from "../src/core/RetryPolicy.js"
 import * as StackClient from "../src/core/StackClient.js"
 import * as StackConfig from "../src/core/StackConfig.js"
@@ -48,7 +48,7 @@ const transport = await Effect.runPromise(
  * V8's liveness analysis nor a later reassignment lets the collector take them early (the old
  * bench read the heap after the last use of its arrays, so the sessions were already garbage).
  */
-const held: { sessions: Array<unknown>; scopes: Array<Scope.CloseableScope> } = { sessions: [], scopes: [] }
+const held: { sessions: Array<unknown>; scopes: Array<Scope.Closeable> } = { sessions: [], scopes: [] }
 ;(globalThis as { __benchHeld?: unknown }).__benchHeld = held
 
 const measureSessions = async (sessions: number) => {
@@ -60,7 +60,7 @@ const measureSessions = async (sessions: number) => {
       Session.make.pipe(
         Effect.provideService(TokenStore.TokenStore, store),
         Effect.provideService(StackClient.StackClient, transport),
-        Scope.extend(scope)
+        Scope.provide(scope)
       )
     )
     held.scopes.push(scope)
@@ -128,7 +128,7 @@ const measureFloorLayer = (clients: number) => measureContexts(clients, buildLay
 const measureFloorRuntime = (clients: number) =>
   measureContexts(clients, async () => {
     const runtime = ManagedRuntime.make(FetchHttpClient.layer)
-    await runtime.runtime()
+    await runtime.context()
     return { value: runtime, close: () => runtime.dispose() }
   })
 

@@ -492,7 +492,7 @@ if (cs.effect !== undefined) {
   rows.push([
     `  Effect floor: import of the ${
       cold.effectModules?.length ?? "?"
-    } effect / @effect/platform modules our entry imports; wall, files; ratio over the empty node`,
+    } effect modules our entry imports; wall, files; ratio over the empty node`,
     ms(cs.effect.wallMs.median),
     cs.official === undefined ? "—" : ms(cs.official.wallMs.median),
     `${String(cs.effect.filesOpened ?? "—")} files`,

@@ -1,7 +1,7 @@
 /**
  * The package build: the JavaScript of each public entry (package.json `exports` and `bin`)
  * bundled by esbuild at the path the entry points to, code-split so that entries share chunks
- * (one module, one instance: a `Context.Tag` used by `.` and `./react` is the same object), every
+ * (one module, one instance: a `Context.Service` used by `.` and `./react` is the same object), every
  * dependency, peer dependency and `node:` module left external; the pure annotations of
  * `scripts/pure.ts` added to the output; the declarations from `tsc` (`emitDeclarationOnly`) at
  * the paths `tsc` gives them, so the types do not change. The command refuses to build when the

@@ -3,11 +3,10 @@
  * Smoke test of the built package on the runtime users have: the package keeps `engines.node >=20`
  * while development and the test suite run on the Node 22 the repository installs for itself (the
  * `node` devDependency). This packs `dist` as published (`npm pack`; run `npm run build` first:
- * `npm run smoke` does both), installs the tarball into a fresh temporary folder with its peers
- * (`effect` and `@effect/platform` at the ranges of package.json's devDependencies, from the
- * registry), starts the packed emulator (`npx stack-auth-emulator --port 0`, its JSON line gives the
- * URL and the demo keys) and runs the README's Quick start program on the system Node, expecting
- * `signed in as demo@example.com`.
+ * `npm run smoke` does both), installs the tarball into a fresh temporary folder with its peer
+ * (`effect`, at the range of package.json's devDependencies, from the registry), starts the packed
+ * emulator (`npx stack-auth-emulator --port 0`, its JSON line gives the URL and the demo keys) and
+ * runs the README's Quick start program on the system Node, expecting `signed in as demo@example.com`.
  *
  * The Node under test is `$SMOKE_NODE`, else `/usr/bin/node` (the system Node, 20 on CI), else the
  * Node running this script; its directory goes first on the PATH of every step (npm, npx, the
@@ -78,7 +77,7 @@ const main = async () => {
     fail("no built package in dist/: run `npm run build` first (or `npm run smoke`)")
   }
   const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
-  const peers = ["effect", "@effect/platform"].map((name) => `${name}@${manifest.devDependencies[name]}`)
+  const peers = ["effect"].map((name) => `${name}@${manifest.devDependencies[name]}`)
 
   const folder = mkdtempSync(join(tmpdir(), "stack-auth-effect-smoke-"))
   let emulator

@@ -4,7 +4,7 @@
  * run under callgrind). argv: side (`raw` | `floor` | `ours` | `official`), config file, measured
  * calls, warm-up calls. Each call asks for "the user behind these tokens", server side, with the
  * next session's tokens, sending the headers this SDK sends; the answer is checked. `floor` is the
- * smallest Effect program doing the same job: `@effect/platform`'s `FetchHttpClient`, one `GET`,
+ * smallest Effect program doing the same job: effect's `FetchHttpClient`, one `GET`,
  * the body decoded with the same `ServerUser` schema. Prints one JSON line: CPU time (user + system) and wall
  * time of the measured calls.
  */

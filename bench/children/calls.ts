@@ -5,10 +5,10 @@
  * (`ServerUsers.fromRequest`) and the official `StackServerApp.getUser`. Raw and floor send the
  * headers this SDK sends; every answer is checked.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, ManagedRuntime, Schema } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { ServerUser } from "../../src/users/User.js"
 import { officialServerApp, ourServerRuntime, serverHeaders } from "./project.js"
@@ -39,7 +39,7 @@ export const makeCall = async (side: string, config: Config): Promise<(i: number
   }
   if (side === "floor") {
     const runtime = ManagedRuntime.make(FetchHttpClient.layer)
-    const decode = Schema.decodeUnknown(ServerUser)
+    const decode = Schema.decodeUnknownEffect(ServerUser)
     const url = `${config.baseUrl}/api/v1/users/me`
     const get = (i: number) =>
       Effect.flatMap(

@@ -16,7 +16,7 @@ const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations:
 seedUsers(emulator, seed)
 const { counting, counts } = countingEmulator(emulator)
 const scope = await Effect.runPromise(Scope.make())
-const server = await Effect.runPromise(Scope.extend(serve({ emulator: counting, host: "127.0.0.1" }), scope))
+const server = await Effect.runPromise(Scope.provide(serve({ emulator: counting, host: "127.0.0.1" }), scope))
 const control = createServer((request, response) => {
   if (request.method === "POST" && request.url === "/reset") counts.clear()
   response.writeHead(200, { "content-type": "application/json" })

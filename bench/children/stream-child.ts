@@ -10,11 +10,11 @@
  * - official: `StackServerApp.listUsers({ limit, cursor })` page by page.
  * Prints one JSON line: users per walk and CPU time (user + system) of the measured walks.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, ManagedRuntime, Schema, Stream } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { readFileSync } from "node:fs"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { UserPage } from "../../src/users/internal/serverUsers.js"
@@ -97,7 +97,7 @@ const makeWalk = async (): Promise<() => Promise<number>> => {
   }
   if (side === "floor") {
     const runtime = ManagedRuntime.make(FetchHttpClient.layer)
-    const decode = Schema.decodeUnknown(UserPage)
+    const decode = Schema.decodeUnknownEffect(UserPage)
     const walk = Effect.gen(function* () {
       const client = yield* HttpClient.HttpClient
       let cursor: string | null = null
@@ -106,7 +106,7 @@ const makeWalk = async (): Promise<() => Promise<number>> => {
         const response: HttpClientResponse.HttpClientResponse = yield* client.execute(
           HttpClientRequest.setHeaders(HttpClientRequest.get(pageUrl(cursor)), headers)
         )
-        const page: UserPage = yield* Effect.flatMap(response.json, decode)
+        const page: (typeof UserPage)["Type"] = yield* Effect.flatMap(response.json, decode)
         count += page.items.length
         cursor = page.pagination.nextCursor
       } while (cursor !== null)

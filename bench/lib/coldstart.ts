@@ -1,7 +1,7 @@
 /**
  * Cold start (issue 14): `import` of the package's main entry in a fresh Node process, this SDK vs
  * the official `@stackframe/js`, with `node` importing nothing as the floor, and the Effect floor:
- * an `import` of just the `effect` and `@effect/platform` modules this SDK's main entry imports
+ * an `import` of just the `effect` modules (HTTP client included) this SDK's main entry imports
  * (what any SDK built on them opens at least). This SDK is built as `npm run build` ships it (the
  * same function, `bundlePackage` of `scripts/build.ts`: each entry bundled, chunks shared, packages
  * external; without types) into the bench's build folder; the official SDK is imported from
@@ -39,7 +39,7 @@ export interface ColdStartResult {
   readonly importTimeRatio: number | null
   /** (Effect modules alone − floor) ÷ (official − floor), medians: the lowest ratio an Effect SDK can reach. */
   readonly effectFloorRatio: number | null
-  /** The `effect` / `@effect/platform` modules the Effect floor imports. */
+  /** The `effect` modules the Effect floor imports. */
   readonly effectModules: ReadonlyArray<string>
   readonly loadAverage: { readonly start: number; readonly end: number }
 }
@@ -52,7 +52,7 @@ export const buildOursForImport = async (work: string): Promise<string> => {
 }
 
 /**
- * The `effect` and `@effect/platform` modules (bare specifiers) reached from this SDK's main
+ * The `effect` modules (bare specifiers, `effect/http/*` included) reached from this SDK's main
  * entry, read from esbuild's metafile of a bundle that keeps every package external.
  */
 export const effectModulesOfEntry = async (): Promise<ReadonlyArray<string>> => {
@@ -71,7 +71,7 @@ export const effectModulesOfEntry = async (): Promise<ReadonlyArray<string>> => 
   const modules = new Set<string>()
   for (const input of Object.values(result.metafile.inputs)) {
     for (const imported of input.imports) {
-      if (imported.external && /^(effect|@effect\/platform)(\/|$)/.test(imported.path)) modules.add(imported.path)
+      if (imported.external && /^effect(\/|$)/.test(imported.path)) modules.add(imported.path)
     }
   }
   return [...modules].sort()

@@ -54,7 +54,7 @@ export const startBenchServer = async (options: EmulatorOptions = {}): Promise<B
   const emulator = await Effect.runPromise(Emulator.make({ passwordHashIterations: 1000, ...options }))
   const { counting, counts } = countingEmulator(emulator)
   const scope = await Effect.runPromise(Scope.make())
-  const server = await Effect.runPromise(Scope.extend(serve({ emulator: counting, host: "127.0.0.1" }), scope))
+  const server = await Effect.runPromise(Scope.provide(serve({ emulator: counting, host: "127.0.0.1" }), scope))
   return {
     server,
     emulator,

@@ -5,7 +5,7 @@
  * emulator), so the figure is the client's own cost, not the emulator's:
  * - raw `fetch`: `GET /users/me` with the headers this SDK sends, `JSON.parse` (the floor of any client);
  * - Effect floor: the smallest Effect program doing the same job (`FetchHttpClient`, one `GET`, the
- *   body decoded with the same `ServerUser` schema): what any client on `@effect/platform` pays;
+ *   body decoded with the same `ServerUser` schema): what any client on effect's HTTP client pays;
  * - this SDK: `ServerUsers.fromRequest` (the `x-stack-auth` header; a session per call);
  * - official: `StackServerApp.getUser({ tokenStore: { accessToken, refreshToken } })`.
  * Each contender runs in a fresh child process per run (`bench/children/call-child.ts`, bundled),

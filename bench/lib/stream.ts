@@ -102,7 +102,7 @@ export const runStream = async (
         (sample) =>
           runtime.runPromise(
             ServerUsers.stream({ limit: pageSize }).pipe(
-              Stream.mapChunks((chunk) => {
+              Stream.mapArray((chunk) => {
                 sample()
                 return chunk
               }),

@@ -6,40 +6,48 @@
  * `Schedule`. No cache, no session rules, no typed known errors: what any Effect client of the
  * service would need at least. Shared by the floor entries (b) and (c).
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 
-/** A wire field under another name. */
-export const field = <S extends Schema.Schema.All>(key: string, schema: S) => Schema.propertySignature(schema).pipe(Schema.fromKey(key))
-
-/** The user as `/users/me` answers it. */
+/** The user as `/users/me` answers it (wire names renamed by `Schema.encodeKeys`). */
 export const User = Schema.Struct({
   id: Schema.String,
-  displayName: field("display_name", Schema.NullOr(Schema.String)),
-  primaryEmail: field("primary_email", Schema.NullOr(Schema.String)),
-  primaryEmailVerified: field("primary_email_verified", Schema.Boolean),
-  profileImageUrl: field("profile_image_url", Schema.NullOr(Schema.String)),
-  signedUpAt: field("signed_up_at_millis", Schema.DateFromNumber),
-  hasPassword: field("has_password", Schema.Boolean),
-  selectedTeamId: field("selected_team_id", Schema.NullOr(Schema.String)),
-  isAnonymous: field("is_anonymous", Schema.Boolean)
-})
+  displayName: Schema.NullOr(Schema.String),
+  primaryEmail: Schema.NullOr(Schema.String),
+  primaryEmailVerified: Schema.Boolean,
+  profileImageUrl: Schema.NullOr(Schema.String),
+  signedUpAt: Schema.DateFromMillis,
+  hasPassword: Schema.Boolean,
+  selectedTeamId: Schema.NullOr(Schema.String),
+  isAnonymous: Schema.Boolean
+}).pipe(
+  Schema.encodeKeys({
+    displayName: "display_name",
+    primaryEmail: "primary_email",
+    primaryEmailVerified: "primary_email_verified",
+    profileImageUrl: "profile_image_url",
+    signedUpAt: "signed_up_at_millis",
+    hasPassword: "has_password",
+    selectedTeamId: "selected_team_id",
+    isAnonymous: "is_anonymous"
+  })
+)
 
-const Refreshed = Schema.Struct({ accessToken: field("access_token", Schema.String) })
+const Refreshed = Schema.Struct({ accessToken: Schema.String }).pipe(Schema.encodeKeys({ accessToken: "access_token" }))
 
 const baseUrl = "https://api.stack-auth.com/api/v1"
 const projectId = "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f"
 
 /** The tokens, in a `Ref`. */
-export const tokens = Ref.unsafeMake<{ readonly access: Option.Option<string>; readonly refresh: Option.Option<string> }>({
+export const tokens = Ref.makeUnsafe<{ readonly access: Option.Option<string>; readonly refresh: Option.Option<string> }>({
   access: Option.none(),
   refresh: Option.none()
 })
@@ -58,8 +66,8 @@ export const send = (request: HttpClientRequest.HttpClientRequest) =>
       }),
       Option.isSome(current.access) ? HttpClientRequest.setHeader("x-stack-access-token", current.access.value) : (r) => r
     )
-    return yield* client.execute(withHeaders).pipe(Effect.retry(Schedule.exponential("200 millis").pipe(Schedule.intersect(Schedule.recurs(3)))))
-  }).pipe(Effect.scoped)
+    return yield* client.execute(withHeaders).pipe(Effect.retry({ schedule: Schedule.exponential("200 millis"), times: 3 }))
+  })
 
 const refresh = Effect.gen(function* () {
   const current = yield* Ref.get(tokens)
@@ -73,7 +81,7 @@ const refresh = Effect.gen(function* () {
 })
 
 /** A read decoded with `schema`, refreshed once on 401. */
-export const read = <A, I>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Schema<A, I>) =>
+export const read = <A, I>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, I>) =>
   Effect.gen(function* () {
     let response = yield* send(request)
     if (response.status === 401 && (yield* refresh)) response = yield* send(request)
