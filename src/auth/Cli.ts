@@ -69,7 +69,7 @@ export const poll = Effect.fn("Cli.poll")(function* (pollingCode: Redacted.Redac
 /** How {@link waitForLogin} polls. */
 export interface PollOptions {
   /** Time between polls (default 2000 ms). */
-  readonly interval?: Duration.DurationInput
+  readonly interval?: Duration.Input
   /** Polls in all before giving up (default: no limit; the attempt's expiry ends it). */
   readonly maxAttempts?: number
   /** A schedule of your own (replaces `interval` and `maxAttempts`). */
@@ -110,25 +110,22 @@ export const waitForLogin = Effect.fn("Cli.waitForLogin")(function* (
       ...(options.interval !== undefined ? { interval: options.interval } : {}),
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {})
     })
-  const driver = yield* Schedule.driver(schedule)
-  while (true) {
-    const answer = yield* poll(pollingCode)
-    switch (answer.status) {
-      case "success": {
-        if (answer.refreshToken === undefined) return yield* Effect.fail(CliAuthError.make({}))
-        yield* storeRefreshToken(answer.refreshToken)
-        return { refreshToken: answer.refreshToken }
-      }
-      case "waiting":
-        yield* driver.next(undefined).pipe(Effect.catchAll(() => Effect.fail(timedOut())))
-        break
-      case "expired":
-        return yield* Effect.fail(CliAuthExpiredError.make({}))
-      case "used":
-        return yield* Effect.fail(CliAuthUsedError.make({}))
-      default:
-        return yield* Effect.fail(CliAuthError.make({}))
+  // polls while the answer is `waiting`; the last answer is still `waiting` when the schedule ended
+  const answer = yield* poll(pollingCode).pipe(Effect.repeat({ schedule, while: (answer) => answer.status === "waiting" }))
+  switch (answer.status) {
+    case "success": {
+      if (answer.refreshToken === undefined) return yield* Effect.fail(CliAuthError.make({}))
+      yield* storeRefreshToken(answer.refreshToken)
+      return { refreshToken: answer.refreshToken }
     }
+    case "waiting":
+      return yield* Effect.fail(timedOut())
+    case "expired":
+      return yield* Effect.fail(CliAuthExpiredError.make({}))
+    case "used":
+      return yield* Effect.fail(CliAuthUsedError.make({}))
+    default:
+      return yield* Effect.fail(CliAuthError.make({}))
   }
 })
 

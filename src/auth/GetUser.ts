@@ -123,8 +123,8 @@ export const methodNavigation: NavigationShape = {
  * The navigation service; defaults to {@link methodNavigation} (the app's `RedirectMethod`), so
  * it never appears in requirements.
  */
-export class Navigation extends Context.Reference<Navigation>()("stack-auth-effect/Navigation", {
-  defaultValue: (): NavigationShape => methodNavigation
+export class Navigation extends Context.Reference<NavigationShape>("stack-auth-effect/Navigation", {
+  defaultValue: () => methodNavigation
 }) {}
 
 /** The `or` policies. */
@@ -147,8 +147,8 @@ export type GetUserSuccess<O extends Or, U = CurrentUser> = [O] extends ["return
   : [O] extends ["throw" | "redirect" | "anonymous"] ? U
   : Option.Option<U> | U
 
-type ReadErrors = Effect.Effect.Error<ReturnType<typeof Users.getCurrent>>
-type SignUpErrors = Effect.Effect.Error<ReturnType<typeof Anonymous.signUp>>
+type ReadErrors = Effect.Error<ReturnType<typeof Users.getCurrent>>
+type SignUpErrors = Effect.Error<ReturnType<typeof Anonymous.signUp>>
 
 /** The errors of {@link getUser} for a policy (`ReadError`: those of the read of the user, `Users.getCurrent`'s for the client). */
 export type GetUserError<O extends Or, ReadError = ReadErrors> =
@@ -158,10 +158,10 @@ export type GetUserError<O extends Or, ReadError = ReadErrors> =
   | (O extends "anonymous" ? SignUpErrors | UserNotSignedIn : never)
 
 /** The services {@link getUser} needs. */
-export type GetUserRequirements = Effect.Effect.Context<ReturnType<typeof Users.getCurrent>>
+export type GetUserRequirements = Effect.Services<ReturnType<typeof Users.getCurrent>>
 
 /** The services the `"anonymous"` policy's sign-up needs (`POST /auth/anonymous/sign-up`). */
-export type SignUpRequirements = Effect.Effect.Context<ReturnType<typeof Anonymous.signUp>>
+export type SignUpRequirements = Effect.Services<ReturnType<typeof Anonymous.signUp>>
 
 /** What the `or` policies read of a user. */
 export interface PolicyUser {

@@ -107,10 +107,10 @@ export interface MfaSignedIn {
 }
 
 /** The errors of {@link MfaChallenge.submit}. */
-export type SubmitError = Effect.Effect.Error<ReturnType<typeof signIn>>
+export type SubmitError = Effect.Error<ReturnType<typeof signIn>>
 
 /** The services of {@link MfaChallenge.submit}. */
-export type SubmitRequirements = Effect.Effect.Context<ReturnType<typeof signIn>>
+export type SubmitRequirements = Effect.Services<ReturnType<typeof signIn>>
 
 /**
  * A sign-in waiting for its second factor: made from the `MultiFactorAuthenticationRequired` of a
@@ -213,7 +213,7 @@ export const browserPrompt: MfaPromptShape = {
     const target = globalThis as { readonly window?: { readonly prompt?: (message: string) => string | null } }
     const prompt = target.window?.prompt
     if (typeof prompt !== "function") return Option.none<string>()
-    return Option.fromNullable(prompt.call(target.window, promptMessage))
+    return Option.fromNullishOr(prompt.call(target.window, promptMessage))
   })
 }
 
@@ -221,8 +221,8 @@ export const browserPrompt: MfaPromptShape = {
  * The prompt service: {@link browserPrompt} unless the app provides its own (a modal dialog, a
  * terminal question): `Effect.provideService(MfaPrompt, { ask })`.
  */
-export class MfaPrompt extends Context.Reference<MfaPrompt>()("stack-auth-effect/MfaPrompt", {
-  defaultValue: (): MfaPromptShape => browserPrompt
+export class MfaPrompt extends Context.Reference<MfaPromptShape>("stack-auth-effect/MfaPrompt", {
+  defaultValue: () => browserPrompt
 }) {}
 
 /**

@@ -35,9 +35,9 @@
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../core/Endpoint.js"
 import { defaultPaths, HandlerUrls } from "../core/HandlerUrls.js"
@@ -168,7 +168,7 @@ export type CallbackKnownError = InstanceType<(typeof callbackKnownErrorClasses)
 /** The `details` of a callback URL: JSON nested at most `maxJsonDepth` levels, else `{}`. */
 const parseDetails = (text: string | null): unknown => {
   if (text === null || text === "") return {}
-  return Either.getOrElse(parseJsonBounded(text), () => ({}))
+  return Result.getOrElse(parseJsonBounded(text), () => ({}))
 }
 
 /** Rebuilds the error carried by a callback URL's `errorCode`/`message`/`details` (or a bare `error`). */
@@ -432,26 +432,26 @@ export const handleCallback = Effect.fn("OAuth.handleCallback")(function* (input
       clientSecret: Option.getOrElse(client.config.publishableClientKey, () => Redacted.make(publicClientSentinel))
     }
   }).pipe(
-    Effect.map(Either.right),
-    Effect.catchAll(
-      (error): Effect.Effect<Either.Either<never, MultiFactorAuthenticationRequired>, MultiFactorAuthenticationRequired | OAuthCallbackError> =>
+    Effect.map(Result.succeed),
+    Effect.catch(
+      (error): Effect.Effect<Result.Result<never, MultiFactorAuthenticationRequired>, MultiFactorAuthenticationRequired | OAuthCallbackError> =>
         error instanceof MultiFactorAuthenticationRequired
-          ? options.mfa === "prompt" ? Effect.succeed(Either.left(error)) : Effect.fail(error)
+          ? options.mfa === "prompt" ? Effect.succeed(Result.fail(error)) : Effect.fail(error)
           : Effect.fail(OAuthCallbackError.make(error))
     )
   )
   let isNewUser: boolean
   let afterCallbackRedirectUrl: string | undefined = undefined
-  if (Either.isLeft(tokens)) {
+  if (Result.isFailure(tokens)) {
     // SPEC.md §4: the client prompts for the code and continues with the attempt code
     const code = yield* Effect.flatMap(Mfa.MfaPrompt, (prompt) => prompt.ask)
-    const signedIn = yield* Mfa.MfaChallenge.fromError(tokens.left).submit(Option.getOrElse(code, () => "")).pipe(
-      Effect.catchAll((error) => Effect.fail(error instanceof InvalidTotpCode ? Mfa.OAuthMfaCodeRejected.make(error) : OAuthCallbackError.make(error)))
+    const signedIn = yield* Mfa.MfaChallenge.fromError(tokens.failure).submit(Option.getOrElse(code, () => "")).pipe(
+      Effect.catch((error) => Effect.fail(error instanceof InvalidTotpCode ? Mfa.OAuthMfaCodeRejected.make(error) : OAuthCallbackError.make(error)))
     )
     isNewUser = signedIn.isNewUser
   } else {
-    const granted = tokens.right
-    yield* session.signIn({ accessToken: granted.accessToken, refreshToken: Option.fromNullable(granted.refreshToken) })
+    const granted = tokens.success
+    yield* session.signIn({ accessToken: granted.accessToken, refreshToken: Option.fromNullishOr(granted.refreshToken) })
     isNewUser = granted.isNewUser ?? false
     afterCallbackRedirectUrl = granted.afterCallbackRedirectUrl ?? undefined
   }

@@ -51,7 +51,7 @@ export interface OAuthBrowserShape {
 }
 
 /** The browser behind the OAuth flow. */
-export class OAuthBrowser extends Context.Tag("stack-auth-effect/OAuthBrowser")<OAuthBrowser, OAuthBrowserShape>() {}
+export class OAuthBrowser extends Context.Service<OAuthBrowser, OAuthBrowserShape>()("stack-auth-effect/OAuthBrowser") {}
 
 /** No `document` / `location` / `history` in this environment. */
 export class OAuthBrowserUnavailable extends Data.TaggedError("OAuthBrowserUnavailable")<{ readonly message: string }> {}

@@ -32,8 +32,8 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Encoding from "effect/Encoding"
-import * as Either from "effect/Either"
+import * as Base64Url from "effect/encoding/Base64Url"
+import * as Result from "effect/Result"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { PasskeyAuthenticationFailed, PasskeyRegistrationFailed, PasskeyWebauthnError } from "../core/KnownErrors.js"
@@ -67,8 +67,8 @@ const relyingPartyId = (hostname: string): Effect.Effect<string, PasskeyWebauthn
 
 /** A user id (base64url) must be 1 to 64 bytes (SPEC.md §5). */
 const checkUserId = (userId: string): Effect.Effect<void, PasskeyWebauthnError> => {
-  const bytes = Encoding.decodeBase64Url(userId)
-  return Either.isRight(bytes) && bytes.right.length >= 1 && bytes.right.length <= 64
+  const bytes = Base64Url.decode(userId)
+  return Result.isSuccess(bytes) && bytes.success.length >= 1 && bytes.success.length <= 64
     ? Effect.void
     : Effect.fail(
       PasskeyWebauthnError.make({ message: "User ID was not between 1 and 64 characters", code: "ERROR_INVALID_USER_ID_LENGTH" })

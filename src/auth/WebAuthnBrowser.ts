@@ -22,88 +22,73 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 
 /** Members the schemas below do not name: kept, whatever they hold. */
-const OtherMembers = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const OtherMembers = Schema.Record(Schema.String, Schema.Unknown)
+
+/** A struct of the named members that keeps every other member as it is. */
+const open = <const Fields extends Schema.Struct.Fields>(fields: Fields) => Schema.StructWithRest(Schema.Struct(fields), [OtherMembers])
 
 /** A credential named in `excludeCredentials` / `allowCredentials`. */
-export const CredentialDescriptor = Schema.Struct(
-  {
-    id: Schema.String,
-    type: Schema.Literal("public-key"),
-    transports: Schema.optional(Schema.Array(Schema.String))
-  },
-  OtherMembers
-)
+export const CredentialDescriptor = open({
+  id: Schema.String,
+  type: Schema.Literal("public-key"),
+  transports: Schema.optional(Schema.Array(Schema.String))
+})
 
 /** `options_json` of `initiate-passkey-registration`: a `PublicKeyCredentialCreationOptionsJSON`. */
-export const CreationOptions = Schema.Struct(
-  {
-    challenge: Schema.String,
-    rp: Schema.Struct({ name: Schema.String, id: Schema.optional(Schema.String) }, OtherMembers),
-    user: Schema.Struct({ id: Schema.String, name: Schema.String, displayName: Schema.String }, OtherMembers),
-    pubKeyCredParams: Schema.Array(Schema.Struct({ alg: Schema.Number, type: Schema.String }, OtherMembers)),
-    timeout: Schema.optional(Schema.Number),
-    attestation: Schema.optional(Schema.String),
-    excludeCredentials: Schema.optional(Schema.Array(CredentialDescriptor)),
-    authenticatorSelection: Schema.optional(OtherMembers),
-    extensions: Schema.optional(OtherMembers)
-  },
-  OtherMembers
-)
+export const CreationOptions = open({
+  challenge: Schema.String,
+  rp: open({ name: Schema.String, id: Schema.optional(Schema.String) }),
+  user: open({ id: Schema.String, name: Schema.String, displayName: Schema.String }),
+  pubKeyCredParams: Schema.Array(open({ alg: Schema.Number, type: Schema.String })),
+  timeout: Schema.optional(Schema.Number),
+  attestation: Schema.optional(Schema.String),
+  excludeCredentials: Schema.optional(Schema.Array(CredentialDescriptor)),
+  authenticatorSelection: Schema.optional(OtherMembers),
+  extensions: Schema.optional(OtherMembers)
+})
 
 /** Creation options in the domain (same shape as the wire). */
 export type CreationOptions = typeof CreationOptions.Type
 
 /** `options_json` of `initiate-passkey-authentication`: a `PublicKeyCredentialRequestOptionsJSON`. */
-export const RequestOptions = Schema.Struct(
-  {
-    challenge: Schema.String,
-    rpId: Schema.optional(Schema.String),
-    allowCredentials: Schema.optional(Schema.Array(CredentialDescriptor)),
-    timeout: Schema.optional(Schema.Number),
-    userVerification: Schema.optional(Schema.String)
-  },
-  OtherMembers
-)
+export const RequestOptions = open({
+  challenge: Schema.String,
+  rpId: Schema.optional(Schema.String),
+  allowCredentials: Schema.optional(Schema.Array(CredentialDescriptor)),
+  timeout: Schema.optional(Schema.Number),
+  userVerification: Schema.optional(Schema.String)
+})
 
 /** Request options in the domain (same shape as the wire). */
 export type RequestOptions = typeof RequestOptions.Type
 
 /** The `credential` of `POST /auth/passkey/register`: a `RegistrationResponseJSON`. */
-export const RegistrationCredential = Schema.Struct(
-  {
-    id: Schema.String,
-    rawId: Schema.String,
-    type: Schema.Literal("public-key"),
-    response: Schema.Struct({ clientDataJSON: Schema.String, attestationObject: Schema.String }, OtherMembers),
-    clientExtensionResults: OtherMembers,
-    authenticatorAttachment: Schema.optional(Schema.String)
-  },
-  OtherMembers
-)
+export const RegistrationCredential = open({
+  id: Schema.String,
+  rawId: Schema.String,
+  type: Schema.Literal("public-key"),
+  response: open({ clientDataJSON: Schema.String, attestationObject: Schema.String }),
+  clientExtensionResults: OtherMembers,
+  authenticatorAttachment: Schema.optional(Schema.String)
+})
 
 /** A new credential in the domain (same shape as the wire). */
 export type RegistrationCredential = typeof RegistrationCredential.Type
 
 /** The `authentication_response` of `POST /auth/passkey/sign-in`: an `AuthenticationResponseJSON`. */
-export const AuthenticationCredential = Schema.Struct(
-  {
-    id: Schema.String,
-    rawId: Schema.String,
-    type: Schema.Literal("public-key"),
-    response: Schema.Struct(
-      {
-        clientDataJSON: Schema.String,
-        authenticatorData: Schema.String,
-        signature: Schema.String,
-        userHandle: Schema.optional(Schema.String)
-      },
-      OtherMembers
-    ),
-    clientExtensionResults: OtherMembers,
-    authenticatorAttachment: Schema.optional(Schema.String)
-  },
-  OtherMembers
-)
+export const AuthenticationCredential = open({
+  id: Schema.String,
+  rawId: Schema.String,
+  type: Schema.Literal("public-key"),
+  response: open({
+    clientDataJSON: Schema.String,
+    authenticatorData: Schema.String,
+    signature: Schema.String,
+    userHandle: Schema.optional(Schema.String)
+  }),
+  clientExtensionResults: OtherMembers,
+  authenticatorAttachment: Schema.optional(Schema.String)
+})
 
 /** An assertion in the domain (same shape as the wire). */
 export type AuthenticationCredential = typeof AuthenticationCredential.Type
@@ -160,7 +145,7 @@ export interface WebAuthnBrowserService {
 }
 
 /** The browser's WebAuthn, as a service. */
-export class WebAuthnBrowser extends Context.Tag("stack-auth-effect/WebAuthnBrowser")<WebAuthnBrowser, WebAuthnBrowserService>() {}
+export class WebAuthnBrowser extends Context.Service<WebAuthnBrowser, WebAuthnBrowserService>()("stack-auth-effect/WebAuthnBrowser") {}
 
 type BrowserModule = typeof import("@simplewebauthn/browser")
 
@@ -178,8 +163,8 @@ const ceremonyError = (module: BrowserModule, error: unknown): WebAuthnCeremonyE
       cause: error
     })
 
-const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>, answer: unknown): Effect.Effect<A, WebAuthnCeremonyError> =>
-  Schema.decodeUnknown(schema)(answer).pipe(
+const decodeAnswer = <A, I>(schema: Schema.Codec<A, I>, answer: unknown): Effect.Effect<A, WebAuthnCeremonyError> =>
+  Schema.decodeUnknownEffect(schema)(answer).pipe(
     Effect.mapError(
       (cause) => new WebAuthnCeremonyError({ code: undefined, message: "The browser answered with something that is not a credential", cause })
     )

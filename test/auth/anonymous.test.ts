@@ -9,7 +9,7 @@ import * as Users from "../../src/users/Users.js"
 import { clientDevice, makeEmulator, password } from "./flowsSupport.js"
 
 describe("Anonymous", () => {
-  it.scoped("signUp creates an anonymous user with one POST (no body) and stores its tokens", () =>
+  it.effect("signUp creates an anonymous user with one POST (no body) and stores its tokens", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -34,7 +34,7 @@ describe("Anonymous", () => {
       expect(current.hasPassword).toBe(false)
     }))
 
-  it.scoped("a password sign-up of the signed-in anonymous user upgrades it in place: same id", () =>
+  it.effect("a password sign-up of the signed-in anonymous user upgrades it in place: same id", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator({ demo: { user: false } })
       const device = yield* clientDevice(emulator)
@@ -54,7 +54,7 @@ describe("Anonymous", () => {
       expect(emulator.state.projects.get(emulator.demo.projectId)!.users.size).toBe(1)
     }))
 
-  it.scoped("signUp while another user is signed in replaces the stored session with a new anonymous user", () =>
+  it.effect("signUp while another user is signed in replaces the stored session with a new anonymous user", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)

@@ -18,7 +18,7 @@ import * as Users from "../../src/users/Users.js"
 import { clientDevice, makeEmulator, password } from "./flowsSupport.js"
 
 describe("CallbackUrlRequired", () => {
-  it.scoped("sign-up without verificationCallbackUrl, HandlerUrls or a browser fails with CallbackUrlRequired before any request", () =>
+  it.effect("sign-up without verificationCallbackUrl, HandlerUrls or a browser fails with CallbackUrlRequired before any request", () =>
     Effect.gen(function* () {
       expect((globalThis as { location?: unknown }).location).toBeUndefined()
       const emulator = yield* makeEmulator()
@@ -34,7 +34,7 @@ describe("CallbackUrlRequired", () => {
       expect(emulator.outbox()).toEqual([])
     }))
 
-  it.scoped("each way out works: HandlerUrls.layer({ appUrl }) and an explicit URL send the e-mail; noVerificationCallback sends none", () =>
+  it.effect("each way out works: HandlerUrls.layer({ appUrl }) and an explicit URL send the e-mail; noVerificationCallback sends none", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const withApp = yield* clientDevice(emulator)
@@ -55,7 +55,7 @@ describe("CallbackUrlRequired", () => {
       expect(emulator.outbox({ email: "cy@example.com" })).toEqual([])
     }))
 
-  it.scoped("magic link, password reset, e-mail verification, contact-channel verification and invitations fail the same way, 0 requests each", () =>
+  it.effect("magic link, password reset, e-mail verification, contact-channel verification and invitations fail the same way, 0 requests each", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)

@@ -4,9 +4,11 @@
  * confirmation page's complete, and the anonymous-session hand-over.
  */
 import { readFileSync } from "node:fs"
-import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Layer, Option, Redacted, Schedule, TestClock } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Schedule } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import { TestClock } from "effect/testing"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Cli from "../../src/auth/Cli.js"
 import * as CliWire from "../../src/auth/internal/cli.js"
@@ -36,7 +38,7 @@ const signedInBrowser = (browser: Device<ClientServices>) =>
   on(browser, Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }))
 
 describe("Cli", () => {
-  it.scoped("initiate creates an attempt that expires in 2 hours by default", () =>
+  it.effect("initiate creates an attempt that expires in 2 hours by default", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const attempt = yield* on(cli, Cli.initiate())
@@ -49,7 +51,7 @@ describe("Cli", () => {
       expect(cli.count("POST /auth/cli")).toBe(2)
     }))
 
-  it.scoped("an expiry over 24 hours fails with InvalidArgument before sending", () =>
+  it.effect("an expiry over 24 hours fails with InvalidArgument before sending", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const error = yield* Effect.flip(on(cli, Cli.initiate({ expiresInMillis: Cli.maxExpiresInMillis + 1 })))
@@ -64,29 +66,29 @@ describe("Cli", () => {
     )
   })
 
-  it.scoped("by default polls every 2000 ms without a limit, until the attempt expires", () =>
+  it.effect("by default polls every 2000 ms without a limit, until the attempt expires", () =>
     Effect.gen(function* () {
       expect(Duration.toMillis(Schedules.cliPollInterval)).toBe(2000)
       const { cli } = yield* setup
       const attempt = yield* on(cli, Cli.initiate({ expiresInMillis: 10_000 }))
-      const fiber = yield* Effect.fork(on(cli, Cli.waitForLogin(attempt.pollingCode)))
+      const fiber = yield* Effect.forkChild(on(cli, Cli.waitForLogin(attempt.pollingCode)))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(delays).toEqual([2000, 2000, 2000, 2000, 2000])
       expect(cli.count("POST /auth/cli/poll")).toBe(6)
       expect((yield* Effect.flip(exit))._tag).toBe("CliAuthExpiredError")
     }))
 
-  it.scoped("waiting → the browser completes → success: the CLI stores the refresh token and gets an access token", () =>
+  it.effect("waiting → the browser completes → success: the CLI stores the refresh token and gets an access token", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       const { userId } = yield* signedInBrowser(browser)
       const attempt = yield* on(cli, Cli.initiate())
-      const fiber = yield* Effect.fork(on(cli, Cli.waitForLogin(attempt.pollingCode)))
+      const fiber = yield* Effect.forkChild(on(cli, Cli.waitForLogin(attempt.pollingCode)))
       expect(yield* pendingSleeps(fiber)).toEqual([2000])
       expect(cli.count("POST /auth/cli/poll")).toBe(1)
       yield* on(browser, Cli.complete(attempt.loginCode))
       yield* TestClock.adjust("2 seconds")
-      const result = yield* fiber
+      const result = yield* Fiber.join(fiber)
       expect(cli.count("POST /auth/cli/poll")).toBe(2)
       const browserTokens = yield* on(browser, Effect.flatMap(Session, (session) => session.current))
       expect(Redacted.value(result.refreshToken)).toBe(Redacted.value(Option.getOrThrow(browserTokens.refreshToken)))
@@ -96,7 +98,7 @@ describe("Cli", () => {
       expect(Option.getOrThrow(yield* on(cli, Users.getCurrent())).id).toBe(userId)
     }))
 
-  it.scoped("a completed attempt is handed out once: polling again is CliAuthUsedError", () =>
+  it.effect("a completed attempt is handed out once: polling again is CliAuthUsedError", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       yield* signedInBrowser(browser)
@@ -108,7 +110,7 @@ describe("Cli", () => {
       expect(error.message).toBe("This authentication token has already been used.")
     }))
 
-  it.scoped("an attempt past its expiry is CliAuthExpiredError", () =>
+  it.effect("an attempt past its expiry is CliAuthExpiredError", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const attempt = yield* on(cli, Cli.initiate({ expiresInMillis: 60_000 }))
@@ -118,11 +120,11 @@ describe("Cli", () => {
       expect(error.message).toBe("CLI authentication request expired. Please try again.")
     }))
 
-  it.scoped("running out of attempts is CliAuthError 'Timed out waiting for CLI authentication.'", () =>
+  it.effect("running out of attempts is CliAuthError 'Timed out waiting for CLI authentication.'", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const attempt = yield* on(cli, Cli.initiate())
-      const fiber = yield* Effect.fork(on(cli, Cli.waitForLogin(attempt.pollingCode, { maxAttempts: 3 })))
+      const fiber = yield* Effect.forkChild(on(cli, Cli.waitForLogin(attempt.pollingCode, { maxAttempts: 3 })))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(delays).toEqual([2000, 2000])
       expect(cli.count("POST /auth/cli/poll")).toBe(3)
@@ -132,26 +134,26 @@ describe("Cli", () => {
       expect(error.message).toBe("Timed out waiting for CLI authentication.")
     }))
 
-  it.scoped("the interval and the whole schedule can be replaced", () =>
+  it.effect("the interval and the whole schedule can be replaced", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const attempt = yield* on(cli, Cli.initiate())
-      const custom = yield* Effect.fork(on(cli, Cli.waitForLogin(attempt.pollingCode, { interval: "5 seconds", maxAttempts: 2 })))
+      const custom = yield* Effect.forkChild(on(cli, Cli.waitForLogin(attempt.pollingCode, { interval: "5 seconds", maxAttempts: 2 })))
       expect((yield* runAdvancingClock(custom)).delays).toEqual([5000])
-      const own = yield* Effect.fork(
-        on(cli, Cli.waitForLogin(attempt.pollingCode, { schedule: Schedule.spaced("1 second").pipe(Schedule.compose(Schedule.recurs(3))) }))
+      const own = yield* Effect.forkChild(
+        on(cli, Cli.waitForLogin(attempt.pollingCode, { schedule: Schedule.max([Schedule.spaced("1 second"), Schedule.recurs(3)]) }))
       )
       expect((yield* runAdvancingClock(own)).delays).toEqual([1000, 1000, 1000])
     }))
 
-  it.scoped("an unknown polling code is InvalidPollingCode", () =>
+  it.effect("an unknown polling code is InvalidPollingCode", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const error = yield* Effect.flip(on(cli, Cli.waitForLogin(Redacted.make("4x0t3d35qd58zcjgzjp2xary1acfdgnq82v1x2b167p0r"))))
       expect(error._tag).toBe("InvalidPollingCode")
     }))
 
-  it.scoped("an unknown poll status is CliAuthError", () =>
+  it.effect("an unknown poll status is CliAuthError", () =>
     Effect.gen(function* () {
       const http = Layer.succeed(
         HttpClient.HttpClient,
@@ -178,7 +180,7 @@ describe("Cli", () => {
     expect(sample.response.body).toBe(CliWire.invalidLoginCodeText)
   })
 
-  it.scoped("complete with an unknown or expired login code fails with the typed CliInvalidLoginCode (the service's 400 text)", () =>
+  it.effect("complete with an unknown or expired login code fails with the typed CliInvalidLoginCode (the service's 400 text)", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       yield* signedInBrowser(browser)
@@ -191,7 +193,7 @@ describe("Cli", () => {
       expect(expired._tag).toBe("CliInvalidLoginCode")
     }))
 
-  it.scoped("complete without a signed-in user fails with UserNotSignedIn before sending", () =>
+  it.effect("complete without a signed-in user fails with UserNotSignedIn before sending", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       const attempt = yield* on(cli, Cli.initiate())
@@ -200,12 +202,12 @@ describe("Cli", () => {
       expect(browser.requests).toEqual([])
     }))
 
-  it.scoped("login: initiate, hand the URL to open, wait", () =>
+  it.effect("login: initiate, hand the URL to open, wait", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       const { userId } = yield* signedInBrowser(browser)
       const opened: Array<string> = []
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         on(
           cli,
           Cli.login({ appUrl: "http://localhost:3000", open: (url) => Effect.sync(() => void opened.push(url)) })
@@ -217,11 +219,11 @@ describe("Cli", () => {
       expect(opened[0]).toBe(`http://localhost:3000/handler/cli-auth-confirm?login_code=${loginCode}`)
       yield* on(browser, Cli.complete(loginCode))
       yield* TestClock.adjust("2 seconds")
-      yield* fiber
+      yield* Fiber.join(fiber)
       expect(Option.getOrThrow(yield* on(cli, Users.getCurrent())).id).toBe(userId)
     }))
 
-  it.scoped("an anonymous CLI session: the page sees it, claims it, upgrades it, and completes with it", () =>
+  it.effect("an anonymous CLI session: the page sees it, claims it, upgrades it, and completes with it", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       const { userId: anonymousId } = yield* on(cli, Anonymous.signUp())
@@ -238,7 +240,7 @@ describe("Cli", () => {
       expect(user.isAnonymous).toBe(false)
     }))
 
-  it.scoped("without an anonymous CLI session the page sees none, and there is nothing to claim", () =>
+  it.effect("without an anonymous CLI session the page sees none, and there is nothing to claim", () =>
     Effect.gen(function* () {
       const { cli, browser } = yield* setup
       const attempt = yield* on(cli, Cli.initiate())
@@ -247,7 +249,7 @@ describe("Cli", () => {
       expect(error).toMatchObject({ _tag: "HttpError", status: 400 })
     }))
 
-  it.scoped("a refresh token that is not an anonymous session is refused at initiate (400 text)", () =>
+  it.effect("a refresh token that is not an anonymous session is refused at initiate (400 text)", () =>
     Effect.gen(function* () {
       const { cli } = yield* setup
       const error = yield* Effect.flip(on(cli, Cli.initiate({ anonRefreshToken: Redacted.make("x".repeat(45)) })))

@@ -29,9 +29,9 @@ const recorder = (currentUrl = pageUrl) => {
 /** Runs a redirecting getUser until it navigated; checks it never completes, then interrupts it. */
 const redirected = <E>(effect: Effect.Effect<unknown, E>, visited: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const fiber = yield* Effect.fork(effect)
+    const fiber = yield* Effect.forkChild(effect)
     for (let i = 0; i < 500 && visited.length === 0; i++) yield* realPause(1)
-    expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+    expect(fiber.pollUnsafe()).toBeUndefined()
     yield* Fiber.interrupt(fiber)
     return visited
   })
@@ -56,7 +56,7 @@ const signedUp = (device: Device<ClientServices>) =>
   Password.signUpWithPassword({ email: "ada@example.com", password, noVerificationCallback: true }).pipe(Effect.provide(device.context))
 
 describe("getUser", () => {
-  it.scoped("return-null (default): Option.none() when signed out, without a request; the user when signed in", () =>
+  it.effect("return-null (default): Option.none() when signed out, without a request; the user when signed in", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -68,7 +68,7 @@ describe("getUser", () => {
       expect(Option.getOrThrow(user).id).toBe(userId)
     }))
 
-  it.scoped("throw: UserNotSignedIn when signed out; the user when signed in", () =>
+  it.effect("throw: UserNotSignedIn when signed out; the user when signed in", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -78,7 +78,7 @@ describe("getUser", () => {
       expect((yield* getUser({ or: "throw" }).pipe(Effect.provide(device.context))).id).toBe(userId)
     }))
 
-  it.scoped("anonymous users count as signed out unless an anonymous option allows them", () =>
+  it.effect("anonymous users count as signed out unless an anonymous option allows them", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -92,7 +92,7 @@ describe("getUser", () => {
       expect(device.count("POST /auth/anonymous/sign-up")).toBe(1)
     }))
 
-  it.scoped("anonymous-if-exists returns Option.none() when nobody is signed in, without signing up", () =>
+  it.effect("anonymous-if-exists returns Option.none() when nobody is signed in, without signing up", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -100,7 +100,7 @@ describe("getUser", () => {
       expect(device.requests).toEqual([])
     }))
 
-  it.scoped("anonymous: signs up an anonymous user when signed out, stores it and returns it", () =>
+  it.effect("anonymous: signs up an anonymous user when signed out, stores it and returns it", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -112,7 +112,7 @@ describe("getUser", () => {
       expect(device.count("POST /auth/anonymous/sign-up")).toBe(1)
     }))
 
-  it.scoped("anonymous returns a signed-in regular user as it is", () =>
+  it.effect("anonymous returns a signed-in regular user as it is", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -123,7 +123,7 @@ describe("getUser", () => {
       expect(device.count("POST /auth/anonymous/sign-up")).toBe(0)
     }))
 
-  it.scoped("restricted users count as signed out unless includeRestricted", () =>
+  it.effect("restricted users count as signed out unless includeRestricted", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -134,7 +134,7 @@ describe("getUser", () => {
       expect(Option.getOrThrow(included).isRestricted).toBe(true)
     }))
 
-  it.scoped("redirect: replaces the page with the sign-in page, after_auth_return_to = the current URL, and never completes", () =>
+  it.effect("redirect: replaces the page with the sign-in page, after_auth_return_to = the current URL, and never completes", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -149,7 +149,7 @@ describe("getUser", () => {
       expect(new URL(urls[0]!).searchParams.get("after_auth_return_to")).toBe(pageUrl)
     }))
 
-  it.scoped("redirect uses the HandlerUrls sign-in page, and the signInPath option over it", () =>
+  it.effect("redirect uses the HandlerUrls sign-in page, and the signInPath option over it", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -175,7 +175,7 @@ describe("getUser", () => {
       expect(new URL(second.visited[0]!).pathname).toBe("/auth/enter")
     }))
 
-  it.scoped("redirect sends an anonymous user to sign-in and a restricted user to onboarding", () =>
+  it.effect("redirect sends an anonymous user to sign-in and a restricted user to onboarding", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const anonymous = yield* clientDevice(emulator)
@@ -198,7 +198,7 @@ describe("getUser", () => {
       expect(new URL(toOnboarding.visited[0]!).pathname).toBe("/handler/onboarding")
     }))
 
-  it.scoped("redirect returns a signed-in user without navigating", () =>
+  it.effect("redirect returns a signed-in user without navigating", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -209,7 +209,7 @@ describe("getUser", () => {
       expect(visited).toEqual([])
     }))
 
-  it.scoped("redirect outside a browser without a Navigation service fails with NavigationUnavailable", () =>
+  it.effect("redirect outside a browser without a Navigation service fails with NavigationUnavailable", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)

@@ -4,7 +4,8 @@
  * finishing it with real codes from `Totp` (time from TestClock).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Redacted, TestClock } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
@@ -51,7 +52,7 @@ const setup = Effect.gen(function* () {
 const stored = (device: Device<ClientServices>) => Effect.flatMap(Session, (session) => session.current).pipe(Effect.provide(device.context))
 
 describe("Mfa (TOTP)", () => {
-  it.scoped("enableTotp stores a random 20-byte secret with PATCH /users/me and returns it with an otpauth URI", () =>
+  it.effect("enableTotp stores a random 20-byte secret with PATCH /users/me and returns it with an otpauth URI", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator({ demo: { user: false } })
       const device = yield* clientDevice(emulator)
@@ -71,7 +72,7 @@ describe("Mfa (TOTP)", () => {
       expect(device.count("PATCH /users/me")).toBe(1)
     }))
 
-  it.scoped("enableTotp takes the issuer and account name shown by the app", () =>
+  it.effect("enableTotp takes the issuer and account name shown by the app", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -82,7 +83,7 @@ describe("Mfa (TOTP)", () => {
       expect(Redacted.value(enabled.otpauthUri)).toMatch(/^otpauth:\/\/totp\/Acme:ada\?secret=[A-Z2-7]{32}&issuer=Acme&/)
     }))
 
-  it.scoped("enableTotp without a signed-in user fails with UserNotSignedIn before sending", () =>
+  it.effect("enableTotp without a signed-in user fails with UserNotSignedIn before sending", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -91,7 +92,7 @@ describe("Mfa (TOTP)", () => {
       expect(device.requests).toEqual([])
     }))
 
-  it.scoped("a password sign-in of a TOTP user yields an attempt code (45 characters) and no tokens", () =>
+  it.effect("a password sign-in of a TOTP user yields an attempt code (45 characters) and no tokens", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -100,7 +101,7 @@ describe("Mfa (TOTP)", () => {
       expect(Option.isNone(tokens.accessToken) && Option.isNone(tokens.refreshToken)).toBe(true)
     }))
 
-  it.scoped("Mfa.signIn with the attempt code and the current TOTP stores the tokens", () =>
+  it.effect("Mfa.signIn with the attempt code and the current TOTP stores the tokens", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -112,7 +113,7 @@ describe("Mfa (TOTP)", () => {
       expect(Option.getOrThrow(user).primaryEmail).toBe(email)
     }))
 
-  it.scoped("a wrong code fails with InvalidTotpCode and does not consume the attempt; a used attempt is 409", () =>
+  it.effect("a wrong code fails with InvalidTotpCode and does not consume the attempt; a used attempt is 409", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -127,7 +128,7 @@ describe("Mfa (TOTP)", () => {
       expect((reused as { status: number }).status).toBe(409)
     }))
 
-  it.scoped("an unknown attempt code is VerificationCodeNotFound (404)", () =>
+  it.effect("an unknown attempt code is VerificationCodeNotFound (404)", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const totp = yield* Totp.generate(secret)
@@ -137,7 +138,7 @@ describe("Mfa (TOTP)", () => {
       expect(error._tag).toBe("VerificationCodeNotFound")
     }))
 
-  it.scoped("an empty code fails with InvalidTotpCode without a request", () =>
+  it.effect("an empty code fails with InvalidTotpCode without a request", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -148,7 +149,7 @@ describe("Mfa (TOTP)", () => {
       expect(device.count("POST /auth/mfa/sign-in")).toBe(0)
     }))
 
-  it.scoped("an attempt code that is not 45 characters fails with InvalidArgument without a request", () =>
+  it.effect("an attempt code that is not 45 characters fails with InvalidArgument without a request", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const error = yield* Effect.flip(Mfa.signIn({ attemptCode: "short", totp: "123456" })).pipe(Effect.provide(device.context))
@@ -156,7 +157,7 @@ describe("Mfa (TOTP)", () => {
       expect(device.count("POST /auth/mfa/sign-in")).toBe(0)
     }))
 
-  it.scoped("the attempt code expires after 5 minutes", () =>
+  it.effect("the attempt code expires after 5 minutes", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -169,7 +170,7 @@ describe("Mfa (TOTP)", () => {
       yield* Mfa.signIn({ attemptCode: stillValid, totp }).pipe(Effect.provide(device.context))
     }))
 
-  it.scoped("codes of the neighbouring 30 s steps are accepted (clock drift), two steps away are not", () =>
+  it.effect("codes of the neighbouring 30 s steps are accepted (clock drift), two steps away are not", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const now = start
@@ -188,7 +189,7 @@ describe("Mfa (TOTP)", () => {
       }
     }))
 
-  it.scoped("after 20 wrong codes the attempt code is void (VerificationCodeMaxAttemptsReached)", () =>
+  it.effect("after 20 wrong codes the attempt code is void (VerificationCodeMaxAttemptsReached)", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -202,7 +203,7 @@ describe("Mfa (TOTP)", () => {
       expect(error._tag).toBe("VerificationCodeMaxAttemptsReached")
     }))
 
-  it.scoped("disableTotp removes the second factor: the next password sign-in gets tokens directly", () =>
+  it.effect("disableTotp removes the second factor: the next password sign-in gets tokens directly", () =>
     Effect.gen(function* () {
       const { emulator, device, secret } = yield* setup
       const attemptCode = yield* firstFactor(device)
@@ -215,7 +216,7 @@ describe("Mfa (TOTP)", () => {
       expect(Option.isSome((yield* stored(device)).refreshToken)).toBe(true)
     }))
 
-  it.scoped("the emulator rejects a type other than totp with the service's SCHEMA_ERROR", () =>
+  it.effect("the emulator rejects a type other than totp with the service's SCHEMA_ERROR", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* setup
       const attemptCode = yield* firstFactor(device)

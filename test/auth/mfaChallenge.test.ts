@@ -8,7 +8,8 @@
  */
 import { inspect } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
@@ -48,7 +49,7 @@ const wrongCode = (right: string) => String((Number(right) + 500000) % 1000000).
 const signIn = Password.signInWithPassword({ email, password })
 
 describe("Mfa.continuable: the second factor as a step the UI drives", () => {
-  it.scoped("a TOTP user's sign-in stops at MfaRequired with a challenge; no tokens are stored yet", () =>
+  it.effect("a TOTP user's sign-in stops at MfaRequired with a challenge; no tokens are stored yet", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const step = yield* Mfa.continuable(signIn).pipe(Effect.provide(device.context))
@@ -57,11 +58,11 @@ describe("Mfa.continuable: the second factor as a step the UI drives", () => {
       expect(Option.isNone(user)).toBe(true)
     }))
 
-  it.scoped("a wrong code fails with InvalidTotpCode and the same challenge then finishes the sign-in with the right one", () =>
+  it.effect("a wrong code fails with InvalidTotpCode and the same challenge then finishes the sign-in with the right one", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const step = yield* Mfa.continuable(signIn).pipe(Effect.provide(device.context))
-      if (step._tag !== "MfaRequired") return yield* Effect.dieMessage("expected the MFA step")
+      if (step._tag !== "MfaRequired") return yield* Effect.die(new Error("expected the MFA step"))
       const right = yield* Totp.generate(secret)
       const wrong = yield* Effect.flip(step.challenge.submit(wrongCode(right))).pipe(Effect.provide(device.context))
       expect(wrong._tag).toBe("InvalidTotpCode")
@@ -72,7 +73,7 @@ describe("Mfa.continuable: the second factor as a step the UI drives", () => {
       expect(device.count("POST /auth/mfa/sign-in")).toBe(2)
     }))
 
-  it.scoped("a user without MFA is SignedIn at once, with the sign-in's value", () =>
+  it.effect("a user without MFA is SignedIn at once, with the sign-in's value", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(start)
       const emulator = yield* makeEmulator()
@@ -84,11 +85,11 @@ describe("Mfa.continuable: the second factor as a step the UI drives", () => {
       expect(device.count("POST /auth/mfa/sign-in")).toBe(0)
     }))
 
-  it.scoped("the challenge never shows its attempt code: JSON, text, util.inspect and its keys", () =>
+  it.effect("the challenge never shows its attempt code: JSON, text, util.inspect and its keys", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const error = yield* Effect.flip(signIn).pipe(Effect.provide(device.context))
-      if (!(error instanceof MultiFactorAuthenticationRequired)) return yield* Effect.dieMessage("expected the MFA error")
+      if (!(error instanceof MultiFactorAuthenticationRequired)) return yield* Effect.die(new Error("expected the MFA error"))
       const attemptCode = error.details.attempt_code
       const challenge = Mfa.MfaChallenge.fromError(error)
       for (
@@ -100,11 +101,11 @@ describe("Mfa.continuable: the second factor as a step the UI drives", () => {
       expect(Object.keys(challenge)).toEqual(["_tag"])
     }))
 
-  it.scoped("an empty code fails with InvalidTotpCode without a request", () =>
+  it.effect("an empty code fails with InvalidTotpCode without a request", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const step = yield* Mfa.continuable(signIn).pipe(Effect.provide(device.context))
-      if (step._tag !== "MfaRequired") return yield* Effect.dieMessage("expected the MFA step")
+      if (step._tag !== "MfaRequired") return yield* Effect.die(new Error("expected the MFA step"))
       const error = yield* Effect.flip(step.challenge.submit("  ")).pipe(Effect.provide(device.context))
       expect(error._tag).toBe("InvalidTotpCode")
       expect(device.count("POST /auth/mfa/sign-in")).toBe(0)
@@ -112,7 +113,7 @@ describe("Mfa.continuable: the second factor as a step the UI drives", () => {
 })
 
 describe("Mfa.withPrompt: the client prompts for the code (SPEC.md §4)", () => {
-  it.scoped("the prompt's code finishes the sign-in (one POST /auth/mfa/sign-in)", () =>
+  it.effect("the prompt's code finishes the sign-in (one POST /auth/mfa/sign-in)", () =>
     Effect.gen(function* () {
       const { device, secret } = yield* setup
       const code = yield* Totp.generate(secret)
@@ -124,7 +125,7 @@ describe("Mfa.withPrompt: the client prompts for the code (SPEC.md §4)", () => 
       expect(device.count("POST /auth/mfa/sign-in")).toBe(1)
     }))
 
-  it.scoped("a cancelled prompt fails with InvalidTotpCode and sends nothing", () =>
+  it.effect("a cancelled prompt fails with InvalidTotpCode and sends nothing", () =>
     Effect.gen(function* () {
       const { device } = yield* setup
       const error = yield* Effect.flip(Mfa.withPrompt(signIn)).pipe(
@@ -227,7 +228,7 @@ describe("OAuth.handleCallback with mfa: \"prompt\" (SPEC.md §4, §8)", () => {
           yield* Users.updateCurrent({ totpSecretBase64: Totp.toBase64(zeroSecret) })
           yield* Sessions.signOut()
           yield* OAuth.signInWithOAuth({ provider: "github" })
-          return yield* OAuth.handleCallback().pipe(Effect.provideService(Mfa.MfaPrompt, { ask: Effect.dieMessage("not asked") }))
+          return yield* OAuth.handleCallback().pipe(Effect.provideService(Mfa.MfaPrompt, { ask: Effect.die(new Error("not asked")) }))
         }).pipe(Effect.provide(layer))
       )
       expect(error._tag).toBe("MultiFactorAuthenticationRequired")

@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Layer, Option, Redacted, TestClock } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, Result } from "effect"
+import { TestClock } from "effect/testing"
 import * as OAuth from "../../src/auth/OAuth.js"
 import * as OAuthBrowser from "../../src/auth/OAuthBrowser.js"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
@@ -385,14 +386,14 @@ describe("ConnectedAccounts", () => {
         const byAccount = yield* ConnectedAccounts.getAccessToken({ provider: "github", accountId: "octo@example.com" })
         const missingScope = yield* ConnectedAccounts.getAccessToken({ provider: "github", scope: "admin:org" })
         const notConnected = yield* ConnectedAccounts.getAccessToken({ provider: "google" })
-        const disabled = yield* Effect.either(ConnectedAccounts.getAccessToken({ provider: "facebook" }))
+        const disabled = yield* Effect.result(ConnectedAccounts.getAccessToken({ provider: "facebook" }))
         return { token, byAccount, missingScope, notConnected, disabled }
       }).pipe(Effect.provide(layer))
       expect(Redacted.value(Option.getOrThrow(outcome.token))).toHaveLength(43)
       expect(Option.isSome(outcome.byAccount)).toBe(true)
       expect(outcome.missingScope).toEqual(Option.none())
       expect(outcome.notConnected).toEqual(Option.none())
-      expect(Either.isLeft(outcome.disabled) && outcome.disabled.left._tag).toBe("OauthProviderNotFoundOrNotEnabled")
+      expect(Result.isFailure(outcome.disabled) && outcome.disabled.failure._tag).toBe("OauthProviderNotFoundOrNotEnabled")
     }))
 
   it.effect("shared keys: OauthAccessTokenNotAvailableWithSharedOauthKeys", () =>

@@ -8,7 +8,8 @@
  * `navigator.credentials` to check how browser exceptions become ceremony codes.
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import { vi } from "vitest"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Passkeys from "../../src/auth/Passkeys.js"
@@ -96,7 +97,7 @@ const userWithPasskey = (env: Setup, email = "ada@example.com") =>
 const currentTokens = (env: Setup) => env.run(Effect.flatMap(Session, (session) => session.current))
 
 describe("Passkeys.register and Passkeys.signIn", () => {
-  it.scoped("registers a passkey, then signs in with it end to end (real WebAuthn verification)", () =>
+  it.effect("registers a passkey, then signs in with it end to end (real WebAuthn verification)", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       const { userId } = yield* signUp(env)
@@ -130,7 +131,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       ])
     }))
 
-  it.scoped("hands the browser the service's options with the placeholder rp id replaced by the host name", () =>
+  it.effect("hands the browser the service's options with the placeholder rp id replaced by the host name", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       const { userId } = yield* userWithPasskey(env)
@@ -157,7 +158,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(request.challenge).not.toBe(creation.challenge)
     }))
 
-  it.scoped("works for a trusted domain of the project (rp id = the page's host name)", () =>
+  it.effect("works for a trusted domain of the project (rp id = the page's host name)", () =>
     Effect.gen(function* () {
       const authenticator = new SoftwareAuthenticator({ hostname: "app.example.com", origin: "https://app.example.com" })
       const env = yield* setup({ authenticator, config: { domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] } })
@@ -167,7 +168,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(authenticator.requests[0]!.rpId).toBe("app.example.com")
     }))
 
-  it.scoped("re-registering replaces the user's one passkey: the old credential is no longer known", () =>
+  it.effect("re-registering replaces the user's one passkey: the old credential is no longer known", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       const { userId } = yield* signUp(env)
@@ -183,7 +184,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(yield* env.run(Passkeys.signIn())).toEqual({ userId })
     }))
 
-  it.scoped("an assertion signed with another key fails with PasskeyAuthenticationFailed", () =>
+  it.effect("an assertion signed with another key fails with PasskeyAuthenticationFailed", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* userWithPasskey(env)
@@ -197,7 +198,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(Option.isNone((yield* currentTokens(env)).accessToken)).toBe(true)
     }))
 
-  it.scoped("an unknown credential id fails with PasskeyAuthenticationFailed 'Passkey not found'", () =>
+  it.effect("an unknown credential id fails with PasskeyAuthenticationFailed 'Passkey not found'", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* userWithPasskey(env)
@@ -206,7 +207,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(error).toMatchObject({ _tag: "PasskeyAuthenticationFailed", message: "Passkey not found" })
     }))
 
-  it.scoped("a code is one-shot: the second sign-in with it fails with VerificationCodeAlreadyUsed (409)", () =>
+  it.effect("a code is one-shot: the second sign-in with it fails with VerificationCodeAlreadyUsed (409)", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       const { userId } = yield* userWithPasskey(env)
@@ -220,7 +221,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(reused).toMatchObject({ _tag: "VerificationCodeAlreadyUsed", status: 409 })
     }))
 
-  it.scoped("a code expires after 65 s: registering later fails with VerificationCodeExpired", () =>
+  it.effect("a code expires after 65 s: registering later fails with VerificationCodeExpired", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* signUp(env)
@@ -231,7 +232,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(error._tag).toBe("VerificationCodeExpired")
     }))
 
-  it.scoped("a sign-in code cannot register (codes are per purpose): VerificationCodeNotFound", () =>
+  it.effect("a sign-in code cannot register (codes are per purpose): VerificationCodeNotFound", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* signUp(env)
@@ -244,7 +245,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(error._tag).toBe("VerificationCodeNotFound")
     }))
 
-  it.scoped("a credential made for another challenge is refused with PasskeyRegistrationFailed", () =>
+  it.effect("a credential made for another challenge is refused with PasskeyRegistrationFailed", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* signUp(env)
@@ -256,7 +257,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(error.message).toContain("challenge")
     }))
 
-  it.scoped("an origin that is not a trusted domain is refused: PasskeyRegistrationFailed / PasskeyAuthenticationFailed", () =>
+  it.effect("an origin that is not a trusted domain is refused: PasskeyRegistrationFailed / PasskeyAuthenticationFailed", () =>
     Effect.gen(function* () {
       const authenticator = new SoftwareAuthenticator({ hostname: "untrusted.example.com", origin: "https://untrusted.example.com" })
       const env = yield* setup({ authenticator })
@@ -280,7 +281,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       })
     }))
 
-  it.scoped("localhost is refused when the project does not allow it", () =>
+  it.effect("localhost is refused when the project does not allow it", () =>
     Effect.gen(function* () {
       const env = yield* setup({ config: { allowLocalhost: false } })
       yield* signUp(env)
@@ -288,7 +289,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(error).toMatchObject({ _tag: "PasskeyRegistrationFailed", message: "Passkey registration failed because localhost is not allowed" })
     }))
 
-  it.scoped("a user with TOTP gets MultiFactorAuthenticationRequired; Mfa.signIn finishes the sign-in", () =>
+  it.effect("a user with TOTP gets MultiFactorAuthenticationRequired; Mfa.signIn finishes the sign-in", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       const { userId } = yield* signUp(env)
@@ -305,7 +306,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(Option.isSome((yield* currentTokens(env)).accessToken)).toBe(true)
     }))
 
-  it.scoped("a project without passkeys fails with PasskeyAuthenticationNotEnabled (both flows)", () =>
+  it.effect("a project without passkeys fails with PasskeyAuthenticationNotEnabled (both flows)", () =>
     Effect.gen(function* () {
       const env = yield* setup({ config: { passkeyEnabled: false } })
       yield* signUp(env)
@@ -318,7 +319,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       expect(env.authenticator.requests).toHaveLength(0)
     }))
 
-  it.scoped("register needs a signed-in user (UserNotSignedIn before any request)", () =>
+  it.effect("register needs a signed-in user (UserNotSignedIn before any request)", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       const error = yield* Effect.flip(env.run(Passkeys.register()))
@@ -328,7 +329,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
 })
 
 describe("client-side rules (SPEC.md §5)", () => {
-  it.scoped("an unsupported browser fails with WebAuthnNotSupported before any request", () =>
+  it.effect("an unsupported browser fails with WebAuthnNotSupported before any request", () =>
     Effect.gen(function* () {
       const env = yield* setup({ authenticator: new SoftwareAuthenticator({ supported: false }) })
       yield* signUp(env)
@@ -339,7 +340,7 @@ describe("client-side rules (SPEC.md §5)", () => {
       expect(env.requests).toEqual(["POST /auth/password/sign-up"])
     }))
 
-  it.scoped("options without the placeholder rp id fail with 'Failed to get initiation options …'", () =>
+  it.effect("options without the placeholder rp id fail with 'Failed to get initiation options …'", () =>
     Effect.gen(function* () {
       const rewrite: Rewrite = (path, body) =>
         path === "/auth/passkey/initiate-passkey-registration"
@@ -364,7 +365,7 @@ describe("client-side rules (SPEC.md §5)", () => {
       expect(env.authenticator.requests).toHaveLength(0)
     }))
 
-  it.scoped("a host name that is not localhost or a dotted domain fails with ERROR_INVALID_DOMAIN before the ceremony", () =>
+  it.effect("a host name that is not localhost or a dotted domain fails with ERROR_INVALID_DOMAIN before the ceremony", () =>
     Effect.gen(function* () {
       for (const hostname of ["127.0.0.1", "intranet", ""]) {
         const env = yield* setup({ authenticator: new SoftwareAuthenticator({ hostname }) })
@@ -383,7 +384,7 @@ describe("client-side rules (SPEC.md §5)", () => {
       }
     }))
 
-  it.scoped("a user id outside 1–64 bytes fails with ERROR_INVALID_USER_ID_LENGTH before the ceremony", () =>
+  it.effect("a user id outside 1–64 bytes fails with ERROR_INVALID_USER_ID_LENGTH before the ceremony", () =>
     Effect.gen(function* () {
       for (const userId of [toBase64Url(new Uint8Array(65).fill(1)), ""]) {
         const rewrite: Rewrite = (path, body) =>
@@ -410,7 +411,7 @@ describe("client-side rules (SPEC.md §5)", () => {
       expect(userHandle).toBe(env.authenticator.credentials[0]!.id)
     }))
 
-  it.scoped("every ceremony error code becomes PasskeyWebauthnError with details.code (registration and sign-in)", () =>
+  it.effect("every ceremony error code becomes PasskeyWebauthnError with details.code (registration and sign-in)", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* userWithPasskey(env)
@@ -429,7 +430,7 @@ describe("client-side rules (SPEC.md §5)", () => {
       }
     }))
 
-  it.scoped("an unidentified browser failure becomes the 'unknown error' PasskeyRegistrationFailed / PasskeyAuthenticationFailed", () =>
+  it.effect("an unidentified browser failure becomes the 'unknown error' PasskeyRegistrationFailed / PasskeyAuthenticationFailed", () =>
     Effect.gen(function* () {
       const env = yield* setup()
       yield* userWithPasskey(env)
@@ -462,7 +463,7 @@ describe("layerBrowser (@simplewebauthn/browser over a stubbed navigator.credent
     })
   }
 
-  it.scoped("outside a browser (Node) WebAuthn is not supported: WebAuthnNotSupported, nothing sent", () =>
+  it.effect("outside a browser (Node) WebAuthn is not supported: WebAuthnNotSupported, nothing sent", () =>
     Effect.gen(function* () {
       const env = yield* setup({ browser: WebAuthnBrowser.layerBrowser })
       yield* signUp(env)
@@ -471,7 +472,7 @@ describe("layerBrowser (@simplewebauthn/browser over a stubbed navigator.credent
       expect(env.requests).toEqual(["POST /auth/password/sign-up"])
     }))
 
-  it.scoped("browser exceptions of the registration ceremony become their WebAuthn codes", () =>
+  it.effect("browser exceptions of the registration ceremony become their WebAuthn codes", () =>
     Effect.gen(function* () {
       const env = yield* setup({ browser: WebAuthnBrowser.layerBrowser })
       yield* signUp(env)
@@ -494,7 +495,7 @@ describe("layerBrowser (@simplewebauthn/browser over a stubbed navigator.credent
       expect(unknown).toMatchObject({ _tag: "PasskeyRegistrationFailed", message: "Failed to start passkey registration due to unknown error" })
     }))
 
-  it.scoped("browser exceptions of the authentication ceremony become their WebAuthn codes", () =>
+  it.effect("browser exceptions of the authentication ceremony become their WebAuthn codes", () =>
     Effect.gen(function* () {
       const env = yield* setup({ browser: WebAuthnBrowser.layerBrowser })
       const cases: ReadonlyArray<readonly [string, string]> = [

@@ -47,7 +47,7 @@ describe("session geo information", () => {
   it.effect("a service-shaped session list decodes its last-use geo information (full, ip only, nulls, absent)", () =>
     Effect.gen(function* () {
       const raw: unknown = JSON.parse(readFileSync(new URL("../fixtures/sessions/list-with-geo.json", import.meta.url), "utf8"))
-      const list = yield* Schema.decodeUnknown(ActiveSessionList)(raw)
+      const list = yield* Schema.decodeUnknownEffect(ActiveSessionList)(raw)
       expect(list.items.map((session) => session.geoInfo)).toEqual([
         { ip: "203.0.113.7", countryCode: "CH", regionCode: "ZH", cityName: "Zürich", latitude: 47.3769, longitude: 8.5417, tzIdentifier: "Europe/Zurich" },
         { ip: "2001:db8::1" },
@@ -56,7 +56,7 @@ describe("session geo information", () => {
       ])
     }))
 
-  it.scoped("a browser's request through a proxy: the session lists its IP (first x-forwarded-for entry) and the proxy's location", () =>
+  it.effect("a browser's request through a proxy: the session lists its IP (first x-forwarded-for entry) and the proxy's location", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const tokens = yield* signUpWith(emulator, proxied)
@@ -73,7 +73,7 @@ describe("session geo information", () => {
       })
     }))
 
-  it.scoped("a direct local request (127.0.0.1, no proxy headers) and a non-browser client list no geo information", () =>
+  it.effect("a direct local request (127.0.0.1, no proxy headers) and a non-browser client list no geo information", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const direct = yield* signUpWith(emulator, { "user-agent": browser }, "direct@example.com")
@@ -86,7 +86,7 @@ describe("session geo information", () => {
       }
     }))
 
-  it.scoped("a later mint without an end user keeps the last known place; one with an end user replaces it", () =>
+  it.effect("a later mint without an end user keeps the last known place; one with an end user replaces it", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const tokens = yield* signUpWith(emulator, proxied)

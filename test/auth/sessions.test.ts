@@ -4,7 +4,8 @@
  * sessions a server creates for a user (defaults, impersonation visible only to admins).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Redacted, TestClock } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as AdminSessions from "../../src/auth/AdminSessions.js"
@@ -46,7 +47,7 @@ const twoDevices = Effect.gen(function* () {
 })
 
 describe("Sessions: the signed-in user's sessions", () => {
-  it.scoped("list returns the user's sessions, newest first, marking the current one", () =>
+  it.effect("list returns the user's sessions, newest first, marking the current one", () =>
     Effect.gen(function* () {
       const { emulator, laptop, phone, userId } = yield* twoDevices
       const sessions = yield* Sessions.list().pipe(Effect.provide(laptop.context))
@@ -65,7 +66,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect(laptop.count("GET /auth/sessions")).toBe(1)
     }))
 
-  it.scoped("revoke ends another session: its device is signed out once its access token expires", () =>
+  it.effect("revoke ends another session: its device is signed out once its access token expires", () =>
     Effect.gen(function* () {
       const { emulator, laptop, phone } = yield* twoDevices
       yield* Sessions.revoke(yield* sessionIdOf(emulator, phone)).pipe(Effect.provide(laptop.context))
@@ -76,7 +77,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect(Option.isSome(yield* Users.getCurrent().pipe(Effect.provide(laptop.context)))).toBe(true)
     }))
 
-  it.scoped("the current session cannot be revoked by id (CannotDeleteCurrentSession)", () =>
+  it.effect("the current session cannot be revoked by id (CannotDeleteCurrentSession)", () =>
     Effect.gen(function* () {
       const { emulator, laptop } = yield* twoDevices
       const error = yield* Effect.flip(Sessions.revoke(yield* sessionIdOf(emulator, laptop))).pipe(Effect.provide(laptop.context))
@@ -85,7 +86,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect((yield* Sessions.list().pipe(Effect.provide(laptop.context))).length).toBe(2)
     }))
 
-  it.scoped("an unknown session id is a 404 HttpError 'Session not found.'", () =>
+  it.effect("an unknown session id is a 404 HttpError 'Session not found.'", () =>
     Effect.gen(function* () {
       const { laptop } = yield* twoDevices
       const error = yield* Effect.flip(Sessions.revoke("00000000-0000-4000-8000-000000000000")).pipe(Effect.provide(laptop.context))
@@ -93,7 +94,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect(error).toMatchObject({ status: 404, body: "Session not found." })
     }))
 
-  it.scoped("a session of another user is not found either", () =>
+  it.effect("a session of another user is not found either", () =>
     Effect.gen(function* () {
       const { emulator, laptop } = yield* twoDevices
       const other = yield* clientDevice(emulator)
@@ -102,7 +103,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect(error).toMatchObject({ _tag: "HttpError", status: 404 })
     }))
 
-  it.scoped("a malformed session id fails with InvalidArgument before sending", () =>
+  it.effect("a malformed session id fails with InvalidArgument before sending", () =>
     Effect.gen(function* () {
       const { laptop } = yield* twoDevices
       const before = laptop.requests.length
@@ -111,7 +112,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect(laptop.requests.length).toBe(before)
     }))
 
-  it.scoped("without a signed-in user, list and revoke fail with UserNotSignedIn before sending", () =>
+  it.effect("without a signed-in user, list and revoke fail with UserNotSignedIn before sending", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
@@ -122,7 +123,7 @@ describe("Sessions: the signed-in user's sessions", () => {
       expect(device.requests).toEqual([])
     }))
 
-  it.scoped("client access cannot list another user's sessions (403 text)", () =>
+  it.effect("client access cannot list another user's sessions (403 text)", () =>
     Effect.gen(function* () {
       const { emulator, laptop } = yield* twoDevices
       const accessToken = yield* Effect.flatMap(Session, (session) => session.requestTokens).pipe(
@@ -139,7 +140,7 @@ describe("Sessions: the signed-in user's sessions", () => {
 })
 
 describe("Sessions: server-created sessions", () => {
-  it.scoped("create returns working tokens for the user, one year by default, without touching the server's own session", () =>
+  it.effect("create returns working tokens for the user, one year by default, without touching the server's own session", () =>
     Effect.gen(function* () {
       const { emulator, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
@@ -158,7 +159,7 @@ describe("Sessions: server-created sessions", () => {
       expect(Option.getOrThrow(yield* Users.getCurrent().pipe(Effect.provide(handedOver.context))).id).toBe(userId)
     }))
 
-  it.scoped("create with a lifetime: the session is listed until it expires", () =>
+  it.effect("create with a lifetime: the session is listed until it expires", () =>
     Effect.gen(function* () {
       const { emulator, laptop, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
@@ -169,7 +170,7 @@ describe("Sessions: server-created sessions", () => {
       expect((yield* Sessions.list().pipe(Effect.provide(laptop.context))).length).toBe(2)
     }))
 
-  it.scoped("impersonation sessions are listed only with admin access", () =>
+  it.effect("impersonation sessions are listed only with admin access", () =>
     Effect.gen(function* () {
       const { emulator, laptop, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
@@ -183,7 +184,7 @@ describe("Sessions: server-created sessions", () => {
       expect(asAdmin.every((session) => !session.isCurrentSession)).toBe(true)
     }))
 
-  it.scoped("ServerSessions.revoke ends a session with server access", () =>
+  it.effect("ServerSessions.revoke ends a session with server access", () =>
     Effect.gen(function* () {
       const { emulator, phone, userId } = yield* twoDevices
       const backend = yield* serverDevice(emulator)
@@ -191,7 +192,7 @@ describe("Sessions: server-created sessions", () => {
       expect((yield* ServerSessions.list(userId).pipe(Effect.provide(backend.context))).length).toBe(1)
     }))
 
-  it.scoped("create for a user id that does not exist fails with UserIdDoesNotExist", () =>
+  it.effect("create for a user id that does not exist fails with UserIdDoesNotExist", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const backend = yield* serverDevice(emulator)
@@ -201,7 +202,7 @@ describe("Sessions: server-created sessions", () => {
       expect(error).toMatchObject({ details: { user_id: missing } })
     }))
 
-  it.scoped("a lifetime over 367 days fails with InvalidArgument before sending", () =>
+  it.effect("a lifetime over 367 days fails with InvalidArgument before sending", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const backend = yield* serverDevice(emulator)

@@ -1,6 +1,7 @@
 /** TOTP (RFC 6238): the SHA-1 test vectors, the service's parameters, verification windows, encodings. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import * as Totp from "../../src/auth/Totp.js"
 
 /** RFC 6238 appendix B: the SHA-1 seed is the ASCII text "12345678901234567890". */

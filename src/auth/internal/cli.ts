@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { InvalidPollingCode } from "../../core/KnownErrors.js"
-import { field, optionalField, RedactedToken, SuccessTrue } from "../../core/Wire.js"
+import { field, optionalField, RedactedToken, SuccessTrue, wireStruct, withMessage } from "../../core/Wire.js"
 
 /** Default lifetime of an attempt: 2 hours. */
 export const defaultExpiresInMillis = 7_200_000
@@ -17,13 +17,14 @@ export const defaultExpiresInMillis = 7_200_000
 export const maxExpiresInMillis = 86_400_000
 
 /** Payload of `POST /auth/cli` (the body may be omitted: defaults). */
-export const InitiatePayload = Schema.Struct({
+export const InitiatePayload = wireStruct({
   expiresInMillis: optionalField(
     "expires_in_millis",
-    Schema.Number.pipe(
-      Schema.filter((value) => Number.isInteger(value) && value > 0 && value <= maxExpiresInMillis, {
-        message: () => `must be an integer from 1 to ${maxExpiresInMillis}`
-      })
+    Schema.Number.check(
+      withMessage(
+        (value: number) => Number.isInteger(value) && value > 0 && value <= maxExpiresInMillis,
+        `must be an integer from 1 to ${maxExpiresInMillis}`
+      )
     )
   ),
   /** The refresh token of the CLI's anonymous session, for the confirmation page to claim. */
@@ -31,12 +32,13 @@ export const InitiatePayload = Schema.Struct({
 })
 
 /** A CLI login attempt. */
-export const Attempt = Schema.Struct({
+export const Attempt = wireStruct({
   /** Secret: whoever polls with it gets the refresh token. */
   pollingCode: field("polling_code", RedactedToken),
   /** Goes into the confirmation URL. */
   loginCode: field("login_code", Schema.String),
-  expiresAt: field("expires_at", Schema.Date)
+  /** An ISO date-time on the wire. */
+  expiresAt: field("expires_at", Schema.DateFromString)
 })
 
 /** A CLI login attempt. */
@@ -55,7 +57,7 @@ export const initiateEndpoint = Endpoint.make({
 })
 
 /** The poll answer: `{status}`, with `refresh_token` on `success` (status kept open: unknown ones are `CliAuthError`). */
-export const PollAnswer = Schema.Struct({
+export const PollAnswer = wireStruct({
   status: Schema.String,
   refreshToken: optionalField("refresh_token", RedactedToken)
 })
@@ -64,7 +66,7 @@ export const PollAnswer = Schema.Struct({
 export type PollAnswer = typeof PollAnswer.Type
 
 /** Payload of `POST /auth/cli/poll`. */
-export const PollPayload = Schema.Struct({ pollingCode: field("polling_code", RedactedToken) })
+export const PollPayload = wireStruct({ pollingCode: field("polling_code", RedactedToken) })
 
 /** `POST /auth/cli/poll`: 201 with the refresh token once, else 200 with the status. */
 export const pollEndpoint = Endpoint.make({
@@ -85,7 +87,7 @@ export const completeEndpoint = Endpoint.make({
   path: "/auth/cli/complete",
   access: "client",
   session: "required",
-  payload: Schema.Struct({
+  payload: wireStruct({
     loginCode: field("login_code", Schema.String),
     mode: optionalField("mode", Schema.Literal("complete")),
     /** Required in this mode (the service answers 400 text without it). */
@@ -102,8 +104,8 @@ export const checkEndpoint = Endpoint.make({
   path: "/auth/cli/complete",
   access: "client",
   session: "optional",
-  payload: Schema.Struct({ loginCode: field("login_code", Schema.String), mode: Schema.Literal("check") }),
-  success: Schema.Struct({ cliSessionState: field("cli_session_state", Schema.Literal("anonymous", "none")) }),
+  payload: wireStruct({ loginCode: field("login_code", Schema.String), mode: Schema.Literal("check") }),
+  success: wireStruct({ cliSessionState: field("cli_session_state", Schema.Literals(["anonymous", "none"])) }),
   errors: []
 })
 
@@ -114,8 +116,8 @@ export const claimAnonymousSessionEndpoint = Endpoint.make({
   path: "/auth/cli/complete",
   access: "client",
   session: "optional",
-  payload: Schema.Struct({ loginCode: field("login_code", Schema.String), mode: Schema.Literal("claim-anon-session") }),
-  success: Schema.Struct({ accessToken: field("access_token", RedactedToken), refreshToken: field("refresh_token", RedactedToken) }),
+  payload: wireStruct({ loginCode: field("login_code", Schema.String), mode: Schema.Literal("claim-anon-session") }),
+  success: wireStruct({ accessToken: field("access_token", RedactedToken), refreshToken: field("refresh_token", RedactedToken) }),
   errors: []
 })
 

@@ -9,7 +9,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { RedirectUrlNotWhitelisted, UserAuthenticationRequired } from "../../core/KnownErrors.js"
-import { field, optionalField } from "../../core/Wire.js"
+import { field, optionalField, wireStruct } from "../../core/Wire.js"
 
 /** `POST /auth/oauth/cross-domain/authorize` → `{ redirect_url }`. */
 export const crossDomainAuthorizeEndpoint = Endpoint.make({
@@ -18,13 +18,13 @@ export const crossDomainAuthorizeEndpoint = Endpoint.make({
   path: "/auth/oauth/cross-domain/authorize",
   access: "client",
   session: "required",
-  payload: Schema.Struct({
+  payload: wireStruct({
     redirectUri: field("redirect_uri", Schema.String),
     state: Schema.String,
     codeChallenge: field("code_challenge", Schema.String),
     codeChallengeMethod: field("code_challenge_method", Schema.Literal("S256")),
     afterCallbackRedirectUrl: optionalField("after_callback_redirect_url", Schema.String)
   }),
-  success: Schema.Struct({ redirectUrl: field("redirect_url", Schema.String) }),
+  success: wireStruct({ redirectUrl: field("redirect_url", Schema.String) }),
   errors: [UserAuthenticationRequired, RedirectUrlNotWhitelisted]
 })

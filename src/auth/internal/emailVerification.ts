@@ -8,11 +8,11 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { EmailAlreadyVerified, EmailIsNotPrimaryEmail, RedirectUrlNotWhitelisted } from "../../core/KnownErrors.js"
-import { CodePayload, CodeValid, field, SuccessTrue } from "../../core/Wire.js"
+import { CodePayload, CodeValid, field, SuccessTrue, wireStruct } from "../../core/Wire.js"
 import { verificationCodeErrors } from "./passwordReset.js"
 
 /** Payload of `POST /contact-channels/send-verification-code`. */
-export const SendVerificationCodePayload = Schema.Struct({
+export const SendVerificationCodePayload = wireStruct({
   email: Schema.String,
   callbackUrl: field("callback_url", Schema.String)
 })

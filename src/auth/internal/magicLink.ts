@@ -16,16 +16,16 @@ import {
   SignUpRejected,
   UserEmailAlreadyExists
 } from "../../core/KnownErrors.js"
-import { CodePayload, CodeValid, field, optionalField } from "../../core/Wire.js"
+import { CodePayload, CodeValid, field, optionalField, wireStruct } from "../../core/Wire.js"
 import { verificationCodeErrors } from "./passwordReset.js"
 import { SignInTokens } from "./tokens.js"
 
 /** Payload of `POST /auth/otp/send-sign-in-code`. */
-export const SendSignInCodePayload = Schema.Struct({
+export const SendSignInCodePayload = wireStruct({
   email: Schema.String,
   callbackUrl: field("callback_url", Schema.String),
   botChallengeToken: optionalField("bot_challenge_token", Schema.String),
-  botChallengePhase: optionalField("bot_challenge_phase", Schema.Literal("invisible", "visible")),
+  botChallengePhase: optionalField("bot_challenge_phase", Schema.Literals(["invisible", "visible"])),
   botChallengeUnavailable: optionalField("bot_challenge_unavailable", Schema.Literal("true"))
 })
 

@@ -14,18 +14,16 @@ import {
   VerificationCodeMaxAttemptsReached,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
-import { field, VerificationCode } from "../../core/Wire.js"
+import { field, VerificationCode, wireStruct } from "../../core/Wire.js"
 import { SignInTokens } from "./tokens.js"
 
 /** `"totp"`, the only second factor; another value is a SCHEMA_ERROR with the service's wording. */
 export const FactorType = Schema.String.pipe(
-  Schema.filter((value): value is "totp" => value === "totp", {
-    message: () => "must be one of the following values: totp"
-  })
+  Schema.refine((value: string): value is "totp" => value === "totp", { message: "must be one of the following values: totp" })
 )
 
 /** Payload of `POST /auth/mfa/sign-in`. */
-export const SignInPayload = Schema.Struct({
+export const SignInPayload = wireStruct({
   /** The `attempt_code` of `MULTI_FACTOR_AUTHENTICATION_REQUIRED`. */
   attemptCode: field("code", VerificationCode),
   type: FactorType,

@@ -20,18 +20,17 @@ import {
   RedirectUrlNotWhitelisted,
   UnparsableAccessToken
 } from "../../core/KnownErrors.js"
-import { field, optionalField } from "../../core/Wire.js"
-import { OAuthTokenResponse } from "../../core/Wire.js"
+import { field, OAuthTokenResponse, optionalField, wireStruct, withMessage } from "../../core/Wire.js"
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 // ---------------------------------------------------------------------------------------------
 
 /** Query of `GET /auth/oauth/authorize/{provider_id}` (PROTOCOL.md §3.1.1); required keys first. */
-export const AuthorizeQuery = Schema.Struct({
+export const AuthorizeQuery = wireStruct({
   clientId: field("client_id", Schema.String),
   /** The publishable key, or `__stack_public_client__`. */
-  clientSecret: field("client_secret", Schema.Redacted(Schema.String)),
+  clientSecret: field("client_secret", Schema.RedactedFromValue(Schema.String)),
   /** The callback page, without `code`/`state`. */
   redirectUri: field("redirect_uri", Schema.String),
   scope: Schema.Literal("legacy"),
@@ -40,14 +39,14 @@ export const AuthorizeQuery = Schema.Struct({
   codeChallenge: field("code_challenge", Schema.String),
   codeChallengeMethod: field("code_challenge_method", Schema.Literal("S256")),
   responseType: field("response_type", Schema.Literal("code")),
-  type: optionalField("type", Schema.Literal("authenticate", "link")),
+  type: optionalField("type", Schema.Literals(["authenticate", "link"])),
   /** The current access token (required for `link`). */
-  token: optionalField("token", Schema.Redacted(Schema.String)),
+  token: optionalField("token", Schema.RedactedFromValue(Schema.String)),
   /** Space-separated extra provider scopes. */
   providerScope: optionalField("provider_scope", Schema.String),
   errorRedirectUrl: optionalField("error_redirect_url", Schema.String),
   afterCallbackRedirectUrl: optionalField("after_callback_redirect_url", Schema.String),
-  stackResponseMode: optionalField("stack_response_mode", Schema.Literal("json", "redirect"))
+  stackResponseMode: optionalField("stack_response_mode", Schema.Literals(["json", "redirect"]))
 })
 
 /** The authorize query in the domain. */
@@ -69,7 +68,7 @@ const isHttpUrl = (text: string): boolean => {
  * answer would run in the app's origin, where the token cookies are readable.
  */
 export const AuthorizeAnswer = Schema.Struct({
-  location: Schema.String.pipe(Schema.filter(isHttpUrl, { message: () => "not an absolute http(s) URL" }))
+  location: Schema.String.check(withMessage(isHttpUrl, "not an absolute http(s) URL"))
 })
 
 /** `GET /auth/oauth/authorize/{provider_id}` in JSON mode (no x-stack headers; keys in the query). */
@@ -79,7 +78,7 @@ export const authorizeEndpoint = Endpoint.make({
   path: "/auth/oauth/authorize/:provider_id",
   access: "none",
   session: "none",
-  params: Schema.Struct({ providerId: field("provider_id", Schema.String) }),
+  params: wireStruct({ providerId: field("provider_id", Schema.String) }),
   query: AuthorizeQuery,
   success: AuthorizeAnswer,
   errors: [
@@ -95,13 +94,13 @@ export const authorizeEndpoint = Endpoint.make({
 })
 
 /** The code grant's form fields (in the order the official client sends them). */
-export const AuthorizationCodeGrant = Schema.Struct({
+export const AuthorizationCodeGrant = wireStruct({
   redirectUri: field("redirect_uri", Schema.String),
-  codeVerifier: field("code_verifier", Schema.Redacted(Schema.String)),
-  code: Schema.Redacted(Schema.String),
+  codeVerifier: field("code_verifier", Schema.RedactedFromValue(Schema.String)),
+  code: Schema.RedactedFromValue(Schema.String),
   grantType: field("grant_type", Schema.Literal("authorization_code")),
   clientId: field("client_id", Schema.String),
-  clientSecret: field("client_secret", Schema.Redacted(Schema.String))
+  clientSecret: field("client_secret", Schema.RedactedFromValue(Schema.String))
 })
 
 /** The code grant in the domain. */
@@ -130,6 +129,7 @@ export const codeGrantEndpoint = Endpoint.make({
 /** Query parameters the callback carries for an error (stripped before the error is raised). */
 export const callbackErrorParams = ["error", "error_description", "errorCode", "message", "details"] as const
 
+/** A copy of `url` without the query parameters `names`. */
 export const withoutParams = (url: URL, names: ReadonlyArray<string>): URL => {
   const copy = new URL(url.href)
   for (const name of names) copy.searchParams.delete(name)

@@ -17,7 +17,7 @@ import {
   VerificationCodeMaxAttemptsReached,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
-import { field, VerificationCode } from "../../core/Wire.js"
+import { field, VerificationCode, wireStruct } from "../../core/Wire.js"
 import { SignInTokens } from "./tokens.js"
 import { AuthenticationCredential, CreationOptions, RegistrationCredential, RequestOptions } from "../WebAuthnBrowser.js"
 
@@ -28,13 +28,13 @@ export const sentinelRpId = "THIS_VALUE_WILL_BE_REPLACED.example.com"
 export const EmptyPayload = Schema.Struct({})
 
 /** Answer of `POST /auth/passkey/initiate-passkey-registration`. */
-export const RegistrationInitiation = Schema.Struct({
+export const RegistrationInitiation = wireStruct({
   optionsJson: field("options_json", CreationOptions),
   code: Schema.String
 })
 
 /** Answer of `POST /auth/passkey/initiate-passkey-authentication`. */
-export const AuthenticationInitiation = Schema.Struct({
+export const AuthenticationInitiation = wireStruct({
   optionsJson: field("options_json", RequestOptions),
   code: Schema.String
 })
@@ -46,10 +46,10 @@ export const RegisterPayload = Schema.Struct({
 })
 
 /** Answer of `POST /auth/passkey/register`: the credential id. */
-export const RegisterResponse = Schema.Struct({ userHandle: field("user_handle", Schema.String) })
+export const RegisterResponse = wireStruct({ userHandle: field("user_handle", Schema.String) })
 
 /** Payload of `POST /auth/passkey/sign-in`. */
-export const SignInPayload = Schema.Struct({
+export const SignInPayload = wireStruct({
   code: VerificationCode,
   authenticationResponse: field("authentication_response", AuthenticationCredential)
 })

@@ -22,22 +22,22 @@ import {
   UserDoesNotHavePassword,
   UserEmailAlreadyExists
 } from "../../core/KnownErrors.js"
-import { field, optionalField, SuccessTrue } from "../../core/Wire.js"
+import { field, optionalField, SuccessTrue, wireStruct } from "../../core/Wire.js"
 import { SignInTokens } from "./tokens.js"
 
 /** Payload of `POST /auth/password/sign-in`. */
 export const SignInPayload = Schema.Struct({
-  email: Schema.String.pipe(Schema.minLength(1)),
-  password: Schema.String.pipe(Schema.maxLength(70))
+  email: Schema.String.check(Schema.isMinLength(1)),
+  password: Schema.String.check(Schema.isMaxLength(70))
 })
 
 /** Payload of `POST /auth/password/sign-up`. */
-export const SignUpPayload = Schema.Struct({
-  email: Schema.String.pipe(Schema.minLength(1)),
+export const SignUpPayload = wireStruct({
+  email: Schema.String.check(Schema.isMinLength(1)),
   password: Schema.String,
   verificationCallbackUrl: optionalField("verification_callback_url", Schema.String),
   botChallengeToken: optionalField("bot_challenge_token", Schema.String),
-  botChallengePhase: optionalField("bot_challenge_phase", Schema.Literal("invisible", "visible")),
+  botChallengePhase: optionalField("bot_challenge_phase", Schema.Literals(["invisible", "visible"])),
   botChallengeUnavailable: optionalField("bot_challenge_unavailable", Schema.Literal("true"))
 })
 
@@ -82,7 +82,7 @@ export const signUpEndpoint = Endpoint.make({
 // ---------------------------------------------------------------------------------------------
 
 /** Payload of `POST /auth/password/update`. */
-export const UpdatePasswordPayload = Schema.Struct({
+export const UpdatePasswordPayload = wireStruct({
   oldPassword: field("old_password", Schema.String),
   newPassword: field("new_password", Schema.String)
 })

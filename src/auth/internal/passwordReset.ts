@@ -17,7 +17,7 @@ import {
   VerificationCodeMaxAttemptsReached,
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
-import { CodePayload, CodeValid, field, SuccessTrue, VerificationCode } from "../../core/Wire.js"
+import { CodePayload, CodeValid, field, SuccessTrue, VerificationCode, wireStruct } from "../../core/Wire.js"
 
 /** The errors of a verification code (every `{code}` endpoint). */
 export const verificationCodeErrors = [
@@ -31,7 +31,7 @@ export const verificationCodeErrors = [
 export const maybeSent = "maybe, only if user with e-mail exists"
 
 /** Payload of `POST /auth/password/send-reset-code`. */
-export const SendResetCodePayload = Schema.Struct({
+export const SendResetCodePayload = wireStruct({
   email: Schema.String,
   callbackUrl: field("callback_url", Schema.String)
 })

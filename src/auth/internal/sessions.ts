@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser, refreshTokenErrorClasses, UserIdDoesNotExist } from "../../core/KnownErrors.js"
-import { AnyObject, DateFromMillis, field, optionalField, RedactedToken, SuccessTrue, Uuid } from "../../core/Wire.js"
+import { AnyObject, DateFromMillis, field, optionalField, RedactedToken, SuccessTrue, Uuid, wireStruct, withMessage } from "../../core/Wire.js"
 
 /** `DELETE /auth/sessions/current`. */
 export const deleteCurrentEndpoint = Endpoint.make({
@@ -41,7 +41,7 @@ export const GeoInfo = Schema.Struct({
 export type GeoInfo = typeof GeoInfo.Type
 
 /** An active session of a user. */
-export const ActiveSession = Schema.Struct({
+export const ActiveSession = wireStruct({
   /** The session's id (= `refresh_token_id` of its access tokens). */
   id: Uuid,
   userId: field("user_id", Uuid),
@@ -59,13 +59,13 @@ export const ActiveSession = Schema.Struct({
 export type ActiveSession = typeof ActiveSession.Type
 
 /** The list answer `{ items, is_paginated: false }`. */
-export const ActiveSessionList = Schema.Struct({
+export const ActiveSessionList = wireStruct({
   items: Schema.Array(ActiveSession),
   isPaginated: field("is_paginated", Schema.Literal(false))
 })
 
 /** `user_id` of the session routes: `me` or a user id. */
-export const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+export const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 /** `GET /auth/sessions?user_id=me` (client access: the signed-in user's sessions). */
 export const listEndpoint = Endpoint.make({
@@ -74,7 +74,7 @@ export const listEndpoint = Endpoint.make({
   path: "/auth/sessions",
   access: "client",
   session: "required",
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: ActiveSessionList,
   errors: [CannotGetOwnUserWithoutUser]
 })
@@ -86,7 +86,7 @@ export const listForUserEndpoint = Endpoint.make({
   path: "/auth/sessions",
   access: "server",
   session: "none",
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: ActiveSessionList,
   errors: [CannotGetOwnUserWithoutUser]
 })
@@ -98,7 +98,7 @@ export const adminListForUserEndpoint = Endpoint.make({
   path: "/auth/sessions",
   access: "admin",
   session: "none",
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: ActiveSessionList,
   errors: [CannotGetOwnUserWithoutUser]
 })
@@ -110,8 +110,8 @@ export const revokeEndpoint = Endpoint.make({
   path: "/auth/sessions/:session_id",
   access: "client",
   session: "required",
-  params: Schema.Struct({ sessionId: field("session_id", Uuid) }),
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  params: wireStruct({ sessionId: field("session_id", Uuid) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: SuccessTrue,
   errors: [CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser]
 })
@@ -123,8 +123,8 @@ export const revokeForUserEndpoint = Endpoint.make({
   path: "/auth/sessions/:session_id",
   access: "server",
   session: "none",
-  params: Schema.Struct({ sessionId: field("session_id", Uuid) }),
-  query: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  params: wireStruct({ sessionId: field("session_id", Uuid) }),
+  query: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: SuccessTrue,
   errors: [CannotDeleteCurrentSession, CannotGetOwnUserWithoutUser]
 })
@@ -133,15 +133,16 @@ export const revokeForUserEndpoint = Endpoint.make({
 export const maxSessionLifetimeMillis = 367 * 24 * 60 * 60 * 1000
 
 /** Payload of `POST /auth/sessions`. */
-export const CreatePayload = Schema.Struct({
+export const CreatePayload = wireStruct({
   userId: field("user_id", UserIdOrMe),
   /** Default (on the service) one year. */
   expiresInMillis: optionalField(
     "expires_in_millis",
-    Schema.Number.pipe(
-      Schema.filter((value) => Number.isInteger(value) && value >= 0 && value <= maxSessionLifetimeMillis, {
-        message: () => `must be an integer from 0 to ${maxSessionLifetimeMillis}`
-      })
+    Schema.Number.check(
+      withMessage(
+        (value: number) => Number.isInteger(value) && value >= 0 && value <= maxSessionLifetimeMillis,
+        `must be an integer from 0 to ${maxSessionLifetimeMillis}`
+      )
     )
   ),
   /** Default (on the service) false. */
@@ -149,7 +150,7 @@ export const CreatePayload = Schema.Struct({
 })
 
 /** `{refresh_token, access_token}` of a server-created session. */
-export const CreatedSession = Schema.Struct({
+export const CreatedSession = wireStruct({
   accessToken: field("access_token", RedactedToken),
   refreshToken: field("refresh_token", RedactedToken)
 })

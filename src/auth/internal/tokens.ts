@@ -6,10 +6,10 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { field, optionalField, RedactedToken } from "../../core/Wire.js"
+import { field, optionalField, RedactedToken, wireStruct } from "../../core/Wire.js"
 
 /** `{access_token, refresh_token, user_id}` of password/anonymous sign-in and sign-up. */
-export const SignInTokens = Schema.Struct({
+export const SignInTokens = wireStruct({
   accessToken: field("access_token", RedactedToken),
   refreshToken: field("refresh_token", RedactedToken),
   userId: field("user_id", Schema.String),
