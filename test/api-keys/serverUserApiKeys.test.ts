@@ -5,12 +5,13 @@
  * user is `UserNotFound`; the project switch still applies.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted, TestClock } from "effect"
+import { Effect, Redacted } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import { ServerUserApiKeys, UserApiKeys } from "../../src/index.js"
 import { setup, within } from "../teams/support.js"
 
 describe("ServerUserApiKeys (a user's keys by id)", () => {
-  it.scoped("create → list → get → update → revoke for a user by id; the user lists the same keys", () =>
+  it.effect("create → list → get → update → revoke for a user by id; the user lists the same keys", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ allowUserApiKeys: true })
       const ada = yield* signUp("ada@example.com")
@@ -33,7 +34,7 @@ describe("ServerUserApiKeys (a user's keys by id)", () => {
       expect((yield* Effect.flip(run(ServerUserApiKeys.check(created.value))))._tag).toBe("ApiKeyRevoked")
     }))
 
-  it.scoped("an unknown user is UserNotFound; a key of another user is ApiKeyNotFound", () =>
+  it.effect("an unknown user is UserNotFound; a key of another user is ApiKeyNotFound", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ allowUserApiKeys: true })
       const ada = yield* signUp("ada@example.com")
@@ -46,7 +47,7 @@ describe("ServerUserApiKeys (a user's keys by id)", () => {
       expect(other._tag).toBe("ApiKeyNotFound")
     }))
 
-  it.scoped("with user API keys off, server access fails with UserApiKeysNotEnabled too", () =>
+  it.effect("with user API keys off, server access fails with UserApiKeysNotEnabled too", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ allowUserApiKeys: false })
       const ada = yield* signUp("ada@example.com")

@@ -1,6 +1,7 @@
 /** User API keys through the SDK against the in-process emulator; the key format; the pure validity check. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import * as ApiKey from "../../src/api-keys/ApiKey.js"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
@@ -28,7 +29,7 @@ const setup = (enabled = true) =>
   })
 
 describe("UserApiKeys", () => {
-  it.scoped("create → list (last four, newest first) → get → update → check → revoke → check fails", () =>
+  it.effect("create → list (last four, newest first) → get → update → check → revoke → check fails", () =>
     Effect.gen(function* () {
       const { client, server } = yield* setup()
       const first = yield* UserApiKeys.create({ description: "first", expiresAt: null }).pipe(Effect.provide(client))
@@ -66,10 +67,10 @@ describe("UserApiKeys", () => {
       expect(Option.isSome(yield* ServerUserApiKeys.checkOrNone(Redacted.value(first.value)).pipe(Effect.provide(server)))).toBe(true)
     }))
 
-  it.scoped("a key with an expiry checks until then, ApiKeyExpired afterwards; a public key is pk_", () =>
+  it.effect("a key with an expiry checks until then, ApiKeyExpired afterwards; a public key is pk_", () =>
     Effect.gen(function* () {
       const { client, server } = yield* setup()
-      const now = yield* TestClock.currentTimeMillis
+      const now = yield* Clock.currentTimeMillis
       const created = yield* UserApiKeys.create({ description: "short", expiresAt: new Date(now + hour), isPublic: true }).pipe(
         Effect.provide(client)
       )
@@ -84,7 +85,7 @@ describe("UserApiKeys", () => {
       expect(UserApiKeys.validity(created, new Date(now + 2 * hour))).toBe("expired")
     }))
 
-  it.scoped("check: unknown or malformed values are ApiKeyNotFound; a team key is WrongApiKeyType", () =>
+  it.effect("check: unknown or malformed values are ApiKeyNotFound; a team key is WrongApiKeyType", () =>
     Effect.gen(function* () {
       const { emulator, project, server, user } = yield* setup()
       // a malformed value, and a well-formed one (the recorded key) this emulator never issued
@@ -101,7 +102,7 @@ describe("UserApiKeys", () => {
       expect(yield* ServerUserApiKeys.checkOrNone(team.value).pipe(Effect.provide(server))).toEqual(Option.none())
     }))
 
-  it.scoped("another user's key is ApiKeyNotFound; the stored record keeps only a hash and the last four", () =>
+  it.effect("another user's key is ApiKeyNotFound; the stored record keeps only a hash and the last four", () =>
     Effect.gen(function* () {
       const { emulator, project, client } = yield* setup()
       const created = yield* UserApiKeys.create({ description: "mine", expiresAt: null }).pipe(Effect.provide(client))
@@ -117,7 +118,7 @@ describe("UserApiKeys", () => {
       expect(stored).toContain(Redacted.value(created.value).slice(-4))
     }))
 
-  it.scoped("a project without user API keys: UserApiKeysNotEnabled with the service's text", () =>
+  it.effect("a project without user API keys: UserApiKeysNotEnabled with the service's text", () =>
     Effect.gen(function* () {
       const { client } = yield* setup(false)
       const error = yield* Effect.flip(UserApiKeys.create({ description: "no", expiresAt: null }).pipe(Effect.provide(client)))
@@ -126,7 +127,7 @@ describe("UserApiKeys", () => {
       expect((yield* Effect.flip(UserApiKeys.list().pipe(Effect.provide(client))))._tag).toBe("UserApiKeysNotEnabled")
     }))
 
-  it.scoped("an owner naming a team (or a user and a team) is InvalidArgument before anything is sent", () =>
+  it.effect("an owner naming a team (or a user and a team) is InvalidArgument before anything is sent", () =>
     Effect.gen(function* () {
       const { client, requests } = yield* setup()
       const before = requests()

@@ -6,7 +6,7 @@
  * to another user (403 text), and the server variants.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, Result } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
 import * as ServerContactChannels from "../../src/contact-channels/ServerContactChannels.js"
@@ -52,7 +52,7 @@ const userRecord = (emulator: Emulator.Emulator, userId: string) => emulator.sta
 
 /** The signed-in session's access token (for raw requests). */
 const accessTokenOf = () =>
-  Effect.flatMap(Session.Session, (session) => session.requestTokens).pipe(
+  Session.Session.use((session) => session.requestTokens).pipe(
     Effect.map((tokens) => Redacted.value(Option.getOrThrow(tokens.accessToken)))
   )
 
@@ -64,7 +64,7 @@ const codeSentTo = (emulator: Emulator.Emulator, to: string) => {
 }
 
 describe("ContactChannels (client)", () => {
-  it.scoped("create → send code (default handler URL) → verify → list shows it verified", () =>
+  it.effect("create → send code (default handler URL) → verify → list shows it verified", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -91,11 +91,11 @@ describe("ContactChannels (client)", () => {
       // the primary e-mail was not verified by the other channel's code
       expect(userRecord(emulator, ada.userId).primaryEmailVerified).toBe(false)
 
-      const again = yield* Effect.either(ada.run(ContactChannels.sendVerificationCode(created.id)))
-      expect(Either.isLeft(again) && again.left._tag).toBe("EmailAlreadyVerified")
+      const again = yield* Effect.result(ada.run(ContactChannels.sendVerificationCode(created.id)))
+      expect(Result.isFailure(again) && again.failure._tag).toBe("EmailAlreadyVerified")
     }))
 
-  it.scoped("making a channel primary demotes the old one and the user's primary e-mail follows", () =>
+  it.effect("making a channel primary demotes the old one and the user's primary e-mail follows", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -121,24 +121,24 @@ describe("ContactChannels (client)", () => {
       expect((yield* ada.run(ContactChannels.list())).map((c) => c.value).sort()).toEqual(["ada.work@example.com", "ada@example.com"])
     }))
 
-  it.scoped("an e-mail used for auth by another user is refused with details; not for auth it is allowed", () =>
+  it.effect("an e-mail used for auth by another user is refused with details; not for auth it is allowed", () =>
     Effect.gen(function* () {
       const { device } = yield* bench
       yield* device("ada@example.com")
       const bob = yield* device("bob@example.com")
-      const refused = yield* Effect.either(bob.run(ContactChannels.create({ value: "ada@example.com", usedForAuth: true })))
-      expect(Either.isLeft(refused)).toBe(true)
-      if (Either.isLeft(refused) && refused.left._tag === "ContactChannelAlreadyUsedForAuthBySomeoneElse") {
-        expect(refused.left.details).toEqual({ type: "email", contact_channel_value: "ada@example.com", would_work_if_email_was_verified: false })
+      const refused = yield* Effect.result(bob.run(ContactChannels.create({ value: "ada@example.com", usedForAuth: true })))
+      expect(Result.isFailure(refused)).toBe(true)
+      if (Result.isFailure(refused) && refused.failure._tag === "ContactChannelAlreadyUsedForAuthBySomeoneElse") {
+        expect(refused.failure.details).toEqual({ type: "email", contact_channel_value: "ada@example.com", would_work_if_email_was_verified: false })
       } else expect.fail(`unexpected ${JSON.stringify(refused)}`)
 
       const contact = yield* bob.run(ContactChannels.create({ value: "ada@example.com", usedForAuth: false }))
       expect(contact.usedForAuth).toBe(false)
-      const turnOn = yield* Effect.either(bob.run(ContactChannels.update(contact.id, { usedForAuth: true })))
-      expect(Either.isLeft(turnOn) && turnOn.left._tag).toBe("ContactChannelAlreadyUsedForAuthBySomeoneElse")
+      const turnOn = yield* Effect.result(bob.run(ContactChannels.update(contact.id, { usedForAuth: true })))
+      expect(Result.isFailure(turnOn) && turnOn.failure._tag).toBe("ContactChannelAlreadyUsedForAuthBySomeoneElse")
     }))
 
-  it.scoped("a channel used for auth is a sign-in identity: password sign-in with it reaches its owner; sign-up with it is refused", () =>
+  it.effect("a channel used for auth is a sign-in identity: password sign-in with it reaches its owner; sign-up with it is refused", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -154,12 +154,12 @@ describe("ContactChannels (client)", () => {
       expect(refused._tag).toBe("UserEmailAlreadyExists")
     }))
 
-  it.scoped("the plain-text answers are typed: already exists, not found", () =>
+  it.effect("the plain-text answers are typed: already exists, not found", () =>
     Effect.gen(function* () {
       const { device } = yield* bench
       const ada = yield* device("ada@example.com")
-      const duplicate = yield* Effect.either(ada.run(ContactChannels.create({ value: "ada@example.com", usedForAuth: false })))
-      expect(Either.isLeft(duplicate) && duplicate.left._tag).toBe("ContactChannelAlreadyExists")
+      const duplicate = yield* Effect.result(ada.run(ContactChannels.create({ value: "ada@example.com", usedForAuth: false })))
+      expect(Result.isFailure(duplicate) && duplicate.failure._tag).toBe("ContactChannelAlreadyExists")
 
       const missing = "0b7f5e1c-2a57-4f0e-9a43-5c1f2d9e8a11"
       const tagOf = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
@@ -169,7 +169,7 @@ describe("ContactChannels (client)", () => {
       expect(yield* tagOf(ContactChannels.sendVerificationCode(missing))).toBe("ContactChannelNotFound")
     }))
 
-  it.scoped("deleting a channel voids its pending code: verify answers ContactChannelNotFound", () =>
+  it.effect("deleting a channel voids its pending code: verify answers ContactChannelNotFound", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -177,11 +177,11 @@ describe("ContactChannels (client)", () => {
       yield* ada.run(ContactChannels.sendVerificationCode(work.id))
       const { code } = codeSentTo(emulator, "ada.work@example.com")
       yield* ada.run(ContactChannels.delete(work.id))
-      const result = yield* Effect.either(ada.run(ContactChannels.verify(code)))
-      expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "ContactChannelNotFound", status: 400 })
+      const result = yield* Effect.result(ada.run(ContactChannels.verify(code)))
+      expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "ContactChannelNotFound", status: 400 })
     }))
 
-  it.scoped("a changed value needs verifying again; an untrusted callback URL is refused", () =>
+  it.effect("a changed value needs verifying again; an untrusted callback URL is refused", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -189,16 +189,16 @@ describe("ContactChannels (client)", () => {
       yield* ada.run(ContactChannels.sendVerificationCode(work.id))
       const { code } = codeSentTo(emulator, "ada.work@example.com")
       yield* ada.run(ContactChannels.update(work.id, { value: "ada.job@example.com" }))
-      const stale = yield* Effect.either(ada.run(ContactChannels.verify(code)))
-      expect(Either.isLeft(stale) && stale.left._tag).toBe("ContactChannelNotFound")
+      const stale = yield* Effect.result(ada.run(ContactChannels.verify(code)))
+      expect(Result.isFailure(stale) && stale.failure._tag).toBe("ContactChannelNotFound")
 
-      const untrusted = yield* Effect.either(
+      const untrusted = yield* Effect.result(
         ada.run(ContactChannels.sendVerificationCode(work.id, { callbackUrl: "https://evil.example.net/verify" }))
       )
-      expect(Either.isLeft(untrusted) && untrusted.left._tag).toBe("RedirectUrlNotWhitelisted")
+      expect(Result.isFailure(untrusted) && untrusted.failure._tag).toBe("RedirectUrlNotWhitelisted")
     }))
 
-  it.scoped("client access to another user's channels is refused with 403 text; is_verified is not a client field", () =>
+  it.effect("client access to another user's channels is refused with 403 text; is_verified is not a client field", () =>
     Effect.gen(function* () {
       const { emulator, device } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -238,7 +238,7 @@ describe("ContactChannels.mapTextErrors / mapNotFound", () => {
 })
 
 describe("ContactChannels (server)", () => {
-  it.scoped("ServerContactChannels: create (verified), list, update to primary, send, delete; unknown user", () =>
+  it.effect("ServerContactChannels: create (verified), list, update to primary, send, delete; unknown user", () =>
     Effect.gen(function* () {
       const { emulator, device, asServer } = yield* bench
       const ada = yield* device("ada@example.com")
@@ -260,7 +260,7 @@ describe("ContactChannels (server)", () => {
       expect((yield* asServer(ServerContactChannels.list(ada.userId))).map((c) => c.id)).toEqual([created.id])
 
       const nobody = "6f0c2d7e-3b1a-4c8d-9e2f-1a2b3c4d5e6f"
-      const unknown = yield* Effect.either(asServer(ServerContactChannels.list(nobody)))
-      expect(Either.isLeft(unknown) && unknown.left).toMatchObject({ _tag: "UserIdDoesNotExist", details: { user_id: nobody } })
+      const unknown = yield* Effect.result(asServer(ServerContactChannels.list(nobody)))
+      expect(Result.isFailure(unknown) && unknown.failure).toMatchObject({ _tag: "UserIdDoesNotExist", details: { user_id: nobody } })
     }))
 })

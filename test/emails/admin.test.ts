@@ -1,6 +1,7 @@
 /** Admin metrics, Svix token and feature-support report through the SDK against the in-process emulator. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import { Admin, Anonymous, Password } from "../../src/index.js"
 import type * as Emulator from "../../src/emulator/index.js"
 import { setup } from "./support.js"

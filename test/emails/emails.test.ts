@@ -1,6 +1,7 @@
 /** Test e-mails and the sent-e-mail log through the SDK against the in-process emulator's real outbox. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted, TestClock } from "effect"
+import { Effect, Redacted } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import { Emails, Password } from "../../src/index.js"
 import * as Outbox from "../../src/emulator/Outbox.js"
 import { setup } from "./support.js"

@@ -6,7 +6,7 @@
  * disabled) and `Marketing`, both on until the user turns them off.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import * as NotificationCategories from "../../src/emails/NotificationCategories.js"
 import * as ServerNotificationCategories from "../../src/emails/ServerNotificationCategories.js"
 import { makeApp } from "../permissions/support.js"
@@ -15,11 +15,10 @@ import { right } from "../support/results.js"
 const marketingId = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 const transactionalId = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef"
 
-const tagOf = <A, E>(result: { _tag: "Right"; right: A } | { _tag: "Left"; left: E }) =>
-  result._tag === "Left" ? (result.left as { _tag: string })._tag : "Right"
+const tagOf = <A, E>(result: Result.Result<A, E>) => Result.isFailure(result) ? (result.failure as { _tag: string })._tag : "Success"
 
 describe("NotificationCategories", () => {
-  it.scopedLive("a new user receives both of the service's categories; Transactional cannot be disabled; a second list is served from the cache", () =>
+  it.live("a new user receives both of the service's categories; Transactional cannot be disabled; a second list is served from the cache", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       yield* app.signUp("categories@example.com")
@@ -32,7 +31,7 @@ describe("NotificationCategories", () => {
       expect(app.sent.filter((sent) => sent === "GET /emails/notification-preference/me")).toHaveLength(1)
     }))
 
-  it.scopedLive("turning a category off answers it off, and the next list shows it off (one new list request)", () =>
+  it.live("turning a category off answers it off, and the next list shows it off (one new list request)", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       yield* app.signUp("marketing-off@example.com")
@@ -45,7 +44,7 @@ describe("NotificationCategories", () => {
       expect(app.sent).toContain(`PATCH /emails/notification-preference/me/${marketingId}`)
     }))
 
-  it.scopedLive("an id that is no category is NotificationCategoryNotFound; a malformed id is InvalidArgument and nothing is sent", () =>
+  it.live("an id that is no category is NotificationCategoryNotFound; a malformed id is InvalidArgument and nothing is sent", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       yield* app.signUp("unknown-category@example.com")
@@ -57,7 +56,7 @@ describe("NotificationCategories", () => {
       expect(app.sent.length).toBe(before)
     }))
 
-  it.scopedLive("without a signed-in user, listing is UserNotSignedIn", () =>
+  it.live("without a signed-in user, listing is UserNotSignedIn", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const result = yield* app.run(NotificationCategories.list())
@@ -66,7 +65,7 @@ describe("NotificationCategories", () => {
 })
 
 describe("ServerNotificationCategories", () => {
-  it.scopedLive("server access reads and changes any user's categories by id; the user's own list follows; an unknown user is UserNotFound", () =>
+  it.live("server access reads and changes any user's categories by id; the user's own list follows; an unknown user is UserNotFound", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("server-categories@example.com")

@@ -15,7 +15,7 @@ import { ids, makeApp, seededTeamPermissionIds } from "./support.js"
 import { left, right } from "../support/results.js"
 
 describe("permission definitions", () => {
-  it.scopedLive("a new project lists the six system permissions and the seeded team_admin / team_member; no project definitions", () =>
+  it.live("a new project lists the six system permissions and the seeded team_admin / team_member; no project definitions", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const team = right(yield* app.run(PermissionDefinitions.listTeamDefinitions()))
@@ -29,7 +29,7 @@ describe("permission definitions", () => {
       expect(right(yield* app.run(PermissionDefinitions.listProjectDefinitions()))).toEqual([])
     }))
 
-  it.scopedLive("team scope: create, update (description, contained ids sorted), rename carries grants, delete drops them", () =>
+  it.live("team scope: create, update (description, contained ids sorted), rename carries grants, delete drops them", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("admin-test@example.com")
@@ -71,7 +71,7 @@ describe("permission definitions", () => {
       expect(ids(afterDelete)).not.toContain("checker")
     }))
 
-  it.scopedLive("errors: already exists (either scope), contained not found (per scope), not found (other scope, system, gone)", () =>
+  it.live("errors: already exists (either scope), contained not found (per scope), not found (other scope, system, gone)", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       right(yield* app.run(PermissionDefinitions.createTeamDefinition({ id: "shared_name" })))
@@ -106,7 +106,7 @@ describe("permission definitions", () => {
       expect(ids(right(yield* app.run(PermissionDefinitions.listProjectDefinitions())))).toEqual([])
     }))
 
-  it.scopedLive("a contains b contains c: holding a means holding c; cycles are harmless", () =>
+  it.live("a contains b contains c: holding a means holding c; cycles are harmless", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("chain@example.com")
@@ -139,7 +139,7 @@ describe("permission definitions", () => {
       expect(right(yield* app.run(Permissions.hasTeamPermission(teamId, "b")))).toBe(true)
     }))
 
-  it.scopedLive("malformed ids fail with InvalidArgument before sending; sent raw, the emulator answers SCHEMA_ERROR", () =>
+  it.live("malformed ids fail with InvalidArgument before sending; sent raw, the emulator answers SCHEMA_ERROR", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const before = app.sent.length

@@ -15,7 +15,7 @@ import { right } from "../support/results.js"
 const allIds = seededTeamPermissionIds
 
 describe("paginated team permission definitions", () => {
-  it.scopedLive("pages by id: each page holds limit definitions, nextCursor is the last id, none on the last page", () =>
+  it.live("pages by id: each page holds limit definitions, nextCursor is the last id, none on the last page", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const seen: Array<string> = []
@@ -38,7 +38,7 @@ describe("paginated team permission definitions", () => {
       ])
     }))
 
-  it.scopedLive("a page that ends exactly at the last definition has no next cursor", () =>
+  it.live("a page that ends exactly at the last definition has no next cursor", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const page = right(yield* app.run(PermissionDefinitions.listTeamDefinitionsPaginated({ limit: 8 })))
@@ -46,7 +46,7 @@ describe("paginated team permission definitions", () => {
       expect(page.nextCursor).toEqual(Option.none())
     }))
 
-  it.scopedLive("query keeps ids or descriptions containing the text, case-insensitive, and pages the result", () =>
+  it.live("query keeps ids or descriptions containing the text, case-insensitive, and pages the result", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       right(yield* app.run(PermissionDefinitions.createTeamDefinition({ id: "billing", description: "Manage MEMBERS' invoices" })))
@@ -64,7 +64,7 @@ describe("paginated team permission definitions", () => {
       expect(third.nextCursor).toEqual(Option.none())
     }))
 
-  it.scopedLive("a cursor whose definition was deleted meanwhile starts after the first id greater than it", () =>
+  it.live("a cursor whose definition was deleted meanwhile starts after the first id greater than it", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       right(yield* app.run(PermissionDefinitions.createTeamDefinition({ id: "editor" })))
@@ -75,17 +75,17 @@ describe("paginated team permission definitions", () => {
       expect(ids(next.items)).toEqual(["team_admin", "team_member"])
     }))
 
-  it.scopedLive("a limit that is not an integer from 1 to 200 is InvalidArgument before any request", () =>
+  it.live("a limit that is not an integer from 1 to 200 is InvalidArgument before any request", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       for (const limit of [0, 201, 2.5, Number.NaN]) {
         const result = yield* app.run(PermissionDefinitions.listTeamDefinitionsPaginated({ limit }))
-        expect(result._tag === "Left" && result.left._tag).toBe("InvalidArgument")
+        expect(result._tag === "Failure" && result.failure._tag).toBe("InvalidArgument")
       }
       expect(app.sent).toEqual([])
     }))
 
-  it.scopedLive("the emulator answers cursor without limit with the service's 400 text and a limit above 200 with SCHEMA_ERROR", () =>
+  it.live("the emulator answers cursor without limit with the service's 400 text and a limit above 200 with SCHEMA_ERROR", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const headers = {

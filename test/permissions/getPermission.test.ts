@@ -12,7 +12,7 @@ import { makeApp } from "./support.js"
 import { right } from "../support/results.js"
 
 describe("getTeamPermission / getProjectPermission", () => {
-  it.scopedLive("a team permission held through containment is found by default, not with recursive: false; one not held is none", () =>
+  it.live("a team permission held through containment is found by default, not with recursive: false; one not held is none", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("creator@example.com")
@@ -29,7 +29,7 @@ describe("getTeamPermission / getProjectPermission", () => {
       expect(right(yield* app.run(ServerPermissions.getTeamPermission(teamId, userId, "nothing_like_it")))).toEqual(Option.none())
     }))
 
-  it.scopedLive("a granted project permission is found on the client and the server; before the grant it is none", () =>
+  it.live("a granted project permission is found on the client and the server; before the grant it is none", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("reader@example.com")

@@ -14,7 +14,7 @@ const pairs = (items: ReadonlyArray<ServerPermissions.TeamMemberPermission>, use
   items.filter((item) => item.userId === userId).map((item) => item.permissionId).sort()
 
 describe("ServerPermissions.listTeamMemberPermissions", () => {
-  it.scopedLive("lists each member's direct grants by default, and what they contain with recursive: true; no user_id is sent", () =>
+  it.live("lists each member's direct grants by default, and what they contain with recursive: true; no user_id is sent", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const member = yield* app.signUp("member@example.com")
@@ -38,7 +38,7 @@ describe("ServerPermissions.listTeamMemberPermissions", () => {
       }
     }))
 
-  it.scopedLive("the cached list follows a grant and a revoke in the team (one new request after each)", () =>
+  it.live("the cached list follows a grant and a revoke in the team (one new request after each)", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const member = yield* app.signUp("member2@example.com")
@@ -59,11 +59,11 @@ describe("ServerPermissions.listTeamMemberPermissions", () => {
       expect(countLists()).toBe(3)
     }))
 
-  it.scopedLive("a malformed team id is InvalidArgument, and nothing is sent", () =>
+  it.live("a malformed team id is InvalidArgument, and nothing is sent", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const result = yield* app.run(ServerPermissions.listTeamMemberPermissions("not-a-uuid"))
-      expect(result._tag === "Left" ? result.left._tag : "Right").toBe("InvalidArgument")
+      expect(result._tag === "Failure" ? result.failure._tag : "Success").toBe("InvalidArgument")
       expect(app.sent.filter((sent) => sent.startsWith("GET /team-permissions"))).toHaveLength(0)
     }))
 })

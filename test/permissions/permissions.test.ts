@@ -19,7 +19,7 @@ import { left, right } from "../support/results.js"
 const systemIds = ["$delete_team", "$invite_members", "$manage_api_keys", "$read_members", "$remove_members", "$update_team"]
 
 describe("team permissions", () => {
-  it.scopedLive("the creator holds team_admin directly and the six system permissions through it", () =>
+  it.live("the creator holds team_admin directly and the six system permissions through it", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("creator@example.com")
@@ -42,7 +42,7 @@ describe("team permissions", () => {
       expect(right(yield* app.run(ServerPermissions.hasTeamPermission(teamId, userId, "$update_team")))).toBe(true)
     }))
 
-  it.scopedLive("a member holds team_member; a team the user is not in lists nothing", () =>
+  it.live("a member holds team_member; a team the user is not in lists nothing", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const creator = yield* app.signUp("owner@example.com")
@@ -54,7 +54,7 @@ describe("team permissions", () => {
       expect(right(yield* app.run(Permissions.listTeamPermissions(other)))).toEqual([])
     }))
 
-  it.scopedLive("grant → recursive vs direct → has → revoke; the cache serves repeats and refetches after each change", () =>
+  it.live("grant → recursive vs direct → has → revoke; the cache serves repeats and refetches after each change", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const creator = yield* app.signUp("lead@example.com")
@@ -94,7 +94,7 @@ describe("team permissions", () => {
       expect(contained._tag === "TeamPermissionNotFound" && contained.status).toBe(401)
     }))
 
-  it.scopedLive("grant errors: not a member, unknown user, unknown permission, project permission; bad ids send nothing", () =>
+  it.live("grant errors: not a member, unknown user, unknown permission, project permission; bad ids send nothing", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const creator = yield* app.signUp("a@example.com")
@@ -125,7 +125,7 @@ describe("team permissions", () => {
       expect(app.sent.length).toBe(before)
     }))
 
-  it.scopedLive("reading my permissions needs a signed-in user (nothing sent)", () =>
+  it.live("reading my permissions needs a signed-in user (nothing sent)", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const before = app.sent.length
@@ -136,7 +136,7 @@ describe("team permissions", () => {
 })
 
 describe("project permissions", () => {
-  it.scopedLive("grant, recursive containment, revoke, and the catalogue's errors", () =>
+  it.live("grant, recursive containment, revoke, and the catalogue's errors", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("p@example.com")
@@ -173,7 +173,7 @@ describe("project permissions", () => {
       )
     }))
 
-  it.scopedLive("the project's user default permissions are granted when a user is created", () =>
+  it.live("the project's user default permissions are granted when a user is created", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       right(yield* app.run(PermissionDefinitions.createProjectDefinition({ id: "member_area", containedPermissionIds: [] })))
@@ -184,7 +184,7 @@ describe("project permissions", () => {
 })
 
 describe("the list routes on the wire", () => {
-  it.scopedLive("client: other users get the 403 text, no user gets CANNOT_GET_OWN_USER_WITHOUT_USER; server: recursive defaults to false", () =>
+  it.live("client: other users get the 403 text, no user gets CANNOT_GET_OWN_USER_WITHOUT_USER; server: recursive defaults to false", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("wire@example.com")

@@ -7,7 +7,7 @@
  * emulator state (`teamsOf(project)`, members in `memberUserIds`) and grant the creator's or
  * member's default permissions with `grantTeamDefaults`, as the team routes do.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "effect/http/HttpClient"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import * as Access from "../../src/core/Access.js"
 import * as Emulator from "../../src/emulator/index.js"
@@ -48,7 +48,7 @@ export const makeApp = Effect.gen(function* () {
   )
   const project: ProjectRecord = emulator.state.projects.get(emulator.demo.projectId)!
   /** Runs an effect in the app (the same session and cache every time). */
-  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => Effect.promise(() => runtime.runPromise(Effect.either(effect)))
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => Effect.promise(() => runtime.runPromise(Effect.result(effect)))
   /** Signs a new user up in the app's session (replacing the previous one); answers its id. */
   const signUp = (email: string) =>
     Effect.flatMap(
@@ -58,7 +58,7 @@ export const makeApp = Effect.gen(function* () {
           return Option.getOrThrow(yield* Users.getCurrent()).id
         })
       ),
-      (result) => (result._tag === "Right" ? Effect.succeed(result.right) : Effect.die(result.left))
+      (result) => (result._tag === "Success" ? Effect.succeed(result.success) : Effect.die(result.failure))
     )
   /** Signs the app's session out. */
   const signOut = run(Sessions.signOut())

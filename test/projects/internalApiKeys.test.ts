@@ -1,6 +1,7 @@
 /** Internal (project) API keys through the SDK against the in-process emulator, and the pure validity check. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted, TestClock } from "effect"
+import { Clock, Effect, Redacted } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import * as Emulator from "../../src/emulator/index.js"
 import { Stack } from "../../src/index.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
@@ -29,7 +30,7 @@ describe("InternalApiKeys", () => {
   it.effect("create: full values once (Redacted), obfuscated afterwards; the new keys authenticate", () =>
     Effect.gen(function* () {
       const { emulator, httpClient, admin, useServerKey } = yield* setup
-      const now = yield* TestClock.currentTimeMillis
+      const now = yield* Clock.currentTimeMillis
       const created = yield* InternalApiKeys.create({
         description: "ci",
         expiresAt: new Date(now + 24 * hour),
@@ -59,7 +60,7 @@ describe("InternalApiKeys", () => {
   it.effect("revoke: the key stops authenticating at once; revoking twice keeps the first time", () =>
     Effect.gen(function* () {
       const { admin, useServerKey } = yield* setup
-      const now = yield* TestClock.currentTimeMillis
+      const now = yield* Clock.currentTimeMillis
       const created = yield* InternalApiKeys.create({
         description: "short-lived",
         expiresAt: new Date(now + hour),
@@ -80,7 +81,7 @@ describe("InternalApiKeys", () => {
   it.effect("expiry: past expiresAt the key stops authenticating and validity is expired", () =>
     Effect.gen(function* () {
       const { admin, useServerKey } = yield* setup
-      const now = yield* TestClock.currentTimeMillis
+      const now = yield* Clock.currentTimeMillis
       const created = yield* InternalApiKeys.create({
         description: "one hour",
         expiresAt: new Date(now + hour),

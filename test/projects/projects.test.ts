@@ -1,6 +1,6 @@
 /** Projects through the SDK against the in-process emulator: client view, admin view and update, owned projects, deletion. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, Result } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
 import { defaults } from "../../src/emulator/Defaults.js"
 import { Password, Stack } from "../../src/index.js"
@@ -197,8 +197,8 @@ describe("Projects", () => {
 
         const admin = adminViaToken(created.id, internal, httpClient)
         yield* AdminProjects.deleteCurrent().pipe(Effect.provide(admin))
-        const gone = yield* AdminProjects.getCurrent().pipe(Effect.provide(admin), Effect.either)
-        expect(Either.isLeft(gone) && gone.left._tag === "ConfigurationError" && gone.left.reason._tag).toBe("CurrentProjectNotFound")
+        const gone = yield* AdminProjects.getCurrent().pipe(Effect.provide(admin), Effect.result)
+        expect(Result.isFailure(gone) && gone.failure._tag === "ConfigurationError" && gone.failure.reason._tag).toBe("CurrentProjectNotFound")
         const client = yield* Projects.getCurrent().pipe(Effect.provide(Stack.layerClient({ projectId: created.id, httpClient })), Effect.flip)
         expect(client._tag === "ConfigurationError" && client.reason._tag).toBe("CurrentProjectNotFound")
         expect((yield* Projects.listOwned().pipe(Effect.provide(internal))).map((p) => p.id)).toEqual([emulator.demo.projectId])

@@ -2,7 +2,7 @@
  * Support for the project tests: the SDK layers of a project on an in-process emulator, an
  * `HttpClient` that counts requests, and admin access from a session signed in on `internal`.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "effect/http/HttpClient"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Access from "../../src/core/Access.js"
 import { UserNotSignedIn } from "../../src/core/Errors.js"

@@ -5,7 +5,8 @@
  * checks; restricted users; expiry after 7 days; deleting the team voids its invitations.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Clock, Effect } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import * as Permissions from "../../src/emulator/Permissions.js"
 import { Anonymous, ServerTeams, ServerUsers, TeamInvitations, Teams } from "../../src/index.js"
@@ -15,7 +16,7 @@ import { appUrl, setup, within } from "./support.js"
 const day = 86_400_000
 
 describe("TeamInvitations", () => {
-  it.scoped("send → outbox link on the handler page → check → details → accept → member; the code is then used", () =>
+  it.effect("send → outbox link on the handler page → check → details → accept → member; the code is then used", () =>
     Effect.gen(function* () {
       const { signUp, emulator, project } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -30,7 +31,7 @@ describe("TeamInvitations", () => {
 
       const pending = yield* within(ada.client)(TeamInvitations.list(team.id))
       expect(pending.map((i) => [i.id, i.recipientEmail, i.teamDisplayName])).toEqual([[id, "bob@example.com", "Ada's Team"]])
-      const now = yield* TestClock.currentTimeMillis
+      const now = yield* Clock.currentTimeMillis
       expect(pending[0]!.expiresAt.getTime()).toBe(now + 7 * day)
 
       yield* within(bob.client)(TeamInvitations.checkCode(code))
@@ -49,7 +50,7 @@ describe("TeamInvitations", () => {
       expect(unknown._tag).toBe("VerificationCodeNotFound")
     }))
 
-  it.scoped("accepting as a member already changes nothing but uses the code", () =>
+  it.effect("accepting as a member already changes nothing but uses the code", () =>
     Effect.gen(function* () {
       const { signUp, emulator } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -61,7 +62,7 @@ describe("TeamInvitations", () => {
       expect((yield* Effect.flip(within(ada.client)(TeamInvitations.checkCode(code))))._tag).toBe("VerificationCodeAlreadyUsed")
     }))
 
-  it.scoped("revoke: the code stops working; listing and revoking need the permissions", () =>
+  it.effect("revoke: the code stops working; listing and revoking need the permissions", () =>
     Effect.gen(function* () {
       const { signUp, emulator, server } = yield* setup({ clientTeamCreationEnabled: true, teamMemberDefaultPermissions: [] })
       const ada = yield* signUp("ada@example.com")
@@ -81,7 +82,7 @@ describe("TeamInvitations", () => {
       expect((yield* Effect.flip(within(bob.client)(TeamInvitations.checkCode(code))))._tag).toBe("VerificationCodeNotFound")
     }))
 
-  it.scoped("an untrusted callback URL is refused; an anonymous invitee cannot accept", () =>
+  it.effect("an untrusted callback URL is refused; an anonymous invitee cannot accept", () =>
     Effect.gen(function* () {
       const { signUp, emulator, project } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -100,7 +101,7 @@ describe("TeamInvitations", () => {
       expect(project.projectId).toBeDefined()
     }))
 
-  it.scoped("codes expire after 7 days; deleting the team voids its invitations", () =>
+  it.effect("codes expire after 7 days; deleting the team voids its invitations", () =>
     Effect.gen(function* () {
       const { signUp, emulator } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -117,7 +118,7 @@ describe("TeamInvitations", () => {
       expect((yield* Effect.flip(within(bob.client)(TeamInvitations.accept(fresh))))._tag).toBe("VerificationCodeNotFound")
     }))
 
-  it.scoped("listMine shows invitations to the user's verified e-mails; acceptById joins; an unverified e-mail sees none", () =>
+  it.effect("listMine shows invitations to the user's verified e-mails; acceptById joins; an unverified e-mail sees none", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -138,7 +139,7 @@ describe("TeamInvitations", () => {
       expect((yield* Effect.flip(within(bob.client)(TeamInvitations.acceptById(id))))._tag).toBe("VerificationCodeNotFound")
     }))
 
-  it.scoped("the service's 400 texts: both or neither list filter, revoke without team_id, client profiles without team_id", () =>
+  it.effect("the service's 400 texts: both or neither list filter, revoke without team_id, client profiles without team_id", () =>
     Effect.gen(function* () {
       const { emulator, project } = yield* setup()
       const tokens = yield* signUp(emulator, project, "ada@example.com")

@@ -12,7 +12,7 @@ import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import { appUrl, setup, within } from "./support.js"
 
 describe("create_team_on_sign_up", () => {
-  it.scoped("password sign-up: the new user created a personal team and has it selected", () =>
+  it.effect("password sign-up: the new user created a personal team and has it selected", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup({ createTeamOnSignUp: true })
       const ada = yield* signUp("ada@example.com")
@@ -22,7 +22,7 @@ describe("create_team_on_sign_up", () => {
       expect(user.selectedTeamId).toBe(teams[0]!.id)
     }))
 
-  it.scoped("magic-link sign-up gets one too, a server create does not (as on the service); with the switch off, nobody does", () =>
+  it.effect("magic-link sign-up gets one too, a server create does not (as on the service); with the switch off, nobody does", () =>
     Effect.gen(function* () {
       const on = yield* setup({ createTeamOnSignUp: true, magicLinkEnabled: true })
       const created = yield* within(on.server)(ServerUsers.create({ primaryEmail: "bob@example.com", displayName: "Bob" }))
@@ -51,7 +51,7 @@ describe("create_team_on_sign_up", () => {
       expect(yield* within(dan.client)(Teams.listMine())).toEqual([])
     }))
 
-  it.scoped("anonymous sign-up gets 'Personal Team'; upgrading with a password names it after the e-mail", () =>
+  it.effect("anonymous sign-up gets 'Personal Team'; upgrading with a password names it after the e-mail", () =>
     Effect.gen(function* () {
       const { emulator, project } = yield* setup({ createTeamOnSignUp: true })
       const client = yield* Layer.build(

@@ -12,7 +12,7 @@ import { appUrl, setup, within } from "./support.js"
 const callbackUrl = `${appUrl}/handler/team-invitation`
 
 describe("ServerTeamInvitations", () => {
-  it.scoped("send → list (team) → listMine (user, verified e-mail) → revoke → the lists are empty", () =>
+  it.effect("send → list (team) → listMine (user, verified e-mail) → revoke → the lists are empty", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -39,7 +39,7 @@ describe("ServerTeamInvitations", () => {
       expect(yield* run(ServerTeamInvitations.listMine(bob.userId))).toEqual([])
     }))
 
-  it.scoped("an unknown team is TeamNotFound for send and list", () =>
+  it.effect("an unknown team is TeamNotFound for send and list", () =>
     Effect.gen(function* () {
       const { server } = yield* setup()
       const teamId = "39d6e7c8-7f54-482e-92f5-79bb7706ba55"

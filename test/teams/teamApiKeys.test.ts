@@ -4,12 +4,13 @@
  * exclusivity before sending, the project switch, and keys dying with their team.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Redacted, TestClock } from "effect"
+import { Clock, Effect, Option, Redacted } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import { ServerTeamApiKeys, ServerTeams, ServerUserApiKeys, TeamApiKeys, Teams, UserApiKeys } from "../../src/index.js"
 import { setup, within } from "./support.js"
 
 describe("TeamApiKeys", () => {
-  it.scoped("create → list (newest first, last four) → get → update → check → revoke → check fails", () =>
+  it.effect("create → list (newest first, last four) → get → update → check → revoke → check fails", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true })
       const ada = yield* signUp("ada@example.com")
@@ -41,7 +42,7 @@ describe("TeamApiKeys", () => {
       expect(Option.isSome(yield* within(server)(ServerTeamApiKeys.checkOrNone(first.value)))).toBe(true)
     }))
 
-  it.scoped("an owner naming a user, or both, is refused before any request", () =>
+  it.effect("an owner naming a user, or both, is refused before any request", () =>
     Effect.gen(function* () {
       const { signUp, requests } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -58,7 +59,7 @@ describe("TeamApiKeys", () => {
       expect(requests()).toBe(before)
     }))
 
-  it.scoped("without $manage_api_keys (or outside the team) every call is ApiKeyNotFound; the switch off is TeamApiKeysNotEnabled", () =>
+  it.effect("without $manage_api_keys (or outside the team) every call is ApiKeyNotFound; the switch off is TeamApiKeysNotEnabled", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -79,12 +80,12 @@ describe("TeamApiKeys", () => {
       expect(disabled._tag).toBe("TeamApiKeysNotEnabled")
     }))
 
-  it.scoped("an expired key checks as ApiKeyExpired; deleting the team deletes its keys", () =>
+  it.effect("an expired key checks as ApiKeyExpired; deleting the team deletes its keys", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
       const team = yield* within(ada.client)(Teams.create({ displayName: "Ada's Team" }))
-      const now = yield* TestClock.currentTimeMillis
+      const now = yield* Clock.currentTimeMillis
       const short = yield* within(ada.client)(
         TeamApiKeys.create({ owner: { teamId: team.id }, description: "short", expiresAt: new Date(now + 60_000) })
       )

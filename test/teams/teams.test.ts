@@ -12,7 +12,7 @@ import { setup, within } from "./support.js"
 const projectOf = (emulator: { state: { projects: Map<string, any> } }, id: string) => emulator.state.projects.get(id)
 
 describe("Teams (client)", () => {
-  it.scoped("client team creation is refused unless the project allows it", () =>
+  it.effect("client team creation is refused unless the project allows it", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup({ clientTeamCreationEnabled: false })
       const ada = yield* signUp("ada@example.com")
@@ -21,7 +21,7 @@ describe("Teams (client)", () => {
       expect(error.message).toBe("Client team creation is disabled for this project")
     }))
 
-  it.scoped("create → listMine → get → update → select → delete; the creator holds the creator defaults", () =>
+  it.effect("create → listMine → get → update → select → delete; the creator holds the creator defaults", () =>
     Effect.gen(function* () {
       const { signUp, emulator, project } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -54,7 +54,7 @@ describe("Teams (client)", () => {
       expect(state.permissions.teamGrants.has(team.id)).toBe(false)
     }))
 
-  it.scoped("a non-member gets TeamMembershipNotFound; a member without $update_team/$delete_team gets TeamPermissionRequired", () =>
+  it.effect("a non-member gets TeamMembershipNotFound; a member without $update_team/$delete_team gets TeamPermissionRequired", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -77,7 +77,7 @@ describe("Teams (client)", () => {
       expect((yield* Effect.flip(within(bob.client)(Teams.removeMember(team.id, ada.userId))))._tag).toBe("TeamPermissionRequired")
     }))
 
-  it.scoped("leave: the member's grants, profile and selection go; leaving twice is TeamMembershipNotFound", () =>
+  it.effect("leave: the member's grants, profile and selection go; leaving twice is TeamMembershipNotFound", () =>
     Effect.gen(function* () {
       const { signUp, server, emulator, project } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -101,7 +101,7 @@ describe("Teams (client)", () => {
       expect(profile.displayName).toBeNull()
     }))
 
-  it.scoped("an admin removes another member (client, $remove_members)", () =>
+  it.effect("an admin removes another member (client, $remove_members)", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -113,7 +113,7 @@ describe("Teams (client)", () => {
       expect((yield* Effect.flip(within(ada.client)(Teams.removeMember(team.id, bob.userId))))._tag).toBe("TeamMembershipNotFound")
     }))
 
-  it.scoped("cache: 20 concurrent listMine send one request; a create invalidates, the next read is fresh", () =>
+  it.effect("cache: 20 concurrent listMine send one request; a create invalidates, the next read is fresh", () =>
     Effect.gen(function* () {
       const { signUp, requests } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -131,7 +131,7 @@ describe("Teams (client)", () => {
       expect(requests() - before).toBe(3)
     }))
 
-  it.scoped("a client-set team image must be a base64 image", () =>
+  it.effect("a client-set team image must be a base64 image", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -143,7 +143,7 @@ describe("Teams (client)", () => {
 })
 
 describe("TeamMemberProfiles", () => {
-  it.scoped("list (joining order), get own and others', update own; the user's name shows until a team name is set", () =>
+  it.effect("list (joining order), get own and others', update own; the user's name shows until a team name is set", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -173,7 +173,7 @@ describe("TeamMemberProfiles", () => {
       expect((yield* within(server)(ServerTeams.getMemberProfile(team.id, bob.userId))).user.id).toBe(bob.userId)
     }))
 
-  it.scoped("without $read_members a member sees only itself; a non-member sees nothing", () =>
+  it.effect("without $read_members a member sees only itself; a non-member sees nothing", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ clientTeamCreationEnabled: true, teamMemberDefaultPermissions: [] })
       const ada = yield* signUp("ada@example.com")
@@ -193,7 +193,7 @@ describe("TeamMemberProfiles", () => {
 })
 
 describe("ServerTeams", () => {
-  it.scoped("create (creator / none) → list (all, by user) → get → update metadata → memberships → delete", () =>
+  it.effect("create (creator / none) → list (all, by user) → get → update metadata → memberships → delete", () =>
     Effect.gen(function* () {
       const { signUp, server, emulator, project } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -236,7 +236,7 @@ describe("ServerTeams", () => {
       expect(yield* within(ada.client)(Teams.listMine())).toEqual([])
     }))
 
-  it.scoped("create_team_on_sign_up: a user created by the server gets no personal team (as on the service); an anonymous sign-up's is renamed on upgrade", () =>
+  it.effect("create_team_on_sign_up: a user created by the server gets no personal team (as on the service); an anonymous sign-up's is renamed on upgrade", () =>
     Effect.gen(function* () {
       const { emulator, project, server } = yield* setup({ createTeamOnSignUp: true })
       const user = yield* within(server)(ServerUsers.create({ primaryEmail: "dora@example.com", displayName: "Dora" }))

@@ -9,7 +9,7 @@ import { ServerTeams, ServerUsers, TeamApiKeys, Teams, UserApiKeys } from "../..
 import { setup, within } from "../teams/support.js"
 
 describe("getByApiKey", () => {
-  it.scoped("ServerUsers.getByApiKey gives the key's user; a team key, an unknown or a revoked key gives none", () =>
+  it.effect("ServerUsers.getByApiKey gives the key's user; a team key, an unknown or a revoked key gives none", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true })
       const ada = yield* signUp("ada@example.com")
@@ -25,7 +25,7 @@ describe("getByApiKey", () => {
       expect(yield* within(server)(ServerUsers.getByApiKey(key.value))).toEqual(Option.none())
     }))
 
-  it.scoped("ServerTeams.getByApiKey gives the key's team; a user key gives none", () =>
+  it.effect("ServerTeams.getByApiKey gives the key's team; a user key gives none", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true })
       const ada = yield* signUp("ada@example.com")
@@ -38,7 +38,7 @@ describe("getByApiKey", () => {
       expect(yield* within(server)(ServerTeams.getByApiKey(userKey.value))).toEqual(Option.none())
     }))
 
-  it.scoped("with user API keys off, getByApiKey fails with UserApiKeysNotEnabled", () =>
+  it.effect("with user API keys off, getByApiKey fails with UserApiKeysNotEnabled", () =>
     Effect.gen(function* () {
       const { server } = yield* setup({ allowUserApiKeys: false })
       const error = yield* Effect.flip(within(server)(ServerUsers.getByApiKey("sk_anything")))

@@ -6,32 +6,32 @@
  * `InvalidArgument` before any request; without schemas the values are the plain modules' values.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Option, Schema, Stream } from "effect"
+import { Effect, Option, Schema, Stream } from "effect"
 import { GetUser, Metadata, ServerTeams, ServerUsers, Teams, Users } from "../../src/index.js"
 import { setup, within } from "../teams/support.js"
 
 /** Preferences with a date kept as an ISO string on the wire, so decoding visibly changes the value. */
 const Preferences = Schema.Struct({
-  theme: Schema.Literal("dark", "light"),
-  since: Schema.Date
+  theme: Schema.Literals(["dark", "light"]),
+  since: Schema.DateFromString
 })
 
 const AppMetadata = Metadata.make({
   user: {
     client: Metadata.withDefault(Preferences, () => ({ theme: "light" as const, since: new Date(0) })),
-    clientReadOnly: Schema.NullOr(Schema.Struct({ plan: Schema.Literal("free", "pro") })),
+    clientReadOnly: Schema.NullOr(Schema.Struct({ plan: Schema.Literals(["free", "pro"]) })),
     server: Schema.NullOr(Schema.Struct({ stripeCustomerId: Schema.String }))
   },
   team: {
     client: Schema.NullOr(Schema.Struct({ color: Schema.String })),
-    server: Schema.NullOr(Schema.Struct({ seats: Schema.NumberFromString.pipe(Schema.int()) }))
+    server: Schema.NullOr(Schema.Struct({ seats: Schema.NumberFromString.check(Schema.isInt()) }))
   }
 })
 
 const dark = { theme: "dark" as const, since: new Date("2026-01-02T03:04:05.000Z") }
 
 describe("schema-typed metadata", () => {
-  it.scoped("a user's client metadata is encoded on update, stored encoded, and read back decoded", () =>
+  it.effect("a user's client metadata is encoded on update, stored encoded, and read back decoded", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -46,7 +46,7 @@ describe("schema-typed metadata", () => {
       expect(typed.primaryEmail).toBe("ada@example.com")
     }))
 
-  it.scoped("metadata never set (null) reads as withDefault's value; null stays null under a NullOr schema", () =>
+  it.effect("metadata never set (null) reads as withDefault's value; null stays null under a NullOr schema", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -56,7 +56,7 @@ describe("schema-typed metadata", () => {
       expect(user.serverMetadata).toBeNull()
     }))
 
-  it.scoped("a stored value that does not match its schema fails with MetadataDecodeError naming the user and the field", () =>
+  it.effect("a stored value that does not match its schema fails with MetadataDecodeError naming the user and the field", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -76,7 +76,7 @@ describe("schema-typed metadata", () => {
       expect(clientError).toMatchObject({ _tag: "MetadataDecodeError", owner: "user", id: ada.userId, field: "clientReadOnlyMetadata" })
     }))
 
-  it.scoped("an update whose metadata does not encode fails with InvalidArgument before any request", () =>
+  it.effect("an update whose metadata does not encode fails with InvalidArgument before any request", () =>
     Effect.gen(function* () {
       const { signUp, server, requests } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -91,7 +91,7 @@ describe("schema-typed metadata", () => {
       expect(requests()).toBe(before)
     }))
 
-  it.scoped("server updates encode all three kinds; list decodes every user of the page", () =>
+  it.effect("server updates encode all three kinds; list decodes every user of the page", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -109,7 +109,7 @@ describe("schema-typed metadata", () => {
       expect(Option.isNone(page.nextCursor)).toBe(true)
     }))
 
-  it.scoped("server create encodes the input; the lazy stream decodes every user it pulls", () =>
+  it.effect("server create encodes the input; the lazy stream decodes every user it pulls", () =>
     Effect.gen(function* () {
       const { server } = yield* setup()
       const created = yield* within(server)(
@@ -118,10 +118,10 @@ describe("schema-typed metadata", () => {
       expect(created).toMatchObject({ clientMetadata: dark, serverMetadata: { stripeCustomerId: "cus_2" } })
       expect((yield* within(server)(ServerUsers.getById(created.id))).clientMetadata).toEqual({ theme: "dark", since: "2026-01-02T03:04:05.000Z" })
       const streamed = yield* within(server)(Stream.runCollect(AppMetadata.ServerUsers.stream({ limit: 1 })))
-      expect(Chunk.toReadonlyArray(streamed).map((user) => user.clientMetadata.since)).toEqual([dark.since])
+      expect(streamed.map((user) => user.clientMetadata.since)).toEqual([dark.since])
     }))
 
-  it.scoped("teams: client and server metadata are encoded and decoded, and a user's selectedTeam is decoded with the team schemas", () =>
+  it.effect("teams: client and server metadata are encoded and decoded, and a user's selectedTeam is decoded with the team schemas", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -142,7 +142,7 @@ describe("schema-typed metadata", () => {
       expect((yield* within(ada.client)(Teams.get(team.id))).clientMetadata).toBe("not an object")
     }))
 
-  it.scoped("getUser keeps its policies and decodes the user", () =>
+  it.effect("getUser keeps its policies and decodes the user", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -153,7 +153,7 @@ describe("schema-typed metadata", () => {
       expect(Option.map(yield* within(ada.client)(GetUser.getUser()), (user) => user.clientMetadata)).toEqual(Option.some(null))
     }))
 
-  it.scoped("ServerUsers.getUser keeps its policies and decodes the server view", () =>
+  it.effect("ServerUsers.getUser keeps its policies and decodes the server view", () =>
     Effect.gen(function* () {
       const { server } = yield* setup()
       expect(yield* within(server)(AppMetadata.ServerUsers.getUser())).toEqual(Option.none())
@@ -161,7 +161,7 @@ describe("schema-typed metadata", () => {
       expect([anonymous.isAnonymous, anonymous.clientMetadata.theme, anonymous.serverMetadata]).toEqual([true, "light", null])
     }))
 
-  it.scoped("without schemas the values are the plain modules' values", () =>
+  it.effect("without schemas the values are the plain modules' values", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")

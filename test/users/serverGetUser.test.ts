@@ -38,7 +38,7 @@ const serverWithSession = (emulator: Emulator.Emulator) =>
     return { run, requests: http.requests, count: http.count }
   })
 
-type Backend = Effect.Effect.Success<ReturnType<typeof serverWithSession>>
+type Backend = Effect.Success<ReturnType<typeof serverWithSession>>
 
 const signedUp = (backend: Backend, email = "ada@example.com") => backend.run(Password.signUpWithPassword({ email, password, noVerificationCallback: true }))
 
@@ -57,7 +57,7 @@ const makeBackend = (): Effect.Effect<{ emulator: Emulator.Emulator; backend: Ba
   })
 
 describe("ServerUsers.getUser", () => {
-  it.scoped("return-null (default): Option.none() when signed out without a request; the server view when signed in", () =>
+  it.effect("return-null (default): Option.none() when signed out without a request; the server view when signed in", () =>
     Effect.gen(function* () {
       const { emulator, backend } = yield* makeBackend()
       expect(yield* backend.run(ServerUsers.getUser())).toEqual(Option.none())
@@ -71,7 +71,7 @@ describe("ServerUsers.getUser", () => {
       expect(backend.count("GET /users/me")).toBe(1)
     }))
 
-  it.scoped("throw: UserNotSignedIn when signed out; the server user when signed in", () =>
+  it.effect("throw: UserNotSignedIn when signed out; the server user when signed in", () =>
     Effect.gen(function* () {
       const { backend } = yield* makeBackend()
       const error = yield* Effect.flip(backend.run(ServerUsers.getUser({ or: "throw" })))
@@ -82,7 +82,7 @@ describe("ServerUsers.getUser", () => {
       expect(user.serverMetadata).toEqual(null)
     }))
 
-  it.scoped("anonymous: signs up an anonymous user in the session once and returns its server view", () =>
+  it.effect("anonymous: signs up an anonymous user in the session once and returns its server view", () =>
     Effect.gen(function* () {
       const { backend } = yield* makeBackend()
       const user = yield* backend.run(ServerUsers.getUser({ or: "anonymous" }))
@@ -93,7 +93,7 @@ describe("ServerUsers.getUser", () => {
       expect(backend.count("POST /auth/anonymous/sign-up")).toBe(1)
     }))
 
-  it.scoped("anonymous users count as signed out unless an anonymous policy allows them", () =>
+  it.effect("anonymous users count as signed out unless an anonymous policy allows them", () =>
     Effect.gen(function* () {
       const { backend } = yield* makeBackend()
       const { userId } = yield* backend.run(Anonymous.signUp())
@@ -103,7 +103,7 @@ describe("ServerUsers.getUser", () => {
       expect(Option.getOrThrow(yield* backend.run(ServerUsers.getUser({ or: "anonymous-if-exists" }))).id).toBe(userId)
     }))
 
-  it.scoped("restricted users count as signed out unless includeRestricted", () =>
+  it.effect("restricted users count as signed out unless includeRestricted", () =>
     Effect.gen(function* () {
       const { emulator, backend } = yield* makeBackend()
       const { userId } = yield* signedUp(backend)
@@ -118,7 +118,7 @@ describe("ServerUsers.getUser", () => {
       expect(Option.getOrThrow(yield* backend.run(ServerUsers.getUser({ includeRestricted: true }))).isRestricted).toBe(true)
     }))
 
-  it.scoped("redirect: replaces the page with the sign-in page and never completes", () =>
+  it.effect("redirect: replaces the page with the sign-in page and never completes", () =>
     Effect.gen(function* () {
       const { backend } = yield* makeBackend()
       const visited: Array<string> = []
@@ -126,14 +126,14 @@ describe("ServerUsers.getUser", () => {
         currentUrl: Effect.succeed("https://app.example.com/account"),
         replace: (url) => Effect.sync(() => void visited.push(url))
       }
-      const fiber = yield* Effect.fork(backend.run(ServerUsers.getUser({ or: "redirect" })).pipe(Effect.provideService(Navigation, navigation)))
+      const fiber = yield* Effect.forkChild(backend.run(ServerUsers.getUser({ or: "redirect" })).pipe(Effect.provideService(Navigation, navigation)))
       for (let i = 0; i < 500 && visited.length === 0; i++) yield* realPause(1)
-      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* Fiber.interrupt(fiber)
       expect(visited).toEqual(["https://app.example.com/handler/sign-in?after_auth_return_to=https%3A%2F%2Fapp.example.com%2Faccount"])
     }))
 
-  it.scoped("redirect outside a browser without navigation: NavigationUnavailable, typed", () =>
+  it.effect("redirect outside a browser without navigation: NavigationUnavailable, typed", () =>
     Effect.gen(function* () {
       const { backend } = yield* makeBackend()
       const error = yield* Effect.flip(backend.run(ServerUsers.getUser({ or: "redirect" })))

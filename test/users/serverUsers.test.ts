@@ -1,5 +1,5 @@
 /** Users with server access against the in-process emulator: list/stream, create, update, delete, fromRequest. */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "effect/http/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import * as Emulator from "../../src/emulator/index.js"
@@ -64,7 +64,7 @@ describe("ServerUsers.stream", () => {
         project.users.set(user.id, user)
       }
       const result = yield* ServerUsers.stream({ limit: 50 }).pipe(
-        Stream.runFold({ count: 0, ordered: true, previous: undefined as { at: number; id: string } | undefined }, (state, user) => {
+        Stream.runFold(() => ({ count: 0, ordered: true, previous: undefined as { at: number; id: string } | undefined }), (state, user) => {
           const at = user.signedUpAt.getTime()
           const ordered = state.previous === undefined || state.previous.at < at || (state.previous.at === at && state.previous.id < user.id)
           return { count: state.count + 1, ordered: state.ordered && ordered, previous: { at, id: user.id } }
@@ -82,7 +82,7 @@ describe("ServerUsers.stream", () => {
       for (let n = 0; n < 200; n++) project.users.set(seededId(n), makeUser(seededId(n), 5_000 + n))
       const taken = yield* ServerUsers.stream({ limit: 50 }).pipe(
         Stream.take(60),
-        Stream.runFold(0, (count) => count + 1),
+        Stream.runFold(() => 0, (count) => count + 1),
         Effect.provide(server)
       )
       expect(taken).toBe(60)
@@ -306,7 +306,7 @@ describe("ServerUsers.fromRequest / getCurrent", () => {
       const signUp = (email: string) =>
         Effect.gen(function* () {
           yield* Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true })
-          return yield* Effect.flatMap(Session, (session) => session.current)
+          return yield* Session.use((session) => session.current)
         }).pipe(Effect.provide(client()))
       const ann = yield* signUp("ann@example.com")
       const bob = yield* signUp("bob@example.com")
