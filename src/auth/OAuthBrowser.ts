@@ -8,9 +8,9 @@
  *   {@link OAuthBrowserUnavailable} where they do not exist (a server).
  * - {@link makeMemory} / {@link layerMemory}: an in-memory page for tests and non-browser hosts:
  *   a cookie jar honouring `Max-Age` (time from Effect's `Clock`) that stores each cookie string
- *   as a browser does (the platform's `Set-Cookie` parser; names and values decoded, so they read
- *   back as `document.cookie` would give them), the current URL, the list of
- *   navigations, and an optional `onNavigate` hook that plays the part of the browser following
+ *   as a browser does (effect's `Set-Cookie` parser, `effect/http/Cookies`, read through the
+ *   session's `parseSetCookie`; names and values decoded, so they read back as `document.cookie`
+ *   would give them), the current URL, the list of navigations, and an optional `onNavigate` hook that plays the part of the browser following
  *   redirects (it returns the URL the page finally lands on).
  *
  * @example
