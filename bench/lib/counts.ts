@@ -23,8 +23,7 @@ class FiberCounter {
     recordFiberEnd: () => {}
   }
   /** `effect` with its forked fibers counted. */
-  readonly watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.provideService(effect, Metric.FiberRuntimeMetrics, this.metrics)
+  readonly watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.provideService(effect, Metric.FiberRuntimeMetrics, this.metrics)
 }
 
 /** Fibers started and requests received per `ServerUsers.fromRequest` call, over `calls` calls on distinct sessions. */

@@ -47,7 +47,7 @@ void runtime.runPromise(
     ))
 )
 
-await runtime.runtime()
+await runtime.context()
 
 const api = {
   ready: true,
