@@ -1,5 +1,6 @@
 /**
- * The package as users install it: effect and @effect/platform are peers (one copy, the app's),
+ * The package as users install it: effect is a peer (one copy, the app's; its HTTP modules replace
+ * the former @effect/platform, which the package no longer names anywhere),
  * the emulator's server-only WebAuthn library is an optional peer, the bench's official SDK is not
  * in the root install, every package the shipped code imports is declared, the build ships no
  * source maps pointing at unshipped sources, and the licence package.json names is there.
@@ -78,15 +79,19 @@ const importsOf = (file: string) => {
 const shipped = [...sourceFiles("src"), ...sourceFiles("react")].map(importsOf)
 
 describe("dependencies", () => {
-  it("effect and @effect/platform are peer dependencies (effect 3.x, not 4.x; platform 0.97.x) and dev dependencies, not dependencies", () => {
+  it("effect is a peer dependency (effect 4.x from 4.1, not 5.x) and a dev dependency, not a dependency", () => {
     expect(dependencies).not.toHaveProperty("effect")
-    expect(dependencies).not.toHaveProperty("@effect/platform")
-    expect(caret(peers["effect"])).toEqual({ min: expect.stringMatching(/^3\./), below: "4.0.0" })
-    expect(caret(peers["@effect/platform"])).toEqual({ min: expect.stringMatching(/^0\.97\./), below: "0.98.0" })
+    expect(caret(peers["effect"])).toEqual({ min: expect.stringMatching(/^4\.1\./), below: "5.0.0" })
     expect(devDependencies).toHaveProperty("effect")
-    expect(devDependencies).toHaveProperty("@effect/platform")
     expect(optionalPeers).not.toContain("effect")
+  })
+
+  it("@effect/platform is no dependency of any kind (effect 4 ships the HTTP modules itself)", () => {
+    expect(dependencies).not.toHaveProperty("@effect/platform")
+    expect(peers).not.toHaveProperty("@effect/platform")
+    expect(devDependencies).not.toHaveProperty("@effect/platform")
     expect(optionalPeers).not.toContain("@effect/platform")
+    expect(Object.keys({ ...dependencies, ...devDependencies, ...peers }).filter((name) => name.startsWith("@effect/platform"))).toEqual([])
   })
 
   it("jose and @simplewebauthn/browser stay regular dependencies", () => {

@@ -105,7 +105,7 @@ import { Password, Stack, Tokens } from "stack-auth-effect"
 import { serve } from "stack-auth-effect/emulator/server"
 
 const scope = Effect.runSync(Scope.make())
-const running = await Effect.runPromise(Scope.extend(serve({ port: 0 }), scope))
+const running = await Effect.runPromise(Scope.provide(serve({ port: 0 }), scope))
 const demo = running.emulator.demo
 Object.assign(process.env, { STACK_PROJECT_ID: demo.projectId, STACK_SECRET_SERVER_KEY: demo.secretServerKey, STACK_API_URL: running.baseUrl, PORT: "0" })
 const authorization = await Effect.runPromise(
@@ -174,7 +174,7 @@ describe("the guides' runnable blocks", () => {
     }
     const scope = Effect.runSync(Scope.make())
     try {
-      const running = await Effect.runPromise(Scope.extend(serve({ port: 0 }), scope))
+      const running = await Effect.runPromise(Scope.provide(serve({ port: 0 }), scope))
       const env = {
         STACK_PROJECT_ID: running.emulator.demo.projectId,
         STACK_SUPER_SECRET_ADMIN_KEY: running.emulator.demo.superSecretAdminKey,
@@ -248,7 +248,7 @@ import { CookieTokenStore } from "stack-auth-effect/next"
 import { cookies, jar } from "next/headers"
 
 const scope = Effect.runSync(Scope.make())
-const running = await Effect.runPromise(Scope.extend(serve({ port: 0 }), scope))
+const running = await Effect.runPromise(Scope.provide(serve({ port: 0 }), scope))
 const demo = running.emulator.demo
 Object.assign(process.env, {
   NEXT_PUBLIC_STACK_PROJECT_ID: demo.projectId,
@@ -264,7 +264,7 @@ const client = Stack.layerClient({ projectId: demo.projectId, baseUrl: running.b
 
 const signedOut = await answer(await GET(new Request(url)))
 // the browser's code hands its tokens over in the x-stack-auth header
-const headers = await Effect.runPromise(Effect.zipRight(signIn, Tokens.getAuthHeaders()).pipe(Effect.provide(client)))
+const headers = await Effect.runPromise(Effect.andThen(signIn, Tokens.getAuthHeaders()).pipe(Effect.provide(client)))
 const byHeader = await answer(await GET(new Request(url, { headers })))
 // a sign-in that wrote the SDK's cookies into the jar (as the browser's cookies would arrive)
 const session = CookieTokenStore.layerSession(await cookies(), { projectId: demo.projectId, secure: false })

@@ -4,7 +4,8 @@
  * lifetime comes from `TestClock`; the requests are real.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
@@ -32,7 +33,7 @@ const app = Effect.gen(function* () {
 })
 
 describe("e2e: query cache", () => {
-  it.scoped("20 concurrent reads of the current user send 1 request", () =>
+  it.effect("20 concurrent reads of the current user send 1 request", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
       const email = uniqueEmail("concurrent")
@@ -44,7 +45,7 @@ describe("e2e: query cache", () => {
       expect(count("GET /users/me")).toBe(1)
     }))
 
-  it.scoped("20 sequential reads within 5 s send 1; after 5 s without a reader the next sends 1 more", () =>
+  it.effect("20 sequential reads within 5 s send 1; after 5 s without a reader the next sends 1 more", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
       yield* Password.signUpWithPassword({ email: uniqueEmail("sequential"), password, noVerificationCallback: true }).pipe(Effect.provide(context))
@@ -58,7 +59,7 @@ describe("e2e: query cache", () => {
       expect(count("GET /users/me")).toBe(2)
     }))
 
-  it.scoped("a read after an update sends a fresh request and sees the update", () =>
+  it.effect("a read after an update sends a fresh request and sees the update", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
       yield* Password.signUpWithPassword({ email: uniqueEmail("update"), password, noVerificationCallback: true }).pipe(Effect.provide(context))
@@ -69,7 +70,7 @@ describe("e2e: query cache", () => {
       expect(count("GET /users/me")).toBe(2)
     }))
 
-  it.scoped("sign-out and sign-in as another user never shows the previous user's data", () =>
+  it.effect("sign-out and sign-in as another user never shows the previous user's data", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
       const first = uniqueEmail("first")
@@ -85,7 +86,7 @@ describe("e2e: query cache", () => {
       expect(count("GET /users/me")).toBe(2)
     }))
 
-  it.scoped("contact channels: 10 concurrent lists send 1; a list after adding one sends 1 more and shows it", () =>
+  it.effect("contact channels: 10 concurrent lists send 1; a list after adding one sends 1 more and shows it", () =>
     Effect.gen(function* () {
       const { context, count } = yield* app
       const email = uniqueEmail("channels")

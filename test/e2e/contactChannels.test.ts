@@ -64,8 +64,8 @@ describe("contact channels over HTTP", () => {
       const remaining = await runtime.runPromise(ContactChannels.list())
       expect(remaining.map((c) => [c.id, c.isPrimary, c.isVerified])).toEqual([[created.id, true, true]])
 
-      const again = await runtime.runPromise(Effect.either(ContactChannels.delete(old.id)))
-      expect(again._tag === "Left" && again.left._tag).toBe("ContactChannelNotFound")
+      const again = await runtime.runPromise(Effect.result(ContactChannels.delete(old.id)))
+      expect(again._tag === "Failure" && again.failure._tag).toBe("ContactChannelNotFound")
     } finally {
       await runtime.dispose()
     }

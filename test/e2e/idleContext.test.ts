@@ -29,7 +29,7 @@ const app = Effect.gen(function* () {
       tokenStore: "memory"
     })
   ).pipe(Effect.supervised(supervisor))
-  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof Stack.layerClient>>>) =>
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof Stack.layerClient>>>) =>
     effect.pipe(Effect.provide(context), Effect.supervised(supervisor))
   /**
    * The fibers still running once the app's calls have settled: a request's own fibers end a little
@@ -46,7 +46,7 @@ const app = Effect.gen(function* () {
 })
 
 describe("e2e: an idle client context", () => {
-  it.scopedLive("two apps over the default fetch client each read their own user, and run no fiber once idle", () =>
+  it.live("two apps over the default fetch client each read their own user, and run no fiber once idle", () =>
     Effect.gen(function* () {
       const ada = yield* app
       const bob = yield* app
@@ -61,7 +61,7 @@ describe("e2e: an idle client context", () => {
       expect(yield* bob.idleFibers).toBe(0)
     }))
 
-  it.scopedLive("a session change reaches the cache without a read: the cache's session generation grows when the session is cleared", () =>
+  it.live("a session change reaches the cache without a read: the cache's session generation grows when the session is cleared", () =>
     Effect.gen(function* () {
       const ada = yield* app
       yield* ada.run(Password.signUpWithPassword({ email: uniqueEmail("clear"), password, noVerificationCallback: true }))

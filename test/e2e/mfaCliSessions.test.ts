@@ -141,7 +141,7 @@ describe("MFA, anonymous users, sessions and CLI login over HTTP against the emu
         const { userId } = yield* Effect.provide(Password.signUpWithPassword({ email, password, noVerificationCallback: true }), browser.context)
         const attempt = yield* Effect.provide(Cli.initiate(), cli.context)
         const url = Cli.confirmationUrl("http://localhost:3000", attempt.loginCode)
-        const waiting = yield* Effect.fork(Effect.provide(Cli.waitForLogin(attempt.pollingCode, { interval: "20 millis" }), cli.context))
+        const waiting = yield* Effect.forkChild(Effect.provide(Cli.waitForLogin(attempt.pollingCode, { interval: "20 millis" }), cli.context))
         // the CLI is polling (its first poll sent) before the browser confirms
         while (cli.count("POST /auth/cli/poll") < 1) yield* Effect.sleep("5 millis")
         const loginCode = new URL(url).searchParams.get("login_code")!

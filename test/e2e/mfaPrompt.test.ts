@@ -56,7 +56,7 @@ describe("MFA prompt step over HTTP", () => {
         const secret = Redacted.value((yield* Mfa.enableTotp()).secret)
         yield* Sessions.signOut()
         const step = yield* Mfa.continuable(Password.signInWithPassword({ email, password }))
-        if (step._tag !== "MfaRequired") return yield* Effect.dieMessage("expected the MFA step")
+        if (step._tag !== "MfaRequired") return yield* Effect.die(new Error("expected the MFA step"))
         const right = yield* Totp.generate(secret)
         const wrong = yield* Effect.flip(step.challenge.submit(wrongCode(right)))
         yield* step.challenge.submit(right)

@@ -69,7 +69,7 @@ const refreshOnly = async (email: string) => {
   const demo = main.server.emulator.demo
   const signedUp = await Effect.runPromise(
     Password.signUpWithPassword({ email, password: "correct horse battery", noVerificationCallback: true }).pipe(
-      Effect.zipRight(Effect.flatMap(TokenStore, (store) => store.get)),
+      Effect.andThen(Effect.flatMap(TokenStore, (store) => store.get)),
       Effect.provide(
         Stack.layerClient({ projectId: demo.projectId, publishableClientKey: demo.publishableClientKey, baseUrl: main.server.baseUrl, tokenStore: "memory" })
       )
@@ -118,7 +118,7 @@ describe("a refresh that returns nothing, over HTTP", () => {
       Effect.scoped(
         Effect.gen(function* () {
           const context = yield* Layer.build(through(initial))
-          const first = yield* Effect.either(Users.getCurrent().pipe(Effect.provide(context)))
+          const first = yield* Effect.result(Users.getCurrent().pipe(Effect.provide(context)))
           const kept = yield* Effect.flatMap(TokenStore, (store) => store.get).pipe(Effect.provide(context))
           refreshAnswer = "forward"
           const second = yield* Users.getCurrent().pipe(Effect.provide(context))
@@ -126,7 +126,7 @@ describe("a refresh that returns nothing, over HTTP", () => {
         })
       )
     )
-    expect(outcome.first._tag === "Left" && outcome.first.left._tag).toBe("InvalidResponse")
+    expect(outcome.first._tag === "Failure" && outcome.first.failure._tag).toBe("InvalidResponse")
     expect(Option.map(outcome.kept.refreshToken, Redacted.value)).toEqual(Option.map(initial.refreshToken, Redacted.value))
     expect(Option.map(outcome.second, (user) => user.primaryEmail)).toEqual(Option.some(email))
     expect(seen.filter((entry) => entry === "POST /auth/oauth/token")).toHaveLength(2)

@@ -1,5 +1,5 @@
-import { HttpClient } from "@effect/platform"
 import { Effect, Exit, Layer, Scope } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
 import { afterAll, beforeAll } from "vitest"
 import * as StackClient from "../../src/core/StackClient.js"
 import { serve } from "../../src/emulator/server.js"
@@ -9,7 +9,7 @@ import type { RunningServer } from "../../src/emulator/server.js"
 /** Starts an emulator server on 127.0.0.1 (free port) for a test file; `stop` closes it. */
 export const startServer = async (emulatorOptions: EmulatorOptions = {}) => {
   const scope = await Effect.runPromise(Scope.make())
-  const server: RunningServer = await Effect.runPromise(Scope.extend(serve({ emulatorOptions }), scope))
+  const server: RunningServer = await Effect.runPromise(Scope.provide(serve({ emulatorOptions }), scope))
   return { server, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 

@@ -1,9 +1,9 @@
 /**
  * The toolchain the repository installs for itself: development and the suite run on Node 22 (the
  * npm registry's `node` package, a devDependency whose binary `npm run`, `npm test` and `npm exec`
- * put first on PATH), while the published package keeps `engines.node >=20`, which CI checks with
- * `scripts/smoke-node20.mjs` on the system Node (the README's Quick start, from the packed tarball,
- * against the packed emulator). The smoke itself needs the registry and a build, so CI runs it
+ * put first on PATH; vitest 5, @effect/vitest 4 and msw 3 need Node 22.12 or newer), while the
+ * published package keeps `engines.node >=20`, which CI checks with `scripts/smoke-node20.mjs` on
+ * the system Node (the README's Quick start, from the packed tarball, against the packed emulator). The smoke itself needs the registry and a build, so CI runs it
  * after `npm run build`; here, the pieces it relies on.
  */
 import { spawnSync } from "node:child_process"
@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import semver from "semver"
 import { describe, expect, it } from "vitest"
 import { quickStartBlock, toJavaScript } from "../../scripts/smoke-node20.mjs"
 
@@ -45,6 +46,28 @@ describe("development on the Node the repository installs", () => {
     const version = readJson<{ readonly version: string }>("node_modules/node/package.json").version
     expect(process.versions.node, "the suite did not start from npm run / npm exec").toBe(version)
     expect(realpathSync(process.execPath)).toBe(realpathSync(join(root, "node_modules/.bin/node")))
+  })
+
+  it("the suite runs on vitest 5 with @effect/vitest 4 (its peer range), both of whose Node ranges the installed Node 22 meets", () => {
+    expect(pkg.devDependencies?.["vitest"]).toMatch(/^[\^~]?5\.\d+\.\d+$/)
+    expect(pkg.devDependencies?.["@effect/vitest"]).toMatch(/^[\^~]?4\.\d+\.\d+$/)
+    const vitest = lock.packages["node_modules/vitest"]?.version ?? ""
+    const effectVitest = lock.packages["node_modules/@effect/vitest"]?.version ?? ""
+    expect(major(vitest)).toBe(5)
+    expect(major(effectVitest)).toBe(4)
+    const installed = (name: string) =>
+      readJson<{ readonly version: string; readonly engines?: Readonly<Record<string, string>>; readonly peerDependencies?: Readonly<Record<string, string>> }>(
+        `node_modules/${name}/package.json`
+      )
+    expect(installed("vitest").version).toBe(vitest)
+    expect(installed("@effect/vitest").version).toBe(effectVitest)
+    expect(semver.satisfies(vitest, installed("@effect/vitest").peerDependencies?.["vitest"] ?? "")).toBe(true)
+    const node = lock.packages["node_modules/node"]?.version ?? ""
+    for (const name of ["vitest", "msw"]) {
+      const range = installed(name).engines?.["node"]
+      expect(range, `${name} declares the Node it needs`).toBeDefined()
+      expect(semver.satisfies(node, range ?? ""), `${name} needs Node ${range}; the node devDependency is ${node}`).toBe(true)
+    }
   })
 
   it("the published package still supports Node 20", () => {

@@ -54,7 +54,7 @@ type Open = (jar: CookieJar) => Effect.Effect<TokenStoreShape, unknown, Scope.Sc
 
 /** The rules, for one kind of store. */
 const tossingRules = (open: Open) => {
-  it.scoped("a planted cookie never signs the visitor in as someone else, before a sign-in, after it or after a sign-out", () =>
+  it.effect("a planted cookie never signs the visitor in as someone else, before a sign-in, after it or after a sign-out", () =>
     Effect.gen(function* () {
       const jar = new CookieJar()
       plant(jar)
@@ -66,7 +66,7 @@ const tossingRules = (open: Open) => {
       expect(refreshText(yield* (yield* open(jar)).get)).toBeNull()
     }))
 
-  it.scoped("a sign-in always sticks, every time, while the planted cookies live", () =>
+  it.effect("a sign-in always sticks, every time, while the planted cookies live", () =>
     Effect.gen(function* () {
       const jar = new CookieJar()
       for (let round = 0; round < 3; round++) {
@@ -83,7 +83,7 @@ const tossingRules = (open: Open) => {
 
 /** The rules with the sibling's parent domain configured: its cookie counts, never over the visitor's own, and is really deleted. */
 const configuredRules = (open: Open) => {
-  it.scoped("with example.com configured, the --custom- cookie never outranks the visitor's own, and a sign-out removes it", () =>
+  it.effect("with example.com configured, the --custom- cookie never outranks the visitor's own, and a sign-out removes it", () =>
     Effect.gen(function* () {
       const jar = new CookieJar()
       plant(jar)
@@ -132,13 +132,13 @@ const installPage = (jar: CookieJar) =>
 
 /** A page of the app over the jar, with the browser cookie store. */
 const browserPage = (jar: CookieJar, cookieDomains?: ReadonlyArray<string>) =>
-  installPage(jar).pipe(Effect.zipRight(BrowserCookieStore.make({ projectId, crossTab: "poll", cookieDomains })))
+  installPage(jar).pipe(Effect.andThen(BrowserCookieStore.make({ projectId, crossTab: "poll", cookieDomains })))
 
 /** Next's `cookies()` of one request to the app: reads the jar's `Cookie` header, writes `Set-Cookie`s to it as Next serialises them. */
 const nextCookies = (jar: CookieJar): CookieTokenStore.FrameworkCookies => {
   const read = () => Cookies.parseCookieHeader(jar.header(app))
   return {
-    get: (name) => Option.getOrUndefined(Option.map(Option.fromNullable(read().get(name)), (value) => ({ value }))),
+    get: (name) => Option.getOrUndefined(Option.map(Option.fromNullishOr(read().get(name)), (value) => ({ value }))),
     getAll: () => [...read()].map(([name, value]) => ({ name, value })),
     set: (name, value, options) =>
       jar.set(
@@ -201,14 +201,14 @@ describe("cookie tossing: cookieDomains through Stack.layerClient's cookie store
   /** The tokens a page of the app reads through `Stack.layerClient`'s token store (the browser default, or `"cookie"`). */
   const pageTokens = (jar: CookieJar, options: Pick<Stack.ClientOptions, "cookieDomains" | "tokenStore">) =>
     installPage(jar).pipe(
-      Effect.zipRight(
+      Effect.andThen(
         Effect.flatMap(TokenStore, (store) => store.get).pipe(
           Effect.provide(Stack.layerClient({ projectId, publishableClientKey: "pck_test", ...options }))
         )
       )
     )
 
-  it.scoped("a configured domain's --custom- cookie is read; an unconfigured one is not", () =>
+  it.effect("a configured domain's --custom- cookie is read; an unconfigured one is not", () =>
     Effect.gen(function* () {
       const jar = new CookieJar()
       shareSession(jar, "shared-refresh", "shared-access")
@@ -219,7 +219,7 @@ describe("cookie tossing: cookieDomains through Stack.layerClient's cookie store
       }
     }))
 
-  it.scoped("with example.com configured, a planted --custom- cookie never outranks the visitor's own", () =>
+  it.effect("with example.com configured, a planted --custom- cookie never outranks the visitor's own", () =>
     Effect.gen(function* () {
       const jar = new CookieJar()
       for (const cookie of Cookies.writeTokens(fromStrings("visitor-access", "visitor-refresh"), { projectId, secure: true, now: 1, existing: new Map() })) {

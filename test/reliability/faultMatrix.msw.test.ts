@@ -5,7 +5,8 @@
  * server (a non-idempotent request that may have been processed is sent exactly once).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Option, TestClock } from "effect"
+import { Duration, Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { apiUrl, baseUrl, makeMswServer, realPause, runAdvancingClock } from "../support/fixtures.js"
@@ -70,7 +71,7 @@ describe("fault matrix over msw", () => {
         Effect.gen(function* () {
           cases++
           const counts = serve(call, fault.replies)
-          const fiber = yield* Effect.fork(Effect.exit(call.run))
+          const fiber = yield* Effect.forkChild(Effect.exit(call.run))
           const { exit } = yield* runAdvancingClock(fiber)
           expect(exit._tag).toBe("Success")
           if (exit._tag !== "Success") return
@@ -119,16 +120,16 @@ describe("stalled responses over msw", () => {
   // caller's timeout (reported bug; see faultMatrix.socket.test.ts): the uncached calls here.
   const uncached = calls.filter((call) => call.path !== "/api/v1/users/me")
   for (const call of uncached) {
-    it.effect(`a caller's timeout interrupts a stalled ${call.name}: TimeoutException, request aborted, sent once`, () =>
+    it.effect(`a caller's timeout interrupts a stalled ${call.name}: TimeoutError, request aborted, sent once`, () =>
       Effect.gen(function* () {
         const state = stall()
         // shorter than the SDK's own 30 s attempt limit, so the caller's limit is the one that ends it
-        const fiber = yield* Effect.fork(Effect.exit(call.run.pipe(Effect.timeout(Duration.seconds(10)))))
+        const fiber = yield* Effect.forkChild(Effect.exit(call.run.pipe(Effect.timeout(Duration.seconds(10)))))
         yield* waitForRequest(state)
         yield* TestClock.adjust(Duration.seconds(10))
         const exit = yield* Fiber.join(fiber)
         const outcome = classify(exit)
-        expect(showOutcome(outcome)).toBe("Failure(TimeoutException)")
+        expect(showOutcome(outcome)).toBe("Failure(TimeoutError)")
         for (let i = 0; i < 200 && state.aborted === 0; i++) yield* realPause()
         expect(state.requests).toBe(1)
         expect(state.aborted).toBe(1)
@@ -143,14 +144,14 @@ describe("stalled responses over msw", () => {
       Effect.gen(function* () {
         const call = uncached.find((candidate) => candidate.method === method)!
         const state = stall()
-        const fiber = yield* Effect.fork(Effect.exit(call.run))
+        const fiber = yield* Effect.forkChild(Effect.exit(call.run))
         yield* waitForRequest(state)
         for (let minute = 0; minute < 10; minute++) {
           yield* TestClock.adjust(Duration.minutes(1))
           yield* realPause()
         }
-        const done = yield* Fiber.poll(fiber)
-        expect(Option.isSome(done)).toBe(true)
+        const done = fiber.pollUnsafe()
+        expect(done !== undefined).toBe(true)
         const exit = yield* Fiber.join(fiber)
         expect(showOutcome(classify(exit))).toBe("Failure(ConnectivityError)")
         expect(state.requests).toBe(method === "GET" ? 5 : 1)

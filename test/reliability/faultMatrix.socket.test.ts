@@ -112,7 +112,7 @@ describe("stalled sockets", () => {
    * nothing stays stalled), closes the scope and the server.
    */
   const withOwnScope = <A, E>(
-    body: (context: Context.Context<Layer.Layer.Success<ReturnType<typeof layerFor>>>, own: RawServer) => Effect.Effect<A, E>
+    body: (context: Context.Context<Layer.Success<ReturnType<typeof layerFor>>>, own: RawServer) => Effect.Effect<A, E>
   ) =>
     Effect.gen(function* () {
       const own = yield* Effect.promise(() => startRawServer(() => {}))
@@ -121,8 +121,8 @@ describe("stalled sockets", () => {
       return yield* body(context, own).pipe(
         Effect.ensuring(
           Effect.sync(() => own.destroyConnections()).pipe(
-            Effect.zipRight(Scope.close(scope, Exit.void)),
-            Effect.zipRight(Effect.promise(() => own.close()))
+            Effect.andThen(Scope.close(scope, Exit.void)),
+            Effect.andThen(Effect.promise(() => own.close()))
           )
         )
       )
@@ -137,7 +137,7 @@ describe("stalled sockets", () => {
   const uncached = calls.filter((call) => call.path !== "/api/v1/users/me")
   for (const stall of stalls) {
     for (const call of uncached) {
-      it.live(`stalled ${stall.name}: a caller's timeout ends ${call.name} with TimeoutException and aborts the request`, () =>
+      it.live(`stalled ${stall.name}: a caller's timeout ends ${call.name} with TimeoutError and aborts the request`, () =>
         withOwnScope((context, own) =>
           Effect.gen(function* () {
             own.reset((request, socket) => {
@@ -145,7 +145,7 @@ describe("stalled sockets", () => {
               else socket.end(rawResponse(500, {}, "unexpected"))
             })
             const exit = yield* Effect.exit(call.run.pipe(Effect.timeout(Duration.millis(300)), Effect.provide(context)))
-            expect(showOutcome(classify(exit))).toBe("Failure(TimeoutException)")
+            expect(showOutcome(classify(exit))).toBe("Failure(TimeoutError)")
             yield* waitForAbort(own)
             expect(own.requests).toHaveLength(1)
             // the interrupted fetch is aborted: the client closed the stalled connection
@@ -168,12 +168,12 @@ describe("stalled sockets", () => {
     })
   }
 
-  it.live("a caller's timeout ends a stalled Users.getCurrent with TimeoutException", () =>
+  it.live("a caller's timeout ends a stalled Users.getCurrent with TimeoutError", () =>
     withOwnScope((context, own) =>
       Effect.gen(function* () {
         stallThenRecover(own)
         const exit = yield* Effect.exit(getCurrent.run.pipe(Effect.timeout(Duration.millis(300)), Effect.provide(context)))
-        expect(showOutcome(classify(exit))).toBe("Failure(TimeoutException)")
+        expect(showOutcome(classify(exit))).toBe("Failure(TimeoutError)")
       })
     ))
 

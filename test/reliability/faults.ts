@@ -229,7 +229,7 @@ export const calls: ReadonlyArray<CallUnderTest> = [
     okStatus: 200,
     okBody: userBody,
     access: "client",
-    run: Effect.flatMap(Users.getCurrent(), (user) => (Option.isSome(user) ? Effect.void : Effect.dieMessage("no user")))
+    run: Effect.flatMap(Users.getCurrent(), (user) => (Option.isSome(user) ? Effect.void : Effect.die(new Error("no user"))))
   },
   {
     name: "Password.signInWithPassword (client POST /auth/password/sign-in)",

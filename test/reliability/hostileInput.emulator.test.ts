@@ -14,7 +14,7 @@
  * - the outbox (which anyone can fill with sign-in codes) keeps the newest 10 000 e-mails.
  */
 import * as nodeHttp from "node:http"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fillPath } from "../../src/core/Endpoint.js"
 import { foreignHostText } from "../../src/emulator/BrowserAccess.js"
@@ -190,8 +190,8 @@ describe("JSON text inside a request is bounded like the body (one parser for ev
     const project = emulator.state.projects.get(emulator.demo.projectId)!
     const clientData = part(`{"origin":"http://localhost:3000","deep":${nested(3000)}}`)
     const party = Passkeys.expectedRelyingParty(project, clientData, "registration")
-    expect(Either.isLeft(party) && party.left.message).toBe("Passkey registration failed because the client data has no valid origin")
-    expect(Either.isRight(Passkeys.expectedRelyingParty(project, part(`{"origin":"http://localhost:3000"}`), "registration"))).toBe(true)
+    expect(Result.isFailure(party) && party.failure.message).toBe("Passkey registration failed because the client data has no valid origin")
+    expect(Result.isSuccess(Passkeys.expectedRelyingParty(project, part(`{"origin":"http://localhost:3000"}`), "registration"))).toBe(true)
   })
 })
 

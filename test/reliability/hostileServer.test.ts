@@ -5,9 +5,10 @@
  * error, in bounded time (TestClock where the limit is a time), sending nothing further, leaking
  * no secret. Counted: requests at each origin, attempts, bytes the client read.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Layer, Option, Schedule, TestClock } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, Schedule } from "effect"
+import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import type * as net from "node:net"
 import { afterAll, afterEach, beforeAll } from "vitest"
@@ -311,7 +312,7 @@ describe("hostile server", () => {
       Effect.gen(function* () {
         api.reset((_request, socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, "{\"access_token\":", { contentLength: 500 })))
         const signIn = calls.find((call) => call.method === "POST" && call.access === "client")!
-        const fiber = yield* Effect.fork(Effect.exit(signIn.run.pipe(Effect.provide(layerFor(api.url, RetryPolicy.layer)))))
+        const fiber = yield* Effect.forkChild(Effect.exit(signIn.run.pipe(Effect.provide(layerFor(api.url, RetryPolicy.layer)))))
         for (let i = 0; i < 1000 && api.requests.length === 0; i++) yield* realPause()
         yield* realPause(20)
         yield* TestClock.adjust("30 seconds")
@@ -324,8 +325,8 @@ describe("hostile server", () => {
     it.effect("a stall mid-body on a GET without retries ends in ConnectivityError after the attempt limit (TestClock)", () =>
       Effect.gen(function* () {
         api.reset((_request, socket) => socket.write(rawResponse(200, { "content-type": "application/json" }, "{\"id\":", { contentLength: 500 })))
-        const once = RetryPolicy.layerWith({ schedule: Schedule.stop, attemptTimeout: "30 seconds" })
-        const fiber = yield* Effect.fork(Effect.exit(Users.getCurrent().pipe(Effect.provide(layerFor(api.url, once)))))
+        const once = RetryPolicy.layerWith({ schedule: Schedule.recurs(0), attemptTimeout: "30 seconds" })
+        const fiber = yield* Effect.forkChild(Effect.exit(Users.getCurrent().pipe(Effect.provide(layerFor(api.url, once)))))
         for (let i = 0; i < 1000 && api.requests.length === 0; i++) yield* realPause()
         yield* realPause(20)
         yield* TestClock.adjust("30 seconds")

@@ -119,23 +119,23 @@ describe("load: sessions refreshing at once", () => {
       const results = await Effect.runPromise(
         Effect.all(
           clients.map((client) =>
-            Effect.all([Users.getCurrent(), Sessions.list()], { concurrency: "unbounded" }).pipe(Effect.either, Effect.provide(client.layer))
+            Effect.all([Users.getCurrent(), Sessions.list()], { concurrency: "unbounded" }).pipe(Effect.result, Effect.provide(client.layer))
           ),
           { concurrency: "unbounded" }
         )
       )
       const elapsed = Date.now() - started
-      const failures = results.filter((result) => result._tag === "Left")
+      const failures = results.filter((result) => result._tag === "Failure")
       const describeFailure = (error: unknown): string => {
         const cause = typeof error === "object" && error !== null && "cause" in error
           ? (error.cause as { cause?: { code?: unknown; message?: unknown } } | undefined)
           : undefined
         return `${String(error)} (${String(cause?.cause?.code ?? "")} ${String(cause?.cause?.message ?? "")})`
       }
-      expect(failures.map((failure) => describeFailure(failure.left)).slice(0, 3)).toEqual([])
+      expect(failures.map((failure) => describeFailure(failure.failure)).slice(0, 3)).toEqual([])
       for (const [i, result] of results.entries()) {
-        if (result._tag === "Left") continue
-        const [current, sessions] = result.right
+        if (result._tag === "Failure") continue
+        const [current, sessions] = result.success
         expect(Option.isSome(current) && current.value.id).toBe(userIds[i])
         expect(sessions.length).toBeGreaterThanOrEqual(1)
       }

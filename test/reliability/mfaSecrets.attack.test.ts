@@ -6,7 +6,8 @@
  */
 import { inspect } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Logger, LogLevel, Redacted, TestClock } from "effect"
+import { Cause, Effect, Logger, Redacted, References } from "effect"
+import { TestClock } from "effect/testing"
 import * as Mfa from "../../src/auth/Mfa.js"
 import { MfaChallenge } from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
@@ -25,14 +26,14 @@ describe("MFA attempt code stays out of printed and logged values", () => {
       expect(MfaChallenge.fromError(error)).toBeInstanceOf(MfaChallenge)
       const lines: Array<string> = []
       const capture = Logger.make((options) => {
-        lines.push(Logger.logfmtLogger.log(options), Logger.jsonLogger.log(options), Logger.structuredLogger.log(options) as unknown as string)
+        lines.push(Logger.formatLogFmt.log(options), Logger.formatJson.log(options), Logger.formatStructured.log(options) as unknown as string)
       })
       yield* Effect.fail(error).pipe(
-        Effect.tapErrorCause((cause) => Effect.logError("sign-in failed", cause)),
+        Effect.tapCause((cause) => Effect.logError("sign-in failed", cause)),
         Effect.tapError((failure) => Effect.logWarning(failure)),
-        Effect.either,
-        Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
-        Logger.withMinimumLogLevel(LogLevel.All)
+        Effect.result,
+        Effect.provide(Logger.layer([capture])),
+        Effect.provideService(References.MinimumLogLevel, "All")
       )
       const printed = [
         JSON.stringify(error),
@@ -48,7 +49,7 @@ describe("MFA attempt code stays out of printed and logged values", () => {
 })
 
 describe("MFA challenge replay", () => {
-  it.scoped("a challenge that finished a sign-in cannot open a second session: VerificationCodeAlreadyUsed (PROTOCOL.md §7 'MFA'), typed", () =>
+  it.effect("a challenge that finished a sign-in cannot open a second session: VerificationCodeAlreadyUsed (PROTOCOL.md §7 'MFA'), typed", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(1_800_000_000_000)
       const emulator = yield* makeEmulator()
@@ -61,7 +62,7 @@ describe("MFA challenge replay", () => {
         return Redacted.value(enabled.secret)
       }).pipe(Effect.provide(device.context))
       const step = yield* Mfa.continuable(Password.signInWithPassword({ email, password })).pipe(Effect.provide(device.context))
-      if (step._tag !== "MfaRequired") return yield* Effect.dieMessage("expected the MFA step")
+      if (step._tag !== "MfaRequired") return yield* Effect.die(new Error("expected the MFA step"))
       const code = yield* Totp.generate(secret)
       yield* step.challenge.submit(code).pipe(Effect.provide(device.context))
       const replay = yield* Effect.flip(step.challenge.submit(code)).pipe(Effect.provide(device.context))

@@ -5,7 +5,7 @@
  * stored value (which may hold personal data) — errors name the field and the owner instead.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option, Redacted, Schema } from "effect"
+import { Effect, Result, Option, Redacted, Schema } from "effect"
 import { Metadata, QueryCache, ServerUsers, Users } from "../../src/index.js"
 import { Session } from "../../src/session/Session.js"
 import * as SessionModule from "../../src/session/Session.js"
@@ -25,7 +25,7 @@ const tokensOf = Effect.gen(function* () {
 const hostileName = "</script><script>alert(document.cookie)</script><!-- \u2028\u2029 & >"
 
 describe("hydration hand-over under attack", () => {
-  it.scoped("a display name with </script>, <!-- and U+2028/U+2029 cannot close the page's script: serialize escapes it and JSON.parse gives it back", () =>
+  it.effect("a display name with </script>, <!-- and U+2028/U+2029 cannot close the page's script: serialize escapes it and JSON.parse gives it back", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -38,7 +38,7 @@ describe("hydration hand-over under attack", () => {
       expect(parsed.user?.display_name).toBe(hostileName)
     }))
 
-  it.scoped("on one server runtime (one cache), each request's hand-over holds that request's tokens and user (client view: no server metadata), never the previous or a concurrent visitor's", () =>
+  it.effect("on one server runtime (one cache), each request's hand-over holds that request's tokens and user (client view: no server metadata), never the previous or a concurrent visitor's", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -76,12 +76,12 @@ describe("hydration hand-over under attack", () => {
       }
     }))
 
-  it.scoped("a hand-over with forged tokens falls back cleanly: the first read the service answers ends signed out (typed none), no defect", () =>
+  it.effect("a hand-over with forged tokens falls back cleanly: the first read the service answers ends signed out (typed none), no defect", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
       const ada = yield* signUp("ada@example.com")
       const genuine = yield* within(ada.client)(Hydration.dehydrate())
-      const forged = Either.getOrThrow(
+      const forged = Result.getOrThrow(
         Hydration.decode({
           ...genuine,
           accessToken: `${genuine.accessToken!.slice(0, -4)}AAAA`,
@@ -100,7 +100,7 @@ describe("hydration hand-over under attack", () => {
       expect(Option.isNone(after.refreshToken)).toBe(true)
     }))
 
-  it.scoped("InvalidHydration names the bad field, never its value: no token, no e-mail address in the message", () =>
+  it.effect("InvalidHydration names the bad field, never its value: no token, no e-mail address in the message", () =>
     Effect.gen(function* () {
       const { signUp } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -114,13 +114,13 @@ describe("hydration hand-over under attack", () => {
       ]
       for (const [input, field] of cases) {
         const decoded = Hydration.decode(input)
-        expect(Either.isLeft(decoded)).toBe(true)
-        const message = Either.isLeft(decoded) ? decoded.left.message : ""
+        expect(Result.isFailure(decoded)).toBe(true)
+        const message = Result.isFailure(decoded) ? decoded.failure.message : ""
         expect(message).toContain(field)
         expect(message).not.toContain(refresh)
         expect(message).not.toContain(genuine.accessToken!)
         expect(message).not.toContain("ada@example.com")
-        expect(JSON.stringify(Either.isLeft(decoded) ? decoded.left : {})).not.toContain("ada@example.com")
+        expect(JSON.stringify(Result.isFailure(decoded) ? decoded.failure : {})).not.toContain("ada@example.com")
       }
     }))
 })
@@ -133,7 +133,7 @@ describe("schema-typed metadata errors under attack", () => {
     }
   })
 
-  it.scoped("MetadataDecodeError names the owner, its id and the field, never the stored value (personal data)", () =>
+  it.effect("MetadataDecodeError names the owner, its id and the field, never the stored value (personal data)", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")
@@ -147,7 +147,7 @@ describe("schema-typed metadata errors under attack", () => {
       expect(String(error)).not.toContain(personal)
     }))
 
-  it.scoped("an update whose metadata does not encode is InvalidArgument naming the field, without the value", () =>
+  it.effect("an update whose metadata does not encode is InvalidArgument naming the field, without the value", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup()
       const ada = yield* signUp("ada@example.com")

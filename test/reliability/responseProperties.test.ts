@@ -268,7 +268,7 @@ describe("random answers through the whole call path (Endpoint.call over a fake 
             Access.layerServer(secretServerKey),
             Access.layerAdminKey(superSecretAdminKey)
           ).pipe(Layer.orDie)
-          const program = Endpoint.call(withoutInput(endpoint), {} as never) as Effect.Effect<unknown, unknown, Layer.Layer.Success<typeof layer>>
+          const program = Endpoint.call(withoutInput(endpoint), {} as never) as Effect.Effect<unknown, unknown, Layer.Success<typeof layer>>
           const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(layer)))
           requests += sent.count
           const outcome = classify(exit)

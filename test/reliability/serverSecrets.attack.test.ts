@@ -6,7 +6,7 @@
  * `POST /user-api-keys/check`: PROTOCOL.md.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Either, Exit, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { Cause, Effect, Result, Exit, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
 import { ServerTeams, ServerUserApiKeys, ServerUsers, TeamApiKeys, Teams, UserApiKeys } from "../../src/index.js"
 import { setup, within } from "../teams/support.js"
 
@@ -48,9 +48,9 @@ const captureLogger = Logger.make((options) => {
 /** Runs a call with every log line and span recorded; its failure or value is logged too. */
 const observed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
-    Effect.tapErrorCause((cause) => Effect.logError("call failed", cause)),
+    Effect.tapCause((cause) => Effect.logError("call failed", cause)),
     Effect.tap((value) => Effect.logDebug("call succeeded", value)),
-    Effect.either,
+    Effect.result,
     Effect.tap((outcome) => Effect.sync(() => void recorded.push(String(outcome), JSON.stringify(outcome)))),
     Effect.provide(Logger.replace(Logger.defaultLogger, captureLogger)),
     Logger.withMinimumLogLevel(LogLevel.All),
@@ -58,7 +58,7 @@ const observed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   )
 
 describe("server API-key functions keep key values secret", () => {
-  it.scoped("getByApiKey (user and team; valid, revoked, unknown, malformed) and ServerUserApiKeys.create leave no key value in spans (URLs included), logs or errors", () =>
+  it.effect("getByApiKey (user and team; valid, revoked, unknown, malformed) and ServerUserApiKeys.create leave no key value in spans (URLs included), logs or errors", () =>
     Effect.gen(function* () {
       const { signUp, server } = yield* setup({ clientTeamCreationEnabled: true, allowTeamApiKeys: true, allowUserApiKeys: true })
       const ada = yield* signUp("ada@example.com")
@@ -79,7 +79,7 @@ describe("server API-key functions keep key values secret", () => {
       yield* within(server)(observed(ServerUsers.getByApiKey(malformed)))
       yield* within(server)(observed(ServerUserApiKeys.checkOrNone(malformed)))
       const created = yield* within(server)(observed(ServerUserApiKeys.create(ada.userId, { description: "server-made", expiresAt: null })))
-      const createdValue = Redacted.value(Either.getOrThrow(created).value)
+      const createdValue = Redacted.value(Result.getOrThrow(created).value)
       yield* within(ada.client)(UserApiKeys.revoke(key.id))
       yield* within(server)(observed(ServerUsers.getByApiKey(userKeyValue)))
 

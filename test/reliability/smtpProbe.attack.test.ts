@@ -4,7 +4,7 @@
  * failure within its deadline and reads a bounded number of bytes.
  */
 import * as net from "node:net"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { makeNodeSmtpProbe } from "../../src/emulator/NodeSmtpProbe.js"
 
@@ -51,9 +51,9 @@ describe("the emulator's SMTP probe against hostile servers", () => {
     })
     // a deadline far beyond the test's: only the byte limit can end this probe
     const probe = makeNodeSmtpProbe({ timeoutMillis: 120_000 })
-    const outcome = await Effect.runPromise(Effect.either(probe({ host: "127.0.0.1", port: server.port })))
-    expect(Either.isLeft(outcome)).toBe(true)
-    const message = Either.isLeft(outcome) ? outcome.left : ""
+    const outcome = await Effect.runPromise(Effect.result(probe({ host: "127.0.0.1", port: server.port })))
+    expect(Result.isFailure(outcome)).toBe(true)
+    const message = Result.isFailure(outcome) ? outcome.failure : ""
     expect(message).toContain("greeting")
     // the error message does not echo what the server sent
     expect(message.length).toBeLessThan(300)
@@ -69,16 +69,16 @@ describe("the emulator's SMTP probe against hostile servers", () => {
       socket.on("close", () => clearInterval(timer))
     })
     const probe = makeNodeSmtpProbe({ timeoutMillis: 400 })
-    const outcome = await Effect.runPromise(Effect.either(probe({ host: "127.0.0.1", port: server.port })))
-    expect(Either.isLeft(outcome) ? outcome.left : "succeeded").toBe(`Timed out connecting to 127.0.0.1:${server.port}`)
+    const outcome = await Effect.runPromise(Effect.result(probe({ host: "127.0.0.1", port: server.port })))
+    expect(Result.isFailure(outcome) ? outcome.failure : "succeeded").toBe(`Timed out connecting to 127.0.0.1:${server.port}`)
     expect(server.connections()).toBe(1)
   }, 10_000)
 
   it("a server that accepts and says nothing is given up at the deadline", async () => {
     const server = await hostile(() => undefined)
     const probe = makeNodeSmtpProbe({ timeoutMillis: 300 })
-    const outcome = await Effect.runPromise(Effect.either(probe({ host: "127.0.0.1", port: server.port })))
-    expect(Either.isLeft(outcome) ? outcome.left : "succeeded").toBe(`Timed out connecting to 127.0.0.1:${server.port}`)
+    const outcome = await Effect.runPromise(Effect.result(probe({ host: "127.0.0.1", port: server.port })))
+    expect(Result.isFailure(outcome) ? outcome.failure : "succeeded").toBe(`Timed out connecting to 127.0.0.1:${server.port}`)
   }, 10_000)
 
   it("a real greeting (multi-chunk, 220) passes; another service's banner is a typed failure", async () => {
@@ -87,9 +87,9 @@ describe("the emulator's SMTP probe against hostile servers", () => {
       setTimeout(() => socket.write("mple.com ESMTP\r\n"), 20)
     })
     const probe = makeNodeSmtpProbe({ timeoutMillis: 5_000 })
-    expect(Either.isRight(await Effect.runPromise(Effect.either(probe({ host: "127.0.0.1", port: smtp.port }))))).toBe(true)
+    expect(Result.isSuccess(await Effect.runPromise(Effect.result(probe({ host: "127.0.0.1", port: smtp.port }))))).toBe(true)
     const ssh = await hostile((socket) => socket.write("SSH-2.0-OpenSSH_9.6\r\n"))
-    const refused = await Effect.runPromise(Effect.either(probe({ host: "127.0.0.1", port: ssh.port })))
-    expect(Either.isLeft(refused) ? refused.left : "succeeded").toBe(`Unexpected SMTP greeting from 127.0.0.1:${ssh.port}: SSH-2.0-OpenSSH_9.6`)
+    const refused = await Effect.runPromise(Effect.result(probe({ host: "127.0.0.1", port: ssh.port })))
+    expect(Result.isFailure(refused) ? refused.failure : "succeeded").toBe(`Unexpected SMTP greeting from 127.0.0.1:${ssh.port}: SSH-2.0-OpenSSH_9.6`)
   }, 10_000)
 })

@@ -4,7 +4,7 @@
  * policy with the default's decisions but shrunk delays (for real sockets), and a raw TCP server on
  * 127.0.0.1 that misbehaves on purpose (resets, truncated bodies, stalls).
  */
-import { Cause, Duration, Effect, Exit, Layer, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Layer, Schedule } from "effect"
 import * as net from "node:net"
 import { afterAll, beforeAll } from "vitest"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
@@ -37,14 +37,43 @@ export const watchUnhandledRejections = (): ReadonlyArray<unknown> => {
  */
 export const scaledRetryPolicy = (scale = 0.005): Layer.Layer<RetryPolicy.RetryPolicy> =>
   Layer.succeed(RetryPolicy.RetryPolicy, {
-    schedule: Schedule.identity<RetrySignal>().pipe(
-      Schedule.intersect(Schedule.count),
-      Schedule.whileOutput(([, retryIndex]) => retryIndex < RetryPolicy.maxAttempts - 1),
-      Schedule.modifyDelayEffect(([signal, retryIndex]) =>
-        Effect.map(RetryPolicy.delayFor(signal, retryIndex), (delay) => Duration.millis(Duration.toMillis(delay) * scale))
+    schedule: Schedule.recurs(RetryPolicy.maxAttempts - 1).pipe(
+      Schedule.setInputType<RetrySignal>(),
+      Schedule.modifyDelay(({ attempt, input }) =>
+        Effect.map(RetryPolicy.delayFor(input, attempt - 1), (delay) => Duration.millis(Duration.toMillis(delay) * scale))
       )
     )
   })
+
+/**
+ * Watches the sleeps of an effect on the clock it runs with (the test clock under `it.effect`):
+ * `watch(effect)` runs it with a clock that delegates to the current one and counts every sleep
+ * asked of it; `pending()` is the number of those sleeps still waiting (neither woken nor
+ * interrupted), `started()` how many were asked for.
+ */
+export const sleepWatch = () => {
+  let started = 0
+  let pending = 0
+  const watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Effect.clockWith(Effect.succeed), (clock) => {
+      const counting: Clock.Clock = {
+        currentTimeMillisUnsafe: () => clock.currentTimeMillisUnsafe(),
+        currentTimeMillis: clock.currentTimeMillis,
+        currentTimeNanosUnsafe: () => clock.currentTimeNanosUnsafe(),
+        currentTimeNanos: clock.currentTimeNanos,
+        monotonicTimeNanosUnsafe: () => clock.monotonicTimeNanosUnsafe(),
+        monotonicTimeNanos: clock.monotonicTimeNanos,
+        sleep: (duration) =>
+          Effect.suspend(() => {
+            started++
+            pending++
+            return clock.sleep(duration).pipe(Effect.ensuring(Effect.sync(() => void pending--)))
+          })
+      }
+      return Effect.provideService(effect, Clock.Clock, counting)
+    })
+  return { watch, pending: () => pending, started: () => started }
+}
 
 /** How an Effect ended, classified for the "typed error or success, never a defect" property. */
 export type Outcome =
@@ -55,8 +84,8 @@ export type Outcome =
 /** Classifies an exit: a single typed failure, a success, or anything else (defect, interruption). */
 export const classify = <A, E>(exit: Exit.Exit<A, E>): Outcome => {
   if (Exit.isSuccess(exit)) return { _tag: "Success", value: exit.value }
-  const failures = [...Cause.failures(exit.cause)]
-  if (failures.length === 1 && Cause.defects(exit.cause).length === 0 && !Cause.isInterrupted(exit.cause)) {
+  const failures = exit.cause.reasons.filter(Cause.isFailReason).map((reason) => reason.error)
+  if (failures.length === 1 && !Cause.hasDies(exit.cause) && !Cause.hasInterrupts(exit.cause)) {
     const error = failures[0]
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined
     return { _tag: "Failure", error, tag }

@@ -7,7 +7,8 @@
  *   (captured with a test Logger at LogLevel.All and a recording tracer).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, LogLevel, Option, Redacted, Runtime, TestClock } from "effect"
+import { Cause, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
+import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import * as Sessions from "../../src/auth/Sessions.js"
@@ -79,8 +80,8 @@ const captureLogger = Logger.make((options) => {
 /** Runs an effect with the capturing logger and tracer; logs (and records) every failure. */
 const observed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
-    Effect.tapErrorCause((cause) =>
-      Effect.zipRight(
+    Effect.tapCause((cause) =>
+      Effect.andThen(
         Effect.sync(() => void captured.errors.push(...Cause.failures(cause), ...Cause.defects(cause))),
         Effect.logError("call failed", cause)
       )
@@ -180,7 +181,7 @@ describe("the refresh token survives every fault during a refresh", () => {
         refreshRoute(fault.answer)
         const me = meRoute()
         yield* TestClock.setTime(120_000)
-        const fiber = yield* Effect.fork(Effect.exit(observed(Users.getCurrent())))
+        const fiber = yield* Effect.forkChild(Effect.exit(observed(Users.getCurrent())))
         const { exit } = yield* runAdvancingClock(fiber)
         const outcome = Exit.isSuccess(exit) ? classify(exit.value) : classify(exit)
         expect(outcome._tag, showOutcome(outcome)).toBe("Failure")
@@ -250,7 +251,7 @@ describe("the refresh token is cleared only by a rejected refresh or a sign-out"
           let expected: string | undefined = refreshTokenText
           for (step = 0; step < sequence.length; step++) {
             const kind = sequence[step]!
-            const fiber = yield* Effect.fork(Effect.exit(observed(session.refresh)))
+            const fiber = yield* Effect.forkChild(Effect.exit(observed(session.refresh)))
             const { exit } = yield* runAdvancingClock(fiber)
             expect(Exit.isSuccess(exit)).toBe(true)
             if (Exit.isSuccess(exit)) expect(classify(exit.value)._tag).not.toBe("Defect")
@@ -309,9 +310,9 @@ describe("a sign-out during a refresh wins", () => {
           const gates = gatedServer(refreshAnswer.answer)
           const me = meRoute()
           const session = yield* Session
-          const refreshing = yield* Effect.fork(Effect.exit(observed(session.refresh)))
+          const refreshing = yield* Effect.forkChild(Effect.exit(observed(session.refresh)))
           yield* waitFor(() => gates.refreshSeen === 1)
-          const signingOut = yield* Effect.fork(Effect.exit(observed(Sessions.signOut())))
+          const signingOut = yield* Effect.forkChild(Effect.exit(observed(Sessions.signOut())))
           yield* waitFor(() => gates.signOutSeen === 1)
           if (order === "refresh answered first") {
             gates.refresh()

@@ -22,7 +22,7 @@ describe("AccessTokenVerifier types", () => {
       | AccessTokenVerifier.JwksUnavailable
     >()
     expectTypeOf<RequirementsOf<ReturnType<typeof AccessTokenVerifier.verifyAccessToken>>>().toEqualTypeOf<AccessTokenVerifier.AccessTokenVerifier>()
-    expectTypeOf<Effect.Effect.Success<ReturnType<typeof AccessTokenVerifier.verifyAccessToken>>>().toEqualTypeOf<AccessTokenVerifier.AccessTokenClaims>()
+    expectTypeOf<Effect.Success<ReturnType<typeof AccessTokenVerifier.verifyAccessToken>>>().toEqualTypeOf<AccessTokenVerifier.AccessTokenClaims>()
   })
 
   it("the layer needs only the transport and cannot fail", () => {

@@ -16,29 +16,29 @@ const base = { projectId: "p", publishableClientKey: "pck_x", superSecretAdminKe
 describe("Stack.layerAdmin access levels", () => {
   it("layerAdmin with a secretServerKey provides ServerAccess: ServerUsers.list() needs nothing more", () => {
     const layer = Stack.layerAdmin({ ...base, secretServerKey: "ssk_x" })
-    expectTypeOf<Layer.Layer.Success<typeof layer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess | ServerAccess>()
+    expectTypeOf<Layer.Success<typeof layer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess | ServerAccess>()
     const program = ServerUsers.list().pipe(Effect.provide(layer))
     expectTypeOf<RequirementsOf<typeof program>>().toEqualTypeOf<never>()
   })
 
   it("layerAdmin without a secretServerKey provides no ServerAccess: ServerUsers.list() still needs it", () => {
     const layer = Stack.layerAdmin(base)
-    expectTypeOf<Layer.Layer.Success<typeof layer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
+    expectTypeOf<Layer.Success<typeof layer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
     const program = ServerUsers.list().pipe(Effect.provide(layer))
     expectTypeOf<RequirementsOf<typeof program>>().toEqualTypeOf<ServerAccess>()
   })
 
   it("layerAdmin with the key as undefined provides no ServerAccess", () => {
     const layer = Stack.layerAdmin({ ...base, secretServerKey: undefined })
-    expectTypeOf<Layer.Layer.Success<typeof layer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
+    expectTypeOf<Layer.Success<typeof layer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
   })
 
   it("layerAdminConfig({ server: true }) provides ServerAccess; layerAdminConfig() does not", () => {
     const withServer = Stack.layerAdminConfig({ server: true })
-    expectTypeOf<Layer.Layer.Success<typeof withServer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess | ServerAccess>()
+    expectTypeOf<Layer.Success<typeof withServer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess | ServerAccess>()
     const adminOnly = Stack.layerAdminConfig()
-    expectTypeOf<Layer.Layer.Success<typeof adminOnly>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
+    expectTypeOf<Layer.Success<typeof adminOnly>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
     const withoutServer = Stack.layerAdminConfig({ server: false })
-    expectTypeOf<Layer.Layer.Success<typeof withoutServer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
+    expectTypeOf<Layer.Success<typeof withoutServer>>().toEqualTypeOf<Stack.ClientServices | AdminAccess>()
   })
 })
