@@ -39,7 +39,7 @@
  *
  * @module
  */
-import * as Cause from "effect/Cause"
+import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -47,14 +47,13 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as FiberRef from "effect/FiberRef"
+import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { Listeners } from "../session/listeners.js"
 import { Session } from "../session/Session.js"
 import type { SessionShape } from "../session/Session.js"
 import type { StoredTokens } from "../session/TokenStore.js"
@@ -148,7 +147,7 @@ export interface QueryCacheShape {
 }
 
 /** The query cache. */
-export class QueryCache extends Context.Tag("stack-auth-effect/QueryCache")<QueryCache, QueryCacheShape>() {}
+export class QueryCache extends Context.Service<QueryCache, QueryCacheShape>()("stack-auth-effect/QueryCache") {}
 
 interface InFlight {
   readonly deferred: Deferred.Deferred<unknown, unknown>
@@ -156,14 +155,17 @@ interface InFlight {
   outdated: boolean
   /** Readers awaiting this fetch; when the last one is interrupted, so is the fetch. */
   waiters: number
-  fiber: Fiber.RuntimeFiber<unknown> | undefined
+  fiber: Fiber.Fiber<unknown> | undefined
 }
 
 interface Entry {
   readonly id: string
   readonly key: Key
-  /** Who hears the entry's state (subscribers' streams): a plain listener set, no ref or hub. */
-  readonly listeners: Listeners<EntryState>
+  /**
+   * Who hears the entry's state (subscribers' streams): a `PubSub` replaying the latest state,
+   * made at the first subscription (an entry nobody subscribes to holds none).
+   */
+  states: PubSub.PubSub<EntryState> | undefined
   subscribers: number
   releasedAt: number
   value: Option.Option<unknown>
@@ -196,22 +198,27 @@ interface Tracker {
   readonly keys: Map<string, Dependency>
 }
 
-const currentTracker = FiberRef.unsafeMake<Tracker | undefined>(undefined)
+/** The tracker of the running {@link track}, if any (read by every cached read). */
+class CurrentTracker extends Context.Reference<Tracker | undefined>("stack-auth-effect/QueryCache/CurrentTracker", {
+  defaultValue: () => undefined
+}) {}
 
 const record = (key: Key, version: number) =>
-  Effect.flatMap(FiberRef.get(currentTracker), (tracker) =>
+  Effect.flatMap(CurrentTracker, (tracker) =>
     Effect.sync(() => {
       tracker?.keys.set(idOf(key), { key, version })
     }))
 
 /**
  * One partition of a cache: the entries of exactly one session (or of calls made without one).
- * `watch` forks a watcher of the session's change stream into `scope` (only for the session the
- * cache was built with; other sessions are checked at every call).
+ * Its fetches and background refreshes run in the cache's `FiberSet` (interrupted when the cache's
+ * scope closes). `watch` hears the session's changes (only for the session the cache was built
+ * with; other sessions are checked at every call), and is removed with `scope`.
  */
 const makePartition = (
   options: Options,
   scope: Scope.Scope,
+  fibers: FiberSet.FiberSet<unknown, unknown>,
   session: Option.Option<SessionShape>,
   watch: boolean
 ): Effect.Effect<QueryCacheShape> =>
@@ -220,9 +227,13 @@ const makePartition = (
     const throttle = options.throttleMillis ?? defaultOptions.throttleMillis
     const enabled = options.enabled ?? defaultOptions.enabled
     const entries = new Map<string, Entry>()
-    // the version signal: a value and its listeners (issue 14: no SubscriptionRef per layer)
+    // the version signal: the current value, and a `PubSub` replaying it to every subscriber
+    // (as a `SubscriptionRef`, without its semaphore: every update is one synchronous step)
     let signal: CacheVersion = { version: 0, generation: 0 }
-    const signalListeners = new Listeners<CacheVersion>()
+    const signals = yield* PubSub.unbounded<CacheVersion>({ replay: 1 })
+    PubSub.publishUnsafe(signals, signal)
+    // a fork in the cache's fiber set, started at once: never in the caller's fiber
+    const fork = <A, E>(effect: Effect.Effect<A, E>) => FiberSet.run(fibers, effect)
     let identity = Option.isSome(session) ? identityOf(yield* session.value.current) : ""
     let generation = 0
 
@@ -237,14 +248,14 @@ const makePartition = (
       generation
     })
 
-    // listeners hear the snapshot at once, so the last one they hear is always the latest state
+    // subscribers get the snapshot at once, so the last one they get is always the latest state
     const publish = (entry: Entry) =>
       Effect.sync(() => {
-        if (entry.listeners.size > 0) entry.listeners.emit(snapshot(entry))
+        if (entry.states !== undefined) PubSub.publishUnsafe(entry.states, snapshot(entry))
       })
     const bump = Effect.sync(() => {
       signal = { version: signal.version + 1, generation }
-      signalListeners.emit(signal)
+      PubSub.publishUnsafe(signals, signal)
     })
 
     const isExpired = (entry: Entry, now: number) =>
@@ -264,7 +275,7 @@ const makePartition = (
         const entry: Entry = {
           id,
           key,
-          listeners: new Listeners(),
+          states: undefined,
           subscribers: 0,
           releasedAt: now,
           value: Option.none(),
@@ -308,7 +319,7 @@ const makePartition = (
             entry.fresh = true
             entry.version += 1
             changed = true
-          } else if (!Exit.isInterrupted(exit)) {
+          } else if (!Exit.hasInterrupts(exit)) {
             // failures are not cached: the entry stays stale and the next read asks again
             entry.failure = Option.some(exit.cause)
             entry.status = "failure"
@@ -316,8 +327,8 @@ const makePartition = (
           }
         }
         return publish(entry).pipe(
-          Effect.zipRight(changed ? bump : Effect.void),
-          Effect.zipRight(Deferred.done(flight.deferred, exit))
+          Effect.andThen(changed ? bump : Effect.void),
+          Effect.andThen(Deferred.done(flight.deferred, exit))
         )
       })
 
@@ -335,12 +346,12 @@ const makePartition = (
           entry.inFlight = flight
           entry.lastFetchStartedAt = now
           entry.fetcher = fetch
-          // the request itself stays interruptible: by its last waiter leaving, or the cache's scope closing
-          flight.fiber = yield* Effect.interruptible(fetch).pipe(
+          // the request itself is interruptible (effect 4 forks are): by its last waiter leaving,
+          // or the cache's scope closing
+          flight.fiber = yield* fork(fetch.pipe(
             Effect.exit,
-            Effect.flatMap((exit) => complete(entry, flight, exit)),
-            Effect.forkIn(scope)
-          )
+            Effect.flatMap((exit) => complete(entry, flight, exit))
+          ))
           yield* publish(entry)
           return flight
         })
@@ -369,7 +380,7 @@ const makePartition = (
         if (flight !== undefined && flight.epoch === entry.epoch) {
           if (!flight.outdated) return awaitFlight(flight)
           // one fetch at a time: wait for the outdated one, then read again
-          return awaitFlight(flight).pipe(Effect.exit, Effect.zipRight(ensureFresh(entry, fetch)))
+          return awaitFlight(flight).pipe(Effect.exit, Effect.andThen(ensureFresh(entry, fetch)))
         }
         return Effect.flatMap(startFetch(entry, fetch), awaitFlight)
       })
@@ -393,7 +404,7 @@ const makePartition = (
               entry.refreshScheduled = false
             })
           ),
-          Effect.forkIn(scope),
+          fork,
           Effect.asVoid
         )
       })
@@ -411,7 +422,7 @@ const makePartition = (
           entry.status = "empty"
           entry.version += 1
         }
-        if (entry.subscribers > 0) return Effect.zipRight(publish(entry), scheduleRefresh(entry))
+        if (entry.subscribers > 0) return Effect.andThen(publish(entry), scheduleRefresh(entry))
         if (entry.inFlight === undefined) entries.delete(entry.id)
         return publish(entry)
       })
@@ -423,7 +434,7 @@ const makePartition = (
         identity = next
         generation += 1
         const affected = [...entries.values()].filter((entry) => !isShared(entry.key))
-        return Effect.forEach(affected, (entry) => drop(entry, true), { discard: true }).pipe(Effect.zipRight(bump))
+        return Effect.forEach(affected, (entry) => drop(entry, true), { discard: true }).pipe(Effect.andThen(bump))
       })
 
     const syncSession: Effect.Effect<void> = Option.isSome(session)
@@ -438,18 +449,18 @@ const makePartition = (
         // a plain listener (issue 14: no watcher fiber or stream per layer), removed with the scope;
         // it looks at the session at once, so the cache is in step when the session's write returns
         // (the look is synchronous: were it ever to wait, its fiber would go on in the background)
-        const run = Runtime.runSyncExit(yield* Effect.runtime<never>())
+        const run = Effect.runSyncExitWith(yield* Effect.context<never>())
         const remove = watched.listen(() => {
           run(syncSession)
         })
         yield* Scope.addFinalizer(scope, Effect.sync(remove))
       } else {
-        yield* watched.changes.pipe(Stream.runForEach(() => syncSession), Effect.forkIn(scope))
+        yield* watched.changes.pipe(Stream.runForEach(() => syncSession), fork)
       }
     }
 
     const cached = <A, E, R>(key: Key, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
-      if (!enabled) return Effect.zipRight(syncSession, effect)
+      if (!enabled) return Effect.andThen(syncSession, effect)
       return Effect.gen(function* () {
         yield* syncSession
         const context = yield* Effect.context<R>()
@@ -457,14 +468,14 @@ const makePartition = (
         const value = yield* Effect.acquireUseRelease(
           acquire(key),
           (entry) => ensureFresh(entry, fetch),
-          (entry) => Effect.zipRight(release(entry), record(key, entry.version))
+          (entry) => Effect.andThen(release(entry), record(key, entry.version))
         )
         return value as A
       }) as Effect.Effect<A, E, R>
     }
 
     const invalidate = (prefix: Key): Effect.Effect<void> =>
-      Effect.zipRight(
+      Effect.andThen(
         syncSession,
         Effect.suspend(() =>
           Effect.forEach(
@@ -476,16 +487,26 @@ const makePartition = (
       )
 
     const clear: Effect.Effect<void> = Effect.suspend(() =>
-      Effect.forEach([...entries.values()], (entry) => drop(entry, true), { discard: true }).pipe(Effect.zipRight(bump))
+      Effect.forEach([...entries.values()], (entry) => drop(entry, true), { discard: true }).pipe(Effect.andThen(bump))
     )
 
+    // the entry's states, replaying the latest: made at the first subscription, with its state now
+    const statesOf = (entry: Entry): Effect.Effect<PubSub.PubSub<EntryState>> =>
+      entry.states !== undefined ? Effect.succeed(entry.states) : Effect.map(PubSub.unbounded<EntryState>({ replay: 1 }), (made) => {
+        // another subscriber may have made them meanwhile: keep the first
+        if (entry.states !== undefined) return entry.states
+        PubSub.publishUnsafe(made, snapshot(entry))
+        entry.states = made
+        return made
+      })
+
     const subscribe = (key: Key): Stream.Stream<EntryState> =>
-      Stream.unwrapScoped(
-        Effect.map(Effect.acquireRelease(acquire(key), release), (entry) => entry.listeners.stream(() => snapshot(entry)))
+      Stream.unwrap(
+        Effect.flatMap(Effect.acquireRelease(acquire(key), release), (entry) => Effect.map(statesOf(entry), Stream.fromPubSub))
       )
 
     const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeReason> => {
-      const session_ = signalListeners.stream(() => signal).pipe(
+      const session_ = Stream.fromPubSub(signals).pipe(
         Stream.filter((current) => current.generation !== dependencies.generation),
         Stream.as<ChangeReason>("session")
       )
@@ -506,7 +527,7 @@ const makePartition = (
       invalidate,
       clear,
       subscribe,
-      changes: signalListeners.stream(() => signal),
+      changes: Stream.fromPubSub(signals),
       version: Effect.sync(() => signal),
       awaitChange,
       syncSession
@@ -529,8 +550,9 @@ const makePartition = (
 export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, never, Scope.Scope> =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope
+    const fibers = yield* FiberSet.make()
     const owner = yield* Effect.serviceOption(Session)
-    const ownerPartition = yield* makePartition(options, scope, owner, true)
+    const ownerPartition = yield* makePartition(options, scope, fibers, owner, true)
     const bySession = new WeakMap<SessionShape, QueryCacheShape>()
     const live = new Set<WeakRef<QueryCacheShape>>()
     let sessionless: QueryCacheShape | undefined
@@ -539,7 +561,7 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       if (Option.isNone(session)) {
         if (Option.isNone(owner)) return Effect.succeed(ownerPartition)
         if (sessionless !== undefined) return Effect.succeed(sessionless)
-        return Effect.map(makePartition(options, scope, session, false), (made) => {
+        return Effect.map(makePartition(options, scope, fibers, session, false), (made) => {
           sessionless ??= made
           return sessionless
         })
@@ -547,7 +569,7 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
       if (Option.isSome(owner) && owner.value === session.value) return Effect.succeed(ownerPartition)
       const existing = bySession.get(session.value)
       if (existing !== undefined) return Effect.succeed(existing)
-      return Effect.map(makePartition(options, scope, session, false), (made) => {
+      return Effect.map(makePartition(options, scope, fibers, session, false), (made) => {
         // another fiber of the same session may have made one meanwhile: keep the first
         const raced = bySession.get(session.value)
         if (raced !== undefined) return raced
@@ -585,7 +607,7 @@ export const make = (options: Options = {}): Effect.Effect<QueryCacheShape, neve
   })
 
 /** A cache as a layer (watches the `Session` when the app provides one). */
-export const layer = (options: Options = {}): Layer.Layer<QueryCache> => Layer.scoped(QueryCache, make(options))
+export const layer = (options: Options = {}): Layer.Layer<QueryCache> => Layer.effect(QueryCache, make(options))
 
 /**
  * Runs `effect` through the entry `key` of the app's cache: concurrent identical reads share one
@@ -632,7 +654,7 @@ export const track = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Tr
     if (Option.isSome(cache)) yield* cache.value.syncSession
     const before = Option.isSome(cache) ? (yield* cache.value.version).generation : 0
     const tracker: Tracker = { keys: new Map() }
-    const exit = yield* Effect.exit(Effect.locally(effect, currentTracker, tracker))
+    const exit = yield* Effect.exit(Effect.provideService(effect, CurrentTracker, tracker))
     return { exit, dependencies: { keys: [...tracker.keys.values()], generation: before } }
   })
 

@@ -49,6 +49,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import type { StackClient } from "../core/StackClient.js"
 import * as Cookies from "../session/cookies.js"
@@ -229,7 +230,7 @@ export const make = (cookies: FrameworkCookies, options: CookieTokenStoreOptions
     const jar = () => readCookies(cookies, projectId, cookieDomains)
     /** What this store wrote, served to later reads of the same request. */
     const written = yield* Ref.make(Option.none<StoredTokens>())
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = yield* Semaphore.make(1)
 
     const get: Effect.Effect<StoredTokens> = Effect.flatMap(Ref.get(written), (tokens) =>
       Option.match(tokens, {

@@ -1,6 +1,6 @@
 /**
- * `@effect/platform` middleware over `RequestAuth`: authenticate an incoming request once and
- * give the handler the user as a service.
+ * `effect/http-api` and `effect/http` middleware over `RequestAuth`: authenticate an incoming
+ * request once and give the handler the user as a service.
  *
  * - {@link Authentication}: an `HttpApiMiddleware` for `HttpApi` endpoints, with the security
  *   schemes the SDK reads (bearer, the `x-stack-auth` header, the `stack-access` cookie; they show
@@ -8,8 +8,8 @@
  *   `Unauthorized` (401) / `Forbidden` (403). {@link layer} implements it with full user data;
  * - {@link ClaimsAuthentication} / {@link layerClaims}: the same with local JWT verification,
  *   providing `RequestAuth.CurrentClaims` (no request to the service per call);
- * - {@link middleware}: for `HttpRouter` / any `HttpApp`: provides `CurrentUser` to the app, or
- *   answers 401 / 403 with `{ _tag, message, reason }` as JSON.
+ * - {@link middleware}: for an `HttpRouter` route or any HTTP handler effect: runs it with
+ *   `CurrentUser`, or answers 401 / 403 with `{ _tag, message, reason }` as JSON.
  *
  * The schemes are tried in order, but the request is authenticated once (the first scheme's
  * attempt reads every source in `RequestAuth`'s order; the others reuse its result). A failure of
@@ -17,12 +17,12 @@
  *
  * @example
  * ```ts
- * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
- * import { Schema } from "effect"
- * import { HttpApiAuth } from "stack-auth-effect/server"
+ * import { Effect, Schema } from "effect"
+ * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+ * import { HttpApiAuth, RequestAuth } from "stack-auth-effect/server"
  *
  * class Me extends HttpApiGroup.make("me")
- *   .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String })))
+ *   .add(HttpApiEndpoint.get("me", "/me", { success: Schema.Struct({ id: Schema.String }) }))
  *   .middleware(HttpApiAuth.Authentication) {}
  * class Api extends HttpApi.make("api").add(Me) {}
  * // handler: Effect.map(RequestAuth.CurrentUser, (user) => ({ id: user.id })); provide HttpApiAuth.layer({ projectId })
@@ -30,12 +30,12 @@
  *
  * @module
  */
-import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
-import type * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { ServerAccess } from "../core/Access.js"
@@ -43,10 +43,8 @@ import { layerRedactHeaders } from "../core/StackClient.js"
 import type { StackClient } from "../core/StackClient.js"
 import { authHeaderName } from "../session/RequestTokenStore.js"
 import type { AccessTokenVerifier } from "../session/AccessTokenVerifier.js"
-import type { AccessTokenClaims } from "../session/AccessTokenVerifier.js"
-import type { ServerUser } from "../users/User.js"
 import { authenticate, CurrentClaims, CurrentUser, Forbidden, Unauthorized, verify } from "./RequestAuth.js"
-import type { RequestAuthOptions } from "./RequestAuth.js"
+import type { AuthenticateError, RequestAuthOptions } from "./RequestAuth.js"
 
 /** The security schemes the SDK's credentials use (for the OpenAPI document). */
 export const security = {
@@ -59,19 +57,18 @@ export const security = {
 } as const
 
 /** The failure of the middleware: `Unauthorized` (401) or `Forbidden` (403). */
-export const AuthFailure = Schema.Union(Unauthorized, Forbidden)
+export const AuthFailure = Schema.Union([Unauthorized, Forbidden])
 
 /** `HttpApi` middleware providing the request's user ({@link CurrentUser}); implemented by {@link layer}. */
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("stack-auth-effect/server/Authentication", {
-  provides: CurrentUser,
-  failure: AuthFailure,
-  security
-}) {}
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentUser }>()(
+  "stack-auth-effect/server/Authentication",
+  { error: [Unauthorized, Forbidden], security }
+) {}
 
 /** `HttpApi` middleware providing the request's verified claims ({@link CurrentClaims}); implemented by {@link layerClaims}. */
-export class ClaimsAuthentication extends HttpApiMiddleware.Tag<ClaimsAuthentication>()(
+export class ClaimsAuthentication extends HttpApiMiddleware.Service<ClaimsAuthentication, { provides: CurrentClaims }>()(
   "stack-auth-effect/server/ClaimsAuthentication",
-  { provides: CurrentClaims, failure: AuthFailure, security }
+  { error: [Unauthorized, Forbidden], security }
 ) {}
 
 /**
@@ -90,11 +87,15 @@ const oncePerRequest = <A, E>(run: (request: HttpServerRequest.HttpServerRequest
   })
 }
 
-const schemes = <A, E>(effect: Effect.Effect<A, E, HttpServerRequest.HttpServerRequest>) => ({
-  bearer: () => effect,
-  stackAuth: () => effect,
-  cookie: () => effect
-})
+/**
+ * The same handler for every scheme: it authenticates the request (once, see
+ * {@link oncePerRequest}) and runs the endpoint with what it found as the service `key`.
+ */
+const schemes = <I, A, E>(key: Context.Key<I, A>, authenticated: Effect.Effect<A, E, HttpServerRequest.HttpServerRequest>) => {
+  const handle = <B, F, R>(httpEffect: Effect.Effect<B, F, R>) =>
+    Effect.flatMap(authenticated, (found) => Effect.provideService(httpEffect, key, found))
+  return { bearer: handle, stackAuth: handle, cookie: handle }
+}
 
 /**
  * The SDK's credential header (`x-stack-auth`, both tokens) added to the platform's redacted
@@ -102,6 +103,10 @@ const schemes = <A, E>(effect: Effect.Effect<A, E, HttpServerRequest.HttpServerR
  * records it as `<redacted>`. Part of {@link layer} and {@link layerClaims}.
  */
 const redactCredentialHeaders = layerRedactHeaders([authHeaderName])
+
+/** A refusal as the typed failure; any other failure (the service's own) as a defect. */
+const refusalsOnly = <A, E, R>(effect: Effect.Effect<A, E | Unauthorized | Forbidden, R>): Effect.Effect<A, Unauthorized | Forbidden, R> =>
+  Effect.catchIf(effect, (error): error is E => !(error instanceof Unauthorized || error instanceof Forbidden), Effect.die)
 
 /**
  * {@link Authentication} with full user data (`RequestAuth.authenticate`: `GET /users/me` with
@@ -112,14 +117,10 @@ export const layer = (options: RequestAuthOptions): Layer.Layer<Authentication, 
   Layer.effect(
     Authentication,
     Effect.map(Effect.context<StackClient | ServerAccess>(), (context) =>
-      schemes(
-        oncePerRequest((request) =>
-          authenticate(request, options).pipe(
-            Effect.catchIf((error) => !(error instanceof Unauthorized || error instanceof Forbidden), Effect.die),
-            Effect.provide(context)
-          ) as Effect.Effect<ServerUser, Unauthorized | Forbidden>
-        )
-      ))
+      Authentication.of(schemes(
+        CurrentUser,
+        oncePerRequest((request) => refusalsOnly(authenticate(request, options)).pipe(Effect.provide(context)))
+      )))
   ).pipe(Layer.merge(redactCredentialHeaders))
 
 /**
@@ -130,43 +131,41 @@ export const layerClaims = (options: RequestAuthOptions): Layer.Layer<ClaimsAuth
   Layer.effect(
     ClaimsAuthentication,
     Effect.map(Effect.context<AccessTokenVerifier>(), (context) =>
-      schemes(
-        oncePerRequest((request) =>
-          verify(request, options).pipe(
-            Effect.catchIf((error) => !(error instanceof Unauthorized || error instanceof Forbidden), Effect.die),
-            Effect.provide(context)
-          ) as Effect.Effect<AccessTokenClaims, Unauthorized | Forbidden>
-        )
-      ))
+      ClaimsAuthentication.of(schemes(
+        CurrentClaims,
+        oncePerRequest((request) => refusalsOnly(verify(request, options)).pipe(Effect.provide(context)))
+      )))
   ).pipe(Layer.merge(redactCredentialHeaders))
 
 /** The JSON answer of a refused request: `{ _tag, message, reason }` with status 401 or 403. */
 export const refusal = (error: Unauthorized | Forbidden): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson(
+  HttpServerResponse.jsonUnsafe(
     { _tag: error._tag, message: error.message, reason: error.reason },
     { status: error._tag === "Unauthorized" ? 401 : 403 }
   )
 
 /**
- * `HttpRouter` / `HttpApp` middleware: authenticates the request (`RequestAuth.authenticate`) and
- * runs the app with {@link CurrentUser}, or answers {@link refusal} (401 / 403) without running it.
+ * Middleware for an `HttpRouter` route or any HTTP handler effect (what effect 4 serves where
+ * effect 3 had an `HttpApp`): authenticates the request (`RequestAuth.authenticate`) and runs the
+ * handler with {@link CurrentUser}, or answers {@link refusal} (401 / 403) without running it.
  *
  * @example
  * ```ts
- * import { HttpRouter, HttpServerResponse } from "@effect/platform"
  * import { Effect } from "effect"
+ * import { HttpRouter, HttpServerResponse } from "effect/http"
  * import { HttpApiAuth, RequestAuth } from "stack-auth-effect/server"
  *
  * declare const projectId: string // your project's id
- * const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.id }))
- * const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId })(me)))
+ * const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.jsonUnsafe({ id: user.id }))
+ * const route = HttpRouter.add("GET", "/me", HttpApiAuth.middleware({ projectId })(me))
  * ```
  */
 export const middleware = (options: RequestAuthOptions) =>
 <E, R>(
-  app: HttpApp.Default<E, R>
-): HttpApp.Default<
-  E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>,
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  E | Exclude<AuthenticateError, Unauthorized | Forbidden>,
   Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest
 > =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -175,7 +174,4 @@ export const middleware = (options: RequestAuthOptions) =>
         onFailure: (error) => error instanceof Unauthorized || error instanceof Forbidden ? Effect.succeed(refusal(error)) : Effect.fail(error),
         onSuccess: (user) => Effect.provideService(app, CurrentUser, user)
       })
-    )) as HttpApp.Default<
-      E | Exclude<Effect.Effect.Error<ReturnType<typeof authenticate>>, Unauthorized | Forbidden>,
-      Exclude<R, CurrentUser> | StackClient | ServerAccess | HttpServerRequest.HttpServerRequest
-    >
+    ))

@@ -1,7 +1,7 @@
 /**
  * Authenticating an incoming request on the app's own server, once, for any framework: a plain
  * `Request → Effect` helper ({@link authenticate}, {@link verify}) and the services a handler
- * reads ({@link CurrentUser}, {@link CurrentClaims}). `HttpApiAuth` builds `@effect/platform`'s
+ * reads ({@link CurrentUser}, {@link CurrentClaims}). `HttpApiAuth` builds `effect/http-api`'s
  * middleware on them.
  *
  * Where the credentials come from, first match wins:
@@ -37,7 +37,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { HttpApiSchema } from "@effect/platform"
 import type { SessionShape } from "../core/Session.js"
 import { StackClient } from "../core/StackClient.js"
 import type { StackClientShape } from "../core/StackClient.js"
@@ -52,10 +51,10 @@ import * as ServerUsers from "../users/ServerUsers.js"
 import type { ServerUser } from "../users/User.js"
 
 /** The authenticated user of the request, server view (provided by the middleware). */
-export class CurrentUser extends Context.Tag("stack-auth-effect/server/CurrentUser")<CurrentUser, ServerUser>() {}
+export class CurrentUser extends Context.Service<CurrentUser, ServerUser>()("stack-auth-effect/server/CurrentUser") {}
 
 /** The verified access-token claims of the request (provided by the local-verification middleware). */
-export class CurrentClaims extends Context.Tag("stack-auth-effect/server/CurrentClaims")<CurrentClaims, AccessTokenClaims>() {}
+export class CurrentClaims extends Context.Service<CurrentClaims, AccessTokenClaims>()("stack-auth-effect/server/CurrentClaims") {}
 
 /** 401: no credentials, or credentials that are not (or no longer) valid. */
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
@@ -67,9 +66,9 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
      * `"expired"`: an access token whose signature checked and whose `exp` has passed, with
      * nothing to refresh it with (the client refreshes and retries).
      */
-    reason: Schema.Literal("missing", "invalid", "expired")
+    reason: Schema.Literals(["missing", "invalid", "expired"])
   },
-  HttpApiSchema.annotations({ status: 401 })
+  { httpApiStatus: 401 }
 ) {}
 
 /** 403: a valid user this route does not admit (restricted or anonymous). */
@@ -77,9 +76,9 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
   {
     message: Schema.String,
-    reason: Schema.Literal("restricted", "anonymous")
+    reason: Schema.Literals(["restricted", "anonymous"])
   },
-  HttpApiSchema.annotations({ status: 403 })
+  { httpApiStatus: 403 }
 ) {}
 
 /** Who a route admits besides normal users (default: neither). */
@@ -297,7 +296,7 @@ export type VerifyError = Unauthorized | Forbidden | AccessTokenVerifier.JwksUna
  * The errors of {@link authenticate}: {@link Unauthorized}, {@link Forbidden}, and the service's
  * own failures (transport errors, a misconfigured key: `ConfigurationError`).
  */
-export type AuthenticateError = Effect.Effect.Error<ReturnType<typeof authenticate>>
+export type AuthenticateError = Effect.Error<ReturnType<typeof authenticate>>
 
 /**
  * The request's access-token claims, verified locally against the project's JWKS (no request per
@@ -321,7 +320,7 @@ export const verify = Effect.fn("RequestAuth.verify")(function* (
     allowRestricted: options.allowRestricted === true || options.allowAnonymous === true,
     allowAnonymous: options.allowAnonymous === true
   }).pipe(
-    Effect.catchAll((error): Effect.Effect<never, VerifyError> => {
+    Effect.catch((error): Effect.Effect<never, VerifyError> => {
       switch (error._tag) {
         case "JwksUnavailable":
           return Effect.fail(error)

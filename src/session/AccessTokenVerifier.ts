@@ -54,12 +54,12 @@ import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 // jose by subpath: the modules used, not its whole entry (issue 14: files opened at import)
 import { decode as decodeBase64Url } from "jose/base64url"
 import { decodeProtectedHeader } from "jose/decode/protected_header"
@@ -68,7 +68,7 @@ import type { JWK } from "jose"
 import { importJWK } from "jose/key/import"
 import type { TransportError } from "../core/Errors.js"
 import { StackClient } from "../core/StackClient.js"
-import { field } from "../core/Wire.js"
+import { field, wireStruct } from "../core/Wire.js"
 import { unverifiedClaims } from "./jwtClaims.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -76,19 +76,23 @@ import { unverifiedClaims } from "./jwtClaims.js"
 // ---------------------------------------------------------------------------------------------
 
 /** Seconds since the epoch on the wire, a `Date` in the domain. */
-export const DateFromSeconds = Schema.transform(Schema.Number, Schema.DateFromSelf, {
-  strict: true,
-  decode: (seconds) => new Date(seconds * 1000),
-  encode: (date) => Math.floor(date.getTime() / 1000)
-})
+export const DateFromSeconds = Schema.Number.pipe(
+  Schema.decodeTo(
+    Schema.Date,
+    SchemaTransformation.transform({
+      decode: (seconds: number) => new Date(seconds * 1000),
+      encode: (date: Date) => Math.floor(date.getTime() / 1000)
+    })
+  )
+)
 
 /** Why a user is restricted. */
 export const RestrictedReason = Schema.Struct({
-  type: Schema.Literal("anonymous", "email_not_verified", "restricted_by_administrator")
+  type: Schema.Literals(["anonymous", "email_not_verified", "restricted_by_administrator"])
 })
 
 /** The claims of a verified access token (PROTOCOL.md §2.3), wire names mapped to the domain. */
-export const AccessTokenClaims = Schema.Struct({
+export const AccessTokenClaims = wireStruct({
   userId: field("sub", Schema.String),
   projectId: field("project_id", Schema.String),
   branchId: field("branch_id", Schema.String),
@@ -206,19 +210,19 @@ export interface VerifierOptions {
    */
   readonly issuerBaseUrl?: string | undefined
   /** Minimum time between two refetches caused by unknown key ids (default 30 s). */
-  readonly refetchCooldown?: Duration.DurationInput | undefined
+  readonly refetchCooldown?: Duration.Input | undefined
   /** Clock tolerance for `exp` (default 30 s, SPEC.md §9). */
-  readonly clockTolerance?: Duration.DurationInput | undefined
+  readonly clockTolerance?: Duration.Input | undefined
   /**
    * The longest a JWKS fetch may take, the transport's retries included (default
    * {@link defaultJwksFetchTimeout}); past it the fetch fails with `JwksUnavailable`.
    */
-  readonly fetchTimeout?: Duration.DurationInput | undefined
+  readonly fetchTimeout?: Duration.Input | undefined
   /**
    * After a failed fetch while no key set is held, how long verifications fail at once with that
    * failure instead of fetching again (default {@link defaultJwksFailureBackoff}).
    */
-  readonly fetchFailureBackoff?: Duration.DurationInput | undefined
+  readonly fetchFailureBackoff?: Duration.Input | undefined
   /**
    * How many verified tokens to remember (default {@link defaultVerifiedTokenCacheSize}; 0 turns
    * it off). A token seen again skips the signature check (its exact text was verified before);
@@ -238,10 +242,9 @@ export interface AccessTokenVerifierShape {
 }
 
 /** The verifier service (one JWKS cache per instance). */
-export class AccessTokenVerifier extends Context.Tag("stack-auth-effect/AccessTokenVerifier")<
-  AccessTokenVerifier,
-  AccessTokenVerifierShape
->() {}
+export class AccessTokenVerifier extends Context.Service<AccessTokenVerifier, AccessTokenVerifierShape>()(
+  "stack-auth-effect/AccessTokenVerifier"
+) {}
 
 /**
  * The claims of a JWT read without checking its signature (never a throw: `undefined` when the
@@ -292,7 +295,7 @@ interface KeySet {
   readonly expiresAtMillis: number
 }
 
-const JwksBody = Schema.Struct({ keys: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
+const JwksBody = Schema.Struct({ keys: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)) })
 
 const kinds: ReadonlyArray<UserKind> = ["normal", "restricted", "anonymous"]
 
@@ -319,18 +322,18 @@ const importKey = (jwk: Readonly<Record<string, unknown>>): Effect.Effect<KeyEnt
     if (jwk["crv"] !== "P-256" || (jwk["alg"] !== undefined && jwk["alg"] !== "ES256")) return unsupported("EC key other than ES256/P-256")
     return Effect.tryPromise(() => importJWK(jwk as JWK, "ES256")).pipe(
       Effect.map((key): KeyEntry => ({ _tag: "Usable", alg: "ES256", key: key as CryptoKey })),
-      Effect.orElse(() => unsupported("unreadable EC key"))
+      Effect.catch(() => unsupported("unreadable EC key"))
     )
   }
   if (jwk["kty"] === "RSA") {
     if (jwk["alg"] !== undefined && jwk["alg"] !== "RS256") return unsupported("RSA key other than RS256")
     if (typeof jwk["n"] !== "string") return unsupported("RSA key without modulus")
-    const bits = Either.try(() => rsaModulusBits(jwk["n"] as string))
-    if (Either.isLeft(bits)) return unsupported("unreadable RSA modulus")
-    if (bits.right < minimumRsaBits) return Effect.succeed({ _tag: "Weak", bits: bits.right })
+    const bits = Result.try(() => rsaModulusBits(jwk["n"] as string))
+    if (Result.isFailure(bits)) return unsupported("unreadable RSA modulus")
+    if (bits.success < minimumRsaBits) return Effect.succeed({ _tag: "Weak", bits: bits.success })
     return Effect.tryPromise(() => importJWK(jwk as JWK, "RS256")).pipe(
       Effect.map((key): KeyEntry => ({ _tag: "Usable", alg: "RS256", key: key as CryptoKey })),
-      Effect.orElse(() => unsupported("unreadable RSA key"))
+      Effect.catch(() => unsupported("unreadable RSA key"))
     )
   }
   return unsupported("unsupported key type")
@@ -344,16 +347,16 @@ const maxAgeMillis = (cacheControl: string | undefined): number => {
 
 /**
  * A token's header (`jose`'s reader) and claims (the SDK's one claims reader, `jwtClaims.ts`, which
- * reads what `jose`'s `decodeJwt` reads), unverified; a left for anything that is not a compact JWS
- * with a JSON object in both.
+ * reads what `jose`'s `decodeJwt` reads), unverified; a failure for anything that is not a compact
+ * JWS with a JSON object in both.
  */
 const decodeSegment = (token: string) =>
-  Either.flatMap(Either.try(() => decodeProtectedHeader(token)), (header) => {
+  Result.flatMap(Result.try(() => decodeProtectedHeader(token)), (header) => {
     const payload = unverifiedClaims(token)
-    return payload === undefined ? Either.left(undefined) : Either.right({ header, payload })
+    return payload === undefined ? Result.fail(undefined) : Result.succeed({ header, payload })
   })
 
-const decodeClaims = Schema.decodeUnknownEither(AccessTokenClaims)
+const decodeClaims = Schema.decodeUnknownResult(AccessTokenClaims)
 
 /** Legacy tokens used camelCase `branchId` / `refreshTokenId` (PROTOCOL.md §2.3). */
 const withCurrentNames = (payload: Readonly<Record<string, unknown>>): Record<string, unknown> => {
@@ -374,11 +377,11 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
     const client = yield* StackClient
     const projectId = client.config.projectId
     const apiBase = (options.issuerBaseUrl ?? client.config.baseUrl).replace(/\/+$/, "")
-    const cooldownMillis = Duration.toMillis(Duration.decode(options.refetchCooldown ?? defaultRefetchCooldown))
-    const toleranceSeconds = Duration.toMillis(Duration.decode(options.clockTolerance ?? defaultClockTolerance)) / 1000
+    const cooldownMillis = Duration.toMillis(Duration.fromInputUnsafe(options.refetchCooldown ?? defaultRefetchCooldown))
+    const toleranceSeconds = Duration.toMillis(Duration.fromInputUnsafe(options.clockTolerance ?? defaultClockTolerance)) / 1000
     const cacheSize = Math.max(0, Math.floor(options.verifiedTokenCacheSize ?? defaultVerifiedTokenCacheSize))
-    const fetchTimeout = Duration.decode(options.fetchTimeout ?? defaultJwksFetchTimeout)
-    const backoffMillis = Duration.toMillis(Duration.decode(options.fetchFailureBackoff ?? defaultJwksFailureBackoff))
+    const fetchTimeout = Duration.fromInputUnsafe(options.fetchTimeout ?? defaultJwksFetchTimeout)
+    const backoffMillis = Duration.toMillis(Duration.fromInputUnsafe(options.fetchFailureBackoff ?? defaultJwksFailureBackoff))
     // token text → verified claims; insertion order is recency (a hit moves the entry to the end)
     const verified = new Map<string, VerifiedEntry>()
     const empty: KeySet = { keys: undefined, fetchedAtMillis: 0, expiresAtMillis: 0 }
@@ -418,12 +421,12 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
             status: response.status
           })
         }
-        const body = Either.try(() => JSON.parse(response.text) as unknown).pipe(Either.flatMap(Schema.decodeUnknownEither(JwksBody)))
-        if (Either.isLeft(body)) {
+        const body = Result.try(() => JSON.parse(response.text) as unknown).pipe(Result.flatMap(Schema.decodeUnknownResult(JwksBody)))
+        if (Result.isFailure(body)) {
           return yield* new JwksUnavailable({ message: `The JWKS of project ${projectId} is not a key set`, status: response.status })
         }
         const keys = new Map<string, KeyEntry>()
-        for (const jwk of body.right.keys) {
+        for (const jwk of body.success.keys) {
           const kid = jwk["kid"]
           if (typeof kid !== "string" || keys.has(kid)) continue
           keys.set(kid, yield* importKey(jwk))
@@ -433,17 +436,17 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
       }).pipe(Effect.withSpan("AccessTokenVerifier.fetchJwks", { attributes: { "stack.user_kind": kind } }))
 
     /** Stores the outcome of a fetch: the new set, the held set kept for a cooldown, or the failure for the back-off. */
-    const settle = (kind: UserKind, fetched: Either.Either<KeySet, JwksUnavailable>): Effect.Effect<KeySet, JwksUnavailable> =>
+    const settle = (kind: UserKind, fetched: Result.Result<KeySet, JwksUnavailable>): Effect.Effect<KeySet, JwksUnavailable> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        if (Either.isRight(fetched)) {
-          sets[kind] = fetched.right
+        if (Result.isSuccess(fetched)) {
+          sets[kind] = fetched.success
           lastFailure[kind] = undefined
-          return Effect.succeed(fetched.right)
+          return Effect.succeed(fetched.success)
         }
         const current = sets[kind]
         if (current.keys === undefined) {
-          lastFailure[kind] = { error: fetched.left, retryAtMillis: now + backoffMillis }
-          return Effect.fail(fetched.left)
+          lastFailure[kind] = { error: fetched.failure, retryAtMillis: now + backoffMillis }
+          return Effect.fail(fetched.failure)
         }
         // keep serving the keys we have; try again after the cooldown
         const kept: KeySet = {
@@ -456,9 +459,10 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
       })
 
     /**
-     * The key set after a fetch: the fetch in flight for this kind, or a new one. The fetch runs in
-     * a daemon fiber bounded by the fetch timeout, so no waiter's interruption cancels it for the
-     * others and no fiber outlives it. Check and start happen in one synchronous step.
+     * The key set after a fetch: the fetch in flight for this kind (its `Deferred`), or a new one.
+     * The fetch runs in a detached fiber (`Effect.forkDetach`) bounded by the fetch timeout, so no
+     * waiter's interruption cancels it for the others and no fiber outlives it. Check and start
+     * happen in one synchronous step.
      */
     const refetch = (kind: UserKind): Effect.Effect<KeySet, JwksUnavailable> =>
       Effect.flatMap(
@@ -466,22 +470,22 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
           Effect.suspend(() => {
             const running = inFlight[kind]
             if (running !== undefined) return Effect.succeed(running)
-            const deferred = Deferred.unsafeMake<KeySet, JwksUnavailable>(FiberId.none)
+            const deferred = Deferred.makeUnsafe<KeySet, JwksUnavailable>()
             inFlight[kind] = deferred
             const fetch = Clock.currentTimeMillis.pipe(
               Effect.flatMap((now) => fetchKeys(kind, now)),
-              Effect.timeoutFail({
+              Effect.timeoutOrElse({
                 duration: fetchTimeout,
-                onTimeout: () =>
-                  new JwksUnavailable({
-                    message: `The JWKS of project ${projectId} did not answer within ${Duration.format(fetchTimeout)}`,
-                    status: null
-                  })
+                orElse: () =>
+                  Effect.fail(
+                    new JwksUnavailable({
+                      message: `The JWKS of project ${projectId} did not answer within ${Duration.format(fetchTimeout)}`,
+                      status: null
+                    })
+                  )
               }),
-              Effect.either,
+              Effect.result,
               Effect.flatMap((fetched) => settle(kind, fetched)),
-              // interruptible again: a fiber forked here would inherit this region's uninterruptibility
-              Effect.interruptible,
               Effect.onExit((exit) =>
                 Effect.suspend(() => {
                   if (inFlight[kind] === deferred) inFlight[kind] = undefined
@@ -490,7 +494,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
               ),
               Effect.ignore
             )
-            return Effect.as(Effect.forkDaemon(fetch), deferred)
+            return Effect.as(Effect.forkDetach(fetch), deferred)
           })
         ),
         Deferred.await
@@ -567,11 +571,11 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
 
     const verifyFully = (text: string, verifyOptions: VerifyOptions): Effect.Effect<AccessTokenClaims, VerifyAccessTokenError> =>
       Effect.gen(function* () {
-        const decoded = typeof text === "string" && text.length > 0 ? decodeSegment(text) : Either.left(undefined)
-        if (Either.isLeft(decoded)) {
+        const decoded = typeof text === "string" && text.length > 0 ? decodeSegment(text) : Result.fail(undefined)
+        if (Result.isFailure(decoded)) {
           return yield* new TokenMalformed({ message: "The access token is not a JWT (compact JWS with a JSON header and payload)." })
         }
-        const { header, payload } = decoded.right
+        const { header, payload } = decoded.success
         const alg = header.alg
         if (alg !== "ES256" && alg !== "RS256") {
           return yield* new TokenMalformed({ message: `The access token uses the unsupported algorithm ${String(alg).slice(0, 32)}.` })
@@ -629,11 +633,11 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         const late = expired(exp, yield* Clock.currentTimeMillis)
         if (late !== undefined) return yield* late
         const claims = decodeClaims(withCurrentNames(payload))
-        if (Either.isLeft(claims)) {
+        if (Result.isFailure(claims)) {
           return yield* new TokenMalformed({ message: "The access token's claims do not have the service's shape." })
         }
-        remember(text, { keySet, kind, expSeconds: exp, claims: claims.right })
-        return claims.right
+        remember(text, { keySet, kind, expSeconds: exp, claims: claims.success })
+        return claims.success
       }).pipe(Effect.withSpan("AccessTokenVerifier.verify"))
 
     return { verify } satisfies AccessTokenVerifierShape

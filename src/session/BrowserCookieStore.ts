@@ -31,10 +31,13 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
+import * as Stream from "effect/Stream"
 import * as Schedules from "../core/Schedules.js"
 import * as Cookies from "./cookies.js"
 import { empty, equals, type StoredTokens, token, TokenStore, TokenStoreError, type TokenStoreShape } from "./TokenStore.js"
@@ -45,7 +48,7 @@ export interface BrowserCookieStoreOptions {
   /** The project whose refresh cookie is read and written. */
   readonly projectId: string
   /** How often `document.cookie` is polled for outside changes (polling only); 100 ms by default. */
-  readonly pollInterval?: Duration.DurationInput | undefined
+  readonly pollInterval?: Duration.Input | undefined
   /**
    * How other tabs' changes are noticed: `"broadcast"` (a `BroadcastChannel` message, plus the
    * browser's cookie-change, focus and visibility events; no polling) or `"poll"` (read
@@ -96,13 +99,16 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
     const browser = yield* browserGlobals
     const { projectId } = options
     const { cookieDomains } = options
-    const interval = options.pollInterval === undefined ? defaultPollInterval : Duration.decode(options.pollInterval)
+    const interval = options.pollInterval === undefined ? defaultPollInterval : Duration.fromInputUnsafe(options.pollInterval)
 
     /** The tokens last seen in (or written to) the cookies: the baseline for `changes`. */
     const last = yield* Ref.make<StoredTokens>(empty)
-    const lock = yield* Effect.makeSemaphore(1)
-    // who hears the changes read from the cookies (the session): a plain listener set
+    const lock = yield* Semaphore.make(1)
+    // who hears the changes read from the cookies: the session synchronously (a plain listener
+    // set, no fiber), `changes` subscribers through a `PubSub` (a queue each while they run)
     const listeners = new Listeners<StoredTokens>()
+    const outside = yield* PubSub.unbounded<StoredTokens>()
+    yield* Effect.addFinalizer(() => PubSub.shutdown(outside))
 
     const readJar = (remembered: StoredTokens, now: number): StoredTokens => {
       const fromCookies = Cookies.readTokens(Cookies.parseCookieHeader(readCookieString(browser)), projectId, {
@@ -142,22 +148,23 @@ export const make = (options: BrowserCookieStoreOptions): Effect.Effect<TokenSto
         const current = readJar(previous, yield* Clock.currentTimeMillis)
         if (equals(current, previous)) return
         yield* Ref.set(last, current)
+        PubSub.publishUnsafe(outside, current)
         listeners.emit(current)
       })
     )
 
-    const heard = { changes: listeners.stream(), listen: (listener: (tokens: StoredTokens) => void) => listeners.add(listener) }
+    const heard = { changes: Stream.fromPubSub(outside), listen: (listener: (tokens: StoredTokens) => void) => listeners.add(listener) }
     const channel = options.crossTab === "poll" ? undefined : yield* openChannel(projectId)
     if (channel === undefined) {
       yield* Effect.forkScoped(Effect.repeat(poll, Schedules.cookiePoll(interval)))
       return { get, set, ...heard } satisfies TokenStoreShape
     }
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Queue.take(channel.wakeUps), poll)))
-    return { get, set: (tokens) => Effect.zipRight(set(tokens), Effect.sync(channel.announce)), ...heard } satisfies TokenStoreShape
+    yield* Effect.forkScoped(Effect.forever(Effect.andThen(Queue.take(channel.wakeUps), poll)))
+    return { get, set: (tokens) => Effect.andThen(set(tokens), Effect.sync(channel.announce)), ...heard } satisfies TokenStoreShape
   })
 
 /** The browser cookie store as the {@link TokenStore} service. */
-export const layer = (options: BrowserCookieStoreOptions): Layer.Layer<TokenStore, TokenStoreError> => Layer.scoped(TokenStore, make(options))
+export const layer = (options: BrowserCookieStoreOptions): Layer.Layer<TokenStore, TokenStoreError> => Layer.effect(TokenStore, make(options))
 
 // ---------------------------------------------------------------------------------------------
 // Implementation
@@ -211,7 +218,7 @@ const openChannel = (projectId: string) =>
     if (typeof Channel !== "function") return undefined
     const wakeUps = yield* Queue.sliding<void>(1)
     const wake = () => {
-      Queue.unsafeOffer(wakeUps, undefined)
+      Queue.offerUnsafe(wakeUps, undefined)
     }
     const channel = yield* Effect.acquireRelease(
       Effect.sync(() => {

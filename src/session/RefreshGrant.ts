@@ -25,7 +25,7 @@ import {
   RefreshTokenNotFoundOrExpired
 } from "../core/KnownErrors.js"
 import { oauthClientId } from "../core/StackConfig.js"
-import { field, OAuthTokenResponse, publicClientSentinel } from "../core/Wire.js"
+import { field, OAuthTokenResponse, publicClientSentinel, wireStruct } from "../core/Wire.js"
 
 export {
   /** Answer of `POST /auth/oauth/token`. */
@@ -35,11 +35,11 @@ export {
 } from "../core/Wire.js"
 
 /** The refresh grant's form fields. */
-export const RefreshGrant = Schema.Struct({
+export const RefreshGrant = wireStruct({
   grantType: field("grant_type", Schema.Literal("refresh_token")),
-  refreshToken: field("refresh_token", Schema.Redacted(Schema.String)),
+  refreshToken: field("refresh_token", Schema.RedactedFromValue(Schema.String)),
   clientId: field("client_id", Schema.String),
-  clientSecret: field("client_secret", Schema.Redacted(Schema.String))
+  clientSecret: field("client_secret", Schema.RedactedFromValue(Schema.String))
 })
 
 /** The refresh grant in the domain. */

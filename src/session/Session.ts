@@ -66,13 +66,13 @@ export { defaultRefreshFailureCooldown, RefreshFailureCooldown } from "../core/S
 export const make: Effect.Effect<SessionShape, never, TokenStore | StackClient | Scope.Scope> = makeSession
 
 /** The session as a layer. */
-export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = Layer.scoped(Session, makeSession)
+export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = Layer.effect(Session, makeSession)
 
 /**
  * A light session over tokens fixed for one request (server side, e.g. `ServerUsers.fromRequest`):
  * no token store, no watcher fiber, no scope; `changes` emits nothing. Tokens follow the same
  * rules as {@link make} (one implementation: reuse, shared refresh, cooldown, a rejected refresh
- * token clears them); the shared refresh runs in a daemon fiber that ends with its request, so a
- * caller's interruption does not cancel it for the others; its result stays in this session.
+ * token clears them); the shared refresh runs in a detached fiber that ends with its request, so
+ * a caller's interruption does not cancel it for the others; its result stays in this session.
  */
 export const makeForRequest: (tokens: StoredTokens) => Effect.Effect<SessionShape, never, StackClient> = makeRequestSession

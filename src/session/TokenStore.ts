@@ -41,7 +41,7 @@ export interface TokenStoreShape {
 }
 
 /** The token store service. */
-export class TokenStore extends Context.Tag("stack-auth-effect/TokenStore")<TokenStore, TokenStoreShape>() {}
+export class TokenStore extends Context.Service<TokenStore, TokenStoreShape>()("stack-auth-effect/TokenStore") {}
 
 /** A store cannot be used here (the cookie store outside a browser, a malformed `x-stack-auth`). */
 export class TokenStoreError extends Data.TaggedError("TokenStoreError")<{
@@ -120,7 +120,7 @@ export interface CustomStoreOptions {
 export const makeCustom = (options: CustomStoreOptions): TokenStoreShape => ({
   get: Effect.tryPromise(async () => options.get()).pipe(
     Effect.map((raw) => fromStrings(raw.accessToken, raw.refreshToken)),
-    Effect.catchAll(() => Effect.logWarning("Custom token store: get failed; treating as signed out").pipe(Effect.as(empty)))
+    Effect.catch(() => Effect.logWarning("Custom token store: get failed; treating as signed out").pipe(Effect.as(empty)))
   ),
   set: (tokens) =>
     Effect.tryPromise(async () =>
@@ -128,7 +128,7 @@ export const makeCustom = (options: CustomStoreOptions): TokenStoreShape => ({
         accessToken: Option.getOrNull(Option.map(sanitize(tokens).accessToken, Redacted.value)),
         refreshToken: Option.getOrNull(Option.map(sanitize(tokens).refreshToken, Redacted.value))
       })
-    ).pipe(Effect.catchAll(() => Effect.logWarning("Custom token store: set failed"))),
+    ).pipe(Effect.catch(() => Effect.logWarning("Custom token store: set failed"))),
   changes: Stream.empty
 })
 

@@ -45,7 +45,7 @@
  *
  * @module
  */
-import * as PlatformCookies from "@effect/platform/Cookies"
+import * as PlatformCookies from "effect/http/Cookies"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { crockfordAlphabet, decodeCrockford, encodeBase32, isSendableToken, utf8Text } from "../core/Wire.js"
@@ -129,12 +129,11 @@ export const isRefreshCookieName = (name: string, projectId: string): boolean =>
 
 /**
  * Parses a `Cookie` request header or a `document.cookie` string into a map, with the platform's
- * parser (`@effect/platform/Cookies` `parseHeader`, the one the emulator uses too): values are
+ * parser (`effect/http/Cookies` `parseHeader`, the one the emulator uses too): values are
  * URL-decoded (left as they are when not valid percent-encoding) and unquoted, the first
  * occurrence of a name wins, pieces without `=` are skipped. Names are then URL-decoded as values
- * are (the SDK writes them percent-encoded); an empty name is skipped. A name that is a member of
- * `Object.prototype` (`constructor`, `valueOf`…) is not read — a limit of the platform's parser;
- * no cookie the SDK reads has such a name. Never throws.
+ * are (the SDK writes them percent-encoded); an empty name is skipped. Every name lands in a `Map`,
+ * so none (`__proto__`, `constructor`…) can reach a prototype. Never throws.
  */
 export const parseCookieHeader = (header: string | null | undefined): CookieMap => {
   const cookies = new Map<string, string>()

@@ -1,17 +1,16 @@
 /**
- * A plain set of listeners, called synchronously with every value (issue 14: heap per
- * `Stack.layerClient` and bundle size). It replaces a `PubSub` / `SubscriptionRef` where the
- * only readers are a few subscribers: nothing is held while nobody listens (the set is made at
- * the first listener), no fiber runs to deliver, and a stream is made only for a subscriber that
- * asks for one ({@link Listeners.stream}: a queue of its own while it runs).
+ * A plain set of synchronous listeners: how the session hears its token store and how the query
+ * cache hears the session without a fiber (issue 14: an idle client context runs no fiber, and
+ * the cache is in step with the session as soon as the session's write returns).
+ *
+ * Streams of changes for subscribers (`Session.changes`, `TokenStore.changes`,
+ * `QueryCache.subscribe`) are not built here: they are effect's own `SubscriptionRef` and
+ * `PubSub`, which hand every subscriber a queue of its own.
  *
  * @module
  */
-import * as Effect from "effect/Effect"
-import * as Queue from "effect/Queue"
-import * as Stream from "effect/Stream"
 
-/** Listeners of values of type `A`. */
+/** Listeners of values of type `A`, called synchronously by {@link Listeners.emit}. */
 export class Listeners<A> {
   #set: Set<(value: A) => void> | undefined = undefined
 
@@ -43,28 +42,5 @@ export class Listeners<A> {
         // a listener's failure is its own: the others still hear the value
       }
     }
-  }
-
-  /**
-   * `current()` when the stream starts (when given: as `SubscriptionRef.changes`), then every value
-   * emitted while it runs: a listener feeding an unbounded queue of its own, removed when the
-   * stream ends.
-   */
-  stream(current?: () => A): Stream.Stream<A> {
-    return Stream.unwrapScoped(
-      Effect.map(
-        Effect.acquireRelease(
-          Effect.map(Queue.unbounded<A>(), (queue) => {
-            if (current !== undefined) Queue.unsafeOffer(queue, current())
-            const remove = this.add((value) => {
-              Queue.unsafeOffer(queue, value)
-            })
-            return { queue, remove }
-          }),
-          ({ queue, remove }) => Effect.zipRight(Effect.sync(remove), Queue.shutdown(queue))
-        ),
-        ({ queue }) => Stream.fromQueue(queue)
-      )
-    )
   }
 }

@@ -21,8 +21,8 @@
  *
  * @module
  */
-import * as PlatformCookies from "@effect/platform/Cookies"
 import * as Duration from "effect/Duration"
+import * as PlatformCookies from "effect/http/Cookies"
 import * as Option from "effect/Option"
 
 /** A cookie for the current host only (no `Domain` attribute). */
@@ -110,7 +110,7 @@ export interface WrittenCookie {
 
 /**
  * Reads a `Set-Cookie` value (or a `document.cookie` assignment) with the platform's parser
- * (`@effect/platform/Cookies` `fromSetCookie`): `Option.none()` when it sets no cookie (no `=`, a
+ * (`effect/http/Cookies` `fromSetCookie`): `Option.none()` when it sets no cookie (no `=`, a
  * name outside the cookie-name characters, an empty name). Never throws.
  */
 export const parseSetCookie = (text: string): Option.Option<WrittenCookie> => {
@@ -122,7 +122,7 @@ export const parseSetCookie = (text: string): Option.Option<WrittenCookie> => {
   return Option.some({
     name,
     value: parsed.value,
-    maxAgeSeconds: maxAge === undefined ? undefined : Math.floor(Duration.toSeconds(Duration.decode(maxAge))),
+    maxAgeSeconds: maxAge === undefined ? undefined : Math.floor(Duration.toSeconds(maxAge)),
     domain: parsed.options?.domain,
     secure: parsed.options?.secure === true
   })

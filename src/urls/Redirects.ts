@@ -47,7 +47,6 @@
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Navigation, type NavigationShape, NavigationUnavailable } from "../auth/GetUser.js"
@@ -230,7 +229,7 @@ export const planHandlerTarget = (
 }
 
 const checked = (target: string, environment: Environment): Effect.Effect<string, UntrustedRedirectUrl> =>
-  Either.match(check(target, environment.trust), { onLeft: Effect.fail, onRight: Effect.succeed })
+  Effect.fromResult(check(target, environment.trust))
 
 const go = (target: string, environment: Environment, replace: boolean): Effect.Effect<void, RedirectError> =>
   Effect.gen(function* () {

@@ -39,7 +39,7 @@
  * @module
  */
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 
 /** The redirect target is not trusted. The message is the official SDK's wording. */
 export class UntrustedRedirectUrl extends Data.TaggedError("UntrustedRedirectUrl")<{
@@ -70,32 +70,32 @@ export interface TrustOptions {
  * (`pathname + search + hash`) for relative input, the absolute `href` otherwise — or fails with
  * the reason it was refused.
  */
-export const assess = (candidate: string, options: TrustOptions = {}): Either.Either<string, string> => {
-  if (typeof candidate !== "string" || candidate.length === 0) return Either.left("empty")
-  if (forbiddenCharacter.test(candidate)) return Either.left("contains whitespace, a control character or a backslash")
+export const assess = (candidate: string, options: TrustOptions = {}): Result.Result<string, string> => {
+  if (typeof candidate !== "string" || candidate.length === 0) return Result.fail("empty")
+  if (forbiddenCharacter.test(candidate)) return Result.fail("contains whitespace, a control character or a backslash")
   if (candidate.startsWith("/")) return assessPath(candidate)
   const scheme = /^(https?):\/\/([^/?#]*)/i.exec(candidate)
-  if (scheme === null) return Either.left("neither a path starting with one slash nor an http(s) URL")
+  if (scheme === null) return Result.fail("neither a path starting with one slash nor an http(s) URL")
   const authority = scheme[2]!
-  if (authority.length === 0) return Either.left("no host")
-  if (!/^[A-Za-z0-9.\-:[\]]+$/.test(authority)) return Either.left("user info, an encoded or a non-ASCII host")
+  if (authority.length === 0) return Result.fail("no host")
+  if (!/^[A-Za-z0-9.\-:[\]]+$/.test(authority)) return Result.fail("user info, an encoded or a non-ASCII host")
   const url = parse(candidate)
-  if (url === undefined) return Either.left("not a valid URL")
-  if (url.username !== "" || url.password !== "") return Either.left("user info")
+  if (url === undefined) return Result.fail("not a valid URL")
+  if (url.username !== "" || url.password !== "") return Result.fail("user info")
   const pathProblem = pathnameProblem(url.pathname)
-  if (pathProblem !== undefined) return Either.left(pathProblem)
-  if (options.appOrigin !== undefined && sameOrigin(url, options.appOrigin)) return Either.right(url.href)
-  if (options.allowLocalhost === true && isLocalhost(url)) return Either.right(url.href)
-  if ((options.trustedDomains ?? []).some((pattern) => matchesTrustedDomain(url, pattern))) return Either.right(url.href)
-  return Either.left("another origin that is not a trusted domain")
+  if (pathProblem !== undefined) return Result.fail(pathProblem)
+  if (options.appOrigin !== undefined && sameOrigin(url, options.appOrigin)) return Result.succeed(url.href)
+  if (options.allowLocalhost === true && isLocalhost(url)) return Result.succeed(url.href)
+  if ((options.trustedDomains ?? []).some((pattern) => matchesTrustedDomain(url, pattern))) return Result.succeed(url.href)
+  return Result.fail("another origin that is not a trusted domain")
 }
 
 /** Whether a redirect target is trusted (see {@link assess}). */
-export const isTrusted = (candidate: string, options: TrustOptions = {}): boolean => Either.isRight(assess(candidate, options))
+export const isTrusted = (candidate: string, options: TrustOptions = {}): boolean => Result.isSuccess(assess(candidate, options))
 
 /** {@link assess}, failing with {@link UntrustedRedirectUrl}. */
-export const check = (candidate: string, options: TrustOptions = {}): Either.Either<string, UntrustedRedirectUrl> =>
-  Either.mapLeft(assess(candidate, options), (reason) => UntrustedRedirectUrl.make(candidate, reason))
+export const check = (candidate: string, options: TrustOptions = {}): Result.Result<string, UntrustedRedirectUrl> =>
+  Result.mapError(assess(candidate, options), (reason) => UntrustedRedirectUrl.make(candidate, reason))
 
 /**
  * Whether an absolute URL matches a trusted-domain pattern (`https://app.example.com`,
@@ -136,13 +136,13 @@ const parse = (text: string, base?: string): URL | undefined => {
   }
 }
 
-const assessPath = (candidate: string): Either.Either<string, string> => {
-  if (candidate.startsWith("//")) return Either.left("scheme-relative URL")
+const assessPath = (candidate: string): Result.Result<string, string> => {
+  if (candidate.startsWith("//")) return Result.fail("scheme-relative URL")
   const url = parse(candidate, sentinelOrigin)
-  if (url === undefined || url.origin !== sentinelOrigin) return Either.left("not a same-origin path")
+  if (url === undefined || url.origin !== sentinelOrigin) return Result.fail("not a same-origin path")
   const problem = pathnameProblem(url.pathname) ?? rawPathProblem(candidate)
-  if (problem !== undefined) return Either.left(problem)
-  return Either.right(`${url.pathname}${url.search}${url.hash}`)
+  if (problem !== undefined) return Result.fail(problem)
+  return Result.succeed(`${url.pathname}${url.search}${url.hash}`)
 }
 
 /** The path of the raw input (before `?` / `#`) must pass the same decoded-path rule. */

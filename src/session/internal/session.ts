@@ -1,11 +1,11 @@
-import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
+import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -58,7 +58,7 @@ const supersededRefreshLooks = 2
 const NothingReturned = Schema.Struct({ access_token: Schema.optional(Schema.Null), token_type: TokenType })
 
 /** The refresh grant as the session reads it: a token answer, or nothing returned. */
-const sessionRefreshGrant = { ...refreshGrant, success: Schema.Union(OAuthTokenResponse, NothingReturned) }
+const sessionRefreshGrant = { ...refreshGrant, success: Schema.Union([OAuthTokenResponse, NothingReturned]) }
 
 /**
  * The refresh grant for `refreshToken` with the project's keys (shared by both kinds of session),
@@ -103,17 +103,20 @@ interface CooledFailure {
  * of session:
  *
  * - the access token is reused while ≥ 20 s remain (no `exp`: never expires), unless marked expired;
- * - one refresh per refresh token at a time, shared by every caller; it runs through `detach`, so
- *   no caller's interruption or timeout cancels it for the others;
+ * - one refresh per refresh token at a time, shared by every caller through a `Deferred`; it runs
+ *   in a fiber of its own (`fork`: the session's `FiberSet`, or a detached fiber for a request
+ *   session), so no caller's interruption or timeout cancels it for the others;
  * - a `REFRESH_TOKEN_ERROR`-family answer clears both tokens (signed out);
  * - any other failure keeps the tokens; a network failure (see {@link isNetworkFailure}) is reused
  *   for {@link RefreshFailureCooldown} per refresh token;
  * - a sign-in, sign-out or external change during a refresh wins: the refresh result is dropped.
  *
  * Tokens and bookkeeping (generation, in-flight refresh, cooldown) are private fields changed only
- * in synchronous steps, so check-and-set is atomic between fibers. A class, not a closure: the
- * session's effects are built when read (getters on the prototype), so a live session holds its
- * fields only (issue 14: heap per session).
+ * in synchronous steps, so check-and-set is atomic between fibers. Every write is published at
+ * once: to a `PubSub` that replays the latest tokens (`changes`: the current tokens, then every
+ * write, as `SubscriptionRef.changes`), and to the plain listeners of `listen` (the query cache,
+ * without a fiber). A class, not a closure: the session's effects are built when read (getters on
+ * the prototype), so a live session holds its fields only (issue 14: heap per session).
  */
 class SessionImpl implements SessionShape {
   #tokens: StoredTokens
@@ -125,25 +128,26 @@ class SessionImpl implements SessionShape {
   #lastFailure: CooledFailure | undefined = undefined
   readonly #client: StackClientShape
   readonly #persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined
-  readonly #detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
-  // whether `changes` reports writes (a store-backed session); if not, `changes` is empty
-  readonly #observable: boolean
-  // who hears the writes (the query cache, `changes` subscribers): a plain listener set, no hub
-  // or fiber (issue 14: heap per layer, bundle size)
+  // runs a shared refresh in a fiber of its own (never the caller's)
+  readonly #fork: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
+  // every write, replaying the latest (a store-backed session); none: `changes` is empty
+  readonly #writes: PubSub.PubSub<StoredTokens> | undefined
+  // who hears the writes synchronously (the query cache): a plain listener set, no fiber
   readonly #listeners = new Listeners<StoredTokens>()
 
   constructor(
     client: StackClientShape,
     tokens: StoredTokens,
     persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined,
-    detach: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>,
-    observable: boolean
+    fork: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>,
+    writes: PubSub.PubSub<StoredTokens> | undefined
   ) {
     this.#client = client
     this.#tokens = tokens
     this.#persist = persist
-    this.#detach = detach
-    this.#observable = observable
+    this.#fork = fork
+    this.#writes = writes
+    if (writes !== undefined) PubSub.publishUnsafe(writes, tokens)
   }
 
   /** Replaces the tokens, tells the subscribers, and persists them (a store-backed session). */
@@ -167,11 +171,13 @@ class SessionImpl implements SessionShape {
   }
 
   /**
-   * Sets the tokens and tells the listeners at once (synchronously), so the last value a
-   * subscriber sees is always the latest.
+   * Sets the tokens and publishes them at once (synchronously), so the last value a subscriber
+   * sees is always the latest.
    */
   #replace(tokens: StoredTokens): void {
     this.#tokens = tokens
+    if (this.#writes === undefined) return
+    PubSub.publishUnsafe(this.#writes, tokens)
     this.#listeners.emit(tokens)
   }
 
@@ -180,14 +186,13 @@ class SessionImpl implements SessionShape {
   }
 
   get changes(): Stream.Stream<StoredTokens> {
-    if (!this.#observable) return Stream.empty
-    // the current tokens, then every write after the subscription (as `SubscriptionRef.changes`)
-    return this.#listeners.stream(() => this.#tokens)
+    // the current tokens (the replayed latest write), then every write after the subscription
+    return this.#writes === undefined ? Stream.empty : Stream.fromPubSub(this.#writes)
   }
 
   /** Calls `listener` after every write (a store-backed session only: a request session reports none). */
   listen(listener: (tokens: StoredTokens) => void): () => void {
-    return this.#observable ? this.#listeners.add(listener) : () => {}
+    return this.#writes === undefined ? () => {} : this.#listeners.add(listener)
   }
 
   /** A sign-in or sign-out: a refresh in flight must not write its result. */
@@ -205,10 +210,10 @@ class SessionImpl implements SessionShape {
     })
 
   readonly signIn = (tokens: { readonly accessToken: Redacted.Redacted<string>; readonly refreshToken: Option.Option<Redacted.Redacted<string>> }) =>
-    Effect.zipRight(this.invalidate, this.write({ accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken }))
+    Effect.andThen(this.invalidate, this.write({ accessToken: Option.some(tokens.accessToken), refreshToken: tokens.refreshToken }))
 
   get clear(): Effect.Effect<void> {
-    return Effect.zipRight(this.invalidate, this.write(TokenStoreModule.empty))
+    return Effect.andThen(this.invalidate, this.write(TokenStoreModule.empty))
   }
 
   get requestTokens(): Effect.Effect<RequestTokens, RefreshError> {
@@ -292,7 +297,7 @@ class SessionImpl implements SessionShape {
   #settle(running: InFlight, exit: Exit.Exit<Option.Option<Redacted.Redacted<string>>, RefreshError>) {
     return Effect.flatMap(Clock.currentTimeMillis, (now) => {
       if (Exit.isFailure(exit)) {
-        const failure = Cause.failureOption(exit.cause)
+        const failure = Exit.findErrorOption(exit)
         if (Option.isSome(failure) && isNetworkFailure(failure.value)) {
           this.#lastFailure = { refreshToken: running.refreshToken, error: failure.value, atMillis: now }
         }
@@ -302,7 +307,11 @@ class SessionImpl implements SessionShape {
     })
   }
 
-  /** The refresh in flight for this token, or a new one started detached (atomic: no yield between check and set). */
+  /**
+   * The refresh in flight for this token, or a new one forked in a fiber of its own (atomic: no
+   * yield between check and set). The forked fiber is interruptible (effect 4 forks are), so
+   * closing the session's scope stops a refresh in flight; its waiters then end too.
+   */
   #joinOrStart(refreshToken: Redacted.Redacted<string>) {
     return Effect.uninterruptible(
       Effect.suspend(() => {
@@ -311,34 +320,35 @@ class SessionImpl implements SessionShape {
         if (inFlight !== undefined && inFlight.refreshToken === key) return Effect.succeed(inFlight.deferred)
         const running: InFlight = {
           refreshToken: key,
-          deferred: Deferred.unsafeMake<Option.Option<Redacted.Redacted<string>>, RefreshError>(FiberId.none)
+          deferred: Deferred.makeUnsafe<Option.Option<Redacted.Redacted<string>>, RefreshError>()
         }
         this.#inFlight = running
-        // interruptible again (a fiber forked here would inherit this region's uninterruptibility),
-        // so closing the session's scope stops a refresh in flight; its waiters then end too
-        const refresh = Effect.interruptible(this.#runRefresh(refreshToken, this.#generation)).pipe(
+        const refresh = this.#runRefresh(refreshToken, this.#generation).pipe(
           Effect.onExit((exit) => this.#settle(running, exit)),
           Effect.ignore
         )
-        return Effect.as(this.#detach(refresh), running.deferred)
+        return Effect.as(this.#fork(refresh), running.deferred)
       })
     )
   }
 }
 
 /**
- * The session over a `TokenStore`: tokens written through to the store, refreshes forked in the
- * session's scope. `changes` is the current tokens, then every write, for each subscriber (a
- * queue of its own while it runs: nothing is held while nobody subscribes). The store's outside
- * changes are heard through its `listen` (a plain listener, removed with the scope), else
- * watched by a fiber in the session's scope, unless the store has none (`changes` is
- * `Stream.empty`: the memory store).
+ * The session over a `TokenStore`: tokens written through to the store, refreshes run in a
+ * `FiberSet` of the session's scope (closing it interrupts a refresh in flight). `changes` is the
+ * current tokens, then every write, for each subscriber (a `PubSub` replaying the latest write: a
+ * queue per subscriber while it runs). The store's outside changes are heard through its `listen`
+ * (a plain listener, removed with the scope: no fiber), else watched by a fiber in the session's
+ * scope, unless the store has none (`changes` is `Stream.empty`: the memory store).
  */
 export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
-  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => Effect.forkIn(refresh, scope), true)
+  const refreshes = yield* FiberSet.make<void>()
+  const writes = yield* PubSub.unbounded<StoredTokens>({ replay: 1 })
+  yield* Effect.addFinalizer(() => PubSub.shutdown(writes))
+  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => FiberSet.run(refreshes, refresh), writes)
   if (store.listen !== undefined) {
     // a plain listener: no fiber or stream is held to watch the store; the session takes the
     // change at once
@@ -356,8 +366,8 @@ export const makeSession = Effect.gen(function* () {
 /**
  * A light session over tokens fixed for one request (server side): no token store, no watcher
  * fiber, no scope, no change stream. Same rules as {@link makeSession} (one implementation); the
- * shared refresh runs in a daemon fiber that ends with the refresh request, so a caller's
- * interruption never cancels it for the others.
+ * shared refresh runs in a detached fiber (`Effect.forkDetach`) that ends with the refresh
+ * request, so a caller's interruption never cancels it for the others.
  */
 export const makeRequestSession = (initial: StoredTokens): Effect.Effect<SessionShape, never, StackClient> =>
-  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, Effect.forkDaemon, false))
+  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, Effect.forkDetach, undefined))
