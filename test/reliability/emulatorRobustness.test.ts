@@ -11,7 +11,7 @@
  *    a deleted user's id appears nowhere in the emulator's state and its API keys no longer pass
  *    `/user-api-keys/check`).
  */
-import { Arbitrary, Effect, FastCheck as fc, Schema } from "effect"
+import { Arbitrary, Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import type * as Endpoint from "../../src/core/Endpoint.js"
 import { fillPath, matchPath } from "../../src/core/Endpoint.js"
@@ -20,6 +20,7 @@ import { allRoutes } from "../../src/emulator/routes/index.js"
 import type { Answer } from "../emulator/helpers.js"
 import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "../emulator/helpers.js"
 import { userReferences } from "../emulator/userReferences.js"
+import * as fc from "./arbitraries.js"
 import { count, timeout, watchUnhandledRejections } from "./support.js"
 
 const unhandled = watchUnhandledRejections()
@@ -77,16 +78,16 @@ const routeEndpoints: ReadonlyArray<Endpoint.Any> = allRoutes.map((route) => rou
 const printable = fc.stringMatching(/^[\x20-\x7e]{0,30}$/)
 const json = fc.jsonValue({ maxDepth: 3 })
 
-const payloadCache = new Map<Endpoint.Any, fc.Arbitrary<unknown>>()
+const payloadCache = new Map<Endpoint.Any, Arbitrary.Arbitrary<unknown>>()
 /** Bodies close to valid: the payload schema's wire side (or any JSON). */
-const nearValidPayload = (endpoint: Endpoint.Any): fc.Arbitrary<unknown> => {
+const nearValidPayload = (endpoint: Endpoint.Any): Arbitrary.Arbitrary<unknown> => {
   const cached = payloadCache.get(endpoint)
   if (cached !== undefined) return cached
-  let arbitrary: fc.Arbitrary<unknown> = json
+  let arbitrary: Arbitrary.Arbitrary<unknown> = json
   if (endpoint.payload !== undefined) {
     try {
-      arbitrary = Arbitrary.make(Schema.encodedSchema(endpoint.payload as Schema.Schema<unknown, unknown, never>))
-      fc.sample(arbitrary, 1)
+      arbitrary = Arbitrary.schema(Schema.toEncoded(endpoint.payload as Schema.Codec<unknown, unknown>))
+      Effect.runSync(fc.sample(arbitrary, 1))
     } catch {
       arbitrary = json
     }
@@ -124,7 +125,7 @@ const paths = (fixture: Fixture) =>
   fc.oneof(
     {
       weight: 6,
-      arbitrary: fc.constantFrom(...routeEndpoints).chain((endpoint) =>
+      arbitrary: fc.constantFrom(...routeEndpoints).pipe(fc.chain((endpoint) =>
         fc.record({
           values: fc.dictionary(
             fc.constantFrom(
@@ -142,22 +143,22 @@ const paths = (fixture: Fixture) =>
             paramValue(fixture)
           ),
           raw: fc.boolean()
-        }).map(({ raw, values }) => {
+        }).pipe(fc.map(({ raw, values }) => {
           const filled = raw
             ? endpoint.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => values[name] ?? "me")
             : fillPath(endpoint.path, values)
           return { endpoint: endpoint as Endpoint.Any | undefined, path: `/api/v1${filled}` }
-        })
-      )
+        }))
+      ))
     },
     {
       weight: 2,
       arbitrary: fc
         .tuple(
           fc.constantFrom("/api/v1", "/api", "", "/api/v2", "/api/v1/"),
-          fc.array(fc.oneof(printable.map(encodeURIComponent), fc.constantFrom("users", "me", "teams", "auth", "..", "%zz")), { maxLength: 5 })
+          fc.array(fc.oneof(printable.pipe(fc.map(encodeURIComponent)), fc.constantFrom("users", "me", "teams", "auth", "..", "%zz")), { maxLength: 5 })
         )
-        .map(([prefix, segments]) => ({ endpoint: undefined as Endpoint.Any | undefined, path: `${prefix}/${segments.join("/")}` }))
+        .pipe(fc.map(([prefix, segments]) => ({ endpoint: undefined as Endpoint.Any | undefined, path: `${prefix}/${segments.join("/")}` })))
     }
   )
 
@@ -166,17 +167,17 @@ const queries = fc.oneof(
   fc.dictionary(
     fc.constantFrom("user_id", "team_id", "limit", "cursor", "recursive", "desc", "query", "x", "permission_id", "include_anonymous"),
     fc.oneof(printable, fc.constantFrom("me", "true", "maybe", "-1", "0", "1e309"))
-  ).map((query) => {
+  ).pipe(fc.map((query) => {
     const text = new URLSearchParams(query).toString()
     return text === "" ? "" : `?${text}`
-  }),
-  printable.map((text) => `?${text}`)
+  })),
+  printable.pipe(fc.map((text) => `?${text}`))
 )
 
 const headerSets = (fixture: Fixture) => {
   const demo = fixture.emulator.demo
   return fc.record({
-    base: fc.constantFrom<Record<string, string>>(
+    base: fc.constantFrom<Readonly<Record<string, string>>>(
       {},
       clientHeaders(demo),
       serverHeaders(demo),
@@ -201,24 +202,24 @@ const bodies = (endpoint: Endpoint.Any | undefined) =>
     { weight: 2, arbitrary: fc.constant({ contentType: undefined as string | undefined, text: undefined as string | undefined }) },
     {
       weight: 5,
-      arbitrary: (endpoint === undefined ? json : nearValidPayload(endpoint)).map((value) => ({
+      arbitrary: (endpoint === undefined ? json : nearValidPayload(endpoint)).pipe(fc.map((value) => ({
         contentType: "application/json",
         text: JSON.stringify(value) ?? "null"
-      }))
+      })))
     },
     {
       weight: 2,
       arbitrary: fc
         .tuple(endpoint === undefined ? json : nearValidPayload(endpoint), fc.stringMatching(/^[a-z_]{1,12}$/), json)
-        .map(([value, key, extra]) => ({
+        .pipe(fc.map(([value, key, extra]) => ({
           contentType: "application/json",
           text: JSON.stringify(typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value, [key]: extra } : { [key]: extra })
-        }))
+        })))
     },
-    { weight: 2, arbitrary: json.map((value) => ({ contentType: "application/json", text: JSON.stringify(value) })) },
+    { weight: 2, arbitrary: json.pipe(fc.map((value) => ({ contentType: "application/json", text: JSON.stringify(value) }))) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom("{\"a\":", "{", "nul", "[1,2", "{\"email\": \"a@b.c\",}", "\u0000").map((text) => ({ contentType: "application/json", text }))
+      arbitrary: fc.constantFrom("{\"a\":", "{", "nul", "[1,2", "{\"email\": \"a@b.c\",}", "\u0000").pipe(fc.map((text) => ({ contentType: "application/json", text })))
     },
     {
       weight: 1,
@@ -229,21 +230,21 @@ const bodies = (endpoint: Endpoint.Any | undefined) =>
     },
     {
       weight: 1,
-      arbitrary: printable.map((text) => ({ contentType: "application/x-www-form-urlencoded", text: `a=${encodeURIComponent(text)}&grant_type=refresh_token` }))
+      arbitrary: printable.pipe(fc.map((text) => ({ contentType: "application/x-www-form-urlencoded", text: `a=${encodeURIComponent(text)}&grant_type=refresh_token` })))
     },
     {
       weight: 1,
-      arbitrary: fc.constantFrom("application/xml", "multipart/form-data", "text/csv", "image/png", "application/json; charset=latin1", "garbage").map((
+      arbitrary: fc.constantFrom("application/xml", "multipart/form-data", "text/csv", "image/png", "application/json; charset=latin1", "garbage").pipe(fc.map((
         contentType
-      ) => ({ contentType, text: "<x/>" }))
+      ) => ({ contentType, text: "<x/>" })))
     },
-    { weight: 1, arbitrary: printable.map((text) => ({ contentType: "text/plain", text })) }
+    { weight: 1, arbitrary: printable.pipe(fc.map((text) => ({ contentType: "text/plain", text }))) }
   )
 
 const requests = (fixture: Fixture) =>
   fc
     .record({ target: paths(fixture), query: queries, method: methods, sameMethod: fc.boolean(), headers: headerSets(fixture) })
-    .chain((request) => bodies(request.target.endpoint).map((body) => ({ ...request, body })))
+    .pipe(fc.chain((request) => bodies(request.target.endpoint).pipe(fc.map((body) => ({ ...request, body })))))
 
 describe("random and malformed requests against the emulator", () => {
   it(
@@ -256,8 +257,9 @@ describe("random and malformed requests against the emulator", () => {
       const knownCodes = new Set<string>()
       const problems: Array<string> = []
       let sent = 0
-      await fc.assert(
-        fc.asyncProperty(requests(fixture), async ({ body, headers, method, query, sameMethod, target }) => {
+      await Effect.runPromise(fc.check(
+        requests(fixture),
+        ({ body, headers, method, query, sameMethod, target }) => Effect.promise(async () => {
           const chosenMethod = sameMethod && target.endpoint !== undefined ? target.endpoint.method : method
           const allHeaders: Record<string, string> = { ...headers.base, ...headers.extra }
           if (headers.accessType !== null) allHeaders["x-stack-access-type"] = headers.accessType
@@ -283,9 +285,10 @@ describe("random and malformed requests against the emulator", () => {
             problems.push(line)
             throw new Error(line)
           }
+          return true
         }),
-        { numRuns: fuzzRuns }
-      )
+        { runs: fuzzRuns }
+      ))
       expect(problems).toEqual([])
       expect(sent).toBe(fuzzRuns)
       // the fuzzer reaches deep: many distinct known errors and some successes
@@ -333,7 +336,7 @@ type Op =
   | { readonly op: "checkApiKey"; readonly key: number }
 
 const index = fc.nat({ max: 7 })
-const ops: fc.Arbitrary<Op> = fc.oneof(
+const ops: Arbitrary.Arbitrary<Op> = fc.oneof<Op>(
   fc.record({ op: fc.constant("createUser" as const), email: fc.nat({ max: emailPool.length - 1 }), password: fc.boolean() }),
   fc.record({ op: fc.constant("signUp" as const), email: fc.nat({ max: emailPool.length - 1 }) }),
   fc.record({ op: fc.constant("signIn" as const), user: index }),
@@ -404,8 +407,9 @@ describe("model-based sequences against the emulator", () => {
     `${modelRuns} random sequences of ${modelSteps} operations keep the invariants (teams: ${hasTeams}, team permissions: ${hasTeamPermissions}, contact channels: ${hasContactChannels})`,
     async () => {
       const covered = new Map<string, number>()
-      await fc.assert(
-        fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: modelSteps }), async (sequence) => {
+      await Effect.runPromise(fc.check(
+        fc.array(ops, { minLength: 1, maxLength: modelSteps }),
+        (sequence) => Effect.promise(async () => {
           const emulator = await Effect.runPromise(makeEmulator({ demo: { config: { allowUserApiKeys: true } } }))
           const demo = emulator.demo
           const project = emulator.state.projects.get(demo.projectId)!
@@ -740,9 +744,10 @@ describe("model-based sequences against the emulator", () => {
             })
             expectAnswer(answer, "refresh of a deleted user's session", [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
           }
+          return true
         }),
-        { numRuns: modelRuns }
-      )
+        { runs: modelRuns }
+      ))
       // report which operations the runs covered
       console.info(`model-based operations covered: ${JSON.stringify(Object.fromEntries(covered))}`)
       expect(covered.get("createUser") ?? 0).toBeGreaterThan(0)

@@ -1,5 +1,5 @@
 /**
- * Property tests (effect/FastCheck): random answers — status, override header, known-error header,
+ * Property tests (effect/Arbitrary): random answers — status, override header, known-error header,
  * content type, body (valid wire bodies from each success schema, mutated ones, known-error
  * envelopes, truncated JSON, random text, empty) — for EVERY endpoint's response schema end in a
  * success or a typed error, never a defect.
@@ -7,8 +7,8 @@
  * Two levels: the decoder (`decodeResponse`, many cases) and the whole call path (`Endpoint.call`
  * through the transport, the retry policy, the session and its refresh) over a fake HttpClient.
  */
-import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { Arbitrary, Effect, Exit, FastCheck as fc, Layer, Schedule, Schema } from "effect"
+import { Arbitrary, Effect, Exit, Layer, Schedule, Schema } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
 import * as Tokens from "../../src/session/RefreshGrant.js"
 import * as Access from "../../src/core/Access.js"
@@ -23,6 +23,7 @@ import * as TokenStore from "../../src/session/TokenStore.js"
 import { projectId, publishableClientKey, secretServerKey, superSecretAdminKey } from "../support/fixtures.js"
 import { collectEndpoints } from "./endpoints.js"
 import { signedIn } from "./faults.js"
+import * as fc from "./arbitraries.js"
 import { classify, count, showOutcome, timeout, watchUnhandledRejections } from "./support.js"
 
 const unhandled = watchUnhandledRejections()
@@ -60,14 +61,14 @@ const printable = fc.stringMatching(/^[\x20-\x7e]{0,40}$/)
 const codes = KnownErrors.all.map((cls) => cls.code)
 
 /** Valid wire bodies of a schema (its encoded side), or any JSON when no arbitrary can be derived. */
-const wireBodyCache = new Map<Schema.Schema.Any, fc.Arbitrary<unknown>>()
-const wireBodies = (schema: Schema.Schema.Any): fc.Arbitrary<unknown> => {
+const wireBodyCache = new Map<Schema.Top, Arbitrary.Arbitrary<unknown>>()
+const wireBodies = (schema: Schema.Top): Arbitrary.Arbitrary<unknown> => {
   const cachedArbitrary = wireBodyCache.get(schema)
   if (cachedArbitrary !== undefined) return cachedArbitrary
-  let arbitrary: fc.Arbitrary<unknown>
+  let arbitrary: Arbitrary.Arbitrary<unknown>
   try {
-    arbitrary = Arbitrary.make(Schema.encodedSchema(schema as Schema.Schema<unknown, unknown, never>))
-    fc.sample(arbitrary, 1)
+    arbitrary = Arbitrary.schema(Schema.toEncoded(schema as Schema.Codec<unknown, unknown>))
+    Effect.runSync(fc.sample(arbitrary, 1))
   } catch {
     arbitrary = json
   }
@@ -84,13 +85,13 @@ const knownErrorBody = (declared: ReadonlyArray<KnownErrorClass>) =>
       message: fc.option(fc.string(), { freq: 5 }),
       randomDetails: fc.option(json, { freq: 3 })
     })
-    .chain(({ cls, message, randomDetails, unknownCode }) =>
-      wireBodies(cls.detailsSchema).map((details) => ({
+    .pipe(fc.chain(({ cls, message, randomDetails, unknownCode }) =>
+      wireBodies(cls.detailsSchema).pipe(fc.map((details) => ({
         code: unknownCode ?? cls.code,
         ...(message === null ? {} : { error: message }),
         details: randomDetails ?? details
-      }))
-    )
+      })))
+    ))
 
 /** One random answer for an endpoint. */
 interface RandomAnswer {
@@ -99,8 +100,8 @@ interface RandomAnswer {
   readonly body: string
 }
 
-const answerCache = new Map<Endpoint.Any, fc.Arbitrary<RandomAnswer>>()
-const answers = (endpoint: Endpoint.Any): fc.Arbitrary<RandomAnswer> => {
+const answerCache = new Map<Endpoint.Any, Arbitrary.Arbitrary<RandomAnswer>>()
+const answers = (endpoint: Endpoint.Any): Arbitrary.Arbitrary<RandomAnswer> => {
   const cachedAnswers = answerCache.get(endpoint)
   if (cachedAnswers !== undefined) return cachedAnswers
   const built = buildAnswers(endpoint)
@@ -108,39 +109,39 @@ const answers = (endpoint: Endpoint.Any): fc.Arbitrary<RandomAnswer> => {
   return built
 }
 
-const buildAnswers = (endpoint: Endpoint.Any): fc.Arbitrary<RandomAnswer> => {
+const buildAnswers = (endpoint: Endpoint.Any): Arbitrary.Arbitrary<RandomAnswer> => {
   const declared = declaredOf(endpoint)
   const valid = wireBodies(endpoint.success)
-  const body = fc.oneof(
-    { weight: 5, arbitrary: valid.map((value) => JSON.stringify(value) ?? "") },
-    { weight: 3, arbitrary: knownErrorBody(declared).map((value) => JSON.stringify(value)) },
-    { weight: 2, arbitrary: json.map((value) => JSON.stringify(value)) },
+  const body = fc.oneof<string>(
+    { weight: 5, arbitrary: valid.pipe(fc.map((value) => JSON.stringify(value) ?? "")) },
+    { weight: 3, arbitrary: knownErrorBody(declared).pipe(fc.map((value) => JSON.stringify(value))) },
+    { weight: 2, arbitrary: json.pipe(fc.map((value) => JSON.stringify(value))) },
     {
       weight: 2,
-      arbitrary: fc.tuple(valid, fc.nat()).map(([value, cut]) => {
+      arbitrary: fc.tuple(valid, fc.nat()).pipe(fc.map(([value, cut]) => {
         const text = JSON.stringify(value) ?? ""
         return text.slice(0, cut % (text.length + 1))
-      })
+      }))
     },
     { weight: 1, arbitrary: fc.string() },
     { weight: 1, arbitrary: fc.constantFrom("", "null", "[]", "{}", "<html><body>502 Bad Gateway</body></html>", "\u0000\uffff") }
   )
   return fc
     .record({
-      status: fc.oneof(
+      status: fc.oneof<number>(
         { weight: 6, arbitrary: fc.constantFrom(200, 201) },
         { weight: 2, arbitrary: fc.constantFrom(400, 401, 403, 404, 409, 429, 500, 502, 503, 508) },
         { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) }
       ),
-      actual: fc.option(fc.oneof(fc.integer({ min: 100, max: 599 }).map(String), printable), { freq: 3 }),
-      knownErrorHeader: fc.option(fc.oneof(fc.constantFrom(...declared.map((cls) => cls.code), ...codes), printable), { freq: 2 }),
+      actual: fc.option(fc.oneof(fc.integer({ min: 100, max: 599 }).pipe(fc.map(String)), printable), { freq: 3 }),
+      knownErrorHeader: fc.option(fc.oneof<string>(fc.constantFrom(...declared.map((cls) => cls.code), ...codes), printable), { freq: 2 }),
       matchBodyCode: fc.boolean(),
       contentType: fc.constantFrom("application/json; charset=utf-8", "application/json", "text/plain; charset=utf-8", "text/html", "application/xml", ""),
-      retryAfter: fc.option(fc.oneof(fc.nat({ max: 3 }).map(String), printable), { freq: 4 }),
+      retryAfter: fc.option(fc.oneof(fc.nat({ max: 3 }).pipe(fc.map(String)), printable), { freq: 4 }),
       extra: fc.dictionary(fc.stringMatching(/^x-[a-z-]{1,12}$/), printable, { maxKeys: 3 }),
       body
     })
-    .map(({ actual, body, contentType, extra, knownErrorHeader, matchBodyCode, retryAfter, status }) => {
+    .pipe(fc.map(({ actual, body, contentType, extra, knownErrorHeader, matchBodyCode, retryAfter, status }) => {
       const headers: Record<string, string> = { ...extra }
       if (contentType !== "") headers["content-type"] = contentType
       if (actual !== null) headers["x-stack-actual-status"] = actual
@@ -158,11 +159,11 @@ const buildAnswers = (endpoint: Endpoint.Any): fc.Arbitrary<RandomAnswer> => {
         headers["x-stack-known-error"] = code
       }
       return { status, headers, body }
-    })
+    }))
 }
 
 const endpointArbitrary = fc.constantFrom(...endpoints.map((entry) => entry.endpoint))
-const answerFor = endpointArbitrary.chain((endpoint) => answers(endpoint).map((answer) => ({ endpoint, answer })))
+const answerFor = endpointArbitrary.pipe(fc.chain((endpoint) => answers(endpoint).pipe(fc.map((answer) => ({ endpoint, answer })))))
 
 describe("the endpoint registry", () => {
   it("every module under src/ loads and the endpoints are found", () => {
@@ -177,8 +178,9 @@ describe("decoding random answers (decodeResponse)", () => {
     `${decoderRuns} random answers over ${endpoints.length} endpoints: success or a typed error, never a defect`,
     () => {
       const tally = { success: 0, failure: 0 }
-      fc.assert(
-        fc.property(answerFor, ({ endpoint, answer }) => {
+      Effect.runSync(fc.check(
+        answerFor,
+        ({ endpoint, answer }) => {
           const headers: Record<string, string> = {}
           for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value
           const response = {
@@ -202,9 +204,10 @@ describe("decoding random answers (decodeResponse)", () => {
           if (outcome._tag === "Failure" && !isTypedFailure(outcome.error, declared, new Set())) {
             throw new Error(`${endpoint.name}: untyped failure ${showOutcome(outcome)}`)
           }
-        }),
-        { numRuns: decoderRuns }
-      )
+          return true
+        },
+        { runs: decoderRuns }
+      ))
       // the generator really produces decodable bodies, not only garbage
       expect(tally.success).toBeGreaterThan(decoderRuns / 50)
       expect(tally.success + tally.failure).toBe(decoderRuns)
@@ -250,12 +253,13 @@ describe("random answers through the whole call path (Endpoint.call over a fake 
     async () => {
       let calls = 0
       let requests = 0
-      await fc.assert(
-        fc.asyncProperty(endpointArbitrary, fc.infiniteStream(answerFor), async (endpoint, stream) => {
+      // 16 answers per call: one more than the most requests a call may send (checked below)
+      await Effect.runPromise(fc.check(
+        fc.tuple(endpointArbitrary, fc.array(answerFor, { minLength: 16, maxLength: 16 })),
+        ([endpoint, stream]) => Effect.promise(async () => {
           calls++
-          const iterator = stream[Symbol.iterator]()
           const sent = { count: 0 }
-          const next = () => iterator.next().value.answer
+          const next = () => stream[sent.count % stream.length]!.answer
           const layer = Layer.mergeAll(
             Stack.layerClient({
               projectId,
@@ -279,9 +283,10 @@ describe("random answers through the whole call path (Endpoint.call over a fake 
           }
           // at most: 5 attempts, a retry after an invalid token, and a refresh of 5 attempts
           if (sent.count > 15) throw new Error(`${endpoint.name}: ${sent.count} requests for one call`)
+          return true
         }),
-        { numRuns: callRuns }
-      )
+        { runs: callRuns }
+      ))
       expect(calls).toBe(callRuns)
       expect(requests).toBeGreaterThanOrEqual(callRuns)
     },

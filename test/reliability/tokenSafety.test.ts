@@ -7,7 +7,7 @@
  *   (captured with a test Logger at LogLevel.All and a recording tracer).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, Logger, Option, Redacted, References } from "effect"
 import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
@@ -33,6 +33,7 @@ import {
   tokens,
   userBody
 } from "../support/fixtures.js"
+import * as fc from "./arbitraries.js"
 import { classify, count, showOutcome, timeout, watchUnhandledRejections } from "./support.js"
 import { recordingTracer as recordingTracerOf } from "../support/recordingTracer.js"
 
@@ -73,8 +74,8 @@ const captured: Captured = { lines: [], spans: [], errors: [] }
 const recordingTracer = recordingTracerOf(captured.spans)
 
 const captureLogger = Logger.make((options) => {
-  captured.lines.push(Logger.logfmtLogger.log(options))
-  captured.lines.push(Logger.jsonLogger.log(options))
+  captured.lines.push(Logger.formatLogFmt.log(options))
+  captured.lines.push(Logger.formatJson.log(options))
 })
 
 /** Runs an effect with the capturing logger and tracer; logs (and records) every failure. */
@@ -82,13 +83,17 @@ const observed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
     Effect.tapCause((cause) =>
       Effect.andThen(
-        Effect.sync(() => void captured.errors.push(...Cause.failures(cause), ...Cause.defects(cause))),
+        Effect.sync(() =>
+          void captured.errors.push(
+            ...cause.reasons.flatMap((reason) => (Cause.isFailReason(reason) ? [reason.error] : Cause.isDieReason(reason) ? [reason.defect] : []))
+          )
+        ),
         Effect.logError("call failed", cause)
       )
     ),
     Effect.tap((value) => Effect.logDebug("call succeeded", value)),
-    Effect.provide(Logger.replace(Logger.defaultLogger, captureLogger)),
-    Logger.withMinimumLogLevel(LogLevel.All),
+    Effect.provide(Logger.layer([captureLogger])),
+    Effect.provideService(References.MinimumLogLevel, "All"),
     Effect.withTracer(recordingTracer)
   )
 
@@ -228,14 +233,13 @@ describe("the refresh token is cleared only by a rejected refresh or a sign-out"
 
   it.effect(`random sequences of refresh outcomes: the token is kept until the first rejection (${count(40, 300)} sequences)`, () =>
     Effect.gen(function* () {
-      const runtime = yield* Effect.runtime<never>()
-      const outcomes = fc.oneof(
+      const outcomes = fc.oneof<string>(
         { weight: 6, arbitrary: fc.constantFrom(...refreshFaults.map((fault) => fault.name)) },
         { weight: 3, arbitrary: fc.constant("success") },
         { weight: 2, arbitrary: fc.constant("rotate") },
         { weight: 1, arbitrary: fc.constantFrom(...KnownErrors.refreshTokenErrorCodes) }
       )
-      const property = fc.asyncProperty(fc.array(outcomes, { minLength: 1, maxLength: 8 }), async (sequence) => {
+      const property = (sequence: ReadonlyArray<string>) => {
         scenarios++
         let step = 0
         server.resetHandlers()
@@ -264,9 +268,9 @@ describe("the refresh token is cleared only by a rejected refresh or a sign-out"
             yield* TestClock.adjust(defaultRefreshFailureCooldown)
           }
         })
-        await Runtime.runPromise(runtime)(program.pipe(Effect.provide(sessionLayer(tokens(expiredAccess, refreshTokenText)))))
-      })
-      yield* Effect.promise(() => fc.assert(property, { numRuns: count(40, 300) }))
+        return program.pipe(Effect.provide(sessionLayer(tokens(expiredAccess, refreshTokenText))), Effect.as(true))
+      }
+      yield* fc.check(fc.array(outcomes, { minLength: 1, maxLength: 8 }), property, { runs: count(40, 300) })
     }), timeout(120_000, 120_000))
 })
 

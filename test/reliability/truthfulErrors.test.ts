@@ -11,11 +11,11 @@
  *   `RequestAuth.authenticate` included. The live tests carry a guard timeout only so that a
  *   regression fails instead of hanging; what they assert is the outcome and the request count.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type * as net from "node:net"
 import * as zlib from "node:zlib"
 import { afterAll, beforeAll } from "vitest"
@@ -60,12 +60,15 @@ const outcomeOf = <A, E>(exit: Exit.Exit<A, E>) => {
 
 /** Runs `effect` with a guard: a call that never ends fails the test instead of hanging it. */
 const guarded = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.exit(Effect.timeoutFail(effect, { duration: "15 seconds", onTimeout: () => new Error("the call did not end") }))
+  Effect.exit(Effect.timeoutOrElse(effect, { duration: "15 seconds", orElse: () => Effect.fail(new Error("the call did not end")) }))
+
+/** The key under which effect's fetch-backed answers hand out their web `Response` (`HttpClientResponse.toWeb`). */
+const webSourceKey = "~effect/http/HttpClientResponse/WebSource"
 
 /**
- * An `HttpClient` over `fetch` whose answers hide their web `Response`, so the transport reads
- * them through the platform's body stream (`HttpClientResponse.stream`), as it reads the answers
- * of a client that is not `fetch`-based.
+ * An `HttpClient` over `fetch` whose answers hide their web `Response` (`HttpClientResponse.toWeb`
+ * finds none), so the transport reads them through effect's body stream
+ * (`HttpClientResponse.stream`), as it reads the answers of a client that is not `fetch`-based.
  */
 const streamOnlyClient: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
   HttpClient.HttpClient,
@@ -75,7 +78,7 @@ const streamOnlyClient: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
         response,
         (answer): HttpClientResponse.HttpClientResponse =>
           new Proxy(answer, {
-            get: (target, property) => (property === "source" || property === "original" ? undefined : Reflect.get(target, property, target))
+            get: (target, property) => (property === webSourceKey || property === "source" ? undefined : Reflect.get(target, property, target))
           })
       )))
 ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })))
