@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { Effect, Either, Encoding } from "effect"
+import { Effect, Result } from "effect"
+import * as Base64Url from "effect/encoding/Base64Url"
 import * as jose from "jose"
 import { parseJson } from "./Json.js"
 import { randomBase64Url } from "./Random.js"
@@ -189,9 +190,9 @@ const readClaims = (payload: jose.JWTPayload): AccessTokenClaims | undefined => 
  * bounded parser (`Json.ts`) before the JWT library sees the token; undefined when it is not one.
  */
 const jsonObjectPart = (part: string): Record<string, unknown> | undefined => {
-  const text = Encoding.decodeBase64UrlString(part)
-  if (Either.isLeft(text)) return undefined
-  const json = parseJson(text.right)
+  const text = Base64Url.decodeString(part)
+  if (Result.isFailure(text)) return undefined
+  const json = parseJson(text.success)
   return json._tag === "Value" && typeof json.value === "object" && json.value !== null && !Array.isArray(json.value)
     ? (json.value as Record<string, unknown>)
     : undefined

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { EmailRenderingError } from "../core/KnownErrors.js"
 import type { ProjectLogos } from "./rendering/RenderEmail.js"
 import { renderEmailWithTemplate } from "./rendering/RenderEmail.js"
@@ -121,10 +121,10 @@ export const renderTemplate = (project: ProjectRecord, tsxSource: string): Effec
     previewMode: true,
     themeProps: { projectLogos: projectLogos(project) }
   })
-  if (Either.isLeft(rendered)) return Effect.fail(EmailRenderingError.make({ error: rendered.left }))
-  if (rendered.right.subject === undefined) return Effect.fail(EmailRenderingError.make({ error: subjectRequiredText }))
-  if (rendered.right.notificationCategory === undefined) return Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
-  return Effect.succeed(rendered.right.html)
+  if (Result.isFailure(rendered)) return Effect.fail(EmailRenderingError.make({ error: rendered.failure }))
+  if (rendered.success.subject === undefined) return Effect.fail(EmailRenderingError.make({ error: subjectRequiredText }))
+  if (rendered.success.notificationCategory === undefined) return Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
+  return Effect.succeed(rendered.success.html)
 }
 
 /** An e-mail rendered from one of the project's templates. */
@@ -154,8 +154,8 @@ export const renderProjectEmail = (
     variables: { projectDisplayName: project.displayName, userDisplayName: user.displayName ?? "", ...variables },
     themeProps: { projectLogos: projectLogos(project) }
   })
-  if (Either.isLeft(rendered) || rendered.right.subject === undefined) return undefined
-  return { subject: rendered.right.subject, html: rendered.right.html, text: rendered.right.text }
+  if (Result.isFailure(rendered) || rendered.success.subject === undefined) return undefined
+  return { subject: rendered.success.subject, html: rendered.success.html, text: rendered.success.text }
 }
 
 /**

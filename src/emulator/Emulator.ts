@@ -252,7 +252,7 @@ export interface Emulator {
 }
 
 /** An emulator in the context (for layers that share one). */
-export class CurrentEmulator extends Context.Tag("stack-auth-effect/emulator/CurrentEmulator")<CurrentEmulator, Emulator>() {}
+export class CurrentEmulator extends Context.Service<CurrentEmulator, Emulator>()("stack-auth-effect/emulator/CurrentEmulator") {}
 
 const credentialsOf = (project: ProjectRecord): ProjectCredentials => {
   // a project created through the API has no key set until its owners create one
@@ -502,8 +502,8 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
             allowOrigin: privileged ? origin : "*"
           })
         }).pipe(
-          Effect.catchAllCause((cause) =>
-            Cause.isInterruptedOnly(cause)
+          Effect.catchCause((cause) =>
+            Cause.hasInterruptsOnly(cause)
               ? Effect.failCause(cause as Cause.Cause<never>)
               : Effect.logError("stack-auth-effect emulator: unexpected failure", cause).pipe(
                 Effect.as(finalize(textResponse(500, internalErrorText(requestId)), { requestId, overrideErrorStatus: false }))

@@ -35,7 +35,7 @@ import type { KnownErrorClass } from "../core/KnownError.js"
 import * as ConnectedAccounts from "../connected-accounts/internal/connectedAccounts.js"
 import * as UserApiKeys from "../api-keys/internal/userApiKeys.js"
 import { AuthorizeQuery } from "../auth/internal/oauth.js"
-import { field, optionalField, QueryBoolean as WireQueryBoolean, SuccessTrue, Uuid as WireUuid } from "../core/Wire.js"
+import { field, optionalField, QueryBoolean as WireQueryBoolean, SuccessTrue, Uuid as WireUuid, wireStruct } from "../core/Wire.js"
 import * as Projects from "../projects/internal/projects.js"
 import * as Teams from "../teams/internal/teams.js"
 import * as ServerUsers from "../users/internal/serverUsers.js"
@@ -127,7 +127,7 @@ export const outbox = Endpoint.make({
 
 /** The token endpoint's body as the service accepts it (extra keys tolerated by the route). */
 export const OAuthTokenRequest = Schema.Struct({
-  grant_type: Schema.Literal("refresh_token", "authorization_code"),
+  grant_type: Schema.Literals(["refresh_token", "authorization_code"]),
   client_id: Schema.optional(Schema.String),
   client_secret: Schema.optional(Schema.String),
   refresh_token: Schema.optional(Schema.String),
@@ -198,9 +198,9 @@ export const refreshCurrentSession = Endpoint.make({
  * `code_challenge_method` may be `S256` or `plain`, or be missing (then `plain`, as OAuth 2.0 PKCE
  * says). The SDK always sends `S256`.
  */
-export const AuthorizeQueryOfService = Schema.Struct({
-  ...AuthorizeQuery.fields,
-  codeChallengeMethod: optionalField("code_challenge_method", Schema.Literal("S256", "plain"))
+export const AuthorizeQueryOfService = wireStruct({
+  ...AuthorizeQuery.wireFields,
+  codeChallengeMethod: optionalField("code_challenge_method", Schema.Literals(["S256", "plain"]))
 })
 
 /**
@@ -249,7 +249,7 @@ export const oauthCallback = Endpoint.make({
 })
 
 /** Parameters of the mock provider's authorization page (query or form), all strings. */
-export const MockProviderParameters = Schema.Record({ key: Schema.String, value: Schema.String })
+export const MockProviderParameters = Schema.Record(Schema.String, Schema.String)
 
 /** `GET /emulator/oauth-provider/{provider_id}/authorize` (emulator only): consent page, or `auto=1&email=…`. */
 export const mockProviderAuthorize = Endpoint.make({
@@ -290,7 +290,7 @@ export const checkFeatureSupport = Endpoint.make({
   path: "/check-feature-support",
   access: "none",
   session: "none",
-  payload: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  payload: Schema.Record(Schema.String, Schema.Unknown),
   success: Schema.String,
   errors: []
 })
@@ -357,11 +357,11 @@ export const createUser = Endpoint.make({
   success: ServerUsers.createEndpoint.success,
   errors: ServerUsers.createEndpoint.errors,
   name: "Emulator.createUser",
-  payload: Schema.Struct({ ...ServerUsers.ServerUserCreate.fields, ...passwordHashField })
+  payload: wireStruct({ ...ServerUsers.ServerUserCreate.wireFields, ...passwordHashField })
 })
 
 /** The server update body of a user as the service accepts it: the SDK's plus `password_hash`. */
-export const ServerUserUpdateOfService = Schema.Struct({ ...ServerUsers.ServerUserUpdate.fields, ...passwordHashField })
+export const ServerUserUpdateOfService = wireStruct({ ...ServerUsers.ServerUserUpdate.wireFields, ...passwordHashField })
 
 /** A server update of a user, with `password_hash`. */
 export type ServerUserUpdateOfService = typeof ServerUserUpdateOfService.Type
@@ -392,17 +392,17 @@ export const updateCurrentServerUser = Endpoint.make({
 })
 
 /** A standard OAuth provider as the service accepts it: the SDK's plus `apple_bundle_ids`. */
-const StandardOAuthProviderOfService = Schema.Struct({
-  ...Projects.StandardOAuthProviderUpdate.fields,
+const StandardOAuthProviderOfService = wireStruct({
+  ...Projects.StandardOAuthProviderUpdate.wireFields,
   appleBundleIds: optionalField("apple_bundle_ids", Schema.Array(Schema.String))
 })
 
 /** The config change of `PATCH /internal/projects/current` as the service accepts it (`apple_bundle_ids`). */
-export const AdminProjectConfigUpdateOfService = Schema.Struct({
-  ...Projects.AdminProjectConfigUpdate.fields,
+export const AdminProjectConfigUpdateOfService = wireStruct({
+  ...Projects.AdminProjectConfigUpdate.wireFields,
   oauthProviders: optionalField(
     "oauth_providers",
-    Schema.Array(Schema.Union(Projects.SharedOAuthProviderUpdate, StandardOAuthProviderOfService))
+    Schema.Array(Schema.Union([Projects.SharedOAuthProviderUpdate, StandardOAuthProviderOfService]))
   )
 })
 
@@ -418,7 +418,7 @@ export const updateCurrentProject = Endpoint.make({
   success: Projects.updateCurrentEndpoint.success,
   errors: Projects.updateCurrentEndpoint.errors,
   name: "Emulator.updateCurrentProject",
-  payload: Schema.Struct({ ...Projects.AdminProjectUpdate.fields, config: optionalField("config", AdminProjectConfigUpdateOfService) })
+  payload: wireStruct({ ...Projects.AdminProjectUpdate.wireFields, config: optionalField("config", AdminProjectConfigUpdateOfService) })
 })
 
 /**
@@ -431,7 +431,7 @@ export const listTeamsAsClient = Endpoint.make({
   path: Teams.listMineEndpoint.path,
   access: Teams.listMineEndpoint.access,
   session: Teams.listMineEndpoint.session,
-  query: Schema.Struct({ userId: optionalField("user_id", Teams.UserIdOrMe) }),
+  query: wireStruct({ userId: optionalField("user_id", Teams.UserIdOrMe) }),
   success: Teams.listMineEndpoint.success,
   errors: Teams.listMineEndpoint.errors
 })
@@ -477,7 +477,7 @@ export const serverConnectedAccounts = {
 // ---------------------------------------------------------------------------------------------
 
 const ConfigString = Schema.Struct({ config_string: Schema.String })
-const LevelParams = Schema.Struct({ level: Schema.Literal("project", "branch", "environment") })
+const LevelParams = Schema.Struct({ level: Schema.Literals(["project", "branch", "environment"]) })
 
 /** `GET /internal/config` (admin): the rendered config, `{ config_string }`. */
 export const getConfig = Endpoint.make({
@@ -536,7 +536,7 @@ export const resetConfigOverrideKeys = Endpoint.make({
   access: "admin",
   session: "none",
   // the service resets keys of the branch and environment levels only
-  params: Schema.Struct({ level: Schema.Literal("branch", "environment") }),
+  params: Schema.Struct({ level: Schema.Literals(["branch", "environment"]) }),
   payload: Schema.Struct({ keys: Schema.Array(Schema.String) }),
   success: SuccessTrue,
   errors: []
@@ -547,7 +547,7 @@ export const resetConfigOverrideKeys = Endpoint.make({
 // ---------------------------------------------------------------------------------------------
 
 // the connection id is a uuid (a malformed one is a SCHEMA_ERROR, as the service checks it)
-const ConnectionParams = Schema.Struct({ userId: field("user_id", Schema.String), providerId: field("provider_id", WireUuid) })
+const ConnectionParams = wireStruct({ userId: field("user_id", Schema.String), providerId: field("provider_id", WireUuid) })
 
 /** `GET /oauth-providers/{user_id|me}/{id}` (client+): one connection of a user. */
 export const getOAuthProvider = Endpoint.make({
@@ -569,7 +569,7 @@ export const updateOAuthProvider = Endpoint.make({
   access: "client",
   session: "optional",
   params: ConnectionParams,
-  payload: Schema.Struct({
+  payload: wireStruct({
     allowSignIn: optionalField("allow_sign_in", Schema.Boolean),
     allowConnectedAccounts: optionalField("allow_connected_accounts", Schema.Boolean),
     email: optionalField("email", Schema.String),
@@ -598,7 +598,7 @@ export const createOAuthProvider = Endpoint.make({
   path: "/oauth-providers",
   access: "server",
   session: "none",
-  payload: Schema.Struct({
+  payload: wireStruct({
     userId: field("user_id", Schema.String),
     providerConfigId: field("provider_config_id", Schema.String),
     accountId: field("account_id", Schema.String),

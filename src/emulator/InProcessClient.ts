@@ -8,19 +8,21 @@
  * import { Effect, Layer } from "effect"
  * import * as Emulator from "stack-auth-effect/emulator"
  *
- * const HttpLive = Layer.unwrapEffect(Effect.map(Emulator.make(), Emulator.layerHttpClient))
+ * const HttpLive = Layer.unwrap(Effect.map(Emulator.make(), Emulator.layerHttpClient))
  * ```
  *
  * @module
  */
-import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import type { HttpClientRequest } from "@effect/platform"
-import { Chunk, Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientError from "effect/http/HttpClientError"
+import type * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { Emulator } from "./Emulator.js"
 import { CurrentEmulator, make as makeEmulator } from "./Emulator.js"
 import type { EmulatorError, EmulatorOptions } from "./Emulator.js"
 
-const bodyOf = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<BodyInit | undefined, HttpClientError.RequestError> => {
+const bodyOf = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<BodyInit | undefined, HttpClientError.HttpClientError> => {
   const body = request.body
   switch (body._tag) {
     case "Raw":
@@ -31,8 +33,7 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Bod
       return Effect.succeed(body.formData)
     case "Stream":
       return Stream.runCollect(body.stream).pipe(
-        Effect.map((chunks) => {
-          const parts = Chunk.toReadonlyArray(chunks)
+        Effect.map((parts) => {
           const bytes = new Uint8Array(parts.reduce((size, part) => size + part.length, 0))
           let offset = 0
           for (const part of parts) {
@@ -41,7 +42,7 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Bod
           }
           return bytes as BodyInit
         }),
-        Effect.mapError((cause) => new HttpClientError.RequestError({ request, reason: "Encode", cause }))
+        Effect.mapError((cause) => new HttpClientError.HttpClientError({ reason: new HttpClientError.EncodeError({ request, cause }) }))
       )
     default:
       return Effect.succeed(undefined)
@@ -69,6 +70,6 @@ export const layerHttpClient = (emulator: Emulator): Layer.Layer<HttpClient.Http
 
 /** A fresh emulator as `CurrentEmulator`, and its `HttpClient`. */
 export const layer = (options: EmulatorOptions = {}): Layer.Layer<CurrentEmulator | HttpClient.HttpClient, EmulatorError> =>
-  Layer.unwrapEffect(
+  Layer.unwrap(
     Effect.map(makeEmulator(options), (emulator) => Layer.merge(Layer.succeed(CurrentEmulator, emulator), layerHttpClient(emulator)))
   )

@@ -24,7 +24,7 @@ export interface SmtpProbeOptions {
 
 /** A probe that connects with `node:net`, reads the first line, and closes. */
 export const makeNodeSmtpProbe = (options: SmtpProbeOptions): SmtpProbe => ({ host, port }) =>
-  Effect.async<void, string>((resume) => {
+  Effect.callback<void, string>((resume) => {
     const socket = net.connect({ host, port })
     let received = ""
     const finish = (outcome: Effect.Effect<void, string>) => {

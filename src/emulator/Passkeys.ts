@@ -18,8 +18,8 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Encoding from "effect/Encoding"
+import * as Base64Url from "effect/encoding/Base64Url"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { sentinelRpId } from "../auth/internal/passkeys.js"
 import type { AuthenticationCredential, RegistrationCredential } from "../auth/WebAuthnBrowser.js"
@@ -100,7 +100,7 @@ export const registrationOptions = (project: ProjectRecord, user: UserRecord): E
         const { hints, ...rest } = raw
         return defined(Array.isArray(hints) && hints.length === 0 ? rest : raw)
       }),
-      Effect.flatMap(Schema.decodeUnknown(CreationOptions)),
+      Effect.flatMap(Schema.decodeUnknownEffect(CreationOptions)),
       Effect.orDie
     )
 
@@ -116,13 +116,13 @@ export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.flatM
         timeout: ceremonyTimeoutMillis
       })
     )
-).pipe(Effect.map(defined), Effect.flatMap(Schema.decodeUnknown(RequestOptions)), Effect.orDie)
+).pipe(Effect.map(defined), Effect.flatMap(Schema.decodeUnknownEffect(RequestOptions)), Effect.orDie)
 
 /** The origin in a `clientDataJSON` (base64url of JSON), if it holds one. */
 const originOf = (clientDataJSON: string): string | undefined => {
-  const text = Encoding.decodeBase64UrlString(clientDataJSON)
-  if (Either.isLeft(text)) return undefined
-  const json = parseJson(text.right)
+  const text = Base64Url.decodeString(clientDataJSON)
+  if (Result.isFailure(text)) return undefined
+  const json = parseJson(text.success)
   if (json._tag !== "Value") return undefined
   const parsed = json.value
   return typeof parsed === "object" && parsed !== null && typeof (parsed as { origin?: unknown }).origin === "string"
@@ -146,7 +146,7 @@ export const expectedRelyingParty = (
   project: ProjectRecord,
   clientDataJSON: string,
   ceremony: Ceremony
-): Either.Either<{ readonly origin: string; readonly rpId: string }, Refusal> => {
+): Result.Result<{ readonly origin: string; readonly rpId: string }, Refusal> => {
   const capitalized = ceremony === "registration" ? "Passkey registration" : "Passkey authentication"
   const origin = originOf(clientDataJSON)
   let url: URL | undefined
@@ -156,17 +156,17 @@ export const expectedRelyingParty = (
     url = undefined
   }
   if (origin === undefined || url === undefined) {
-    return Either.left(refuse(`${capitalized} failed because the client data has no valid origin`))
+    return Result.fail(refuse(`${capitalized} failed because the client data has no valid origin`))
   }
   if (url.hostname === "localhost") {
     return project.config.allowLocalhost
-      ? Either.right({ origin, rpId: url.hostname })
-      : Either.left(refuse(`${capitalized} failed because localhost is not allowed`))
+      ? Result.succeed({ origin, rpId: url.hostname })
+      : Result.fail(refuse(`${capitalized} failed because localhost is not allowed`))
   }
   const trusted = project.config.domains.some((domain) => originOfDomain(domain.domain) === url.origin)
   return trusted
-    ? Either.right({ origin, rpId: url.hostname })
-    : Either.left(refuse(`${capitalized} failed because the origin is not allowed`))
+    ? Result.succeed({ origin, rpId: url.hostname })
+    : Result.fail(refuse(`${capitalized} failed because the origin is not allowed`))
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -183,7 +183,7 @@ export const verifyRegistration = (input: {
 }): Effect.Effect<PasskeyRecord, Refusal> =>
   Effect.gen(function* () {
     const party = expectedRelyingParty(input.project, input.credential.response.clientDataJSON, "registration")
-    if (Either.isLeft(party)) return yield* Effect.fail(party.left)
+    if (Result.isFailure(party)) return yield* Effect.fail(party.failure)
     const { verifyRegistrationResponse } = yield* webAuthnServer
     const verification = yield* Effect.tryPromise({
       try: () =>
@@ -191,8 +191,8 @@ export const verifyRegistration = (input: {
           // the route's schema checked the members; the library checks the rest
           response: input.credential as unknown as RegistrationResponseJSON,
           expectedChallenge: input.challenge,
-          expectedOrigin: party.right.origin,
-          expectedRPID: party.right.rpId,
+          expectedOrigin: party.success.origin,
+          expectedRPID: party.success.rpId,
           expectedType: "webauthn.create",
           requireUserVerification: false
         }),
@@ -231,15 +231,15 @@ export const verifyAuthentication = (input: {
 }): Effect.Effect<number, Refusal> =>
   Effect.gen(function* () {
     const party = expectedRelyingParty(input.project, input.assertion.response.clientDataJSON, "authentication")
-    if (Either.isLeft(party)) return yield* Effect.fail(party.left)
+    if (Result.isFailure(party)) return yield* Effect.fail(party.failure)
     const { verifyAuthenticationResponse } = yield* webAuthnServer
     const verification = yield* Effect.tryPromise({
       try: () =>
         verifyAuthenticationResponse({
           response: input.assertion as unknown as AuthenticationResponseJSON,
           expectedChallenge: input.challenge,
-          expectedOrigin: party.right.origin,
-          expectedRPID: party.right.rpId,
+          expectedOrigin: party.success.origin,
+          expectedRPID: party.success.rpId,
           expectedType: "webauthn.get",
           credential: {
             id: input.passkey.credentialId,

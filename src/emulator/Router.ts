@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { Effect, Either, ParseResult, Schema } from "effect"
+import { Effect, Result, Schema, SchemaParser } from "effect"
+import type { SchemaAST, SchemaIssue } from "effect"
 import type * as Endpoint from "../core/Endpoint.js"
 import { matchPath } from "../core/Endpoint.js"
 import type { KnownErrorInstance } from "../core/KnownError.js"
@@ -23,6 +24,7 @@ import type { EmulatorEnv, RequestContext } from "./RequestContext.js"
 import { schemaError } from "./RequestContext.js"
 import type { HandlerFailure, JsonFailure, TextFailure } from "./Responses.js"
 import { failureResponse, jsonResponse, knownErrorResponse, textResponse } from "./Responses.js"
+import { describeProblems, parseOptions } from "./SchemaProblems.js"
 import { serialized } from "./Store.js"
 
 /** How a route answers and decodes beyond its endpoint definition. */
@@ -195,74 +197,14 @@ const readBody = (
 export const bodyTooLargeText = (limit: number): string =>
   `Request body too large: the emulator accepts at most ${limit} bytes (EmulatorOptions.maxRequestBodyBytes).`
 
-const typeNames: Readonly<Record<string, string>> = {
-  string: "string",
-  number: "number",
-  boolean: "boolean",
-  null: "null"
-}
-
-const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
-  let current = root
-  for (const key of path) {
-    if (typeof current !== "object" || current === null) return undefined
-    current = (current as Record<PropertyKey, unknown>)[key]
-  }
-  return current
-}
-
-const showPath = (prefix: string, path: ReadonlyArray<PropertyKey>): string =>
-  [prefix, ...path.map((key) => (typeof key === "number" ? `[${key}]` : String(key)))].join(".").replace(/\.\[/g, "[")
-
-/** Turns a parse error into the service's problem lines (`body contains unknown properties: x`, `body.x must be …`). */
-export const describeProblems = (prefix: string, input: unknown, error: ParseResult.ParseError): ReadonlyArray<string> => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const problems: Array<string> = []
-  const unknownByParent = new Map<string, Array<string>>()
-  const typeByPath = new Map<string, { path: ReadonlyArray<PropertyKey>; expected: Array<string> }>()
-  for (const issue of issues) {
-    if (issue._tag === "Unexpected") {
-      const parent = showPath(prefix, issue.path.slice(0, -1))
-      const list = unknownByParent.get(parent) ?? []
-      list.push(String(issue.path[issue.path.length - 1]))
-      unknownByParent.set(parent, list)
-    } else if (issue._tag === "Missing") {
-      problems.push(`${showPath(prefix, issue.path)} must be defined`)
-    } else if (issue._tag === "Type") {
-      const key = showPath(prefix, issue.path)
-      const entry = typeByPath.get(key) ?? { path: issue.path, expected: [] }
-      const match = /^Expected (.+?), actual/.exec(issue.message)
-      entry.expected.push(match?.[1] ?? issue.message)
-      typeByPath.set(key, entry)
-    } else if (/^Expected a string at least 1 character\(s\) long/.test(issue.message)) {
-      // the service's wording for an empty string where one is required (`body.email must not be empty`)
-      problems.push(`${showPath(prefix, issue.path)} must not be empty`)
-    } else {
-      const separator = issue.message.startsWith("must ") ? " " : ": "
-      problems.push(`${showPath(prefix, issue.path)}${separator}${issue.message}`)
-    }
-  }
-  for (const [key, entry] of typeByPath) {
-    const value = valueAt(input, entry.path)
-    if (value === undefined && entry.path.length === 0) {
-      problems.push(`${key} must be defined`)
-      continue
-    }
-    const expected = entry.expected.filter((e) => e !== "undefined")
-    const primary = expected.find((e) => e !== "null") ?? expected[0] ?? "value"
-    const name = typeNames[primary] ?? (primary.startsWith("{") || primary.startsWith("Struct") ? "object" : primary)
-    problems.push(`${key} must be a \`${name}\` type, but the final value was: \`${JSON.stringify(value)}\`.`)
-  }
-  const unknownProblems = [...unknownByParent].map(([parent, keys]) => `${parent} contains unknown properties: ${keys.join(", ")}`)
-  return [...unknownProblems, ...problems]
-}
+/** The service's problem lines of a failed decode (`SchemaProblems.ts`). */
+export { describeProblems }
 
 const decodeWith = (
-  schema: Schema.Schema<any, any, never>,
+  schema: Schema.Codec<unknown, unknown>,
   input: unknown,
-  rejectUnknownKeys: boolean
-): Either.Either<unknown, ParseResult.ParseError> =>
-  Schema.decodeUnknownEither(schema)(input, { onExcessProperty: rejectUnknownKeys ? "error" : "ignore", errors: "all" })
+  options: SchemaAST.ParseOptions
+): Result.Result<unknown, SchemaIssue.Issue> => SchemaParser.decodeUnknownResult(schema)(input, options)
 
 const levelOf = (access: Endpoint.EndpointAccess): number => access === "none" ? -1 : (accessTypes as ReadonlyArray<string>).indexOf(access)
 
@@ -270,21 +212,21 @@ const levelOf = (access: Endpoint.EndpointAccess): number => access === "none" ?
 const selectByAccess = (
   entries: ReadonlyArray<Route>,
   auth: Auth | null
-): Either.Either<ReadonlyArray<Route>, KnownErrorInstance> => {
+): Result.Result<ReadonlyArray<Route>, KnownErrorInstance> => {
   const open = entries.filter((entry) => entry.endpoint.access === "none")
-  if (open.length > 0) return Either.right(open)
-  if (auth === null) return Either.left(new AccessTypeRequired({ message: accessTypeRequiredText, details: {} }))
+  if (open.length > 0) return Result.succeed(open)
+  if (auth === null) return Result.fail(new AccessTypeRequired({ message: accessTypeRequiredText, details: {} }))
   const level = levelOf(auth.type)
   const exact = entries.filter((entry) => entry.endpoint.access === auth.type)
-  if (exact.length > 0) return Either.right(exact)
+  if (exact.length > 0) return Result.succeed(exact)
   const below = entries.filter((entry) => levelOf(entry.endpoint.access) < level)
   if (below.length > 0) {
     const best = Math.max(...below.map((entry) => levelOf(entry.endpoint.access)))
-    return Either.right(below.filter((entry) => levelOf(entry.endpoint.access) === best))
+    return Result.succeed(below.filter((entry) => levelOf(entry.endpoint.access) === best))
   }
   const lowest = Math.min(...entries.map((entry) => levelOf(entry.endpoint.access)))
   const allowed = accessTypes.filter((_, index) => index >= lowest)
-  return Either.left(
+  return Result.fail(
     InsufficientAccessType.make({ actual_access_type: auth.type, allowed_access_types: allowed as Array<AccessType> })
   )
 }
@@ -332,13 +274,13 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
       const answer = (response: Response, route: Route = first): Dispatched => ({ response, route })
 
       const header = headerReader(request.headers)
-      const read = yield* Effect.either(readBody(request, method, environment.env.settings.maxRequestBodyBytes))
-      if (Either.isLeft(read)) return answer(knownErrorResponse(read.left))
-      if (read.right._tag === "TooLarge") return answer(textResponse(413, bodyTooLargeText(read.right.limit)))
-      if (read.right._tag === "TooDeep") {
+      const read = yield* Effect.result(readBody(request, method, environment.env.settings.maxRequestBodyBytes))
+      if (Result.isFailure(read)) return answer(knownErrorResponse(read.failure))
+      if (read.success._tag === "TooLarge") return answer(textResponse(413, bodyTooLargeText(read.success.limit)))
+      if (read.success._tag === "TooDeep") {
         return answer(knownErrorResponse(schemaError({ method, path: pathname }, [`body is nested more than ${maxJsonDepth} levels deep`])))
       }
-      const body: Body = read.right
+      const body: Body = read.success
 
       // from authentication to the answer, one request at a time (Store.serialized): what a
       // handler checks is still true when it writes, even when it yields in between
@@ -348,18 +290,18 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
         Effect.gen(function* () {
           let auth: Auth | null = null
           if (first.options.skipProjectAuth !== true) {
-            const resolved = yield* Effect.either(
+            const resolved = yield* Effect.result(
               resolveProjectAuth({ header, state: environment.env.state, nowMillis: environment.nowMillis })
             )
-            if (Either.isLeft(resolved)) return answer(failureResponse(resolved.left))
-            auth = resolved.right
+            if (Result.isFailure(resolved)) return answer(failureResponse(resolved.failure))
+            auth = resolved.success
           }
 
           const selected = selectByAccess(
             withMethod.map((m) => m.entry),
             auth
           )
-          if (Either.isLeft(selected)) return answer(knownErrorResponse(selected.left))
+          if (Result.isFailure(selected)) return answer(knownErrorResponse(selected.failure))
 
           const context: RequestContext = {
             request,
@@ -379,39 +321,40 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
           const params = withMethod[0]!.params
 
           let firstFailure: ReadonlyArray<string> | undefined
-          for (const entry of selected.right) {
+          for (const entry of selected.success) {
             const { endpoint, options } = entry
             const reject = options.rejectUnknownKeys !== false
+            const decodeOptions = parseOptions(reject)
             const problems: Array<string> = []
-            const decodedParams = endpoint.params === undefined ? Either.right(undefined) : decodeWith(endpoint.params, params, reject)
-            if (Either.isLeft(decodedParams)) problems.push(...describeProblems("params", params, decodedParams.left))
+            const decodedParams = endpoint.params === undefined ? Result.succeed(undefined) : decodeWith(endpoint.params, params, decodeOptions)
+            if (Result.isFailure(decodedParams)) problems.push(...describeProblems("params", params, decodedParams.failure, decodeOptions))
             // an empty Struct accepts any key, so a route without a query schema checks the keys itself
-            const decodedQuery = endpoint.query === undefined ? Either.right(undefined) : decodeWith(endpoint.query, query, reject)
-            if (Either.isLeft(decodedQuery)) problems.push(...describeProblems("query", query, decodedQuery.left))
+            const decodedQuery = endpoint.query === undefined ? Result.succeed(undefined) : decodeWith(endpoint.query, query, decodeOptions)
+            if (Result.isFailure(decodedQuery)) problems.push(...describeProblems("query", query, decodedQuery.failure, decodeOptions))
             const queryKeys = Object.keys(query)
             if (endpoint.query === undefined && reject && queryKeys.length > 0) {
               problems.push(`query contains unknown properties: ${queryKeys.join(", ")}`)
             }
-            let decodedPayload: Either.Either<unknown, ParseResult.ParseError> = Either.right(undefined)
+            let decodedPayload: Result.Result<unknown, SchemaIssue.Issue> = Result.succeed(undefined)
             let payloadInput: unknown = undefined
             if (endpoint.payload !== undefined) {
               payloadInput = body._tag === "Value" ? body.value : options.emptyBody
-              decodedPayload = decodeWith(endpoint.payload, payloadInput, reject)
-              if (Either.isLeft(decodedPayload)) problems.push(...describeProblems("body", payloadInput, decodedPayload.left))
+              decodedPayload = decodeWith(endpoint.payload, payloadInput, decodeOptions)
+              if (Result.isFailure(decodedPayload)) problems.push(...describeProblems("body", payloadInput, decodedPayload.failure, decodeOptions))
             }
-            if (problems.length > 0 || Either.isLeft(decodedParams) || Either.isLeft(decodedQuery) || Either.isLeft(decodedPayload)) {
+            if (problems.length > 0 || Result.isFailure(decodedParams) || Result.isFailure(decodedQuery) || Result.isFailure(decodedPayload)) {
               firstFailure ??= problems
               continue
             }
             const input: RouteInput<unknown, unknown, unknown> = {
-              params: decodedParams.right,
-              query: decodedQuery.right,
-              payload: decodedPayload.right
+              params: decodedParams.success,
+              query: decodedQuery.success,
+              payload: decodedPayload.success
             }
-            const outcome = yield* Effect.either(entry.handler(input, context))
-            if (Either.isLeft(outcome)) return answer(failureResponse(outcome.left), entry)
-            if (outcome.right instanceof Response) return answer(outcome.right, entry)
-            const encoded = yield* Schema.encodeUnknown(endpoint.success)(outcome.right).pipe(Effect.orDie)
+            const outcome = yield* Effect.result(entry.handler(input, context))
+            if (Result.isFailure(outcome)) return answer(failureResponse(outcome.failure), entry)
+            if (outcome.success instanceof Response) return answer(outcome.success, entry)
+            const encoded = yield* Schema.encodeUnknownEffect(endpoint.success)(outcome.success).pipe(Effect.orDie)
             const pretty = (request.headers.get("accept") ?? "").includes("text/html")
             const headers = {
               ...options.headers,
@@ -422,7 +365,7 @@ export const make = (routes: ReadonlyArray<Route>): Router => {
               : jsonResponse(endpoint.successStatus, encoded, { pretty, headers })
             return answer(response, entry)
           }
-          return answer(knownErrorResponse(schemaError(context, firstFailure ?? ["invalid request"])), selected.right[0])
+          return answer(knownErrorResponse(schemaError(context, firstFailure ?? ["invalid request"])), selected.success[0])
         })
       )
     })

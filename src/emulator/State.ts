@@ -8,7 +8,7 @@
  * @module
  */
 import type { EndUserIpInfo } from "./EndUserIpInfo.js"
-import type * as Effect from "effect/Effect"
+import type * as Semaphore from "effect/Semaphore"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
 
 /** A trusted domain of a project: a base URL (`https://app.example.com`, `*` wildcards allowed) and its handler path. */
@@ -490,7 +490,7 @@ export interface EmulatorState {
    * token). One lock for the whole state, not one per project: some writes cross projects (a
    * project created by a user of `internal`, an `internal` user's deletion).
    */
-  readonly writeLock: Effect.Semaphore
+  readonly writeLock: Semaphore.Semaphore
 }
 
 /** A user with every field at its default (no e-mail, no password, not anonymous). */

@@ -17,7 +17,8 @@
  *
  * @module
  */
-import { Effect } from "effect"
+import type { Effect } from "effect"
+import { Semaphore } from "effect"
 import { overrideLevels } from "./ConfigOverrides.js"
 import { defaultTemplates } from "./EmailTemplates.js"
 import { forgetMember, forgetTeam, forgetUser, seedPermissionState } from "./Permissions.js"
@@ -33,7 +34,7 @@ export const makeState = (): EmulatorState => ({
   oauthFlows: new Map(),
   oauthCodes: new Map(),
   providerCodes: new Map(),
-  writeLock: Effect.unsafeMakeSemaphore(1)
+  writeLock: Semaphore.makeUnsafe(1)
 })
 
 /** What a new project is made of; its tables start empty (templates and permissions seeded). */

@@ -73,8 +73,8 @@ const main = (argv: ReadonlyArray<string>) => {
     })
   ).pipe(
     // the log (e.g. the hint for a refused callback URL) goes to stderr: stdout holds the JSON line
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger))),
-    Effect.catchAll((error) =>
+    Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
+    Effect.catch((error) =>
       Effect.sync(() => {
         // a port in use (EADDRINUSE) says which flag picks another
         process.stderr.write(`${error._tag === "ServeError" ? listenFailureText(error, command.port, command.host) : error.message}\n`)

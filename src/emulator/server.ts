@@ -20,7 +20,7 @@
  */
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { Data, Effect, Runtime } from "effect"
+import { Data, Effect } from "effect"
 import type { Scope } from "effect"
 import type { Emulator, EmulatorError, EmulatorOptions } from "./Emulator.js"
 import { make as makeEmulator } from "./Emulator.js"
@@ -173,8 +173,8 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
     }
     const emulator = options.emulator ?? (yield* makeEmulator({ smtpProbe: nodeSmtpProbe, ...options.emulatorOptions }))
     const limit = emulator.settings.maxRequestBodyBytes
-    const runtime = yield* Effect.runtime<never>()
-    const run = Runtime.runPromise(runtime)
+    // requests run with the services of the caller (its logger, its clock)
+    const run = Effect.runPromiseWith(yield* Effect.context<never>())
     // set once listening (the port may be picked by the system)
     let base = fixedBase ?? `http://${host}`
 
@@ -226,7 +226,7 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
       })
     })
 
-    yield* Effect.async<void, ServeError>((resume) => {
+    yield* Effect.callback<void, ServeError>((resume) => {
       const onError = (cause: Error) =>
         resume(Effect.fail(new ServeError({ message: `Cannot listen on ${host}:${options.port ?? 0}: ${cause.message}`, cause })))
       server.once("error", onError)
@@ -237,7 +237,7 @@ export const serve = (options: ServeOptions = {}): Effect.Effect<RunningServer, 
     })
 
     let closed = false
-    const close: Effect.Effect<void> = Effect.async<void>((resume) => {
+    const close: Effect.Effect<void> = Effect.callback<void>((resume) => {
       if (closed) return resume(Effect.void)
       closed = true
       server.close(() => resume(Effect.void))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import * as jose from "jose"
 import { clientHeaders, makeEmulator, origin, send, signUp } from "./helpers.js"
 

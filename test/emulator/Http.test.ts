@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger } from "effect"
 import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "./helpers.js"
 
-const silentLogger = Logger.replace(Logger.defaultLogger, Logger.none)
+const silentLogger = Logger.layer([])
 
 describe("requests and responses (PROTOCOL.md §1.1, §1.4, §1.5)", () => {
   it.effect("GET /api/v1 answers the welcome text, echoing the resolved authentication", () =>

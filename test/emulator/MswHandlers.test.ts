@@ -14,7 +14,7 @@ describe("msw adapter", () => {
   beforeAll(async () => {
     emulator = await Effect.runPromise(makeEmulator())
     server.use(...mswHandlers(emulator, `${baseUrl}/`))
-    server.listen({ onUnhandledRequest: "error" })
+    server.listen({ onUnhandledFrame: "error" })
   })
   afterAll(() => server.close())
 

@@ -128,10 +128,10 @@ describe("the CLI process", () => {
       Effect.gen(function* () {
         const occupier = net.createServer()
         yield* Effect.acquireRelease(
-          Effect.async<void>((resume) => {
+          Effect.callback<void>((resume) => {
             occupier.listen(0, "127.0.0.1", () => resume(Effect.void))
           }),
-          () => Effect.async<void>((resume) => void occupier.close(() => resume(Effect.void)))
+          () => Effect.callback<void>((resume) => void occupier.close(() => resume(Effect.void)))
         )
         const port = (occupier.address() as net.AddressInfo).port
         const run = yield* runCli(["--port", String(port)])

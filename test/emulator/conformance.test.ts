@@ -14,7 +14,8 @@
  * jwks/04 (the alias is not served by that build) must be the 307 to `?include_anonymous=true`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Emulator, ProjectCredentials } from "../../src/emulator/Emulator.js"
 import type { Answer } from "./helpers.js"
 import { clientHeaders, origin, send, serverHeaders } from "./helpers.js"

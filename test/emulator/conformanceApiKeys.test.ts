@@ -6,7 +6,8 @@
  * (conformanceSupport.ts): status, `x-stack-known-error`, content type, the body's shape.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Answer } from "./helpers.js"
 import type { Substitutions } from "./conformanceSupport.js"
 import { compare, load, makeSampleBench, passwordSession, sampleInstant, samplePassword, tokenSubstitutions } from "./conformanceSupport.js"

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestClock } from "effect"
+import { TestClock } from "effect/testing"
 import type { Substitutions } from "./conformanceSupport.js"
 import { compare, load, makeSampleBench, passwordSession, sampleInstant, samplePassword, tokenSubstitutions } from "./conformanceSupport.js"
 import type { SampleBench } from "./conformanceSupport.js"

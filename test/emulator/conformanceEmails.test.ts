@@ -6,7 +6,8 @@
  * `x-stack-known-error`, content type, the body's shape (JSON) or text.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import * as Outbox from "../../src/emulator/Outbox.js"
 import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
 import type { Answer } from "./helpers.js"

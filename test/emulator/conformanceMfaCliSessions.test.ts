@@ -11,7 +11,8 @@
  * recorded codes are right (mfa/05) and wrong (mfa/04) here exactly as they were there.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { decodeJwt } from "jose"
 import * as Totp from "../../src/auth/Totp.js"
 import type { Emulator, ProjectCredentials } from "../../src/emulator/Emulator.js"

@@ -17,7 +17,8 @@
  * (conformanceSupport.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Emulator } from "../../src/emulator/Emulator.js"
 import type { Answer } from "./helpers.js"
 import { makeEmulator, send } from "./helpers.js"

@@ -9,7 +9,8 @@
  * the recorded requests and answers.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema, TestClock } from "effect"
+import { Effect, Result, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import * as Passkeys from "../../src/auth/Passkeys.js"
 import * as PasskeysWire from "../../src/auth/internal/passkeys.js"
 import { SignInTokens } from "../../src/auth/Tokens.js"
@@ -246,7 +247,7 @@ describe("conformance of the passkey routes with the recorded wire samples", () 
 })
 
 describe("the SDK decodes the recorded passkey exchanges", () => {
-  const decodes = <A, I>(schema: Schema.Schema<A, I>, value: unknown) => Either.isRight(Schema.decodeUnknownEither(schema)(value))
+  const decodes = <S extends Schema.ConstraintDecoder<unknown>>(schema: S, value: unknown) => Result.isSuccess(Schema.decodeUnknownResult(schema)(value))
 
   it("request bodies decode with the payload schemas", () => {
     expect(decodes(PasskeysWire.EmptyPayload, load("03-initiate-registration").request.body)).toBe(true)

@@ -10,7 +10,8 @@
  * not covered here.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Emulator, ProjectCredentials } from "../../src/emulator/Emulator.js"
 import type { Answer } from "./helpers.js"
 import { clientHeaders, makeEmulator, send } from "./helpers.js"

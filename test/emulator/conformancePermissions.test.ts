@@ -8,7 +8,8 @@
  * type, the body's shape; and where the service's answer is fully determined, the values.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { grantTeamDefaults } from "../../src/emulator/Permissions.js"
 import { teamsOf } from "../../src/emulator/State.js"
 import type { Answer } from "./helpers.js"

@@ -7,7 +7,8 @@
  * content type, the body's shape.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Emulator } from "../../src/emulator/Emulator.js"
 import { defaults } from "../../src/emulator/Defaults.js"
 import type { Answer } from "./helpers.js"

@@ -8,7 +8,8 @@
  * status, known-error header, content type, JSON shape, plain-text bodies verbatim.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Answer } from "./helpers.js"
 import { clientHeaders, send } from "./helpers.js"
 import type { SampleBench, Substitutions, Tokens } from "./conformanceSupport.js"

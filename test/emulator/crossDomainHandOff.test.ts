@@ -15,7 +15,7 @@ import { makeApp } from "../permissions/support.js"
 const receivingCallback = "http://localhost:3001/handler/oauth-callback"
 
 describe("OAuth.crossDomainRedirectUrl", () => {
-  it.scopedLive("the receiving page's handleCallback signs in as the signed-in user; the request carries both tokens", () =>
+  it.live("the receiving page's handleCallback signs in as the signed-in user; the request carries both tokens", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       const userId = yield* app.signUp("hand-over@example.com")
@@ -34,8 +34,8 @@ describe("OAuth.crossDomainRedirectUrl", () => {
       const request = yield* Effect.promise(() => receiving.runPromise(OAuth.prepareCrossDomainHandOff()))
       expect(page.jar.has(`stack-oauth-outer-${request.state}`)).toBe(true)
       const redirect = yield* app.run(OAuth.crossDomainRedirectUrl({ ...request, redirectUri: receivingCallback }))
-      if (redirect._tag === "Left") throw new Error(JSON.stringify(redirect.left))
-      page.setUrl(redirect.right)
+      if (redirect._tag === "Failure") throw new Error(JSON.stringify(redirect.failure))
+      page.setUrl(redirect.success)
       const signedIn = yield* Effect.promise(() =>
         receiving.runPromise(Effect.gen(function* () {
           yield* OAuth.handleCallback()
@@ -46,20 +46,20 @@ describe("OAuth.crossDomainRedirectUrl", () => {
       expect(app.sent.filter((sent) => sent === "POST /auth/oauth/cross-domain/authorize")).toHaveLength(1)
     }))
 
-  it.scopedLive("an untrusted redirectUri is RedirectUrlNotWhitelisted; signed out it is UserNotSignedIn and nothing is sent", () =>
+  it.live("an untrusted redirectUri is RedirectUrlNotWhitelisted; signed out it is UserNotSignedIn and nothing is sent", () =>
     Effect.gen(function* () {
       const app = yield* makeApp
       yield* app.signUp("hand-over-refused@example.com")
       const untrusted = yield* app.run(
         OAuth.crossDomainRedirectUrl({ state: "s", codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik", redirectUri: "https://evil.example.com/cb" })
       )
-      expect(untrusted._tag === "Left" ? untrusted.left._tag : "Right").toBe("RedirectUrlNotWhitelisted")
+      expect(untrusted._tag === "Failure" ? untrusted.failure._tag : "Success").toBe("RedirectUrlNotWhitelisted")
       yield* app.signOut
       const before = app.sent.length
       const signedOut = yield* app.run(
         OAuth.crossDomainRedirectUrl({ state: "s", codeChallenge: "xf6HY7PIgoaCf_eMniSt-45brYE2J_05C9BnfIbueik", redirectUri: receivingCallback })
       )
-      expect(signedOut._tag === "Left" ? signedOut.left._tag : "Right").toBe("UserNotSignedIn")
+      expect(signedOut._tag === "Failure" ? signedOut.failure._tag : "Success").toBe("UserNotSignedIn")
       expect(app.sent.length).toBe(before)
     }))
 })

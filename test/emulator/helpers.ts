@@ -106,7 +106,7 @@ export interface CliRun {
 
 /** Runs the emulator's CLI (`node --import tsx src/emulator/cli.ts`) to its exit; killed if interrupted. */
 export const runCli = (args: ReadonlyArray<string>): Effect.Effect<CliRun> =>
-  Effect.async<CliRun>((resume) => {
+  Effect.callback<CliRun>((resume) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""

@@ -4,7 +4,8 @@
  * and linked, connected accounts and `/oauth-providers`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "./helpers.js"
 import { authorize, defaultRedirectUri, exchange, localPath, pkce, runFlow } from "./oauthFlow.js"
 

@@ -3,7 +3,7 @@
  * routes. Here it is "not installed" (its import fails): the emulator still imports and serves
  * everything else, and a passkey ceremony dies with a defect naming the package (logged; a 500).
  */
-import { Cause, Effect, Exit, Logger, Option } from "effect"
+import { Cause, Effect, Exit, Logger, Result } from "effect"
 import { describe, expect, it, vi } from "vitest"
 import * as Passkeys from "../../src/emulator/Passkeys.js"
 import { clientHeaders, makeEmulator, send } from "./helpers.js"
@@ -32,7 +32,7 @@ describe("the emulator without @simplewebauthn/server installed", () => {
   it("a passkey ceremony without @simplewebauthn/server dies with MissingOptionalDependency naming the package", async () => {
     const exit = await Effect.runPromiseExit(Passkeys.authenticationOptions)
     expect(Exit.isFailure(exit)).toBe(true)
-    const defect = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
+    const defect = Exit.isFailure(exit) ? Result.getOrUndefined(Cause.findDefect(exit.cause)) : undefined
     expect(defect).toBeInstanceOf(Passkeys.MissingOptionalDependency)
     const missing = defect as Passkeys.MissingOptionalDependency
     expect(missing.packageName).toBe("@simplewebauthn/server")
@@ -41,12 +41,11 @@ describe("the emulator without @simplewebauthn/server installed", () => {
 
   it("a passkey route without @simplewebauthn/server answers 500 and logs the message naming the package", async () => {
     const logged: Array<string> = []
-    const capture = Logger.replace(
-      Logger.defaultLogger,
+    const capture = Logger.layer([
       Logger.make(({ cause, message }) => {
         logged.push(`${String(message)} ${Cause.pretty(cause)}`)
       })
-    )
+    ])
     const answer = await Effect.runPromise(
       Effect.gen(function* () {
         const emulator = yield* makeEmulator()

@@ -24,7 +24,7 @@ const withLogs = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.gen(function* () {
     const logs: Array<string> = []
     const logger = Logger.make(({ message }) => logs.push((Array.isArray(message) ? message : [message]).map(String).join(" ")))
-    const value = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+    const value = yield* effect.pipe(Effect.provide(Logger.layer([logger])))
     return { value, logs }
   })
 

@@ -6,7 +6,7 @@
  * JSON); hostile sources end in a failure within counted bounds.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Result } from "effect"
 import { defaultTemplates } from "../../src/emulator/EmailTemplates.js"
 import { stripTags } from "../../src/emulator/rendering/ReactEmail.js"
 import { doctype, renderEmailWithTemplate } from "../../src/emulator/rendering/RenderEmail.js"
@@ -19,14 +19,14 @@ const sourceOf = (name: string) => defaultTemplates.find((template) => template.
 
 const rendered = (template: string, options: RenderOptions = {}, theme = emptyTheme): RenderedEmail => {
   const result = renderEmailWithTemplate(template, theme, options)
-  if (Either.isLeft(result)) throw new Error(`expected a rendering, got: ${result.left}`)
-  return result.right
+  if (Result.isFailure(result)) throw new Error(`expected a rendering, got: ${result.failure}`)
+  return result.success
 }
 
 const failure = (template: string, options: RenderOptions = {}, theme = emptyTheme): string => {
   const result = renderEmailWithTemplate(template, theme, options)
-  if (Either.isRight(result)) throw new Error("expected a failure, got a rendering")
-  return result.left
+  if (Result.isSuccess(result)) throw new Error("expected a failure, got a rendering")
+  return result.failure
 }
 
 /** The text of the HTML with tags removed (entities kept), whitespace collapsed. */

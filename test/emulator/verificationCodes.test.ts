@@ -4,7 +4,8 @@
  * attempt count per nonce family (see src/emulator/VerificationCodes.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Emulator, ProjectCredentials } from "../../src/emulator/Emulator.js"
 import { maxAttemptsPerCode } from "../../src/emulator/VerificationCodes.js"
 import { clientHeaders, makeEmulator, send, signUp } from "./helpers.js"

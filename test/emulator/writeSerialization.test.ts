@@ -84,11 +84,11 @@ describe("the write permit", () => {
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       yield* emulator.state.writeLock.take(1)
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         send(emulator, { path: "/api/v1/users/me", headers: { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client" } })
       )
       for (let turn = 0; turn < 50; turn++) yield* Effect.yieldNow()
-      expect(yield* Fiber.poll(fiber)).toMatchObject({ _tag: "None" })
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* emulator.state.writeLock.release(1)
       const answer = yield* Fiber.join(fiber)
       expect(answer.status).toBe(400)

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { Evaluator } from "./Evaluator.js"
 import { expand, findComponentValue, resolveModule, writeHtml, writeText } from "./ReactEmail.js"
 import { limitFailure, RenderFailure } from "./RenderFailure.js"
@@ -110,12 +110,12 @@ const render = (templateSource: string, themeSource: string, options: RenderOpti
  * EMAIL_RENDERING_ERROR (a build error for a source outside the subset, the thrown error as JSON
  * for one that fails while rendering, the emulator's message for one beyond its bounds).
  */
-export const renderEmailWithTemplate = (templateSource: string, themeSource: string, options: RenderOptions = {}): Either.Either<RenderedEmail, string> => {
+export const renderEmailWithTemplate = (templateSource: string, themeSource: string, options: RenderOptions = {}): Result.Result<RenderedEmail, string> => {
   try {
-    return Either.right(render(templateSource, themeSource, options))
+    return Result.succeed(render(templateSource, themeSource, options))
   } catch (error) {
-    if (error instanceof RenderFailure) return Either.left(error.errorText)
-    if (error instanceof RangeError) return Either.left(limitFailure("The source nests too deeply to render").errorText)
-    return Either.left(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }))
+    if (error instanceof RenderFailure) return Result.fail(error.errorText)
+    if (error instanceof RangeError) return Result.fail(limitFailure("The source nests too deeply to render").errorText)
+    return Result.fail(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }))
   }
 }

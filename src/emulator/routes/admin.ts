@@ -76,7 +76,7 @@ const metricsRoute = Endpoint.make({
   errors: []
 })
 
-const encodeMetrics = Schema.encode(Metrics)
+const encodeMetrics = Schema.encodeEffect(Metrics)
 
 /** The metrics of the request's project; `users_by_country` also as the `Map` it was counted in. */
 export const computeMetrics = (

@@ -67,7 +67,7 @@ const openAttempt = (context: RequestContext, project: ProjectRecord, loginCode:
   return Effect.fail(invalidLoginCode())
 }
 
-const encodePoll = Schema.encode(PollAnswer)
+const encodePoll = Schema.encodeEffect(PollAnswer)
 
 /** The CLI routes. */
 export const routes = [

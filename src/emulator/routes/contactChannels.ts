@@ -47,7 +47,7 @@ import { isEmail, isUrl } from "../Validation.js"
 // Definitions (wire terms)
 // ---------------------------------------------------------------------------------------------
 
-const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 const ChannelParams = Schema.Struct({ user_id: UserIdOrMe, contact_channel_id: Uuid })
 

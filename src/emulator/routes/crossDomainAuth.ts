@@ -20,7 +20,7 @@
 import { Effect, Schema } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
 import { RedirectUrlNotWhitelisted, UserAuthenticationRequired } from "../../core/KnownErrors.js"
-import { field, optionalField } from "../../core/Wire.js"
+import { field, optionalField, withMessage, wireStruct } from "../../core/Wire.js"
 import { headerReader } from "../ProjectAuth.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
@@ -43,7 +43,7 @@ export const refreshTokenMismatchText = "Cross-domain auth handoff refresh token
 /** The service's 401 text of a refresh token whose session ended. */
 export const refreshTokenInvalidText = "Cross-domain auth handoff refresh token is not valid."
 
-const Url = Schema.String.pipe(Schema.filter((value) => isUrl(value), { message: () => "must be a valid URL" }))
+const Url = Schema.String.check(withMessage(isUrl, "must be a valid URL"))
 
 /** `POST /auth/oauth/cross-domain/authorize` (client+ access, a signed-in user). */
 const crossDomainAuthorize = Endpoint.make({
@@ -52,14 +52,14 @@ const crossDomainAuthorize = Endpoint.make({
   path: "/auth/oauth/cross-domain/authorize",
   access: "client",
   session: "optional",
-  payload: Schema.Struct({
+  payload: wireStruct({
     redirectUri: field("redirect_uri", Url),
-    state: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(512)),
-    codeChallenge: field("code_challenge", Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9._~-]{43,128}$/))),
+    state: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(512)),
+    codeChallenge: field("code_challenge", Schema.String.check(Schema.isPattern(/^[A-Za-z0-9._~-]{43,128}$/))),
     codeChallengeMethod: optionalField("code_challenge_method", Schema.Literal("S256")),
     afterCallbackRedirectUrl: optionalField("after_callback_redirect_url", Url)
   }),
-  success: Schema.Struct({ redirectUrl: field("redirect_url", Schema.String) }),
+  success: wireStruct({ redirectUrl: field("redirect_url", Schema.String) }),
   errors: [UserAuthenticationRequired, RedirectUrlNotWhitelisted]
 })
 

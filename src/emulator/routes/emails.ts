@@ -129,8 +129,8 @@ export const routes = [
         const probe = context.env.settings.smtpProbe
         if (probe !== undefined) {
           // the service's mailer takes an empty host as localhost and port 0 as the submission port 587
-          const reached = yield* Effect.either(probe({ host: config.host === "" ? "localhost" : config.host, port: config.port === 0 ? 587 : config.port }))
-          if (reached._tag === "Left") return { success: false, errorMessage: testEmailFailureText(reached.left) }
+          const reached = yield* Effect.result(probe({ host: config.host === "" ? "localhost" : config.host, port: config.port === 0 ? 587 : config.port }))
+          if (reached._tag === "Failure") return { success: false, errorMessage: testEmailFailureText(reached.failure) }
         }
         const subject = "Test Email from Stack Auth"
         const text = `This is a test email sent through ${config.host}:${config.port} as ${config.username} (${

@@ -20,7 +20,7 @@
 import { Effect, Schema } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
 import { CannotGetOwnUserWithoutUser, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
-import { field, Uuid } from "../../core/Wire.js"
+import { field, Uuid, wireStruct } from "../../core/Wire.js"
 import {
   categoryNotFoundText,
   listOtherUserText,
@@ -36,7 +36,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { UserRecord } from "../State.js"
 
-const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 /** `GET /emails/notification-preference/{user_id|me}` (client+; a client only its own user). */
 const listPreferences = Endpoint.make({
@@ -45,7 +45,7 @@ const listPreferences = Endpoint.make({
   path: "/emails/notification-preference/:user_id",
   access: "client",
   session: "optional",
-  params: Schema.Struct({ userId: field("user_id", UserIdOrMe) }),
+  params: wireStruct({ userId: field("user_id", UserIdOrMe) }),
   success: NotificationCategoryList,
   errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired, UserNotFound]
 })
@@ -57,7 +57,7 @@ const updatePreference = Endpoint.make({
   path: "/emails/notification-preference/:user_id/:notification_category_id",
   access: "client",
   session: "optional",
-  params: Schema.Struct({ userId: field("user_id", UserIdOrMe), categoryId: field("notification_category_id", Uuid) }),
+  params: wireStruct({ userId: field("user_id", UserIdOrMe), categoryId: field("notification_category_id", Uuid) }),
   payload: SetEnabledPayload,
   success: NotificationCategory,
   errors: [CannotGetOwnUserWithoutUser, UserAuthenticationRequired, UserNotFound]

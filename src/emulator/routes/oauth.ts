@@ -33,7 +33,7 @@
  *
  * @module
  */
-import * as Cookies from "@effect/platform/Cookies"
+import * as Cookies from "effect/http/Cookies"
 import { Effect, Redacted } from "effect"
 import { publicClientSentinel } from "../../core/Wire.js"
 import type { KnownErrorInstance } from "../../core/KnownError.js"
@@ -357,14 +357,14 @@ const callback = (
       )
     )
     oauthFlows.delete(innerState)
-    const resolved = yield* Effect.either(resolveUser(context, project, flow, account))
-    if (resolved._tag === "Left") return errorRedirect(flow, resolved.left)
+    const resolved = yield* Effect.result(resolveUser(context, project, flow, account))
+    if (resolved._tag === "Failure") return errorRedirect(flow, resolved.failure)
 
     const code = randomHex(32)
     oauthCodes.set(code, {
       projectId: project.id,
-      userId: resolved.right.user.id,
-      isNewUser: resolved.right.isNewUser,
+      userId: resolved.success.user.id,
+      isNewUser: resolved.success.isNewUser,
       redirectUri: flow.redirectUri,
       codeChallenge: flow.codeChallenge,
       codeChallengeMethod: flow.codeChallengeMethod,

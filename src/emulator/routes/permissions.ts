@@ -45,7 +45,7 @@ import { teamsOf } from "../State.js"
 // Definitions (wire terms)
 // ---------------------------------------------------------------------------------------------
 
-const UserIdOrMe = Schema.Union(Schema.Literal("me"), Uuid)
+const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
 
 /** `GET /team-permissions?team_id=&user_id=&permission_id=&recursive=` (client+). */
 export const listTeamPermissions = Endpoint.make({
