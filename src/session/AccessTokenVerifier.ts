@@ -514,7 +514,7 @@ export const make = (options: VerifierOptions = {}): Effect.Effect<AccessTokenVe
         const failed = lastFailure[kind]
         if (cached.keys === undefined && failed !== undefined && now < failed.retryAtMillis) return yield* Effect.fail(failed.error)
         const set = yield* refetch(kind)
-        return [Option.fromNullable(set.keys?.get(kid)), set] as const
+        return [Option.fromNullishOr(set.keys?.get(kid)), set] as const
       })
 
     const notAllowed = (kind: UserKind, verifyOptions: VerifyOptions): TokenUserNotAllowed | undefined => {

@@ -177,7 +177,7 @@ export const parseAuthorizationHeader = (value: string): Effect.Effect<Option.Op
  * tokens: send it only over HTTPS to your own servers, never log it.
  */
 export const authorizationHeader = (tokens: StoredTokens): Option.Option<string> =>
-  Option.fromNullable(
+  Option.fromNullishOr(
     authorizationValue({
       accessToken: Option.getOrNull(Option.map(tokens.accessToken, Redacted.value)),
       refreshToken: Option.getOrNull(Option.map(tokens.refreshToken, Redacted.value))

@@ -195,7 +195,7 @@ export const readRefreshToken = (
     const parsed = structured(name)
     if (parsed !== undefined && (best === undefined || rank(parsed.updatedAtMillis) > rank(best.updatedAtMillis))) best = parsed
   }
-  return Option.fromNullable(best)
+  return Option.fromNullishOr(best)
 }
 
 /**

@@ -130,16 +130,19 @@ export interface RedirectTrustShape {
   readonly allowLocalhost: boolean
 }
 
-/** Trusted domains of redirects; defaults to none (same-origin targets only). */
-export class RedirectTrust extends Context.Reference<RedirectTrust>()("stack-auth-effect/RedirectTrust", {
-  defaultValue: (): RedirectTrustShape => ({ trustedDomains: [], allowLocalhost: false })
-}) {}
+/**
+ * Trusted domains of redirects; defaults to none (same-origin targets only). A `Context.Reference`:
+ * it never appears in a requirement, and its layers provide nothing a type must name.
+ */
+export const RedirectTrust: Context.Reference<RedirectTrustShape> = Context.Reference<RedirectTrustShape>("stack-auth-effect/RedirectTrust", {
+  defaultValue: () => ({ trustedDomains: [], allowLocalhost: false })
+})
 
 /** A layer of trusted domains. */
 export const layerTrust = (options: {
   readonly trustedDomains?: ReadonlyArray<string> | undefined
   readonly allowLocalhost?: boolean | undefined
-}): Layer.Layer<RedirectTrust> =>
+}): Layer.Layer<never> =>
   Layer.succeed(RedirectTrust, { trustedDomains: options.trustedDomains ?? [], allowLocalhost: options.allowLocalhost ?? false })
 
 /**
@@ -235,7 +238,7 @@ const go = (target: string, environment: Environment, replace: boolean): Effect.
   Effect.gen(function* () {
     const url = yield* checked(target, environment)
     yield* environment.method.navigate(url, { replace })
-    if (Duration.greaterThan(environment.method.wait, Duration.zero)) yield* Effect.sleep(environment.method.wait)
+    if (Duration.isGreaterThan(environment.method.wait, Duration.zero)) yield* Effect.sleep(environment.method.wait)
   })
 
 /**

@@ -12,7 +12,7 @@ import { clientApp, makeEmulator, password, signUp } from "./support.js"
 const concurrently = <A, E, R>(n: number, effect: Effect.Effect<A, E, R>) => Effect.all(Array.from({ length: n }, () => effect), { concurrency: "unbounded" })
 
 describe("QueryCache: domain reads and the mutations that refresh them", () => {
-  it.scoped("contact channels: one request for concurrent lists; create, update and delete each refresh the list and the user", () =>
+  it.effect("contact channels: one request for concurrent lists; create, update and delete each refresh the list and the user", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -37,7 +37,7 @@ describe("QueryCache: domain reads and the mutations that refresh them", () => {
       expect(app.count("GET /contact-channels")).toBe(4)
     }))
 
-  it.scoped("user API keys: one request for concurrent lists; create, update and revoke each refresh the list", () =>
+  it.effect("user API keys: one request for concurrent lists; create, update and revoke each refresh the list", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const project = yield* emulator.createProject({ config: { allowUserApiKeys: true } }).pipe(Effect.orDie)
@@ -55,7 +55,7 @@ describe("QueryCache: domain reads and the mutations that refresh them", () => {
       expect(app.count("GET /user-api-keys")).toBe(4)
     }))
 
-  it.scoped("active sessions: one request for concurrent lists; revoke refreshes it; a new sign-in clears it", () =>
+  it.effect("active sessions: one request for concurrent lists; revoke refreshes it; a new sign-in clears it", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const laptop = yield* clientApp(emulator)
@@ -75,7 +75,7 @@ describe("QueryCache: domain reads and the mutations that refresh them", () => {
       expect(laptop.count("GET /auth/sessions")).toBe(3)
     }))
 
-  it.scoped("the current project is project-wide: one request, kept across sign-in and sign-out", () =>
+  it.effect("the current project is project-wide: one request, kept across sign-in and sign-out", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)

@@ -4,8 +4,8 @@
  * context runs no fiber while nobody calls; changes still arrive. Counted, never timed.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { Effect, Layer, Option, Supervisor } from "effect"
+import { Effect, Layer, Option } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
 import * as Users from "../../src/users/Users.js"
 import * as QueryCache from "../../src/cache/QueryCache.js"
@@ -13,6 +13,7 @@ import { Session } from "../../src/core/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import type { StoredTokens, TokenStoreShape } from "../../src/session/TokenStore.js"
+import { makeFiberCount } from "../session/fibers.js"
 
 const projectId = "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f"
 const baseUrl = "http://127.0.0.1:9"
@@ -31,7 +32,7 @@ const makeOutsideStore = () => {
     }
   }
   const changeOutside = (tokens: StoredTokens) =>
-    Effect.zipRight(
+    Effect.andThen(
       inner.set(tokens),
       Effect.sync(() => {
         for (const listener of listeners) listener(tokens)
@@ -41,22 +42,22 @@ const makeOutsideStore = () => {
 }
 
 describe("an idle Stack.layerClient context", () => {
-  it.scoped("starts no fiber: the cache watches its session through a listener, not a watcher fiber", () =>
+  it.effect("starts no fiber: the cache watches its session through a listener, not a watcher fiber", () =>
     Effect.gen(function* () {
-      const supervisor = yield* Supervisor.track
-      yield* Layer.build(Stack.layerClient({ projectId, baseUrl, tokenStore: "memory" })).pipe(Effect.supervised(supervisor))
-      const live = yield* supervisor.value
-      expect(live.length).toBe(0)
+      const fibers = makeFiberCount()
+      yield* Layer.build(Stack.layerClient({ projectId, baseUrl, tokenStore: "memory" })).pipe(fibers.track)
+      const live = fibers.live()
+      expect(live).toBe(0)
     }))
 
-  it.scoped("hears a change of its store made outside (another tab): one listener each, the cache's session generation grows", () =>
+  it.effect("hears a change of its store made outside (another tab): one listener each, the cache's session generation grows", () =>
     Effect.gen(function* () {
       const outside = makeOutsideStore()
-      const supervisor = yield* Supervisor.track
+      const fibers = makeFiberCount()
       const context = yield* Layer.build(
         Stack.layerClient({ projectId, baseUrl, tokenStore: Layer.succeed(TokenStore.TokenStore, outside.store) })
-      ).pipe(Effect.supervised(supervisor))
-      expect((yield* supervisor.value).length).toBe(0)
+      ).pipe(fibers.track)
+      expect(fibers.live()).toBe(0)
       expect(outside.listeners.size).toBe(1)
       const before = yield* QueryCache.QueryCache.pipe(Effect.flatMap((cache) => cache.version), Effect.provide(context))
       yield* outside.changeOutside(TokenStore.fromStrings("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "refresh-token-of-another-tab"))

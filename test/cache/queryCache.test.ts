@@ -3,7 +3,8 @@
  * emulator, counting the requests the app sends.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option, Ref, Stream, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Option, Ref, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import { Password, Sessions, Users } from "../../src/index.js"
 import { clientApp, makeEmulator, password, signUp } from "./support.js"
@@ -17,7 +18,7 @@ const until = (done: () => boolean) =>
   })
 
 describe("QueryCache: the current user", () => {
-  it.scoped("20 concurrent reads of the current user send 1 request", () =>
+  it.effect("20 concurrent reads of the current user send 1 request", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -29,7 +30,7 @@ describe("QueryCache: the current user", () => {
       expect(users.every((user) => Option.getOrThrow(user).primaryEmail === "ada@example.com")).toBe(true)
     }))
 
-  it.scoped("20 sequential reads within the cache lifetime (5 s after the last read) send 1 request", () =>
+  it.effect("20 sequential reads within the cache lifetime (5 s after the last read) send 1 request", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -41,7 +42,7 @@ describe("QueryCache: the current user", () => {
       expect(app.count(me)).toBe(1)
     }))
 
-  it.scoped("an entry nobody subscribes to expires 5 s after the last reader left: the next read asks again", () =>
+  it.effect("an entry nobody subscribes to expires 5 s after the last reader left: the next read asks again", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -55,7 +56,7 @@ describe("QueryCache: the current user", () => {
       expect(app.count(me)).toBe(2)
     }))
 
-  it.scoped("an entry lives while it has a subscriber, however long", () =>
+  it.effect("an entry lives while it has a subscriber, however long", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -64,7 +65,7 @@ describe("QueryCache: the current user", () => {
       const subscriber = yield* QueryCache.subscribe(Users.currentUserCacheKey).pipe(
         Stream.runDrain,
         Effect.provide(app.context),
-        Effect.fork
+        Effect.forkChild
       )
       yield* TestClock.adjust("1 hour")
       yield* Users.getCurrent().pipe(Effect.provide(app.context))
@@ -75,7 +76,7 @@ describe("QueryCache: the current user", () => {
       expect(app.count(me)).toBe(2)
     }))
 
-  it.scoped("a read after Users.updateCurrent sends a fresh request and sees the update", () =>
+  it.effect("a read after Users.updateCurrent sends a fresh request and sees the update", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -92,7 +93,7 @@ describe("QueryCache: the current user", () => {
       expect(app.count(me)).toBe(3)
     }))
 
-  it.scoped("sign-out then sign-in as another user never shows the previous user's data", () =>
+  it.effect("sign-out then sign-in as another user never shows the previous user's data", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -115,7 +116,7 @@ describe("QueryCache: the current user", () => {
       expect(app.count(me)).toBe(3)
     }))
 
-  it.scoped("a read that started under the previous user never fills the entry for the next one", () =>
+  it.effect("a read that started under the previous user never fills the entry for the next one", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -124,9 +125,9 @@ describe("QueryCache: the current user", () => {
       const runs = yield* Ref.make(0)
       const read = QueryCache.cached(
         ["user", "profile"],
-        Effect.zipRight(Ref.updateAndGet(runs, (n) => n + 1), Effect.zipLeft(Users.getCurrent(), Deferred.await(gate)))
+        Effect.andThen(Ref.updateAndGet(runs, (n) => n + 1), Effect.tap(Users.getCurrent(), Deferred.await(gate)))
       )
-      const slow = yield* read.pipe(Effect.provide(app.context), Effect.fork)
+      const slow = yield* read.pipe(Effect.provide(app.context), Effect.forkChild)
       yield* Effect.yieldNow()
       yield* Sessions.signOut().pipe(Effect.provide(app.context))
       yield* Password.signInWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(app.context))
@@ -136,7 +137,7 @@ describe("QueryCache: the current user", () => {
       expect(yield* Ref.get(runs)).toBe(2)
     }))
 
-  it.scoped("a session change empties a subscribed entry and bumps the version signal's generation", () =>
+  it.effect("a session change empties a subscribed entry and bumps the version signal's generation", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -147,13 +148,13 @@ describe("QueryCache: the current user", () => {
         Stream.filter((state) => state.status === "empty"),
         Stream.runHead,
         Effect.provide(app.context),
-        Effect.fork
+        Effect.forkChild
       )
       const nextGeneration = yield* QueryCache.changes.pipe(
         Stream.filter((version) => version.generation > before.generation),
         Stream.runHead,
         Effect.provide(app.context),
-        Effect.fork
+        Effect.forkChild
       )
       yield* Effect.yieldNow()
       yield* Sessions.signOut().pipe(Effect.provide(app.context))
@@ -162,7 +163,7 @@ describe("QueryCache: the current user", () => {
       expect(Option.getOrThrow(yield* Fiber.join(nextGeneration)).generation).toBe(before.generation + 1)
     }))
 
-  it.scoped("Stack's queryCache: false turns caching off", () =>
+  it.effect("Stack's queryCache: false turns caching off", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator, { queryCache: false })
@@ -173,7 +174,7 @@ describe("QueryCache: the current user", () => {
       expect(app.count(me)).toBe(3)
     }))
 
-  it.scoped("each app gets its own cache: two apps in one process never share entries", () =>
+  it.effect("each app gets its own cache: two apps in one process never share entries", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const first = yield* clientApp(emulator)
@@ -189,7 +190,7 @@ describe("QueryCache: the current user", () => {
 })
 
 describe("QueryCache: failures, throttling, one fetch at a time", () => {
-  it.scoped("failures are not cached: the next read asks again", () =>
+  it.effect("failures are not cached: the next read asks again", () =>
     Effect.gen(function* () {
       const runs = yield* Ref.make(0)
       const read = QueryCache.cached(
@@ -206,10 +207,10 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       expect(yield* Ref.get(runs)).toBe(3)
     }))
 
-  it.scoped("concurrent readers of a failing read share the one failure", () =>
+  it.effect("concurrent readers of a failing read share the one failure", () =>
     Effect.gen(function* () {
       const runs = yield* Ref.make(0)
-      const read = QueryCache.cached(["failing"], Effect.zipRight(Ref.update(runs, (n) => n + 1), Effect.fail("nope" as const)))
+      const read = QueryCache.cached(["failing"], Effect.andThen(Ref.update(runs, (n) => n + 1), Effect.fail("nope" as const)))
       const results = yield* Effect.all(Array.from({ length: 5 }, () => Effect.flip(read)), { concurrency: "unbounded" }).pipe(
         Effect.provide(QueryCache.layer())
       )
@@ -217,7 +218,7 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       expect(yield* Ref.get(runs)).toBe(1)
     }))
 
-  it.scoped("a subscribed entry is refreshed after invalidation at most once per 300 ms", () =>
+  it.effect("a subscribed entry is refreshed after invalidation at most once per 300 ms", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const app = yield* clientApp(emulator)
@@ -232,7 +233,7 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
         Stream.take(3),
         Stream.runCollect,
         Effect.provide(app.context),
-        Effect.fork
+        Effect.forkChild
       )
       yield* Effect.yieldNow()
       yield* Users.updateCurrent({ displayName: "one" }).pipe(Effect.provide(app.context))
@@ -251,7 +252,7 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       expect([...(yield* Fiber.join(subscriber))]).toEqual([null, "one", "two"])
     }))
 
-  it.scoped("a read after an invalidation waits for the fetch in flight, then fetches once more (concurrency 1)", () =>
+  it.effect("a read after an invalidation waits for the fetch in flight, then fetches once more (concurrency 1)", () =>
     Effect.gen(function* () {
       const gates = [yield* Deferred.make<void>(), yield* Deferred.make<void>()]
       const runs = yield* Ref.make(0)
@@ -260,11 +261,11 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
         Effect.flatMap(Ref.updateAndGet(runs, (n) => n + 1), (n) => Effect.as(Deferred.await(gates[n - 1]!), n))
       )
       yield* Effect.gen(function* () {
-        const first = yield* Effect.fork(read)
+        const first = yield* Effect.forkChild(read)
         yield* Effect.yieldNow()
         yield* QueryCache.invalidate(["slow"])
-        const second = yield* Effect.fork(read)
-        const third = yield* Effect.fork(read)
+        const second = yield* Effect.forkChild(read)
+        const third = yield* Effect.forkChild(read)
         yield* Effect.yieldNow()
         expect(yield* Ref.get(runs)).toBe(1)
         yield* Deferred.succeed(gates[0]!, undefined)
@@ -277,14 +278,14 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       expect(yield* Ref.get(runs)).toBe(2)
     }))
 
-  it.scoped("an interrupted reader does not cancel the shared fetch of the others", () =>
+  it.effect("an interrupted reader does not cancel the shared fetch of the others", () =>
     Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()
       const runs = yield* Ref.make(0)
-      const read = QueryCache.cached(["shared"], Effect.zipRight(Ref.update(runs, (n) => n + 1), Effect.as(Deferred.await(gate), "v")))
+      const read = QueryCache.cached(["shared"], Effect.andThen(Ref.update(runs, (n) => n + 1), Effect.as(Deferred.await(gate), "v")))
       yield* Effect.gen(function* () {
-        const leaving = yield* Effect.fork(read)
-        const staying = yield* Effect.fork(read)
+        const leaving = yield* Effect.forkChild(read)
+        const staying = yield* Effect.forkChild(read)
         yield* Effect.yieldNow()
         yield* Fiber.interrupt(leaving)
         yield* Deferred.succeed(gate, undefined)
@@ -302,7 +303,7 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       expect(yield* read).toBe(2)
     }))
 
-  it.scoped("invalidation is by prefix", () =>
+  it.effect("invalidation is by prefix", () =>
     Effect.gen(function* () {
       const runs = yield* Ref.make<Array<string>>([])
       const read = (key: ReadonlyArray<string>) => QueryCache.cached(key, Ref.update(runs, (all) => [...all, key.join("/")]))

@@ -8,8 +8,8 @@
  * Run over the in-process emulator and over real HTTP against the emulator's Node server, plus a
  * property test: random interleavings of many requests of several users through one runtime.
  */
-import { HttpClient } from "@effect/platform"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { HttpClient } from "effect/http"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"

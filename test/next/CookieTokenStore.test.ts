@@ -5,7 +5,8 @@
  * writes, stores without `getAll()`, and the structural fit of Next's cookie types.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Redacted, TestClock } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import { expectTypeOf } from "vitest"
 import * as CookieTokenStore from "../../src/next/CookieTokenStore.js"
 import * as Cookies from "../../src/session/cookies.js"

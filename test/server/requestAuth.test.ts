@@ -108,7 +108,7 @@ describe("RequestAuth.verify: local JWT verification", () => {
   })
 })
 
-describe("HttpApiAuth: @effect/platform middleware", () => {
+describe("HttpApiAuth: effect/http-api and effect/http middleware", () => {
   it("HttpApi: the handler reads CurrentUser; no credentials is 401, an anonymous user 403, as JSON", async () => {
     const api = apiHandler(target)
     try {

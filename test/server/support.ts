@@ -3,9 +3,10 @@
  * given HTTP client, users signed in through a client runtime, requests carrying their tokens in
  * each of the three ways, and an `HttpApi` / `HttpRouter` app behind the middleware.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApp, HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
-import type { HttpClient } from "@effect/platform"
 import { Effect, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
+import type { HttpClient } from "effect/http"
+import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Password from "../../src/auth/Password.js"
 import { Session } from "../../src/core/Session.js"
@@ -78,12 +79,12 @@ export const requestWith = (
 
 /** An `HttpApi` with `GET /me` behind `HttpApiAuth.Authentication` and `GET /claims` behind `ClaimsAuthentication`. */
 class MeGroup extends HttpApiGroup.make("me")
-  .add(HttpApiEndpoint.get("me", "/me").addSuccess(Schema.Struct({ id: Schema.String, email: Schema.NullOr(Schema.String) })))
+  .add(HttpApiEndpoint.get("me", "/me", { success: Schema.Struct({ id: Schema.String, email: Schema.NullOr(Schema.String) }) }))
   .middleware(HttpApiAuth.Authentication)
 {}
 
 class ClaimsGroup extends HttpApiGroup.make("claims")
-  .add(HttpApiEndpoint.get("claims", "/claims").addSuccess(Schema.Struct({ userId: Schema.String })))
+  .add(HttpApiEndpoint.get("claims", "/claims", { success: Schema.Struct({ userId: Schema.String }) }))
   .middleware(HttpApiAuth.ClaimsAuthentication)
 {}
 
@@ -106,17 +107,18 @@ export const apiHandler = (target: Target, options: Omit<RequestAuth.RequestAuth
     HttpApiAuth.layer({ projectId: target.projectId, ...options }),
     HttpApiAuth.layerClaims({ projectId: target.projectId, ...options })
   ).pipe(Layer.provide(app))
-  const live = HttpApiBuilder.api(Api).pipe(Layer.provide(Layer.mergeAll(meLive, claimsLive)), Layer.provide(auth))
-  return HttpApiBuilder.toWebHandler(Layer.mergeAll(live, HttpServer.layerContext))
+  const live = HttpApiBuilder.layer(Api).pipe(Layer.provide(Layer.mergeAll(meLive, claimsLive)), Layer.provide(auth))
+  return HttpRouter.toWebHandler(live.pipe(Layer.provide(HttpServer.layerServices)), { disableLogger: true })
 }
 
-/** An `HttpRouter` app with `GET /me` behind `HttpApiAuth.middleware`, as a web handler. */
+/** An `HttpRouter` app with `GET /me` behind `HttpApiAuth.middleware`, as a web handler over the runtime's services. */
 export const routerHandler = async (
   runtime: ReturnType<typeof serverRuntime>,
   projectId: string,
   options: Omit<RequestAuth.RequestAuthOptions, "projectId"> = {}
 ) => {
-  const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.unsafeJson({ id: user.id }))
-  const router = HttpRouter.empty.pipe(HttpRouter.get("/me", HttpApiAuth.middleware({ projectId, ...options })(me)))
-  return HttpApp.toWebHandlerRuntime(await runtime.runtime())(router)
+  const me = Effect.map(RequestAuth.CurrentUser, (user) => HttpServerResponse.jsonUnsafe({ id: user.id }))
+  const route = HttpRouter.add("GET", "/me", HttpApiAuth.middleware({ projectId, ...options })(me))
+  const { handler } = HttpRouter.toWebHandler(route.pipe(Layer.provideMerge(Layer.succeedContext(await runtime.context()))), { disableLogger: true })
+  return (request: Request) => handler(request)
 }

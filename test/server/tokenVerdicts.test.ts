@@ -5,10 +5,11 @@
  * access token, is "invalid". Against the in-process emulator, time from `TestClock`; requests to
  * the service counted.
  */
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import * as jose from "jose"
 import * as Password from "../../src/auth/Password.js"
 import type * as Emulator from "../../src/emulator/index.js"

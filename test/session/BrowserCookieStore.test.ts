@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Option, Redacted, type Scope, Stream, TestClock } from "effect"
+import { Effect, Fiber, Option, Redacted, type Scope, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as BrowserCookieStore from "../../src/session/BrowserCookieStore.js"
 import * as Cookies from "../../src/session/cookies.js"
 import { empty, fromStrings, type StoredTokens, TokenStore } from "../../src/session/TokenStore.js"
@@ -24,7 +25,7 @@ const otherTabSignsIn = (browser: FakeBrowser, refreshToken: string, accessToken
 }
 
 describe("BrowserCookieStore", () => {
-  it.scoped("fails with the spec's message outside a browser", () =>
+  it.effect("fails with the spec's message outside a browser", () =>
     Effect.gen(function* () {
       expect("document" in globalThis).toBe(false)
       const error = yield* Effect.flip(BrowserCookieStore.make({ projectId }))
@@ -34,7 +35,7 @@ describe("BrowserCookieStore", () => {
       expect(fromLayer.message).toBe("Cannot use cookie token store on the server!")
     }))
 
-  it.scoped("reads the tokens already in document.cookie", () =>
+  it.effect("reads the tokens already in document.cookie", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       otherTabSignsIn(browser, "r0", "a0", 1)
@@ -42,7 +43,7 @@ describe("BrowserCookieStore", () => {
       expect(texts(yield* store.get)).toEqual({ accessToken: "a0", refreshToken: "r0" })
     }))
 
-  it.scoped("writes the __Host- refresh cookie and stack-access over HTTPS, and deletes legacy cookies (not read over HTTPS)", () =>
+  it.effect("writes the __Host- refresh cookie and stack-access over HTTPS, and deletes legacy cookies (not read over HTTPS)", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("https:")
       browser.document.cookie = "stack-refresh-proj-1=legacy; Path=/"
@@ -62,11 +63,11 @@ describe("BrowserCookieStore", () => {
       )
     }))
 
-  it.scoped("notices a cookie changed by another tab within 100 ms", () =>
+  it.effect("notices a cookie changed by another tab within 100 ms", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
-      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow()
 
       otherTabSignsIn(browser, "r-tab", "a-tab", 7)
@@ -74,16 +75,16 @@ describe("BrowserCookieStore", () => {
       expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
 
       yield* TestClock.adjust("1 millis")
-      const emitted = Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)
+      const emitted = Array.from(yield* Fiber.join(next)).map(texts)
       expect(emitted).toEqual([{ accessToken: "a-tab", refreshToken: "r-tab" }])
       expect(texts(yield* store.get)).toEqual({ accessToken: "a-tab", refreshToken: "r-tab" })
     }))
 
-  it.scoped("does not re-emit its own write, but reports a later sign-out in another tab", () =>
+  it.effect("does not re-emit its own write, but reports a later sign-out in another tab", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
-      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow()
 
       yield* store.set(fromStrings("a1", "r1"))
@@ -92,29 +93,29 @@ describe("BrowserCookieStore", () => {
 
       for (const name of [...browser.jar.keys()]) browser.document.cookie = `${name}=; Path=/; Max-Age=0`
       yield* TestClock.adjust("100 millis")
-      expect(Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)).toEqual([texts(empty)])
+      expect(Array.from(yield* Fiber.join(next)).map(texts)).toEqual([texts(empty)])
     }))
 
-  it.scoped("emits each outside change once", () =>
+  it.effect("emits each outside change once", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
-      const first = yield* store.changes.pipe(Stream.take(2), Stream.runCollect, Effect.fork)
+      const first = yield* store.changes.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow()
 
       otherTabSignsIn(browser, "r1", "a1", 1)
       yield* TestClock.adjust("500 millis")
       otherTabSignsIn(browser, "r2", "a2", 2)
       yield* TestClock.adjust("100 millis")
-      expect(Chunk.toReadonlyArray(yield* Fiber.join(first)).map((tokens) => texts(tokens).refreshToken)).toEqual(["r1", "r2"])
+      expect(Array.from(yield* Fiber.join(first)).map((tokens) => texts(tokens).refreshToken)).toEqual(["r1", "r2"])
     }))
 
-  it.scoped("with BroadcastChannel, a write in one tab reaches the other tab's store without polling document.cookie", () =>
+  it.effect("with BroadcastChannel, a write in one tab reaches the other tab's store without polling document.cookie", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       const writer = yield* BrowserCookieStore.make({ projectId })
       const reader = yield* BrowserCookieStore.make({ projectId })
-      const next = yield* reader.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      const next = yield* reader.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow()
 
       const idleStart = browser.reads()
@@ -122,15 +123,15 @@ describe("BrowserCookieStore", () => {
       expect(browser.reads() - idleStart).toBe(0)
 
       yield* writer.set(fromStrings("a-b", "r-b"))
-      const emitted = Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)
+      const emitted = Array.from(yield* Fiber.join(next)).map(texts)
       expect(emitted).toEqual([{ accessToken: "a-b", refreshToken: "r-b" }])
     }))
 
-  it.scoped("with BroadcastChannel, cookies written outside the SDK are read when the tab becomes visible again", () =>
+  it.effect("with BroadcastChannel, cookies written outside the SDK are read when the tab becomes visible again", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       const store = yield* BrowserCookieStore.make({ projectId })
-      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow()
 
       otherTabSignsIn(browser, "r-server", "a-server", 3)
@@ -141,11 +142,11 @@ describe("BrowserCookieStore", () => {
       browser.dispatch("visibilitychange")
       browser.document.visibilityState = "visible"
       browser.dispatch("visibilitychange")
-      const emitted = Chunk.toReadonlyArray(yield* Fiber.join(next)).map(texts)
+      const emitted = Array.from(yield* Fiber.join(next)).map(texts)
       expect(emitted).toEqual([{ accessToken: "a-server", refreshToken: "r-server" }])
     }))
 
-  it.scoped("crossTab: 'poll' polls every 100 ms even where BroadcastChannel exists (100 reads in 10 s idle)", () =>
+  it.effect("crossTab: 'poll' polls every 100 ms even where BroadcastChannel exists (100 reads in 10 s idle)", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       yield* BrowserCookieStore.make({ projectId, crossTab: "poll" })
@@ -155,7 +156,7 @@ describe("BrowserCookieStore", () => {
       expect(browser.reads() - idleStart).toBe(100)
     }))
 
-  it.scoped("the channel carries a bare 'changed', never a token", () =>
+  it.effect("the channel carries a bare 'changed', never a token", () =>
     Effect.gen(function* () {
       yield* installFakeBrowser("http:", { broadcastChannel: true })
       const listener = new BroadcastChannel(BrowserCookieStore.channelName(projectId))
@@ -168,18 +169,18 @@ describe("BrowserCookieStore", () => {
       expect(yield* Effect.promise(() => received)).toBe("changed")
     }))
 
-  it.scoped("honours a custom poll interval", () =>
+  it.effect("honours a custom poll interval", () =>
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId, pollInterval: "1 second" })
-      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.fork)
+      const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow()
 
       otherTabSignsIn(browser, "r1", "a1", 1)
       yield* TestClock.adjust("999 millis")
       expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
       yield* TestClock.adjust("1 millis")
-      expect(Chunk.size(yield* Fiber.join(next))).toBe(1)
+      expect((yield* Fiber.join(next)).length).toBe(1)
     }))
 })
 

@@ -4,7 +4,8 @@
  * change stream, and the scope that owns a refresh in flight.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Exit, Fiber, Layer, Option, Redacted, Scope, Stream, Supervisor } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, Redacted, Scope, Stream } from "effect"
+import { makeFiberCount } from "./fibers.js"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { freshAccess, gate, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"
@@ -62,7 +63,7 @@ describe("signing out (SPEC.md §4)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.delete(`${apiUrl}/auth/sessions/current`, () => (calls++, HttpResponse.error())))
-      const fiber = yield* Effect.fork(Effect.flip(Sessions.signOut()))
+      const fiber = yield* Effect.forkChild(Effect.flip(Sessions.signOut()))
       const { exit } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("ConnectivityError")
       expect(calls).toBe(5)
@@ -75,12 +76,12 @@ describe("session changes are observable", () => {
     Effect.gen(function* () {
       refreshEndpoint(() => tokenResponse())
       const session = yield* Session
-      const collected = yield* Effect.fork(Stream.runCollect(Stream.take(session.changes, 4)))
+      const collected = yield* Effect.forkChild(Stream.runCollect(Stream.take(session.changes, 4)))
       yield* realPause(5)
       yield* session.signIn({ accessToken: Redacted.make(expiringAt(60)), refreshToken: Option.some(Redacted.make(refreshTokenText)) })
       yield* session.refresh
       yield* session.clear
-      const states = Chunk.toReadonlyArray(yield* Fiber.join(collected))
+      const states = Array.from(yield* Fiber.join(collected))
       expect(states.map((state) => text(state.accessToken))).toEqual([undefined, expiringAt(60), freshAccess, undefined])
     }).pipe(Effect.provide(sessionLayer())))
 })
@@ -99,19 +100,19 @@ describe("the session's scope", () => {
         })
       )
       const scope = yield* Scope.make()
-      const supervisor = yield* Supervisor.track
-      const session = yield* SessionModule.make.pipe(Scope.extend(scope), Effect.provide(TokenStoreModule.layerMemory(tokens(undefined, refreshTokenText))))
-      const caller = yield* Effect.fork(Effect.supervised(session.refresh, supervisor))
+      const fibers = makeFiberCount()
+      const session = yield* SessionModule.make.pipe(Scope.provide(scope), Effect.provide(TokenStoreModule.layerMemory(tokens(undefined, refreshTokenText))))
+      const caller = yield* Effect.forkChild(fibers.track(session.refresh))
       for (let i = 0; i < 500 && refreshes === 0; i++) yield* realPause(2)
       expect(refreshes).toBe(1)
-      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      const closing = yield* Effect.forkChild(Scope.close(scope, Exit.void))
       for (let i = 0; i < 500 && Option.isNone(yield* Fiber.poll(closing)); i++) yield* realPause(2)
       const closed = Option.isSome(yield* Fiber.poll(closing))
       release()
       expect(closed).toBe(true)
-      expect(Exit.isInterrupted(yield* Fiber.await(caller))).toBe(true)
-      for (let i = 0; i < 500 && (yield* supervisor.value).length > 0; i++) yield* realPause(2)
-      expect(yield* supervisor.value).toHaveLength(0)
+      expect(Exit.hasInterrupts(yield* Fiber.await(caller))).toBe(true)
+      for (let i = 0; i < 500 && fibers.live() > 0; i++) yield* realPause(2)
+      expect(fibers.live()).toBe(0)
       expect(refreshes).toBe(1)
     }).pipe(Effect.provide(transportLayer())))
 })
@@ -147,7 +148,7 @@ describe("another tab of the same session writes during a refresh", () => {
         return tokenResponse()
       })
       const sent = meEndpoint((token) => (token === null ? knownError("CANNOT_GET_OWN_USER_WITHOUT_USER", 400, "no user") : json(userBody)))
-      const call = yield* Effect.fork(Users.getCurrent())
+      const call = yield* Effect.forkChild(Users.getCurrent())
       for (let i = 0; i < 500 && refreshes.length === 0; i++) yield* realPause(2)
       // the other tab's cookies: the refresh cookie was seen first, now the access cookie too
       shared.write(tokens(otherTabsAccess, refreshTokenText))
@@ -169,7 +170,7 @@ describe("another tab of the same session writes during a refresh", () => {
         return tokenResponse()
       })
       const sent = meEndpoint((token) => (token === null ? knownError("CANNOT_GET_OWN_USER_WITHOUT_USER", 400, "no user") : json(userBody)))
-      const call = yield* Effect.fork(Users.getCurrent())
+      const call = yield* Effect.forkChild(Users.getCurrent())
       yield* realPause(20)
       shared.write(tokens(accessToken(20_000), "another-sessions-refresh-token"))
       refreshGate.open()

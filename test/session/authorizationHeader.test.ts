@@ -5,7 +5,7 @@
  * incoming request before `x-stack-auth` and the cookies, as the official request token store
  * does; a plain bearer token is not this hand-over, and a malformed one fails without echoing it.
  */
-import { Effect, Either, Option, Redacted } from "effect"
+import { Effect, Option, Redacted, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Cookies from "../../src/session/cookies.js"
 import * as RequestTokenStore from "../../src/session/RequestTokenStore.js"
@@ -28,7 +28,7 @@ const texts = (stored: StoredTokens) => ({
 /** The official SDK's encoding, written out: `btoa` over the UTF-8 bytes of the JSON. */
 const officialHeader = (json: unknown, prefix = "stackauth_") => `Bearer ${prefix}${Buffer.from(JSON.stringify(json), "utf8").toString("base64")}`
 
-const read = (headers: Record<string, string>) => Effect.runPromise(Effect.either(RequestTokenStore.readRequestTokens(new Headers(headers), { projectId })))
+const read = (headers: Record<string, string>) => Effect.runPromise(Effect.result(RequestTokenStore.readRequestTokens(new Headers(headers), { projectId })))
 
 describe("the Authorization hand-over of the official SDK", () => {
   it("is written exactly as the official getAuthorizationHeader() writes it", () => {
@@ -47,13 +47,13 @@ describe("the Authorization hand-over of the official SDK", () => {
   it("reads back what it writes, and what the official SDK writes (either token may be null; stackauth_ and hexclave_)", async () => {
     const written = Option.getOrThrow(RequestTokenStore.authorizationHeader(tokens(access, refresh)))
     const ours = await read({ authorization: written })
-    expect(Either.map(ours, texts)).toEqual(Either.right({ accessToken: access, refreshToken: refresh }))
+    expect(Result.map(ours, texts)).toEqual(Result.succeed({ accessToken: access, refreshToken: refresh }))
     const refreshOnly = await read({ authorization: officialHeader({ accessToken: null, refreshToken: refresh }) })
-    expect(Either.map(refreshOnly, texts)).toEqual(Either.right({ accessToken: null, refreshToken: refresh }))
+    expect(Result.map(refreshOnly, texts)).toEqual(Result.succeed({ accessToken: null, refreshToken: refresh }))
     const hexclave = await read({ authorization: officialHeader({ accessToken: access, refreshToken: refresh }, "hexclave_") })
-    expect(Either.map(hexclave, texts)).toEqual(Either.right({ accessToken: access, refreshToken: refresh }))
+    expect(Result.map(hexclave, texts)).toEqual(Result.succeed({ accessToken: access, refreshToken: refresh }))
     const lowerCaseScheme = await read({ authorization: officialHeader({ accessToken: access, refreshToken: refresh }).replace("Bearer", "bearer") })
-    expect(Either.map(lowerCaseScheme, texts)).toEqual(Either.right({ accessToken: access, refreshToken: refresh }))
+    expect(Result.map(lowerCaseScheme, texts)).toEqual(Result.succeed({ accessToken: access, refreshToken: refresh }))
   })
 
   it("comes before x-stack-auth and the cookies of the same request", async () => {
@@ -65,13 +65,13 @@ describe("the Authorization hand-over of the official SDK", () => {
       "x-stack-auth": JSON.stringify({ accessToken: "header-access", refreshToken: "header-refresh" }),
       cookie
     })
-    expect(Either.map(result, texts)).toEqual(Either.right({ accessToken: access, refreshToken: refresh }))
+    expect(Result.map(result, texts)).toEqual(Result.succeed({ accessToken: access, refreshToken: refresh }))
   })
 
   it("a plain bearer token or another scheme is not the hand-over: x-stack-auth is read instead", async () => {
     for (const authorization of [`Bearer ${access}`, "Basic dXNlcjpwYXNz", "Bearer"]) {
       const result = await read({ authorization, "x-stack-auth": JSON.stringify({ accessToken: "header-access", refreshToken: "header-refresh" }) })
-      expect(Either.map(result, texts)).toEqual(Either.right({ accessToken: "header-access", refreshToken: "header-refresh" }))
+      expect(Result.map(result, texts)).toEqual(Result.succeed({ accessToken: "header-access", refreshToken: "header-refresh" }))
     }
   })
 
@@ -88,19 +88,19 @@ describe("the Authorization hand-over of the official SDK", () => {
       ]
     ) {
       const result = await read({ authorization })
-      expect(Either.isLeft(result)).toBe(true)
-      if (Either.isLeft(result)) {
-        expect(result.left._tag).toBe("TokenStoreError")
-        expect(result.left.message).toMatch(/^Invalid Authorization header: /)
-        expect(result.left.message).not.toContain(secretish)
-        expect(result.left.message).not.toContain(access)
-        expect(result.left.message).not.toContain(refresh)
+      expect(Result.isFailure(result)).toBe(true)
+      if (Result.isFailure(result)) {
+        expect(result.failure._tag).toBe("TokenStoreError")
+        expect(result.failure.message).toMatch(/^Invalid Authorization header: /)
+        expect(result.failure.message).not.toContain(secretish)
+        expect(result.failure.message).not.toContain(access)
+        expect(result.failure.message).not.toContain(refresh)
       }
     }
   })
 
   it("a token a request header cannot carry makes the request read as signed out (no call is sent with it)", async () => {
     const result = await read({ authorization: officialHeader({ accessToken: "line\r\nbreak", refreshToken: refresh }) })
-    expect(Either.map(result, texts)).toEqual(Either.right({ accessToken: null, refreshToken: null }))
+    expect(Result.map(result, texts)).toEqual(Result.succeed({ accessToken: null, refreshToken: null }))
   })
 })

@@ -55,7 +55,7 @@ const installBrowser: Effect.Effect<{ readonly reads: () => number }, never, Sco
 const delivered = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 50)))
 
 describe("cross-tab sync under attack", () => {
-  it.scoped("hostile messages of any shape on the channel do not crash the store nor put their values in it", () =>
+  it.effect("hostile messages of any shape on the channel do not crash the store nor put their values in it", () =>
     Effect.gen(function* () {
       yield* installBrowser
       const store = yield* BrowserCookieStore.make({ projectId, crossTab: "broadcast" })

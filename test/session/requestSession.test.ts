@@ -5,7 +5,7 @@
  * `changes` emits nothing.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Layer, Option, Redacted, Stream } from "effect"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import * as SessionModule from "../../src/session/Session.js"
 import { Session } from "../../src/session/Session.js"
 import type { StoredTokens } from "../../src/session/TokenStore.js"
@@ -25,7 +25,7 @@ describe("Session.makeForRequest", () => {
       const after = yield* current
       expect(text(after.accessToken)).toBe(accessToken(500))
       expect(Option.isNone(after.refreshToken)).toBe(true)
-      expect(Chunk.size(yield* Stream.runCollect(session.changes))).toBe(0)
+      expect((yield* Stream.runCollect(session.changes)).length).toBe(0)
       yield* session.clear
       const cleared = yield* current
       expect(Option.isNone(cleared.accessToken) && Option.isNone(cleared.refreshToken)).toBe(true)

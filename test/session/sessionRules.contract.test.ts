@@ -8,7 +8,9 @@
  * a refresh wins. Time comes from `TestClock`; every assertion counts requests, fibers or tokens.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Supervisor, TestClock } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
+import { makeFiberCount } from "./fibers.js"
+import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import type { JsonBodyType } from "msw"
 import { afterAll, afterEach, beforeAll, expectTypeOf } from "vitest"
@@ -255,7 +257,7 @@ for (const kind of kinds) {
         meEndpoint()
         yield* TestClock.setTime(120_000)
         const session = yield* Session
-        const pending = yield* Effect.fork(session.refresh)
+        const pending = yield* Effect.forkChild(session.refresh)
         yield* realPause(20)
         yield* session.clear
         refreshGate.open()
@@ -332,10 +334,10 @@ for (const kind of kinds) {
 
   describe(`${kind.name}: the shared refresh belongs to the session, not to a caller`, () => {
     const interruptions = [
-      { name: "interrupted (Fiber.interrupt)", stop: <A, E>(fiber: Fiber.RuntimeFiber<A, E>) => Fiber.interrupt(fiber) },
+      { name: "interrupted (Fiber.interrupt)", stop: <A, E>(fiber: Fiber.Fiber<A, E>) => Fiber.interrupt(fiber) },
       {
         name: "timed out (Effect.timeout)",
-        stop: <A, E>(fiber: Fiber.RuntimeFiber<A, E>) => Effect.zipRight(TestClock.adjust("1 second"), Fiber.await(fiber))
+        stop: <A, E>(fiber: Fiber.Fiber<A, E>) => Effect.andThen(TestClock.adjust("1 second"), Fiber.await(fiber))
       }
     ]
     for (const interruption of interruptions) {
@@ -348,9 +350,9 @@ for (const kind of kinds) {
           })
           const me = meEndpoint()
           yield* TestClock.setTime(120_000)
-          const first = yield* Effect.fork(Effect.timeout(Users.getCurrent(), "1 second"))
+          const first = yield* Effect.forkChild(Effect.timeout(Users.getCurrent(), "1 second"))
           yield* until(() => refreshes.length === 1)
-          const others = yield* Effect.all([Effect.fork(Users.getCurrent()), Effect.fork(Users.getCurrent())])
+          const others = yield* Effect.all([Effect.forkChild(Users.getCurrent()), Effect.forkChild(Users.getCurrent())])
           yield* realPause(10)
           const stopped = yield* interruption.stop(first)
           expect(Exit.isFailure(stopped)).toBe(true)
@@ -372,19 +374,19 @@ for (const kind of kinds) {
         })
         meEndpoint()
         yield* TestClock.setTime(120_000)
-        const supervisor = yield* Supervisor.track
+        const fibers = makeFiberCount()
         const session = yield* Session
-        const callers = yield* Effect.all(Array.from({ length: 3 }, () => Effect.fork(Effect.supervised(session.requestTokens, supervisor))))
+        const callers = yield* Effect.all(Array.from({ length: 3 }, () => Effect.forkChild(fibers.track(session.requestTokens))))
         yield* until(() => refreshes.length === 1)
         yield* Fiber.interruptAll(callers)
         // the callers are gone; the shared refresh is still running
-        const running = yield* supervisor.value
-        expect(running.length).toBeGreaterThanOrEqual(1)
+        const running = fibers.live()
+        expect(running).toBeGreaterThanOrEqual(1)
         refreshGate.open()
         for (let i = 0; i < 500 && text((yield* session.current).accessToken) !== freshAccess; i++) yield* realPause(2)
         expect(text((yield* stored).accessToken)).toBe(freshAccess)
-        for (let i = 0; i < 500 && (yield* supervisor.value).length > 0; i++) yield* realPause(2)
-        expect(yield* supervisor.value).toHaveLength(0)
+        for (let i = 0; i < 500 && fibers.live() > 0; i++) yield* realPause(2)
+        expect(fibers.live()).toBe(0)
         // the stored token is reused: no second refresh
         yield* Users.getCurrent()
         expect(refreshes).toHaveLength(1)

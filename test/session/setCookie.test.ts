@@ -6,7 +6,8 @@
  */
 import { validateHeaderValue } from "node:http"
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc, Option } from "effect"
+import { Option } from "effect"
+import * as fc from "fast-check"
 import { crockfordAlphabet, encodeBase32 } from "../../src/core/internal/base32.js"
 import * as Cookies from "../../src/session/cookies.js"
 import * as SetCookie from "../../src/session/setCookie.js"

@@ -6,9 +6,11 @@
  * every waiting verification, and a silent one is bounded by the fetch timeout. Time comes from
  * `TestClock`.
  */
-import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, Option, Redacted, Supervisor, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import { TestClock } from "effect/testing"
 import * as jose from "jose"
 import * as Anonymous from "../../src/auth/Anonymous.js"
 import * as Password from "../../src/auth/Password.js"
@@ -17,6 +19,7 @@ import * as AccessTokenVerifier from "../../src/session/AccessTokenVerifier.js"
 import { Session } from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
+import { makeFiberCount } from "./fibers.js"
 
 const apiBase = "https://api.stack-auth.com"
 
@@ -491,7 +494,7 @@ describe("JWKS fetch failures", () => {
       })
       yield* Effect.gen(function* () {
         const token = yield* sign("ES256", "k1", pair.privateKey)
-        const all = yield* Effect.fork(Effect.forEach(Array.from({ length: 50 }), () => verifyFlip(token), { concurrency: "unbounded" }))
+        const all = yield* Effect.forkChild(Effect.forEach(Array.from({ length: 50 }), () => verifyFlip(token), { concurrency: "unbounded" }))
         yield* until(() => server.requests() === 1)
         yield* realPause(20)
         answer.open()
@@ -512,7 +515,7 @@ describe("JWKS fetch failures", () => {
       })
       yield* Effect.gen(function* () {
         const token = yield* sign("ES256", "k1", pair.privateKey)
-        const all = yield* Effect.fork(
+        const all = yield* Effect.forkChild(
           Effect.forEach(Array.from({ length: 50 }), () => AccessTokenVerifier.verifyAccessToken(token), { concurrency: "unbounded" })
         )
         yield* until(() => server.requests() === 1)
@@ -550,18 +553,18 @@ describe("JWKS fetch failures", () => {
     Effect.gen(function* () {
       const pair = yield* Effect.promise(() => jose.generateKeyPair("ES256", { extractable: true }))
       const server = scriptedJwks(() => new Promise<Response>(() => {}))
-      const supervisor = yield* Supervisor.track
+      const fibers = makeFiberCount()
       yield* Effect.gen(function* () {
         const token = yield* sign("ES256", "k1", pair.privateKey)
-        const waiting = yield* Effect.forEach(Array.from({ length: 3 }), () => Effect.fork(Effect.supervised(verifyFlip(token), supervisor)))
+        const waiting = yield* Effect.forEach(Array.from({ length: 3 }), () => Effect.forkChild(fibers.track(verifyFlip(token))))
         yield* until(() => server.requests() === 1)
         yield* TestClock.adjust(AccessTokenVerifier.defaultJwksFetchTimeout)
         const errors = yield* Fiber.join(Fiber.all(waiting))
         expect(errors.map((error) => error._tag)).toEqual(["JwksUnavailable", "JwksUnavailable", "JwksUnavailable"])
         expect(errors[0]!.message).toContain("did not answer within")
         expect(server.requests()).toBe(1)
-        for (let i = 0; i < 500 && (yield* supervisor.value).length > 0; i++) yield* realPause(2)
-        expect(yield* supervisor.value).toHaveLength(0)
+        for (let i = 0; i < 500 && fibers.live() > 0; i++) yield* realPause(2)
+        expect(fibers.live()).toBe(0)
         // and the back-off applies: no further request at once
         expect((yield* verifyFlip(token))._tag).toBe("JwksUnavailable")
         expect(server.requests()).toBe(1)
@@ -579,9 +582,9 @@ describe("JWKS fetch failures", () => {
       })
       yield* Effect.gen(function* () {
         const token = yield* sign("ES256", "k1", pair.privateKey)
-        const first = yield* Effect.fork(AccessTokenVerifier.verifyAccessToken(token))
+        const first = yield* Effect.forkChild(AccessTokenVerifier.verifyAccessToken(token))
         yield* until(() => server.requests() === 1)
-        const second = yield* Effect.fork(AccessTokenVerifier.verifyAccessToken(token))
+        const second = yield* Effect.forkChild(AccessTokenVerifier.verifyAccessToken(token))
         yield* realPause(10)
         yield* Fiber.interrupt(first)
         answer.open()

@@ -1,6 +1,6 @@
 /** HandlerUrls: default paths (PROTOCOL.md §5.4), overrides, and resolving callback URLs. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 
 /** Runs with a fake browser location, restored afterwards. */
@@ -100,8 +100,8 @@ describe("HandlerUrls", () => {
 
   it.effect("a malformed app URL is an InvalidArgument", () =>
     Effect.gen(function* () {
-      const result = yield* Effect.either(HandlerUrls.make({ appUrl: "not a url" }))
-      expect(Either.isLeft(result) && result.left._tag).toBe("InvalidArgument")
+      const result = yield* Effect.result(HandlerUrls.make({ appUrl: "not a url" }))
+      expect(Result.isFailure(result) && result.failure._tag).toBe("InvalidArgument")
       const ok = yield* HandlerUrls.make({ appUrl: "https://a.example.com" })
       expect(Option.getOrThrow(ok.appUrl)).toBe("https://a.example.com")
     }))

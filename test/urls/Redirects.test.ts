@@ -4,7 +4,8 @@
  * 2000 ms wait after navigating (TestClock: no real sleeping).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Fiber, Layer, Option, TestClock } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { getUser } from "../../src/auth/GetUser.js"
 import * as HandlerUrls from "../../src/core/HandlerUrls.js"
 import * as Redirects from "../../src/urls/Redirects.js"
@@ -89,7 +90,7 @@ describe("Redirects", () => {
   it.effect("waits 2000 ms on the Clock after navigating, then completes", () =>
     Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/dashboard")
-      const fiber = yield* Effect.fork(Redirects.redirectToHome().pipe(Effect.provide(layer)))
+      const fiber = yield* Effect.forkChild(Redirects.redirectToHome().pipe(Effect.provide(layer)))
       yield* TestClock.adjust("1999 millis")
       expect(navigations).toEqual([{ url: "/", replace: false }])
       expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
@@ -102,7 +103,7 @@ describe("Redirects", () => {
   it.effect("the wait is configurable per method; the none method neither navigates nor waits", () =>
     Effect.gen(function* () {
       const { navigations, layer } = recorder("https://app.example.com/", { wait: "500 millis" })
-      const fiber = yield* Effect.fork(Redirects.redirectToSignUp().pipe(Effect.provide(layer)))
+      const fiber = yield* Effect.forkChild(Redirects.redirectToSignUp().pipe(Effect.provide(layer)))
       yield* TestClock.adjust("499 millis")
       expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
       yield* TestClock.adjust("1 millis")
@@ -257,10 +258,10 @@ describe("Redirects", () => {
     withLocation("https://app.example.com/page", (calls) =>
       Effect.gen(function* () {
         // the default method is the window method
-        const fiber = yield* Effect.fork(Redirects.redirectToSignIn())
+        const fiber = yield* Effect.forkChild(Redirects.redirectToSignIn())
         yield* TestClock.adjust("2 seconds")
         yield* Fiber.join(fiber)
-        const replaced = yield* Effect.fork(Redirects.redirectToError({ replace: true }))
+        const replaced = yield* Effect.forkChild(Redirects.redirectToError({ replace: true }))
         yield* TestClock.adjust("2 seconds")
         yield* Fiber.join(replaced)
         expect(calls).toEqual(["assign /handler/sign-in?after_auth_return_to=%2Fpage", "replace /handler/error"])
@@ -371,12 +372,12 @@ describe("Redirects.navigationFor (GetUser's Navigation over a redirect method)"
 })
 
 describe("one navigation service: GetUser.getUser({ or: 'redirect' }) navigates through the RedirectMethod", () => {
-  it.scoped("getUser({ or: 'redirect' }) navigates through the app's RedirectMethod when no Navigation is given", () =>
+  it.effect("getUser({ or: 'redirect' }) navigates through the app's RedirectMethod when no Navigation is given", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)
       const { navigations, layer } = recorder("https://app.example.com/dashboard?tab=2", instant)
-      const fiber = yield* Effect.fork(getUser({ or: "redirect" }).pipe(Effect.provide(layer), Effect.provide(device.context)))
+      const fiber = yield* Effect.forkChild(getUser({ or: "redirect" }).pipe(Effect.provide(layer), Effect.provide(device.context)))
       for (let i = 0; i < 500 && navigations.length === 0; i++) yield* realPause(1)
       expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
       yield* Fiber.interrupt(fiber)
@@ -388,7 +389,7 @@ describe("one navigation service: GetUser.getUser({ or: 'redirect' }) navigates 
       ])
     }))
 
-  it.scoped("getUser({ or: 'redirect' }) with the none method (current page unknown) fails with NavigationUnavailable and navigates nowhere", () =>
+  it.effect("getUser({ or: 'redirect' }) with the none method (current page unknown) fails with NavigationUnavailable and navigates nowhere", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const device = yield* clientDevice(emulator)

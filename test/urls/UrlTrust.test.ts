@@ -4,7 +4,7 @@
  * trusted domains with the service's wildcard rules, localhost when allowed).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Result } from "effect"
 import * as UrlTrust from "../../src/urls/UrlTrust.js"
 
 const options: UrlTrust.TrustOptions = {
@@ -136,17 +136,17 @@ describe("UrlTrust", () => {
 
   it.each(refused)("refuses %s: %j", (_label, url) => {
     const result = UrlTrust.check(url, options)
-    expect(Either.isLeft(result)).toBe(true)
-    if (Either.isLeft(result)) {
-      expect(result.left._tag).toBe("UntrustedRedirectUrl")
-      expect(result.left.message).toBe(`Redirect URL ${url} is not trusted; should be relative.`)
-      expect(result.left.url).toBe(url)
+    expect(Result.isFailure(result)).toBe(true)
+    if (Result.isFailure(result)) {
+      expect(result.failure._tag).toBe("UntrustedRedirectUrl")
+      expect(result.failure.message).toBe(`Redirect URL ${url} is not trusted; should be relative.`)
+      expect(result.failure.url).toBe(url)
     }
     expect(UrlTrust.isTrusted(url, options)).toBe(false)
   })
 
   it.each(accepted)("accepts %s: %j", (_label, url, normalised) => {
-    expect(UrlTrust.check(url, options)).toEqual(Either.right(normalised))
+    expect(UrlTrust.check(url, options)).toEqual(Result.succeed(normalised))
   })
 
   it("refuses any target whose percent-decoding fails, and checks the decoded, dot-segment-normalised path", () => {
@@ -158,14 +158,14 @@ describe("UrlTrust", () => {
     ]
     for (const [bypass, documented] of twins) {
       expect(UrlTrust.isTrusted(documented, options)).toBe(false)
-      expect(UrlTrust.assess(bypass, options)).toEqual(Either.left(expect.any(String)))
+      expect(UrlTrust.assess(bypass, options)).toEqual(Result.fail(expect.any(String)))
     }
-    expect(UrlTrust.assess("/%2F%2Fevil.com/%", options)).toEqual(Either.left("malformed percent-encoding"))
-    expect(UrlTrust.assess("/..%2f%2fevil.com", options)).toEqual(Either.left("scheme-relative URL after removing dot segments"))
+    expect(UrlTrust.assess("/%2F%2Fevil.com/%", options)).toEqual(Result.fail("malformed percent-encoding"))
+    expect(UrlTrust.assess("/..%2f%2fevil.com", options)).toEqual(Result.fail("scheme-relative URL after removing dot segments"))
     // a literal percent stays fine: `%25` decodes to `%`, which is then kept as it is
-    expect(UrlTrust.assess("/100%25", options)).toEqual(Either.right("/100%25"))
+    expect(UrlTrust.assess("/100%25", options)).toEqual(Result.succeed("/100%25"))
     // decoding is bounded
-    expect(UrlTrust.assess("/%25252525252F%2F", options)).toEqual(Either.left("too deeply percent-encoded"))
+    expect(UrlTrust.assess("/%25252525252F%2F", options)).toEqual(Result.fail("too deeply percent-encoded"))
   })
 
   it("same-origin paths are trusted without any origin; absolute URLs then need a trusted domain", () => {

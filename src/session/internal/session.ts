@@ -242,7 +242,7 @@ class SessionImpl implements SessionShape {
   }
 
   get refresh(): Effect.Effect<Option.Option<Redacted.Redacted<string>>, RefreshError> {
-    return Effect.gen(this, function* () {
+    return Effect.gen({ self: this }, function* () {
       const current = this.#tokens
       if (Option.isNone(current.refreshToken)) return Option.none()
       const refreshToken = current.refreshToken.value
