@@ -18,13 +18,12 @@
  *
  * @module
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
-import type * as Redacted from "effect/Redacted"
 import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import type { ClientServices } from "./cache/ClientServices.js"
 import * as QueryCache from "./cache/QueryCache.js"
@@ -88,7 +87,7 @@ export const tokenStoreLayer = (
 ): Layer.Layer<TokenStore.TokenStore, TokenStore.TokenStoreError, StackConfig.StackConfig> =>
   typeof choice === "object"
     ? choice
-    : Layer.scoped(TokenStore.TokenStore, Effect.flatMap(StackConfig.StackConfig, (config) => makeTokenStore(choice, cookieDomains, config)))
+    : Layer.effect(TokenStore.TokenStore, Effect.flatMap(StackConfig.StackConfig, (config) => makeTokenStore(choice, cookieDomains, config)))
 
 /** The store of a `"cookie"` / `"memory"` / default choice, made in the current scope. */
 const makeTokenStore = (
@@ -107,7 +106,7 @@ const makeTokenStore = (
  * at its first use and shared by every context (the default `fetch` client, the default retry
  * policy): a context over the defaults does not rebuild them (issue 14: heap per layer).
  */
-const shared = <I, S>(layer: Layer.Layer<I>, tag: Context.Tag<I, S>) => {
+const shared = <I, S>(layer: Layer.Layer<I>, tag: Context.Key<I, S>) => {
   let built: S | undefined
   // a scope of its own, never closed (the layer holds nothing to release) and not in the build's
   // context: a client that captures its build context (FetchHttpClient) captures no scope
@@ -118,30 +117,28 @@ const defaultRetryPolicy = shared(RetryPolicy.layer, RetryPolicy.RetryPolicy)
 
 /**
  * Whether the layer is built with a `fetch` or `RequestInit` of the app in its context (provided to
- * the layer itself): the fetch client captures its build context, so it is then built for this
- * context instead of shared.
+ * the layer itself): the default client is then built for this context instead of shared.
  */
 const fetchSettingsGiven = Effect.map(
   Effect.context<never>(),
-  (context) => Option.isSome(Context.getOption(context, FetchHttpClient.Fetch)) || Option.isSome(Context.getOption(context, FetchHttpClient.RequestInit))
+  (context) => Context.getOrUndefined(context, FetchHttpClient.RequestInit) !== undefined || context.mapUnsafe.has(FetchHttpClient.Fetch.key)
 )
 
-/** Builds an app-given layer into the current scope, memoised with the rest of the app's layers. */
-const buildGiven = <A, E>(layer: Layer.Layer<A, E>): Effect.Effect<Context.Context<A>, E, Scope.Scope> =>
-  Effect.flatMap(Layer.CurrentMemoMap, (memoMap) => Effect.flatMap(Effect.scope, (scope) => Layer.buildWithMemoMap(layer, memoMap, scope)))
-
 /**
- * The client services from settings and the overrides, built by one scoped effect instead of a
- * graph of layers (each layer of a graph holds its own scope and memo entries: issue 14, heap
- * per `Stack.layerClient`). Same services, same order of construction: settings, transport,
- * token store, session, query cache.
+ * The client services from settings and the overrides, built by one effect instead of a graph of
+ * layers (each layer of a graph holds its own scope and memo entries: issue 14, heap per
+ * `Stack.layerClient`). Same services, same order of construction: settings, transport, token
+ * store, session, query cache. App-given layers are built into the layer's scope, memoised with
+ * the rest of the app's layers.
  */
 const withSession = (
   config: Effect.Effect<StackConfig.StackConfigShape, StackConfig.StackConfigError>,
   overrides: Overrides
 ): Layer.Layer<ClientServices, StackConfig.StackConfigError | TokenStore.TokenStoreError> =>
-  Layer.scopedContext(
-    Effect.gen(function* () {
+  Layer.fromBuildMemo((memoMap, scope) =>
+    Scope.provide(
+      Effect.gen(function* () {
+      const buildGiven = <A, E>(layer: Layer.Layer<A, E>): Effect.Effect<Context.Context<A>, E> => Layer.buildWithMemoMap(layer, memoMap, scope)
       const settings = yield* config
       const httpClient = Context.get(
         overrides.httpClient !== undefined
@@ -176,8 +173,9 @@ const withSession = (
         Context.add(Session.Session, session),
         Context.add(QueryCache.QueryCache, cache)
       )
-    })
-  )
+    }),
+      scope
+    ))
 
 /** Client access: publishable key + the user's tokens. */
 export const layerClient = (

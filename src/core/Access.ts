@@ -23,7 +23,7 @@ export interface ServerAccessShape {
 }
 
 /** Server access service (secret server key). */
-export class ServerAccess extends Context.Tag("stack-auth-effect/ServerAccess")<ServerAccess, ServerAccessShape>() {}
+export class ServerAccess extends Context.Service<ServerAccess, ServerAccessShape>()("stack-auth-effect/ServerAccess") {}
 
 /** How an admin request authenticates: the super secret admin key, or an owner's admin access token. */
 export type AdminCredential =
@@ -36,7 +36,7 @@ export interface AdminAccessShape {
 }
 
 /** Admin access service (super secret admin key or admin access token). */
-export class AdminAccess extends Context.Tag("stack-auth-effect/AdminAccess")<AdminAccess, AdminAccessShape>() {}
+export class AdminAccess extends Context.Service<AdminAccess, AdminAccessShape>()("stack-auth-effect/AdminAccess") {}
 
 /** A required secret setting is missing; `setting` names the environment variable or option. */
 export class MissingAccessKey extends Data.TaggedError("MissingAccessKey")<{
@@ -78,7 +78,7 @@ export const layerAdminAccessToken = (
   })
 
 const secret = (name: string, message: string) =>
-  Config.option(Config.redacted(name)).pipe(
+  Config.option(Config.Redacted(name)).pipe(
     Effect.mapError((error) => new MissingAccessKey({ setting: name, message: String(error) })),
     Effect.flatMap((value) =>
       Option.isSome(value) && Redacted.value(value.value).length > 0

@@ -67,11 +67,11 @@ export interface Definition<
   readonly path: string
   readonly access: Access
   readonly session: Use
-  readonly params?: Schema.Schema<Params, any>
-  readonly query?: Schema.Schema<Query, any>
-  readonly payload?: Schema.Schema<Payload, any>
+  readonly params?: Schema.Codec<Params, any>
+  readonly query?: Schema.Codec<Query, any>
+  readonly payload?: Schema.Codec<Payload, any>
   readonly payloadEncoding?: PayloadEncoding
-  readonly success: Schema.Schema<Success, any>
+  readonly success: Schema.Codec<Success, any>
   readonly successStatus?: number
   readonly errors: Errors
 }
@@ -84,7 +84,7 @@ export interface Definition<
  * import { Schema } from "effect"
  * import { Endpoint, KnownErrors, Tokens } from "stack-auth-effect"
  *
- * // the wire's field names are the encoded side (`Schema.fromKey` maps them to the domain's)
+ * // the wire's field names are the encoded side (`Wire.wireStruct` maps them to the domain's)
  * const SignInPayload = Schema.Struct({ email: Schema.String, password: Schema.String })
  *
  * export const signIn = Endpoint.make({

@@ -6,7 +6,7 @@
  *
  * Every endpoint's error channel is its declared known errors (the business ones as their own
  * tags, the configuration and session ones grouped) plus {@link TransportError}.
- * No `@effect/platform` error type ever reaches a public signature: they are translated here.
+ * No error type of the HTTP client (`effect/http`) ever reaches a public signature: they are translated here.
  *
  * @module
  */

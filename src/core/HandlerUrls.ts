@@ -124,7 +124,7 @@ export interface HandlerUrlsService {
 }
 
 /** The handler pages of the app. Optional: functions fall back to {@link defaultPaths} and the browser's location. */
-export class HandlerUrls extends Context.Tag("stack-auth-effect/HandlerUrls")<HandlerUrls, HandlerUrlsService>() {}
+export class HandlerUrls extends Context.Service<HandlerUrls, HandlerUrlsService>()("stack-auth-effect/HandlerUrls") {}
 
 /** Paths derived from a handler base (`/handler` by default). */
 export const pathsFor = (options: HandlerUrlsOptions = {}): HandlerPaths => {
@@ -171,7 +171,7 @@ export const make = (options: HandlerUrlsOptions = {}): Effect.Effect<HandlerUrl
   if (appUrl !== undefined && parseAbsolute(appUrl) === undefined) {
     return Effect.fail(new InvalidArgument({ message: `appUrl must be an absolute URL, got "${appUrl}"`, argument: "appUrl" }))
   }
-  return Effect.succeed({ paths: pathsFor(options), appUrl: Option.fromNullable(appUrl) })
+  return Effect.succeed({ paths: pathsFor(options), appUrl: Option.fromNullishOr(appUrl) })
 }
 
 /** A layer of {@link HandlerUrls}. */

@@ -11,6 +11,7 @@
 import type * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 
 /** Members every known-error instance has. */
 export interface KnownErrorInstance<Code extends string = string, Details = unknown> extends Error {
@@ -38,17 +39,18 @@ export interface KnownErrorClass<Code extends string = string, Details = any, In
   readonly tag: string
   readonly code: Code
   readonly status: number
-  readonly detailsSchema: Schema.Schema<Details, any, never>
+  readonly detailsSchema: Schema.Codec<Details, unknown>
   /** Builds the error with the service's message template (for errors the SDK raises itself). */
   readonly make: (details: Details) => Instance
 }
 
 /** Schema for codes without details: decodes anything to `{}`. */
-export const NoDetails: Schema.Schema<{}, unknown, never> = Schema.transform(Schema.Unknown, Schema.Struct({}), {
-  strict: true,
-  decode: () => ({}),
-  encode: (value) => value
-})
+export const NoDetails: Schema.Codec<{}, unknown> = Schema.Unknown.pipe(
+  Schema.decodeTo(
+    Schema.Struct({}),
+    SchemaTransformation.transform({ decode: (): {} => ({}), encode: (value: {}): unknown => value })
+  )
+)
 
 /**
  * Defines the class of one known error.
@@ -67,14 +69,14 @@ export const KnownError = <const Tag extends string, const Code extends string, 
   tag: Tag,
   code: Code,
   status: number,
-  detailsSchema: Schema.Schema<Details, any, never>,
+  detailsSchema: Schema.Codec<Details, unknown>,
   message: (details: Details) => string
 ) => {
   class Base extends Data.TaggedError(tag)<{ readonly message: string; readonly details: Details }> {
     static readonly tag: Tag = tag
     static readonly code: Code = code
     static readonly status: number = status
-    static readonly detailsSchema: Schema.Schema<Details, any, never> = detailsSchema
+    static readonly detailsSchema: Schema.Codec<Details, unknown> = detailsSchema
     /** The wire code. */
     readonly code: Code = code
     /** The HTTP status of this code. */
@@ -96,7 +98,7 @@ export const KnownError = <const Tag extends string, const Code extends string, 
       readonly tag: Tag
       readonly code: Code
       readonly status: number
-      readonly detailsSchema: Schema.Schema<Details, any, never>
+      readonly detailsSchema: Schema.Codec<Details, unknown>
       readonly make: <Self>(this: new(args: KnownErrorArgs<Details>) => Self, details: Details) => Self
     }
 }

@@ -13,7 +13,9 @@
  * @module
  */
 import { NodeInspectSymbol } from "effect/Inspectable"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { KnownError, NoDetails } from "./KnownError.js"
 import type { FamilyGuard, KnownErrorClass } from "./KnownError.js"
 
@@ -36,13 +38,17 @@ const notVerifiedSuffix =
 const RestrictedReason = Schema.Struct({ type: Schema.String })
 
 /** `would_work_if_email_was_verified`: older services omit it, which means `false`. */
-const WouldWorkIfEmailWasVerified = Schema.optionalWith(Schema.Boolean, { default: () => false })
+const WouldWorkIfEmailWasVerified = Schema.Boolean.pipe(Schema.withDecodingDefaultType(Effect.succeed(false)))
 
 /** Free-form details that may be absent: `undefined`/`null` decode to `{}`. */
-const FreeFormDetails = Schema.transform(
-  Schema.UndefinedOr(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
-  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  { strict: true, decode: (details) => details ?? {}, encode: (details) => details }
+const FreeFormDetails = Schema.UndefinedOr(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))).pipe(
+  Schema.decodeTo(
+    Schema.Record(Schema.String, Schema.Unknown),
+    SchemaTransformation.transform<{ readonly [x: string]: unknown }, { readonly [x: string]: unknown } | null | undefined>({
+      decode: (details) => details ?? {},
+      encode: (details) => details
+    })
+  )
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -1386,7 +1392,7 @@ export class EmailCapacityBoostAlreadyActive extends KnownError(
   "EmailCapacityBoostAlreadyActive",
   "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",
   409,
-  Schema.Struct({ expires_at: Schema.Union(Schema.String, Schema.Number) }),
+  Schema.Struct({ expires_at: Schema.Union([Schema.String, Schema.Number]) }),
   (d) => `Email capacity boost is already active until ${d.expires_at}.`
 ) {}
 

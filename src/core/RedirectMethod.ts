@@ -55,7 +55,7 @@ export interface RedirectMethodShape {
 /** Options shared by the method constructors. */
 export interface MethodOptions {
   /** The wait after navigating; default {@link redirectWait}. */
-  readonly wait?: Duration.DurationInput | undefined
+  readonly wait?: Duration.Input | undefined
 }
 
 /** Options of {@link methodFramework} and {@link methodCustom}. */
@@ -137,7 +137,7 @@ export const methodWindow = (options: MethodOptions = {}): RedirectMethodShape =
         catch: (cause) => new RedirectFailed({ message: `window.location refused to navigate to ${url}`, url, cause })
       })
     }),
-  wait: Duration.decode(options.wait ?? redirectWait)
+  wait: Duration.fromInputUnsafe(options.wait ?? redirectWait)
 })
 
 /** A framework router: `router.replace(url)` with `replace: true`, else `router.push(url)`; a returned promise is awaited. */
@@ -145,7 +145,7 @@ export const methodFramework = (router: FrameworkRouter, options: NavigateFuncti
   kind: "framework",
   currentUrl: readCurrent(options.currentUrl ?? browserHref),
   navigate: (url, { replace }) => callNavigate(url, () => (replace ? router.replace(url) : router.push(url))),
-  wait: Duration.decode(options.wait ?? redirectWait)
+  wait: Duration.fromInputUnsafe(options.wait ?? redirectWait)
 })
 
 /** Any navigate function (`(url, { replace }) => …`); a returned promise is awaited. */
@@ -156,13 +156,13 @@ export const methodCustom = (
   kind: "custom",
   currentUrl: readCurrent(options.currentUrl ?? browserHref),
   navigate: (url, navigateOptions) => callNavigate(url, () => navigate(url, navigateOptions)),
-  wait: Duration.decode(options.wait ?? redirectWait)
+  wait: Duration.fromInputUnsafe(options.wait ?? redirectWait)
 })
 
 /** The redirect method; defaults to {@link methodWindow}, so it never appears in requirements. */
-export class RedirectMethod extends Context.Reference<RedirectMethod>()("stack-auth-effect/RedirectMethod", {
+export const RedirectMethod: Context.Reference<RedirectMethodShape> = Context.Reference<RedirectMethodShape>("stack-auth-effect/RedirectMethod", {
   defaultValue: (): RedirectMethodShape => methodWindow()
-}) {}
+})
 
-/** A layer choosing the redirect method. */
-export const layerMethod = (method: RedirectMethodShape): Layer.Layer<RedirectMethod> => Layer.succeed(RedirectMethod, method)
+/** A layer choosing the redirect method (a reference: it adds nothing to a program's requirements). */
+export const layerMethod = (method: RedirectMethodShape): Layer.Layer<never> => Layer.succeed(RedirectMethod, method)

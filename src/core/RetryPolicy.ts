@@ -44,7 +44,7 @@ export interface RetryPolicyShape {
    * network failure: retried when the request may be repeated, else a `ConnectivityError`.
    * Default {@link defaultAttemptTimeout}; `"none"` sets no limit.
    */
-  readonly attemptTimeout?: Duration.DurationInput | "none" | undefined
+  readonly attemptTimeout?: Duration.Input | "none" | undefined
   /**
    * The largest answer body read, in bytes: a larger one (by its `content-length`, or once more
    * bytes arrived) fails with `InvalidResponse` without being read further. Default
@@ -59,7 +59,7 @@ export interface RetryPolicyShape {
    * `"none"` waits for every `Retry-After`, however long (only a caller's own
    * `Effect.timeout` then ends the wait).
    */
-  readonly maxRetryAfter?: Duration.DurationInput | "none" | undefined
+  readonly maxRetryAfter?: Duration.Input | "none" | undefined
 }
 
 /**
@@ -68,7 +68,7 @@ export interface RetryPolicyShape {
  * holding a call (and a request of the app's server) forever. Above it the call fails at once
  * with `RateLimited` carrying the server's value.
  */
-export const defaultMaxRetryAfter: Duration.DurationInput | "none" = Duration.minutes(1)
+export const defaultMaxRetryAfter: Duration.Input | "none" = Duration.minutes(1)
 
 /** The default largest answer body: 8 MiB. */
 export const defaultMaxResponseBytes = 8 * 1024 * 1024
@@ -77,7 +77,7 @@ export const defaultMaxResponseBytes = 8 * 1024 * 1024
 export const defaultAttemptTimeout: Duration.Duration = Duration.seconds(30)
 
 /** The retry policy service. */
-export class RetryPolicy extends Context.Tag("stack-auth-effect/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {}
+export class RetryPolicy extends Context.Service<RetryPolicy, RetryPolicyShape>()("stack-auth-effect/RetryPolicy") {}
 
 /** The default retry schedule (see `Schedules.retry`). */
 export const defaultSchedule: Schedule.Schedule<unknown, RetrySignal> = retry
@@ -107,4 +107,4 @@ export const layerWith = (options: Partial<RetryPolicyShape>): Layer.Layer<Retry
   })
 
 /** A policy that never retries (every retryable failure surfaces at once). */
-export const layerNoRetries: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { schedule: Schedule.stop })
+export const layerNoRetries: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, { schedule: Schedule.recurs(0) })

@@ -23,7 +23,7 @@ export const backoffBase: Duration.Duration = Duration.millis(1000)
 
 /** The backoff before retry number `retryIndex` (0-based): base × 2^index × random(0.5…1.5). */
 export const backoff = (retryIndex: number): Effect.Effect<Duration.Duration> =>
-  Effect.map(Random.nextRange(0.5, 1.5), (factor) => Duration.millis(Math.round(Duration.toMillis(backoffBase) * 2 ** retryIndex * factor)))
+  Effect.map(Random.nextBetween(0.5, 1.5), (factor) => Duration.millis(Math.round(Duration.toMillis(backoffBase) * 2 ** retryIndex * factor)))
 
 /**
  * The delay before the next attempt for a signal (PROTOCOL.md §1.6, as the official client):
@@ -50,19 +50,20 @@ export const delayFor = (signal: RetrySignal, retryIndex: number): Effect.Effect
   }
 }
 
-/** The default retry schedule: up to {@link maxAttempts} attempts, delays by {@link delayFor}. */
-export const retry: Schedule.Schedule<unknown, RetrySignal> = Schedule.identity<RetrySignal>().pipe(
-  Schedule.intersect(Schedule.count),
-  Schedule.whileOutput(([, retryIndex]) => retryIndex < maxAttempts - 1),
-  Schedule.modifyDelayEffect(([signal, retryIndex]) => delayFor(signal, retryIndex)),
-  Schedule.map(([, retryIndex]) => retryIndex)
+/**
+ * The default retry schedule: up to {@link maxAttempts} attempts, delays by {@link delayFor}
+ * (the schedule's `attempt` counts from 1, so retry number `attempt - 1`).
+ */
+export const retry: Schedule.Schedule<number, RetrySignal> = Schedule.recurs(maxAttempts - 1).pipe(
+  Schedule.setInputType<RetrySignal>(),
+  Schedule.modifyDelay(({ attempt, input }) => delayFor(input, attempt - 1))
 )
 
 /** How often the browser cookie store looks for tokens changed by another tab (SPEC.md §9). */
 export const cookiePollInterval: Duration.Duration = Duration.millis(100)
 
 /** The browser cookie store's polling cadence. */
-export const cookiePoll = (interval: Duration.DurationInput = cookiePollInterval): Schedule.Schedule<number> => Schedule.spaced(interval)
+export const cookiePoll = (interval: Duration.Input = cookiePollInterval): Schedule.Schedule<number> => Schedule.spaced(interval)
 
 /** How often the CLI login polls for the browser's confirmation (PROTOCOL.md §5.6). */
 export const cliPollInterval: Duration.Duration = Duration.millis(2000)
@@ -72,10 +73,10 @@ export const cliPollInterval: Duration.Duration = Duration.millis(2000)
  * unless `maxAttempts` (polls in all, the first one included) is given.
  */
 export const cliPoll = (
-  options: { readonly interval?: Duration.DurationInput; readonly maxAttempts?: number } = {}
+  options: { readonly interval?: Duration.Input; readonly maxAttempts?: number } = {}
 ): Schedule.Schedule<unknown> => {
   const spaced = Schedule.spaced(options.interval ?? cliPollInterval)
   return options.maxAttempts === undefined
     ? spaced
-    : spaced.pipe(Schedule.intersect(Schedule.recurs(Math.max(0, options.maxAttempts - 1))))
+    : Schedule.max([spaced, Schedule.recurs(Math.max(0, options.maxAttempts - 1))])
 }

@@ -85,7 +85,7 @@ export interface SessionShape {
 }
 
 /** The session service. */
-export class Session extends Context.Tag("stack-auth-effect/Session")<Session, SessionShape>() {}
+export class Session extends Context.Service<Session, SessionShape>()("stack-auth-effect/Session") {}
 
 /** Minimum remaining validity for reusing an access token (20 s, in milliseconds). */
 export const minimumRemaining = 20_000
@@ -99,7 +99,7 @@ export const defaultRefreshFailureCooldown: Duration.Duration = Duration.seconds
  * Default {@link defaultRefreshFailureCooldown}; override with
  * `Effect.provideService(RefreshFailureCooldown, Duration.seconds(5))` or a layer.
  */
-export class RefreshFailureCooldown extends Context.Reference<RefreshFailureCooldown>()(
+export const RefreshFailureCooldown: Context.Reference<Duration.Duration> = Context.Reference<Duration.Duration>(
   "stack-auth-effect/RefreshFailureCooldown",
   { defaultValue: (): Duration.Duration => defaultRefreshFailureCooldown }
-) {}
+)

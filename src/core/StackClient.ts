@@ -12,18 +12,18 @@
  * - a request that cannot be built (a header value with CR/LF or text above U+00FF) fails at once
  *   with `ConnectivityError`, never retried, nothing sent;
  * - secrets never reach a span, a log or an error: secret headers are added to the redacted names
- *   (`Headers.currentRedactedNames`, the app's own names kept), and secret query values (the OAuth
+ *   (`Headers.CurrentRedactedNames`, the app's own names kept), and secret query values (the OAuth
  *   authorize call's `client_secret` and `token`) are masked in the URL of spans and errors.
  *
  * It knows nothing about endpoints or known errors: `Endpoint.call` decodes what it returns.
  *
  * @module
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as Headers from "@effect/platform/Headers"
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as Headers from "effect/http/Headers"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type { StackClientShape } from "./internal/exchange.js"
 import { makeTransport } from "./internal/transport.js"
@@ -34,7 +34,7 @@ import { StackConfig } from "./StackConfig.js"
 export type { HttpMethod, RequestBody, RequestCredentials, SendError, StackClientShape, StackRequest, StackResponse } from "./internal/exchange.js"
 
 /** The transport service. */
-export class StackClient extends Context.Tag("stack-auth-effect/StackClient")<StackClient, StackClientShape>() {}
+export class StackClient extends Context.Service<StackClient, StackClientShape>()("stack-auth-effect/StackClient") {}
 
 /** Header names whose values are secrets, and query parameters whose values are always masked in recorded URLs. */
 export { secretHeaderNames, secretQueryParamNames } from "./internal/exchange.js"
@@ -71,12 +71,12 @@ export const layer: Layer.Layer<StackClient, never, StackConfig> = layerWithoutD
 )
 
 /**
- * A layer adding header names to the platform's redacted header names
- * (`Headers.currentRedactedNames`) for the runtime it builds, the app's own names kept and none
- * added twice: a server's tracer then records those headers of incoming requests as `<redacted>`.
+ * A layer adding header names to the HTTP redacted header names (`Headers.CurrentRedactedNames`)
+ * of the runtime it builds, the app's own names kept and none added twice: a server's tracer then
+ * records those headers of incoming requests as `<redacted>`.
  */
 export const layerRedactHeaders = (extra: ReadonlyArray<string>): Layer.Layer<never> =>
-  Layer.fiberRefLocallyScopedWith(Headers.currentRedactedNames, (names) => [
-    ...names,
-    ...extra.filter((name) => !names.includes(name))
-  ])
+  Layer.effect(
+    Headers.CurrentRedactedNames,
+    Effect.map(Headers.CurrentRedactedNames, (names) => [...names, ...extra.filter((name) => !names.includes(name))])
+  )

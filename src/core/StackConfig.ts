@@ -6,14 +6,13 @@
  * @module
  */
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import { packageVersion as version } from "./internal/version.js"
 
 /** The settings the transport reads. */
@@ -69,7 +68,7 @@ export class StackConfigError extends Data.TaggedError("StackConfigError")<{
 }> {}
 
 /** The project settings service. */
-export class StackConfig extends Context.Tag("stack-auth-effect/StackConfig")<StackConfig, StackConfigShape>() {}
+export class StackConfig extends Context.Service<StackConfig, StackConfigShape>()("stack-auth-effect/StackConfig") {}
 
 /** The hosted service's API origin. */
 export const defaultBaseUrl = "https://api.stack-auth.com"
@@ -152,13 +151,10 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
 export const layer = (options: StackConfigOptions): Layer.Layer<StackConfig, StackConfigError> => Layer.effect(StackConfig, make(options))
 
 const firstOf = (names: ReadonlyArray<string>): Config.Config<Option.Option<string>> =>
-  names
-    .map((name) => Config.option(Config.string(name)).pipe(Config.map((value) => Option.map(value, (v) => [name, v] as const))))
-    .reduce(
-      (acc, next) => Config.zipWith(acc, next, (a, b) => (Option.isSome(a) ? a : b)),
-      Config.succeed(Option.none<readonly [string, string]>())
-    )
-    .pipe(Config.map(Option.map(([, value]) => value)))
+  Config.map(
+    Config.all(names.map((name) => Config.option(Config.String(name)))),
+    (values: ReadonlyArray<Option.Option<string>>) => values.find(Option.isSome) ?? Option.none()
+  )
 
 /** Environment variables read by {@link layerConfig}, first match wins. */
 export const environmentVariables = {
@@ -198,11 +194,11 @@ const readSetting = <A>(
 ): Effect.Effect<Option.Option<A | string>, StackConfigError> =>
   given === undefined
     ? firstOf(variables).pipe(
-      Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: variables.join(" / "), message: String(error) }))
+      Effect.mapError((error: Config.ConfigError) => new StackConfigError({ setting: variables.join(" / "), message: String(error) }))
     )
     : given.pipe(
-      Effect.map((value) => Option.fromNullable(value)),
-      Effect.mapError((error: ConfigError.ConfigError) => new StackConfigError({ setting: option, message: String(error) }))
+      Effect.map((value) => Option.fromNullishOr(value)),
+      Effect.mapError((error: Config.ConfigError) => new StackConfigError({ setting: option, message: String(error) }))
     )
 
 /**
@@ -232,17 +228,17 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
     } else {
       const extra = yield* readSetting(undefined, "extraHeaders", environmentVariables.extraHeaders)
       if (Option.isSome(extra)) {
-        const parsed = Either.try(() => JSON.parse(extra.value as string) as unknown)
+        const parsed = Result.try(() => JSON.parse(extra.value as string) as unknown)
         if (
-          Either.isLeft(parsed) ||
-          typeof parsed.right !== "object" ||
-          parsed.right === null ||
-          Array.isArray(parsed.right) ||
-          !Object.values(parsed.right).every((v) => typeof v === "string")
+          Result.isFailure(parsed) ||
+          typeof parsed.success !== "object" ||
+          parsed.success === null ||
+          Array.isArray(parsed.success) ||
+          !Object.values(parsed.success).every((v) => typeof v === "string")
         ) {
           return yield* fail("STACK_EXTRA_REQUEST_HEADERS", "STACK_EXTRA_REQUEST_HEADERS must be a JSON object of strings.")
         }
-        extraHeaders = parsed.right as Record<string, string>
+        extraHeaders = parsed.success as Record<string, string>
       }
     }
     return yield* make({

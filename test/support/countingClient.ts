@@ -1,6 +1,7 @@
 /** An `HttpClient` over the in-process emulator that records every request it sends. */
-import { HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { HttpClient } from "effect/http"
+import type { HttpClientRequest } from "effect/http"
 import * as Emulator from "../../src/emulator/index.js"
 
 /**
@@ -12,7 +13,7 @@ export const countingClient = (emulator: Emulator.Emulator) => {
   const layer = Layer.effect(
     HttpClient.HttpClient,
     Effect.map(HttpClient.HttpClient, (client) =>
-      HttpClient.tapRequest(client, (request) =>
+      HttpClient.tapRequest(client, (request: HttpClientRequest.HttpClientRequest) =>
         Effect.sync(() => {
           requests.push(`${request.method} ${new URL(request.url).pathname.replace(/^\/api\/v1/, "")}`)
         })))

@@ -1,4 +1,5 @@
-import { Chunk, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import { UnsecuredJWT } from "jose"
 import { setupServer } from "msw/node"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
@@ -48,7 +49,8 @@ export const transportLayer = (retryPolicy: Layer.Layer<RetryPolicy.RetryPolicy>
   StackClient.layerWithoutDependencies.pipe(
     Layer.provide(StackClient.layerFetch),
     Layer.provide(retryPolicy),
-    Layer.provideMerge(StackConfig.layer({ projectId, baseUrl, publishableClientKey }))
+    Layer.provideMerge(StackConfig.layer({ projectId, baseUrl, publishableClientKey })),
+    Layer.provideMerge(recordSleeps)
   )
 
 /** Transport + session over a memory store seeded with `initial`. */
@@ -58,34 +60,68 @@ export const sessionLayer = (initial: StoredTokens = TokenStore.empty, retryPoli
 /** Lets real I/O (fetch through msw) progress while the test clock stands still. */
 export const realPause = (millis = 2) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
 
+/** The pending sleeps (wake-up times, epoch millis) of each clock {@link recordSleepsOf} watches. */
+const pendingByClock = new WeakMap<Clock.Clock, Set<{ readonly at: number }>>()
+
+/**
+ * Watches the sleeps taken on `clock` (the test's `TestClock`, which keeps its pending sleeps to
+ * itself): every `sleep` is noted with its wake-up time until it ends or is interrupted. Idempotent.
+ */
+export const recordSleepsOf = (clock: Clock.Clock): Set<{ readonly at: number }> => {
+  const known = pendingByClock.get(clock)
+  if (known !== undefined) return known
+  const pending = new Set<{ readonly at: number }>()
+  pendingByClock.set(clock, pending)
+  const sleep = clock.sleep.bind(clock)
+  Object.assign(clock, {
+    sleep: (duration: Duration.Duration) =>
+      Effect.suspend(() => {
+        const entry = { at: clock.currentTimeMillisUnsafe() + Duration.toMillis(duration) }
+        pending.add(entry)
+        return Effect.ensuring(sleep(duration), Effect.sync(() => void pending.delete(entry)))
+      })
+  })
+  return pending
+}
+
+/** A layer that starts watching the current clock's sleeps (part of the test layers, so sleeps are seen from the start). */
+export const recordSleeps: Layer.Layer<never> = Layer.effectDiscard(Effect.map(Clock.clockWith(Effect.succeed), recordSleepsOf))
+
+/** The pending wake-up times of the current clock, epoch millis (the sleeps not yet woken). */
+export const sleeps: Effect.Effect<ReadonlyArray<number>> = Clock.clockWith((clock) =>
+  Effect.sync(() => {
+    const now = clock.currentTimeMillisUnsafe()
+    return [...recordSleepsOf(clock)].map((entry) => entry.at).filter((at) => at > now)
+  })
+)
+
 /**
  * Waits (in real time, at most 30 s: generous for a loaded machine, whose real I/O is slow) until
  * the fiber is sleeping on the test clock or done; returns the pending wake-up times relative to now.
  */
-export const pendingSleeps = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+export const pendingSleeps = <A, E>(fiber: Fiber.Fiber<A, E>) =>
   Effect.gen(function* () {
     const deadline = Date.now() + 30_000
     while (Date.now() < deadline) {
-      const sleeps = yield* TestClock.sleeps()
-      if (Chunk.size(sleeps) > 0) {
-        const now = yield* TestClock.currentTimeMillis
-        return Chunk.toReadonlyArray(sleeps).map((at) => at - now)
+      const pending = yield* sleeps
+      if (pending.length > 0) {
+        const now = yield* Clock.currentTimeMillis
+        return pending.map((at) => at - now)
       }
-      const done = yield* Fiber.poll(fiber)
-      if (Option.isSome(done)) return []
+      if (fiber.pollUnsafe() !== undefined) return []
       yield* realPause()
     }
     return []
   })
 
 /** Runs a fiber to completion, advancing the test clock to each pending sleep; returns the delays slept. */
-export const runAdvancingClock = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+export const runAdvancingClock = <A, E>(fiber: Fiber.Fiber<A, E>) =>
   Effect.gen(function* () {
     const delays: Array<number> = []
     for (;;) {
-      const sleeps = yield* pendingSleeps(fiber)
-      if (sleeps.length === 0) break
-      const next = Math.min(...sleeps)
+      const pending = yield* pendingSleeps(fiber)
+      if (pending.length === 0) break
+      const next = Math.min(...pending)
       delays.push(next)
       yield* TestClock.adjust(next)
     }

@@ -14,7 +14,7 @@ export interface RecordedSpan {
 /** A tracer that appends every span it starts to `spans`. */
 export const recordingTracer = (spans: Array<RecordedSpan>): Tracer.Tracer =>
   Tracer.make({
-    span: (name, parent, context, links, startTime, kind) => {
+    span: ({ annotations, kind, links, name, parent, sampled, startTime }) => {
       const attributes = new Map<string, unknown>()
       const events: Array<string> = []
       spans.push({ name, attributes, events })
@@ -24,11 +24,11 @@ export const recordingTracer = (spans: Array<RecordedSpan>): Tracer.Tracer =>
         spanId: `span-${spans.length}`,
         traceId: "trace",
         parent,
-        context,
+        annotations,
         status: { _tag: "Started", startTime },
         attributes,
         links,
-        sampled: true,
+        sampled,
         kind,
         end: (_endTime, exit) => {
           if (Exit.isFailure(exit)) events.push(Cause.pretty(exit.cause))
@@ -38,6 +38,5 @@ export const recordingTracer = (spans: Array<RecordedSpan>): Tracer.Tracer =>
         addLinks: () => {}
       }
       return span
-    },
-    context: (f) => f()
+    }
   })

@@ -1,12 +1,12 @@
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaParser from "effect/SchemaParser"
 import { AdminAccess, ServerAccess } from "../Access.js"
 import type { Any, DecodedErrorOf, Endpoint, EndpointAccess, ErrorOf, InputOf, RequirementsOf, SuccessOf } from "./definition.js"
-import { compile, miss } from "./fastDecode.js"
 import { fillPathChecked } from "./path.js"
 import {
   ConfigurationError,
@@ -78,15 +78,14 @@ export const groupError = (error: unknown): unknown => {
 const maxIssuePaths = 20
 
 /**
- * Paths of the issues of a parse error, never the values (they may be tokens). Walks the issue
- * tree without formatting anything: Effect's formatters print the actual value, which for a
- * hostile answer (`[[[…]]]` 3000 levels deep) overflows the stack — a defect no `catchAll` sees.
+ * Paths of the issues of a schema failure, never the values (they may be tokens): `a.b, c` for
+ * the failing properties, `(root)` for the value itself. Walks `SchemaIssue`'s tree without
+ * formatting anything: Effect's formatters print the actual value, which for a hostile answer
+ * (`[[[…]]]` 3000 levels deep) could be huge and holds whatever secret the value carried.
  */
-export const issuePaths = (error: ParseResult.ParseError): string => {
+export const issuePaths = (issue: SchemaIssue.Issue): string => {
   const paths = new Set<string>()
-  const stack: Array<{ readonly issue: ParseResult.ParseIssue; readonly path: ReadonlyArray<PropertyKey> }> = [
-    { issue: error.issue, path: [] }
-  ]
+  const stack: Array<{ readonly issue: SchemaIssue.Issue; readonly path: ReadonlyArray<PropertyKey> }> = [{ issue, path: [] }]
   while (stack.length > 0 && paths.size < maxIssuePaths) {
     const { issue, path } = stack.pop()!
     switch (issue._tag) {
@@ -94,22 +93,22 @@ export const issuePaths = (error: ParseResult.ParseError): string => {
         stack.push({ issue: issue.issue, path: path.concat(issue.path) })
         break
       case "Composite":
-        if (Array.isArray(issue.issues)) {
-          for (let i = issue.issues.length - 1; i >= 0; i--) stack.push({ issue: issue.issues[i]!, path })
-        } else {
-          stack.push({ issue: issue.issues as ParseResult.ParseIssue, path })
-        }
+      case "AnyOf":
+        if (issue.issues.length === 0) paths.add(pathText(path))
+        for (let i = issue.issues.length - 1; i >= 0; i--) stack.push({ issue: issue.issues[i]!, path })
         break
-      case "Refinement":
-      case "Transformation":
+      case "Filter":
+      case "Encoding":
         stack.push({ issue: issue.issue, path })
         break
       default:
-        paths.add(path.length === 0 ? "(root)" : path.map(String).join("."))
+        paths.add(pathText(path))
     }
   }
   return [...paths].join(", ")
 }
+
+const pathText = (path: ReadonlyArray<PropertyKey>): string => (path.length === 0 ? "(root)" : path.map(String).join("."))
 
 /**
  * How deeply an answer may nest arrays and objects. The service's answers nest a few levels
@@ -151,14 +150,14 @@ export const jsonNestsDeeperThan = (text: string, max: number): boolean => {
 type JsonProblem = "not valid JSON" | "nested too deeply"
 
 /** Parses JSON text of an untrusted source, refusing documents nested deeper than {@link maxJsonDepth}. */
-export const parseJsonBounded = (text: string): Either.Either<unknown, JsonProblem> => {
+export const parseJsonBounded = (text: string): Result.Result<unknown, JsonProblem> => {
   let value: unknown
   try {
     value = JSON.parse(text) as unknown
   } catch {
-    return Either.left("not valid JSON")
+    return Result.fail("not valid JSON")
   }
-  return jsonNestsDeeperThan(text, maxJsonDepth) ? Either.left("nested too deeply") : Either.right(value)
+  return jsonNestsDeeperThan(text, maxJsonDepth) ? Result.fail("nested too deeply") : Result.succeed(value)
 }
 
 const problemText = (problem: JsonProblem): string =>
@@ -176,19 +175,19 @@ const invalid = (response: StackResponse, message: string) =>
 export const decodeResponse = <A>(
   name: string,
   response: StackResponse,
-  success: Schema.Schema<A, any>,
+  success: Schema.Codec<A, unknown>,
   declared: ReadonlyArray<KnownErrorClass>
 ): Effect.Effect<A, unknown> => {
   const headerCode = response.headers["x-stack-known-error"] ?? response.headers["x-hexclave-known-error"]
   if (headerCode !== undefined) {
     const body = parseJsonBounded(response.text)
-    if (Either.isLeft(body) && body.left === "nested too deeply") {
-      return Effect.fail(invalid(response, `${name}: the known-error body ${problemText(body.left)}`))
+    if (Result.isFailure(body) && body.failure === "nested too deeply") {
+      return Effect.fail(invalid(response, `${name}: the known-error body ${problemText(body.failure)}`))
     }
-    if (Either.isLeft(body) || typeof body.right !== "object" || body.right === null || !("code" in body.right)) {
+    if (Result.isFailure(body) || typeof body.success !== "object" || body.success === null || !("code" in body.success)) {
       return Effect.fail(invalid(response, `${name}: known-error header ${headerCode} without a known-error body`))
     }
-    const value = body.right as { code: unknown; error?: unknown; details?: unknown }
+    const value = body.success as { code: unknown; error?: unknown; details?: unknown }
     if (value.code !== headerCode) {
       return Effect.fail(
         invalid(response, `${name}: known-error header ${headerCode} does not match the body's code ${String(value.code)}`)
@@ -209,13 +208,14 @@ export const decodeResponse = <A>(
     )
   }
   if (response.status >= 200 && response.status < 300) {
-    const body = response.text.length === 0 ? Either.right<unknown>({}) : parseJsonBounded(response.text)
-    if (Either.isLeft(body)) {
-      return Effect.fail(invalid(response, `${name}: the response body ${problemText(body.left)}`))
+    const body = response.text.length === 0 ? Result.succeed<unknown>({}) : parseJsonBounded(response.text)
+    if (Result.isFailure(body)) {
+      return Effect.fail(invalid(response, `${name}: the response body ${problemText(body.failure)}`))
     }
-    return decoderOf(success)(body.right).pipe(
-      Effect.mapError((error) => invalid(response, `${name}: the response did not match its schema at ${issuePaths(error)}`))
-    )
+    const decoded = decoderOf(success)(body.success)
+    return Result.isSuccess(decoded)
+      ? Effect.succeed(decoded.success)
+      : Effect.fail(invalid(response, `${name}: the response did not match its schema at ${issuePaths(decoded.failure)}`))
   }
   return Effect.fail(
     new HttpError({
@@ -235,55 +235,47 @@ const knownErrorOf = <Instance>(
   cls: KnownErrorClass<string, any, Instance>,
   message: string,
   details: unknown
-): Effect.Effect<Instance, InvalidResponse> =>
-  decoderOf(cls.detailsSchema)(details).pipe(
-    Effect.mapError((error) => invalid(response, `${name}: details of ${cls.code} did not match at ${issuePaths(error)}`)),
-    Effect.map((decoded) => new cls({ message, details: decoded }))
-  )
+): Effect.Effect<Instance, InvalidResponse> => {
+  const decoded = decoderOf(cls.detailsSchema)(details)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(new cls({ message, details: decoded.success }))
+    : Effect.fail(invalid(response, `${name}: details of ${cls.code} did not match at ${issuePaths(decoded.failure)}`))
+}
 
-// Parsers built once per schema (not per call): the compiled fast path (`fastDecode.ts`) first,
-// `effect/Schema` for whatever it does not accept (the same value, or the typed error).
-const decoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
-const encoders = new WeakMap<Schema.Schema<any, any>, (u: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+// Effect's compiled parsers, made once per schema (not per call). Decoding is synchronous (the
+// SDK's schemas need no services), so an answer is decoded without an effect per call.
+const decoders = new WeakMap<Schema.Top, (u: unknown) => Result.Result<unknown, SchemaIssue.Issue>>()
+const encoders = new WeakMap<Schema.Top, (u: unknown) => Result.Result<unknown, SchemaIssue.Issue>>()
 
-const decoderOf = <A>(schema: Schema.Schema<A, any>): (u: unknown) => Effect.Effect<A, ParseResult.ParseError> => {
+const decoderOf = <A>(schema: Schema.Codec<A, unknown>): (u: unknown) => Result.Result<A, SchemaIssue.Issue> => {
   let decode = decoders.get(schema)
   if (decode === undefined) {
-    const full = Schema.decodeUnknown(schema)
-    const fast = compile(schema.ast)
-    decode = fast === undefined
-      ? full
-      : (u: unknown) => {
-        let value: unknown
-        try {
-          value = fast(u)
-        } catch {
-          value = miss
-        }
-        return value === miss ? full(u) : Effect.succeed(value)
-      }
+    decode = SchemaParser.decodeUnknownResult(schema)
     decoders.set(schema, decode)
   }
-  return decode
+  return decode as (u: unknown) => Result.Result<A, SchemaIssue.Issue>
 }
 
-const encoderOf = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Effect.Effect<I, ParseResult.ParseError> => {
+const encoderOf = <A, I>(schema: Schema.Codec<A, I>): (u: unknown) => Result.Result<I, SchemaIssue.Issue> => {
   let encode = encoders.get(schema)
   if (encode === undefined) {
-    encode = Schema.encodeUnknown(schema)
+    encode = SchemaParser.encodeUnknownResult(schema)
     encoders.set(schema, encode)
   }
-  return encode
+  return encode as (u: unknown) => Result.Result<I, SchemaIssue.Issue>
 }
 
-const encodeInput = <A, I>(schema: Schema.Schema<A, I> | undefined, value: unknown, argument: string) =>
-  schema === undefined
-    ? Effect.succeed(undefined)
-    : encoderOf(schema)(value).pipe(
-      Effect.mapError(
-        (error) => new InvalidArgument({ message: `Invalid ${argument}: ${issuePaths(error)}`, argument })
-      )
-    )
+const encodeInput = <A, I>(
+  schema: Schema.Codec<A, I> | undefined,
+  value: unknown,
+  argument: string
+): Effect.Effect<I | undefined, InvalidArgument> => {
+  if (schema === undefined) return Effect.succeed(undefined)
+  const encoded = encoderOf(schema)(value)
+  return Result.isSuccess(encoded)
+    ? Effect.succeed(encoded.success)
+    : Effect.fail(new InvalidArgument({ message: `Invalid ${argument}: ${issuePaths(encoded.failure)}`, argument }))
+}
 
 const queryString = (query: Readonly<Record<string, string | undefined>> | undefined): string => {
   if (query === undefined) return ""
@@ -341,10 +333,10 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
   return Effect.gen(function* () {
     const params = yield* encodeInput(endpoint.params, raw.params, "path parameters")
     const filled = fillPathChecked(endpoint.path, params ?? {})
-    if (Either.isLeft(filled)) {
+    if (Result.isFailure(filled)) {
       return yield* Effect.fail(
         new InvalidArgument({
-          message: `Invalid path parameters: ${filled.left.name} ${filled.left.reason}; nothing was sent`,
+          message: `Invalid path parameters: ${filled.failure.name} ${filled.failure.reason}; nothing was sent`,
           argument: "path parameters"
         })
       )
@@ -357,7 +349,7 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
       : endpoint.payloadEncoding === "form"
       ? { _tag: "Form" as const, value: payload as Record<string, string> }
       : { _tag: "Json" as const, value: payload }
-    return { path: filled.right + queryString(query), body, secretQueryParams: secretQueryNames(raw.query, query) }
+    return { path: filled.success + queryString(query), body, secretQueryParams: secretQueryNames(raw.query, query) }
   })
 }
 
@@ -421,7 +413,7 @@ const attempt = (
           if (retried || Option.isNone(sent)) return decoded
           // INVALID_ACCESS_TOKEN: mark the token expired, refresh and retry once.
           return Effect.catchIf(decoded, KnownErrors.isInvalidAccessToken, () =>
-            Effect.zipRight(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true, session)))
+            Effect.andThen(session.markAccessTokenExpired(sent.value), attempt(client, endpoint, parts, keys, declared, true, session)))
         }
       )
     })

@@ -57,11 +57,11 @@ export interface Endpoint<
   readonly path: string
   readonly access: Access
   readonly session: Use
-  readonly params: Schema.Schema<Params, any> | undefined
-  readonly query: Schema.Schema<Query, any> | undefined
-  readonly payload: Schema.Schema<Payload, any> | undefined
+  readonly params: Schema.Codec<Params, any> | undefined
+  readonly query: Schema.Codec<Query, any> | undefined
+  readonly payload: Schema.Codec<Payload, any> | undefined
   readonly payloadEncoding: PayloadEncoding
-  readonly success: Schema.Schema<Success, any>
+  readonly success: Schema.Codec<Success, any>
   /** Status the service answers with on success (the emulator uses it; the SDK accepts any 2xx). */
   readonly successStatus: number
   readonly errors: ReadonlyArray<Errors>

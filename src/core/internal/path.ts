@@ -1,4 +1,4 @@
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 
 const parameterPattern = /:([A-Za-z_][A-Za-z0-9_]*)/g
 
@@ -34,13 +34,13 @@ export const unsafeSegmentReason = (value: string): string | undefined => {
 
 /**
  * Fills a path pattern, refusing values that would not address exactly one segment (see
- * {@link unsafeSegmentReason}): the caller turns a `Left` into `InvalidArgument` before anything
+ * {@link unsafeSegmentReason}): the caller turns a failure into `InvalidArgument` before anything
  * is sent.
  */
 export const fillPathChecked = (
   pattern: string,
   params: Readonly<Record<string, string>>
-): Either.Either<string, UnsafePathParameter> => {
+): Result.Result<string, UnsafePathParameter> => {
   let unsafe: UnsafePathParameter | undefined
   const path = pattern.replace(parameterPattern, (_, name: string) => {
     const raw: unknown = params[name]
@@ -49,7 +49,7 @@ export const fillPathChecked = (
     if (reason !== undefined && unsafe === undefined) unsafe = { name, reason }
     return encodeSegment(value)
   })
-  return unsafe === undefined ? Either.right(path) : Either.left(unsafe)
+  return unsafe === undefined ? Result.succeed(path) : Result.fail(unsafe)
 }
 
 /** Matches a concrete path against a pattern, returning the decoded parameters. */
