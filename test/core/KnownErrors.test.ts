@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { UnexpectedKnownError, UnsupportedKnownError } from "../../src/core/Errors.js"
 import { tagOfCode } from "../../src/core/KnownError.js"
@@ -218,7 +218,7 @@ describe("recorded responses (wire-samples/) decode with the catalogue", () => {
   it.each(knownErrorSamples)("$file: $header decodes, with its status", ({ header, status, body }) => {
     expect(body.code).toBe(header)
     const cls = classOf(body.code)
-    expect(Either.isRight(Schema.decodeUnknownEither(cls.detailsSchema)(body.details ?? {}))).toBe(true)
+    expect(Result.isSuccess(Schema.decodeUnknownResult(cls.detailsSchema)(body.details ?? {}))).toBe(true)
     expect(status).toBe(cls.status)
   })
 
@@ -257,10 +257,10 @@ describe("details schemas accept what a real server may send", () => {
   })
 
   it("nullable keys decode null", () => {
-    expect(Either.isRight(Schema.decodeUnknownEither(KnownErrors.AdminAccessTokenExpired.detailsSchema)({ expired_at_millis: null }))).toBe(true)
+    expect(Result.isSuccess(Schema.decodeUnknownResult(KnownErrors.AdminAccessTokenExpired.detailsSchema)({ expired_at_millis: null }))).toBe(true)
     expect(
-      Either.isRight(
-        Schema.decodeUnknownEither(KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse.detailsSchema)({
+      Result.isSuccess(
+        Schema.decodeUnknownResult(KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse.detailsSchema)({
           type: "email",
           contact_channel_value: null,
           would_work_if_email_was_verified: false
@@ -268,22 +268,22 @@ describe("details schemas accept what a real server may send", () => {
       )
     ).toBe(true)
     expect(
-      Either.isRight(
-        Schema.decodeUnknownEither(KnownErrors.WrongPermissionScope.detailsSchema)({
+      Result.isSuccess(
+        Schema.decodeUnknownResult(KnownErrors.WrongPermissionScope.detailsSchema)({
           permission_id: "p",
           expected_scope: "team",
           actual_scope: null
         })
       )
     ).toBe(true)
-    expect(Either.isRight(Schema.decodeUnknownEither(KnownErrors.PublishableClientKeyRequiredForProject.detailsSchema)({ project_id: null }))).toBe(
+    expect(Result.isSuccess(Schema.decodeUnknownResult(KnownErrors.PublishableClientKeyRequiredForProject.detailsSchema)({ project_id: null }))).toBe(
       true
     )
   })
 
   it("a required key that is missing is refused", () => {
-    expect(Either.isLeft(Schema.decodeUnknownEither(KnownErrors.PasswordTooShort.detailsSchema)({}))).toBe(true)
-    expect(Either.isLeft(Schema.decodeUnknownEither(KnownErrors.TeamMembershipNotFound.detailsSchema)({ team_id: "t" }))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(KnownErrors.PasswordTooShort.detailsSchema)({}))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(KnownErrors.TeamMembershipNotFound.detailsSchema)({ team_id: "t" }))).toBe(true)
   })
 })
 

@@ -33,7 +33,7 @@ import {
 } from "../support/fixtures.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
@@ -92,8 +92,8 @@ describe("no secret text leaks", () => {
       const failures: Array<unknown> = []
       const record = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
-          Effect.tapErrorCause((cause) => Effect.logError("call failed", cause)),
-          Effect.catchAllCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
+          Effect.tapCause((cause) => Effect.logError("call failed", cause)),
+          Effect.catchCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
         )
       const program = Effect.gen(function* () {
         yield* record(Password.signInWithPassword({ email: "ada@example.com", password: "hunter2-password" }))
@@ -172,9 +172,9 @@ describe("no secret text leaks", () => {
       const logger = Logger.make((options) => void lines.push(Logger.logfmtLogger.log(options)))
       const record = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
-          Effect.tapErrorCause((cause) => Effect.logError("call failed", cause)),
+          Effect.tapCause((cause) => Effect.logError("call failed", cause)),
           Effect.tap((value) => Effect.log("done", value)),
-          Effect.catchAllCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
+          Effect.catchCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
         )
       const program = Effect.gen(function* () {
         yield* record(OAuth.signInWithOAuth({ provider: "github" }))

@@ -24,7 +24,7 @@ import {
 } from "../support/fixtures.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
@@ -220,7 +220,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
             ? new HttpResponse("Too many requests", { status: 200, headers: { "x-stack-actual-status": "429", "retry-after": "3" } })
             : ok(userBody))
       )
-      const fiber = yield* Effect.fork(Users.getCurrent())
+      const fiber = yield* Effect.forkChild(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(delays).toHaveLength(1)
@@ -233,7 +233,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? new HttpResponse("slow down", { status: 429 }) : ok(userBody))))
-      const fiber = yield* Effect.fork(Users.getCurrent())
+      const fiber = yield* Effect.forkChild(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(delays).toHaveLength(1)
@@ -246,7 +246,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, new HttpResponse("slow down", { status: 429, headers: { "retry-after": "1" } }))))
-      const fiber = yield* Effect.fork(Effect.flip(Users.getCurrent()))
+      const fiber = yield* Effect.forkChild(Effect.flip(Users.getCurrent()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
       expect(calls).toBe(5)
@@ -262,7 +262,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }))))
-      const fiber = yield* Effect.fork(Effect.flip(Users.getCurrent()))
+      const fiber = yield* Effect.forkChild(Effect.flip(Users.getCurrent()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
       expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(3600)
@@ -276,7 +276,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
       server.use(
         http.get(`${apiUrl}/users/me`, () => ++calls === 1 ? new HttpResponse("slow down", { status: 429, headers: { "retry-after": "3600" } }) : ok(userBody))
       )
-      const fiber = yield* Effect.fork(Users.getCurrent())
+      const fiber = yield* Effect.forkChild(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
@@ -291,7 +291,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
       server.use(
         http.get(`${apiUrl}/users/me`, () => ++calls === 1 ? new HttpResponse("INFINITE_LOOP_DETECTED", { status: 508 }) : ok(userBody))
       )
-      const fiber = yield* Effect.fork(Users.getCurrent())
+      const fiber = yield* Effect.forkChild(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
@@ -313,7 +313,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls <= 2 ? HttpResponse.error() : ok(userBody))))
-      const fiber = yield* Effect.fork(Users.getCurrent())
+      const fiber = yield* Effect.forkChild(Users.getCurrent())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(3)
@@ -328,7 +328,7 @@ describe("retry policy (SPEC.md §8, PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, HttpResponse.error())))
-      const fiber = yield* Effect.fork(Effect.flip(Users.getCurrent()))
+      const fiber = yield* Effect.forkChild(Effect.flip(Users.getCurrent()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("ConnectivityError")
       expect(calls).toBe(5)

@@ -11,7 +11,7 @@ import * as Users from "../../src/users/Users.js"
 import { countingFetch, startServer } from "../e2e/support.js"
 
 const uuid = "6a1d4a4f-6a51-4a8e-8a8d-0b3c1d2e3f40"
-const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+const withEnv = (env: Record<string, string>) => Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
 
 describe("StackConfig from options", () => {
   it.effect("accepts 'internal' or a uuid, strips the base URL's trailing slash, wraps the key in Redacted", () =>
@@ -168,8 +168,8 @@ describe("StackConfig from Config values (issue 13 item 8)", () => {
   it.effect("layerConfig reads the settings from the Config values it is given, the rest from the default variables", () =>
     Effect.gen(function* () {
       const layer = StackConfig.layerConfig({
-        projectId: Config.string("AUTH_PROJECT"),
-        publishableClientKey: Config.redacted("AUTH_CLIENT_KEY"),
+        projectId: Config.String("AUTH_PROJECT"),
+        publishableClientKey: Config.Redacted("AUTH_CLIENT_KEY"),
         extraHeaders: Config.succeed({ "x-trace": "2" }),
         clientVersion: Config.succeed("js my-app@1.0.0")
       })
@@ -205,11 +205,11 @@ describe("StackConfig from Config values (issue 13 item 8)", () => {
 
   it.effect("a given Config that is missing or malformed fails naming the option", () =>
     Effect.gen(function* () {
-      const missing = yield* Effect.flip(StackConfig.fromConfig({ projectId: Config.string("AUTH_PROJECT") }).pipe(withEnv({ STACK_PROJECT_ID: uuid })))
+      const missing = yield* Effect.flip(StackConfig.fromConfig({ projectId: Config.String("AUTH_PROJECT") }).pipe(withEnv({ STACK_PROJECT_ID: uuid })))
       expect(missing.setting).toBe("projectId")
       expect(missing.message).toContain("AUTH_PROJECT")
       const badUrl = yield* Effect.flip(
-        StackConfig.fromConfig({ baseUrl: Config.string("AUTH_URL") }).pipe(withEnv({ STACK_PROJECT_ID: uuid, AUTH_URL: "ftp://x" }))
+        StackConfig.fromConfig({ baseUrl: Config.String("AUTH_URL") }).pipe(withEnv({ STACK_PROJECT_ID: uuid, AUTH_URL: "ftp://x" }))
       )
       expect(badUrl.setting).toBe("baseUrl")
       const badId = yield* Effect.flip(StackConfig.fromConfig({ projectId: Config.succeed("nope") }).pipe(withEnv({})))

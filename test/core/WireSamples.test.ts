@@ -4,7 +4,7 @@
  * matching the pattern), a 2xx body decodes with the endpoint's success schema, and a known error
  * decodes into one of the classes the endpoint declares or the common ones.
  */
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Option, Result, Schema } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -156,19 +156,19 @@ describe("the SDK decodes the recorded answers of the real service", () => {
         KnownErrors.InvalidProjectForAccessToken
       ]
       const result = await Effect.runPromise(
-        Effect.either(
+        Effect.result(
           decodeResponse(endpoint.name, { status, headers, text, method: sample.request.method, url: sample.request.path }, endpoint.success, declared)
         )
       )
       if (status >= 200 && status < 300) {
-        expect(Either.isRight(result), JSON.stringify(Either.isLeft(result) ? result.left : null)).toBe(true)
+        expect(Result.isSuccess(result), JSON.stringify(Result.isFailure(result) ? result.failure : null)).toBe(true)
       } else if (headers["x-stack-known-error"] !== undefined) {
-        expect(Either.isLeft(result)).toBe(true)
-        const error = Either.isLeft(result) ? (result.left as { _tag: string; code?: string }) : undefined
+        expect(Result.isFailure(result)).toBe(true)
+        const error = Result.isFailure(result) ? (result.failure as { _tag: string; code?: string }) : undefined
         expect(error?.code).toBe(headers["x-stack-known-error"])
         expect(error?._tag).not.toBe("UnsupportedKnownError")
       } else {
-        expect(Either.isLeft(result) && (result.left as { _tag: string })._tag).toBe("HttpError")
+        expect(Result.isFailure(result) && (result.failure as { _tag: string })._tag).toBe("HttpError")
       }
     })
   }

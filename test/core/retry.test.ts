@@ -16,7 +16,7 @@ import { apiUrl, makeMswServer, runAdvancingClock, transportLayer } from "../sup
 import { runAllAdvancingClock } from "./retrySupport.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
@@ -50,7 +50,7 @@ const alwaysTooMany = (retryAfter: string) =>
   Effect.gen(function* () {
     let calls = 0
     server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany(retryAfter))))
-    const { exit, delays } = yield* runAdvancingClock(yield* Effect.fork(Effect.flip(read())))
+    const { exit, delays } = yield* runAdvancingClock(yield* Effect.forkChild(Effect.flip(read())))
     return { error: Exit.isSuccess(exit) ? exit.value : undefined, calls, delays }
   })
 
@@ -68,7 +68,7 @@ describe("429 backoff (PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany())))
-      const fiber = yield* Effect.fork(Effect.flip(read()))
+      const fiber = yield* Effect.forkChild(Effect.flip(read()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
       expect(calls).toBe(5)
@@ -81,7 +81,7 @@ describe("429 backoff (PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany("3"))))
-      const fiber = yield* Effect.fork(Effect.flip(read()))
+      const fiber = yield* Effect.forkChild(Effect.flip(read()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(3)
       expect(calls).toBe(5)
@@ -93,7 +93,7 @@ describe("429 backoff (PROTOCOL.md §1.6)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls <= 2 ? tooMany(calls === 1 ? "1" : undefined) : HttpResponse.json({ ok: true }))))
-      const fiber = yield* Effect.fork(read())
+      const fiber = yield* Effect.forkChild(read())
       const { exit } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value.status).toBe(200)
       expect(calls).toBe(3)
@@ -130,7 +130,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
       expect(refused.calls).toBe(1)
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany("60") : HttpResponse.json({}))))
-      const waited = yield* runAdvancingClock(yield* Effect.fork(read()))
+      const waited = yield* runAdvancingClock(yield* Effect.forkChild(read()))
       expect(Exit.isSuccess(waited.exit)).toBe(true)
       expect(calls).toBe(2)
       expectWithin(waited.delays, 60_000)
@@ -140,7 +140,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany("86400") : HttpResponse.json({}))))
-      const fiber = yield* Effect.fork(read())
+      const fiber = yield* Effect.forkChild(read())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
@@ -151,7 +151,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany("61"))))
-      const fiber = yield* Effect.fork(Effect.flip(read()))
+      const fiber = yield* Effect.forkChild(Effect.flip(read()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag === "RateLimited" && exit.value.retryAfterSeconds).toBe(61)
       expect(Exit.isSuccess(exit) && exit.value.message).toContain("maxRetryAfter")
@@ -163,7 +163,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany("60") : HttpResponse.json({}))))
-      const fiber = yield* Effect.fork(read())
+      const fiber = yield* Effect.forkChild(read())
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
@@ -174,7 +174,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls, tooMany("10"))))
-      const fiber = yield* Effect.fork(Effect.flip(read()))
+      const fiber = yield* Effect.forkChild(Effect.flip(read()))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
       expect(calls).toBe(1)
@@ -185,7 +185,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
     Effect.gen(function* () {
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany() : HttpResponse.json({}))))
-      const fiber = yield* Effect.fork(read())
+      const fiber = yield* Effect.forkChild(read())
       const { exit } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
@@ -201,7 +201,7 @@ describe("Retry-After as an HTTP-date (RFC 9110 §10.2.3), counted from Effect's
       const date = yield* inSeconds(3)
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany(date) : HttpResponse.json({}))))
-      const { exit, delays } = yield* runAdvancingClock(yield* Effect.fork(read()))
+      const { exit, delays } = yield* runAdvancingClock(yield* Effect.forkChild(read()))
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
       expect(delays).toHaveLength(1)
@@ -216,7 +216,7 @@ describe("Retry-After as an HTTP-date (RFC 9110 §10.2.3), counted from Effect's
       yield* TestClock.setTime(Date.UTC(2026, 10, 28, 12, 0, 0))
       let calls = 0
       server.use(http.get(`${apiUrl}/users/me`, () => (++calls === 1 ? tooMany("Sun, 06 Nov 1994 08:49:37 GMT") : HttpResponse.json({}))))
-      const { exit, delays } = yield* runAdvancingClock(yield* Effect.fork(read()))
+      const { exit, delays } = yield* runAdvancingClock(yield* Effect.forkChild(read()))
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(calls).toBe(2)
       expectWithin(delays, 0)

@@ -4,7 +4,7 @@
  * about half with `Retry-After: 1`, as a development instance of the service answers bursts).
  * The SDK uses `fetch` and the default retry decisions; its sleeps run on the TestClock.
  */
-import { HttpClient } from "@effect/platform"
+import { HttpClient } from "effect/http"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
@@ -12,7 +12,7 @@ import * as RetryPolicy from "../../src/core/RetryPolicy.js"
 import * as StackClient from "../../src/core/StackClient.js"
 import * as StackConfig from "../../src/core/StackConfig.js"
 import type { RunningServer } from "../../src/emulator/server.js"
-import { runAdvancingClock } from "../support/fixtures.js"
+import { recordSleeps, runAdvancingClock } from "../support/fixtures.js"
 import { startServer } from "../e2e/support.js"
 import { runAllAdvancingClock } from "./retrySupport.js"
 
@@ -46,6 +46,7 @@ const layerFor = (started: Started) => {
       ))
   ).pipe(Layer.provide(StackClient.layerFetch))
   const layer = StackClient.layerWithoutDependencies.pipe(
+    Layer.provideMerge(recordSleeps),
     Layer.provide(http),
     Layer.provide(RetryPolicy.layerWith({ attemptTimeout: "none" })),
     Layer.provideMerge(
@@ -65,7 +66,7 @@ describe("429 backoff against the emulator's chaos switch, over HTTP", () => {
   it.effect("every answer a 429: RateLimited after 5 requests, each retry after the backoff (plus 1 s with Retry-After), never at once", () => {
     const { counts, layer } = layerFor(always)
     return Effect.gen(function* () {
-      const fiber = yield* Effect.fork(Effect.flip(readProject))
+      const fiber = yield* Effect.forkChild(Effect.flip(readProject))
       const { exit, delays } = yield* runAdvancingClock(fiber)
       expect(Exit.isSuccess(exit) && exit.value._tag).toBe("RateLimited")
       expect(counts.requests).toBe(5)

@@ -5,14 +5,14 @@
  * `Retry-After: 1`, once without, alternately), so the request count is exact whatever the timing.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, TestClock } from "effect"
+import { Clock, Effect, Exit, Layer } from "effect"
 import * as nodeHttp from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll } from "vitest"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
 import * as StackClient from "../../src/core/StackClient.js"
 import * as StackConfig from "../../src/core/StackConfig.js"
-import { projectId, publishableClientKey } from "../support/fixtures.js"
+import { projectId, publishableClientKey, recordSleeps } from "../support/fixtures.js"
 import { runAllAdvancingClock } from "./retrySupport.js"
 
 const seen = new Map<string, number>()
@@ -46,7 +46,8 @@ const layer = () =>
   StackClient.layerWithoutDependencies.pipe(
     Layer.provide(StackClient.layerFetch),
     Layer.provide(RetryPolicy.layerWith({ attemptTimeout: "none" })),
-    Layer.provideMerge(StackConfig.layer({ projectId, baseUrl, publishableClientKey }))
+    Layer.provideMerge(StackConfig.layer({ projectId, baseUrl, publishableClientKey })),
+    Layer.provideMerge(recordSleeps)
   )
 
 describe("429 burst over a real socket", () => {
@@ -54,10 +55,10 @@ describe("429 burst over a real socket", () => {
     Effect.gen(function* () {
       const client = yield* StackClient.StackClient
       const reads = Array.from({ length: 110 }, (_, i) => client.send({ method: "GET", path: `/items/${i}`, access: "client" }))
-      const start = yield* TestClock.currentTimeMillis
+      const start = yield* Clock.currentTimeMillis
       const exits = yield* runAllAdvancingClock(reads)
       // virtual time: each read waited 1 s + [0.5, 1.5] s, then [1, 3] s (never at once)
-      const elapsed = (yield* TestClock.currentTimeMillis) - start
+      const elapsed = (yield* Clock.currentTimeMillis) - start
       expect(exits.filter(Exit.isFailure).length).toBe(0)
       expect(exits.map((exit) => (Exit.isSuccess(exit) ? exit.value.status : 0)).every((status) => status === 200)).toBe(true)
       expect(requests).toBe(330)

@@ -1,6 +1,7 @@
 /** Test helper of the retry tests: many concurrent calls on the TestClock. */
-import { Chunk, Effect, Fiber, Option, Ref, TestClock } from "effect"
-import { realPause } from "../support/fixtures.js"
+import { Clock, Effect, Fiber, Ref } from "effect"
+import { TestClock } from "effect/testing"
+import { realPause, sleeps } from "../support/fixtures.js"
 
 /**
  * Runs `effects` concurrently, advancing the TestClock to the next wake-up only once every one of
@@ -9,20 +10,20 @@ import { realPause } from "../support/fixtures.js"
 export const runAllAdvancingClock = <A, E, R>(effects: ReadonlyArray<Effect.Effect<A, E, R>>) =>
   Effect.gen(function* () {
     const done = yield* Ref.make(0)
-    const fiber = yield* Effect.fork(
+    const fiber = yield* Effect.forkChild(
       Effect.all(
         effects.map((effect) => Effect.exit(effect).pipe(Effect.ensuring(Ref.update(done, (n) => n + 1)))),
         { concurrency: "unbounded" }
       )
     )
     for (let step = 0; step < 10_000; step++) {
-      const finished = Option.isSome(yield* Fiber.poll(fiber))
+      const finished = fiber.pollUnsafe() !== undefined
       if (finished) break
-      const sleeping = Chunk.size(yield* TestClock.sleeps())
+      const pending = yield* sleeps
       const ended = yield* Ref.get(done)
-      if (sleeping > 0 && sleeping + ended === effects.length) {
-        const now = yield* TestClock.currentTimeMillis
-        const next = Math.min(...Chunk.toReadonlyArray(yield* TestClock.sleeps()))
+      if (pending.length > 0 && pending.length + ended === effects.length) {
+        const now = yield* Clock.currentTimeMillis
+        const next = Math.min(...pending)
         yield* TestClock.adjust(next - now)
       } else {
         yield* realPause(1)

@@ -8,7 +8,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Cause, Effect, Exit, Option, Schema } from "effect"
-import * as fc from "fast-check"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import * as Password from "../../src/auth/Password.js"
@@ -31,11 +30,12 @@ const answer = (code: string, status: number, body: unknown): StackResponse => (
 const failureOf = (response: StackResponse, declared: ReadonlyArray<KnownErrorClass>): unknown => {
   const exit = Effect.runSyncExit(decodeResponse("Test.call", response, Schema.Unknown, declared))
   if (Exit.isSuccess(exit)) throw new Error("decoded as a success")
-  return Option.getOrThrow(Cause.failureOption(exit.cause))
+  return Option.getOrThrow(Cause.findErrorOption(exit.cause))
 }
 
 /** Wire details of a class: generated from its details schema (encoded side), seeded. */
-const wireDetailsOf = (cls: KnownErrorClass): unknown => fc.sample(Arbitrary.make(Schema.encodedSchema(cls.detailsSchema)), { numRuns: 1, seed: 42 })[0]
+const wireDetailsOf = (cls: KnownErrorClass): unknown =>
+  Effect.runSync(Arbitrary.sampleEffect(Arbitrary.schema(Schema.toEncoded(cls.detailsSchema)), { count: 1, seed: 42 }))[0]
 
 describe("the decoder: every catalogued code decodes to its class", () => {
   it.each(KnownErrors.all.map((cls) => ({ code: cls.code, cls })))(
@@ -90,7 +90,7 @@ describe("the decoder: every catalogued code decodes to its class", () => {
 })
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
