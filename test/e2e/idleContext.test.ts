@@ -5,7 +5,7 @@
  * are done; the session's changes reach the cache through a listener, not a watcher fiber.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Supervisor } from "effect"
+import { Effect, Layer, Metric, Option } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import { Session } from "../../src/session/Session.js"
@@ -18,9 +18,24 @@ const main = useServer()
 const password = "correct horse battery"
 const uniqueEmail = (label: string) => `e2e-idle-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
 
+/**
+ * Counts the fibers started under `watch` (and under the fibers they fork) that have not ended:
+ * effect's runtime reports every fiber's start and end to the `Metric.FiberRuntimeMetrics` service
+ * of the fiber's context.
+ */
+const liveFibers = () => {
+  let live = 0
+  const metrics: Metric.FiberRuntimeMetricsService = {
+    recordFiberStart: () => void live++,
+    recordFiberEnd: () => void live--
+  }
+  const watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.provideService(effect, Metric.FiberRuntimeMetrics, metrics)
+  return { watch, live: () => live }
+}
+
 /** A client app over the default fetch client (no override), its fibers tracked. */
 const app = Effect.gen(function* () {
-  const supervisor = yield* Supervisor.track
+  const fibers = liveFibers()
   const context = yield* Layer.build(
     Stack.layerClient({
       projectId: main.server.emulator.demo.projectId,
@@ -28,9 +43,9 @@ const app = Effect.gen(function* () {
       baseUrl: main.server.baseUrl,
       tokenStore: "memory"
     })
-  ).pipe(Effect.supervised(supervisor))
+  ).pipe(fibers.watch)
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof Stack.layerClient>>>) =>
-    effect.pipe(Effect.provide(context), Effect.supervised(supervisor))
+    effect.pipe(Effect.provide(context), fibers.watch)
   /**
    * The fibers still running once the app's calls have settled: a request's own fibers end a little
    * after its answer is read (the fetch's fiber, the body), so this waits for them, polling every
@@ -39,8 +54,8 @@ const app = Effect.gen(function* () {
    */
   const idleFibers = Effect.gen(function* () {
     const deadline = Date.now() + 10_000
-    while (Date.now() < deadline && (yield* supervisor.value).length > 0) yield* Effect.sleep("5 millis")
-    return (yield* supervisor.value).length
+    while (Date.now() < deadline && fibers.live() > 0) yield* Effect.sleep("5 millis")
+    return fibers.live()
   })
   return { context, run, idleFibers }
 })

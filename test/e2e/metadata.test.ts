@@ -19,12 +19,12 @@ const main = useServer({ demo: { config: { clientTeamCreationEnabled: true } } }
 const AppMetadata = Metadata.make({
   user: {
     client: Metadata.withDefault(
-      Schema.Struct({ theme: Schema.Literal("dark", "light"), since: Schema.Date }),
+      Schema.Struct({ theme: Schema.Literals(["dark", "light"]), since: Schema.DateFromString }),
       () => ({ theme: "light" as const, since: new Date(0) })
     ),
-    clientReadOnly: Schema.NullOr(Schema.Struct({ plan: Schema.Literal("free", "pro") }))
+    clientReadOnly: Schema.NullOr(Schema.Struct({ plan: Schema.Literals(["free", "pro"]) }))
   },
-  team: { server: Schema.NullOr(Schema.Struct({ seats: Schema.NumberFromString.pipe(Schema.int()) })) }
+  team: { server: Schema.NullOr(Schema.Struct({ seats: Schema.NumberFromString.check(Schema.isInt()) })) }
 })
 
 const credentials = main.credentials

@@ -3,9 +3,9 @@
  * upgrade, sessions (list, revoke, server-created), and a CLI login confirmed by a browser.
  * Real time: TOTP codes come from the real clock, CLI polling runs on a short interval.
  */
-import type { HttpClient } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Fiber, Layer, Option, Redacted } from "effect"
 import type { Context, Scope } from "effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import { describe, expect, it } from "vitest"
 import * as Cli from "../../src/auth/Cli.js"
 import { getUser } from "../../src/auth/GetUser.js"
@@ -146,7 +146,7 @@ describe("MFA, anonymous users, sessions and CLI login over HTTP against the emu
         while (cli.count("POST /auth/cli/poll") < 1) yield* Effect.sleep("5 millis")
         const loginCode = new URL(url).searchParams.get("login_code")!
         yield* Effect.provide(Cli.complete(loginCode), browser.context)
-        const { refreshToken } = yield* waiting
+        const { refreshToken } = yield* Fiber.join(waiting)
         expect(Redacted.value(refreshToken)).toMatch(/^[0-9a-z]{45}$/)
         expect(cli.count("POST /auth/cli/poll")).toBeGreaterThanOrEqual(2)
         expect(Option.getOrThrow(yield* Effect.provide(Users.getCurrent(), cli.context)).id).toBe(userId)

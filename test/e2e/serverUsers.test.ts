@@ -63,7 +63,7 @@ describe("server users over HTTP", () => {
 
     // every page: the new user is listed exactly once
     const occurrences = await run(
-      ServerUsers.stream({ limit: 2 }).pipe(Stream.runFold(0, (n, user) => (user.id === created.id ? n + 1 : n))),
+      ServerUsers.stream({ limit: 2 }).pipe(Stream.runFold(() => 0, (n: number, user) => (user.id === created.id ? n + 1 : n))),
       layer
     )
     expect(occurrences).toBe(1)

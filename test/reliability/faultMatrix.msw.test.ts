@@ -15,7 +15,7 @@ import { calls, faults, layerFor, secretTexts } from "./faults.js"
 import { classify, leakedSecrets, showOutcome, watchUnhandledRejections } from "./support.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 const unhandled = watchUnhandledRejections()

@@ -43,7 +43,7 @@ const msw = makeMswServer()
 let api: RawServer
 let other: RawServer
 beforeAll(async () => {
-  msw.listen({ onUnhandledRequest: "bypass" })
+  msw.listen({ onUnhandledFrame: "bypass" })
   api = await startRawServer((_request, socket) => socket.end(rawResponse(500, {}, "no behaviour")))
   other = await startRawServer((_request, socket) => socket.end(rawResponse(200, { "content-type": "application/json" }, "{}")))
 })

@@ -128,7 +128,7 @@ describe("hydration hand-over under attack", () => {
 describe("schema-typed metadata errors under attack", () => {
   const AppMetadata = Metadata.make({
     user: {
-      clientReadOnly: Schema.NullOr(Schema.Struct({ plan: Schema.Literal("free", "pro") })),
+      clientReadOnly: Schema.NullOr(Schema.Struct({ plan: Schema.Literals(["free", "pro"]) })),
       server: Schema.NullOr(Schema.Struct({ taxId: Schema.Number }))
     }
   })

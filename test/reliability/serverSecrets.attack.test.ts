@@ -6,14 +6,14 @@
  * `POST /user-api-keys/check`: PROTOCOL.md.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Result, Exit, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { Cause, Effect, Exit, Logger, Option, Redacted, References, Result, Tracer } from "effect"
 import { ServerTeams, ServerUserApiKeys, ServerUsers, TeamApiKeys, Teams, UserApiKeys } from "../../src/index.js"
 import { setup, within } from "../teams/support.js"
 
 const recorded: Array<string> = []
 
 const recordingTracer = Tracer.make({
-  span: (name, parent, context, links, startTime, kind) => {
+  span: ({ annotations, kind, links, name, parent, startTime }) => {
     const attributes = new Map<string, unknown>()
     const span: Tracer.Span = {
       _tag: "Span",
@@ -21,7 +21,7 @@ const recordingTracer = Tracer.make({
       spanId: `span-${recorded.length}`,
       traceId: "trace",
       parent,
-      context,
+      annotations,
       status: { _tag: "Started", startTime },
       attributes,
       links,
@@ -36,13 +36,12 @@ const recordingTracer = Tracer.make({
       addLinks: () => {}
     }
     return span
-  },
-  context: (f) => f()
+  }
 })
 
 const captureLogger = Logger.make((options) => {
-  recorded.push(Logger.logfmtLogger.log(options))
-  recorded.push(Logger.jsonLogger.log(options))
+  recorded.push(Logger.formatLogFmt.log(options))
+  recorded.push(Logger.formatJson.log(options))
 })
 
 /** Runs a call with every log line and span recorded; its failure or value is logged too. */
@@ -52,8 +51,8 @@ const observed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.tap((value) => Effect.logDebug("call succeeded", value)),
     Effect.result,
     Effect.tap((outcome) => Effect.sync(() => void recorded.push(String(outcome), JSON.stringify(outcome)))),
-    Effect.provide(Logger.replace(Logger.defaultLogger, captureLogger)),
-    Logger.withMinimumLogLevel(LogLevel.All),
+    Effect.provide(Logger.layer([captureLogger])),
+    Effect.provideService(References.MinimumLogLevel, "All"),
     Effect.withTracer(recordingTracer)
   )
 

@@ -38,7 +38,7 @@ import { classify, count, showOutcome, timeout, watchUnhandledRejections } from 
 import { recordingTracer as recordingTracerOf } from "../support/recordingTracer.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 const unhandled = watchUnhandledRejections()

@@ -3,7 +3,7 @@
  * requirements), and the React hooks expose the effect's success and error types.
  * Checked by `tsc` (npm run typecheck), run by vitest as a no-op at run time.
  */
-import { Data, Effect } from "effect"
+import { Context, Data, Effect } from "effect"
 import type { Exit, Layer } from "effect"
 import { describe, expectTypeOf, it } from "vitest"
 import * as QueryCache from "../../src/cache/QueryCache.js"
@@ -17,7 +17,7 @@ import { useStackMutation, useStackQuery, useStackSuspenseQuery, useUser } from 
 import type { ErrorOf, RequirementsOf } from "./support.js"
 
 class Boom extends Data.TaggedError("Boom")<{}> {}
-class Needed extends Effect.Tag("test/Needed")<Needed, { readonly value: number }>() {}
+class Needed extends Context.Service<Needed, { readonly value: number }>()("test/Needed") {}
 
 describe("QueryCache types", () => {
   it("cached keeps the effect's type exactly: no added requirement, no added error", () => {

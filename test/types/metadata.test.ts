@@ -20,10 +20,10 @@ import type { ErrorOf, RequirementsOf, SuccessOf } from "./support.js"
 
 const AppMetadata = Metadata.make({
   user: {
-    client: Metadata.withDefault(Schema.Struct({ theme: Schema.Literal("dark", "light") }), () => ({ theme: "light" as const })),
-    server: Schema.Struct({ stripeCustomerId: Schema.String, since: Schema.Date })
+    client: Metadata.withDefault(Schema.Struct({ theme: Schema.Literals(["dark", "light"]) }), () => ({ theme: "light" as const })),
+    server: Schema.Struct({ stripeCustomerId: Schema.String, since: Schema.DateFromString })
   },
-  team: { clientReadOnly: Schema.Struct({ tier: Schema.Literal("free", "pro") }) }
+  team: { clientReadOnly: Schema.Struct({ tier: Schema.Literals(["free", "pro"]) }) }
 })
 
 type Read<F extends (...args: never) => Effect.Effect<unknown, unknown, unknown>> = ReturnType<F>

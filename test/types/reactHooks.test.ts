@@ -66,7 +66,7 @@ describe("makeStackHooks: hooks typed by the runtime's services", () => {
   it("useStackRuntime returns the runtime with its services", () => {
     typeOnly(() => {
       expectTypeOf(server.useStackRuntime()).toEqualTypeOf(serverRuntime)
-      expectTypeOf<ServerAccess>().toMatchTypeOf<ManagedRuntime.ManagedRuntime.Context<ReturnType<typeof server.useStackRuntime>>>()
+      expectTypeOf<ServerAccess>().toMatchTypeOf<ManagedRuntime.ManagedRuntime.Services<ReturnType<typeof server.useStackRuntime>>>()
     })
   })
 
