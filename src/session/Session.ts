@@ -65,8 +65,12 @@ export { defaultRefreshFailureCooldown, RefreshFailureCooldown } from "../core/S
  */
 export const make: Effect.Effect<SessionShape, never, TokenStore | StackClient | Scope.Scope> = makeSession
 
-/** The session as a layer. */
-export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = Layer.effect(Session, makeSession)
+/**
+ * The session as a layer. Never shared between two builds (`Layer.fresh`): a session belongs to
+ * the token store it is built over, so the same layer provided again (a per-request session inside
+ * an app's runtime, which effect 4 would otherwise memoize from the app's build) is a new session.
+ */
+export const layer: Layer.Layer<Session, never, TokenStore | StackClient> = Layer.fresh(Layer.effect(Session, makeSession))
 
 /**
  * A light session over tokens fixed for one request (server side, e.g. `ServerUsers.fromRequest`):

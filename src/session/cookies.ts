@@ -132,13 +132,16 @@ export const isRefreshCookieName = (name: string, projectId: string): boolean =>
  * parser (`effect/http/Cookies` `parseHeader`, the one the emulator uses too): values are
  * URL-decoded (left as they are when not valid percent-encoding) and unquoted, the first
  * occurrence of a name wins, pieces without `=` are skipped. Names are then URL-decoded as values
- * are (the SDK writes them percent-encoded); an empty name is skipped. Every name lands in a `Map`,
- * so none (`__proto__`, `constructor`…) can reach a prototype. Never throws.
+ * are (the SDK writes them percent-encoded); an empty name is skipped. A name that is a member of
+ * `Object.prototype` (`__proto__`, `constructor`, `valueOf`…) is not read; no cookie the SDK reads
+ * has such a name. Never throws.
  */
 export const parseCookieHeader = (header: string | null | undefined): CookieMap => {
   const cookies = new Map<string, string>()
   if (typeof header !== "string" || header.length === 0) return cookies
   for (const [raw, value] of Object.entries(PlatformCookies.parseHeader(header))) {
+    // a name of `Object.prototype` (`__proto__`, `constructor`…) is never read, as before
+    if (raw in Object.prototype) continue
     const name = SetCookie.decodeName(raw)
     if (name.length > 0 && !cookies.has(name)) cookies.set(name, value)
   }

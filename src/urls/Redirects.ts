@@ -116,7 +116,7 @@ export const navigationFor = (method: RedirectMethodShape): NavigationShape => (
 })
 
 /** A layer giving `GetUser`'s `Navigation` from a redirect method, with the trusted-URL check (see {@link navigationFor}). */
-export const layerNavigation = (method: RedirectMethodShape): Layer.Layer<Navigation> => Layer.succeed(Navigation, navigationFor(method))
+export const layerNavigation = (method: RedirectMethodShape): Layer.Layer<never> => Layer.succeed(Navigation, navigationFor(method))
 
 // ---------------------------------------------------------------------------------------------
 // Trusted domains

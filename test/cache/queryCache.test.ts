@@ -14,7 +14,7 @@ const me = "GET /users/me"
 /** Lets other fibers run until `done` holds (at most 1000 turns; the assertion after it decides). */
 const until = (done: () => boolean) =>
   Effect.gen(function* () {
-    for (let turn = 0; turn < 1000 && !done(); turn++) yield* Effect.yieldNow()
+    for (let turn = 0; turn < 1000 && !done(); turn++) yield* Effect.yieldNow
   })
 
 describe("QueryCache: the current user", () => {
@@ -128,7 +128,7 @@ describe("QueryCache: the current user", () => {
         Effect.andThen(Ref.updateAndGet(runs, (n) => n + 1), Effect.tap(Users.getCurrent(), Deferred.await(gate)))
       )
       const slow = yield* read.pipe(Effect.provide(app.context), Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       yield* Sessions.signOut().pipe(Effect.provide(app.context))
       yield* Password.signInWithPassword({ email: "ada@example.com", password }).pipe(Effect.provide(app.context))
       yield* Deferred.succeed(gate, undefined)
@@ -156,7 +156,7 @@ describe("QueryCache: the current user", () => {
         Effect.provide(app.context),
         Effect.forkChild
       )
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       yield* Sessions.signOut().pipe(Effect.provide(app.context))
       const state = Option.getOrThrow(yield* Fiber.join(emptied))
       expect(Option.isNone(state.value)).toBe(true)
@@ -235,7 +235,7 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
         Effect.provide(app.context),
         Effect.forkChild
       )
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       yield* Users.updateCurrent({ displayName: "one" }).pipe(Effect.provide(app.context))
       for (let i = 0; i < 10; i++) yield* QueryCache.invalidate(["user"]).pipe(Effect.provide(app.context))
       yield* TestClock.adjust(299)
@@ -262,11 +262,11 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       )
       yield* Effect.gen(function* () {
         const first = yield* Effect.forkChild(read)
-        yield* Effect.yieldNow()
+        yield* Effect.yieldNow
         yield* QueryCache.invalidate(["slow"])
         const second = yield* Effect.forkChild(read)
         const third = yield* Effect.forkChild(read)
-        yield* Effect.yieldNow()
+        yield* Effect.yieldNow
         expect(yield* Ref.get(runs)).toBe(1)
         yield* Deferred.succeed(gates[0]!, undefined)
         expect(yield* Fiber.join(first)).toBe(1)
@@ -286,7 +286,7 @@ describe("QueryCache: failures, throttling, one fetch at a time", () => {
       yield* Effect.gen(function* () {
         const leaving = yield* Effect.forkChild(read)
         const staying = yield* Effect.forkChild(read)
-        yield* Effect.yieldNow()
+        yield* Effect.yieldNow
         yield* Fiber.interrupt(leaving)
         yield* Deferred.succeed(gate, undefined)
         expect(yield* Fiber.join(staying)).toBe("v")

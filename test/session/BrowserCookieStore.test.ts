@@ -68,11 +68,11 @@ describe("BrowserCookieStore", () => {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
 
       otherTabSignsIn(browser, "r-tab", "a-tab", 7)
       yield* TestClock.adjust("99 millis")
-      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(next.pollUnsafe()))).toBe(true)
 
       yield* TestClock.adjust("1 millis")
       const emitted = Array.from(yield* Fiber.join(next)).map(texts)
@@ -85,11 +85,11 @@ describe("BrowserCookieStore", () => {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
 
       yield* store.set(fromStrings("a1", "r1"))
       yield* TestClock.adjust("1 second")
-      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(next.pollUnsafe()))).toBe(true)
 
       for (const name of [...browser.jar.keys()]) browser.document.cookie = `${name}=; Path=/; Max-Age=0`
       yield* TestClock.adjust("100 millis")
@@ -101,7 +101,7 @@ describe("BrowserCookieStore", () => {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId })
       const first = yield* store.changes.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
 
       otherTabSignsIn(browser, "r1", "a1", 1)
       yield* TestClock.adjust("500 millis")
@@ -116,7 +116,7 @@ describe("BrowserCookieStore", () => {
       const writer = yield* BrowserCookieStore.make({ projectId })
       const reader = yield* BrowserCookieStore.make({ projectId })
       const next = yield* reader.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
 
       const idleStart = browser.reads()
       yield* TestClock.adjust("10 seconds")
@@ -132,11 +132,11 @@ describe("BrowserCookieStore", () => {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       const store = yield* BrowserCookieStore.make({ projectId })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
 
       otherTabSignsIn(browser, "r-server", "a-server", 3)
       yield* TestClock.adjust("10 seconds")
-      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(next.pollUnsafe()))).toBe(true)
 
       browser.document.visibilityState = "hidden"
       browser.dispatch("visibilitychange")
@@ -150,7 +150,7 @@ describe("BrowserCookieStore", () => {
     Effect.gen(function* () {
       const browser = yield* installFakeBrowser("http:", { broadcastChannel: true })
       yield* BrowserCookieStore.make({ projectId, crossTab: "poll" })
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       const idleStart = browser.reads()
       yield* TestClock.adjust("10 seconds")
       expect(browser.reads() - idleStart).toBe(100)
@@ -174,11 +174,11 @@ describe("BrowserCookieStore", () => {
       const browser = yield* installFakeBrowser("http:")
       const store = yield* BrowserCookieStore.make({ projectId, pollInterval: "1 second" })
       const next = yield* store.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
 
       otherTabSignsIn(browser, "r1", "a1", 1)
       yield* TestClock.adjust("999 millis")
-      expect(Option.isNone(yield* Fiber.poll(next))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(next.pollUnsafe()))).toBe(true)
       yield* TestClock.adjust("1 millis")
       expect((yield* Fiber.join(next)).length).toBe(1)
     }))

@@ -334,7 +334,7 @@ for (const kind of kinds) {
 
   describe(`${kind.name}: the shared refresh belongs to the session, not to a caller`, () => {
     const interruptions = [
-      { name: "interrupted (Fiber.interrupt)", stop: <A, E>(fiber: Fiber.Fiber<A, E>) => Fiber.interrupt(fiber) },
+      { name: "interrupted (Fiber.interrupt)", stop: <A, E>(fiber: Fiber.Fiber<A, E>) => Effect.andThen(Fiber.interrupt(fiber), Fiber.await(fiber)) },
       {
         name: "timed out (Effect.timeout)",
         stop: <A, E>(fiber: Fiber.Fiber<A, E>) => Effect.andThen(TestClock.adjust("1 second"), Fiber.await(fiber))
@@ -357,7 +357,7 @@ for (const kind of kinds) {
           const stopped = yield* interruption.stop(first)
           expect(Exit.isFailure(stopped)).toBe(true)
           refreshGate.open()
-          const users = yield* Fiber.join(Fiber.all(others))
+          const users = yield* Fiber.joinAll(others)
           expect(users.every(Option.isSome)).toBe(true)
           expect(refreshes).toHaveLength(1)
           expect(me).toEqual([freshAccess, freshAccess])

@@ -559,7 +559,7 @@ describe("JWKS fetch failures", () => {
         const waiting = yield* Effect.forEach(Array.from({ length: 3 }), () => Effect.forkChild(fibers.track(verifyFlip(token))))
         yield* until(() => server.requests() === 1)
         yield* TestClock.adjust(AccessTokenVerifier.defaultJwksFetchTimeout)
-        const errors = yield* Fiber.join(Fiber.all(waiting))
+        const errors = yield* Fiber.joinAll(waiting)
         expect(errors.map((error) => error._tag)).toEqual(["JwksUnavailable", "JwksUnavailable", "JwksUnavailable"])
         expect(errors[0]!.message).toContain("did not answer within")
         expect(server.requests()).toBe(1)

@@ -93,7 +93,7 @@ describe("Redirects", () => {
       const fiber = yield* Effect.forkChild(Redirects.redirectToHome().pipe(Effect.provide(layer)))
       yield* TestClock.adjust("1999 millis")
       expect(navigations).toEqual([{ url: "/", replace: false }])
-      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(fiber.pollUnsafe()))).toBe(true)
       yield* TestClock.adjust("1 millis")
       const exit = yield* Fiber.await(fiber)
       expect(Exit.isSuccess(exit)).toBe(true)
@@ -105,7 +105,7 @@ describe("Redirects", () => {
       const { navigations, layer } = recorder("https://app.example.com/", { wait: "500 millis" })
       const fiber = yield* Effect.forkChild(Redirects.redirectToSignUp().pipe(Effect.provide(layer)))
       yield* TestClock.adjust("499 millis")
-      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(fiber.pollUnsafe()))).toBe(true)
       yield* TestClock.adjust("1 millis")
       yield* Fiber.join(fiber)
       expect(navigations).toHaveLength(1)
@@ -379,7 +379,7 @@ describe("one navigation service: GetUser.getUser({ or: 'redirect' }) navigates 
       const { navigations, layer } = recorder("https://app.example.com/dashboard?tab=2", instant)
       const fiber = yield* Effect.forkChild(getUser({ or: "redirect" }).pipe(Effect.provide(layer), Effect.provide(device.context)))
       for (let i = 0; i < 500 && navigations.length === 0; i++) yield* realPause(1)
-      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      expect(Option.isNone(Option.fromUndefinedOr(fiber.pollUnsafe()))).toBe(true)
       yield* Fiber.interrupt(fiber)
       expect(navigations).toEqual([
         {
