@@ -232,8 +232,9 @@ const makePartition = (
     let signal: CacheVersion = { version: 0, generation: 0 }
     const signals = yield* PubSub.unbounded<CacheVersion>({ replay: 1 })
     PubSub.publishUnsafe(signals, signal)
-    // a fork in the cache's fiber set, started at once: never in the caller's fiber
-    const fork = <A, E>(effect: Effect.Effect<A, E>) => FiberSet.run(fibers, effect)
+    // a fork in the cache's fiber set, never in the caller's fiber; it starts once the caller
+    // yields, so concurrent readers find the fetch in flight and join it
+    const fork = <A, E>(effect: Effect.Effect<A, E>) => FiberSet.run(fibers, effect, { startImmediately: false })
     let identity = Option.isSome(session) ? identityOf(yield* session.value.current) : ""
     let generation = 0
 

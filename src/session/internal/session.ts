@@ -348,7 +348,7 @@ export const makeSession = Effect.gen(function* () {
   const refreshes = yield* FiberSet.make<void>()
   const writes = yield* PubSub.unbounded<StoredTokens>({ replay: 1 })
   yield* Effect.addFinalizer(() => PubSub.shutdown(writes))
-  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => FiberSet.run(refreshes, refresh), writes)
+  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => FiberSet.run(refreshes, refresh, { startImmediately: false }), writes)
   if (store.listen !== undefined) {
     // a plain listener: no fiber or stream is held to watch the store; the session takes the
     // change at once
