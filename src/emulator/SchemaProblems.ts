@@ -18,8 +18,8 @@
  *
  * @module
  */
-import { Result, Schema, SchemaParser } from "effect"
-import type { SchemaAST, SchemaIssue } from "effect"
+import { Result, Schema, SchemaAST, SchemaParser } from "effect"
+import type { SchemaIssue } from "effect"
 
 /** The options every request is decoded with: all problems, input reported, unknown keys as the route says. */
 export const parseOptions = (rejectUnknownKeys: boolean): SchemaAST.ParseOptions => ({
@@ -80,9 +80,18 @@ const describeBase = (ast: SchemaAST.AST, nested: boolean): string => {
       return "undefined"
     case "Literal":
       return typeof ast.literal === "string" ? JSON.stringify(ast.literal) : String(ast.literal)
-    case "Objects":
+    case "Objects": {
+      if (!nested) return "{ object }"
       // inside another type's name, a struct whose keys are renamed on the wire names both of its sides
-      return nested && ast.encoding !== undefined ? "(Struct (Encoded side) <-> Struct (Type side))" : "{ object }"
+      if (ast.encoding !== undefined) return "(Struct (Encoded side) <-> Struct (Type side))"
+      const parts = [
+        ...ast.propertySignatures.map((property) =>
+          `readonly ${String(property.name)}${SchemaAST.isOptional(property.type) ? "?" : ""}: ${describe(property.type, true)}`
+        ),
+        ...ast.indexSignatures.map((index) => `readonly [x: ${describe(index.parameter, true)}]: ${describe(index.type, true)}`)
+      ]
+      return parts.length === 0 ? "{}" : `{ ${parts.join("; ")} }`
+    }
     case "Arrays":
       return ast.elements.length === 0 && ast.rest.length === 1
         ? `ReadonlyArray<${describe(ast.rest[0]!, true)}>`
@@ -94,8 +103,12 @@ const describeBase = (ast: SchemaAST.AST, nested: boolean): string => {
   }
 }
 
-/** What a failed check expected, as the texts say it (`a string at least 1 character(s) long`). */
-const checkExpectation = (filter: SchemaAST.Filter<unknown>): string => {
+/**
+ * What a failed check expected, as the texts say it (`a string at least 1 character(s) long`).
+ * A range checked on a number read from a query string names the bound it crossed (the page-size
+ * limits read `greater than or equal to 1` / `less than or equal to 200`).
+ */
+const checkExpectation = (filter: SchemaAST.Filter<unknown>, actual: unknown, raw: unknown): string => {
   const representation = filter.annotations?.["representation"] as { readonly id?: unknown; readonly payload?: unknown } | undefined
   const payload = (representation?.payload ?? {}) as Record<string, unknown>
   switch (representation?.id) {
@@ -114,6 +127,11 @@ const checkExpectation = (filter: SchemaAST.Filter<unknown>): string => {
     case "effect/schema/isLessThanOrEqualTo":
       return `a number less than or equal to ${String(payload["maximum"])}`
     case "effect/schema/isBetween":
+      if (typeof raw === "string" && typeof actual === "number") {
+        return actual < Number(payload["minimum"])
+          ? `a number greater than or equal to ${String(payload["minimum"])}`
+          : `a number less than or equal to ${String(payload["maximum"])}`
+      }
       return `a number between ${String(payload["minimum"])} and ${String(payload["maximum"])}`
     case "effect/schema/isGreaterThan":
       return payload["exclusiveMinimum"] === 0 ? "a positive number" : `a number greater than ${String(payload["exclusiveMinimum"])}`
@@ -131,6 +149,144 @@ const messageOf = (issue: SchemaIssue.Issue): string | undefined => {
     return typeof message === "string" ? message : undefined
   }
   return undefined
+}
+
+/** A property of a struct read from wire keys: its wire key, its schema, whether the key may be absent. */
+interface RenamedProperty {
+  readonly wireKey: PropertyKey
+  readonly ast: SchemaAST.AST
+  readonly optional: boolean
+}
+
+/**
+ * The properties of a struct whose keys are renamed on the wire (`Schema.encodeKeys`, the SDK's
+ * `wireStruct`): the struct decodes from a struct of the same properties under their wire keys,
+ * each property's wire form being its own encoded form. Undefined for any other AST.
+ */
+const keyRenaming = (ast: SchemaAST.AST): ReadonlyArray<RenamedProperty> | undefined => {
+  if (ast._tag !== "Objects" || ast.encoding === undefined || ast.encoding.length !== 1) return undefined
+  const wire = ast.encoding[0]!.to
+  if (wire._tag !== "Objects" || wire.propertySignatures.length !== ast.propertySignatures.length) return undefined
+  if (ast.indexSignatures.length > 0 || wire.indexSignatures.length > 0) return undefined
+  const properties: Array<RenamedProperty> = []
+  for (const [index, property] of ast.propertySignatures.entries()) {
+    const wireProperty = wire.propertySignatures[index]!
+    if (SchemaAST.toEncoded(property.type) !== wireProperty.type) return undefined
+    properties.push({ wireKey: wireProperty.name, ast: property.type, optional: SchemaAST.isOptional(wireProperty.type) })
+  }
+  return properties
+}
+
+/**
+ * The leaves of a struct read from wire keys, property by property: the unknown keys of its wire
+ * shape, a missing required key, and each present property decoded on its own (so that a
+ * property whose wire form is fine but whose value is not, e.g. a number in a query string, is
+ * reported beside the others).
+ */
+const renamedStructLeaves = (
+  properties: ReadonlyArray<RenamedProperty>,
+  wireIssue: SchemaIssue.Issue,
+  value: object,
+  root: unknown,
+  path: ReadonlyArray<PropertyKey>,
+  options: SchemaAST.ParseOptions
+): Array<Leaf> => {
+  // the unknown keys of this struct (those of the structs inside come with their properties)
+  const unknownKeys = leaves(wireIssue, root, path, options).filter((leaf) => leaf._tag === "Unexpected" && leaf.path.length === path.length + 1)
+  const own = value as Record<PropertyKey, unknown>
+  return [
+    ...unknownKeys,
+    ...properties.flatMap((property): Array<Leaf> => {
+      const at = [...path, property.wireKey]
+      if (!Object.prototype.hasOwnProperty.call(own, property.wireKey)) return property.optional ? [] : [{ _tag: "Missing", path: at }]
+      const decoded = SchemaParser.decodeUnknownResult(Schema.make<Schema.Codec<unknown, unknown>>(property.ast))(own[property.wireKey], options)
+      return Result.isFailure(decoded) ? leaves(decoded.failure, root, at, options) : []
+    })
+  ]
+}
+
+/** The members of a union told apart by a literal property (`type: "shared"`), by that property's wire key and value. */
+interface Discriminators {
+  readonly keys: Map<PropertyKey, { readonly byValue: Map<string, Array<SchemaAST.AST>>; readonly literals: Array<SchemaAST.Literal> }>
+  /** The members with a literal property. */
+  readonly tagged: ReadonlyArray<SchemaAST.AST>
+  /** The members without one, tried in order. */
+  readonly others: ReadonlyArray<SchemaAST.AST>
+}
+
+/** The required literal properties of a member, on the wire (its encoded side). */
+const literalProperties = (member: SchemaAST.AST): Array<readonly [PropertyKey, SchemaAST.Literal]> => {
+  const wire = SchemaAST.toEncoded(member)
+  if (wire._tag !== "Objects") return []
+  return wire.propertySignatures.flatMap((property) =>
+    property.type._tag === "Literal" && !SchemaAST.isOptional(property.type) ? [[property.name, property.type] as const] : []
+  )
+}
+
+/** The union's members grouped by their first literal property whose value no earlier member took. */
+const discriminators = (members: ReadonlyArray<SchemaAST.AST>): Discriminators => {
+  const keys: Discriminators["keys"] = new Map()
+  const tagged: Array<SchemaAST.AST> = []
+  const others: Array<SchemaAST.AST> = []
+  for (const member of members) {
+    const literals = literalProperties(member)
+    if (literals.length === 0) {
+      others.push(member)
+      continue
+    }
+    tagged.push(member)
+    for (const [index, [key, literal]] of literals.entries()) {
+      const entry = keys.get(key) ?? { byValue: new Map(), literals: [] }
+      keys.set(key, entry)
+      const value = String(literal.literal)
+      const bucket = entry.byValue.get(value)
+      if (bucket !== undefined && index < literals.length - 1) continue
+      if (bucket !== undefined) bucket.push(member)
+      else entry.byValue.set(value, [member])
+      entry.literals.push(literal)
+      break
+    }
+  }
+  return { keys, tagged, others }
+}
+
+/**
+ * The leaves of a value no member of a union accepts: members told apart by a literal property
+ * are looked up by the value's property (a missing or unknown tag is the problem), every other
+ * member is tried in order and its own problem reported.
+ */
+const unionLeaves = (
+  union: SchemaAST.Union,
+  value: unknown,
+  root: unknown,
+  path: ReadonlyArray<PropertyKey>,
+  options: SchemaAST.ParseOptions
+): Array<Leaf> => {
+  const { keys, others, tagged } = discriminators(union.types)
+  const out: Array<Leaf> = []
+  let tried: Array<SchemaAST.AST> = []
+  if (keys.size > 0) {
+    if (typeof value === "object" && value !== null) {
+      const own = value as Record<PropertyKey, unknown>
+      for (const [key, entry] of keys) {
+        if (!Object.prototype.hasOwnProperty.call(own, key)) {
+          out.push({ _tag: "Missing", path: [...path, key] })
+          continue
+        }
+        const bucket = entry.byValue.get(String(own[key]))
+        if (bucket !== undefined) tried = tried.concat(bucket)
+        else out.push({ _tag: "Type", path: [...path, key], expected: entry.literals.map((literal) => describe(literal, true)).join(" | ") })
+      }
+    } else {
+      const expected = tagged.length === union.types.length ? union.types : tagged
+      out.push({ _tag: "Type", path, expected: expected.map((member) => describe(member, true)).join(" | ") })
+    }
+  }
+  for (const member of tried.concat(others)) {
+    const decoded = SchemaParser.decodeUnknownResult(Schema.make<Schema.Codec<unknown, unknown>>(member))(value, options)
+    if (Result.isFailure(decoded)) out.push(...leaves(decoded.failure, root, path, options))
+  }
+  return out
 }
 
 /** The leaves of an issue (`root` is the decoded input, `path` where the issue is). */
@@ -151,29 +307,30 @@ const leaves = (issue: SchemaIssue.Issue, root: unknown, path: ReadonlyArray<Pro
     case "InvalidType":
       return [{ _tag: "Type", path, expected: describe(issue.ast, false) }]
     case "Filter": {
-      const fixed = messageOf(issue.issue)
+      const annotated = issue.filter.annotations?.message
+      const fixed = typeof annotated === "string" ? annotated : messageOf(issue.issue)
       if (fixed !== undefined) return [{ _tag: "Message", path, message: fixed }]
       if (issue.issue._tag !== "InvalidValue") return leaves(issue.issue, root, path, options)
       const actual = inputOf(issue, root, path)
       const raw = valueAt(root, path)
-      // a text that is not a number, read as a number: the reading failed, not the check
-      if (typeof actual === "number" && Number.isNaN(actual) && typeof raw === "string") {
+      // a text that is not a number (or is blank), read as a number: the reading failed, not the check
+      if (typeof actual === "number" && typeof raw === "string" && (Number.isNaN(actual) || raw.trim() === "")) {
         return [{ _tag: "Message", path, message: `Unable to decode ${JSON.stringify(raw)} into a number` }]
       }
-      return [{ _tag: "Message", path, message: `Expected ${checkExpectation(issue.filter)}, actual ${show(actual)}` }]
+      return [{ _tag: "Message", path, message: `Expected ${checkExpectation(issue.filter, actual, raw)}, actual ${show(actual)}` }]
     }
     case "Encoding": {
       const fixed = messageOf(issue.issue)
-      return fixed !== undefined ? [{ _tag: "Message", path, message: fixed }] : leaves(issue.issue, root, path, options)
-    }
-    case "AnyOf": {
-      // every member's own problem, in the union's order (not only the members the input could be)
+      if (fixed !== undefined) return [{ _tag: "Message", path, message: fixed }]
+      const renamed = keyRenaming(issue.ast)
       const value = inputOf(issue, root, path)
-      return issue.ast.types.flatMap((member) => {
-        const decoded = SchemaParser.decodeUnknownResult(Schema.make<Schema.Codec<unknown, unknown>>(member))(value, options)
-        return Result.isFailure(decoded) ? leaves(decoded.failure, root, path, options) : []
-      })
+      // a struct read from wire keys: every property's problem, not only those of its wire shape
+      return renamed !== undefined && typeof value === "object" && value !== null && !Array.isArray(value)
+        ? renamedStructLeaves(renamed, issue.issue, value, root, path, options)
+        : leaves(issue.issue, root, path, options)
     }
+    case "AnyOf":
+      return unionLeaves(issue.ast, inputOf(issue, root, path), root, path, options)
     case "InvalidValue":
     case "Forbidden":
       return [{ _tag: "Message", path, message: messageOf(issue) ?? `Expected a valid value, actual ${show(inputOf(issue, root, path))}` }]

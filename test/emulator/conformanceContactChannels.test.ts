@@ -49,7 +49,7 @@ const codeSent: Step = (bench) =>
   })
 
 const steps = (...list: ReadonlyArray<Step>): Step => (bench, initial) =>
-  Effect.reduce(list, initial, (substitutions, step) => Effect.map(step(bench, substitutions), (more) => ({ ...substitutions, ...more })))
+  Effect.reduce(list, () => initial, (substitutions, step) => Effect.map(step(bench, substitutions), (more) => ({ ...substitutions, ...more })))
 
 const created = replayed("contact-channels/01-create", (json) => ({ [recordedChannelId]: json.id as string }))
 const codeForChannel = steps(signedUp, created, replayed("contact-channels/03-patch"), replayed("contact-channels/04-send-verification-code"), codeSent)

@@ -13,7 +13,7 @@ import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "./help
 
 const DataPoints = Schema.Array(Schema.Struct({ date: Schema.String, activity: Schema.Number }))
 const ActivitySplit = Schema.Struct({ total: DataPoints, new: DataPoints, retained: DataPoints, reactivated: DataPoints })
-const Integer = Schema.Number.pipe(Schema.int())
+const Integer = Schema.Number.check(Schema.isInt())
 
 /** The service's `auth_overview` (exactly these keys). */
 const AuthOverview = Schema.Struct({

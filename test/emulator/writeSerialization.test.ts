@@ -87,7 +87,7 @@ describe("the write permit", () => {
       const fiber = yield* Effect.forkChild(
         send(emulator, { path: "/api/v1/users/me", headers: { "x-stack-project-id": emulator.demo.projectId, "x-stack-access-type": "client" } })
       )
-      for (let turn = 0; turn < 50; turn++) yield* Effect.yieldNow()
+      for (let turn = 0; turn < 50; turn++) yield* Effect.yieldNow
       expect(fiber.pollUnsafe()).toBeUndefined()
       yield* emulator.state.writeLock.release(1)
       const answer = yield* Fiber.join(fiber)
