@@ -10,7 +10,6 @@
  */
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { HttpClient } from "effect/http"
-import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Emulator from "../../src/emulator/index.js"
 import type { RunningServer } from "../../src/emulator/server.js"
@@ -23,6 +22,7 @@ import { fromStrings } from "../../src/session/TokenStore.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { countingClient } from "../support/countingClient.js"
 import { countingFetch, startServer } from "../e2e/support.js"
+import * as fc from "../reliability/arbitraries.js"
 
 const password = "correct horse battery"
 
@@ -199,22 +199,24 @@ const suite = (name: string, setup: () => Promise<{ target: Target; close: () =>
 
     it("property: random interleaved requests of several users through one runtime each answer for their own user", async () => {
       const visitors = [alice, bob, carol]
-      await fc.assert(
-        fc.asyncProperty(
+      await Effect.runPromise(
+        fc.check(
           fc.array(fc.integer({ min: 0, max: visitors.length }), { minLength: 1, maxLength: 12 }),
-          async (order) => {
-            // all requests of one interleaving run at once, through the same runtime
-            const answers = await Promise.all(
-              order.map((index) => handleWithHeader(runtime, target, index === visitors.length ? {} : visitors[index]!.headers))
-            )
-            answers.forEach((answer, position) => {
-              const index = order[position]!
-              if (index === visitors.length) expect(answer.userId).toBeUndefined()
-              else belongsTo(answer, visitors[index]!)
-            })
-          }
-        ),
-        { numRuns: Number(process.env.RELIABILITY_FULL === "1" ? 100 : 15) }
+          (order) =>
+            Effect.promise(async () => {
+              // all requests of one interleaving run at once, through the same runtime
+              const answers = await Promise.all(
+                order.map((index) => handleWithHeader(runtime, target, index === visitors.length ? {} : visitors[index]!.headers))
+              )
+              answers.forEach((answer, position) => {
+                const index = order[position]!
+                if (index === visitors.length) expect(answer.userId).toBeUndefined()
+                else belongsTo(answer, visitors[index]!)
+              })
+              return true
+            }),
+          { runs: Number(process.env.RELIABILITY_FULL === "1" ? 100 : 15) }
+        )
       )
       // up to 180 requests over HTTP: more than the default 30 s on a loaded 2-core machine (seen once in a full run)
     }, 120_000)

@@ -6,11 +6,11 @@
  */
 import { validateHeaderValue } from "node:http"
 import { describe, expect, it } from "@effect/vitest"
-import { Option } from "effect"
-import * as fc from "fast-check"
+import { type Arbitrary, Effect, Option } from "effect"
 import { crockfordAlphabet, encodeBase32 } from "../../src/core/internal/base32.js"
 import * as Cookies from "../../src/session/cookies.js"
 import * as SetCookie from "../../src/session/setCookie.js"
+import * as fc from "../reliability/arbitraries.js"
 import { fromStrings } from "../../src/session/TokenStore.js"
 
 const projectId = "proj-1"
@@ -50,16 +50,36 @@ const expectedAttributes = (maxAge: number, secure: boolean, domain?: string): R
 /** A `--custom-` cookie name carrying any bytes, as a planted cookie may. */
 const customName = (bytes: Uint8Array): string => `stack-refresh-${projectId}--custom-${encodeBase32(bytes, crockfordAlphabet.toUpperCase())}`
 
+/** A string of up to 20 units of `unit`. */
+const stringOf = (unit: Arbitrary.Arbitrary<string>) => fc.array(unit, { maxLength: 20 }).pipe(fc.map((units) => units.join("")))
+
+/** Any UTF-16 code unit (lone surrogates included). */
+const anyUnit = fc.integer({ min: 0, max: 0xffff }).pipe(fc.map((code) => String.fromCharCode(code)))
+
+/** A domain name: one to three labels of letters, digits and inner hyphens, then a top-level label. */
+const domain = fc.tuple(
+  fc.array(fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/), { minLength: 1, maxLength: 3 }),
+  fc.stringMatching(/^[a-z]{2,6}$/)
+).pipe(fc.map(([labels, top]) => [...labels, top].join(".")))
+
+/** Any bytes, up to 40. */
+const bytes = fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 40 }).pipe(fc.map((values) => Uint8Array.from(values)))
+
 /** Hostile texts: any UTF-16 (lone surrogates included), with the characters that end a cookie or a header. */
 const hostileText = fc.oneof(
-  fc.string({ unit: "binary" }),
-  fc.string({ unit: fc.constantFrom(";", "=", ",", " ", "\r", "\n", "\0", "\"", "%", "(", ")", "a", "\u00ff", "\ud800") })
+  stringOf(anyUnit),
+  stringOf(fc.constantFrom(";", "=", ",", " ", "\r", "\n", "\0", "\"", "%", "(", ")", "a", "\u00ff", "\ud800"))
 )
 
+/** Checks `property` on `runs` values (effect's `Arbitrary`; fails with the shrunk counterexample). */
+const assertProperty = <A>(arbitrary: Arbitrary.Arbitrary<A>, property: (value: A) => void, runs: number) =>
+  Effect.runPromise(fc.check(arbitrary, (value) => (property(value), true), { runs }))
+
 describe("SetCookie.hostCookie: any name and value", () => {
-  it("writes one cookie with exactly the SDK's attributes, which Node sends and which reads back", () => {
-    fc.assert(
-      fc.property(hostileText, hostileText, fc.integer({ min: -5, max: 40_000_000 }), fc.boolean(), (name, value, maxAge, secure) => {
+  it("writes one cookie with exactly the SDK's attributes, which Node sends and which reads back", () =>
+    assertProperty(
+      fc.tuple(hostileText, hostileText, fc.integer({ min: -5, max: 40_000_000 }), fc.boolean()),
+      ([name, value, maxAge, secure]) => {
         const cookie = SetCookie.hostCookie({ name, value, maxAgeSeconds: maxAge, secure })
         expect(acceptedByNode(cookie)).toBe(true)
         expect(attributesOf(cookie)).toEqual(expectedAttributes(Math.max(0, maxAge), secure || name.startsWith("__Host-")))
@@ -70,10 +90,9 @@ describe("SetCookie.hostCookie: any name and value", () => {
         if (name.length > 0 && !(name in Object.prototype) && isWellFormed(name) && isWellFormed(value)) {
           expect([...Cookies.parseCookieHeader(pair)]).toEqual([[name, value]])
         }
-      }),
-      { numRuns: 500 }
-    )
-  })
+      },
+      500
+    ))
 
   it("a Max-Age that is not a finite number is written as 0", () => {
     for (const maxAgeSeconds of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
@@ -113,9 +132,10 @@ describe("SetCookie.domainCookie and domainName: a Domain is written only when i
     ) expect(SetCookie.domainName(text)).toEqual(Option.none())
   })
 
-  it("any domain text: either refused, or one cookie whose Domain is that lower-cased domain name", () => {
-    fc.assert(
-      fc.property(hostileText, fc.domain(), fc.boolean(), (hostile, valid, pick) => {
+  it("any domain text: either refused, or one cookie whose Domain is that lower-cased domain name", () =>
+    assertProperty(
+      fc.tuple(hostileText, domain, fc.boolean()),
+      ([hostile, valid, pick]) => {
         const domain = pick ? valid : hostile
         const cookie = SetCookie.domainCookie({ name: "n", value: "v", maxAgeSeconds: 0, secure: false, domain })
         Option.match(SetCookie.domainName(domain), {
@@ -125,10 +145,9 @@ describe("SetCookie.domainCookie and domainName: a Domain is written only when i
             expect(Option.map(cookie, acceptedByNode)).toEqual(Option.some(true))
           }
         })
-      }),
-      { numRuns: 500 }
-    )
-  })
+      },
+      500
+    ))
 
   it("never writes a Domain on a __Host- cookie", () => {
     expect(SetCookie.domainCookie({ name: "__Host-x", value: "", maxAgeSeconds: 0, secure: true, domain: "example.com" })).toEqual(Option.none())
@@ -176,15 +195,16 @@ describe("the token writers: nothing decoded from a request reaches a header", (
   it("whatever cookies the request holds and whatever domains are configured, every string written is one cookie Node sends, with a configured Domain or none", () => {
     const planted = fc.oneof(
       hostileText,
-      fc.uint8Array({ maxLength: 40 }).map(customName),
-      fc.domain().map((domain) => Cookies.customRefreshCookieName(projectId, domain))
+      bytes.pipe(fc.map(customName)),
+      domain.pipe(fc.map((name) => Cookies.customRefreshCookieName(projectId, name)))
     )
-    fc.assert(
-      fc.property(
+    return assertProperty(
+      fc.tuple(
         fc.array(fc.tuple(planted, hostileText), { maxLength: 6 }),
-        fc.array(fc.oneof(fc.domain(), hostileText), { maxLength: 3 }),
-        fc.boolean(),
-        (cookies, cookieDomains, secure) => {
+        fc.array(fc.oneof(domain, hostileText), { maxLength: 3 }),
+        fc.boolean()
+      ),
+      ([cookies, cookieDomains, secure]) => {
           const configured = cookieDomains.flatMap((domain) => Option.toArray(SetCookie.domainName(domain)))
           const written = Cookies.writeTokens(fromStrings("a", "r"), { projectId, secure, now: 5, existing: new Map(cookies), cookieDomains })
           for (const cookie of written) {
@@ -193,9 +213,8 @@ describe("the token writers: nothing decoded from a request reaches a header", (
             expect(domains.every((attribute) => configured.includes(attribute.slice("Domain=".length)))).toBe(true)
             expect(attributesOf(cookie).length).toBe(3 + domains.length + (cookie.endsWith("; Secure") ? 1 : 0))
           }
-        }
-      ),
-      { numRuns: 300 }
+        },
+      300
     )
   })
 })
