@@ -92,8 +92,7 @@ const oncePerRequest = <A, E>(run: (request: HttpServerRequest.HttpServerRequest
  * {@link oncePerRequest}) and runs the endpoint with what it found as the service `key`.
  */
 const schemes = <I, A, E>(key: Context.Key<I, A>, authenticated: Effect.Effect<A, E, HttpServerRequest.HttpServerRequest>) => {
-  const handle = <B, F, R>(httpEffect: Effect.Effect<B, F, R>) =>
-    Effect.flatMap(authenticated, (found) => Effect.provideService(httpEffect, key, found))
+  const handle = <B, F, R>(httpEffect: Effect.Effect<B, F, R>) => Effect.flatMap(authenticated, (found) => Effect.provideService(httpEffect, key, found))
   return { bearer: handle, stackAuth: handle, cookie: handle }
 }
 

@@ -142,8 +142,7 @@ export const RedirectTrust: Context.Reference<RedirectTrustShape> = Context.Refe
 export const layerTrust = (options: {
   readonly trustedDomains?: ReadonlyArray<string> | undefined
   readonly allowLocalhost?: boolean | undefined
-}): Layer.Layer<never> =>
-  Layer.succeed(RedirectTrust, { trustedDomains: options.trustedDomains ?? [], allowLocalhost: options.allowLocalhost ?? false })
+}): Layer.Layer<never> => Layer.succeed(RedirectTrust, { trustedDomains: options.trustedDomains ?? [], allowLocalhost: options.allowLocalhost ?? false })
 
 /**
  * Trusted domains read from the project's configuration (`GET /projects/current`,
@@ -231,8 +230,7 @@ export const planHandlerTarget = (
   return next.origin === here.origin ? relativePart(next) : next.href
 }
 
-const checked = (target: string, environment: Environment): Effect.Effect<string, UntrustedRedirectUrl> =>
-  Effect.fromResult(check(target, environment.trust))
+const checked = (target: string, environment: Environment): Effect.Effect<string, UntrustedRedirectUrl> => Effect.fromResult(check(target, environment.trust))
 
 const go = (target: string, environment: Environment, replace: boolean): Effect.Effect<void, RedirectError> =>
   Effect.gen(function* () {

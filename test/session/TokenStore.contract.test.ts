@@ -4,7 +4,7 @@
  * would really hold them (an object, cookies in `document.cookie`, a `Cookie` request header).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Option, Redacted, type Scope, Stream } from "effect"
+import { Effect, Exit, Option, Redacted, type Scope, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as BrowserCookieStore from "../../src/session/BrowserCookieStore.js"
 import * as Cookies from "../../src/session/cookies.js"

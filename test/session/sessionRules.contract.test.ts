@@ -44,7 +44,7 @@ import {
 } from "../support/fixtures.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 const { refreshEndpoint, meEndpoint } = sessionMocks(server)

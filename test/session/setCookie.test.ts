@@ -205,15 +205,15 @@ describe("the token writers: nothing decoded from a request reaches a header", (
         fc.boolean()
       ),
       ([cookies, cookieDomains, secure]) => {
-          const configured = cookieDomains.flatMap((domain) => Option.toArray(SetCookie.domainName(domain)))
-          const written = Cookies.writeTokens(fromStrings("a", "r"), { projectId, secure, now: 5, existing: new Map(cookies), cookieDomains })
-          for (const cookie of written) {
-            expect(acceptedByNode(cookie)).toBe(true)
-            const domains = attributesOf(cookie).filter((attribute) => attribute.startsWith("Domain="))
-            expect(domains.every((attribute) => configured.includes(attribute.slice("Domain=".length)))).toBe(true)
-            expect(attributesOf(cookie).length).toBe(3 + domains.length + (cookie.endsWith("; Secure") ? 1 : 0))
-          }
-        },
+        const configured = cookieDomains.flatMap((domain) => Option.toArray(SetCookie.domainName(domain)))
+        const written = Cookies.writeTokens(fromStrings("a", "r"), { projectId, secure, now: 5, existing: new Map(cookies), cookieDomains })
+        for (const cookie of written) {
+          expect(acceptedByNode(cookie)).toBe(true)
+          const domains = attributesOf(cookie).filter((attribute) => attribute.startsWith("Domain="))
+          expect(domains.every((attribute) => configured.includes(attribute.slice("Domain=".length)))).toBe(true)
+          expect(attributesOf(cookie).length).toBe(3 + domains.length + (cookie.endsWith("; Secure") ? 1 : 0))
+        }
+      },
       300
     )
   })
