@@ -54,6 +54,7 @@ import * as PubSub from "effect/PubSub"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { Session } from "../session/Session.js"
 import type { SessionShape } from "../session/Session.js"
 import type { StoredTokens } from "../session/TokenStore.js"
@@ -227,11 +228,8 @@ const makePartition = (
     const throttle = options.throttleMillis ?? defaultOptions.throttleMillis
     const enabled = options.enabled ?? defaultOptions.enabled
     const entries = new Map<string, Entry>()
-    // the version signal: the current value, and a `PubSub` replaying it to every subscriber
-    // (as a `SubscriptionRef`, without its semaphore: every update is one synchronous step)
-    let signal: CacheVersion = { version: 0, generation: 0 }
-    const signals = yield* PubSub.unbounded<CacheVersion>({ replay: 1 })
-    PubSub.publishUnsafe(signals, signal)
+    // the version signal: its subscribers get the current value, then every change
+    const signal = yield* SubscriptionRef.make<CacheVersion>({ version: 0, generation: 0 })
     // a fork in the cache's fiber set, never in the caller's fiber; it starts once the caller
     // yields, so concurrent readers find the fetch in flight and join it
     const fork = <A, E>(effect: Effect.Effect<A, E>) => FiberSet.run(fibers, effect, { startImmediately: false })
@@ -254,10 +252,7 @@ const makePartition = (
       Effect.sync(() => {
         if (entry.states !== undefined) PubSub.publishUnsafe(entry.states, snapshot(entry))
       })
-    const bump = Effect.sync(() => {
-      signal = { version: signal.version + 1, generation }
-      PubSub.publishUnsafe(signals, signal)
-    })
+    const bump = SubscriptionRef.update(signal, (current) => ({ version: current.version + 1, generation }))
 
     const isExpired = (entry: Entry, now: number) =>
       entry.subscribers === 0 && entry.inFlight === undefined && !entry.refreshScheduled && now - entry.releasedAt >= ttl
@@ -507,7 +502,7 @@ const makePartition = (
       )
 
     const awaitChange = (dependencies: Dependencies): Effect.Effect<ChangeReason> => {
-      const session_ = Stream.fromPubSub(signals).pipe(
+      const session_ = SubscriptionRef.changes(signal).pipe(
         Stream.filter((current) => current.generation !== dependencies.generation),
         Stream.as<ChangeReason>("session")
       )
@@ -528,8 +523,8 @@ const makePartition = (
       invalidate,
       clear,
       subscribe,
-      changes: Stream.fromPubSub(signals),
-      version: Effect.sync(() => signal),
+      changes: SubscriptionRef.changes(signal),
+      version: SubscriptionRef.get(signal),
       awaitChange,
       syncSession
     }
