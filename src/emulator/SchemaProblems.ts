@@ -45,8 +45,7 @@ const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
 }
 
 /** The value an issue is about: the input it reports, else the value at its path in the request. */
-const inputOf = (issue: SchemaIssue.Issue, root: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
-  "input" in issue ? issue.input : valueAt(root, path)
+const inputOf = (issue: SchemaIssue.Issue, root: unknown, path: ReadonlyArray<PropertyKey>): unknown => "input" in issue ? issue.input : valueAt(root, path)
 
 /** A value as the texts show it: strings quoted, numbers and the rest as themselves. */
 const show = (value: unknown): string => {
@@ -205,9 +204,15 @@ const renamedStructLeaves = (
   ]
 }
 
-/** The members of a union told apart by a literal property (`type: "shared"`), by that property's wire key and value. */
+/** The members of a union told apart by one literal property (`type: "shared"`), by the property's value. */
+interface Discriminator {
+  readonly byValue: Map<string, Array<SchemaAST.AST>>
+  readonly literals: Array<SchemaAST.Literal>
+}
+
+/** The members of a union told apart by literal properties, and the others. */
 interface Discriminators {
-  readonly keys: Map<PropertyKey, { readonly byValue: Map<string, Array<SchemaAST.AST>>; readonly literals: Array<SchemaAST.Literal> }>
+  readonly keys: Map<PropertyKey, Discriminator>
   /** The members with a literal property. */
   readonly tagged: ReadonlyArray<SchemaAST.AST>
   /** The members without one, tried in order. */
@@ -236,7 +241,7 @@ const discriminators = (members: ReadonlyArray<SchemaAST.AST>): Discriminators =
     }
     tagged.push(member)
     for (const [index, [key, literal]] of literals.entries()) {
-      const entry = keys.get(key) ?? { byValue: new Map(), literals: [] }
+      const entry: Discriminator = keys.get(key) ?? { byValue: new Map(), literals: [] }
       keys.set(key, entry)
       const value = String(literal.literal)
       const bucket = entry.byValue.get(value)

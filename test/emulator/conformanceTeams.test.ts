@@ -64,7 +64,8 @@ describe("teams/* conformance", () => {
 
       let ids: Substitutions = { [owner.user_id]: ownerTokens.user_id, [memberId]: memberTokens.user_id }
       const asOwner = () => ({ ...ids, ...tokenSubstitutions(ownerTokens) })
-      const play = (name: string, substitutions: Substitutions = asOwner()) => Effect.tap(bench.replay(name, substitutions), (answer) => Effect.sync(() => conforms(name, answer)))
+      const play = (name: string, substitutions: Substitutions = asOwner()) =>
+        Effect.tap(bench.replay(name, substitutions), (answer) => Effect.sync(() => conforms(name, answer)))
 
       const created = yield* play("teams/02-create-client")
       ids = { ...ids, [teamId]: created.json.id }

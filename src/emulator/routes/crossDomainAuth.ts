@@ -20,7 +20,7 @@
 import { Effect, Schema } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
 import { RedirectUrlNotWhitelisted, UserAuthenticationRequired } from "../../core/KnownErrors.js"
-import { field, optionalField, withMessage, wireStruct } from "../../core/Wire.js"
+import { field, optionalField, wireStruct, withMessage } from "../../core/Wire.js"
 import { headerReader } from "../ProjectAuth.js"
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
