@@ -1,6 +1,7 @@
 /**
  * The msw adapter: request handlers answering `{baseUrl}/api/*` from the emulator, for tests
- * that intercept `fetch` (Node or browser). The emulator runs with the real clock here.
+ * that intercept `fetch` (Node or browser). The emulator runs with the real clock here. The
+ * handlers are `http.all` handlers, the same in msw 2 (2.15 and later) and msw 3.
  *
  * @example
  * ```ts

@@ -11,7 +11,11 @@
  *
  * - unknown keys are listed once per object, first;
  * - a union is reported member by member (each member's own problem), so `"me"` or a uuid
- *   reads ``must be a valid UUID`` and ``must be a `"me"` type``;
+ *   reads ``must be a valid UUID`` and ``must be a `"me"` type``; members told apart by a
+ *   literal property (`type: "shared"`) are looked up by it (a missing or unknown tag is the
+ *   problem);
+ * - a struct read from wire keys is checked property by property, so a property whose wire form
+ *   is fine but whose value is not (a number in a query string) is reported beside the others;
  * - the wrong types at one path become one line naming the first expected type that is neither
  *   `null` nor `undefined`;
  * - of several checks on one value, the first that fails is reported.
