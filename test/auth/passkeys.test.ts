@@ -81,7 +81,7 @@ const setup = (
     }
   })
 
-type Setup = Effect.Effect.Success<ReturnType<typeof setup>>
+type Setup = Effect.Success<ReturnType<typeof setup>>
 
 const signUp = (env: Setup, email = "ada@example.com") => env.run(Password.signUpWithPassword({ email, password, noVerificationCallback: true }))
 

@@ -13,7 +13,7 @@ import { Session } from "../../src/session/Session.js"
 import { accessToken, apiUrl, makeMswServer, refreshTokenText, sessionLayer, tokens } from "../support/fixtures.js"
 
 const server = makeMswServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 
