@@ -90,7 +90,7 @@ export class TokenObserver {
       const wakeUps = yield* Queue.sliding<void>(1)
       self.wake = () => Queue.offerUnsafe(wakeUps, undefined)
       yield* session.changes.pipe(Stream.runForEach(() => Queue.offer(wakeUps, undefined)), Effect.forkScoped)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       while (true) {
         const exit = yield* Effect.exit(session.requestTokens)
         if (Exit.isSuccess(exit)) self.set({ status: "success", tokens: exit.value, error: undefined })
