@@ -52,9 +52,8 @@ export const getCurrent = Effect.fn("Projects.getCurrent")(function* () {
   return yield* QueryCache.cached(cacheKey, Endpoint.call(getCurrentEndpoint, {}))
 })
 
-const requireInternalProject = Effect.flatMap(
-  StackClient,
-  (client) => client.config.projectId === "internal" ? Effect.void : Effect.fail(ConfigurationError.make(ExpectedInternalProject.make({})))
+const requireInternalProject = StackClient.use((client) =>
+  client.config.projectId === "internal" ? Effect.void : Effect.fail(ConfigurationError.make(ExpectedInternalProject.make({})))
 )
 
 /**
