@@ -84,8 +84,7 @@ export const makeProject = (input: NewProject): ProjectRecord => ({
 })
 
 /** Runs `effect` holding the state's write permit: one handler at a time checks and writes. */
-export const serialized = <A, Err, R>(state: EmulatorState, effect: Effect.Effect<A, Err, R>): Effect.Effect<A, Err, R> =>
-  state.writeLock.withPermit(effect)
+export const serialized = <A, Err, R>(state: EmulatorState, effect: Effect.Effect<A, Err, R>): Effect.Effect<A, Err, R> => state.writeLock.withPermit(effect)
 
 /**
  * Removes a member from a team: the membership, their grants in the team, their team profile
