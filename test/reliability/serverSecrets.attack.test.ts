@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Logger, Option, Redacted, References, Result, Tracer } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
 import { ServerTeams, ServerUserApiKeys, ServerUsers, TeamApiKeys, Teams, UserApiKeys } from "../../src/index.js"
 import { setup, within } from "../teams/support.js"
 
@@ -53,7 +54,9 @@ const observed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.tap((outcome) => Effect.sync(() => void recorded.push(String(outcome), JSON.stringify(outcome)))),
     Effect.provide(Logger.layer([captureLogger])),
     Effect.provideService(References.MinimumLogLevel, "All"),
-    Effect.withTracer(recordingTracer)
+    Effect.withTracer(recordingTracer),
+    // every request and response header recorded (effect 4 records none unless asked), as in an app that turns it on
+    Effect.provideService(HttpClient.TracerHeaderFilter, () => true)
   )
 
 describe("server API-key functions keep key values secret", () => {
