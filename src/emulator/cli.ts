@@ -73,7 +73,7 @@ const main = (argv: ReadonlyArray<string>) => {
     })
   ).pipe(
     // the log (e.g. the hint for a refused callback URL) goes to stderr: stdout holds the JSON line
-    Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
+    Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatSimple)])),
     Effect.catch((error) =>
       Effect.sync(() => {
         // a port in use (EADDRINUSE) says which flag picks another
