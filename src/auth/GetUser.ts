@@ -123,9 +123,9 @@ export const methodNavigation: NavigationShape = {
  * The navigation service; defaults to {@link methodNavigation} (the app's `RedirectMethod`), so
  * it never appears in requirements.
  */
-export class Navigation extends Context.Reference<NavigationShape>("stack-auth-effect/Navigation", {
+export const Navigation: Context.Reference<NavigationShape> = Context.Reference<NavigationShape>("stack-auth-effect/Navigation", {
   defaultValue: () => methodNavigation
-}) {}
+})
 
 /** The `or` policies. */
 export type Or = "return-null" | "throw" | "redirect" | "anonymous" | "anonymous-if-exists"

@@ -221,9 +221,9 @@ export const browserPrompt: MfaPromptShape = {
  * The prompt service: {@link browserPrompt} unless the app provides its own (a modal dialog, a
  * terminal question): `Effect.provideService(MfaPrompt, { ask })`.
  */
-export class MfaPrompt extends Context.Reference<MfaPromptShape>("stack-auth-effect/MfaPrompt", {
+export const MfaPrompt: Context.Reference<MfaPromptShape> = Context.Reference<MfaPromptShape>("stack-auth-effect/MfaPrompt", {
   defaultValue: () => browserPrompt
-}) {}
+})
 
 /**
  * Runs a sign-in and, when it needs the second factor, asks {@link MfaPrompt} for the code and

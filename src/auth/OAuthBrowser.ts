@@ -10,8 +10,9 @@
  *   a cookie jar honouring `Max-Age` (time from Effect's `Clock`) that stores each cookie string
  *   as a browser does (effect's `Set-Cookie` parser, `effect/http/Cookies`, read through the
  *   session's `parseSetCookie`; names and values decoded, so they read back as `document.cookie`
- *   would give them), the current URL, the list of navigations, and an optional `onNavigate` hook that plays the part of the browser following
- *   redirects (it returns the URL the page finally lands on).
+ *   would give them), the current URL, the list of navigations, and an optional `onNavigate`
+ *   hook that plays the part of the browser following redirects (it returns the URL the page
+ *   finally lands on).
  *
  * @example
  * ```ts
