@@ -490,9 +490,7 @@ rows.push([
 ])
 if (cs.effect !== undefined) {
   rows.push([
-    `  Effect floor: import of the ${
-      cold.effectModules?.length ?? "?"
-    } effect modules our entry imports; wall, files; ratio over the empty node`,
+    `  Effect floor: import of the ${cold.effectModules?.length ?? "?"} effect modules our entry imports; wall, files; ratio over the empty node`,
     ms(cs.effect.wallMs.median),
     cs.official === undefined ? "—" : ms(cs.official.wallMs.median),
     `${String(cs.effect.filesOpened ?? "—")} files`,
