@@ -44,8 +44,7 @@ const app = Effect.gen(function* () {
       tokenStore: "memory"
     })
   ).pipe(fibers.watch)
-  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof Stack.layerClient>>>) =>
-    effect.pipe(Effect.provide(context), fibers.watch)
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof Stack.layerClient>>>) => effect.pipe(Effect.provide(context), fibers.watch)
   /**
    * The fibers still running once the app's calls have settled: a request's own fibers end a little
    * after its answer is read (the fetch's fiber, the body), so this waits for them, polling every

@@ -219,7 +219,9 @@ const bodies = (endpoint: Endpoint.Any | undefined) =>
     { weight: 2, arbitrary: json.pipe(fc.map((value) => ({ contentType: "application/json", text: JSON.stringify(value) }))) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom("{\"a\":", "{", "nul", "[1,2", "{\"email\": \"a@b.c\",}", "\u0000").pipe(fc.map((text) => ({ contentType: "application/json", text })))
+      arbitrary: fc.constantFrom("{\"a\":", "{", "nul", "[1,2", "{\"email\": \"a@b.c\",}", "\u0000").pipe(
+        fc.map((text) => ({ contentType: "application/json", text }))
+      )
     },
     {
       weight: 1,
@@ -230,7 +232,9 @@ const bodies = (endpoint: Endpoint.Any | undefined) =>
     },
     {
       weight: 1,
-      arbitrary: printable.pipe(fc.map((text) => ({ contentType: "application/x-www-form-urlencoded", text: `a=${encodeURIComponent(text)}&grant_type=refresh_token` })))
+      arbitrary: printable.pipe(
+        fc.map((text) => ({ contentType: "application/x-www-form-urlencoded", text: `a=${encodeURIComponent(text)}&grant_type=refresh_token` }))
+      )
     },
     {
       weight: 1,
@@ -259,34 +263,35 @@ describe("random and malformed requests against the emulator", () => {
       let sent = 0
       await Effect.runPromise(fc.check(
         requests(fixture),
-        ({ body, headers, method, query, sameMethod, target }) => Effect.promise(async () => {
-          const chosenMethod = sameMethod && target.endpoint !== undefined ? target.endpoint.method : method
-          const allHeaders: Record<string, string> = { ...headers.base, ...headers.extra }
-          if (headers.accessType !== null) allHeaders["x-stack-access-type"] = headers.accessType
-          if (headers.override) allHeaders["x-stack-override-error-status"] = "true"
-          const withBody = chosenMethod !== "GET" && chosenMethod !== "HEAD" && body.text !== undefined
-          if (withBody && body.contentType !== undefined) allHeaders["content-type"] = body.contentType
-          const answer = await Effect.runPromise(
-            send(emulator, {
-              method: chosenMethod,
-              path: `${target.path}${query}`,
-              headers: allHeaders,
-              ...(withBody && body.text !== undefined ? { raw: body.text } : {})
-            })
-          )
-          sent++
-          const status = Number(answer.headers.get("x-stack-actual-status") ?? answer.status)
-          statuses.set(status, (statuses.get(status) ?? 0) + 1)
-          const code = answer.headers.get("x-stack-known-error")
-          if (code !== null) knownCodes.add(code)
-          const problem = problemOf(answer, headers.override, chosenMethod, target.path)
-          if (problem !== undefined) {
-            const line = `${chosenMethod} ${target.path.slice(0, 120)}${query.slice(0, 60)} → ${problem}`
-            problems.push(line)
-            throw new Error(line)
-          }
-          return true
-        }),
+        ({ body, headers, method, query, sameMethod, target }) =>
+          Effect.promise(async () => {
+            const chosenMethod = sameMethod && target.endpoint !== undefined ? target.endpoint.method : method
+            const allHeaders: Record<string, string> = { ...headers.base, ...headers.extra }
+            if (headers.accessType !== null) allHeaders["x-stack-access-type"] = headers.accessType
+            if (headers.override) allHeaders["x-stack-override-error-status"] = "true"
+            const withBody = chosenMethod !== "GET" && chosenMethod !== "HEAD" && body.text !== undefined
+            if (withBody && body.contentType !== undefined) allHeaders["content-type"] = body.contentType
+            const answer = await Effect.runPromise(
+              send(emulator, {
+                method: chosenMethod,
+                path: `${target.path}${query}`,
+                headers: allHeaders,
+                ...(withBody && body.text !== undefined ? { raw: body.text } : {})
+              })
+            )
+            sent++
+            const status = Number(answer.headers.get("x-stack-actual-status") ?? answer.status)
+            statuses.set(status, (statuses.get(status) ?? 0) + 1)
+            const code = answer.headers.get("x-stack-known-error")
+            if (code !== null) knownCodes.add(code)
+            const problem = problemOf(answer, headers.override, chosenMethod, target.path)
+            if (problem !== undefined) {
+              const line = `${chosenMethod} ${target.path.slice(0, 120)}${query.slice(0, 60)} → ${problem}`
+              problems.push(line)
+              throw new Error(line)
+            }
+            return true
+          }),
         { runs: fuzzRuns }
       ))
       expect(problems).toEqual([])
@@ -409,343 +414,344 @@ describe("model-based sequences against the emulator", () => {
       const covered = new Map<string, number>()
       await Effect.runPromise(fc.check(
         fc.array(ops, { minLength: 1, maxLength: modelSteps }),
-        (sequence) => Effect.promise(async () => {
-          const emulator = await Effect.runPromise(makeEmulator({ demo: { config: { allowUserApiKeys: true } } }))
-          const demo = emulator.demo
-          const project = emulator.state.projects.get(demo.projectId)!
-          const baselineUsers = new Set(project.users.keys())
-          const model: Model = { users: new Map(), deletedUsers: new Set(), sessions: [], teams: new Map(), deletedTeams: [], apiKeys: [] }
-          const call = (input: Parameters<typeof send>[1]) => Effect.runPromise(send(emulator, input))
-          const server = serverHeaders(demo)
-          const expectAnswer = (answer: Answer, step: string, ok: ReadonlyArray<number>, codes: ReadonlyArray<string> = []) => {
-            const good = ok.includes(answer.status) || (codeOf(answer) !== null && codes.includes(codeOf(answer)!))
-            if (!good) throw new Error(`${step}: unexpected answer ${describeAnswer(answer)}`)
-          }
-          const liveUsers = () => [...model.users.values()]
-          const liveTeams = () => [...model.teams.values()]
-          const anyUserId = (i: number) => pick([...liveUsers().map((user) => user.id), ...model.deletedUsers], i)
-          const anyTeamId = (i: number) => pick([...liveTeams().map((team) => team.id), ...model.deletedTeams], i)
+        (sequence) =>
+          Effect.promise(async () => {
+            const emulator = await Effect.runPromise(makeEmulator({ demo: { config: { allowUserApiKeys: true } } }))
+            const demo = emulator.demo
+            const project = emulator.state.projects.get(demo.projectId)!
+            const baselineUsers = new Set(project.users.keys())
+            const model: Model = { users: new Map(), deletedUsers: new Set(), sessions: [], teams: new Map(), deletedTeams: [], apiKeys: [] }
+            const call = (input: Parameters<typeof send>[1]) => Effect.runPromise(send(emulator, input))
+            const server = serverHeaders(demo)
+            const expectAnswer = (answer: Answer, step: string, ok: ReadonlyArray<number>, codes: ReadonlyArray<string> = []) => {
+              const good = ok.includes(answer.status) || (codeOf(answer) !== null && codes.includes(codeOf(answer)!))
+              if (!good) throw new Error(`${step}: unexpected answer ${describeAnswer(answer)}`)
+            }
+            const liveUsers = () => [...model.users.values()]
+            const liveTeams = () => [...model.teams.values()]
+            const anyUserId = (i: number) => pick([...liveUsers().map((user) => user.id), ...model.deletedUsers], i)
+            const anyTeamId = (i: number) => pick([...liveTeams().map((team) => team.id), ...model.deletedTeams], i)
 
-          for (const [stepIndex, op] of sequence.entries()) {
-            const step = `step ${stepIndex} ${JSON.stringify(op)}`
-            covered.set(op.op, (covered.get(op.op) ?? 0) + 1)
-            switch (op.op) {
-              case "createUser": {
-                const email = emailPool[op.email]!
-                const password = op.password ? "correct horse battery" : null
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/users",
-                  headers: server,
-                  body: { primary_email: email, primary_email_auth_enabled: true, ...(password === null ? {} : { password }) }
-                })
-                if (ownerOfAuthEmail(model, email) !== undefined) {
-                  expectAnswer(answer, step, [], ["USER_EMAIL_ALREADY_EXISTS"])
-                } else {
-                  expectAnswer(answer, step, [201])
-                  model.users.set(answer.json.id, { id: answer.json.id, email, password, channels: [] })
-                }
-                break
-              }
-              case "signUp": {
-                const email = emailPool[op.email]!
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/auth/password/sign-up",
-                  headers: clientHeaders(demo),
-                  body: { email, password: "correct horse battery" }
-                })
-                if (ownerOfAuthEmail(model, email) !== undefined) {
-                  expectAnswer(answer, step, [], ["USER_EMAIL_ALREADY_EXISTS"])
-                } else {
-                  expectAnswer(answer, step, [200])
-                  model.users.set(answer.json.user_id, { id: answer.json.user_id, email, password: "correct horse battery", channels: [] })
-                  model.sessions.push({
-                    userId: answer.json.user_id,
-                    accessToken: answer.json.access_token,
-                    refreshToken: answer.json.refresh_token,
-                    alive: true
+            for (const [stepIndex, op] of sequence.entries()) {
+              const step = `step ${stepIndex} ${JSON.stringify(op)}`
+              covered.set(op.op, (covered.get(op.op) ?? 0) + 1)
+              switch (op.op) {
+                case "createUser": {
+                  const email = emailPool[op.email]!
+                  const password = op.password ? "correct horse battery" : null
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/users",
+                    headers: server,
+                    body: { primary_email: email, primary_email_auth_enabled: true, ...(password === null ? {} : { password }) }
                   })
+                  if (ownerOfAuthEmail(model, email) !== undefined) {
+                    expectAnswer(answer, step, [], ["USER_EMAIL_ALREADY_EXISTS"])
+                  } else {
+                    expectAnswer(answer, step, [201])
+                    model.users.set(answer.json.id, { id: answer.json.id, email, password, channels: [] })
+                  }
+                  break
                 }
-                break
-              }
-              case "signIn": {
-                const user = pick(liveUsers().filter((candidate) => candidate.email !== null && candidate.password !== null), op.user)
-                if (user === undefined) break
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/auth/password/sign-in",
-                  headers: clientHeaders(demo),
-                  body: { email: user.email, password: user.password }
-                })
-                expectAnswer(answer, step, [200])
-                expect(answer.json.user_id).toBe(user.id)
-                model.sessions.push({ userId: user.id, accessToken: answer.json.access_token, refreshToken: answer.json.refresh_token, alive: true })
-                break
-              }
-              case "deleteUser": {
-                const userId = anyUserId(op.user)
-                if (userId === undefined) break
-                const answer = await call({ method: "DELETE", path: `/api/v1/users/${userId}`, headers: server })
-                if (model.users.has(userId)) {
+                case "signUp": {
+                  const email = emailPool[op.email]!
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/auth/password/sign-up",
+                    headers: clientHeaders(demo),
+                    body: { email, password: "correct horse battery" }
+                  })
+                  if (ownerOfAuthEmail(model, email) !== undefined) {
+                    expectAnswer(answer, step, [], ["USER_EMAIL_ALREADY_EXISTS"])
+                  } else {
+                    expectAnswer(answer, step, [200])
+                    model.users.set(answer.json.user_id, { id: answer.json.user_id, email, password: "correct horse battery", channels: [] })
+                    model.sessions.push({
+                      userId: answer.json.user_id,
+                      accessToken: answer.json.access_token,
+                      refreshToken: answer.json.refresh_token,
+                      alive: true
+                    })
+                  }
+                  break
+                }
+                case "signIn": {
+                  const user = pick(liveUsers().filter((candidate) => candidate.email !== null && candidate.password !== null), op.user)
+                  if (user === undefined) break
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/auth/password/sign-in",
+                    headers: clientHeaders(demo),
+                    body: { email: user.email, password: user.password }
+                  })
                   expectAnswer(answer, step, [200])
-                  model.users.delete(userId)
-                  model.deletedUsers.add(userId)
-                  for (const session of model.sessions) if (session.userId === userId) session.alive = false
-                  for (const team of model.teams.values()) {
+                  expect(answer.json.user_id).toBe(user.id)
+                  model.sessions.push({ userId: user.id, accessToken: answer.json.access_token, refreshToken: answer.json.refresh_token, alive: true })
+                  break
+                }
+                case "deleteUser": {
+                  const userId = anyUserId(op.user)
+                  if (userId === undefined) break
+                  const answer = await call({ method: "DELETE", path: `/api/v1/users/${userId}`, headers: server })
+                  if (model.users.has(userId)) {
+                    expectAnswer(answer, step, [200])
+                    model.users.delete(userId)
+                    model.deletedUsers.add(userId)
+                    for (const session of model.sessions) if (session.userId === userId) session.alive = false
+                    for (const team of model.teams.values()) {
+                      team.members.delete(userId)
+                      team.grants.delete(userId)
+                    }
+                  } else {
+                    expectAnswer(answer, step, [], ["USER_NOT_FOUND"])
+                  }
+                  break
+                }
+                case "refresh": {
+                  const session = pick(model.sessions, op.session)
+                  if (session === undefined) break
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/auth/sessions/current/refresh",
+                    headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken })
+                  })
+                  if (session.alive) expectAnswer(answer, step, [200])
+                  else expectAnswer(answer, step, [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
+                  break
+                }
+                case "me": {
+                  const session = pick(model.sessions, op.session)
+                  if (session === undefined) break
+                  const answer = await call({ path: "/api/v1/users/me", headers: clientHeaders(demo, { "x-stack-access-token": session.accessToken }) })
+                  // an access token stays valid until it expires, even after sign-out; a deleted user is gone
+                  if (model.users.has(session.userId)) {
+                    expectAnswer(answer, step, [200])
+                    expect(answer.json.id).toBe(session.userId)
+                  } else {
+                    expectAnswer(answer, step, [], ["CANNOT_GET_OWN_USER_WITHOUT_USER"])
+                  }
+                  break
+                }
+                case "signOut": {
+                  const session = pick(
+                    model.sessions.filter((candidate) => model.users.has(candidate.userId)),
+                    op.session
+                  )
+                  if (session === undefined) break
+                  const answer = await call({
+                    method: "DELETE",
+                    path: "/api/v1/auth/sessions/current",
+                    headers: clientHeaders(demo, { "x-stack-access-token": session.accessToken, "x-stack-refresh-token": session.refreshToken }),
+                    body: {}
+                  })
+                  if (session.alive) expectAnswer(answer, step, [200])
+                  else expectAnswer(answer, step, [200], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
+                  session.alive = false
+                  break
+                }
+                case "createTeam": {
+                  const creator = op.creator === null ? undefined : pick(liveUsers(), op.creator)
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/teams",
+                    headers: server,
+                    body: { display_name: `Team ${stepIndex}`, ...(creator === undefined ? {} : { creator_user_id: creator.id }) }
+                  })
+                  expectAnswer(answer, step, [201])
+                  model.teams.set(answer.json.id, { id: answer.json.id, members: new Set(creator === undefined ? [] : [creator.id]), grants: new Map() })
+                  break
+                }
+                case "addMember": {
+                  const teamId = anyTeamId(op.team)
+                  const userId = anyUserId(op.user)
+                  if (teamId === undefined || userId === undefined) break
+                  const answer = await call({ method: "POST", path: `/api/v1/team-memberships/${teamId}/${userId}`, headers: server, body: {} })
+                  const team = model.teams.get(teamId)
+                  if (team === undefined || !model.users.has(userId)) {
+                    expectAnswer(answer, step, [], ["TEAM_NOT_FOUND", "USER_NOT_FOUND"])
+                  } else if (team.members.has(userId)) {
+                    expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_ALREADY_EXISTS"])
+                  } else {
+                    expectAnswer(answer, step, [201])
+                    team.members.add(userId)
+                  }
+                  break
+                }
+                case "removeMember": {
+                  const team = pick(liveTeams(), op.team)
+                  const userId = anyUserId(op.user)
+                  if (team === undefined || userId === undefined) break
+                  const answer = await call({ method: "DELETE", path: `/api/v1/team-memberships/${team.id}/${userId}`, headers: server })
+                  if (team.members.has(userId)) {
+                    expectAnswer(answer, step, [200])
                     team.members.delete(userId)
                     team.grants.delete(userId)
+                  } else {
+                    expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_NOT_FOUND", "USER_NOT_FOUND"])
                   }
-                } else {
-                  expectAnswer(answer, step, [], ["USER_NOT_FOUND"])
+                  break
                 }
-                break
-              }
-              case "refresh": {
-                const session = pick(model.sessions, op.session)
-                if (session === undefined) break
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/auth/sessions/current/refresh",
-                  headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken })
-                })
-                if (session.alive) expectAnswer(answer, step, [200])
-                else expectAnswer(answer, step, [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
-                break
-              }
-              case "me": {
-                const session = pick(model.sessions, op.session)
-                if (session === undefined) break
-                const answer = await call({ path: "/api/v1/users/me", headers: clientHeaders(demo, { "x-stack-access-token": session.accessToken }) })
-                // an access token stays valid until it expires, even after sign-out; a deleted user is gone
-                if (model.users.has(session.userId)) {
-                  expectAnswer(answer, step, [200])
-                  expect(answer.json.id).toBe(session.userId)
-                } else {
-                  expectAnswer(answer, step, [], ["CANNOT_GET_OWN_USER_WITHOUT_USER"])
+                case "grant": {
+                  const team = pick(liveTeams(), op.team)
+                  const userId = anyUserId(op.user)
+                  if (team === undefined || userId === undefined) break
+                  const permission = permissionPool[op.permission]!
+                  const answer = await call({
+                    method: "POST",
+                    path: `/api/v1/team-permissions/${team.id}/${userId}/${encodeURIComponent(permission)}`,
+                    headers: server,
+                    body: {}
+                  })
+                  const known = permission !== "no_such_permission"
+                  if (!team.members.has(userId)) {
+                    expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_NOT_FOUND", "USER_NOT_FOUND", ...(known ? [] : ["PERMISSION_NOT_FOUND"])])
+                  } else if (!known) {
+                    expectAnswer(answer, step, [], ["PERMISSION_NOT_FOUND"])
+                  } else {
+                    expectAnswer(answer, step, [201])
+                    const granted = team.grants.get(userId) ?? new Set<string>()
+                    granted.add(permission)
+                    team.grants.set(userId, granted)
+                  }
+                  break
                 }
-                break
-              }
-              case "signOut": {
-                const session = pick(
-                  model.sessions.filter((candidate) => model.users.has(candidate.userId)),
-                  op.session
-                )
-                if (session === undefined) break
-                const answer = await call({
-                  method: "DELETE",
-                  path: "/api/v1/auth/sessions/current",
-                  headers: clientHeaders(demo, { "x-stack-access-token": session.accessToken, "x-stack-refresh-token": session.refreshToken }),
-                  body: {}
-                })
-                if (session.alive) expectAnswer(answer, step, [200])
-                else expectAnswer(answer, step, [200], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
-                session.alive = false
-                break
-              }
-              case "createTeam": {
-                const creator = op.creator === null ? undefined : pick(liveUsers(), op.creator)
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/teams",
-                  headers: server,
-                  body: { display_name: `Team ${stepIndex}`, ...(creator === undefined ? {} : { creator_user_id: creator.id }) }
-                })
-                expectAnswer(answer, step, [201])
-                model.teams.set(answer.json.id, { id: answer.json.id, members: new Set(creator === undefined ? [] : [creator.id]), grants: new Map() })
-                break
-              }
-              case "addMember": {
-                const teamId = anyTeamId(op.team)
-                const userId = anyUserId(op.user)
-                if (teamId === undefined || userId === undefined) break
-                const answer = await call({ method: "POST", path: `/api/v1/team-memberships/${teamId}/${userId}`, headers: server, body: {} })
-                const team = model.teams.get(teamId)
-                if (team === undefined || !model.users.has(userId)) {
-                  expectAnswer(answer, step, [], ["TEAM_NOT_FOUND", "USER_NOT_FOUND"])
-                } else if (team.members.has(userId)) {
-                  expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_ALREADY_EXISTS"])
-                } else {
-                  expectAnswer(answer, step, [201])
-                  team.members.add(userId)
+                case "deleteTeam": {
+                  const teamId = anyTeamId(op.team)
+                  if (teamId === undefined) break
+                  const answer = await call({ method: "DELETE", path: `/api/v1/teams/${teamId}`, headers: server })
+                  if (model.teams.has(teamId)) {
+                    expectAnswer(answer, step, [200])
+                    model.teams.delete(teamId)
+                    model.deletedTeams.push(teamId)
+                  } else {
+                    expectAnswer(answer, step, [], ["TEAM_NOT_FOUND"])
+                  }
+                  break
                 }
-                break
-              }
-              case "removeMember": {
-                const team = pick(liveTeams(), op.team)
-                const userId = anyUserId(op.user)
-                if (team === undefined || userId === undefined) break
-                const answer = await call({ method: "DELETE", path: `/api/v1/team-memberships/${team.id}/${userId}`, headers: server })
-                if (team.members.has(userId)) {
-                  expectAnswer(answer, step, [200])
-                  team.members.delete(userId)
-                  team.grants.delete(userId)
-                } else {
-                  expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_NOT_FOUND", "USER_NOT_FOUND"])
+                case "addChannel": {
+                  const user = pick(liveUsers(), op.user)
+                  if (user === undefined) break
+                  const value = emailPool[op.email]!
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/contact-channels",
+                    headers: server,
+                    body: { user_id: user.id, type: "email", value, used_for_auth: op.usedForAuth }
+                  })
+                  const owner = ownerOfAuthEmail(model, value)
+                  const ownDuplicate = user.email === value || user.channels.some((channel) => channel.value === value)
+                  if (op.usedForAuth && owner !== undefined && owner !== user.id) {
+                    expectAnswer(answer, step, [], ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"])
+                  } else if (ownDuplicate) {
+                    // the primary e-mail may or may not count as a channel; either way no second channel
+                    expectAnswer(answer, step, [201, 400])
+                    if (answer.status === 400) expect(codeOf(answer)).toBeNull()
+                    if (answer.status === 201) user.channels.push({ value, usedForAuth: op.usedForAuth })
+                  } else {
+                    expectAnswer(answer, step, [201])
+                    user.channels.push({ value, usedForAuth: op.usedForAuth })
+                  }
+                  break
                 }
-                break
-              }
-              case "grant": {
-                const team = pick(liveTeams(), op.team)
-                const userId = anyUserId(op.user)
-                if (team === undefined || userId === undefined) break
-                const permission = permissionPool[op.permission]!
-                const answer = await call({
-                  method: "POST",
-                  path: `/api/v1/team-permissions/${team.id}/${userId}/${encodeURIComponent(permission)}`,
-                  headers: server,
-                  body: {}
-                })
-                const known = permission !== "no_such_permission"
-                if (!team.members.has(userId)) {
-                  expectAnswer(answer, step, [], ["TEAM_MEMBERSHIP_NOT_FOUND", "USER_NOT_FOUND", ...(known ? [] : ["PERMISSION_NOT_FOUND"])])
-                } else if (!known) {
-                  expectAnswer(answer, step, [], ["PERMISSION_NOT_FOUND"])
-                } else {
-                  expectAnswer(answer, step, [201])
-                  const granted = team.grants.get(userId) ?? new Set<string>()
-                  granted.add(permission)
-                  team.grants.set(userId, granted)
+                case "createApiKey": {
+                  const userId = anyUserId(op.user)
+                  if (userId === undefined) break
+                  const answer = await call({
+                    method: "POST",
+                    path: "/api/v1/user-api-keys",
+                    headers: server,
+                    body: { user_id: userId, description: `key ${stepIndex}`, expires_at_millis: null }
+                  })
+                  if (model.users.has(userId)) {
+                    expectAnswer(answer, step, [200])
+                    model.apiKeys.push({ userId, value: answer.json.value })
+                  } else {
+                    expectAnswer(answer, step, [], ["USER_NOT_FOUND"])
+                  }
+                  break
                 }
-                break
-              }
-              case "deleteTeam": {
-                const teamId = anyTeamId(op.team)
-                if (teamId === undefined) break
-                const answer = await call({ method: "DELETE", path: `/api/v1/teams/${teamId}`, headers: server })
-                if (model.teams.has(teamId)) {
-                  expectAnswer(answer, step, [200])
-                  model.teams.delete(teamId)
-                  model.deletedTeams.push(teamId)
-                } else {
-                  expectAnswer(answer, step, [], ["TEAM_NOT_FOUND"])
+                case "checkApiKey": {
+                  const key = pick(model.apiKeys, op.key)
+                  if (key === undefined) break
+                  const answer = await call({ method: "POST", path: "/api/v1/user-api-keys/check", headers: server, body: { api_key: key.value } })
+                  if (model.users.has(key.userId)) {
+                    expectAnswer(answer, step, [200])
+                    expect(answer.json.user_id, step).toBe(key.userId)
+                  } else {
+                    expectAnswer(answer, step, [], ["API_KEY_NOT_FOUND"])
+                  }
+                  break
                 }
-                break
               }
-              case "addChannel": {
-                const user = pick(liveUsers(), op.user)
-                if (user === undefined) break
-                const value = emailPool[op.email]!
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/contact-channels",
-                  headers: server,
-                  body: { user_id: user.id, type: "email", value, used_for_auth: op.usedForAuth }
-                })
-                const owner = ownerOfAuthEmail(model, value)
-                const ownDuplicate = user.email === value || user.channels.some((channel) => channel.value === value)
-                if (op.usedForAuth && owner !== undefined && owner !== user.id) {
-                  expectAnswer(answer, step, [], ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"])
-                } else if (ownDuplicate) {
-                  // the primary e-mail may or may not count as a channel; either way no second channel
-                  expectAnswer(answer, step, [201, 400])
-                  if (answer.status === 400) expect(codeOf(answer)).toBeNull()
-                  if (answer.status === 201) user.channels.push({ value, usedForAuth: op.usedForAuth })
-                } else {
-                  expectAnswer(answer, step, [201])
-                  user.channels.push({ value, usedForAuth: op.usedForAuth })
-                }
-                break
+
+              // ---- invariants, read from the emulator's state and its API
+              // the user-deletion cascade: a deleted user's id appears nowhere in the state
+              for (const userId of model.deletedUsers) {
+                const left = userReferences(emulator.state, userId)
+                if (left.length > 0) throw new Error(`${step}: deleted user ${userId} still referenced at ${left.join(", ")}`)
               }
-              case "createApiKey": {
-                const userId = anyUserId(op.user)
-                if (userId === undefined) break
-                const answer = await call({
-                  method: "POST",
-                  path: "/api/v1/user-api-keys",
-                  headers: server,
-                  body: { user_id: userId, description: `key ${stepIndex}`, expires_at_millis: null }
-                })
-                if (model.users.has(userId)) {
-                  expectAnswer(answer, step, [200])
-                  model.apiKeys.push({ userId, value: answer.json.value })
-                } else {
-                  expectAnswer(answer, step, [], ["USER_NOT_FOUND"])
+              const stateUsers = new Set([...project.users.keys()].filter((id) => !baselineUsers.has(id)))
+              expect(stateUsers, step).toEqual(new Set(model.users.keys()))
+              // e-mails used for auth are unique across users
+              const authOwners = new Map<string, string>()
+              for (const user of project.users.values()) {
+                const emails = new Set<string>()
+                if (user.primaryEmailAuthEnabled && user.primaryEmail !== null) emails.add(user.primaryEmail)
+                for (const channel of user.contactChannels ?? []) if (channel.usedForAuth) emails.add(channel.value)
+                for (const email of emails) {
+                  const other = authOwners.get(email)
+                  if (other !== undefined) throw new Error(`${step}: e-mail ${email} used for auth by ${other} and ${user.id}`)
+                  authOwners.set(email, user.id)
                 }
-                break
               }
-              case "checkApiKey": {
-                const key = pick(model.apiKeys, op.key)
-                if (key === undefined) break
-                const answer = await call({ method: "POST", path: "/api/v1/user-api-keys/check", headers: server, body: { api_key: key.value } })
-                if (model.users.has(key.userId)) {
-                  expectAnswer(answer, step, [200])
-                  expect(answer.json.user_id, step).toBe(key.userId)
-                } else {
-                  expectAnswer(answer, step, [], ["API_KEY_NOT_FOUND"])
+              // no session of a deleted user
+              for (const session of project.sessions.values()) {
+                if (!project.users.has(session.userId)) throw new Error(`${step}: session ${session.id} of deleted user ${session.userId}`)
+              }
+              // no orphan membership; memberships as the model says
+              for (const team of project.teams?.values() ?? []) {
+                for (const member of team.memberUserIds) {
+                  if (!project.users.has(member)) throw new Error(`${step}: team ${team.id} keeps deleted user ${member}`)
                 }
-                break
+                const modelTeam = model.teams.get(team.id)
+                if (modelTeam !== undefined) expect(new Set(team.memberUserIds), `${step}: members of ${team.id}`).toEqual(modelTeam.members)
+              }
+              for (const teamId of model.deletedTeams) expect(project.teams?.has(teamId) ?? false, `${step}: deleted team ${teamId}`).toBe(false)
+              // team permissions only for members of existing teams
+              for (const [teamId, byUser] of project.permissions?.teamGrants ?? new Map<string, Map<string, Set<string>>>()) {
+                for (const [userId, granted] of byUser) {
+                  if (granted.size === 0) continue
+                  const team = project.teams?.get(teamId)
+                  if (team === undefined) throw new Error(`${step}: grants ${[...granted].join(",")} kept for deleted team ${teamId}`)
+                  if (!team.memberUserIds.has(userId)) throw new Error(`${step}: grants ${[...granted].join(",")} of non-member ${userId} in team ${teamId}`)
+                }
               }
             }
 
-            // ---- invariants, read from the emulator's state and its API
-            // the user-deletion cascade: a deleted user's id appears nowhere in the state
-            for (const userId of model.deletedUsers) {
-              const left = userReferences(emulator.state, userId)
-              if (left.length > 0) throw new Error(`${step}: deleted user ${userId} still referenced at ${left.join(", ")}`)
-            }
-            const stateUsers = new Set([...project.users.keys()].filter((id) => !baselineUsers.has(id)))
-            expect(stateUsers, step).toEqual(new Set(model.users.keys()))
-            // e-mails used for auth are unique across users
-            const authOwners = new Map<string, string>()
-            for (const user of project.users.values()) {
-              const emails = new Set<string>()
-              if (user.primaryEmailAuthEnabled && user.primaryEmail !== null) emails.add(user.primaryEmail)
-              for (const channel of user.contactChannels ?? []) if (channel.usedForAuth) emails.add(channel.value)
-              for (const email of emails) {
-                const other = authOwners.get(email)
-                if (other !== undefined) throw new Error(`${step}: e-mail ${email} used for auth by ${other} and ${user.id}`)
-                authOwners.set(email, user.id)
+            // through the API: each team's member list and each member's direct permissions match the model
+            for (const team of model.teams.values()) {
+              const profiles = await call({ path: `/api/v1/team-member-profiles?team_id=${team.id}`, headers: server })
+              expectAnswer(profiles, `member profiles of ${team.id}`, [200])
+              expect(new Set(profiles.json.items.map((item: { user_id: string }) => item.user_id))).toEqual(team.members)
+              if (!hasTeamPermissions) continue
+              for (const userId of team.members) {
+                const listed = await call({ path: `/api/v1/team-permissions?team_id=${team.id}&user_id=${userId}&recursive=false`, headers: server })
+                expectAnswer(listed, `permissions of ${userId} in ${team.id}`, [200])
+                const ids = new Set(listed.json.items.map((item: { id: string }) => item.id))
+                for (const granted of team.grants.get(userId) ?? []) expect(ids.has(granted), `${granted} of ${userId} in ${team.id}`).toBe(true)
               }
             }
-            // no session of a deleted user
-            for (const session of project.sessions.values()) {
-              if (!project.users.has(session.userId)) throw new Error(`${step}: session ${session.id} of deleted user ${session.userId}`)
+            // a deleted user's refresh tokens are all dead
+            for (const session of model.sessions.filter((candidate) => model.deletedUsers.has(candidate.userId))) {
+              const answer = await call({
+                method: "POST",
+                path: "/api/v1/auth/sessions/current/refresh",
+                headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken })
+              })
+              expectAnswer(answer, "refresh of a deleted user's session", [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
             }
-            // no orphan membership; memberships as the model says
-            for (const team of project.teams?.values() ?? []) {
-              for (const member of team.memberUserIds) {
-                if (!project.users.has(member)) throw new Error(`${step}: team ${team.id} keeps deleted user ${member}`)
-              }
-              const modelTeam = model.teams.get(team.id)
-              if (modelTeam !== undefined) expect(new Set(team.memberUserIds), `${step}: members of ${team.id}`).toEqual(modelTeam.members)
-            }
-            for (const teamId of model.deletedTeams) expect(project.teams?.has(teamId) ?? false, `${step}: deleted team ${teamId}`).toBe(false)
-            // team permissions only for members of existing teams
-            for (const [teamId, byUser] of project.permissions?.teamGrants ?? new Map<string, Map<string, Set<string>>>()) {
-              for (const [userId, granted] of byUser) {
-                if (granted.size === 0) continue
-                const team = project.teams?.get(teamId)
-                if (team === undefined) throw new Error(`${step}: grants ${[...granted].join(",")} kept for deleted team ${teamId}`)
-                if (!team.memberUserIds.has(userId)) throw new Error(`${step}: grants ${[...granted].join(",")} of non-member ${userId} in team ${teamId}`)
-              }
-            }
-          }
-
-          // through the API: each team's member list and each member's direct permissions match the model
-          for (const team of model.teams.values()) {
-            const profiles = await call({ path: `/api/v1/team-member-profiles?team_id=${team.id}`, headers: server })
-            expectAnswer(profiles, `member profiles of ${team.id}`, [200])
-            expect(new Set(profiles.json.items.map((item: { user_id: string }) => item.user_id))).toEqual(team.members)
-            if (!hasTeamPermissions) continue
-            for (const userId of team.members) {
-              const listed = await call({ path: `/api/v1/team-permissions?team_id=${team.id}&user_id=${userId}&recursive=false`, headers: server })
-              expectAnswer(listed, `permissions of ${userId} in ${team.id}`, [200])
-              const ids = new Set(listed.json.items.map((item: { id: string }) => item.id))
-              for (const granted of team.grants.get(userId) ?? []) expect(ids.has(granted), `${granted} of ${userId} in ${team.id}`).toBe(true)
-            }
-          }
-          // a deleted user's refresh tokens are all dead
-          for (const session of model.sessions.filter((candidate) => model.deletedUsers.has(candidate.userId))) {
-            const answer = await call({
-              method: "POST",
-              path: "/api/v1/auth/sessions/current/refresh",
-              headers: clientHeaders(demo, { "x-stack-refresh-token": session.refreshToken })
-            })
-            expectAnswer(answer, "refresh of a deleted user's session", [], ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"])
-          }
-          return true
-        }),
+            return true
+          }),
         { runs: modelRuns }
       ))
       // report which operations the runs covered

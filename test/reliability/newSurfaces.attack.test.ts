@@ -5,7 +5,7 @@
  * stored value (which may hold personal data) — errors name the field and the owner instead.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Result, Option, Redacted, Schema } from "effect"
+import { Effect, Option, Redacted, Result, Schema } from "effect"
 import { Metadata, QueryCache, ServerUsers, Users } from "../../src/index.js"
 import { Session } from "../../src/session/Session.js"
 import * as SessionModule from "../../src/session/Session.js"

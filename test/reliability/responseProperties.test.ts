@@ -256,35 +256,36 @@ describe("random answers through the whole call path (Endpoint.call over a fake 
       // 16 answers per call: one more than the most requests a call may send (checked below)
       await Effect.runPromise(fc.check(
         fc.tuple(endpointArbitrary, fc.array(answerFor, { minLength: 16, maxLength: 16 })),
-        ([endpoint, stream]) => Effect.promise(async () => {
-          calls++
-          const sent = { count: 0 }
-          const next = () => stream[sent.count % stream.length]!.answer
-          const layer = Layer.mergeAll(
-            Stack.layerClient({
-              projectId,
-              baseUrl: "http://stack.test",
-              publishableClientKey,
-              httpClient: fakeHttpClient(next, sent),
-              retryPolicy: instantRetries,
-              tokenStore: TokenStore.layerMemory(signedIn)
-            }),
-            Access.layerServer(secretServerKey),
-            Access.layerAdminKey(superSecretAdminKey)
-          ).pipe(Layer.orDie)
-          const program = Endpoint.call(withoutInput(endpoint), {} as never) as Effect.Effect<unknown, unknown, Layer.Success<typeof layer>>
-          const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(layer)))
-          requests += sent.count
-          const outcome = classify(exit)
-          if (outcome._tag === "Defect") throw new Error(`${endpoint.name}: ${showOutcome(outcome)}`)
-          if (outcome._tag === "Failure") {
-            const extra = new Set(["UserNotSignedIn", "InvalidArgument", "RefreshTokenNotFoundOrExpired"])
-            if (!isTypedFailure(outcome.error, declaredOf(endpoint), extra)) throw new Error(`${endpoint.name}: untyped failure ${showOutcome(outcome)}`)
-          }
-          // at most: 5 attempts, a retry after an invalid token, and a refresh of 5 attempts
-          if (sent.count > 15) throw new Error(`${endpoint.name}: ${sent.count} requests for one call`)
-          return true
-        }),
+        ([endpoint, stream]) =>
+          Effect.promise(async () => {
+            calls++
+            const sent = { count: 0 }
+            const next = () => stream[sent.count % stream.length]!.answer
+            const layer = Layer.mergeAll(
+              Stack.layerClient({
+                projectId,
+                baseUrl: "http://stack.test",
+                publishableClientKey,
+                httpClient: fakeHttpClient(next, sent),
+                retryPolicy: instantRetries,
+                tokenStore: TokenStore.layerMemory(signedIn)
+              }),
+              Access.layerServer(secretServerKey),
+              Access.layerAdminKey(superSecretAdminKey)
+            ).pipe(Layer.orDie)
+            const program = Endpoint.call(withoutInput(endpoint), {} as never) as Effect.Effect<unknown, unknown, Layer.Success<typeof layer>>
+            const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(layer)))
+            requests += sent.count
+            const outcome = classify(exit)
+            if (outcome._tag === "Defect") throw new Error(`${endpoint.name}: ${showOutcome(outcome)}`)
+            if (outcome._tag === "Failure") {
+              const extra = new Set(["UserNotSignedIn", "InvalidArgument", "RefreshTokenNotFoundOrExpired"])
+              if (!isTypedFailure(outcome.error, declaredOf(endpoint), extra)) throw new Error(`${endpoint.name}: untyped failure ${showOutcome(outcome)}`)
+            }
+            // at most: 5 attempts, a retry after an invalid token, and a refresh of 5 attempts
+            if (sent.count > 15) throw new Error(`${endpoint.name}: ${sent.count} requests for one call`)
+            return true
+          }),
         { runs: callRuns }
       ))
       expect(calls).toBe(callRuns)
