@@ -411,7 +411,7 @@ describe("the source tree", () => {
     expect(check(readSources(projectRoot))).toEqual([])
   })
 
-  it("the emulator parses cookies with the platform's Cookies, not the SDK's session/cookies.ts", () => {
+  it("the emulator parses cookies with effect's Cookies (effect/http), not the SDK's session/cookies.ts", () => {
     const emulatorFiles = readSources(projectRoot).filter((source) => source.path.startsWith("src/emulator/"))
     expect(emulatorFiles.length).toBeGreaterThan(10)
     const offending = emulatorFiles.filter((source) => source.imports.some((entry) => entry.target === "src/session/cookies.ts"))

@@ -2,7 +2,8 @@
  * Attacker's review of the server middleware (`stack-auth-effect/server`): whatever the
  * `Authorization` header looks like the answer is a typed 401, and the request's tokens never
  * reach a span, a log line or an answer — including the SDK's own `x-stack-auth` header, which the
- * platform's server tracer records unless its name is redacted.
+ * server tracer of effect/http records (when the app records request headers) unless its name is
+ * redacted.
  */
 import { Effect, Layer, ManagedRuntime, Schema, Tracer } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
@@ -85,7 +86,7 @@ describe("server middleware under attack", () => {
       expect(recorded).not.toContain(user.accessToken)
       expect(recorded).not.toContain(user.refreshToken)
       if (how === "x-stack-auth") {
-        // recorded, as the platform records authorization and cookie: by name only
+        // recorded, as effect records authorization and cookie: by name only
         expect(spans.some((span) => span.attributes.get("http.request.header.x-stack-auth") === "<redacted>")).toBe(true)
       }
     }

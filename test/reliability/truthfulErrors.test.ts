@@ -5,7 +5,7 @@
  * - an answer that arrived is never a connectivity error: a body that fails while it is read (it
  *   does not match its `Content-Encoding`, it is cut short) ends the call in `InvalidResponse`
  *   after exactly one request, for GET and POST, over the `fetch` client and over a client whose
- *   answers are read through the platform's body stream;
+ *   answers are read through effect's body stream;
  * - a 429 whose `Retry-After` is longer than the retry policy's `maxRetryAfter` (60 s by default)
  *   is never slept on: `RateLimited` at once, carrying the server's value, after one request —
  *   `RequestAuth.authenticate` included. The live tests carry a guard timeout only so that a
@@ -138,7 +138,7 @@ describe("an answer that arrived is never a connectivity error (issue 25 item 3)
     }))
 
   for (const call of [calls[2]!, calls[3]!]) {
-    it.live(`read through the platform's body stream (a client that is not fetch-based): bad gzip on ${call.name} → InvalidResponse, one request`, () =>
+    it.live(`read through effect's body stream (a client that is not fetch-based): bad gzip on ${call.name} → InvalidResponse, one request`, () =>
       Effect.gen(function* () {
         serve(call, (socket) => answer(socket, call.okStatus, { ...json, "content-encoding": "gzip" }, Buffer.from("not gzip")))
         const { shown } = outcomeOf(
