@@ -94,6 +94,28 @@ describe("dependencies", () => {
     expect(Object.keys({ ...dependencies, ...devDependencies, ...peers }).filter((name) => name.startsWith("@effect/platform"))).toEqual([])
   })
 
+  it("no module of the repository (src, react, test, examples, scripts, bench) imports an @effect/platform package: effect's own modules serve", () => {
+    const folders = ["src", "react", "test", "examples", "scripts", "bench"]
+    const walk = (dir: string): ReadonlyArray<string> =>
+      existsSync(join(root, dir))
+        ? readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+          entry.name === "node_modules" || entry.name.startsWith(".")
+            ? []
+            : entry.isDirectory()
+            ? walk(join(dir, entry.name))
+            : /\.(ts|tsx|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")
+            ? [join(root, dir, entry.name)]
+            : []
+        )
+        : []
+    const modules = folders.flatMap(walk)
+    const importing = modules.filter((file) =>
+      /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']@effect\/platform(?:[-/][^"']*)?["']/.test(readFileSync(file, "utf8"))
+    )
+    expect(modules.length).toBeGreaterThan(300)
+    expect(importing.map((file) => relative(root, file))).toEqual([])
+  })
+
   it("jose and @simplewebauthn/browser stay regular dependencies", () => {
     expect(Object.keys(dependencies).sort()).toEqual(["@simplewebauthn/browser", "jose"])
   })
