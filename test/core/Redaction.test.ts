@@ -3,8 +3,8 @@
  * (issue: "Tokens are Redacted everywhere").
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Headers } from "@effect/platform"
-import { Cause, Context, Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Logger, Option, Redacted, References, Tracer } from "effect"
+import { Headers, HttpClient } from "effect/http"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import * as OAuth from "../../src/auth/OAuth.js"
@@ -41,10 +41,14 @@ const signInAccess = accessToken(60)
 const refreshedAccess = accessToken(100_000)
 const secrets = [signInAccess, refreshedAccess, refreshTokenText, secretServerKey, publishableClientKey, "hunter2-password"]
 
+/** The failures and defects of a cause. */
+const causeValues = (cause: Cause.Cause<unknown>): ReadonlyArray<unknown> =>
+  cause.reasons.flatMap((reason) => (Cause.isFailReason(reason) ? [reason.error] : Cause.isDieReason(reason) ? [reason.defect] : []))
+
 /** A tracer that records every span's name and attributes. */
 const recordingTracer = (spans: Array<{ name: string; attributes: Map<string, unknown> }>) =>
   Tracer.make({
-    span: (name, parent, context, links, startTime, kind) => {
+    span: ({ annotations, kind, links, name, parent, sampled, startTime }) => {
       const attributes = new Map<string, unknown>()
       spans.push({ name, attributes })
       const span: Tracer.Span = {
@@ -53,11 +57,11 @@ const recordingTracer = (spans: Array<{ name: string; attributes: Map<string, un
         spanId: `span-${spans.length}`,
         traceId: "trace",
         parent,
-        context,
+        annotations,
         status: { _tag: "Started", startTime },
         attributes,
         links,
-        sampled: true,
+        sampled,
         kind,
         end: (_endTime, exit) => void attributes.set("exit", Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "success"),
         attribute: (key, value) => void attributes.set(key, value),
@@ -65,8 +69,7 @@ const recordingTracer = (spans: Array<{ name: string; attributes: Map<string, un
         addLinks: () => {}
       }
       return span
-    },
-    context: (f) => f()
+    }
   })
 
 describe("no secret text leaks", () => {
@@ -88,12 +91,12 @@ describe("no secret text leaks", () => {
         http.get(`${apiUrl}/users/:id`, () => new HttpResponse(`bad ${"request"}`, { status: 400 })),
         http.delete(`${apiUrl}/auth/sessions/current`, () => HttpResponse.json({ code: "X" }, { headers: { "x-stack-known-error": "Y" } }))
       )
-      const logger = Logger.make((options) => void lines.push(Logger.logfmtLogger.log(options)))
+      const logger = Logger.make((options) => void lines.push(Logger.formatLogFmt.log(options)))
       const failures: Array<unknown> = []
       const record = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
           Effect.tapCause((cause) => Effect.logError("call failed", cause)),
-          Effect.catchCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
+          Effect.catchCause((cause) => Effect.sync(() => void failures.push(...causeValues(cause))))
         )
       const program = Effect.gen(function* () {
         yield* record(Password.signInWithPassword({ email: "ada@example.com", password: "hunter2-password" }))
@@ -104,8 +107,8 @@ describe("no secret text leaks", () => {
       })
       yield* program.pipe(
         Effect.provide(Layer.merge(sessionLayer(undefined, RetryPolicy.layerNoRetries), layerServer(secretServerKey))),
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-        Logger.withMinimumLogLevel(LogLevel.All),
+        Effect.provide(Logger.layer([logger])),
+        Effect.provideService(References.MinimumLogLevel, "All"),
         Effect.withTracer(recordingTracer(spans))
       )
       expect(failures.length).toBeGreaterThanOrEqual(3)
@@ -169,12 +172,12 @@ describe("no secret text leaks", () => {
         })
       )
       const page = OAuthBrowser.makeMemory({ url: "http://localhost:3000/sign-in" })
-      const logger = Logger.make((options) => void lines.push(Logger.logfmtLogger.log(options)))
+      const logger = Logger.make((options) => void lines.push(Logger.formatLogFmt.log(options)))
       const record = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
           Effect.tapCause((cause) => Effect.logError("call failed", cause)),
           Effect.tap((value) => Effect.log("done", value)),
-          Effect.catchCause((cause) => Effect.sync(() => void failures.push(...Cause.failures(cause), ...Cause.defects(cause))))
+          Effect.catchCause((cause) => Effect.sync(() => void failures.push(...causeValues(cause))))
         )
       const program = Effect.gen(function* () {
         yield* record(OAuth.signInWithOAuth({ provider: "github" }))
@@ -186,8 +189,8 @@ describe("no secret text leaks", () => {
       })
       yield* program.pipe(
         Effect.provide(Layer.merge(sessionLayer(tokens(userToken, refreshTokenText), RetryPolicy.layerNoRetries), page.layer)),
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-        Logger.withMinimumLogLevel(LogLevel.All),
+        Effect.provide(Logger.layer([logger])),
+        Effect.provideService(References.MinimumLogLevel, "All"),
         Effect.withTracer(recordingTracer(spans))
       )
       // the secrets really were sent in the query (so the check below is not vacuous)
@@ -218,7 +221,9 @@ describe("no secret text leaks", () => {
       )
       yield* Effect.exit(Users.getCurrent()).pipe(
         Effect.provide(layer),
-        Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, "x-app-secret"]),
+        Effect.updateService(Headers.CurrentRedactedNames, (names) => [...names, "x-app-secret"]),
+        // effect 4's client records headers in its spans only when the app asks for them
+        Effect.provideService(HttpClient.TracerHeaderFilter, () => true),
         Effect.withTracer(recordingTracer(spans))
       )
       const clientSpan = spans.find((span) => span.attributes.has("http.request.header.x-app-secret"))

@@ -4,7 +4,8 @@
  * the `maxRetryAfter` ceiling, and a burst of 429s against many concurrent reads.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Exit, Schedule, TestClock } from "effect"
+import { Clock, Duration, Effect, Exit, Schedule } from "effect"
+import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
@@ -124,7 +125,7 @@ describe("maxRetryAfter, the Retry-After ceiling (RetryPolicy)", () => {
 
   it.effect("the default ceiling is 60 s: a Retry-After of 61 s fails at once, one of 60 s is waited for", () =>
     Effect.gen(function* () {
-      expect(Duration.toSeconds(Duration.decode(RetryPolicy.defaultMaxRetryAfter as Duration.DurationInput))).toBe(60)
+      expect(Duration.toSeconds(Duration.fromInputUnsafe(RetryPolicy.defaultMaxRetryAfter as Duration.Input))).toBe(60)
       const refused = yield* alwaysTooMany("61")
       expect(refused.error?._tag).toBe("RateLimited")
       expect(refused.calls).toBe(1)
