@@ -6,4 +6,4 @@
  */
 
 /** package.json's `version`. */
-export const packageVersion = "0.1.0"
+export const packageVersion = "0.2.0"
