@@ -138,44 +138,45 @@ const withSession = (
   Layer.fromBuildMemo((memoMap, scope) =>
     Scope.provide(
       Effect.gen(function* () {
-      const buildGiven = <A, E>(layer: Layer.Layer<A, E>): Effect.Effect<Context.Context<A>, E> => Layer.buildWithMemoMap(layer, memoMap, scope)
-      const settings = yield* config
-      const httpClient = Context.get(
-        overrides.httpClient !== undefined
-          ? yield* buildGiven(overrides.httpClient)
-          : (yield* fetchSettingsGiven)
-          ? yield* buildGiven(StackClient.layerFetch)
-          : Context.make(HttpClient.HttpClient, yield* defaultHttpClient),
-        HttpClient.HttpClient
-      )
-      const retryPolicy = overrides.retryPolicy === undefined
-        ? yield* defaultRetryPolicy
-        : Context.get(yield* buildGiven(overrides.retryPolicy), RetryPolicy.RetryPolicy)
-      const client = yield* StackClient.make.pipe(
-        Effect.provideService(StackConfig.StackConfig, settings),
-        Effect.provideService(HttpClient.HttpClient, httpClient),
-        Effect.provideService(RetryPolicy.RetryPolicy, retryPolicy)
-      )
-      const choice = overrides.tokenStore
-      const store = typeof choice === "object"
-        ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore)
-        : yield* makeTokenStore(choice, overrides.cookieDomains, settings)
-      const session = yield* Session.make.pipe(
-        Effect.provideService(TokenStore.TokenStore, store),
-        Effect.provideService(StackClient.StackClient, client)
-      )
-      const cache = yield* QueryCache.make(overrides.queryCache === false ? { enabled: false } : (overrides.queryCache ?? {})).pipe(
-        Effect.provideService(Session.Session, session)
-      )
-      return Context.make(StackConfig.StackConfig, settings).pipe(
-        Context.add(StackClient.StackClient, client),
-        Context.add(TokenStore.TokenStore, store),
-        Context.add(Session.Session, session),
-        Context.add(QueryCache.QueryCache, cache)
-      )
-    }),
+        const buildGiven = <A, E>(layer: Layer.Layer<A, E>): Effect.Effect<Context.Context<A>, E> => Layer.buildWithMemoMap(layer, memoMap, scope)
+        const settings = yield* config
+        const httpClient = Context.get(
+          overrides.httpClient !== undefined
+            ? yield* buildGiven(overrides.httpClient)
+            : (yield* fetchSettingsGiven)
+            ? yield* buildGiven(StackClient.layerFetch)
+            : Context.make(HttpClient.HttpClient, yield* defaultHttpClient),
+          HttpClient.HttpClient
+        )
+        const retryPolicy = overrides.retryPolicy === undefined
+          ? yield* defaultRetryPolicy
+          : Context.get(yield* buildGiven(overrides.retryPolicy), RetryPolicy.RetryPolicy)
+        const client = yield* StackClient.make.pipe(
+          Effect.provideService(StackConfig.StackConfig, settings),
+          Effect.provideService(HttpClient.HttpClient, httpClient),
+          Effect.provideService(RetryPolicy.RetryPolicy, retryPolicy)
+        )
+        const choice = overrides.tokenStore
+        const store = typeof choice === "object"
+          ? Context.get(yield* buildGiven(choice), TokenStore.TokenStore)
+          : yield* makeTokenStore(choice, overrides.cookieDomains, settings)
+        const session = yield* Session.make.pipe(
+          Effect.provideService(TokenStore.TokenStore, store),
+          Effect.provideService(StackClient.StackClient, client)
+        )
+        const cache = yield* QueryCache.make(overrides.queryCache === false ? { enabled: false } : (overrides.queryCache ?? {})).pipe(
+          Effect.provideService(Session.Session, session)
+        )
+        return Context.make(StackConfig.StackConfig, settings).pipe(
+          Context.add(StackClient.StackClient, client),
+          Context.add(TokenStore.TokenStore, store),
+          Context.add(Session.Session, session),
+          Context.add(QueryCache.QueryCache, cache)
+        )
+      }),
       scope
-    ))
+    )
+  )
 
 /** Client access: publishable key + the user's tokens. */
 export const layerClient = (

@@ -41,8 +41,7 @@ export interface WireStruct<F extends WireFields> extends Schema.encodeKeys<Sche
   readonly wireFields: F
 }
 
-const isWireField = (value: unknown): value is WireField<string, Schema.Top> =>
-  typeof value === "object" && value !== null && WireFieldId in value
+const isWireField = (value: unknown): value is WireField<string, Schema.Top> => typeof value === "object" && value !== null && WireFieldId in value
 
 /**
  * A struct read from wire keys: `wireStruct({ displayName: field("display_name", Schema.String) })`
@@ -85,8 +84,7 @@ export const defaultedField = <const Key extends string, S extends Schema.Top>(
  * A check with a fixed failure text: `Schema.String.check(withMessage(pred, "must be …"))`.
  * The text is what callers and the emulator's 400 answers show.
  */
-export const withMessage = <T>(predicate: (value: T) => boolean, message: string) =>
-  Schema.makeFilter<T>((value) => predicate(value) ? true : message)
+export const withMessage = <T>(predicate: (value: T) => boolean, message: string) => Schema.makeFilter<T>((value) => predicate(value) ? true : message)
 
 /** Milliseconds since the epoch on the wire, a `Date` in the domain. */
 export const DateFromMillis = Schema.Finite.pipe(

@@ -174,7 +174,7 @@ const maskingTracer = (tracer: Tracer.Tracer, secrets: ReadonlyArray<string>): T
                   : Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, maskIn(value, forms)]))
               )
           }
-          // the platform's span ends with its own error, whose message holds the full URL
+          // the HTTP client's span ends with its own error, whose message holds the full URL
           if (property === "end") return (endTime: bigint, exit: Exit.Exit<unknown, unknown>) => target.end(endTime, maskExit(exit, forms))
           const value: unknown = Reflect.get(target, property, target)
           return typeof value === "function" ? (value as (...args: Array<unknown>) => unknown).bind(target) : value
@@ -193,7 +193,6 @@ const querySecrets = (url: string, secretNames: ReadonlySet<string>): ReadonlyAr
   for (const [name, value] of new URLSearchParams(url.slice(question + 1))) if (secretNames.has(name) && value.length > 0) values.push(value)
   return values
 }
-
 
 /** An answer larger than the policy allows. */
 interface TooLarge {
@@ -359,7 +358,11 @@ export const makeTransport: Effect.Effect<StackClientShape, never, StackConfig |
     const secretsInQuery = shownUrl === url ? [] : querySecrets(url, secretNames)
 
     const built = (message: string, cause: string): Effect.Effect<Result.Result<never, FinalFailure>> =>
-      Effect.succeed(Result.fail(new ConnectivityError({ message: `Could not build the request ${method} ${shownUrl}: ${message}; nothing was sent.`, method, url: shownUrl, cause })))
+      Effect.succeed(
+        Result.fail(
+          new ConnectivityError({ message: `Could not build the request ${method} ${shownUrl}: ${message}; nothing was sent.`, method, url: shownUrl, cause })
+        )
+      )
 
     // No complete answer (or none in time): retried when the request may be repeated.
     const networkFailure = (cause: unknown): Effect.Effect<Result.Result<never, FinalFailure>, RetrySignal> =>
@@ -442,10 +445,13 @@ export const makeTransport: Effect.Effect<StackClientShape, never, StackConfig |
 
     // One exchange: the request, then its body (a redirect is refused unread and never followed).
     const exchange = (httpRequest: HttpClientRequest.HttpClientRequest): Effect.Effect<Exchanged, unknown> =>
-      Effect.flatMap(client.execute(httpRequest), (response): Effect.Effect<Exchanged> =>
-        response.status === 0 || (response.status >= 300 && response.status < 400)
-          ? Effect.succeed({ response, text: Result.fail({ _tag: "Redirect" }) })
-          : Effect.map(readBody(response, maxResponseBytes), (text) => ({ response, text })))
+      Effect.flatMap(
+        client.execute(httpRequest),
+        (response): Effect.Effect<Exchanged> =>
+          response.status === 0 || (response.status >= 300 && response.status < 400)
+            ? Effect.succeed({ response, text: Result.fail({ _tag: "Redirect" }) })
+            : Effect.map(readBody(response, maxResponseBytes), (text) => ({ response, text }))
+      )
 
     // The exchange as the SDK sends it, within the attempt's time limit (a stalled answer is a network failure).
     const bounded = (httpRequest: HttpClientRequest.HttpClientRequest): Effect.Effect<Exchanged, unknown> => {
