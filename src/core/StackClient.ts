@@ -57,11 +57,23 @@ export const layerWithoutDependencies: Layer.Layer<StackClient, never, StackConf
 export const fetchRequestInit: globalThis.RequestInit = { credentials: "omit", cache: "no-store", redirect: "manual" }
 
 /**
- * `FetchHttpClient` set up as the service expects: `credentials: "omit"`, `cache: "no-store"`, and
- * `redirect: "manual"` (a redirect is never followed: see the module notes).
+ * `globalThis.fetch` as it is when each request is sent, not when the client was first used: a
+ * `fetch` patched later (msw's interception, a test double, an instrumentation) is the one called.
+ * (`FetchHttpClient.Fetch`'s default is read once and kept.)
  */
-export const layerFetch: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer.pipe(
-  Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, fetchRequestInit))
+const currentFetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init)
+
+/**
+ * `FetchHttpClient` set up as the service expects: `credentials: "omit"`, `cache: "no-store"`, and
+ * `redirect: "manual"` (a redirect is never followed: see the module notes). It calls the
+ * `FetchHttpClient.Fetch` given to the layer or to a call, else `globalThis.fetch` as it is at
+ * each request.
+ */
+export const layerFetch: Layer.Layer<HttpClient.HttpClient> = Layer.unwrap(
+  Effect.map(Effect.context<never>(), (context) => {
+    const client = FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, fetchRequestInit)))
+    return context.mapUnsafe.has(FetchHttpClient.Fetch.key) ? client : client.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, currentFetch)))
+  })
 )
 
 /** The transport over `fetch` with the default retry policy; needs only `StackConfig`. */
