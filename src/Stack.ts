@@ -189,7 +189,7 @@ export interface ServerOptions extends ClientOptions {
 }
 
 /**
- * The SDK's secret header names (`x-stack-auth`, `x-stack-access-token`…) added to the platform's
+ * The SDK's secret header names (`x-stack-auth`, `x-stack-access-token`…) added to the HTTP
  * redacted header names for the whole runtime: the app's own server tracer then records a request
  * that carries them (e.g. one authenticated by `stack-auth-effect/server`) as `<redacted>`.
  */
@@ -197,7 +197,7 @@ const redactSecretHeaders = StackClient.layerRedactHeaders(StackClient.secretHea
 
 /**
  * Server access: client access plus the secret server key. Also adds the SDK's secret header
- * names to the platform's redacted header names (the app server's request spans).
+ * names to the HTTP redacted header names (`Headers.CurrentRedactedNames`: the app server's request spans).
  */
 export const layerServer = (
   options: ServerOptions

@@ -101,7 +101,7 @@ export class ConnectivityError extends Data.TaggedError("ConnectivityError")<{
   readonly message: string
   readonly method: string
   readonly url: string
-  /** The underlying failure (a platform error, a thrown value, or a description of a local failure), for diagnostics. */
+  /** The underlying failure (an HTTP client error's cause, a thrown value, or a description of a local failure), for diagnostics. */
   readonly cause: unknown
 }> {}
 
