@@ -302,6 +302,13 @@ const asSdkRequest = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A,
       : sdk
   })
 
+/**
+ * Builds the transport (see `StackClient.make`): each logical request is one attempt effect —
+ * the request built, sent through the `HttpClient`, its body read within `maxResponseBytes`, all
+ * within `attemptTimeout` — retried with `Effect.retry` on the policy's schedule for the retry
+ * signals only (429, the 508 loop marker, a network failure of an idempotent request); every other
+ * outcome is final and travels in the success channel as a `Result`, so the schedule never sees it.
+ */
 export const makeTransport: Effect.Effect<StackClientShape, never, StackConfig | HttpClient.HttpClient | RetryPolicy> = Effect.gen(function* () {
   const config = yield* StackConfig
   const client = yield* HttpClient.HttpClient
