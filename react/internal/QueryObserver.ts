@@ -11,6 +11,12 @@
  * the new result is shown. A refresh of an entry that fails (the cache keeps the entry stale and
  * its old value) ends the wait: the query keeps its result.
  *
+ * A run's result is shown only once the query's own fiber has subscribed to every entry the run
+ * read: an invalidation made from what is on screen (a mutation the user starts right away) always
+ * finds those entries subscribed, so the cache refreshes them in the background, throttled, with
+ * the result kept. (Following them happens in forked fibers, which start when the scheduler gets
+ * to them, after the event loop has had a turn: subscribing there would leave a gap.)
+ *
  * @module
  */
 import * as Cause from "effect/Cause"
@@ -18,6 +24,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Result from "effect/Result"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import type { StackErrorHandler, StackRuntime } from "./types.js"
@@ -195,19 +202,37 @@ export class QueryObserver<A, E> {
   }
 
   /**
-   * Follows the entries the last run read: `waiting` while one of them is being refreshed (after
-   * an invalidation). Never ends (without a cache: nothing to follow).
+   * Subscribes to the entry `key` in the calling fiber, for as long as the scope is open: its first
+   * state is read at once (the subscription is in place when this returns), and the stream gives
+   * that state, then every later one.
    */
-  private watchRefreshes(dependencies: QueryCache.Dependencies): Effect.Effect<never> {
+  private hold(key: QueryCache.Key): Effect.Effect<Stream.Stream<QueryCache.EntryState>, never, Scope.Scope> {
+    return Effect.gen(function* () {
+      const pull = yield* Stream.toPull(QueryCache.subscribe(key))
+      // the subscription's first state is the entry's current one (an ended stream: none, no cache)
+      const first = yield* Effect.orElseSucceed(pull, (): ReadonlyArray<QueryCache.EntryState> => [])
+      return Stream.concat(Stream.fromIterable(first), Stream.fromPull(Effect.succeed(pull)))
+    })
+  }
+
+  /**
+   * Follows the entries the last run read (`held`: each with its subscription, see {@link hold}):
+   * `waiting` while one of them is being refreshed (after an invalidation). Never ends (without a
+   * cache: nothing to follow).
+   */
+  private watchRefreshes(
+    generation: number,
+    held: ReadonlyArray<{ readonly dependency: QueryCache.Dependency; readonly states: Stream.Stream<QueryCache.EntryState> }>
+  ): Effect.Effect<never> {
     const refreshingKeys = new Set<number>()
-    const streams = dependencies.keys.map((dependency, index) =>
+    const streams = held.map(({ dependency, states }, index) =>
       // a new version means a run is about to start: still waiting; another session: loading soon
-      QueryCache.subscribe(dependency.key).pipe(
+      states.pipe(
         Stream.map(
           (entry) =>
             [
               index,
-              entry.generation === dependencies.generation && (refreshing(entry) || entry.version !== dependency.version)
+              entry.generation === generation && (refreshing(entry) || entry.version !== dependency.version)
             ] as const
         )
       )
@@ -246,11 +271,18 @@ export class QueryObserver<A, E> {
     return Effect.gen(function* () {
       while (true) {
         const tracked = yield* QueryCache.track(self.effect)
-        self.settle(tracked.exit)
-        const reason = yield* Effect.raceFirst(
-          Effect.raceFirst(QueryCache.awaitChange(tracked.dependencies), self.awaitRefetch()),
-          self.watchRefreshes(tracked.dependencies)
-        )
+        const reason = yield* Effect.scoped(Effect.gen(function* () {
+          // the entries read are subscribed before the result is shown (see the module)
+          const held = yield* Effect.forEach(
+            tracked.dependencies.keys,
+            (dependency) => Effect.map(self.hold(dependency.key), (states) => ({ dependency, states }))
+          )
+          self.settle(tracked.exit)
+          return yield* Effect.raceFirst(
+            Effect.raceFirst(QueryCache.awaitChange(tracked.dependencies), self.awaitRefetch()),
+            self.watchRefreshes(tracked.dependencies.generation, held)
+          )
+        }))
         if (reason === "session") {
           // another user (or nobody): show nothing of the previous one while reading again
           self.set(loading)
