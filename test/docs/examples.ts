@@ -161,6 +161,9 @@ const appFileOf = (example: Example): string | undefined => {
   return match?.[1]
 }
 
+/** The unused-name diagnostics (noUnusedLocals, noUnusedParameters): not asked of an example. */
+const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205])
+
 /**
  * Writes each example as a module into `outDir` (inside the repository, so `node_modules`
  * resolves) and type-checks them. Lines map 1:1 to the documented file; an `export {}` at the end
@@ -174,7 +177,26 @@ export const checkExamples = (
   outDir: string,
   /** Source files of the repository (relative paths) checked for the Option-as-JSON rule only. */
   alsoFiles: ReadonlyArray<string> = []
-): Array<ExampleDiagnostic> => {
+): Array<ExampleDiagnostic> => check(examples, outDir, alsoFiles, false).examples
+
+/**
+ * {@link checkExamples}, with the examples' program also holding the project's own files
+ * (tsconfig.json's, with all its options: the examples' unused names are not reported): one
+ * program instead of the type check's and the examples' own. `project` is what `tsc --noEmit -p
+ * tsconfig.json` (`npm run typecheck`) reports for them, formatted as it does ("" when none).
+ */
+export const checkProjectAndExamples = (
+  examples: ReadonlyArray<Example>,
+  outDir: string,
+  alsoFiles: ReadonlyArray<string> = []
+): { readonly examples: Array<ExampleDiagnostic>; readonly project: string } => check(examples, outDir, alsoFiles, true)
+
+const check = (
+  examples: ReadonlyArray<Example>,
+  outDir: string,
+  alsoFiles: ReadonlyArray<string>,
+  withProject: boolean
+): { readonly examples: Array<ExampleDiagnostic>; readonly project: string } => {
   fs.rmSync(outDir, { recursive: true, force: true })
   fs.mkdirSync(outDir, { recursive: true })
   const modules = new Map<string, Example>()
@@ -205,8 +227,13 @@ export const checkExamples = (
   const extra = alsoFiles.map((file) => path.join(root, file))
   const shim = path.join(outDir, "next-types.d.ts")
   fs.writeFileSync(shim, nextTypes)
-  const program = ts.createProgram({ rootNames: [...modules.keys(), ...extra, shim], options })
-  const diagnostics: Array<ExampleDiagnostic> = []
+  const projectFiles = withProject ? config.fileNames.map((file) => path.resolve(file)) : []
+  const program = ts.createProgram({
+    rootNames: [...new Set([...projectFiles, ...modules.keys(), ...extra, shim])],
+    options: withProject ? { ...config.options, noEmit: true } : options,
+    configFileParsingDiagnostics: withProject ? ts.getConfigFileParsingDiagnostics(config) : []
+  })
+  const diagnostics: Array<ExampleDiagnostic & { readonly code?: number }> = []
   for (const [index, fileName] of extra.entries()) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) continue
@@ -214,7 +241,7 @@ export const checkExamples = (
       diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
     }
   }
-  diagnostics.push(...diagnosticsOf(program, modules))
+  diagnostics.push(...diagnosticsOf(program, modules).filter((found) => !withProject || found.code === undefined || !unusedCodes.has(found.code)))
   if (appFiles.size > 0) {
     const appOptions: ts.CompilerOptions = {
       ...options,
@@ -224,13 +251,25 @@ export const checkExamples = (
     }
     diagnostics.push(...diagnosticsOf(ts.createProgram({ rootNames: [...appFiles.keys(), shim], options: appOptions }), appFiles))
   }
-  return diagnostics
+  const project = withProject
+    ? [
+      ...program.getConfigFileParsingDiagnostics(),
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...projectFiles.flatMap((file) => {
+        const source = program.getSourceFile(file)
+        return source === undefined ? [] : [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
+      })
+    ]
+    : []
+  const host = { getCanonicalFileName: (file: string) => file, getCurrentDirectory: () => root, getNewLine: () => "\n" }
+  return { examples: diagnostics.map(({ file, line, message }) => ({ file, line, message })), project: ts.formatDiagnostics(project, host) }
 }
 
 /** The compiler's diagnostics and the Option-as-JSON findings of the examples of a program, by documented file and line. */
-const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Example>): Array<ExampleDiagnostic> => {
+const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Example>): Array<ExampleDiagnostic & { readonly code?: number }> => {
   const checker = program.getTypeChecker()
-  const diagnostics: Array<ExampleDiagnostic> = []
+  const diagnostics: Array<ExampleDiagnostic & { readonly code?: number }> = []
   for (const [fileName, example] of examples) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) {
@@ -246,7 +285,8 @@ const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Exampl
       diagnostics.push({
         file: example.file,
         line: example.line + at,
-        message: `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`
+        message: `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+        code: diagnostic.code
       })
     }
   }
@@ -305,13 +345,22 @@ export interface CheckRequest {
   readonly examples?: ReadonlyArray<Example> | undefined
   readonly outDir: string
   readonly alsoFiles?: ReadonlyArray<string> | undefined
+  /** Check the project's own files in the same program ({@link checkProjectAndExamples}). */
+  readonly project?: boolean | undefined
 }
 
 /**
  * Runs {@link checkExamples} in a child process (`node --import tsx`), so the test worker's event
  * loop stays free while the compiler works for tens of seconds.
  */
-export const checkExamplesInChild = async (request: CheckRequest): Promise<Array<ExampleDiagnostic>> => {
+export const checkExamplesInChild = (request: CheckRequest): Promise<Array<ExampleDiagnostic>> =>
+  inChild<{ readonly examples: Array<ExampleDiagnostic> }>({ ...request, project: false }).then((result) => result.examples)
+
+/** Runs {@link checkProjectAndExamples} in a child process, as {@link checkExamplesInChild}. */
+export const checkProjectAndExamplesInChild = (request: CheckRequest): Promise<ReturnType<typeof checkProjectAndExamples>> =>
+  inChild({ ...request, project: true })
+
+const inChild = async <A>(request: CheckRequest): Promise<A> => {
   const { spawn } = await import("node:child_process")
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], { cwd: root, stdio: ["pipe", "pipe", "pipe"] })
@@ -322,7 +371,7 @@ export const checkExamplesInChild = async (request: CheckRequest): Promise<Array
     child.on("error", reject)
     child.on(
       "close",
-      (code) => code === 0 ? resolve(JSON.parse(stdout) as Array<ExampleDiagnostic>) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
+      (code) => code === 0 ? resolve(JSON.parse(stdout) as A) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
     )
     child.stdin.end(JSON.stringify(request))
   })
@@ -331,5 +380,5 @@ export const checkExamplesInChild = async (request: CheckRequest): Promise<Array
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const request = JSON.parse(fs.readFileSync(0, "utf8")) as CheckRequest
   const examples = request.examples ?? documentedFiles().flatMap(examplesOf)
-  process.stdout.write(JSON.stringify(checkExamples(examples, request.outDir, request.alsoFiles ?? [])))
+  process.stdout.write(JSON.stringify(check(examples, request.outDir, request.alsoFiles ?? [], request.project === true)))
 }
