@@ -180,10 +180,13 @@ describeBrowser("cookie tossing in the demo app (Chromium, HTTPS)", () => {
     await evil.evaluate((cookies) => {
       for (const cookie of cookies) document.cookie = cookie
     }, assignments)
+    // the precondition of the attack: the app's pages carry the planted cookies, these ones (a
+    // page's cookie writes reach the browser's cookie store asynchronously: read until they are there)
+    const planted = assignments.map((cookie) => cookie.slice(0, cookie.indexOf(";"))).sort()
+    const seen = async () =>
+      (await context.cookies(appOrigin)).filter((cookie) => cookie.domain === ".app.test").map((cookie) => `${cookie.name}=${cookie.value}`).sort()
+    await expect.poll(seen, { timeout: 30_000 }).toEqual(planted)
     await evil.close()
-    // the precondition of the attack: the app's pages carry the planted cookies
-    const seen = await context.cookies(appOrigin)
-    expect(seen.filter((cookie) => cookie.domain === ".app.test").length).toBe(4)
   }
 
   it("the visitor signs in as themselves", async () => {
