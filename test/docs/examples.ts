@@ -161,6 +161,9 @@ const appFileOf = (example: Example): string | undefined => {
   return match?.[1]
 }
 
+/** The incremental check's cache ({@link checkProjectAndExamples}). */
+const buildInfoFile = path.join(root, "node_modules", ".cache", "stack-auth-effect-test", "examples.tsbuildinfo")
+
 /** The unused-name diagnostics (noUnusedLocals, noUnusedParameters): not asked of an example. */
 const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205])
 
@@ -228,11 +231,24 @@ const check = (
   const shim = path.join(outDir, "next-types.d.ts")
   fs.writeFileSync(shim, nextTypes)
   const projectFiles = withProject ? config.fileNames.map((file) => path.resolve(file)) : []
-  const program = ts.createProgram({
-    rootNames: [...new Set([...projectFiles, ...modules.keys(), ...extra, shim])],
-    options: withProject ? { ...config.options, noEmit: true } : options,
-    configFileParsingDiagnostics: withProject ? ts.getConfigFileParsingDiagnostics(config) : []
-  })
+  const rootNames = [...new Set([...projectFiles, ...modules.keys(), ...extra, shim])]
+  // with the project: TypeScript's incremental builder (as `tsc --incremental`), its cache in
+  // node_modules/.cache: the diagnostics of the files unchanged since the last check are reused
+  const builder = withProject
+    ? ts.createIncrementalProgram({
+      rootNames,
+      options: { ...config.options, noEmit: true, incremental: true, tsBuildInfoFile: buildInfoFile },
+      configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(config)
+    })
+    : undefined
+  const program = builder?.getProgram() ?? ts.createProgram({ rootNames, options })
+  /** Every file's diagnostics at once (the builder answers those of unchanged files from its cache), by file. */
+  const byFile = new Map<string, Array<ts.Diagnostic>>()
+  for (const diagnostic of builder === undefined ? [] : [...builder.getSyntacticDiagnostics(), ...builder.getSemanticDiagnostics()]) {
+    const fileName = diagnostic.file === undefined ? "" : path.resolve(diagnostic.file.fileName)
+    byFile.set(fileName, [...(byFile.get(fileName) ?? []), diagnostic])
+  }
+  const diagnosticsIn = (source: ts.SourceFile) => byFile.get(path.resolve(source.fileName)) ?? []
   const diagnostics: Array<ExampleDiagnostic & { readonly code?: number }> = []
   for (const [index, fileName] of extra.entries()) {
     const source = program.getSourceFile(fileName)
@@ -241,7 +257,11 @@ const check = (
       diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
     }
   }
-  diagnostics.push(...diagnosticsOf(program, modules).filter((found) => !withProject || found.code === undefined || !unusedCodes.has(found.code)))
+  diagnostics.push(
+    ...diagnosticsOf(program, modules, builder === undefined ? undefined : diagnosticsIn).filter((found) =>
+      !withProject || found.code === undefined || !unusedCodes.has(found.code)
+    )
+  )
   if (appFiles.size > 0) {
     const appOptions: ts.CompilerOptions = {
       ...options,
@@ -251,23 +271,34 @@ const check = (
     }
     diagnostics.push(...diagnosticsOf(ts.createProgram({ rootNames: [...appFiles.keys(), shim], options: appOptions }), appFiles))
   }
-  const project = withProject
-    ? [
-      ...program.getConfigFileParsingDiagnostics(),
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...projectFiles.flatMap((file) => {
-        const source = program.getSourceFile(file)
-        return source === undefined ? [] : [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
-      })
-    ]
-    : []
+  const project = builder === undefined ? [] : [
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...projectFiles.flatMap((file) => {
+      const source = program.getSourceFile(file)
+      return source === undefined ? [] : diagnosticsIn(source)
+    })
+  ]
+  // the cache for the next check (written whole, then renamed: a check running meanwhile reads a whole one)
+  builder?.emit(undefined, (fileName, text) => {
+    fs.mkdirSync(path.dirname(fileName), { recursive: true })
+    fs.writeFileSync(`${fileName}.${process.pid}`, text)
+    fs.renameSync(`${fileName}.${process.pid}`, fileName)
+  })
   const host = { getCanonicalFileName: (file: string) => file, getCurrentDirectory: () => root, getNewLine: () => "\n" }
   return { examples: diagnostics.map(({ file, line, message }) => ({ file, line, message })), project: ts.formatDiagnostics(project, host) }
 }
 
 /** The compiler's diagnostics and the Option-as-JSON findings of the examples of a program, by documented file and line. */
-const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Example>): Array<ExampleDiagnostic & { readonly code?: number }> => {
+const diagnosticsOf = (
+  program: ts.Program,
+  examples: ReadonlyMap<string, Example>,
+  diagnosticsIn: (source: ts.SourceFile) => ReadonlyArray<ts.Diagnostic> = (source) => [
+    ...program.getSyntacticDiagnostics(source),
+    ...program.getSemanticDiagnostics(source)
+  ]
+): Array<ExampleDiagnostic & { readonly code?: number }> => {
   const checker = program.getTypeChecker()
   const diagnostics: Array<ExampleDiagnostic & { readonly code?: number }> = []
   for (const [fileName, example] of examples) {
@@ -279,8 +310,7 @@ const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Exampl
     for (const finding of optionJsonFindings(checker, source)) {
       diagnostics.push({ file: example.file, line: example.line + finding.line, message: finding.message })
     }
-    const found = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
-    for (const diagnostic of found) {
+    for (const diagnostic of diagnosticsIn(source)) {
       const at = diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line
       diagnostics.push({
         file: example.file,
