@@ -27,6 +27,11 @@ export default defineConfig({
   test: {
     name: "react18",
     include: ["test/react/**/*.test.tsx"],
+    // as the main config's isolated files: a worker thread per file (cheaper than a process), both
+    // cores (vitest's default is one fewer than the cores: one worker on a 2-core machine)
+    pool: "threads",
+    maxWorkers: 2,
+    minWorkers: 1,
     // generous: only a loaded machine makes a test or hook take this long
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -13,6 +13,7 @@ import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaults } from "../src/emulator/index.js"
+import { emulatorCli } from "./support/emulatorCli.js"
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const scratch = `${repoRoot}test-output/readme-${process.pid}/`
@@ -64,7 +65,7 @@ const started: Array<ChildProcess> = []
 /** The emulator's CLI on a free port (`--port 0` and the given flags); resolves with its JSON line. */
 const startCli = (...flags: ReadonlyArray<string>) =>
   new Promise<RunningCli>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", "--port", "0", ...flags], {
+    const child = spawn(process.execPath, [emulatorCli(), "--port", "0", ...flags], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"]
     })

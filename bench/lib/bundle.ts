@@ -46,6 +46,9 @@ export interface BundleFailure {
 
 const external = ["react", "react-dom", "react/*", "react-dom/*"]
 
+/** Annotated sources by path, with the text they were made from: each file goes through Babel once per process, not once per build. */
+const annotated = new Map<string, { readonly source: string; readonly contents: string }>()
+
 /**
  * This SDK's sources get the pure annotations the build adds to `dist/` (`scripts/pure.ts`), so
  * the bundles measured are those of the published package.
@@ -56,8 +59,13 @@ const buildTimePure: esbuild.Plugin = {
     const ours = new RegExp(`^${rootDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(src|react)/.*\\.tsx?$`)
     build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
       if (!ours.test(args.path)) return undefined
-      const contents = annotatePure(await readFile(args.path, "utf8"), args.path)
-      return { contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" }
+      const source = await readFile(args.path, "utf8")
+      let done = annotated.get(args.path)
+      if (done?.source !== source) {
+        done = { source, contents: annotatePure(source, args.path) }
+        annotated.set(args.path, done)
+      }
+      return { contents: done.contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" }
     })
   }
 }

@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest"
 import * as Cli from "../../src/auth/Cli.js"
 import * as Totp from "../../src/auth/Totp.js"
 import * as Stack from "../../src/Stack.js"
-import { repoRoot, startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
 import {
   addVirtualAuthenticator,
@@ -25,23 +24,11 @@ import {
 } from "./support.js"
 import type { ScreenReport } from "./support.js"
 import { openContext, resetContext, stepResources, totpCode, uniqueEmail } from "./accounts.js"
+import { startBundledDemo } from "./demoBundle.js"
 import type { Account } from "./accounts.js"
 
 /** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
 const stepTimeout = 90_000
-
-/** Polls the app's page and entry module until both are served (bounded: 150 s). */
-const waitUntilServed = async (appUrl: string) => {
-  const deadline = Date.now() + 150_000
-  for (;;) {
-    const served = await Promise.all(
-      ["/", "/src/main.tsx"].map((path) => fetch(new URL(path, appUrl)).then((response) => response.ok, () => false))
-    )
-    if (served.every(Boolean)) return
-    if (Date.now() > deadline) throw new Error(`the demo app at ${appUrl} was not served within 150 s`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
 
 const visible = (locator: Locator) => locator.first().waitFor({ state: "visible" })
 /** How long a poll waits for the page to catch up (generous: the page runs on a loaded machine too). */
@@ -62,13 +49,10 @@ describeBrowser("the demo app in Chromium", () => {
 
   beforeAll(async () => {
     clearScreenshots("journey-")
-    // its own Vite cache: `npm start` (and its test) may pre-bundle into the default one meanwhile
-    demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir: `${repoRoot}node_modules/.vite-react-app-test` })
+    // the app bundled (demoBundle.ts): a page loads its script once, not Vite's ~260 modules each time
+    demo = await startBundledDemo()
     browser = await launchChromium()
-    // warm-up: wait until the app is served (Vite pre-bundles the dependencies on a cold cache,
-    // slowly under load) and load it once (Vite transforms every module on the first load), so
-    // that no step pays for the servers' start-up
-    await waitUntilServed(demo.appUrl)
+    // warm-up: load the app once, so that no step pays for the first load
     main = await openContext(browser, { baseURL: demo.appUrl, width: 1200, height: 860 })
     const page = await main.newPage()
     await page.goto("/", { timeout: 150_000 })

@@ -3,7 +3,8 @@
  * Chromium against the emulator: messages for people (the error's tag only in a details line),
  * input checked before sending, permission-aware team screens, the network going down, a session
  * revoked on another device, the states that used to be undesigned, keyboard use, every screen at
- * 1280 / 390 / 360 px with axe-core's check, and Vite serving the first page once.
+ * 1280 / 390 / 360 px with axe-core's check, and Vite serving the first page once (on its dev
+ * server; the steps use the app bundled, see demoBundle.ts).
  *
  * Each step starts on its own page, from the state it needs: a visitor, or an account of Ada's
  * made through the SDK (a new address each step), signed in by its session's cookies, in a
@@ -22,6 +23,7 @@ import type { RunningDemo } from "../../examples/react-app/server.js"
 import { checkScreen, clearScreenshots, describeBrowser, latestEmail, launchChromium, recordConsoleErrors } from "./support.js"
 import type { ScreenReport } from "./support.js"
 import { openContext, resetContext, stepResources, uniqueEmail } from "./accounts.js"
+import { startBundledDemo } from "./demoBundle.js"
 import type { Account } from "./accounts.js"
 
 /** A step: an account made through the SDK, a first page load, the step (generous for a loaded machine). */
@@ -56,20 +58,31 @@ describeBrowser("issue 17: every state of the demo app, for people", () => {
 
   beforeAll(async () => {
     clearScreenshots("states-")
-    // a cold Vite cache of its own: the first load must not make Vite bundle again and reload
+    browser = await launchChromium()
+    // item 8 on Vite's dev server (what `npm start` serves), with a cold cache of its own: the
+    // first load must not make Vite bundle again and reload; its requests and console are recorded
     cacheDir = mkdtempSync(join(tmpdir(), "vite-demo-states-"))
     demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir })
-    browser = await launchChromium()
-    // the first page load, on the cold cache (item 8), in Ada's context: it also warms the servers
-    // (Vite transforms every module once) and the context's HTTP cache up for the steps
+    try {
+      const cold = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860 })
+      const first = await newPage(cold)
+      first.on("framenavigated", (frame) => {
+        if (frame === first.mainFrame()) firstLoadNavigations++
+      })
+      await first.goto("/", { timeout: 170_000 })
+      await first.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 170_000 })
+      await first.waitForLoadState("networkidle", { timeout: 60_000 })
+      await cold.close()
+    } finally {
+      await demo.close()
+    }
+    // the steps: the app bundled (demoBundle.ts), a page loads its script once instead of Vite's
+    // ~260 modules each time; a first load in Ada's context warms its HTTP cache up
+    demo = await startBundledDemo()
     main = await openContext(browser, { baseURL: demo.appUrl, width: 1280, height: 860 })
-    const first = await newPage(main)
-    first.on("framenavigated", (frame) => {
-      if (frame === first.mainFrame()) firstLoadNavigations++
-    })
-    await first.goto("/", { timeout: 170_000 })
-    await first.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 170_000 })
-    await first.waitForLoadState("networkidle", { timeout: 60_000 })
+    const warm = await newPage(main)
+    await warm.goto("/")
+    await warm.getByRole("heading", { name: "Authentication, as Effects" }).waitFor()
   }, 240_000)
 
   /** `ada`: an account of Ada's (a new address each time; e-mail not verified) in the state the step starts from, signed in in Node only; `newContext`: a second person's or device's. */

@@ -2,13 +2,16 @@
  * Docs that compile: every ```ts / ```tsx block of README.md and of the guides (docs/guides), and
  * every `@example` of the TSDoc in `src/` and `react/`, is a module that type-checks against the
  * package's public entry points (tsconfig.json's options without the unused-name checks; a guide's
- * app files, `// app/page.tsx` on their first line, as one app with a bundler's resolution).
+ * app files, `// app/page.tsx` on their first line, as one app with a bundler's resolution). The
+ * project's own files are checked in the same program (`npm test`'s type check: one program for
+ * both instead of `tsc` and this check each building their own).
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import {
   checkExamplesInChild,
+  checkProjectAndExamplesInChild,
   documentedFiles,
   type Example,
   type ExampleDiagnostic,
@@ -89,9 +92,17 @@ describe("the example extractor", () => {
 
 describe("documentation examples", () => {
   let diagnostics: Array<ExampleDiagnostic> = []
+  /** The project's own type errors, as `npm run typecheck` prints them: checked in the examples' program (one program, not two). */
+  let projectErrors = ""
   beforeAll(async () => {
-    diagnostics = await checkExamplesInChild({ outDir: path.join(root, "test-output/examples"), alsoFiles: [serverRouteExample] })
+    const found = await checkProjectAndExamplesInChild({ outDir: path.join(root, "test-output/examples"), alsoFiles: [serverRouteExample] })
+    diagnostics = found.examples
+    projectErrors = found.project
   }, 300_000)
+
+  it("the project type-checks: tsconfig.json's files with all its options (what `npm run typecheck` checks), in the examples' program", () => {
+    expect(projectErrors).toBe("")
+  })
 
   it("README.md and the TSDoc of src/ and react/ have examples to check", () => {
     expect(documented).toContain("README.md")

@@ -161,6 +161,12 @@ const appFileOf = (example: Example): string | undefined => {
   return match?.[1]
 }
 
+/** The incremental check's cache ({@link checkProjectAndExamples}). */
+const buildInfoFile = path.join(root, "node_modules", ".cache", "stack-auth-effect-test", "examples.tsbuildinfo")
+
+/** The unused-name diagnostics (noUnusedLocals, noUnusedParameters): not asked of an example. */
+const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205])
+
 /**
  * Writes each example as a module into `outDir` (inside the repository, so `node_modules`
  * resolves) and type-checks them. Lines map 1:1 to the documented file; an `export {}` at the end
@@ -174,7 +180,26 @@ export const checkExamples = (
   outDir: string,
   /** Source files of the repository (relative paths) checked for the Option-as-JSON rule only. */
   alsoFiles: ReadonlyArray<string> = []
-): Array<ExampleDiagnostic> => {
+): Array<ExampleDiagnostic> => check(examples, outDir, alsoFiles, false).examples
+
+/**
+ * {@link checkExamples}, with the examples' program also holding the project's own files
+ * (tsconfig.json's, with all its options: the examples' unused names are not reported): one
+ * program instead of the type check's and the examples' own. `project` is what `tsc --noEmit -p
+ * tsconfig.json` (`npm run typecheck`) reports for them, formatted as it does ("" when none).
+ */
+export const checkProjectAndExamples = (
+  examples: ReadonlyArray<Example>,
+  outDir: string,
+  alsoFiles: ReadonlyArray<string> = []
+): { readonly examples: Array<ExampleDiagnostic>; readonly project: string } => check(examples, outDir, alsoFiles, true)
+
+const check = (
+  examples: ReadonlyArray<Example>,
+  outDir: string,
+  alsoFiles: ReadonlyArray<string>,
+  withProject: boolean
+): { readonly examples: Array<ExampleDiagnostic>; readonly project: string } => {
   fs.rmSync(outDir, { recursive: true, force: true })
   fs.mkdirSync(outDir, { recursive: true })
   const modules = new Map<string, Example>()
@@ -205,8 +230,26 @@ export const checkExamples = (
   const extra = alsoFiles.map((file) => path.join(root, file))
   const shim = path.join(outDir, "next-types.d.ts")
   fs.writeFileSync(shim, nextTypes)
-  const program = ts.createProgram({ rootNames: [...modules.keys(), ...extra, shim], options })
-  const diagnostics: Array<ExampleDiagnostic> = []
+  const projectFiles = withProject ? config.fileNames.map((file) => path.resolve(file)) : []
+  const rootNames = [...new Set([...projectFiles, ...modules.keys(), ...extra, shim])]
+  // with the project: TypeScript's incremental builder (as `tsc --incremental`), its cache in
+  // node_modules/.cache: the diagnostics of the files unchanged since the last check are reused
+  const builder = withProject
+    ? ts.createIncrementalProgram({
+      rootNames,
+      options: { ...config.options, noEmit: true, incremental: true, tsBuildInfoFile: buildInfoFile },
+      configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(config)
+    })
+    : undefined
+  const program = builder?.getProgram() ?? ts.createProgram({ rootNames, options })
+  /** Every file's diagnostics at once (the builder answers those of unchanged files from its cache), by file. */
+  const byFile = new Map<string, Array<ts.Diagnostic>>()
+  for (const diagnostic of builder === undefined ? [] : [...builder.getSyntacticDiagnostics(), ...builder.getSemanticDiagnostics()]) {
+    const fileName = diagnostic.file === undefined ? "" : path.resolve(diagnostic.file.fileName)
+    byFile.set(fileName, [...(byFile.get(fileName) ?? []), diagnostic])
+  }
+  const diagnosticsIn = (source: ts.SourceFile) => byFile.get(path.resolve(source.fileName)) ?? []
+  const diagnostics: Array<ExampleDiagnostic & { readonly code?: number }> = []
   for (const [index, fileName] of extra.entries()) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) continue
@@ -214,7 +257,11 @@ export const checkExamples = (
       diagnostics.push({ file: alsoFiles[index]!, line: finding.line + 1, message: finding.message })
     }
   }
-  diagnostics.push(...diagnosticsOf(program, modules))
+  diagnostics.push(
+    ...diagnosticsOf(program, modules, builder === undefined ? undefined : diagnosticsIn).filter((found) =>
+      !withProject || found.code === undefined || !unusedCodes.has(found.code)
+    )
+  )
   if (appFiles.size > 0) {
     const appOptions: ts.CompilerOptions = {
       ...options,
@@ -224,13 +271,36 @@ export const checkExamples = (
     }
     diagnostics.push(...diagnosticsOf(ts.createProgram({ rootNames: [...appFiles.keys(), shim], options: appOptions }), appFiles))
   }
-  return diagnostics
+  const project = builder === undefined ? [] : [
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...projectFiles.flatMap((file) => {
+      const source = program.getSourceFile(file)
+      return source === undefined ? [] : diagnosticsIn(source)
+    })
+  ]
+  // the cache for the next check (written whole, then renamed: a check running meanwhile reads a whole one)
+  builder?.emit(undefined, (fileName, text) => {
+    fs.mkdirSync(path.dirname(fileName), { recursive: true })
+    fs.writeFileSync(`${fileName}.${process.pid}`, text)
+    fs.renameSync(`${fileName}.${process.pid}`, fileName)
+  })
+  const host = { getCanonicalFileName: (file: string) => file, getCurrentDirectory: () => root, getNewLine: () => "\n" }
+  return { examples: diagnostics.map(({ file, line, message }) => ({ file, line, message })), project: ts.formatDiagnostics(project, host) }
 }
 
 /** The compiler's diagnostics and the Option-as-JSON findings of the examples of a program, by documented file and line. */
-const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Example>): Array<ExampleDiagnostic> => {
+const diagnosticsOf = (
+  program: ts.Program,
+  examples: ReadonlyMap<string, Example>,
+  diagnosticsIn: (source: ts.SourceFile) => ReadonlyArray<ts.Diagnostic> = (source) => [
+    ...program.getSyntacticDiagnostics(source),
+    ...program.getSemanticDiagnostics(source)
+  ]
+): Array<ExampleDiagnostic & { readonly code?: number }> => {
   const checker = program.getTypeChecker()
-  const diagnostics: Array<ExampleDiagnostic> = []
+  const diagnostics: Array<ExampleDiagnostic & { readonly code?: number }> = []
   for (const [fileName, example] of examples) {
     const source = program.getSourceFile(fileName)
     if (source === undefined) {
@@ -240,13 +310,13 @@ const diagnosticsOf = (program: ts.Program, examples: ReadonlyMap<string, Exampl
     for (const finding of optionJsonFindings(checker, source)) {
       diagnostics.push({ file: example.file, line: example.line + finding.line, message: finding.message })
     }
-    const found = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
-    for (const diagnostic of found) {
+    for (const diagnostic of diagnosticsIn(source)) {
       const at = diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line
       diagnostics.push({
         file: example.file,
         line: example.line + at,
-        message: `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`
+        message: `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+        code: diagnostic.code
       })
     }
   }
@@ -305,13 +375,22 @@ export interface CheckRequest {
   readonly examples?: ReadonlyArray<Example> | undefined
   readonly outDir: string
   readonly alsoFiles?: ReadonlyArray<string> | undefined
+  /** Check the project's own files in the same program ({@link checkProjectAndExamples}). */
+  readonly project?: boolean | undefined
 }
 
 /**
  * Runs {@link checkExamples} in a child process (`node --import tsx`), so the test worker's event
  * loop stays free while the compiler works for tens of seconds.
  */
-export const checkExamplesInChild = async (request: CheckRequest): Promise<Array<ExampleDiagnostic>> => {
+export const checkExamplesInChild = (request: CheckRequest): Promise<Array<ExampleDiagnostic>> =>
+  inChild<{ readonly examples: Array<ExampleDiagnostic> }>({ ...request, project: false }).then((result) => result.examples)
+
+/** Runs {@link checkProjectAndExamples} in a child process, as {@link checkExamplesInChild}. */
+export const checkProjectAndExamplesInChild = (request: CheckRequest): Promise<ReturnType<typeof checkProjectAndExamples>> =>
+  inChild({ ...request, project: true })
+
+const inChild = async <A>(request: CheckRequest): Promise<A> => {
   const { spawn } = await import("node:child_process")
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], { cwd: root, stdio: ["pipe", "pipe", "pipe"] })
@@ -322,7 +401,7 @@ export const checkExamplesInChild = async (request: CheckRequest): Promise<Array
     child.on("error", reject)
     child.on(
       "close",
-      (code) => code === 0 ? resolve(JSON.parse(stdout) as Array<ExampleDiagnostic>) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
+      (code) => code === 0 ? resolve(JSON.parse(stdout) as A) : reject(new Error(`example checker exited with ${code}: ${stderr}`))
     )
     child.stdin.end(JSON.stringify(request))
   })
@@ -331,5 +410,5 @@ export const checkExamplesInChild = async (request: CheckRequest): Promise<Array
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const request = JSON.parse(fs.readFileSync(0, "utf8")) as CheckRequest
   const examples = request.examples ?? documentedFiles().flatMap(examplesOf)
-  process.stdout.write(JSON.stringify(checkExamples(examples, request.outDir, request.alsoFiles ?? [])))
+  process.stdout.write(JSON.stringify(check(examples, request.outDir, request.alsoFiles ?? [], request.project === true)))
 }

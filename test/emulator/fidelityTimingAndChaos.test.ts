@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Emulator from "../../src/emulator/Emulator.js"
 import { startServer } from "../e2e/support.js"
+import { emulatorCli } from "../support/emulatorCli.js"
 import { clientHeaders, makeEmulator, send, signUp } from "./helpers.js"
 
 const claimsOf = (token: string): { readonly iat: number; readonly exp: number } => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8"))
@@ -110,7 +111,7 @@ describe("over HTTP", () => {
 
   it.live("the CLI takes --chaos-rate-limit and --chaos-seed", () =>
     Effect.gen(function* () {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", "--port", "0", "--chaos-rate-limit", "1", "--chaos-seed", "5"], {
+      const child = spawn(process.execPath, [emulatorCli(), "--port", "0", "--chaos-rate-limit", "1", "--chaos-seed", "5"], {
         cwd: process.cwd(),
         stdio: ["ignore", "pipe", "pipe"]
       })

@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process"
 import { Effect } from "effect"
 import * as Emulator from "../../src/emulator/Emulator.js"
+import { emulatorCli } from "../support/emulatorCli.js"
 
 /** A wire answer, read. */
 export interface Answer {
@@ -104,10 +105,10 @@ export interface CliRun {
   readonly stderr: string
 }
 
-/** Runs the emulator's CLI (`node --import tsx src/emulator/cli.ts`) to its exit; killed if interrupted. */
+/** Runs the emulator's CLI (src/emulator/cli.ts, bundled: ../support/emulatorCli.ts) to its exit; killed if interrupted. */
 export const runCli = (args: ReadonlyArray<string>): Effect.Effect<CliRun> =>
   Effect.callback<CliRun>((resume) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [emulatorCli(), ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))

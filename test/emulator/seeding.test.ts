@@ -13,6 +13,7 @@ import { demoProjectConfig, demoUser } from "../../examples/react-app/server.js"
 import { describeDemoSeed, parseDemoFlags } from "../../src/emulator/DemoFlags.js"
 import * as Emulator from "../../src/emulator/index.js"
 import { clientHeaders, makeEmulator, runCli, send } from "./helpers.js"
+import { emulatorCli } from "../support/emulatorCli.js"
 
 const { defaults } = Emulator
 
@@ -208,13 +209,13 @@ describe("the CLI's demo flags", () => {
   })
 })
 
-/** The CLI (`node --import tsx src/emulator/cli.ts`, what `npx stack-auth-emulator` runs once built) on a free port. */
+/** The CLI (src/emulator/cli.ts bundled, as `npx stack-auth-emulator` runs it once built: ../support/emulatorCli.ts) on a free port. */
 const startCli = (flags: ReadonlyArray<string>) =>
   Effect.acquireRelease(
     Effect.promise(
       () =>
         new Promise<{ readonly child: ChildProcess; readonly printed: any; readonly stderr: () => string }>((resolve, reject) => {
-          const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", "--port", "0", ...flags], {
+          const child = spawn(process.execPath, [emulatorCli(), "--port", "0", ...flags], {
             cwd: process.cwd(),
             stdio: ["ignore", "pipe", "pipe"]
           })

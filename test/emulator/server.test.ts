@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { serve } from "../../src/emulator/server.js"
 import { defaults } from "../../src/emulator/Defaults.js"
+import { emulatorCli } from "../support/emulatorCli.js"
 
 describe("Node HTTP server", () => {
   it.live("serves the emulator on 127.0.0.1 over real HTTP and stops with its scope", () =>
@@ -58,8 +59,8 @@ describe("Node HTTP server", () => {
 
   it.live("the CLI prints one JSON line with the base URL and seeded credentials, then serves until killed", () =>
     Effect.gen(function* () {
-      // `node --import tsx` (what `npx tsx` runs) keeps the server in this very process, so its PID is the one to kill
-      const child = spawn(process.execPath, ["--import", "tsx", "src/emulator/cli.ts", "--port", "0", "--access-token-lifetime", "120"], {
+      // the CLI bundled (../support/emulatorCli.ts) runs the server in this very process, so its PID is the one to kill
+      const child = spawn(process.execPath, [emulatorCli(), "--port", "0", "--access-token-lifetime", "120"], {
         cwd: process.cwd(),
         stdio: ["ignore", "pipe", "pipe"]
       })

@@ -1,6 +1,7 @@
 /**
- * The linter and the formatter: `npm test` runs `npm run lint` (ESLint, check only) after the type
- * check and before the tests, CI runs `npm test`, and `npm run format` writes the formatting. The
+ * The linter and the formatter: `npm test` runs `npm run lint` (ESLint, check only) before the tests
+ * (whose test/docs/examples.test.ts type-checks the project, in one program with the documentation's
+ * examples), CI runs `npm test`, and `npm run format` writes the formatting. The
  * configuration (eslint.config.js) is checked through ESLint's own API on small texts: dprint's
  * formatting in this repository's style, and the rules beside it.
  */
@@ -32,13 +33,17 @@ const formatted = async (code: string, file = "src/example.ts"): Promise<string>
 }
 
 describe("npm test and CI run the linter", () => {
-  it("npm test: type check, then lint, then the tests; lint only checks, format writes", () => {
+  it("npm test: lint, then the tests, which type-check the project (tsconfig.json, as npm run typecheck); lint only checks, format writes", () => {
     const steps = pkg.scripts["test"]!.split(" && ")
-    expect(steps.slice(0, 3).map((step) => step.split(" ").slice(0, 3).join(" "))).toEqual([
-      "npm run typecheck",
+    expect(steps.slice(0, 2).map((step) => step.split(" ").slice(0, 3).join(" "))).toEqual([
       "npm run lint",
       "vitest run --reporter=default"
     ])
+    // the type check: one program with the documentation's examples (test/docs/examples.test.ts)
+    expect(pkg.scripts["typecheck"]).toBe("tsc --noEmit -p tsconfig.json")
+    const examplesTest = readFileSync(join(projectRoot, "test/docs/examples.test.ts"), "utf8")
+    expect(examplesTest).toContain("checkProjectAndExamplesInChild(")
+    expect(examplesTest).toContain("expect(projectErrors).toBe(\"\")")
     expect(pkg.scripts["lint"]).toMatch(/^eslint (?!.*--fix).* \.$/)
     expect(pkg.scripts["format"]).toMatch(/^eslint --fix .* \.$/)
     const ci = readFileSync(join(projectRoot, ".ci/run"), "utf8")

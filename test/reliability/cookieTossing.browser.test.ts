@@ -1,6 +1,6 @@
 /**
  * Cookie tossing (issue 25 item 1) in the demo app in real Chromium: the app is served over HTTPS
- * at https://www.app.test (a TLS proxy in front of the demo's Vite server; Chromium resolves
+ * at https://www.app.test (a TLS proxy in front of the demo's server; Chromium resolves
  * `*.app.test` to 127.0.0.1), and a page of the sibling subdomain https://evil.app.test plants,
  * with `document.cookie` and `Domain=app.test`, the attacker's real refresh token under the names
  * the SDK reads: the `--custom-` name (of a domain the app is not on, so that a deletion built
@@ -22,12 +22,12 @@ import { Effect, Option, Redacted } from "effect"
 import { chromium } from "playwright-core"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { repoRoot, startDemo } from "../../examples/react-app/server.js"
 import type { RunningDemo } from "../../examples/react-app/server.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Cookies from "../../src/session/cookies.js"
 import * as Stack from "../../src/Stack.js"
 import { TokenStore } from "../../src/session/TokenStore.js"
+import { startBundledDemo } from "../browser/demoBundle.js"
 import { chromiumPath, describeBrowser, recordConsoleErrors } from "../browser/support.js"
 
 const stepTimeout = 60_000
@@ -60,8 +60,8 @@ const makeCertificate = (): { readonly key: string; readonly cert: string } => {
 }
 
 /**
- * An HTTPS front for the demo's Vite server on 127.0.0.1 (Vite answers only its own host names:
- * the proxy sends `Host: localhost:<vite port>`).
+ * An HTTPS front for the demo's app server on 127.0.0.1 (the proxy sends the app's own host name,
+ * `Host: localhost:<port>`, as a dev server that answers only its own names needs).
  */
 const startTlsProxy = (target: URL): Promise<https.Server> =>
   new Promise((resolve, reject) => {
@@ -94,7 +94,8 @@ describeBrowser("cookie tossing in the demo app (Chromium, HTTPS)", () => {
   const consoleErrors: Array<string> = []
 
   beforeAll(async () => {
-    demo = await startDemo({ port: 0, emulatorPort: 0, watch: false, logLevel: "warn", cacheDir: `${repoRoot}node_modules/.vite-react-app-tossing` })
+    // the app bundled (test/browser/demoBundle.ts): a page loads its script once, not ~260 modules
+    demo = await startBundledDemo()
     proxy = await startTlsProxy(new URL(demo.appUrl))
     const port = (proxy.address() as AddressInfo).port
     appOrigin = `https://www.app.test:${port}`
@@ -130,7 +131,6 @@ describeBrowser("cookie tossing in the demo app (Chromium, HTTPS)", () => {
     await context.route(`${evilOrigin}/**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>evil</title>" }))
     page = await context.newPage()
     recordConsoleErrors(page, consoleErrors)
-    // the first load may wait for Vite to pre-bundle the dependencies (slow under load)
     await page.goto(`${appOrigin}/`, { timeout: 150_000 })
     await page.getByRole("heading", { name: "Authentication, as Effects" }).waitFor({ timeout: 150_000 })
   }, 200_000)
@@ -180,10 +180,13 @@ describeBrowser("cookie tossing in the demo app (Chromium, HTTPS)", () => {
     await evil.evaluate((cookies) => {
       for (const cookie of cookies) document.cookie = cookie
     }, assignments)
+    // the precondition of the attack: the app's pages carry the planted cookies, these ones (a
+    // page's cookie writes reach the browser's cookie store asynchronously: read until they are there)
+    const planted = assignments.map((cookie) => cookie.slice(0, cookie.indexOf(";"))).sort()
+    const seen = async () =>
+      (await context.cookies(appOrigin)).filter((cookie) => cookie.domain === ".app.test").map((cookie) => `${cookie.name}=${cookie.value}`).sort()
+    await expect.poll(seen, { timeout: 30_000 }).toEqual(planted)
     await evil.close()
-    // the precondition of the attack: the app's pages carry the planted cookies
-    const seen = await context.cookies(appOrigin)
-    expect(seen.filter((cookie) => cookie.domain === ".app.test").length).toBe(4)
   }
 
   it("the visitor signs in as themselves", async () => {

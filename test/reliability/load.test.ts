@@ -17,6 +17,7 @@ import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
 import { countingFetch } from "../e2e/support.js"
 import { tokens } from "../support/fixtures.js"
+import { emulatorCli } from "../support/emulatorCli.js"
 import { count, timeout, watchUnhandledRejections } from "./support.js"
 
 const sessionCount = count(100, 1_000)
@@ -29,8 +30,7 @@ interface Running {
 let child: ChildProcess | undefined
 let main: Running
 beforeAll(async () => {
-  const cli = new URL("../../src/emulator/cli.ts", import.meta.url).pathname
-  const started = spawn(process.execPath, ["--import", "tsx", cli, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] })
+  const started = spawn(process.execPath, [emulatorCli(), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] })
   child = started
   const firstLine = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: started.stdout! })
