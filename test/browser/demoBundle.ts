@@ -79,7 +79,7 @@ export const startBundledDemo = async (): Promise<RunningDemo> => {
   const closeScope = () => Effect.runPromise(Scope.close(scope, Exit.void))
   try {
     const server = await Effect.runPromise(
-      Scope.extend(serve({ port: 0, emulatorOptions: { demo: { config: demoProjectConfig, user: demoUser } } }), scope)
+      Scope.provide(serve({ port: 0, emulatorOptions: { demo: { config: demoProjectConfig, user: demoUser } } }), scope)
     )
     const emulator = server.emulator
     const config: DemoClientConfig = {
