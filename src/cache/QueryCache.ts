@@ -156,7 +156,7 @@ interface InFlight {
   outdated: boolean
   /** Readers awaiting this fetch; when the last one is interrupted, so is the fetch. */
   waiters: number
-  fiber: Fiber.Fiber<unknown> | undefined
+  fiber: Fiber.Fiber<unknown, unknown> | undefined
 }
 
 interface Entry {
@@ -343,11 +343,10 @@ const makePartition = (
           entry.lastFetchStartedAt = now
           entry.fetcher = fetch
           // the request itself is interruptible (effect 4 forks are): by its last waiter leaving,
-          // or the cache's scope closing
-          flight.fiber = yield* fork(fetch.pipe(
-            Effect.exit,
-            Effect.flatMap((exit) => complete(entry, flight, exit))
-          ))
+          // or the cache's scope closing; it completes the flight however it ends (interrupted
+          // too: else the entry would keep a flight nobody completes, and every later read of it
+          // would join that flight and wait forever)
+          flight.fiber = yield* fork(Effect.onExit(fetch, (exit) => complete(entry, flight, exit)))
           yield* publish(entry)
           return flight
         })
