@@ -109,7 +109,7 @@ describe("permission definitions (admin)", () => {
     expectTypeOf<SuccessOf<ReturnType<typeof PermissionDefinitions.createTeamDefinition>>>().toEqualTypeOf<PermissionDefinitions.PermissionDefinition>()
     expectTypeOf<PermissionDefinitions.PermissionDefinition>().toEqualTypeOf<{
       readonly id: string
-      readonly description?: string
+      readonly description?: string | undefined
       readonly containedPermissionIds: ReadonlyArray<string>
     }>()
   })
