@@ -9,6 +9,7 @@ import { Data, Effect } from "effect"
 import { Component, StrictMode, Suspense, version as reactVersion } from "react"
 import type { ReactNode } from "react"
 import { describe, expect, it, vi } from "vitest"
+import * as QueryCache from "../../src/cache/QueryCache.js"
 import * as ContactChannels from "../../src/contact-channels/ContactChannels.js"
 import * as Users from "../../src/users/Users.js"
 import {
@@ -118,6 +119,44 @@ describe(`React ${reactVersion} hooks`, () => {
     await waitFor(() => expect(interrupted).toBe(true))
     expect(errors).not.toHaveBeenCalled()
     errors.mockRestore()
+  })
+
+  it("unmount during a cached read, then mount again: the read is asked again, never the interrupted one joined", async () => {
+    let fetches = 0
+    let interrupted = 0
+    // the first fetch never answers; its only reader leaving interrupts it
+    const read = QueryCache.cached(
+      ["test", "unmounted-read"],
+      Effect.suspend(() => {
+        fetches += 1
+        return fetches === 1 ? Effect.never : Effect.succeed(`answer ${fetches}`)
+      }).pipe(
+        Effect.onInterrupt(() =>
+          Effect.sync(() => {
+            interrupted += 1
+          })
+        )
+      )
+    )
+    const Shown = (props: { readonly id: number }) => {
+      const query = useStackQuery(read, [])
+      return <span data-testid={`read-${props.id}`}>{query.status === "success" ? query.data : query.status}</span>
+    }
+    const first = render(
+      <Provider>
+        <Shown id={0} />
+      </Provider>
+    )
+    await waitFor(() => expect(fetches).toBe(1))
+    first.unmount()
+    await waitFor(() => expect(interrupted).toBe(1))
+    render(
+      <Provider>
+        <Shown id={1} />
+      </Provider>
+    )
+    await waitFor(() => expect(screen.getByTestId("read-1").textContent).toBe("answer 2"))
+    expect(fetches).toBe(2)
   })
 
   it("StrictMode: double mount keeps one fiber and one request", async () => {
