@@ -3,8 +3,9 @@
  * Smoke test of the built package on the runtime users have: the package keeps `engines.node >=20`
  * while development and the test suite run on the Node 22 the repository installs for itself (the
  * `node` devDependency). This packs `dist` as published (`npm pack`; run `npm run build` first:
- * `npm run smoke` does both), installs the tarball into a fresh temporary folder with its peer
- * (`effect`, at the range of package.json's devDependencies, from the registry), starts the packed
+ * `npm run smoke` does both), into a fresh temporary folder installs `effect` as a new user does
+ * (`npm install effect`: the registry's latest), then the tarball, refusing any peer or engine
+ * warning of either step, starts the packed
  * emulator (`npx stack-auth-emulator --port 0`, its JSON line gives the URL and the demo keys) and
  * runs the README's Quick start program on the system Node, expecting `signed in as demo@example.com`.
  *
@@ -76,8 +77,8 @@ const main = async () => {
   if (!existsSync(join(root, "dist/src/index.js")) || !existsSync(join(root, "dist/src/emulator/cli.js"))) {
     fail("no built package in dist/: run `npm run build` first (or `npm run smoke`)")
   }
-  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
-  const peers = ["effect"].map((name) => `${name}@${manifest.devDependencies[name]}`)
+  // the app's own effect first, as the README's Install says (`npm install effect`: the latest)
+  const peers = ["effect"]
 
   const folder = mkdtempSync(join(tmpdir(), "stack-auth-effect-smoke-"))
   let emulator
@@ -98,12 +99,16 @@ const main = async () => {
   // `dist` is already built: pack it without running `prepack` (the build) again
   const packed = JSON.parse(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", folder], root).stdout)
   const tarball = join(folder, packed[0].filename)
-  say(`packed ${packed[0].filename} (${packed[0].entryCount} files); installing it with ${peers.join(", ")}`)
+  say(`packed ${packed[0].filename} (${packed[0].entryCount} files); installing ${peers.join(", ")}, then the tarball`)
 
   writeFileSync(join(folder, "package.json"), `${JSON.stringify({ name: "smoke", private: true, type: "module" }, null, 2)}\n`)
-  const install = run("npm", ["install", "--no-audit", "--no-fund", tarball, ...peers], folder)
-  const peerWarnings = `${install.stdout}${install.stderr}`.split("\n").filter((line) => /ERESOLVE|peer dep|EBADENGINE/i.test(line))
-  if (peerWarnings.length > 0) fail(`npm install warned:\n${peerWarnings.join("\n")}`)
+  for (const step of [peers, [tarball]]) {
+    const install = run("npm", ["install", "--no-audit", "--no-fund", ...step], folder)
+    const peerWarnings = `${install.stdout}${install.stderr}`.split("\n").filter((line) => /ERESOLVE|peer dep|EBADENGINE/i.test(line))
+    if (peerWarnings.length > 0) fail(`npm install ${step.join(" ")} warned:\n${peerWarnings.join("\n")}`)
+  }
+  const installed = JSON.parse(readFileSync(join(folder, "node_modules", "effect", "package.json"), "utf8")).version
+  say(`installed effect ${installed}`)
 
   // ---- the packed emulator, as the README starts it
   const printed = await new Promise((resolve, reject) => {
