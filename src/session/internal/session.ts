@@ -3,11 +3,11 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { callDecoded } from "../../core/Endpoint.js"
 import * as KnownErrors from "../../core/KnownErrors.js"
@@ -104,8 +104,8 @@ interface CooledFailure {
  *
  * - the access token is reused while ≥ 20 s remain (no `exp`: never expires), unless marked expired;
  * - one refresh per refresh token at a time, shared by every caller through a `Deferred`; it runs
- *   in a fiber of its own (`fork`: the session's `FiberSet`, or a detached fiber for a request
- *   session), so no caller's interruption or timeout cancels it for the others;
+ *   in a fiber of its own (forked in the session's scope, or detached for a request session), so
+ *   no caller's interruption or timeout cancels it for the others;
  * - a `REFRESH_TOKEN_ERROR`-family answer clears both tokens (signed out);
  * - any other failure keeps the tokens; a network failure (see {@link isNetworkFailure}) is reused
  *   for {@link RefreshFailureCooldown} per refresh token;
@@ -115,8 +115,14 @@ interface CooledFailure {
  * in synchronous steps, so check-and-set is atomic between fibers. Every write is published at
  * once: to a `PubSub` that replays the latest tokens (`changes`: the current tokens, then every
  * write, as `SubscriptionRef.changes`), and to the plain listeners of `listen` (the query cache,
- * without a fiber). A class, not a closure: the session's effects are built when read (getters on
- * the prototype), so a live session holds its fields only (issue 14: heap per session).
+ * without a fiber).
+ *
+ * Heap per session (issue 14; issue 26: no bench figure worse than on effect 3): a class, not a
+ * closure, so the session's effects are built when read (getters on the prototype) and a live
+ * session holds its fields only; what most sessions never use is made at first use: the `PubSub`
+ * at the first `changes` subscriber, the listener set at the first `listen`, a refresh's fiber and
+ * `Deferred` while it runs. Nothing is added to the session's scope until then (an eager `PubSub`,
+ * a `FiberSet` and their finalizers took 4.5 KB per live session instead of effect 3's 1.6 KB).
  */
 class SessionImpl implements SessionShape {
   #tokens: StoredTokens
@@ -128,26 +134,24 @@ class SessionImpl implements SessionShape {
   #lastFailure: CooledFailure | undefined = undefined
   readonly #client: StackClientShape
   readonly #persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined
-  // runs a shared refresh in a fiber of its own (never the caller's)
-  readonly #fork: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>
-  // every write, replaying the latest (a store-backed session); none: `changes` is empty
-  readonly #writes: PubSub.PubSub<StoredTokens> | undefined
-  // who hears the writes synchronously (the query cache): a plain listener set, no fiber
-  readonly #listeners = new Listeners<StoredTokens>()
+  // a store-backed session's scope: its refreshes are forked in it, and `changes` and `listen`
+  // report writes; none (a request session): refreshes run detached, and no write is reported
+  readonly #scope: Scope.Scope | undefined
+  // every write, replaying the latest: made at the first `changes` subscriber, shut down with the scope
+  #writes: PubSub.PubSub<StoredTokens> | undefined = undefined
+  // who hears the writes synchronously (the query cache): made at the first `listen`, no fiber
+  #listeners: Listeners<StoredTokens> | undefined = undefined
 
   constructor(
     client: StackClientShape,
     tokens: StoredTokens,
     persist: ((tokens: StoredTokens) => Effect.Effect<void>) | undefined,
-    fork: (refresh: Effect.Effect<void>) => Effect.Effect<unknown>,
-    writes: PubSub.PubSub<StoredTokens> | undefined
+    scope: Scope.Scope | undefined
   ) {
     this.#client = client
     this.#tokens = tokens
     this.#persist = persist
-    this.#fork = fork
-    this.#writes = writes
-    if (writes !== undefined) PubSub.publishUnsafe(writes, tokens)
+    this.#scope = scope
   }
 
   /** Replaces the tokens, tells the subscribers, and persists them (a store-backed session). */
@@ -176,9 +180,8 @@ class SessionImpl implements SessionShape {
    */
   #replace(tokens: StoredTokens): void {
     this.#tokens = tokens
-    if (this.#writes === undefined) return
-    PubSub.publishUnsafe(this.#writes, tokens)
-    this.#listeners.emit(tokens)
+    if (this.#writes !== undefined) PubSub.publishUnsafe(this.#writes, tokens)
+    this.#listeners?.emit(tokens)
   }
 
   get current(): Effect.Effect<StoredTokens> {
@@ -186,13 +189,34 @@ class SessionImpl implements SessionShape {
   }
 
   get changes(): Stream.Stream<StoredTokens> {
+    const scope = this.#scope
+    if (scope === undefined) return Stream.empty
     // the current tokens (the replayed latest write), then every write after the subscription
-    return this.#writes === undefined ? Stream.empty : Stream.fromPubSub(this.#writes)
+    return Stream.unwrap(Effect.map(this.#writesIn(scope), Stream.fromPubSub))
+  }
+
+  /**
+   * The `PubSub` of the writes, made at the first subscriber: it starts with the current tokens
+   * (its replayed latest), is published every write from then on, and is shut down with the
+   * session's scope (at once if the scope is already closed: the subscriber's stream ends).
+   */
+  #writesIn(scope: Scope.Scope): Effect.Effect<PubSub.PubSub<StoredTokens>> {
+    return Effect.suspend(() => {
+      if (this.#writes !== undefined) return Effect.succeed(this.#writes)
+      return Effect.flatMap(PubSub.unbounded<StoredTokens>({ replay: 1 }), (made) =>
+        Effect.suspend(() => {
+          // another first subscriber made one meanwhile: theirs is the session's
+          if (this.#writes !== undefined) return Effect.succeed(this.#writes)
+          this.#writes = made
+          PubSub.publishUnsafe(made, this.#tokens)
+          return Effect.as(Scope.addFinalizer(scope, PubSub.shutdown(made)), made)
+        }))
+    })
   }
 
   /** Calls `listener` after every write (a store-backed session only: a request session reports none). */
   listen(listener: (tokens: StoredTokens) => void): () => void {
-    return this.#writes === undefined ? () => {} : this.#listeners.add(listener)
+    return this.#scope === undefined ? () => {} : (this.#listeners ??= new Listeners()).add(listener)
   }
 
   /** A sign-in or sign-out: a refresh in flight must not write its result. */
@@ -331,29 +355,36 @@ class SessionImpl implements SessionShape {
       })
     )
   }
+
+  /**
+   * Runs a shared refresh in a fiber of its own, never the caller's: forked in the session's scope
+   * (closing it interrupts the refresh; the fiber starts once the caller yields, as effect 3's
+   * forks did), or detached for a request session (it ends with its request).
+   */
+  #fork(refresh: Effect.Effect<void>): Effect.Effect<unknown> {
+    return this.#scope === undefined ? Effect.forkDetach(refresh) : Effect.forkIn(refresh, this.#scope)
+  }
 }
 
 /**
- * The session over a `TokenStore`: tokens written through to the store, refreshes run in a
- * `FiberSet` of the session's scope (closing it interrupts a refresh in flight). `changes` is the
- * current tokens, then every write, for each subscriber (a `PubSub` replaying the latest write: a
- * queue per subscriber while it runs). The store's outside changes are heard through its `listen`
- * (a plain listener, removed with the scope: no fiber), else watched by a fiber in the session's
- * scope, unless the store has none (`changes` is `Stream.empty`: the memory store).
+ * The session over a `TokenStore`: tokens written through to the store, refreshes forked in the
+ * session's scope (closing it interrupts a refresh in flight). `changes` is the current tokens,
+ * then every write, for each subscriber (a `PubSub` replaying the latest write, made at the first
+ * subscriber: a queue per subscriber while it runs). The store's outside changes are heard through
+ * its `listen` (a plain listener, removed with the scope: no fiber), else watched by a fiber in the
+ * session's scope, unless the store has none (`changes` is `Stream.empty`: the memory store). Over
+ * the memory store, nothing is added to the scope.
  */
 export const makeSession = Effect.gen(function* () {
   const store = yield* TokenStore
   const client = yield* StackClient
   const scope = yield* Effect.scope
-  const refreshes = yield* FiberSet.make<void>()
-  const writes = yield* PubSub.unbounded<StoredTokens>({ replay: 1 })
-  yield* Effect.addFinalizer(() => PubSub.shutdown(writes))
-  const session = new SessionImpl(client, yield* store.get, store.set, (refresh) => FiberSet.run(refreshes, refresh, { startImmediately: false }), writes)
+  const session = new SessionImpl(client, yield* store.get, store.set, scope)
   if (store.listen !== undefined) {
     // a plain listener: no fiber or stream is held to watch the store; the session takes the
-    // change at once
+    // change at once (`Scope.addFinalizer`: the finalizer holds no copy of the caller's context)
     const remove = store.listen((tokens) => session.receive(tokens))
-    yield* Effect.addFinalizer(() => Effect.sync(remove))
+    yield* Scope.addFinalizer(scope, Effect.sync(remove))
   } else if (store.changes !== Stream.empty) {
     yield* store.changes.pipe(
       Stream.runForEach((tokens) => Effect.sync(() => session.receive(tokens))),
@@ -370,4 +401,4 @@ export const makeSession = Effect.gen(function* () {
  * request, so a caller's interruption never cancels it for the others.
  */
 export const makeRequestSession = (initial: StoredTokens): Effect.Effect<SessionShape, never, StackClient> =>
-  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, Effect.forkDetach, undefined))
+  Effect.map(StackClient, (client): SessionShape => new SessionImpl(client, initial, undefined, undefined))
