@@ -165,7 +165,7 @@ export type ConfigurationReason =
  * const program = Password.signInWithPassword({ email: "a@example.com", password: "secret" }).pipe(
  *   Effect.catchTag("ConfigurationError", (error) =>
  *     error.reason._tag === "InvalidPublishableClientKey"
- *       ? Effect.dieMessage(`Check STACK_PUBLISHABLE_CLIENT_KEY for ${error.reason.details.project_id}`)
+ *       ? Effect.die(new Error(`Check STACK_PUBLISHABLE_CLIENT_KEY for ${error.reason.details.project_id}`))
  *       : Effect.fail(error)
  *   )
  * )

@@ -177,8 +177,8 @@ export const environmentVariables = {
  *
  * // the project id from another variable, the key as a secret, the rest from the default variables
  * const ConfigLive = StackConfig.layerConfig({
- *   projectId: Config.string("AUTH_PROJECT"),
- *   publishableClientKey: Config.redacted("AUTH_CLIENT_KEY")
+ *   projectId: Config.String("AUTH_PROJECT"),
+ *   publishableClientKey: Config.Redacted("AUTH_CLIENT_KEY")
  * })
  * ```
  */
