@@ -56,6 +56,33 @@ export interface DemoClientConfig {
   readonly demoUser: { readonly email: string; readonly password: string }
 }
 
+/** The part of a running emulator the demo reads: its URL and its demo project's keys. */
+export interface DemoEmulator {
+  readonly baseUrl: string
+  readonly emulator: {
+    readonly demo: { readonly projectId: string; readonly publishableClientKey: string; readonly secretServerKey: string }
+  }
+}
+
+/** What the app's page ({@link DemoClientConfig}) and its backend are given, read from the running emulator. */
+export const demoConfigs = (server: DemoEmulator): { readonly client: DemoClientConfig; readonly backend: AppBackendOptions } => {
+  const { demo } = server.emulator
+  return {
+    client: {
+      apiUrl: server.baseUrl,
+      projectId: demo.projectId,
+      publishableClientKey: demo.publishableClientKey,
+      demoUser: { email: demoUser.email, password: demoUser.password }
+    },
+    backend: {
+      baseUrl: server.baseUrl,
+      projectId: demo.projectId,
+      publishableClientKey: demo.publishableClientKey,
+      secretServerKey: demo.secretServerKey
+    }
+  }
+}
+
 /** Options of {@link startDemo}. */
 export interface DemoOptions {
   /** Port of the app (Vite); 0 picks a free one. Default 3000. */
@@ -186,18 +213,8 @@ export const startDemo = async (options: DemoOptions = {}): Promise<RunningDemo>
       )
     )
     const emulator = server.emulator
-    const config: DemoClientConfig = {
-      apiUrl: server.baseUrl,
-      projectId: emulator.demo.projectId,
-      publishableClientKey: emulator.demo.publishableClientKey,
-      demoUser: { email: demoUser.email, password: demoUser.password }
-    }
-    vite = await createAppServer(config, options, {
-      baseUrl: server.baseUrl,
-      projectId: emulator.demo.projectId,
-      publishableClientKey: emulator.demo.publishableClientKey,
-      secretServerKey: emulator.demo.secretServerKey
-    })
+    const { client: config, backend } = demoConfigs(server)
+    vite = await createAppServer(config, options, backend)
     await vite.listen()
     const address = vite.httpServer?.address() as AddressInfo | null | undefined
     if (address === null || address === undefined) throw new Error("The app server did not report its address.")

@@ -16,8 +16,8 @@ import { build } from "esbuild"
 import type { Plugin } from "esbuild"
 import { serve } from "../../src/emulator/server.js"
 import { makeAppBackend } from "../../examples/react-app/appBackend.js"
-import { appRoot, demoProjectConfig, demoUser, packageAliases } from "../../examples/react-app/server.js"
-import type { DemoClientConfig, RunningDemo } from "../../examples/react-app/server.js"
+import { appRoot, demoConfigs, demoProjectConfig, demoUser, packageAliases } from "../../examples/react-app/server.js"
+import type { RunningDemo } from "../../examples/react-app/server.js"
 
 /** The files of the bundle, by URL path (`/assets/main-HASH.js`), and the page that loads them. */
 interface Bundle {
@@ -82,20 +82,10 @@ export const startBundledDemo = async (): Promise<RunningDemo> => {
       Scope.provide(serve({ port: 0, emulatorOptions: { demo: { config: demoProjectConfig, user: demoUser } } }), scope)
     )
     const emulator = server.emulator
-    const config: DemoClientConfig = {
-      apiUrl: server.baseUrl,
-      projectId: emulator.demo.projectId,
-      publishableClientKey: emulator.demo.publishableClientKey,
-      demoUser: { email: demoUser.email, password: demoUser.password }
-    }
+    const { client: config, backend: backendOptions } = demoConfigs(server)
     const { assets, html } = await built
     const page = html.replace("<head>", `<head><script>window.__STACK_DEMO__ = ${JSON.stringify(config).replace(/</g, "\\u003c")}</script>`)
-    const backend = makeAppBackend({
-      baseUrl: server.baseUrl,
-      projectId: emulator.demo.projectId,
-      publishableClientKey: emulator.demo.publishableClientKey,
-      secretServerKey: emulator.demo.secretServerKey
-    })
+    const backend = makeAppBackend(backendOptions)
     const app = http.createServer((request, response) =>
       backend.middleware(request, response, () => {
         const asset = assets.get((request.url ?? "/").split("?")[0]!)
