@@ -146,7 +146,9 @@ export const renamePersonalTeams = (
 
 /**
  * When the project's `create_team_on_sign_up` is on: creates the new user's personal team (the
- * user as creator) and selects it. Call once the user is in `project.users`.
+ * user as creator) and selects it. Call once the user is in `project.users`. Every way a user
+ * is created calls it (sign-ups and `POST /users` with server access alike), as the service's
+ * `createPersonalTeamIfEnabled` in `users/crud.tsx` runs in the users' `onCreate`.
  */
 export const createPersonalTeamIfEnabled = (project: ProjectRecord, user: UserRecord, nowMillis: number): void => {
   if (!project.config.createTeamOnSignUp) return

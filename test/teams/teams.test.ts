@@ -236,12 +236,14 @@ describe("ServerTeams", () => {
       expect(yield* within(ada.client)(Teams.listMine())).toEqual([])
     }))
 
-  it.effect("create_team_on_sign_up: a user created by the server gets no personal team (as on the service); an anonymous sign-up's is renamed on upgrade", () =>
+  it.effect("create_team_on_sign_up: a user created by the server gets a personal team, selected after the create's answer; an anonymous sign-up's is renamed on upgrade", () =>
     Effect.gen(function* () {
       const { emulator, project, server } = yield* setup({ createTeamOnSignUp: true })
       const user = yield* within(server)(ServerUsers.create({ primaryEmail: "dora@example.com", displayName: "Dora" }))
       expect(user.selectedTeamId).toBeNull()
-      expect(yield* within(server)(ServerTeams.list({ userId: user.id }))).toEqual([])
+      const teams = yield* within(server)(ServerTeams.list({ userId: user.id }))
+      expect(teams.map((team) => team.displayName)).toEqual(["Dora's Team"])
+      expect((yield* within(server)(ServerUsers.getById(user.id))).selectedTeamId).toBe(teams[0]!.id)
 
       const signUp = yield* emulator.handle(
         new Request("http://localhost/api/v1/auth/anonymous/sign-up", {

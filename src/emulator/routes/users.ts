@@ -21,7 +21,7 @@ import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
 import { findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
 import { deleteUser } from "../Store.js"
-import { currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
+import { createPersonalTeamIfEnabled, currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
 import { checkPassword, isBase64Image, isEmail } from "../Validation.js"
 
 const isBase64 = (value: string): boolean => {
@@ -189,8 +189,11 @@ export const routes = [
       }
       project.users.set(user.id, user)
       grantUserDefaults(project, user.id)
-      // as on the service, a user created with server access gets no personal team (create_team_on_sign_up is for sign-ups)
-      return serverUserView(project, user)
+      // as on the service (users/crud.tsx onCreate), the answer is built before the personal team
+      // of `create_team_on_sign_up` is created and selected: it shows no selected team, later reads do
+      const answer = serverUserView(project, user)
+      createPersonalTeamIfEnabled(project, user, context.nowMillis)
+      return answer
     })),
   route(Endpoints.updateUser, ({ params, payload }, context) =>
     Effect.gen(function* () {
