@@ -591,7 +591,10 @@ export const deleteOAuthProvider = Endpoint.make({
   errors: [CannotGetOwnUserWithoutUser]
 })
 
-/** `POST /oauth-providers` (server): links a provider account to a user. */
+/**
+ * `POST /oauth-providers` (server): links a provider account to a user (`user_id` may be `me`,
+ * the request's user: `CANNOT_GET_OWN_USER_WITHOUT_USER` without one).
+ */
 export const createOAuthProvider = Endpoint.make({
   name: "Emulator.createOAuthProvider",
   method: "POST",
@@ -608,7 +611,7 @@ export const createOAuthProvider = Endpoint.make({
   }),
   successStatus: 201,
   success: ConnectedAccounts.OAuthProviderConnection,
-  errors: [UserNotFound, OauthProviderAccountIdAlreadyUsedForSignIn, OauthConnectionAlreadyConnectedToAnotherUser]
+  errors: [CannotGetOwnUserWithoutUser, UserNotFound, OauthProviderAccountIdAlreadyUsedForSignIn, OauthConnectionAlreadyConnectedToAnotherUser]
 })
 
 /** Server access to one connection of any user (`USER_NOT_FOUND` for an unknown user). */

@@ -124,3 +124,42 @@ describe("/oauth-providers answers", () => {
       expect(malformed.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
     }))
 })
+
+/**
+ * `user_id: "me"` in the body of `POST /oauth-providers` (issue 27 item 5), from stack-auth/stack-auth
+ * commit 2f719903b181c20940159e9f3aaaa99bc3ec3b0f: the server create schema's `user_id` is
+ * `userIdOrMeSchema` (`packages/stack-shared/src/interface/crud/oauth-providers.ts`), which
+ * `yupValidate` (`packages/stack-shared/src/schema-fields.ts`) replaces with the request's user id
+ * (`apps/backend/src/route-handlers/smart-request.tsx` passes `currentUserId`), or refuses with
+ * `CANNOT_GET_OWN_USER_WITHOUT_USER` when the request has no user, before `onCreate` runs.
+ */
+describe("POST /oauth-providers with user_id \"me\"", () => {
+  it.effect("server access with a user's access token links the account to that user (201)", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const demo = emulator.demo
+      const ada = yield* signUp(emulator, demo, "ada.me@example.com")
+      const created = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/oauth-providers",
+        headers: serverHeaders(demo, { "x-stack-access-token": ada.access_token }),
+        body: { user_id: "me", provider_config_id: "github", account_id: "gh-me", allow_sign_in: false, allow_connected_accounts: true }
+      })
+      expect(created.status).toBe(201)
+      expect(created.json).toMatchObject({ user_id: ada.user_id, account_id: "gh-me" })
+      const listed = yield* send(emulator, { path: `/api/v1/oauth-providers?user_id=${ada.user_id}`, headers: serverHeaders(demo) })
+      expect(listed.json.items.map((item: { account_id: string }) => item.account_id)).toEqual(["gh-me"])
+    }))
+
+  it.effect("without a user in the request: CANNOT_GET_OWN_USER_WITHOUT_USER (not USER_NOT_FOUND)", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const answer = yield* send(emulator, {
+        method: "POST",
+        path: "/api/v1/oauth-providers",
+        headers: serverHeaders(emulator.demo),
+        body: { user_id: "me", provider_config_id: "github", account_id: "gh-nobody", allow_sign_in: false, allow_connected_accounts: true }
+      })
+      expect(answer.headers.get("x-stack-known-error")).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER")
+    }))
+})

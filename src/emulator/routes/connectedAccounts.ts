@@ -250,13 +250,18 @@ const connectionHandlers = <E>(userOf: (operation: ClientOperation) => (context:
   }
 }
 
-/** `POST /oauth-providers` (server): links a provider account of an enabled provider to an existing user. */
+/**
+ * `POST /oauth-providers` (server): links a provider account of an enabled provider to an existing
+ * user. `user_id: "me"` is the request's user, resolved (or refused with
+ * `CANNOT_GET_OWN_USER_WITHOUT_USER`) before anything else, as the service's schema validation does.
+ */
 const createConnection = ({ payload }: Parameters<Handler<typeof Endpoints.createOAuthProvider>>[0], context: RequestContext) =>
   Effect.gen(function* () {
     const project = projectOf(context)
+    const me = payload.userId === "me" ? yield* requireMe(context) : undefined
     const provider = project.config.oauthProviders.find((candidate) => candidate.id === payload.providerConfigId)
     if (provider === undefined) return yield* Effect.fail(new TextFailure({ status: 404, text: providerNotConfiguredText(payload.providerConfigId) }))
-    const user = project.users.get(payload.userId)
+    const user = me ?? project.users.get(payload.userId)
     if (user === undefined) return yield* Effect.fail(UserNotFound.make({}))
     yield* checkInputValidity(context, { user, providerConfigId: provider.id, accountId: payload.accountId, allowSignIn: payload.allowSignIn })
     // not the service's check (its answer here is not known): the emulator keeps one user per provider account
