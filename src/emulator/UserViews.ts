@@ -22,7 +22,8 @@ export const toCurrentUser = (user: UserRecord, config: Pick<ProjectConfig, "req
     clientMetadata: user.clientMetadata,
     clientReadOnlyMetadata: user.clientReadOnlyMetadata,
     hasPassword: user.passwordHash !== null,
-    emailAuthEnabled: user.primaryEmail !== null && user.primaryEmailAuthEnabled,
+    // the service's `auth_with_email` is "has a password or OTP auth method" (users/crud.tsx userPrismaToCrud)
+    emailAuthEnabled: user.passwordHash !== null || user.otpAuthEnabled,
     otpAuthEnabled: user.otpAuthEnabled,
     passkeyAuthEnabled: user.passkeyAuthEnabled,
     isMultiFactorRequired: user.totpSecretBase64 !== null,

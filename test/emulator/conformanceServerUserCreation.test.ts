@@ -2,7 +2,7 @@
  * `POST /users` with server access as the service answers it (issue 27), read from the backend's
  * source at stack-auth/stack-auth commit 2f719903b181c20940159e9f3aaaa99bc3ec3b0f:
  * `apps/backend/src/app/api/latest/users/crud.tsx` (`onCreate`, `createPersonalTeamIfEnabled`,
- * `getPersonalTeamDisplayName`). Sign-ups create their users through the same `onCreate`
+ * `getPersonalTeamDisplayName`; `userPrismaToCrud`'s `auth_with_email`; `checkAuthData`). Sign-ups create their users through the same `onCreate`
  * (`auth/password/sign-up/route.tsx` → `lib/users.tsx` `createOrUpgradeAnonymousUserWithoutRules`
  * → `usersCrudHandlers.adminCreate`), so both get the same personal team.
  */
@@ -86,5 +86,56 @@ describe("POST /users: the personal team of create_team_on_sign_up (users/crud.t
       expect(created.status).toBe(201)
       expect((yield* teamsOf(emulator, created.json.id)).json.items).toEqual([])
       expect((yield* readUser(emulator, created.json.id)).json.selected_team_id).toBeNull()
+    }))
+})
+
+describe("POST /users: the e-mail auth flags (users/crud.tsx userPrismaToCrud, checkAuthData)", () => {
+  it.effect("auth_with_email is `!!passwordAuth || !!otpAuth`: true with a password or OTP auth, false for an e-mail used for auth alone", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const cases: ReadonlyArray<readonly [Readonly<Record<string, unknown>>, boolean]> = [
+        [{ primary_email: "pw.auth@example.com", primary_email_auth_enabled: true, password: "correct horse battery" }, true],
+        [{ primary_email: "pw.only@example.com", primary_email_auth_enabled: false, password: "correct horse battery" }, true],
+        [{ primary_email: "otp@example.com", primary_email_auth_enabled: true, otp_auth_enabled: true }, true],
+        [{ primary_email: "email.auth@example.com", primary_email_auth_enabled: true }, false]
+      ]
+      for (const [body, authWithEmail] of cases) {
+        const created = yield* createUser(emulator, body)
+        expect(created.status, JSON.stringify(body)).toBe(201)
+        expect(created.json.auth_with_email, JSON.stringify(body)).toBe(authWithEmail)
+        expect((yield* readUser(emulator, created.json.id)).json.auth_with_email, JSON.stringify(body)).toBe(authWithEmail)
+      }
+    }))
+
+  it.effect("primary_email_auth_enabled true without primary_email is a 400 text (checkAuthData's StatusError), and no user is created", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const userCount = Effect.map(
+        send(emulator, { path: "/api/v1/users?include_anonymous=true", headers: serverHeaders(emulator.demo) }),
+        (answer) => answer.json.items.length as number
+      )
+      const before = yield* userCount
+      for (const body of [{ primary_email_auth_enabled: true }, { primary_email: null, primary_email_auth_enabled: true }]) {
+        const refused = yield* createUser(emulator, body)
+        expect([refused.status, refused.headers.get("x-stack-known-error"), refused.text], JSON.stringify(body)).toEqual([
+          400,
+          null,
+          "primary_email_auth_enabled cannot be true without primary_email"
+        ])
+      }
+      expect(yield* userCount).toBe(before)
+    }))
+
+  it.effect("the same check on PATCH /users/{id} (onUpdate's checkAuthData); removing the e-mail with it turns e-mail auth off instead", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const created = yield* createUser(emulator, {})
+      const patch = (body: Readonly<Record<string, unknown>>) =>
+        send(emulator, { method: "PATCH", path: `/api/v1/users/${created.json.id}`, headers: serverHeaders(emulator.demo), body })
+      const refused = yield* patch({ primary_email_auth_enabled: true })
+      expect([refused.status, refused.text]).toEqual([400, "primary_email_auth_enabled cannot be true without primary_email"])
+      const removing = yield* patch({ primary_email: null, primary_email_auth_enabled: true })
+      expect(removing.status).toBe(200)
+      expect(removing.json.primary_email_auth_enabled).toBe(false)
     }))
 })

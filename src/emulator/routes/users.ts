@@ -36,6 +36,9 @@ const isBase64 = (value: string): boolean => {
 /** The 400 text of `primary_email_verified: true` for a user left without a primary e-mail. */
 export const verifiedWithoutEmailText = "primary_email_verified cannot be true without primary_email"
 
+/** The 400 text of `primary_email_auth_enabled: true` for a user left without a primary e-mail (the service's `checkAuthData`). */
+export const authEnabledWithoutEmailText = "primary_email_auth_enabled cannot be true without primary_email"
+
 /** The 400 text of `password` and `password_hash` together (emulator wording: the service's is not recorded). */
 export const passwordAndHashText = "password and password_hash cannot both be set"
 
@@ -45,7 +48,8 @@ const bcryptHash = /^\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}$/
 /**
  * Validates and applies an update to a user. Client access: `profile_image_url` must be a base64
  * image. `display_name: ""` is stored as null, as the service does. A duplicate primary e-mail is
- * refused only when both users would sign in with it (`primary_email_auth_enabled`). A new
+ * refused only when both users would sign in with it (`primary_email_auth_enabled`), and
+ * `primary_email_auth_enabled: true` for a user left without one is a 400 text. A new
  * password (or `password_hash`, a bcrypt hash the emulator stores but cannot check: sign-in with
  * it fails) revokes every session of the user, as the service does.
  */
@@ -67,6 +71,10 @@ export const applyUpdate = (
     if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
     if (update.password != null && update.passwordHash !== undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: passwordAndHashText }))
     const emailAfter = update.primaryEmail !== undefined ? update.primaryEmail : user.primaryEmail
+    // as the service's checkAuthData, before the verified check; removing the e-mail (null) turns e-mail auth off instead
+    if (update.primaryEmailAuthEnabled === true && emailAfter === null && update.primaryEmail !== null) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: authEnabledWithoutEmailText }))
+    }
     if (update.primaryEmailVerified === true && emailAfter === null) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: verifiedWithoutEmailText }))
     }
@@ -171,6 +179,10 @@ export const routes = [
       const project = projectOf(context)
       const user = makeUser(randomUuid(), context.nowMillis)
       const { oauthProviders, isAnonymous, ...update } = payload
+      // onCreate's checkAuthData: no primary e-mail (absent or null) cannot be used for auth
+      if (update.primaryEmailAuthEnabled === true && update.primaryEmail == null) {
+        return yield* Effect.fail(new TextFailure({ status: 400, text: authEnabledWithoutEmailText }))
+      }
       // validated and applied before the user joins the project: a failure leaves no trace
       yield* applyUpdate(context, project, user, update, "server")
       if (isAnonymous === true) user.isAnonymous = true
