@@ -15,6 +15,7 @@ import * as Endpoint from "../core/Endpoint.js"
 import {
   AccessTokenExpired,
   CannotGetOwnUserWithoutUser,
+  ContactChannelAlreadyUsedForAuthBySomeoneElse,
   InvalidAuthorizationCode,
   InvalidOauthClientIdOrSecret,
   InvalidPublishableClientKey,
@@ -22,12 +23,14 @@ import {
   MultiFactorAuthenticationRequired,
   OauthConnectionAlreadyConnectedToAnotherUser,
   OauthExtraScopeNotAvailableWithSharedOauthKeys,
+  OauthProviderAccessDenied,
   OauthProviderAccountIdAlreadyUsedForSignIn,
   OauthProviderNotFoundOrNotEnabled,
   OuterOauthTimeout,
   PublishableClientKeyRequiredForProject,
   RedirectUrlNotWhitelisted,
   RefreshTokenNotFoundOrExpired,
+  SignUpNotEnabled,
   UnparsableAccessToken,
   UserNotFound
 } from "../core/KnownErrors.js"
@@ -245,7 +248,15 @@ export const oauthCallback = Endpoint.make({
     error_description: Schema.optional(Schema.String)
   }),
   success: Schema.instanceOf(Response),
-  errors: [OuterOauthTimeout]
+  // the known errors it answers when neither `redirect_uri` nor the error redirect URL is trusted
+  errors: [
+    OuterOauthTimeout,
+    RedirectUrlNotWhitelisted,
+    OauthProviderAccessDenied,
+    OauthConnectionAlreadyConnectedToAnotherUser,
+    ContactChannelAlreadyUsedForAuthBySomeoneElse,
+    SignUpNotEnabled
+  ]
 })
 
 /** Parameters of the mock provider's authorization page (query or form), all strings. */

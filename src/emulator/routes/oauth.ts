@@ -4,7 +4,7 @@
  *
  * - `GET /auth/oauth/authorize/{provider_id}`: client id/secret (`INVALID_OAUTH_CLIENT_ID_OR_SECRET`,
  *   401 `INVALID_PUBLISHABLE_CLIENT_KEY`, `PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT`), provider
- *   enabled, trusted `redirect_uri` / `error_redirect_url` / `after_callback_redirect_url`,
+ *   enabled, trusted `after_callback_redirect_url` (`redirect_uri` is checked at the callback),
  *   `type=link` needs `token` (400 text), extra scopes refused with shared keys, S256 required
  *   (schema). Redirect mode: 307 to the provider + `stack-oauth-inner-<inner state>` cookie
  *   (HttpOnly, Max-Age 600); JSON mode: 200 `{location}`. The outer flow lasts 10 minutes.
@@ -14,6 +14,9 @@
  *   Errors a user can cause (`SIGN_UP_NOT_ENABLED`, `OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER`,
  *   `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE`, `OAUTH_PROVIDER_ACCESS_DENIED`) are
  *   redirected to `redirect_uri` with `error`, `error_description`, `errorCode`, `message`, `details`.
+ *   An untrusted `redirect_uri` is `REDIRECT_URL_NOT_WHITELISTED` there (after the provider's code
+ *   is exchanged, before any user is touched); errors go to the error redirect URL when
+ *   `redirect_uri` is untrusted and it is trusted, else they are the callback's JSON answer.
  * - The code grant of `POST /auth/oauth/token` is `OAuthCodeGrant.ts` (served by `tokens.ts`): one-time codes (5 minutes), `redirect_uri` equality (400 text), PKCE — a wrong
  *   verifier is `INVALID_AUTHORIZATION_CODE` and does not consume the code; TOTP users get
  *   `MULTI_FACTOR_AUTHENTICATION_REQUIRED`.
@@ -124,9 +127,12 @@ const authorize = (
     const provider = project.config.oauthProviders.find((candidate) => candidate.id === input.params.provider_id)
     if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
 
-    const errorRedirectUrl = query.errorRedirectUrl ?? context.url.searchParams.get("error_redirect_uri") ?? undefined
-    for (const url of [query.redirectUri, errorRedirectUrl, query.afterCallbackRedirectUrl]) {
-      if (url !== undefined && !isTrustedUrl(project, url)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
+    // As the service (apps/backend/src/app/api/latest/auth/oauth/authorize/[provider_id]/route.tsx at
+    // 2f719903b181c20940159e9f3aaaa99bc3ec3b0f): only `after_callback_redirect_url` is checked here;
+    // `redirect_uri` is checked at the callback, `error_redirect_uri` is used there only if trusted.
+    const errorRedirectUrl = context.url.searchParams.get("error_redirect_uri") ?? query.errorRedirectUrl ?? undefined
+    if (query.afterCallbackRedirectUrl !== undefined && !isTrustedUrl(project, query.afterCallbackRedirectUrl)) {
+      return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
     }
     const type = query.type ?? "authenticate"
     if (type === "link" && query.token === undefined) {
@@ -207,7 +213,10 @@ const resolveUser = (
   project: ProjectRecord,
   flow: OAuthFlowRecord,
   account: MockProvider.ProviderAccount
-): Effect.Effect<{ readonly user: UserRecord; readonly isNewUser: boolean }, KnownErrorInstance> =>
+): Effect.Effect<
+  { readonly user: UserRecord; readonly isNewUser: boolean },
+  OauthConnectionAlreadyConnectedToAnotherUser | ContactChannelAlreadyUsedForAuthBySomeoneElse | SignUpNotEnabled
+> =>
   Effect.gen(function* () {
     const findOwner = (): { readonly user: UserRecord; readonly index: number } | undefined => {
       for (const user of project.users.values()) {
@@ -294,16 +303,28 @@ const resolveUser = (
     return { user, isNewUser: true }
   })
 
-/** Sends the browser back to the app with a known error in the query (PROTOCOL.md §3.1.1). */
-const errorRedirect = (flow: OAuthFlowRecord, error: KnownErrorInstance): Response => {
-  const target = new URL(flow.redirectUri)
+/**
+ * Sends the browser back to the app with a known error in the query (PROTOCOL.md §3.1.1): to
+ * `redirect_uri` if the project trusts it, else to the error redirect URL if trusted, else the
+ * error is the callback's answer (the service's `redirectOrThrowError`,
+ * apps/backend/src/app/api/latest/auth/oauth/callback/[provider_id]/route.tsx at
+ * 2f719903b181c20940159e9f3aaaa99bc3ec3b0f).
+ */
+const errorRedirect = <E extends KnownErrorInstance>(project: ProjectRecord, flow: OAuthFlowRecord, error: E): Effect.Effect<Response, E> => {
+  const targetUrl = isTrustedUrl(project, flow.redirectUri)
+    ? flow.redirectUri
+    : flow.errorRedirectUrl !== undefined && isTrustedUrl(project, flow.errorRedirectUrl)
+    ? flow.errorRedirectUrl
+    : undefined
+  if (targetUrl === undefined) return Effect.fail(error)
+  const target = new URL(targetUrl)
   const details = error.details as Record<string, unknown> | undefined
   target.searchParams.set("error", "server_error")
   target.searchParams.set("error_description", error.message)
   target.searchParams.set("errorCode", error.code)
   target.searchParams.set("message", error.message)
   target.searchParams.set("details", JSON.stringify(details ?? {}))
-  return redirect(303, target.href)
+  return Effect.succeed(redirect(303, target.href))
 }
 
 const callback = (
@@ -338,7 +359,7 @@ const callback = (
     }
     if (query.error !== undefined) {
       oauthFlows.delete(innerState)
-      return errorRedirect(flow, OauthProviderAccessDenied.make({}))
+      return yield* errorRedirect(project, flow, OauthProviderAccessDenied.make({}))
     }
     if (query.code === undefined) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "The OAuth provider's callback has no code." }))
@@ -357,8 +378,12 @@ const callback = (
       )
     )
     oauthFlows.delete(innerState)
+    // The service checks `redirect_uri` here, when its OAuth server validates the outer request
+    // (OAuthModel.validateRedirectUri, apps/backend/src/oauth/model.tsx at
+    // 2f719903b181c20940159e9f3aaaa99bc3ec3b0f), before any user is found or created.
+    if (!isTrustedUrl(project, flow.redirectUri)) return yield* errorRedirect(project, flow, RedirectUrlNotWhitelisted.make({}))
     const resolved = yield* Effect.result(resolveUser(context, project, flow, account))
-    if (resolved._tag === "Failure") return errorRedirect(flow, resolved.failure)
+    if (resolved._tag === "Failure") return yield* errorRedirect(project, flow, resolved.failure)
 
     const code = randomHex(32)
     oauthCodes.set(code, {
