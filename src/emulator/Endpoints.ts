@@ -14,6 +14,7 @@ import { Schema } from "effect"
 import * as Endpoint from "../core/Endpoint.js"
 import {
   AccessTokenExpired,
+  ApiKeyNotFound,
   CannotGetOwnUserWithoutUser,
   ContactChannelAlreadyUsedForAuthBySomeoneElse,
   InvalidAuthorizationCode,
@@ -32,6 +33,7 @@ import {
   RefreshTokenNotFoundOrExpired,
   SignUpNotEnabled,
   UnparsableAccessToken,
+  UserAuthenticationRequired,
   UserNotFound
 } from "../core/KnownErrors.js"
 import type { KnownErrorClass } from "../core/KnownError.js"
@@ -467,12 +469,48 @@ export const servedAt = <E extends Endpoint.Any, A extends Endpoint.EndpointAcce
   extraErrors: ReadonlyArray<X>
 ): ServedAt<E, A, X> => ({ ...endpoint, access, errors: [...endpoint.errors, ...extraErrors] }) as unknown as ServedAt<E, A, X>
 
-/** Server access to a user's API keys (`user_id` any existing user: `USER_NOT_FOUND` otherwise). */
+/**
+ * The read and update of one user API key as the service serves them (client access): the SDK's
+ * endpoints (same names), except that `user_id` may be left out: the service's query schema has
+ * `user_id` optional, and its `onRead` / `onUpdate` find the key by id and check the caller against
+ * the key's owner (`apps/backend/src/app/api/latest/(api-keys)/handlers.tsx` at
+ * stack-auth/stack-auth 2f719903b181c20940159e9f3aaaa99bc3ec3b0f).
+ */
+export const userApiKeyOfService = {
+  get: Endpoint.make({
+    name: "UserApiKeys.get",
+    method: "GET",
+    path: "/user-api-keys/:api_key_id",
+    access: "client",
+    session: "required",
+    params: wireStruct({ apiKeyId: field("api_key_id", WireUuid) }),
+    query: wireStruct({ userId: optionalField("user_id", UserApiKeys.UserIdOrMe) }),
+    success: UserApiKeys.UserApiKey,
+    errors: [ApiKeyNotFound, UserAuthenticationRequired]
+  }),
+  update: Endpoint.make({
+    name: "UserApiKeys.update",
+    method: "PATCH",
+    path: "/user-api-keys/:api_key_id",
+    access: "client",
+    session: "required",
+    params: wireStruct({ apiKeyId: field("api_key_id", WireUuid) }),
+    query: wireStruct({ userId: optionalField("user_id", UserApiKeys.UserIdOrMe) }),
+    payload: wireStruct({
+      description: optionalField("description", Schema.String),
+      revoked: optionalField("revoked", Schema.Literal(true))
+    }),
+    success: UserApiKeys.UserApiKey,
+    errors: [ApiKeyNotFound, UserAuthenticationRequired]
+  })
+}
+
+/** Server access to a user's API keys (list and create: `user_id` any existing user, `USER_NOT_FOUND` otherwise). */
 export const serverUserApiKeys = {
   list: servedAt(UserApiKeys.listEndpoint, "server", [UserNotFound]),
   create: servedAt(UserApiKeys.createEndpoint, "server", [UserNotFound]),
-  get: servedAt(UserApiKeys.getEndpoint, "server", [UserNotFound]),
-  update: servedAt(UserApiKeys.updateEndpoint, "server", [UserNotFound])
+  get: servedAt(userApiKeyOfService.get, "server", [UserNotFound]),
+  update: servedAt(userApiKeyOfService.update, "server", [UserNotFound])
 }
 
 /** Server access to a user's connected accounts and OAuth providers (`USER_NOT_FOUND` for an unknown user). */

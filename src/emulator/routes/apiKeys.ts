@@ -3,7 +3,8 @@
  * once), list (newest first), get, update/revoke (revoking twice keeps the first time) and the
  * server-side check. Every route answers 400 text "User API keys are not enabled for this
  * project." unless the project's `allow_user_api_keys` is on. Client access may only address
- * the signed-in user's keys.
+ * the signed-in user's keys. A read or update of one key may leave `user_id` out, as on the
+ * service: the key is found by id and client access must own it (403 text otherwise).
  *
  * Team keys follow the same rules under `/team-api-keys` with `team_id`, gated by
  * `allow_team_api_keys`; client access needs `$manage_api_keys` in the key's team, and without
@@ -13,7 +14,7 @@
  */
 import { Effect, Redacted } from "effect"
 import type { UserApiKey } from "../../api-keys/UserApiKeys.js"
-import { checkEndpoint, createEndpoint, getEndpoint, listEndpoint, updateEndpoint, userApiKeysNotEnabledText } from "../../api-keys/internal/userApiKeys.js"
+import { checkEndpoint, createEndpoint, listEndpoint, userApiKeysNotEnabledText } from "../../api-keys/internal/userApiKeys.js"
 import type { TeamApiKey } from "../../api-keys/TeamApiKeys.js"
 import * as TeamApiKeys from "../../api-keys/internal/teamApiKeys.js"
 import { ApiKeyNotFound, UserAuthenticationRequired, UserNotFound } from "../../core/KnownErrors.js"
@@ -74,15 +75,42 @@ const common = (key: ApiKeyRecord) => ({ ...shared(key), type: "user" as const, 
 /** The read view of a user key (value obfuscated). */
 export const userKeyView = (key: ApiKeyRecord): UserApiKey => ({ ...common(key), value: { lastFour: key.lastFour } })
 
+/**
+ * One user key for a read or an update without `user_id`, as the service's `onRead` / `onUpdate`
+ * (`apps/backend/src/app/api/latest/(api-keys)/handlers.tsx` at
+ * 2f719903b181c20940159e9f3aaaa99bc3ec3b0f): the key by its id (`API_KEY_NOT_FOUND`), then, for
+ * client access, `ensureUserCanManageApiKeys` with the key's owner (USER_AUTHENTICATION_REQUIRED
+ * without a user, 403 text for another user's key); server access has no owner check. The
+ * service does not say what a team key's id answers here: the emulator keeps `API_KEY_NOT_FOUND`.
+ */
+const findKeyById = (context: RequestContext, apiKeyId: string, access: "client" | "server") =>
+  Effect.gen(function* () {
+    yield* enabled(context)
+    const key = apiKeysOf(projectOf(context)).get(apiKeyId)
+    if (key === undefined || key.type !== "user") return yield* Effect.fail(ApiKeyNotFound.make({}))
+    if (access === "client") {
+      const userId = yield* meId(context)
+      if (key.ownerId !== userId) return yield* Effect.fail(new TextFailure({ status: 403, text: foreignUserKeysText }))
+    }
+    return key
+  })
+
 /** The handlers of user keys at one access level, `ownerId` resolving the addressed user. */
-const userKeyHandlers = <E>(ownerId: (context: RequestContext, userId: string) => Effect.Effect<string, E>) => {
-  const findOwn = (context: RequestContext, userId: string, apiKeyId: string) =>
-    Effect.gen(function* () {
-      const owner = yield* ownerId(context, userId)
-      const key = apiKeysOf(projectOf(context)).get(apiKeyId)
-      if (key === undefined || key.type !== "user" || key.ownerId !== owner) return yield* Effect.fail(ApiKeyNotFound.make({}))
-      return key
-    })
+const userKeyHandlers = <E>(access: "client" | "server", ownerId: (context: RequestContext, userId: string) => Effect.Effect<string, E>) => {
+  // with `user_id`: the emulator's rule, the key of that user (API_KEY_NOT_FOUND for another's)
+  const findOwn = (
+    context: RequestContext,
+    userId: string | undefined,
+    apiKeyId: string
+  ): Effect.Effect<ApiKeyRecord, E | ApiKeyNotFound | TextFailure | UserAuthenticationRequired> =>
+    userId === undefined
+      ? findKeyById(context, apiKeyId, access)
+      : Effect.gen(function* () {
+        const owner = yield* ownerId(context, userId)
+        const key = apiKeysOf(projectOf(context)).get(apiKeyId)
+        if (key === undefined || key.type !== "user" || key.ownerId !== owner) return yield* Effect.fail(ApiKeyNotFound.make({}))
+        return key
+      })
   const list = (input: Parameters<Handler<typeof listEndpoint>>[0], context: RequestContext) =>
     Effect.gen(function* () {
       const owner = yield* ownerId(context, input.query.userId)
@@ -108,9 +136,9 @@ const userKeyHandlers = <E>(ownerId: (context: RequestContext, userId: string) =
       })
       return { ...common(record), value: Redacted.make(value) }
     })
-  const get = (input: Parameters<Handler<typeof getEndpoint>>[0], context: RequestContext) =>
+  const get = (input: Parameters<Handler<typeof Endpoints.userApiKeyOfService.get>>[0], context: RequestContext) =>
     Effect.map(findOwn(context, input.query.userId, input.params.apiKeyId), userKeyView)
-  const update = (input: Parameters<Handler<typeof updateEndpoint>>[0], context: RequestContext) =>
+  const update = (input: Parameters<Handler<typeof Endpoints.userApiKeyOfService.update>>[0], context: RequestContext) =>
     Effect.map(findOwn(context, input.query.userId, input.params.apiKeyId), (key) => {
       if (input.payload.description !== undefined) key.description = input.payload.description
       if (input.payload.revoked === true && key.revokedAtMillis === undefined) key.revokedAtMillis = context.nowMillis
@@ -119,8 +147,8 @@ const userKeyHandlers = <E>(ownerId: (context: RequestContext, userId: string) =
   return { list, create, get, update }
 }
 
-const clientKeys = userKeyHandlers(clientOwnerId)
-const serverKeys = userKeyHandlers(serverOwnerId)
+const clientKeys = userKeyHandlers("client", clientOwnerId)
+const serverKeys = userKeyHandlers("server", serverOwnerId)
 
 /** The user API key routes (client access: the signed-in user's keys; server access: any user's). */
 export const routes = [
@@ -131,8 +159,8 @@ export const routes = [
     })),
   route(listEndpoint, clientKeys.list),
   route(createEndpoint, clientKeys.create),
-  route(getEndpoint, clientKeys.get),
-  route(updateEndpoint, clientKeys.update),
+  route(Endpoints.userApiKeyOfService.get, clientKeys.get),
+  route(Endpoints.userApiKeyOfService.update, clientKeys.update),
   route(Endpoints.serverUserApiKeys.list, serverKeys.list),
   route(Endpoints.serverUserApiKeys.create, serverKeys.create),
   route(Endpoints.serverUserApiKeys.get, serverKeys.get),
