@@ -7,6 +7,12 @@
  * `ensureUserCanManageApiKeys` with the key's own owner: client access needs a user
  * (`UserAuthenticationRequired`) and may only reach its own keys (403 "Client can only manage their
  * own api keys"); server access is not checked.
+ *
+ * Lists of the same family, client access without `user_id`: `contact-channels/crud.tsx` has
+ * `user_id: userIdOrMeSchema.optional()` and `onList` compares it with the signed-in user's id
+ * (`CannotGetOwnUserWithoutUser` without one, else 403 "Client can only list contact channels for
+ * their own user."); `project-permissions/crud.tsx` and `team-permissions/crud.tsx` do the same
+ * with their own 403 text (which the emulator already answered).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -79,5 +85,29 @@ describe("GET/PATCH /user-api-keys/{id} without user_id ((api-keys)/handlers.tsx
       const read = yield* send(emulator, { path: `/api/v1/user-api-keys/${key.id}`, headers: serverHeaders(emulator.demo) })
       expect(read.status).toBe(200)
       expect(read.json.user_id).toBe(ada.user_id)
+    }))
+})
+
+describe("GET /contact-channels without user_id, client access (contact-channels/crud.tsx onList)", () => {
+  it.effect("signed in: 403 \"Client can only list contact channels for their own user.\"; signed out: CANNOT_GET_OWN_USER_WITHOUT_USER", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const ada = yield* signUp(emulator, emulator.demo, "ada@example.com")
+      const listed = yield* send(emulator, { path: "/api/v1/contact-channels", headers: asClient(emulator, ada.access_token) })
+      expect(listed.status).toBe(403)
+      expect(listed.text).toBe("Client can only list contact channels for their own user.")
+      const anonymous = yield* send(emulator, { path: "/api/v1/contact-channels", headers: asClient(emulator) })
+      expect(anonymous.headers.get("x-stack-known-error")).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER")
+    }))
+
+  it.effect("permissions lists answer their own 403 text (project-permissions/crud.tsx, team-permissions/crud.tsx onList)", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const ada = yield* signUp(emulator, emulator.demo, "ada@example.com")
+      for (const path of ["/api/v1/project-permissions", "/api/v1/team-permissions"]) {
+        const listed = yield* send(emulator, { path, headers: asClient(emulator, ada.access_token) })
+        expect(listed.status).toBe(403)
+        expect(listed.text).toBe("Client can only list permissions for their own user. user_id must be either \"me\" or the ID of the current user")
+      }
     }))
 })

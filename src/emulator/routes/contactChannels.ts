@@ -13,7 +13,9 @@
  * The definitions served here are emulator-only (wire terms, snake_case): one path
  * `/contact-channels/{user_id|me}/{id}` with client access serves the SDK's client (`me`) and
  * server (`{user_id}`) endpoints alike; what server access may do besides (`is_verified`, any
- * user) is decided by the handlers.
+ * user) is decided by the handlers. A list without `user_id` is, with client access, the service's
+ * 403 (`listWithoutUserText`); with server access the service lists every user's channels, which
+ * the emulator does not (it keeps its 400 SCHEMA_ERROR).
  *
  * @module
  */
@@ -58,7 +60,8 @@ export const listChannels = Endpoint.make({
   path: "/contact-channels",
   access: "client",
   session: "optional",
-  query: Schema.Struct({ user_id: UserIdOrMe, contact_channel_id: Schema.optional(Uuid) }),
+  // `user_id` optional, as the service's query schema (contact-channels/crud.tsx)
+  query: Schema.Struct({ user_id: Schema.optional(UserIdOrMe), contact_channel_id: Schema.optional(Uuid) }),
   success: ContactChannelList,
   errors: [CannotGetOwnUserWithoutUser, UserIdDoesNotExist]
 })
@@ -151,6 +154,13 @@ export const notFoundDotText = "Contact channel not found."
 export const alreadyExistsText = "Contact channel already exists"
 /** 403 text of client access to another user's channels. */
 export const foreignUserText = "Client can only access its own contact channels."
+
+/**
+ * The 403 text of a client list without `user_id` (the service's `onList` compares the missing
+ * `user_id` with the signed-in user's id: `apps/backend/src/app/api/latest/contact-channels/crud.tsx`
+ * at stack-auth/stack-auth 2f719903b181c20940159e9f3aaaa99bc3ec3b0f).
+ */
+export const listWithoutUserText = "Client can only list contact channels for their own user."
 
 // ---------------------------------------------------------------------------------------------
 // Channels of a user
@@ -260,6 +270,15 @@ const sendChannelEmail = (
 export const routes = [
   route(listChannels, ({ query }, context) =>
     Effect.gen(function* () {
+      if (query.user_id === undefined) {
+        // the service: client access needs a user, then fails (403); server access lists every
+        // user's channels, which the emulator does not do (it answers the schema error as before)
+        if (context.auth?.type === "client") {
+          yield* requireMe(context)
+          return yield* Effect.fail(new TextFailure({ status: 403, text: listWithoutUserText }))
+        }
+        return yield* Effect.fail(schemaError(context, ["query.user_id must be defined"]))
+      }
       const user = yield* addressedUser(context, query.user_id)
       const items = channelsOf(user).filter((channel) => query.contact_channel_id === undefined || channel.id === query.contact_channel_id)
       return { items, isPaginated: false as const }
