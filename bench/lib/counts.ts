@@ -4,27 +4,12 @@
  * (`ServerUsers.fromRequest`), and requests it sends; fibers and requests per page of a
  * `ServerUsers.stream` walk.
  */
-import { Effect, Metric, Stream } from "effect"
+import { Stream } from "effect"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import type { BenchServer, Tokens } from "./harness.js"
 import { createSessions, createUser, seedUsers } from "./harness.js"
+import { makeFiberCount } from "../../test/support/fibers.js"
 import { ourServer } from "./clients.js"
-
-/**
- * Counts the fibers started under `watch` (effect 4 tells a fiber's start to the
- * `Metric.FiberRuntimeMetrics` service of its context; forked fibers inherit it).
- */
-class FiberCounter {
-  started = 0
-  private readonly metrics: Metric.FiberRuntimeMetricsService = {
-    recordFiberStart: () => {
-      this.started += 1
-    },
-    recordFiberEnd: () => {}
-  }
-  /** `effect` with its forked fibers counted. */
-  readonly watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.provideService(effect, Metric.FiberRuntimeMetrics, this.metrics)
-}
 
 /** Fibers started and requests received per `ServerUsers.fromRequest` call, over `calls` calls on distinct sessions. */
 export const countPerCall = async (bench: BenchServer, calls = 5): Promise<{ readonly fibersPerCall: number; readonly requestsPerCall: number }> => {
@@ -35,13 +20,13 @@ export const countPerCall = async (bench: BenchServer, calls = 5): Promise<{ rea
   try {
     // one unmeasured call: layers built, decoders made
     await runtime.runPromise(call(sessions[0]!))
-    const counter = new FiberCounter()
+    const counter = makeFiberCount()
     bench.requests.reset()
     for (const tokens of sessions.slice(1)) {
-      const user = await runtime.runPromise(counter.watch(call(tokens)))
+      const user = await runtime.runPromise(counter.track(call(tokens)))
       if (user._tag !== "Some" || user.value.id !== userId) throw new Error("counts: unexpected answer")
     }
-    return { fibersPerCall: counter.started / calls, requestsPerCall: bench.requests.total() / calls }
+    return { fibersPerCall: counter.started() / calls, requestsPerCall: bench.requests.total() / calls }
   } finally {
     await runtime.dispose()
   }
@@ -60,11 +45,11 @@ export const countPerStreamedPage = async (
   const walk = ServerUsers.stream({ limit: 100 }).pipe(Stream.runCount)
   try {
     await runtime.runPromise(walk)
-    const counter = new FiberCounter()
+    const counter = makeFiberCount()
     bench.requests.reset()
-    const users = await runtime.runPromise(counter.watch(walk))
+    const users = await runtime.runPromise(counter.track(walk))
     const pages = bench.requests.count("GET /users")
-    return { users, pages, fibers: counter.started, requestsPerPage: bench.requests.total() / pages }
+    return { users, pages, fibers: counter.started(), requestsPerPage: bench.requests.total() / pages }
   } finally {
     await runtime.dispose()
   }

@@ -469,6 +469,12 @@ export const servedAt = <E extends Endpoint.Any, A extends Endpoint.EndpointAcce
   extraErrors: ReadonlyArray<X>
 ): ServedAt<E, A, X> => ({ ...endpoint, access, errors: [...endpoint.errors, ...extraErrors] }) as unknown as ServedAt<E, A, X>
 
+/** The `{api_key_id}` path and the optional `user_id` query of the service's user API key read and update. */
+const userApiKeyByIdWire = {
+  params: wireStruct({ apiKeyId: field("api_key_id", WireUuid) }),
+  query: wireStruct({ userId: optionalField("user_id", UserApiKeys.UserIdOrMe) })
+}
+
 /**
  * The read and update of one user API key as the service serves them (client access): the SDK's
  * endpoints (same names), except that `user_id` may be left out: the service's query schema has
@@ -483,8 +489,7 @@ export const userApiKeyOfService = {
     path: "/user-api-keys/:api_key_id",
     access: "client",
     session: "required",
-    params: wireStruct({ apiKeyId: field("api_key_id", WireUuid) }),
-    query: wireStruct({ userId: optionalField("user_id", UserApiKeys.UserIdOrMe) }),
+    ...userApiKeyByIdWire,
     success: UserApiKeys.UserApiKey,
     errors: [ApiKeyNotFound, UserAuthenticationRequired]
   }),
@@ -494,8 +499,7 @@ export const userApiKeyOfService = {
     path: "/user-api-keys/:api_key_id",
     access: "client",
     session: "required",
-    params: wireStruct({ apiKeyId: field("api_key_id", WireUuid) }),
-    query: wireStruct({ userId: optionalField("user_id", UserApiKeys.UserIdOrMe) }),
+    ...userApiKeyByIdWire,
     payload: wireStruct({
       description: optionalField("description", Schema.String),
       revoked: optionalField("revoked", Schema.Literal(true))

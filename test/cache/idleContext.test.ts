@@ -13,7 +13,7 @@ import { Session } from "../../src/core/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as TokenStore from "../../src/session/TokenStore.js"
 import type { StoredTokens, TokenStoreShape } from "../../src/session/TokenStore.js"
-import { makeFiberCount } from "../session/fibers.js"
+import { makeFiberCount } from "../support/fibers.js"
 
 const projectId = "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f"
 const baseUrl = "http://127.0.0.1:9"

@@ -5,37 +5,23 @@
  * are done; the session's changes reach the cache through a listener, not a watcher fiber.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Metric, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as Password from "../../src/auth/Password.js"
 import * as QueryCache from "../../src/cache/QueryCache.js"
 import { Session } from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
 import { useServer } from "./support.js"
+import { makeFiberCount } from "../support/fibers.js"
 
 const main = useServer()
 
 const password = "correct horse battery"
 const uniqueEmail = (label: string) => `e2e-idle-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
 
-/**
- * Counts the fibers started under `watch` (and under the fibers they fork) that have not ended:
- * effect's runtime reports every fiber's start and end to the `Metric.FiberRuntimeMetrics` service
- * of the fiber's context.
- */
-const liveFibers = () => {
-  let live = 0
-  const metrics: Metric.FiberRuntimeMetricsService = {
-    recordFiberStart: () => void live++,
-    recordFiberEnd: () => void live--
-  }
-  const watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.provideService(effect, Metric.FiberRuntimeMetrics, metrics)
-  return { watch, live: () => live }
-}
-
 /** A client app over the default fetch client (no override), its fibers tracked. */
 const app = Effect.gen(function* () {
-  const fibers = liveFibers()
+  const fibers = makeFiberCount()
   const context = yield* Layer.build(
     Stack.layerClient({
       projectId: main.server.emulator.demo.projectId,
@@ -43,8 +29,8 @@ const app = Effect.gen(function* () {
       baseUrl: main.server.baseUrl,
       tokenStore: "memory"
     })
-  ).pipe(fibers.watch)
-  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof Stack.layerClient>>>) => effect.pipe(Effect.provide(context), fibers.watch)
+  ).pipe(fibers.track)
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof Stack.layerClient>>>) => effect.pipe(Effect.provide(context), fibers.track)
   /**
    * The fibers still running once the app's calls have settled: a request's own fibers end a little
    * after its answer is read (the fetch's fiber, the body), so this waits for them, polling every

@@ -25,9 +25,20 @@ import * as Stack from "../../src/Stack.js"
 import * as Users from "../../src/users/Users.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
 import { countingFetch, startServer } from "../e2e/support.js"
-import { accessToken, projectId, publishableClientKey, realPause, refreshTokenText, secretServerKey, superSecretAdminKey, tokens } from "../support/fixtures.js"
+import {
+  accessToken,
+  projectId,
+  publishableClientKey,
+  realPause,
+  recordSleepsOf,
+  refreshTokenText,
+  secretServerKey,
+  sleeps,
+  superSecretAdminKey,
+  tokens
+} from "../support/fixtures.js"
 import { collectEndpoints } from "./endpoints.js"
-import { classify, showOutcome, sleepWatch } from "./support.js"
+import { classify, showOutcome } from "./support.js"
 
 /** An HttpClient that records every request it is asked to send and answers 500. */
 const recordingClient = () => {
@@ -260,8 +271,8 @@ describe("hostile input: tokens no request header can carry are not tokens", () 
         retryPolicy: policy.layer,
         tokenStore: TokenStore.layerMemory(tokens(bad, refreshTokenText))
       }).pipe(Layer.orDie)
-      const sleeps = sleepWatch()
-      const fiber = yield* Effect.forkChild(sleeps.watch(Effect.exit(Users.getCurrent().pipe(Effect.provide(layer)))))
+      yield* Effect.clockWith((clock) => Effect.sync(() => recordSleepsOf(clock)))
+      const fiber = yield* Effect.forkChild(Effect.exit(Users.getCurrent().pipe(Effect.provide(layer))))
       for (let i = 0; i < 200 && fiber.pollUnsafe() === undefined; i++) yield* realPause()
       // it ended without the test clock moving: no backoff sleep was ever scheduled
       const done = fiber.pollUnsafe()
@@ -277,7 +288,7 @@ describe("hostile input: tokens no request header can carry are not tokens", () 
         expect(error.message).not.toContain("stored-token")
         expect(JSON.stringify(outcome.error)).not.toContain("stored-token")
       }
-      expect(sleeps.pending()).toBe(0)
+      expect(yield* sleeps).toEqual([])
     }))
 
   it.effect("a secret server key with CR/LF given by the app fails at once (ConnectivityError), 0 requests, the key never shown", () =>

@@ -4,7 +4,7 @@
  * policy with the default's decisions but shrunk delays (for real sockets), and a raw TCP server on
  * 127.0.0.1 that misbehaves on purpose (resets, truncated bodies, stalls).
  */
-import { Cause, Clock, Duration, Effect, Exit, Layer, Schedule } from "effect"
+import { Cause, Duration, Effect, Exit, Layer, Schedule } from "effect"
 import * as net from "node:net"
 import { afterAll, beforeAll } from "vitest"
 import * as RetryPolicy from "../../src/core/RetryPolicy.js"
@@ -44,36 +44,6 @@ export const scaledRetryPolicy = (scale = 0.005): Layer.Layer<RetryPolicy.RetryP
       )
     )
   })
-
-/**
- * Watches the sleeps of an effect on the clock it runs with (the test clock under `it.effect`):
- * `watch(effect)` runs it with a clock that delegates to the current one and counts every sleep
- * asked of it; `pending()` is the number of those sleeps still waiting (neither woken nor
- * interrupted), `started()` how many were asked for.
- */
-export const sleepWatch = () => {
-  let started = 0
-  let pending = 0
-  const watch = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(Effect.clockWith(Effect.succeed), (clock) => {
-      const counting: Clock.Clock = {
-        currentTimeMillisUnsafe: () => clock.currentTimeMillisUnsafe(),
-        currentTimeMillis: clock.currentTimeMillis,
-        currentTimeNanosUnsafe: () => clock.currentTimeNanosUnsafe(),
-        currentTimeNanos: clock.currentTimeNanos,
-        monotonicTimeNanosUnsafe: () => clock.monotonicTimeNanosUnsafe(),
-        monotonicTimeNanos: clock.monotonicTimeNanos,
-        sleep: (duration) =>
-          Effect.suspend(() => {
-            started++
-            pending++
-            return clock.sleep(duration).pipe(Effect.ensuring(Effect.sync(() => void pending--)))
-          })
-      }
-      return Effect.provideService(effect, Clock.Clock, counting)
-    })
-  return { watch, pending: () => pending, started: () => started }
-}
 
 /** How an Effect ended, classified for the "typed error or success, never a defect" property. */
 export type Outcome =

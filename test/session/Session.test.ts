@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Option, Redacted, Scope, Stream } from "effect"
-import { makeFiberCount } from "./fibers.js"
+import { makeFiberCount } from "../support/fibers.js"
 import { http, HttpResponse } from "msw"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { freshAccess, gate, json, knownError, sessionMocks, tokenResponse } from "./sessionMocks.js"

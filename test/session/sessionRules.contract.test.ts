@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
-import { makeFiberCount } from "./fibers.js"
+import { makeFiberCount } from "../support/fibers.js"
 import { TestClock } from "effect/testing"
 import { http, HttpResponse } from "msw"
 import type { JsonBodyType } from "msw"

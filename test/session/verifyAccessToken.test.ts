@@ -19,7 +19,7 @@ import * as AccessTokenVerifier from "../../src/session/AccessTokenVerifier.js"
 import { Session } from "../../src/session/Session.js"
 import * as Stack from "../../src/Stack.js"
 import * as ServerUsers from "../../src/users/ServerUsers.js"
-import { makeFiberCount } from "./fibers.js"
+import { makeFiberCount } from "../support/fibers.js"
 
 const apiBase = "https://api.stack-auth.com"
 
