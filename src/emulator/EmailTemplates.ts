@@ -1,23 +1,28 @@
 /**
  * E-mail templates of the emulator: the service's default templates (a new project holds them,
  * same ids, names and TSX sources as the recorded list), the source of a new template, and
- * rendering them for real (`rendering/RenderEmail.ts`, a TSX interpreter for the subset the
- * service's defaults use, producing React e-mail's HTML):
+ * rendering them for real (`rendering/RenderEmail.ts`: bundled by esbuild and rendered by the real
+ * `@react-email/components` off the event loop, as the service does, within the emulator's time
+ * and memory bounds):
  *
  * - {@link renderTemplate}: `PATCH /internal/email-templates/{id}`'s preview, as the service's
  *   route does it (apps/backend/src/app/api/latest/internal/email-templates/[templateId]/route.tsx):
  *   preview mode ("John Doe", "My Project", the template's `PreviewVariables`), the project's
  *   selected theme with its `PreviewProps`; failures are 400 EMAIL_RENDERING_ERROR, and so are a
  *   template without `<Subject>` or `<NotificationCategory>` ("… is required, import it from
- *   @stackframe/emails").
- * - {@link renderProjectEmail}: an e-mail the emulator sends from one of the project's templates
- *   (the verification e-mail…), with the user's and project's names, the template's theme.
+ *   @stackframe/emails"). Without the rendering packages (optional peer dependencies) it dies
+ *   with `RenderingUnavailable` naming them (the server logs it and answers 500).
+ * - {@link renderProjectEmail} / {@link emailFromTemplate}: an e-mail the emulator sends from one
+ *   of the project's templates (the verification e-mail…), with the user's and project's names,
+ *   the template's theme. When the template does not render, or the rendering packages are not
+ *   installed, the built-in flows send their plain e-mail instead (same link and code), so that
+ *   sign-up, password reset and OTP work without the optional packages.
  *
  * @module
  */
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import { EmailRenderingError } from "../core/KnownErrors.js"
-import type { ProjectLogos } from "./rendering/RenderEmail.js"
+import type { ProjectLogos, RenderLimits } from "./rendering/RenderEmail.js"
 import { renderEmailWithTemplate } from "./rendering/RenderEmail.js"
 import { defaultThemeId, defaultThemes, emptyTheme, newTemplateSource as serviceNewTemplateSource } from "./rendering/Themes.js"
 import type { ProjectRecord } from "./State.js"
@@ -113,19 +118,26 @@ export const notificationCategoryRequiredText = "NotificationCategory is require
 
 /**
  * Renders a template source as `PATCH /internal/email-templates/{id}` does before saving it: the
- * rendered HTML, or EMAIL_RENDERING_ERROR (400) with the service's `error`.
+ * rendered HTML, or EMAIL_RENDERING_ERROR (400) with the service's `error`. Dies with
+ * `RenderingUnavailable` when the rendering packages are not installed.
  */
-export const renderTemplate = (project: ProjectRecord, tsxSource: string): Effect.Effect<string, EmailRenderingError> => {
-  const rendered = renderEmailWithTemplate(tsxSource, selectedThemeSource(project), {
+export const renderTemplate = (project: ProjectRecord, tsxSource: string, limits?: RenderLimits): Effect.Effect<string, EmailRenderingError> =>
+  renderEmailWithTemplate(tsxSource, selectedThemeSource(project), {
     variables: { projectDisplayName: project.displayName },
     previewMode: true,
-    themeProps: { projectLogos: projectLogos(project) }
-  })
-  if (Result.isFailure(rendered)) return Effect.fail(EmailRenderingError.make({ error: rendered.failure }))
-  if (rendered.success.subject === undefined) return Effect.fail(EmailRenderingError.make({ error: subjectRequiredText }))
-  if (rendered.success.notificationCategory === undefined) return Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
-  return Effect.succeed(rendered.success.html)
-}
+    themeProps: { projectLogos: projectLogos(project) },
+    limits
+  }).pipe(
+    Effect.catchTag("RenderFailure", (failure) => Effect.fail(EmailRenderingError.make({ error: failure.errorText }))),
+    Effect.catchTag("RenderingUnavailable", (unavailable) => Effect.die(unavailable)),
+    Effect.flatMap((rendered) =>
+      rendered.subject === undefined
+        ? Effect.fail(EmailRenderingError.make({ error: subjectRequiredText }))
+        : rendered.notificationCategory === undefined
+        ? Effect.fail(EmailRenderingError.make({ error: notificationCategoryRequiredText }))
+        : Effect.succeed(rendered.html)
+    )
+  )
 
 /** An e-mail rendered from one of the project's templates. */
 export interface ProjectEmail {
@@ -134,38 +146,54 @@ export interface ProjectEmail {
   readonly text: string
 }
 
+let warnedUnavailable = false
+
 /**
  * Renders an e-mail the emulator sends from a template of the project (as the service's e-mail
  * queue does: the user's display name, the project's, `projectDisplayName` and `userDisplayName`
- * among the variables, the template's theme). Undefined when the project has no such template or
- * it does not render (the service records a render error instead of sending).
+ * among the variables, the template's theme). Undefined when the project has no such template, it
+ * does not render (the service records a render error instead of sending), or the rendering
+ * packages are not installed (logged once per process).
  */
 export const renderProjectEmail = (
   project: ProjectRecord,
   templateId: string,
   user: { readonly displayName: string | null },
-  variables: Readonly<Record<string, string>>
-): ProjectEmail | undefined => {
+  variables: Readonly<Record<string, string>>,
+  limits?: RenderLimits
+): Effect.Effect<ProjectEmail | undefined> => {
   const template = project.emailTemplates.get(templateId)
-  if (template === undefined) return undefined
-  const rendered = renderEmailWithTemplate(template.tsxSource, themeSourceFor(project, template.themeId), {
+  if (template === undefined) return Effect.succeed(undefined)
+  return renderEmailWithTemplate(template.tsxSource, themeSourceFor(project, template.themeId), {
     user: { displayName: user.displayName },
     project: { displayName: project.displayName },
     variables: { projectDisplayName: project.displayName, userDisplayName: user.displayName ?? "", ...variables },
-    themeProps: { projectLogos: projectLogos(project) }
-  })
-  if (Result.isFailure(rendered) || rendered.success.subject === undefined) return undefined
-  return { subject: rendered.success.subject, html: rendered.success.html, text: rendered.success.text }
+    themeProps: { projectLogos: projectLogos(project) },
+    limits
+  }).pipe(
+    Effect.map((rendered): ProjectEmail | undefined =>
+      rendered.subject === undefined ? undefined : { subject: rendered.subject, html: rendered.html, text: rendered.text }
+    ),
+    Effect.catchTag("RenderFailure", () => Effect.succeed(undefined)),
+    Effect.catchTag("RenderingUnavailable", (unavailable) => {
+      if (warnedUnavailable) return Effect.succeed(undefined)
+      warnedUnavailable = true
+      return Effect.as(Effect.logWarning(`${unavailable.message}. Until then the emulator sends its built-in e-mails as plain e-mails.`), undefined)
+    })
+  )
 }
 
 /**
  * The subject, HTML and text of an e-mail the emulator sends from one of the project's default
- * templates (`renderProjectEmail`), or the given plain e-mail when the template no longer renders.
+ * templates (`renderProjectEmail`), or the given plain e-mail when the template does not render
+ * or the rendering packages are not installed.
  */
 export const emailFromTemplate = (
   project: ProjectRecord,
   kind: keyof typeof defaultTemplateIds,
   user: { readonly displayName: string | null } | null,
   variables: Readonly<Record<string, string>>,
-  fallback: ProjectEmail
-): ProjectEmail => renderProjectEmail(project, defaultTemplateIds[kind], user ?? { displayName: null }, variables) ?? fallback
+  fallback: ProjectEmail,
+  limits?: RenderLimits
+): Effect.Effect<ProjectEmail> =>
+  Effect.map(renderProjectEmail(project, defaultTemplateIds[kind], user ?? { displayName: null }, variables, limits), (email) => email ?? fallback)

@@ -61,6 +61,7 @@ import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
 import { defaultProjectConfig, makeUser } from "./State.js"
 import { makeProject, makeState, serialized } from "./Store.js"
 import { hashPassword } from "./Passwords.js"
+import { defaultRenderLimits } from "./rendering/RenderWorker.js"
 
 /** How to create a project. Every field has a default (random id and keys, {@link defaultProjectConfig}). */
 export interface ProjectOptions {
@@ -177,6 +178,13 @@ export interface EmulatorOptions {
    * straight into the outbox.
    */
   readonly smtpProbe?: SmtpProbe
+  /**
+   * Bounds of one e-mail rendering (templates run in a worker thread, as the service runs them in a
+   * sandbox): `timeoutMillis` (default 10 000) and `maxMemoryMb` (the worker's heap, default 512);
+   * a rendering past either fails with EMAIL_RENDERING_ERROR. CLI `--email-render-timeout <ms>`,
+   * `--email-render-memory <MB>`.
+   */
+  readonly emailRendering?: { readonly timeoutMillis?: number; readonly maxMemoryMb?: number }
   /**
    * The demo project (id, keys, config switches, demo user); default the demo experience of
    * `defaults.demoConfig` and `defaults.demoUser`, {@link blankDemo} for a project as the service
@@ -366,6 +374,13 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
     if (chaos?.seed !== undefined && !Number.isSafeInteger(chaos.seed)) {
       return yield* Effect.fail(new EmulatorError({ message: `chaosRateLimit.seed must be an integer, got ${chaos.seed}.` }))
     }
+    const renderLimits = {
+      timeoutMillis: options.emailRendering?.timeoutMillis ?? defaultRenderLimits.timeoutMillis,
+      maxMemoryMb: options.emailRendering?.maxMemoryMb ?? defaultRenderLimits.maxMemoryMb
+    }
+    if (!(Number.isSafeInteger(renderLimits.timeoutMillis) && renderLimits.timeoutMillis > 0 && Number.isSafeInteger(renderLimits.maxMemoryMb) && renderLimits.maxMemoryMb > 0)) {
+      return yield* Effect.fail(new EmulatorError({ message: "emailRendering.timeoutMillis and emailRendering.maxMemoryMb must be positive integers." }))
+    }
     const chaosDraw = chaos === undefined || chaos.rate === 0 ? undefined : chaos.seed === undefined ? Math.random : seededRandom(chaos.seed)
     const settings: Settings = {
       baseUrl,
@@ -375,7 +390,8 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       refreshTokenLifetimeMillis: defaults.refreshTokenLifetimeMillis,
       emailCodeLifetimeMillis: defaults.emailCodeLifetimeMillis,
       mfaAttemptLifetimeMillis: defaults.mfaAttemptLifetimeMillis,
-      smtpProbe: options.smtpProbe
+      smtpProbe: options.smtpProbe,
+      emailRenderLimits: renderLimits
     }
     const env: EmulatorEnv = { state, settings }
     const router = Router.make(allRoutes)

@@ -10,6 +10,7 @@ import { CannotGetOwnUserWithoutUser, SchemaError } from "../core/KnownErrors.js
 import type { Auth, HeaderReader } from "./ProjectAuth.js"
 import type { SmtpProbe } from "./SmtpProbe.js"
 import type { EmulatorState, ProjectRecord, UserRecord } from "./State.js"
+import type { RenderLimits } from "./rendering/RenderWorker.js"
 
 /** Settings of an emulator instance. */
 export interface Settings {
@@ -28,6 +29,8 @@ export interface Settings {
   readonly maxRequestBodyBytes: number
   /** Checks SMTP servers for `POST /internal/send-test-email`; undefined: no check (see `SmtpProbe.ts`). */
   readonly smtpProbe: SmtpProbe | undefined
+  /** The time and memory bounds of one e-mail rendering (`EmulatorOptions.emailRendering`). */
+  readonly emailRenderLimits: RenderLimits
 }
 
 /** The state and settings routes work on. */

@@ -1,24 +1,28 @@
 /**
- * Renders an e-mail from a template source and a theme source, as the service's
- * `renderEmailWithTemplate` does (apps/backend/src/lib/email-rendering.tsx): the template's
- * `variablesSchema` checks the variables (in preview mode over the template's `PreviewVariables`;
- * undeclared keys dropped), `EmailTemplate` gets `{ variables, user, project }` (preview: "John
- * Doe", "My Project" unless given), the theme's `EmailTheme` wraps it with the theme props (preview:
- * merged with `EmailTheme.PreviewProps`), and the result is the HTML, the plain text and the values
- * of the template's `<Subject>` and `<NotificationCategory>`.
+ * Renders an e-mail from a template source and a theme source as the service's
+ * `renderEmailWithTemplate` does (apps/backend/src/lib/email-rendering.tsx at stack-auth 2f719903),
+ * with the same packages: the sources are bundled with esbuild as the service bundles them
+ * (`Bundle.ts`: the template's `variablesSchema` checks the variables, in preview mode over the
+ * template's `PreviewVariables`; `EmailTemplate` gets `{ variables, user, project }` (preview:
+ * "John Doe", "My Project" unless given); the theme's `EmailTheme` wraps it with the theme props
+ * (preview: merged with `EmailTheme.PreviewProps`); `render` of `@react-email/components` writes the
+ * HTML and the plain text; `findComponentValue` reads `<Subject>` and `<NotificationCategory>`),
+ * then run off the event loop within a time and memory bound (`RenderWorker.ts`).
  *
- * No source is run: both are parsed (`TsxParser.ts`) and interpreted (`Evaluator.ts`) within a
- * `Budget`. Every failure is a string (the `error` of EMAIL_RENDERING_ERROR), never a throw.
+ * The packages are optional peer dependencies of stack-auth-effect ({@link renderingPackages});
+ * without them every rendering fails with {@link RenderingUnavailable} naming the missing ones.
  *
  * @module
  */
-import { Result } from "effect"
-import { Evaluator } from "./Evaluator.js"
-import { expand, findComponentValue, resolveModule, writeHtml, writeText } from "./ReactEmail.js"
-import { limitFailure, RenderFailure } from "./RenderFailure.js"
-import { parseModule } from "./TsxParser.js"
-import { Budget, defaultLimits, Element, isCallable, Obj } from "./Values.js"
-import type { Limits, Value } from "./Values.js"
+import { Effect } from "effect"
+import type { Esbuild } from "./Bundle.js"
+import { bundle, renderFiles, runtimeImports } from "./Bundle.js"
+import { limitFailure, RenderFailure, RenderingUnavailable, runtimeFailure } from "./RenderFailure.js"
+import { defaultRenderLimits, runInWorker } from "./RenderWorker.js"
+import type { RenderLimits } from "./RenderWorker.js"
+
+export { defaultRenderLimits } from "./RenderWorker.js"
+export type { RenderLimits } from "./RenderWorker.js"
 
 /** What a rendering gives. */
 export interface RenderedEmail {
@@ -44,78 +48,113 @@ export interface RenderOptions {
   readonly themeProps?: { readonly unsubscribeLink?: string | undefined; readonly projectLogos: ProjectLogos } | undefined
   /** Preview (the dashboard's and `PATCH /internal/email-templates/{id}`'s rendering). */
   readonly previewMode?: boolean | undefined
-  /** Bounds of the rendering (the emulator's defaults when absent). */
-  readonly limits?: Limits | undefined
-}
-
-/** The HTML document type React e-mail's `render` writes before the HTML. */
-export const doctype = "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd\">"
-
-const toValue = (input: unknown): Value => {
-  if (input === null || input === undefined || typeof input === "string" || typeof input === "number" || typeof input === "boolean") return input
-  if (Array.isArray(input)) return input.map(toValue)
-  if (typeof input === "object") {
-    const obj = new Obj()
-    for (const [key, value] of Object.entries(input)) if (value !== undefined) obj.fields.set(key, toValue(value))
-    return obj
-  }
-  return undefined
-}
-
-const merge = (...objects: ReadonlyArray<Value>): Obj => {
-  const out = new Obj()
-  for (const object of objects) if (object instanceof Obj) { for (const [key, value] of object.fields) out.fields.set(key, value) }
-  return out
-}
-
-const render = (templateSource: string, themeSource: string, options: RenderOptions): RenderedEmail => {
-  const budget = new Budget(options.limits ?? defaultLimits)
-  const evaluator = new Evaluator(budget)
-  const previewMode = options.previewMode ?? false
-  const user = options.user ?? (previewMode ? { displayName: "John Doe" } : { displayName: null })
-  const project = options.project ?? (previewMode ? { displayName: "My Project" } : { displayName: "" })
-
-  const themeSyntax = parseModule(themeSource, "/theme.tsx")
-  const templateSyntax = parseModule(templateSource, "/template.tsx")
-  const template = evaluator.module(templateSyntax, "/template.tsx", resolveModule)
-  const theme = evaluator.module(themeSyntax, "/theme.tsx", resolveModule)
-  const EmailTemplate = template.get("EmailTemplate")
-  const EmailTheme = theme.get("EmailTheme")
-
-  const schema = template.get("variablesSchema")
-  const given = toValue(options.variables ?? {})
-  const input = previewMode && isCallable(EmailTemplate) ? merge(EmailTemplate.fields.get("PreviewVariables"), given) : merge(given)
-  const variables = schema === undefined || schema === null || schema === false ? new Obj() : evaluator.call(schema, [input], "variablesSchema")
-
-  const previewProps = previewMode && isCallable(EmailTheme) ? EmailTheme.fields.get("PreviewProps") : undefined
-  const themeProps = merge(toValue(options.themeProps ?? {}), previewProps)
-  const templateElement = new Element(EmailTemplate, Obj.of({ variables, user: toValue(user), project: toValue(project) }))
-  const previewChildren = previewProps instanceof Obj ? previewProps.get("children") : undefined
-  themeProps.fields.set("children", previewChildren ?? templateElement)
-  const email = new Element(EmailTheme, themeProps)
-
-  const nodes = expand(email, evaluator)
-  const html = doctype + writeHtml(nodes, budget)
-  const text = writeText(nodes, budget)
-  return {
-    html,
-    text,
-    subject: findComponentValue(templateElement, "Subject", evaluator),
-    notificationCategory: findComponentValue(templateElement, "NotificationCategory", evaluator)
-  }
+  /** Bounds of the rendering ({@link defaultRenderLimits} when absent). */
+  readonly limits?: RenderLimits | undefined
 }
 
 /**
- * Renders a template with a theme: the e-mail, or the `error` text of the service's
- * EMAIL_RENDERING_ERROR (a build error for a source outside the subset, the thrown error as JSON
- * for one that fails while rendering, the emulator's message for one beyond its bounds).
+ * The optional peer dependencies the emulator renders e-mails with (the service's: esbuild to
+ * bundle, React, `@react-email/components` — with its `@react-email/render` — and arktype to run).
  */
-export const renderEmailWithTemplate = (templateSource: string, themeSource: string, options: RenderOptions = {}): Result.Result<RenderedEmail, string> => {
-  try {
-    return Result.succeed(render(templateSource, themeSource, options))
-  } catch (error) {
-    if (error instanceof RenderFailure) return Result.fail(error.errorText)
-    if (error instanceof RangeError) return Result.fail(limitFailure("The source nests too deeply to render").errorText)
-    return Result.fail(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }))
-  }
+export const renderingPackages: ReadonlyArray<string> = ["esbuild", "react", "react-dom", "@react-email/components", "arktype"]
+
+/** The install line for missing rendering packages. */
+export const installLine = (packages: ReadonlyArray<string>): string => `npm install --save-dev ${packages.join(" ")}`
+
+interface Machinery {
+  readonly esbuild: Esbuild
+  readonly Worker: typeof import("node:worker_threads").Worker
 }
+
+let machinery: Promise<Machinery> | undefined
+
+const unavailable = (packages: ReadonlyArray<string>, cause: unknown) =>
+  new RenderingUnavailable({
+    packages,
+    message: `The emulator renders e-mail templates with ${packages.join(", ")}: optional peer dependencies of stack-auth-effect ` +
+      `that are not installed. Install them next to stack-auth-effect: ${installLine(packages)}`,
+    cause
+  })
+
+/** Where the worker resolves the packages from: the emulator's own location (its `node_modules`). */
+const packageBase = import.meta.url
+
+/** The rendering packages this process cannot resolve from the emulator's location. */
+const missingPackages = async (): Promise<ReadonlyArray<string>> => {
+  const { createRequire } = await import("node:module")
+  const require = createRequire(packageBase)
+  return renderingPackages.filter((name) => {
+    try {
+      require.resolve(name)
+      return false
+    } catch {
+      return true
+    }
+  })
+}
+
+/** esbuild and the `Worker` class, once every rendering package is found (a failure is retried on the next rendering). */
+const loadMachinery: Effect.Effect<Machinery, RenderingUnavailable> = Effect.tryPromise({
+  try: () =>
+    (machinery ??= (async () => {
+      const missing = await missingPackages()
+      if (missing.length > 0) throw unavailable(missing, undefined)
+      const [esbuild, threads] = await Promise.all([import("esbuild"), import("node:worker_threads")])
+      return { esbuild, Worker: threads.Worker }
+    })()),
+  catch: (cause) => {
+    machinery = undefined
+    return cause instanceof RenderingUnavailable ? cause : unavailable(renderingPackages, cause)
+  }
+})
+
+const isRendered = (data: unknown): data is RenderedEmail => {
+  if (typeof data !== "object" || data === null) return false
+  const fields = data as Record<string, unknown>
+  const optionalString = (value: unknown) => value === undefined || typeof value === "string"
+  return typeof fields.html === "string" && typeof fields.text === "string" && optionalString(fields.subject) &&
+    optionalString(fields.notificationCategory)
+}
+
+/**
+ * Renders a template with a theme: the e-mail, or a {@link RenderFailure} with the `error` of the
+ * service's EMAIL_RENDERING_ERROR (esbuild's build error, the thrown error as JSON, the emulator's
+ * text for a rendering beyond its time or memory bound), or {@link RenderingUnavailable} when the
+ * rendering packages are not installed.
+ */
+export const renderEmailWithTemplate = (
+  templateSource: string,
+  themeSource: string,
+  options: RenderOptions = {}
+): Effect.Effect<RenderedEmail, RenderFailure | RenderingUnavailable> =>
+  Effect.gen(function* () {
+    const { esbuild, Worker } = yield* loadMachinery
+    const previewMode = options.previewMode ?? false
+    const files = renderFiles(templateSource, themeSource, {
+      user: options.user ?? (previewMode ? { displayName: "John Doe" } : { displayName: null }),
+      project: options.project ?? (previewMode ? { displayName: "My Project" } : { displayName: "" }),
+      variables: options.variables ?? {},
+      themeProps: options.themeProps ?? {},
+      previewMode
+    })
+    const built = yield* Effect.promise(() => bundle(esbuild, files))
+    if ("error" in built) return yield* Effect.fail(new RenderFailure({ kind: "build", errorText: built.error }))
+    const limits = options.limits ?? defaultRenderLimits
+    const outcome = yield* Effect.promise(() => runInWorker(Worker, packageBase, runtimeImports, built.code, limits))
+    switch (outcome._tag) {
+      case "Timeout":
+        return yield* Effect.fail(limitFailure(`Rendering took longer than ${limits.timeoutMillis} ms and was stopped`))
+      case "OutOfMemory":
+        return yield* Effect.fail(limitFailure(`Rendering used more than ${limits.maxMemoryMb} MB of memory and was stopped`))
+      case "LoadFailed":
+        return yield* Effect.fail(unavailable(renderingPackages, new Error(outcome.message)))
+      case "Crashed":
+        return yield* Effect.fail(runtimeFailure(outcome.message))
+      case "Done": {
+        const result = outcome.result
+        if (result.status === "error") return yield* Effect.fail(runtimeFailure(result.error.message))
+        if (!isRendered(result.data)) return yield* Effect.fail(runtimeFailure("The rendering gave no e-mail"))
+        return result.data
+      }
+    }
+  })

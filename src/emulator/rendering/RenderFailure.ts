@@ -1,37 +1,39 @@
 /**
- * Why rendering a template failed, as the service words it: a `build` failure is what its bundler
- * (esbuild) reports for a source it cannot compile (`Build failed with 1 error: …`), a `runtime`
- * failure what the template throws while it renders (the service reports the thrown error as JSON,
- * `{"message":…}`), a `limit` failure the emulator's own bound on work and size.
+ * Why rendering a template failed. A {@link RenderFailure} is the template's fault and carries the
+ * `error` text of the service's EMAIL_RENDERING_ERROR: a `build` failure is what esbuild reports
+ * for a source it cannot compile (`Build failed with 1 error:\nvirtual:/template.tsx:…`, as the
+ * service's `bundleJavaScript` returns it), a `runtime` failure what the template throws while it
+ * renders (the service reports the thrown error as JSON, `{"message":…}`), a `limit` failure the
+ * emulator's own bound on time or memory. {@link RenderingUnavailable} is the emulator's: the
+ * optional packages it renders with are not installed.
  *
  * @module
  */
-import type { Position } from "./TsxSyntax.js"
+import { Data } from "effect"
 
 /** How a rendering failed. */
 export type FailureKind = "build" | "runtime" | "limit"
 
-/** A failed rendering (thrown inside the renderer, caught at its boundary). */
-export class RenderFailure extends Error {
-  constructor(
-    readonly kind: FailureKind,
-    message: string
-  ) {
-    super(message)
-  }
+/** A template that does not render, with the `error` text of EMAIL_RENDERING_ERROR. */
+export class RenderFailure extends Data.TaggedError("RenderFailure")<{
+  readonly kind: FailureKind
+  /** The `error` the service puts into EMAIL_RENDERING_ERROR for this failure. */
+  readonly errorText: string
+}> {}
 
-  /** The `error` text the service puts into EMAIL_RENDERING_ERROR for this failure. */
-  get errorText(): string {
-    return this.kind === "runtime" ? JSON.stringify({ message: this.message }) : this.message
-  }
-}
+/** An error the template throws while rendering, worded as the service reports it (`{"message":…}`). */
+export const runtimeFailure = (message: string): RenderFailure => new RenderFailure({ kind: "runtime", errorText: JSON.stringify({ message }) })
 
-/** A compile error in a file, worded as esbuild reports one. */
-export const buildFailure = (file: string, at: Position, message: string) =>
-  new RenderFailure("build", `Build failed with 1 error:\n${file}:${at.line}:${at.column}: ERROR: ${message}`)
+/** One of the emulator's bounds (time, memory) was reached. */
+export const limitFailure = (message: string): RenderFailure => new RenderFailure({ kind: "limit", errorText: message })
 
-/** An error the template throws while rendering (ReferenceError, TypeError, Error…). */
-export const runtimeFailure = (message: string) => new RenderFailure("runtime", message)
-
-/** One of the emulator's bounds was reached. */
-export const limitFailure = (message: string) => new RenderFailure("limit", message)
+/**
+ * The packages the emulator renders e-mails with (optional peer dependencies of
+ * stack-auth-effect) are not installed, or cannot run here (no worker threads): `packages` names
+ * the missing ones, `message` says what to install.
+ */
+export class RenderingUnavailable extends Data.TaggedError("RenderingUnavailable")<{
+  readonly packages: ReadonlyArray<string>
+  readonly message: string
+  readonly cause?: unknown
+}> {}

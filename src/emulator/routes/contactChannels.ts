@@ -241,25 +241,26 @@ const sendChannelEmail = (
   user: UserRecord,
   channel: ContactChannel,
   callbackUrl: string
-): void => {
+): Effect.Effect<void> => {
   const record = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email: channel.value })
   record.contactChannelId = channel.id
   const link = Outbox.linkWithCode(callbackUrl, record.code)
-  Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: channel.value,
-    ...emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
+  return Effect.map(emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
       subject: `Verify your email at ${project.displayName}`,
       text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
       html: `<p>Please verify your email address by opening this link:</p><p><a href="${
         escapeHtml(link)
       }">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`
-    }),
+    }, context.env.settings.emailRenderLimits), (rendered) =>
+Outbox.send(context.env.state, {
+    projectId: project.id,
+    to: channel.value,
+    ...rendered,
     kind: "email_verification",
     code: record.code,
     link,
     sentAtMillis: context.nowMillis
-  })
+  }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,7 +370,7 @@ export const routes = [
       const channel = viewOf(user, params.contact_channel_id)
       if (channel.isVerified) return yield* Effect.fail(EmailAlreadyVerified.make({}))
       if (!isTrustedUrl(project, payload.callback_url)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
-      sendChannelEmail(context, project, user, channel, payload.callback_url)
+      yield* sendChannelEmail(context, project, user, channel, payload.callback_url)
       return { success: true as const }
     }))
 ]

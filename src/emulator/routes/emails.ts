@@ -31,6 +31,7 @@ import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import { serialized } from "../Store.js"
 import { isEmail } from "../Validation.js"
 import type { EmailTemplateRecord, ProjectRecord } from "../State.js"
 
@@ -100,17 +101,28 @@ export const routes = [
       project.emailTemplates.set(template.id, template)
       return { id: template.id }
     })),
-  route(updateEndpoint, ({ params, payload }, context) =>
-    Effect.gen(function* () {
-      const project = projectOf(context)
-      yield* requireCustomServer(project)
-      const template = yield* findTemplate(project, params.templateId)
-      // as the service: the preview renders with the project's selected theme, whatever theme_id says
-      const renderedHtml = yield* renderTemplate(project, payload.tsxSource)
-      template.tsxSource = payload.tsxSource
-      if (payload.themeId !== undefined) template.themeId = payload.themeId
-      return { renderedHtml }
-    })),
+  route(
+    updateEndpoint,
+    ({ params, payload }, context) =>
+      Effect.gen(function* () {
+        const project = projectOf(context)
+        const state = context.env.state
+        yield* serialized(state, Effect.andThen(requireCustomServer(project), findTemplate(project, params.templateId)))
+        // as the service: the preview renders with the project's selected theme, whatever theme_id says
+        const renderedHtml = yield* renderTemplate(project, payload.tsxSource, context.env.settings.emailRenderLimits)
+        yield* serialized(
+          state,
+          Effect.map(findTemplate(project, params.templateId), (template) => {
+            template.tsxSource = payload.tsxSource
+            if (payload.themeId !== undefined) template.themeId = payload.themeId
+          })
+        )
+        return { renderedHtml }
+      }),
+    // the rendering runs in a worker for up to the render time limit: other requests go on
+    // meanwhile; the checks and the write each hold the write permit
+    { withoutWritePermit: true }
+  ),
   route(deleteEndpoint, ({ params }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)

@@ -58,24 +58,25 @@ const sendMagicLinkEmail = (
   email: string,
   callbackUrl: string,
   user: { readonly displayName: string | null } | null
-): void => {
+): Effect.Effect<void> => {
   const link = Outbox.linkWithCode(callbackUrl, code)
   const otp = VerificationCodes.otpOf(code)
-  Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: email,
-    ...emailFromTemplate(project, "magic_link", user, { magicLink: link, otp }, {
+  return Effect.map(emailFromTemplate(project, "magic_link", user, { magicLink: link, otp }, {
       subject: `Sign in to ${project.displayName}: your code is ${otp}`,
       text: `Your sign-in code is ${otp}. Or open this link to sign in:\n\n${link}\n\nIf you did not ask to sign in, you can ignore this e-mail.`,
       html: `<p>Your sign-in code is <strong>${otp}</strong>.</p><p>Or open this link to sign in: <a href="${
         escapeHtml(link)
       }">Sign in</a></p><p>If you did not ask to sign in, you can ignore this e-mail.</p>`
-    }),
+    }, context.env.settings.emailRenderLimits), (rendered) =>
+Outbox.send(context.env.state, {
+    projectId: project.id,
+    to: email,
+    ...rendered,
     kind: "magic_link",
     code,
     link,
     sentAtMillis: context.nowMillis
-  })
+  }))
 }
 
 /** The magic-link / OTP routes. */
@@ -96,7 +97,7 @@ export const routes = [
         userId: user?.id ?? null,
         email: payload.email
       })
-      sendMagicLinkEmail(context, project, code, payload.email, payload.callbackUrl, user)
+      yield* sendMagicLinkEmail(context, project, code, payload.email, payload.callbackUrl, user)
       return { nonce: VerificationCodes.nonceOf(code) }
     })),
   route(

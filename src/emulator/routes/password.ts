@@ -43,25 +43,26 @@ import { sendVerificationEmail } from "../VerificationEmail.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 
 /** "Sends" the password-reset e-mail of a user, linking to `callbackUrl?code=…`. */
-const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: UserRecord, email: string, callbackUrl: string): void => {
+const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: UserRecord, email: string, callbackUrl: string): Effect.Effect<void> => {
   const { code } = VerificationCodes.create(context, project, { purpose: "password_reset", userId: user.id, email })
   const link = Outbox.linkWithCode(callbackUrl, code)
-  Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: email,
-    ...emailFromTemplate(project, "password_reset", user, { passwordResetLink: link }, {
+  return Effect.map(emailFromTemplate(project, "password_reset", user, { passwordResetLink: link }, {
       subject: `Reset your password at ${project.displayName}`,
       text:
         `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
       html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${
         escapeHtml(link)
       }">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`
-    }),
+    }, context.env.settings.emailRenderLimits), (rendered) =>
+Outbox.send(context.env.state, {
+    projectId: project.id,
+    to: email,
+    ...rendered,
     kind: "password_reset",
     code,
     link,
     sentAtMillis: context.nowMillis
-  })
+  }))
 }
 
 /** Removes every session of a user except the one holding `keepRefreshToken`. */
@@ -112,7 +113,7 @@ export const routes = [
       if (isNewUser) createPersonalTeamIfEnabled(project, user, context.nowMillis)
       else renamePersonalTeams(project, user.id, user)
       const tokens = yield* signIn(context, project, user)
-      if (callbackUrl !== undefined) sendVerificationEmail(context, project, user, payload.email, callbackUrl)
+      if (callbackUrl !== undefined) yield* sendVerificationEmail(context, project, user, payload.email, callbackUrl)
       return tokens
     })),
   route(signInEndpoint, ({ payload }, context) =>
@@ -167,7 +168,7 @@ export const routes = [
       // no user: the same answer, no e-mail (and, as on the service, the callback URL is not checked)
       if (user !== undefined) {
         if (!isTrustedUrl(project, payload.callbackUrl)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
-        sendResetEmail(context, project, user, payload.email, payload.callbackUrl)
+        yield* sendResetEmail(context, project, user, payload.email, payload.callbackUrl)
       }
       return { success: maybeSent } as const
     })),

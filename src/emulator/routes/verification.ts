@@ -37,7 +37,7 @@ export const routes = [
       }
       if (user.primaryEmailVerified) return yield* Effect.fail(EmailAlreadyVerified.make({}))
       if (!isTrustedUrl(project, payload.callbackUrl)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
-      sendVerificationEmail(context, project, user, payload.email, payload.callbackUrl)
+      yield* sendVerificationEmail(context, project, user, payload.email, payload.callbackUrl)
       return { success: true } as const
     })),
   route(
