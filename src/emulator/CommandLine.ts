@@ -16,7 +16,9 @@ export const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1
   [--publishable-client-key pck_…] [--secret-server-key ssk_…] [--super-secret-admin-key sak_…]
   [--access-token-lifetime <seconds>] [--chaos-rate-limit <0..1>] [--chaos-seed <integer>]
   [--allowed-host <name>] (repeatable: another host name requests may be addressed to, besides
-  the base URL's, localhost, *.localhost and IP addresses) [demo flags]
+  the base URL's, localhost, *.localhost and IP addresses)
+  [--email-render-timeout <ms>] [--email-render-memory <MB>] (bounds of one e-mail template
+  rendering, default 10000 ms and 512 MB; past either: EMAIL_RENDERING_ERROR) [demo flags]
 ${demoFlagsUsage}`
 
 /** The flags of the command line besides the demo flags, as `parseArgs` options. */
@@ -32,7 +34,9 @@ const serverFlagOptions = {
   "super-secret-admin-key": { type: "string" },
   "access-token-lifetime": { type: "string" },
   "chaos-rate-limit": { type: "string" },
-  "chaos-seed": { type: "string" }
+  "chaos-seed": { type: "string" },
+  "email-render-timeout": { type: "string" },
+  "email-render-memory": { type: "string" }
 } as const satisfies Record<string, FlagOption>
 
 /** What the command line asks for: the usage, a server, or nothing because a flag is wrong. */
@@ -95,6 +99,11 @@ export const parseCommandLine = (argv: ReadonlyArray<string>): Command => {
   if ((chaosRate !== undefined && !(chaosRate >= 0 && chaosRate <= 1)) || (chaosSeed !== undefined && !Number.isSafeInteger(chaosSeed))) {
     return invalid("Invalid --chaos-rate-limit (0 to 1) or --chaos-seed (an integer).")
   }
+  const renderTimeout = values["email-render-timeout"] === undefined ? undefined : Number(values["email-render-timeout"])
+  const renderMemory = values["email-render-memory"] === undefined ? undefined : Number(values["email-render-memory"])
+  if ([renderTimeout, renderMemory].some((value) => value !== undefined && !(Number.isSafeInteger(value) && value > 0))) {
+    return invalid("Invalid --email-render-timeout or --email-render-memory (a positive integer).")
+  }
   const demo: DemoProjectOptions = {
     ...demoFlags.demo,
     ...(values["project-id"] !== undefined ? { id: values["project-id"] } : {}),
@@ -111,7 +120,15 @@ export const parseCommandLine = (argv: ReadonlyArray<string>): Command => {
     emulatorOptions: {
       demo,
       ...(lifetime !== undefined ? { accessTokenLifetimeSeconds: lifetime } : {}),
-      ...(chaosRate !== undefined ? { chaosRateLimit: { rate: chaosRate, ...(chaosSeed !== undefined ? { seed: chaosSeed } : {}) } } : {})
+      ...(chaosRate !== undefined ? { chaosRateLimit: { rate: chaosRate, ...(chaosSeed !== undefined ? { seed: chaosSeed } : {}) } } : {}),
+      ...(renderTimeout !== undefined || renderMemory !== undefined
+        ? {
+          emailRendering: {
+            ...(renderTimeout !== undefined ? { timeoutMillis: renderTimeout } : {}),
+            ...(renderMemory !== undefined ? { maxMemoryMb: renderMemory } : {})
+          }
+        }
+        : {})
     }
   }
 }

@@ -9,7 +9,9 @@
  * `ERR_WORKER_OUT_OF_MEMORY`; either way the next rendering gets a new worker.
  *
  * Each rendering gets its own copies of the package objects (a template that writes `React.x`
- * changes only its own copy) and the `@react-email/components` components are frozen; a template
+ * changes only its own copy; reading a name a package does not export is the ES module link error,
+ * `The requested module '…' does not provide an export named '…'`), the `@react-email/components`
+ * components are frozen, and the worker's console is silent (as the service's sandbox); a template
  * can still change globals the next rendering in the same worker sees (the service runs each in a
  * new sandbox). The bounds are against mistakes (a loop, a runaway allocation), not a security
  * boundary: the code runs in the emulator's process.
@@ -62,9 +64,24 @@ const load = async (name) => {
     throw error;
   }
 };
+for (const method of ["log", "info", "warn", "error", "debug", "trace"]) console[method] = () => {};
+const bindings = new Set(["__esModule", "default", "then"]);
+// named imports read the proxy (a name the package lacks is the ES module link error); the default
+// import (esbuild's __toESM of an __esModule object) is the plain copy, as module.exports in Node
+const asImported = (name, value) => {
+  const copy = { ...value };
+  return new Proxy({ ...copy, __esModule: true, default: copy }, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && !(key in target) && !bindings.has(key)) {
+        throw new SyntaxError("The requested module '" + name + "' does not provide an export named '" + key + "'");
+      }
+      return Reflect.get(target, key, receiver);
+    }
+  });
+};
 const run = async (packages, code) => {
   const copies = new Map();
-  for (const [name, value] of packages) copies.set(name, { ...value });
+  for (const [name, value] of packages) copies.set(name, asImported(name, value));
   const requireInBundle = (name) => {
     if (copies.has(name)) return copies.get(name);
     throw new Error("Cannot find module '" + name + "'");
@@ -78,7 +95,9 @@ const run = async (packages, code) => {
   try {
     for (const name of workerData.names) packages.set(name, await load(name));
     const components = packages.get("@react-email/components");
-    for (const value of Object.values(components)) if (typeof value === "function") Object.freeze(value);
+    for (const value of Object.values(components)) {
+      if (typeof value === "function" || (typeof value === "object" && value !== null && "$$typeof" in value)) Object.freeze(value);
+    }
   } catch (error) {
     parentPort.postMessage({ loadFailed: error instanceof Error ? error.message : String(error) });
     return;
