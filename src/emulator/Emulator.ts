@@ -378,7 +378,10 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       timeoutMillis: options.emailRendering?.timeoutMillis ?? defaultRenderLimits.timeoutMillis,
       maxMemoryMb: options.emailRendering?.maxMemoryMb ?? defaultRenderLimits.maxMemoryMb
     }
-    if (!(Number.isSafeInteger(renderLimits.timeoutMillis) && renderLimits.timeoutMillis > 0 && Number.isSafeInteger(renderLimits.maxMemoryMb) && renderLimits.maxMemoryMb > 0)) {
+    if (
+      !(Number.isSafeInteger(renderLimits.timeoutMillis) && renderLimits.timeoutMillis > 0 && Number.isSafeInteger(renderLimits.maxMemoryMb) &&
+        renderLimits.maxMemoryMb > 0)
+    ) {
       return yield* Effect.fail(new EmulatorError({ message: "emailRendering.timeoutMillis and emailRendering.maxMemoryMb must be positive integers." }))
     }
     const chaosDraw = chaos === undefined || chaos.rate === 0 ? undefined : chaos.seed === undefined ? Math.random : seededRandom(chaos.seed)

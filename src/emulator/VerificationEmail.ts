@@ -24,20 +24,23 @@ export const sendVerificationEmail = (
 ): Effect.Effect<void> => {
   const { code } = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email })
   const link = Outbox.linkWithCode(callbackUrl, code)
-  return Effect.map(emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
+  return Effect.map(
+    emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
       subject: `Verify your email at ${project.displayName}`,
       text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not sign up, you can ignore this e-mail.`,
       html: `<p>Please verify your email address by opening this link:</p><p><a href="${
         escapeHtml(link)
       }">Verify my e-mail</a></p><p>If you did not sign up, you can ignore this e-mail.</p>`
-  }, context.env.settings.emailRenderLimits), (rendered) =>
-    Outbox.send(context.env.state, {
-      projectId: project.id,
-      to: email,
-      ...rendered,
-      kind: "email_verification",
-      code,
-      link,
-      sentAtMillis: context.nowMillis
-    }))
+    }, context.env.settings.emailRenderLimits),
+    (rendered) =>
+      Outbox.send(context.env.state, {
+        projectId: project.id,
+        to: email,
+        ...rendered,
+        kind: "email_verification",
+        code,
+        link,
+        sentAtMillis: context.nowMillis
+      })
+  )
 }

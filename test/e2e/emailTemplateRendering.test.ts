@@ -95,7 +95,9 @@ describe("e-mail templates render over HTTP", () => {
     expect(result.preview).toContain("<a href=\"https://preview.example/verify\"")
     expect(result.preview).toContain("Click here</a> to unsubscribe from these emails")
     expect(result.broken._tag).toBe("EmailRenderingError")
-    expect(result.broken._tag === "EmailRenderingError" && result.broken.details.error).toMatch(/^Build failed with \d+ errors?:\nvirtual:\/template\.tsx:\d+:\d+: ERROR: /)
+    expect(result.broken._tag === "EmailRenderingError" && result.broken.details.error).toMatch(
+      /^Build failed with \d+ errors?:\nvirtual:\/template\.tsx:\d+:\d+: ERROR: /
+    )
     expect(result.subjectless._tag === "EmailRenderingError" && result.subjectless.details.error).toBe("Subject is required, import it from @stackframe/emails")
     expect(result.listed.find((template) => template.id === verificationId)?.tsxSource).toBe(changedSource)
     expect(defaultTemplates[0]!.tsxSource).not.toBe(changedSource)

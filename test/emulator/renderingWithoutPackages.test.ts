@@ -35,17 +35,19 @@ const startBareCli = Effect.acquireRelease(
     mkdirSync(join(folder, "node_modules"))
     for (const name of ["effect", "jose"]) symlinkSync(join(root, "node_modules", name), join(folder, "node_modules", name), "dir")
     copyFileSync(emulatorCli(), join(folder, "emulator-cli.mjs"))
-    return new Promise<{ readonly folder: string; readonly child: ChildProcess; readonly printed: Printed; readonly output: () => string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(folder, "emulator-cli.mjs"), "--port", "0"], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] })
-      let output = ""
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-      const lines = createInterface({ input: child.stdout })
-      lines.once("line", (line) => {
-        lines.on("line", (more) => (output += `${more}\n`))
-        resolve({ folder, child, printed: JSON.parse(line) as Printed, output: () => output })
-      })
-      child.once("exit", (code) => reject(new Error(`the emulator exited early with ${code}: ${output}`)))
-    })
+    return new Promise<{ readonly folder: string; readonly child: ChildProcess; readonly printed: Printed; readonly output: () => string }>(
+      (resolve, reject) => {
+        const child = spawn(process.execPath, [join(folder, "emulator-cli.mjs"), "--port", "0"], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] })
+        let output = ""
+        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+        const lines = createInterface({ input: child.stdout })
+        lines.once("line", (line) => {
+          lines.on("line", (more) => (output += `${more}\n`))
+          resolve({ folder, child, printed: JSON.parse(line) as Printed, output: () => output })
+        })
+        child.once("exit", (code) => reject(new Error(`the emulator exited early with ${code}: ${output}`)))
+      }
+    )
   }),
   ({ child, folder }) =>
     Effect.sync(() => {

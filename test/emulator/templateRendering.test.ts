@@ -215,7 +215,9 @@ describe("sources that do not render are refused with the service's wording", ()
     `import { Subject, NotificationCategory } from "@stackframe/emails"\nexport function EmailTemplate({ user }) {\n  return <><Subject value="S" /><NotificationCategory value="Transactional" />${body}</>\n}`
 
   it("a syntax error is esbuild's build error with its position", async () => {
-    expect(await failure("export function EmailTemplate() {\n  return <div>\n}")).toMatch(/^Build failed with 2 errors:\nvirtual:\/template\.tsx:\d+:\d+: ERROR: /)
+    expect(await failure("export function EmailTemplate() {\n  return <div>\n}")).toMatch(
+      /^Build failed with 2 errors:\nvirtual:\/template\.tsx:\d+:\d+: ERROR: /
+    )
     expect(await failure("export const x = 1 +;")).toBe("Build failed with 1 error:\nvirtual:/template.tsx:1:20: ERROR: Unexpected \";\"")
   })
 

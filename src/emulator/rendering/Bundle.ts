@@ -148,7 +148,8 @@ const entryJs = `export default async () => {
 `
 
 /** The service's `/render.tsx` of `renderEmailWithTemplate`, for these inputs. */
-const renderTsx = (input: BundleInput): string => `import { configure } from "arktype/config"
+const renderTsx = (input: BundleInput): string =>
+  `import { configure } from "arktype/config"
 configure({ onUndeclaredKey: "delete" })
 import React from 'react';
 import { render } from '@react-email/components';

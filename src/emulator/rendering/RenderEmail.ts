@@ -95,13 +95,12 @@ const missingPackages = async (): Promise<ReadonlyArray<string>> => {
 
 /** esbuild and the `Worker` class, once every rendering package is found (a failure is retried on the next rendering). */
 const loadMachinery: Effect.Effect<Machinery, RenderingUnavailable> = Effect.tryPromise({
-  try: () =>
-    (machinery ??= (async () => {
-      const missing = await missingPackages()
-      if (missing.length > 0) throw unavailable(missing, undefined)
-      const [esbuild, threads] = await Promise.all([import("esbuild"), import("node:worker_threads")])
-      return { esbuild, Worker: threads.Worker }
-    })()),
+  try: () => (machinery ??= (async () => {
+    const missing = await missingPackages()
+    if (missing.length > 0) throw unavailable(missing, undefined)
+    const [esbuild, threads] = await Promise.all([import("esbuild"), import("node:worker_threads")])
+    return { esbuild, Worker: threads.Worker }
+  })()),
   catch: (cause) => {
     machinery = undefined
     return cause instanceof RenderingUnavailable ? cause : unavailable(renderingPackages, cause)

@@ -245,22 +245,25 @@ const sendChannelEmail = (
   const record = VerificationCodes.create(context, project, { purpose: "email_verification", userId: user.id, email: channel.value })
   record.contactChannelId = channel.id
   const link = Outbox.linkWithCode(callbackUrl, record.code)
-  return Effect.map(emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
+  return Effect.map(
+    emailFromTemplate(project, "email_verification", user, { emailVerificationLink: link }, {
       subject: `Verify your email at ${project.displayName}`,
       text: `Please verify your email address by opening this link:\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
       html: `<p>Please verify your email address by opening this link:</p><p><a href="${
         escapeHtml(link)
       }">Verify my e-mail</a></p><p>If you did not ask for this, you can ignore this e-mail.</p>`
-    }, context.env.settings.emailRenderLimits), (rendered) =>
-Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: channel.value,
-    ...rendered,
-    kind: "email_verification",
-    code: record.code,
-    link,
-    sentAtMillis: context.nowMillis
-  }))
+    }, context.env.settings.emailRenderLimits),
+    (rendered) =>
+      Outbox.send(context.env.state, {
+        projectId: project.id,
+        to: channel.value,
+        ...rendered,
+        kind: "email_verification",
+        code: record.code,
+        link,
+        sentAtMillis: context.nowMillis
+      })
+  )
 }
 
 // ---------------------------------------------------------------------------------------------

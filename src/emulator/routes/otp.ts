@@ -61,22 +61,25 @@ const sendMagicLinkEmail = (
 ): Effect.Effect<void> => {
   const link = Outbox.linkWithCode(callbackUrl, code)
   const otp = VerificationCodes.otpOf(code)
-  return Effect.map(emailFromTemplate(project, "magic_link", user, { magicLink: link, otp }, {
+  return Effect.map(
+    emailFromTemplate(project, "magic_link", user, { magicLink: link, otp }, {
       subject: `Sign in to ${project.displayName}: your code is ${otp}`,
       text: `Your sign-in code is ${otp}. Or open this link to sign in:\n\n${link}\n\nIf you did not ask to sign in, you can ignore this e-mail.`,
       html: `<p>Your sign-in code is <strong>${otp}</strong>.</p><p>Or open this link to sign in: <a href="${
         escapeHtml(link)
       }">Sign in</a></p><p>If you did not ask to sign in, you can ignore this e-mail.</p>`
-    }, context.env.settings.emailRenderLimits), (rendered) =>
-Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: email,
-    ...rendered,
-    kind: "magic_link",
-    code,
-    link,
-    sentAtMillis: context.nowMillis
-  }))
+    }, context.env.settings.emailRenderLimits),
+    (rendered) =>
+      Outbox.send(context.env.state, {
+        projectId: project.id,
+        to: email,
+        ...rendered,
+        kind: "magic_link",
+        code,
+        link,
+        sentAtMillis: context.nowMillis
+      })
+  )
 }
 
 /** The magic-link / OTP routes. */

@@ -46,23 +46,26 @@ import * as VerificationCodes from "../VerificationCodes.js"
 const sendResetEmail = (context: RequestContext, project: ProjectRecord, user: UserRecord, email: string, callbackUrl: string): Effect.Effect<void> => {
   const { code } = VerificationCodes.create(context, project, { purpose: "password_reset", userId: user.id, email })
   const link = Outbox.linkWithCode(callbackUrl, code)
-  return Effect.map(emailFromTemplate(project, "password_reset", user, { passwordResetLink: link }, {
+  return Effect.map(
+    emailFromTemplate(project, "password_reset", user, { passwordResetLink: link }, {
       subject: `Reset your password at ${project.displayName}`,
       text:
         `Somebody asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\nIf it was not you, you can ignore this e-mail.`,
       html: `<p>Somebody asked to reset the password of your account. To choose a new password, open this link:</p><p><a href="${
         escapeHtml(link)
       }">Reset my password</a></p><p>If it was not you, you can ignore this e-mail.</p>`
-    }, context.env.settings.emailRenderLimits), (rendered) =>
-Outbox.send(context.env.state, {
-    projectId: project.id,
-    to: email,
-    ...rendered,
-    kind: "password_reset",
-    code,
-    link,
-    sentAtMillis: context.nowMillis
-  }))
+    }, context.env.settings.emailRenderLimits),
+    (rendered) =>
+      Outbox.send(context.env.state, {
+        projectId: project.id,
+        to: email,
+        ...rendered,
+        kind: "password_reset",
+        code,
+        link,
+        sentAtMillis: context.nowMillis
+      })
+  )
 }
 
 /** Removes every session of a user except the one holding `keepRefreshToken`. */

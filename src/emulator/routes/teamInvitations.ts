@@ -76,23 +76,26 @@ export const routes = [
       record.teamId = team.id
       record.invitationId = randomUuid()
       const link = Outbox.linkWithCode(payload.callbackUrl, record.code)
-      yield* Effect.map(emailFromTemplate(project, "team_invitation", null, { teamDisplayName: team.displayName, teamInvitationLink: link }, {
+      yield* Effect.map(
+        emailFromTemplate(project, "team_invitation", null, { teamDisplayName: team.displayName, teamInvitationLink: link }, {
           subject: `You have been invited to join ${team.displayName}`,
           text:
             `You have been invited to join the team ${team.displayName} at ${project.displayName}. Open this link to accept:\n\n${link}\n\nThe invitation expires in 7 days.`,
           html: `<p>You have been invited to join the team <b>${escapeHtml(team.displayName)}</b> at ${escapeHtml(project.displayName)}.</p><p><a href="${
             escapeHtml(link)
           }">Join the team</a></p><p>The invitation expires in 7 days.</p>`
-        }, context.env.settings.emailRenderLimits), (rendered) =>
-Outbox.send(context.env.state, {
-        projectId: project.id,
-        to: payload.email,
-        ...rendered,
-        kind: "team_invitation",
-        code: record.code,
-        link,
-        sentAtMillis: context.nowMillis
-      }))
+        }, context.env.settings.emailRenderLimits),
+        (rendered) =>
+          Outbox.send(context.env.state, {
+            projectId: project.id,
+            to: payload.email,
+            ...rendered,
+            kind: "team_invitation",
+            code: record.code,
+            link,
+            sentAtMillis: context.nowMillis
+          })
+      )
       return { success: true as const, id: record.invitationId }
     })),
   route(TeamInvitations.listEndpoint, ({ query }, context) =>
