@@ -61,7 +61,7 @@ import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
 import { defaultProjectConfig, makeUser } from "./State.js"
 import { makeProject, makeState, serialized } from "./Store.js"
 import { hashPassword } from "./Passwords.js"
-import { defaultRenderLimits } from "./rendering/RenderWorker.js"
+import { defaultRenderLimits } from "./rendering/Limits.js"
 
 /** How to create a project. Every field has a default (random id and keys, {@link defaultProjectConfig}). */
 export interface ProjectOptions {

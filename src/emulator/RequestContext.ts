@@ -10,7 +10,7 @@ import { CannotGetOwnUserWithoutUser, SchemaError } from "../core/KnownErrors.js
 import type { Auth, HeaderReader } from "./ProjectAuth.js"
 import type { SmtpProbe } from "./SmtpProbe.js"
 import type { EmulatorState, ProjectRecord, UserRecord } from "./State.js"
-import type { RenderLimits } from "./rendering/RenderWorker.js"
+import type { RenderLimits } from "./rendering/Limits.js"
 
 /** Settings of an emulator instance. */
 export interface Settings {

@@ -293,7 +293,7 @@ describe("hostile sources end in a failure within bounds (a worker with a time a
 
   it("a template that allocates without end is stopped at the memory bound", async () => {
     const source = "export function EmailTemplate() { const all = []; for (;;) all.push(new Array(100000).fill(1)); return null }"
-    expect(await failure(source, { limits: { timeoutMillis: 60_000, maxMemoryMb: 64 } })).toBe("Rendering used more than 64 MB of memory and was stopped")
+    expect(await failure(source, { limits: { timeoutMillis: 60_000, maxMemoryMb: 128 } })).toBe("Rendering used more than 128 MB of memory and was stopped")
   }, 120_000)
 
   it("after a stopped rendering the next one renders (a new worker)", async () => {

@@ -18,11 +18,12 @@ import { Effect } from "effect"
 import type { Esbuild } from "./Bundle.js"
 import { bundle, renderFiles, runtimeImports } from "./Bundle.js"
 import { limitFailure, RenderFailure, RenderingUnavailable, runtimeFailure } from "./RenderFailure.js"
-import { defaultRenderLimits, runInWorker } from "./RenderWorker.js"
-import type { RenderLimits } from "./RenderWorker.js"
+import { defaultRenderLimits } from "./Limits.js"
+import type { RenderLimits } from "./Limits.js"
+import { runInWorker } from "./RenderWorker.js"
 
-export { defaultRenderLimits } from "./RenderWorker.js"
-export type { RenderLimits } from "./RenderWorker.js"
+export { defaultRenderLimits } from "./Limits.js"
+export type { RenderLimits } from "./Limits.js"
 
 /** What a rendering gives. */
 export interface RenderedEmail {
@@ -79,11 +80,22 @@ const unavailable = (packages: ReadonlyArray<string>, cause: unknown) =>
 /** Where the worker resolves the packages from: the emulator's own location (its `node_modules`). */
 const packageBase = import.meta.url
 
-/** The rendering packages this process cannot resolve from the emulator's location. */
-const missingPackages = async (): Promise<ReadonlyArray<string>> => {
-  const { createRequire } = await import("node:module")
-  const require = createRequire(packageBase)
-  return renderingPackages.filter((name) => {
+/** The runtime has no Node.js worker threads (a browser running the emulator under msw). */
+const noWorkerThreads = (cause: unknown) =>
+  new RenderingUnavailable({
+    packages: [],
+    message: `The emulator renders e-mail templates in a Node.js worker thread, which this runtime does not offer (${
+      cause instanceof Error ? cause.message : String(cause)
+    })`,
+    cause
+  })
+
+const loadOnce = async (): Promise<Machinery> => {
+  const [nodeModule, threads] = await Promise.all([import("node:module"), import("node:worker_threads")]).catch((cause: unknown) => {
+    throw noWorkerThreads(cause)
+  })
+  const require = nodeModule.createRequire(packageBase)
+  const missing = renderingPackages.filter((name) => {
     try {
       require.resolve(name)
       return false
@@ -91,19 +103,22 @@ const missingPackages = async (): Promise<ReadonlyArray<string>> => {
       return true
     }
   })
+  if (missing.length > 0) throw unavailable(missing, undefined)
+  const esbuild = await import("esbuild").catch((cause: unknown) => {
+    throw unavailable(["esbuild"], cause)
+  })
+  return { esbuild, Worker: threads.Worker }
 }
 
-/** esbuild and the `Worker` class, once every rendering package is found (a failure is retried on the next rendering). */
+/**
+ * esbuild and the `Worker` class, once every rendering package resolves from the emulator's
+ * location (a failure is retried on the next rendering).
+ */
 const loadMachinery: Effect.Effect<Machinery, RenderingUnavailable> = Effect.tryPromise({
-  try: () => (machinery ??= (async () => {
-    const missing = await missingPackages()
-    if (missing.length > 0) throw unavailable(missing, undefined)
-    const [esbuild, threads] = await Promise.all([import("esbuild"), import("node:worker_threads")])
-    return { esbuild, Worker: threads.Worker }
-  })()),
+  try: () => (machinery ??= loadOnce()),
   catch: (cause) => {
     machinery = undefined
-    return cause instanceof RenderingUnavailable ? cause : unavailable(renderingPackages, cause)
+    return cause instanceof RenderingUnavailable ? cause : noWorkerThreads(cause)
   }
 })
 

@@ -19,17 +19,7 @@
  * @module
  */
 import type { Worker } from "node:worker_threads"
-
-/** The bounds of one rendering. */
-export interface RenderLimits {
-  /** Longest a rendering may run, in milliseconds (its worker is terminated then). */
-  readonly timeoutMillis: number
-  /** Largest old-generation heap of the worker, in MB (`resourceLimits.maxOldGenerationSizeMb`). */
-  readonly maxMemoryMb: number
-}
-
-/** The emulator's default bounds: 10 s, 512 MB. */
-export const defaultRenderLimits: RenderLimits = { timeoutMillis: 10_000, maxMemoryMb: 512 }
+import type { RenderLimits } from "./Limits.js"
 
 /** What the program's entry gives back (the service's `ExecuteResult`, the error by its message). */
 export type ProgramResult =
