@@ -54,7 +54,7 @@ const addressedUser = (
 ): Effect.Effect<UserRecord | undefined, CannotGetOwnUserWithoutUser | TextFailure> => {
   if (userId === "me") return requireMe(context)
   if (context.auth?.type === "client" && context.auth.user?.id !== userId) {
-    return Effect.fail(new TextFailure({ status: 403, text: "Client can only access the sessions of the signed-in user." }))
+    return Effect.fail(new TextFailure({ status: 403, text: "Client can only list sessions for their own user." }))
   }
   return Effect.succeed(projectOf(context).users.get(userId))
 }
