@@ -28,7 +28,7 @@ interface Row {
   readonly config?: Partial<ProjectConfig>
   /** Users signed up first with a password (`ada` → `ada@example.com`), in order. */
   readonly users?: ReadonlyArray<string>
-  /** Requests sent before the row's; the text fields of their JSON answers become placeholders (`{login_code}`). */
+  /** Requests sent before the row's; the text fields of their JSON answers become placeholders (`{login_code}`, `{items.0.id}`). */
   readonly prepare?: ReadonlyArray<Request>
   readonly request: Request
   readonly status: number
@@ -140,7 +140,13 @@ const run = (row: Row): Effect.Effect<{ readonly answer: Said; readonly text: st
       for (const step of row.prepare ?? []) {
         const prepared = yield* sendRequest(step)
         const answer = (yield* Effect.promise(() => prepared.json())) as Record<string, unknown>
-        for (const [key, value] of Object.entries(answer)) if (typeof value === "string") values[key] = value
+        const collect = (value: unknown, key: string): void => {
+          if (typeof value === "string") values[key] = value
+          else if (typeof value === "object" && value !== null) {
+            for (const [inner, item] of Object.entries(value)) collect(item, key === "" ? inner : `${key}.${inner}`)
+          }
+        }
+        collect(answer, "")
       }
       const response = yield* sendRequest(row.request)
       const body = yield* Effect.promise(() => response.text())
@@ -153,10 +159,12 @@ const patternOf = (text: string): RegExp =>
   new RegExp(`^${text.split(/\{(?:ada|bob|project|base)\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^\\s\"']+?")}$`)
 
 describe("error texts of the emulator (errorTexts.json)", () => {
-  it("names a source for every row and one row per text", () => {
+  it("names a source for every row and one row per text and code path", () => {
     expect(rows.filter((row) => !/(apps\/backend|packages\/stack-shared|yup)\S*/.test(row.source) && row.fixture === undefined).map((row) => row.name))
       .toEqual([])
-    const texts = rows.map((row) => `${row.request.method ?? "GET"} ${row.text}`)
+    const names = rows.map((row) => row.name)
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([])
+    const texts = rows.map((row) => `${row.request.method ?? "GET"} ${row.request.path} ${row.text}`)
     expect(texts.filter((text, index) => texts.indexOf(text) !== index)).toEqual([])
   })
 
