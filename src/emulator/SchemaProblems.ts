@@ -392,7 +392,12 @@ const castNumber = (value: unknown): unknown => {
  * (a yup `oneOf`) `must be one of the following values: a, b` (after the `notType` text when the
  * value is not even of the literals' type: yup runs both tests).
  */
-const typeLines = (path: string, value: unknown, asts: ReadonlyArray<SchemaAST.AST>): Array<string> => {
+const typeLines = (
+  path: string,
+  value: unknown,
+  asts: ReadonlyArray<SchemaAST.AST>,
+  checksOfText: (ast: SchemaAST.AST, text: string) => ReadonlyArray<string>
+): Array<string> => {
   if (value === undefined) return [`${path} must be defined`]
   if (value === null) return [`${path} cannot be null`]
   const present = asts.filter((ast) => !isAbsence(ast))
@@ -402,6 +407,11 @@ const typeLines = (path: string, value: unknown, asts: ReadonlyArray<SchemaAST.A
   if (others.length > 0) {
     const kind = kindOf(others[0]!)
     if (kind === "number") return [notTypeText(path, kind, castNumber(value), value)]
+    // yup casts a number or boolean to its text before the text's checks (`5` → "must be a valid UUID")
+    if (kind === "string" && (typeof value === "number" || typeof value === "boolean")) {
+      const checks = checksOfText(others[0]!, String(value))
+      if (checks.length > 0) return [...checks]
+    }
     return [notTypeText(path, kind, value, value)]
   }
   const literals = present.filter(isLiteral)
@@ -473,6 +483,12 @@ export const describeProblems = (
       nodeAt(leaf.path).leaves.push(leaf)
     }
   }
+  // the lines of a text field's checks for the text yup casts a number or boolean to
+  const checksOfText = (at: ReadonlyArray<PropertyKey>) => (ast: SchemaAST.AST, text: string): ReadonlyArray<string> => {
+    const decoded = SchemaParser.decodeUnknownResult(Schema.make<Schema.Codec<unknown, unknown>>(ast))(text, options)
+    if (Result.isSuccess(decoded)) return []
+    return leaves(decoded.failure, text, [], options).flatMap((leaf) => leaf._tag === "Message" ? [messageLine(showPath(prefix, at), leaf.message)] : [])
+  }
   const lines: Array<string> = []
   const push = (line: string) => {
     if (!lines.includes(line)) lines.push(line)
@@ -489,7 +505,7 @@ export const describeProblems = (
     if (own.some((leaf) => leaf._tag === "Missing") || (value === undefined && (types.length > 0 || messages.length > 0))) {
       push(`${path} must be defined`)
     } else {
-      if (typeAsts.length > 0) typeLines(path, value, typeAsts).forEach(push)
+      if (typeAsts.length > 0) typeLines(path, value, typeAsts, checksOfText(node.path)).forEach(push)
       if (own.some((leaf) => leaf._tag === "NotANumber")) push(notTypeText(path, "number", castNumber(value), value))
       const objectLike = isPlainObject(value)
       if (!objectLike) messages.forEach((leaf) => push(messageLine(path, leaf.message)))
