@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { defaults } from "../../src/emulator/Defaults.js"
 import { serve } from "../../src/emulator/server.js"
 import type { ProjectConfig } from "../../src/emulator/State.js"
 import { load } from "./conformanceSupport.js"
@@ -47,6 +48,8 @@ interface Request {
   readonly path: string
   /** Project access sent with the project's key; none when absent. */
   readonly access?: "client" | "server" | "admin"
+  /** `internal`: the access is to the emulator's internal project (whose seeded owner owns the row's project). */
+  readonly project?: "internal"
   /** The signed-up user whose access token is sent. */
   readonly as?: string
   readonly headers?: Readonly<Record<string, string>>
@@ -93,20 +96,33 @@ const run = (row: Row): Effect.Effect<{ readonly answer: Said; readonly text: st
   Effect.scoped(
     Effect.gen(function* () {
       const emulator = yield* makeEmulator({
-        projects: [{ id: projectId, displayName: "Texts", ...(row.config === undefined ? {} : { config: row.config }) }]
+        projects: [{
+          id: projectId,
+          displayName: "Texts",
+          ownerUserIds: [defaults.internalOwner.userId],
+          ...(row.config === undefined ? {} : { config: row.config })
+        }]
       })
       const server = yield* serve({ port: 0, emulator }).pipe(Effect.orDie)
-      const keys = emulator.credentials(projectId)!
-      const headersOf = (access: "client" | "server" | "admin"): Record<string, string> => ({
-        "x-stack-project-id": projectId,
-        "x-stack-access-type": access,
-        ...(access === "client"
-          ? { "x-stack-publishable-client-key": keys.publishableClientKey }
-          : access === "server"
-          ? { "x-stack-secret-server-key": keys.secretServerKey }
-          : { "x-stack-super-secret-admin-key": keys.superSecretAdminKey })
-      })
-      const values: Record<string, string> = { project: projectId, pck: keys.publishableClientKey, base: server.baseUrl }
+      const headersOf = (access: "client" | "server" | "admin", project?: "internal"): Record<string, string> => {
+        const keys = project === "internal" ? emulator.internal : emulator.credentials(projectId)!
+        return {
+          "x-stack-project-id": keys.projectId,
+          "x-stack-access-type": access,
+          ...(access === "client"
+            ? { "x-stack-publishable-client-key": keys.publishableClientKey }
+            : access === "server"
+            ? { "x-stack-secret-server-key": keys.secretServerKey }
+            : { "x-stack-super-secret-admin-key": keys.superSecretAdminKey })
+        }
+      }
+      const values: Record<string, string> = {
+        project: projectId,
+        pck: emulator.credentials(projectId)!.publishableClientKey,
+        base: server.baseUrl,
+        "owner.email": defaults.internalOwner.email,
+        "owner.password": defaults.internalOwner.password
+      }
       const tokens: Record<string, string> = {}
       for (const user of row.users ?? []) {
         const answer = yield* Effect.promise(() =>
@@ -122,7 +138,7 @@ const run = (row: Row): Effect.Effect<{ readonly answer: Said; readonly text: st
       const sendRequest = (template: Request) => {
         const request = fill(template, values)
         const headers: Record<string, string> = {
-          ...(request.access === undefined ? {} : headersOf(request.access)),
+          ...(request.access === undefined ? {} : headersOf(request.access, request.project)),
           ...(request.as === undefined ? {} : { "x-stack-access-token": tokens[request.as]! }),
           ...(request.body === undefined ? {} : { "content-type": "application/json" }),
           ...(request.form === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }),
