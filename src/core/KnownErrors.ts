@@ -1048,7 +1048,7 @@ export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
   "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
   NoDetails,
-  () => `Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the ${brand} dashboard to use extra scopes.`
+  () => "Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes."
 ) {}
 
 /** 400 — provider access tokens need the project's own OAuth keys. */
@@ -1057,7 +1057,7 @@ export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
   NoDetails,
-  () => `Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the ${brand} dashboard to use access tokens.`
+  () => "Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens."
 ) {}
 
 /** 400 — the OAuth client id/secret of the token endpoint are wrong. */
@@ -1076,7 +1076,7 @@ export class InvalidScope extends KnownError(
   "INVALID_SCOPE",
   400,
   NoDetails,
-  () => `The requested scope is not a valid OAuth scope for ${brand}.`
+  () => "The requested scope is not a valid OAuth scope for Stack."
 ) {}
 
 /** 409 — the user is already connected to another OAuth account (not raised by the API today). */

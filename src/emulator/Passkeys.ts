@@ -156,12 +156,12 @@ export const expectedRelyingParty = (
     url = undefined
   }
   if (origin === undefined || url === undefined) {
-    return Result.fail(refuse(`${capitalized} failed because the client data has no valid origin`))
+    return Result.fail(refuse(`${capitalized} failed because the origin is not allowed`))
   }
   if (url.hostname === "localhost") {
     return project.config.allowLocalhost
       ? Result.succeed({ origin, rpId: url.hostname })
-      : Result.fail(refuse(`${capitalized} failed because localhost is not allowed`))
+      : Result.fail(refuse(`${capitalized} failed because the origin is not allowed`))
   }
   const trusted = project.config.domains.some((domain) => originOfDomain(domain.domain) === url.origin)
   return trusted

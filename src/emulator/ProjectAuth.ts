@@ -75,6 +75,9 @@ export const accessTokenExpiredMessage = (details: {
   (details.refresh_token_id !== null ? ` Refresh token ID: ${details.refresh_token_id}.` : "") +
   "\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint."
 
+/** The 401 text of an admin access token whose user was deleted (backend `route-handlers/smart-request.tsx` at 2f719903). */
+export const adminTokenUserGoneText = "The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again."
+
 /** Builds ACCESS_TOKEN_EXPIRED with the service's message. */
 export const accessTokenExpired = (details: Parameters<typeof accessTokenExpiredMessage>[0]) =>
   new AccessTokenExpired({ message: accessTokenExpiredMessage(details), details })
@@ -181,7 +184,7 @@ export const resolveProjectAuth = (input: {
       )
       if (verified.project.id !== "internal") return yield* Effect.fail(AdminAccessTokenIsNotAdmin.make({}))
       if (!verified.project.users.has(verified.claims.sub)) {
-        return yield* Effect.fail(new TextFailure({ status: 401, text: "The user of the admin access token does not exist anymore." }))
+        return yield* Effect.fail(new TextFailure({ status: 401, text: adminTokenUserGoneText }))
       }
       if (!isProjectOwner(state, project, verified.claims.sub)) return yield* Effect.fail(AdminAccessTokenIsNotAdmin.make({}))
       via = "admin-access-token"

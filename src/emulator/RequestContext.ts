@@ -59,9 +59,14 @@ export interface RequestContext {
   readonly env: EmulatorEnv
 }
 
-/** A SCHEMA_ERROR with the service's message: `Request validation failed on {METHOD} {path}:` and one bullet per problem. */
+/**
+ * A SCHEMA_ERROR with the service's message: `Request validation failed on {METHOD} {path}:` and
+ * one `  - ` bullet per problem, the lines inside a problem (a printed object) indented by two
+ * more spaces, as the service's `deindent` template writes it (`apps/backend/src/route-handlers/
+ * smart-request.tsx` and `packages/stack-shared/src/utils/strings.tsx` at 2f719903).
+ */
 export const schemaError = (context: Pick<RequestContext, "method" | "path">, problems: ReadonlyArray<string>) => {
-  const message = `Request validation failed on ${context.method} ${context.path}:\n${problems.map((p) => `  - ${p}`).join("\n")}`
+  const message = `Request validation failed on ${context.method} ${context.path}:\n  ${problems.map((p) => `- ${p}`).join("\n").replaceAll("\n", "\n  ")}`
   return SchemaError.make({ message })
 }
 

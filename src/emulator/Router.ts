@@ -119,7 +119,7 @@ export const accessTypeRequiredText =
 
 /** The 404 text of an unknown path. */
 export const notFoundText = (url: string): string =>
-  `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com, or visit the Stack Auth dashboard at https://app.stack-auth.com\n\nURL: ${url}`
+  `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com, or visit the Stack Auth dashboard at https://app.stack-auth.com.\n\nURL: ${url}`
 
 /** How many levels of arrays and objects a JSON request body may nest (deeper: SCHEMA_ERROR); the bound of every JSON the emulator reads (`Json.ts`). */
 export { maxJsonDepth }

@@ -1,6 +1,7 @@
 /**
  * Input checks the emulator's routes share, as the service makes them: e-mail syntax and the
- * schema problems of an e-mail field, password length, absolute URLs, base64 images.
+ * schema problems of an e-mail field, password length, absolute URLs and the schema problems of
+ * a URL field, base64 images.
  *
  * @module
  */
@@ -30,6 +31,16 @@ export const checkPassword = (password: string): Effect.Effect<void, PasswordToo
     : password.length > passwordLimits.max
     ? Effect.fail(PasswordTooLong.make({ maxLength: passwordLimits.max }))
     : Effect.void
+
+/**
+ * The schema problems of a URL field, as the service's `urlSchema` words them
+ * (`packages/stack-shared/src/schema-fields.ts` at 2f719903): `contains spaces` for a text with a
+ * space, then `is not a valid URL` for a text that does not parse as an absolute URL.
+ */
+export const urlProblems = (path: string, text: string): ReadonlyArray<string> => [
+  ...(text.includes(" ") ? [`${path} contains spaces`] : []),
+  ...(isUrl(text) ? [] : [`${path} is not a valid URL`])
+]
 
 /** Whether a text parses as an absolute URL. */
 export const isUrl = (text: string): boolean => {

@@ -286,7 +286,7 @@ describe("Passkeys.register and Passkeys.signIn", () => {
       const env = yield* setup({ config: { allowLocalhost: false } })
       yield* signUp(env)
       const error = yield* Effect.flip(env.run(Passkeys.register()))
-      expect(error).toMatchObject({ _tag: "PasskeyRegistrationFailed", message: "Passkey registration failed because localhost is not allowed" })
+      expect(error).toMatchObject({ _tag: "PasskeyRegistrationFailed", message: "Passkey registration failed because the origin is not allowed" })
     }))
 
   it.effect("a user with TOTP gets MultiFactorAuthenticationRequired; Mfa.signIn finishes the sign-in", () =>

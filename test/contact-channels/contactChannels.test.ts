@@ -206,7 +206,7 @@ describe("ContactChannels (client)", () => {
       const bobToken = yield* bob.run(accessTokenOf())
       const headers = clientHeaders(emulator.demo, { "x-stack-access-token": bobToken })
       const foreign = yield* send(emulator, { path: `/api/v1/contact-channels?user_id=${ada.userId}`, headers })
-      expect([foreign.status, foreign.text]).toEqual([403, "Client can only access its own contact channels."])
+      expect([foreign.status, foreign.text]).toEqual([403, "Client can only list contact channels for their own user."])
       const own = yield* send(emulator, { path: `/api/v1/contact-channels?user_id=${bob.userId}`, headers })
       expect(own.status).toBe(200)
       const verified = yield* send(emulator, {

@@ -1,9 +1,12 @@
 /**
- * The problem lines of the emulator's SCHEMA_ERROR answers stay word for word what they were
- * (`SchemaProblems.ts`): `schemaProblemTexts.json` holds requests the routes refuse — the bad
- * inputs of the other emulator tests and one input of each shape of problem found by feeding every
- * route's schemas wrong types, missing and unknown keys, bad nested values — with the lines the
- * emulator answered on effect 3. Each is decoded with its route's schema and described again.
+ * The problem lines of the emulator's SCHEMA_ERROR answers (`SchemaProblems.ts`), worded as the
+ * service's yup validation words them: `schemaProblemTexts.json` holds requests the routes refuse
+ * — the bad inputs of the other emulator tests and one input of each shape of problem found by
+ * feeding every route's schemas wrong types, missing and unknown keys, bad nested values — with
+ * the lines yup 1.7 writes for them (its `locale.ts` and `printValue`, the service's
+ * `schema-fields.ts` and `smart-request.tsx` at 2f719903). Each is decoded with its route's
+ * schema and described again. The recorded samples' schema errors are compared byte for byte in
+ * `errorTexts.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"

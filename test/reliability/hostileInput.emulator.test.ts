@@ -190,7 +190,7 @@ describe("JSON text inside a request is bounded like the body (one parser for ev
     const project = emulator.state.projects.get(emulator.demo.projectId)!
     const clientData = part(`{"origin":"http://localhost:3000","deep":${nested(3000)}}`)
     const party = Passkeys.expectedRelyingParty(project, clientData, "registration")
-    expect(Result.isFailure(party) && party.failure.message).toBe("Passkey registration failed because the client data has no valid origin")
+    expect(Result.isFailure(party) && party.failure.message).toBe("Passkey registration failed because the origin is not allowed")
     expect(Result.isSuccess(Passkeys.expectedRelyingParty(project, part(`{"origin":"http://localhost:3000"}`), "registration"))).toBe(true)
   })
 })

@@ -144,7 +144,7 @@ export const routes = [
       const session = attempt.anonRefreshToken === null ? undefined : anonymousSession(project, attempt.anonRefreshToken, context.nowMillis)
       const user = session === undefined ? undefined : project.users.get(session.userId)
       if (session === undefined || user === undefined) {
-        return yield* Effect.fail(new TextFailure({ status: 400, text: "No anonymous session to claim for this login code" }))
+        return yield* Effect.fail(new TextFailure({ status: 400, text: "No anonymous session associated with this code" }))
       }
       const accessToken = yield* accessTokenFor(context, project, user, session)
       return { accessToken: Redacted.make(accessToken), refreshToken: Redacted.make(session.refreshToken) }

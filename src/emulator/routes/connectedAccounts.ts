@@ -74,13 +74,23 @@ const clientUserOf =
     return userId === "me" || userId === user.id ? Effect.succeed(user) : Effect.fail(new TextFailure({ status: 403, text: otherUserText(operation) }))
   }
 
+/**
+ * The 403 texts of a client addressing another user's connected accounts: listing them
+ * (`connected-accounts/[user_id]/crud.tsx`) and asking for an access token (`…/access-token/crud.tsx`, at 2f719903).
+ */
+export const foreignConnectedAccountsText = {
+  list: "Client can only list connected accounts for their own user.",
+  accessToken: "Client can only access its own connected accounts"
+} as const
+
 /** The user a client's connected-accounts request addresses by `user_id`: `me` or its own id (403 text for another). */
-const clientUserOfConnectedAccounts = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
-  userId === "me"
-    ? requireMe(context)
-    : context.auth?.user !== undefined && context.auth.user.id === userId
-    ? Effect.succeed(context.auth.user)
-    : Effect.fail(new TextFailure({ status: 403, text: "Client can only access its own user's OAuth connections." }))
+const clientUserOfConnectedAccounts =
+  (text: string) => (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
+    userId === "me"
+      ? requireMe(context)
+      : context.auth?.user !== undefined && context.auth.user.id === userId
+      ? Effect.succeed(context.auth.user)
+      : Effect.fail(new TextFailure({ status: 403, text }))
 
 /** The user a server request addresses by `user_id`: `me` or any existing user (USER_NOT_FOUND). */
 const serverUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | UserNotFound> => {
@@ -318,15 +328,16 @@ const listAllConnections = (_input: unknown, context: RequestContext) =>
 const clientConnections = connectionHandlers(clientUserOf)
 const serverConnections = connectionHandlers(() => serverUserOf)
 
-const client = handlers(clientUserOfConnectedAccounts)
+const client = handlers(clientUserOfConnectedAccounts(foreignConnectedAccountsText.list))
+const clientTokens = handlers(clientUserOfConnectedAccounts(foreignConnectedAccountsText.accessToken))
 const server = handlers(serverUserOf)
 const served = Endpoints.serverConnectedAccounts
 
 /** The connected-account routes (client access: the signed-in user's; server access: any user's). */
 export const routes = [
   route(listEndpoint, client.list),
-  route(accessTokenEndpoint, client.accessToken, { emptyBody: {} }),
-  route(accountAccessTokenEndpoint, client.accountAccessToken, { emptyBody: {} }),
+  route(accessTokenEndpoint, clientTokens.accessToken, { emptyBody: {} }),
+  route(accountAccessTokenEndpoint, clientTokens.accountAccessToken, { emptyBody: {} }),
   route(listOAuthProvidersEndpoint, handlers(clientUserOf("list")).listOAuthProviders),
   route(listAllConnectionsEndpoint, listAllConnections),
   route(served.list, server.list),

@@ -43,7 +43,7 @@ import type { ContactChannelRecord, ProjectRecord, UserRecord } from "../State.j
 import { findUserByAuthChannel } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
-import { isEmail, isUrl } from "../Validation.js"
+import { isEmail, urlProblems } from "../Validation.js"
 
 // ---------------------------------------------------------------------------------------------
 // Definitions (wire terms)
@@ -148,12 +148,22 @@ export const sendChannelCode = Endpoint.make({
 
 /** 400 text of PATCH/DELETE on a channel the user does not have. */
 export const notFoundText = "Contact channel not found"
-/** 404 text of GET / send-verification-code on a channel the user does not have. */
+/** 404 text of GET on a channel the user does not have (send-verification-code answers {@link notFoundText}). */
 export const notFoundDotText = "Contact channel not found."
 /** 400 text of creating (or renaming to) a value the user already has. */
 export const alreadyExistsText = "Contact channel already exists"
-/** 403 text of client access to another user's channels. */
-export const foreignUserText = "Client can only access its own contact channels."
+/** What a client request does to a channel, as the service's texts name it. */
+type ChannelOperation = "list" | "create" | "read" | "update" | "delete" | "send"
+
+/**
+ * The answer to client access to another user's channels, per operation: 403 `Client can only
+ * {operation} contact channels for their own user.` (`contact-channels/crud.tsx` at 2f719903), and
+ * 400 for sending a verification code (`contact-channels/[user_id]/[contact_channel_id]/send-verification-code/route.tsx`).
+ */
+export const foreignUserFailure = (operation: ChannelOperation): TextFailure =>
+  operation === "send"
+    ? new TextFailure({ status: 400, text: "Can only send verification code for your own user" })
+    : new TextFailure({ status: 403, text: `Client can only ${operation} contact channels for their own user.` })
 
 /**
  * The 403 text of a client list without `user_id` (the service's `onList` compares the missing
@@ -216,13 +226,14 @@ const checkAuthValue = (project: ProjectRecord, user: UserRecord, value: string)
  */
 const addressedUser = (
   context: RequestContext,
-  userId: string
+  userId: string,
+  operation: ChannelOperation
 ): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure | UserIdDoesNotExist> => {
   if (userId === "me") return requireMe(context)
   if (context.auth?.type === "client") {
     return context.auth.user?.id === userId
       ? Effect.succeed(context.auth.user)
-      : Effect.fail(new TextFailure({ status: 403, text: foreignUserText }))
+      : Effect.fail(foreignUserFailure(operation))
   }
   const user = projectOf(context).users.get(userId)
   return user === undefined ? Effect.fail(UserIdDoesNotExist.make({ user_id: userId })) : Effect.succeed(user)
@@ -283,7 +294,7 @@ export const routes = [
         }
         return yield* Effect.fail(schemaError(context, ["query.user_id must be defined"]))
       }
-      const user = yield* addressedUser(context, query.user_id)
+      const user = yield* addressedUser(context, query.user_id, "list")
       const items = channelsOf(user).filter((channel) => query.contact_channel_id === undefined || channel.id === query.contact_channel_id)
       return { items, isPaginated: false as const }
     })),
@@ -292,7 +303,7 @@ export const routes = [
       if (!isEmail(payload.value)) return yield* Effect.fail(schemaError(context, ["body.value must be a valid email"]))
       yield* rejectClientVerified(context, payload.is_verified)
       const project = projectOf(context)
-      const user = yield* addressedUser(context, payload.user_id)
+      const user = yield* addressedUser(context, payload.user_id, "create")
       if (channelsOf(user).some((channel) => channel.value === payload.value)) {
         return yield* Effect.fail(new TextFailure({ status: 400, text: alreadyExistsText }))
       }
@@ -309,7 +320,7 @@ export const routes = [
     })),
   route(getChannel, ({ params }, context) =>
     Effect.gen(function* () {
-      const user = yield* addressedUser(context, params.user_id)
+      const user = yield* addressedUser(context, params.user_id, "read")
       if (findChannel(user, params.contact_channel_id) === undefined) {
         return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
       }
@@ -322,7 +333,7 @@ export const routes = [
       }
       yield* rejectClientVerified(context, payload.is_verified)
       const project = projectOf(context)
-      const user = yield* addressedUser(context, params.user_id)
+      const user = yield* addressedUser(context, params.user_id, "update")
       const id = params.contact_channel_id
       const found = findChannel(user, id)
       if (found === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: notFoundText }))
@@ -349,7 +360,7 @@ export const routes = [
     })),
   route(deleteChannel, ({ params }, context) =>
     Effect.gen(function* () {
-      const user = yield* addressedUser(context, params.user_id)
+      const user = yield* addressedUser(context, params.user_id, "delete")
       const found = findChannel(user, params.contact_channel_id)
       if (found === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: notFoundText }))
       if (found.primary) {
@@ -364,11 +375,13 @@ export const routes = [
     })),
   route(sendChannelCode, ({ params, payload }, context) =>
     Effect.gen(function* () {
-      if (!isUrl(payload.callback_url)) return yield* Effect.fail(schemaError(context, ["body.callback_url must be a valid URL"]))
+      if (urlProblems("body.callback_url", payload.callback_url).length > 0) {
+        return yield* Effect.fail(schemaError(context, urlProblems("body.callback_url", payload.callback_url)))
+      }
       const project = projectOf(context)
-      const user = yield* addressedUser(context, params.user_id)
+      const user = yield* addressedUser(context, params.user_id, "send")
       if (findChannel(user, params.contact_channel_id) === undefined) {
-        return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundDotText }))
+        return yield* Effect.fail(new TextFailure({ status: 404, text: notFoundText }))
       }
       const channel = viewOf(user, params.contact_channel_id)
       if (channel.isVerified) return yield* Effect.fail(EmailAlreadyVerified.make({}))

@@ -43,7 +43,8 @@ export const refreshTokenMismatchText = "Cross-domain auth handoff refresh token
 /** The service's 401 text of a refresh token whose session ended. */
 export const refreshTokenInvalidText = "Cross-domain auth handoff refresh token is not valid."
 
-const Url = Schema.String.check(withMessage(isUrl, "must be a valid URL"))
+// the service's `urlSchema` text (`packages/stack-shared/src/schema-fields.ts` at 2f719903)
+const Url = Schema.String.check(withMessage(isUrl, "is not a valid URL"))
 
 /** `POST /auth/oauth/cross-domain/authorize` (client+ access, a signed-in user). */
 const crossDomainAuthorize = Endpoint.make({

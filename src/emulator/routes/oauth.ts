@@ -156,7 +156,7 @@ const authorize = (
         )
       )
       if (verified.project.id !== project.id) {
-        return yield* Effect.fail(new TextFailure({ status: 403, text: "The access token is not valid for this project or branch." }))
+        return yield* Effect.fail(new TextFailure({ status: 403, text: "The access token is not valid for this project" }))
       }
       tokenUserId = project.users.has(verified.claims.sub) ? verified.claims.sub : undefined
       if (type === "link" && tokenUserId === undefined) {

@@ -30,7 +30,7 @@ import { findAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 import { requireSecondFactor } from "../SecondFactor.js"
-import { emailProblems, isUrl } from "../Validation.js"
+import { emailProblems, urlProblems } from "../Validation.js"
 
 /** The user an OTP sign-in with this e-mail would sign in (null: a new user), or why it may not. */
 const userAllowingOtp = (
@@ -89,7 +89,7 @@ export const routes = [
       const project = projectOf(context)
       const problems = [
         ...emailProblems("body.email", payload.email),
-        ...(isUrl(payload.callbackUrl) ? [] : ["body.callback_url must be a valid URL"])
+        ...urlProblems("body.callback_url", payload.callbackUrl)
       ]
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
       if (!project.config.magicLinkEnabled) return yield* Effect.fail(new TextFailure({ status: 403, text: otpNotEnabledText }))

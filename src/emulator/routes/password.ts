@@ -38,7 +38,7 @@ import { createPersonalTeamIfEnabled, renamePersonalTeams } from "../Teams.js"
 import { findUserByAuthChannel, makeUser } from "../State.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import { requireSecondFactor } from "../SecondFactor.js"
-import { checkPassword, emailProblems, isUrl, passwordLimits } from "../Validation.js"
+import { checkPassword, emailProblems, passwordLimits, urlProblems } from "../Validation.js"
 import { sendVerificationEmail } from "../VerificationEmail.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 
@@ -85,8 +85,8 @@ export const routes = [
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
       const callbackUrl = payload.verificationCallbackUrl
       if (callbackUrl !== undefined) {
-        if (!isUrl(callbackUrl)) {
-          return yield* Effect.fail(schemaError(context, ["body.verification_callback_url must be a valid URL"]))
+        if (urlProblems("body.verification_callback_url", callbackUrl).length > 0) {
+          return yield* Effect.fail(schemaError(context, urlProblems("body.verification_callback_url", callbackUrl)))
         }
         if (!isTrustedUrl(project, callbackUrl)) return yield* Effect.fail(RedirectUrlNotWhitelisted.make({}))
       }
@@ -163,7 +163,7 @@ export const routes = [
       const project = projectOf(context)
       const problems = [
         ...emailProblems("body.email", payload.email),
-        ...(isUrl(payload.callbackUrl) ? [] : ["body.callback_url must be a valid URL"])
+        ...urlProblems("body.callback_url", payload.callbackUrl)
       ]
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
       if (!project.config.credentialEnabled) return yield* Effect.fail(PasswordAuthenticationNotEnabled.make({}))

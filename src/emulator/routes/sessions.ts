@@ -54,7 +54,7 @@ const addressedUser = (
 ): Effect.Effect<UserRecord | undefined, CannotGetOwnUserWithoutUser | TextFailure> => {
   if (userId === "me") return requireMe(context)
   if (context.auth?.type === "client" && context.auth.user?.id !== userId) {
-    return Effect.fail(new TextFailure({ status: 403, text: "Client can only access the sessions of the signed-in user." }))
+    return Effect.fail(new TextFailure({ status: 403, text: "Client can only list sessions for their own user." }))
   }
   return Effect.succeed(projectOf(context).users.get(userId))
 }
@@ -86,9 +86,12 @@ const revokeSession = (
 ) =>
   Effect.gen(function* () {
     const project = projectOf(context)
-    const user = yield* addressedUser(context, query.userId)
+    // the service resolves `me` (CANNOT_GET_OWN_USER_WITHOUT_USER without a user), then looks the
+    // session up by id alone; client access may only revoke its user's (`auth/sessions/crud.tsx` onDelete at 2f719903)
+    if (query.userId === "me") yield* requireMe(context)
     const session = project.sessions.get(params.sessionId)
-    if (user === undefined || session === undefined || session.userId !== user.id || session.expiresAtMillis <= context.nowMillis) {
+    const owner = context.auth?.type === "client" ? context.auth.user?.id : session?.userId
+    if (session === undefined || session.userId !== owner || session.expiresAtMillis <= context.nowMillis) {
       return yield* Effect.fail(new TextFailure({ status: 404, text: "Session not found." }))
     }
     if (session.id === context.auth?.accessToken?.refresh_token_id) return yield* Effect.fail(CannotDeleteCurrentSession.make({}))

@@ -56,7 +56,7 @@ export const routes = [
         }
         if (payload.scope !== undefined && payload.scope !== "legacy") {
           return yield* Effect.fail(
-            new InvalidScope({ message: `The scope "${payload.scope}" is not a valid OAuth scope for Stack Auth.`, details: {} })
+            new InvalidScope({ message: `The scope "${payload.scope}" is not a valid OAuth scope for Stack.`, details: {} })
           )
         }
         if (payload.grant_type === "authorization_code") {

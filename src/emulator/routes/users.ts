@@ -39,8 +39,11 @@ export const verifiedWithoutEmailText = "primary_email_verified cannot be true w
 /** The 400 text of `primary_email_auth_enabled: true` for a user left without a primary e-mail (the service's `checkAuthData`). */
 export const authEnabledWithoutEmailText = "primary_email_auth_enabled cannot be true without primary_email"
 
-/** The 400 text of `password` and `password_hash` together (emulator wording: the service's is not recorded). */
-export const passwordAndHashText = "password and password_hash cannot both be set"
+/** The 400 text of `password` and `password_hash` together (backend `users/crud.tsx` `getPasswordHashFromData` at 2f719903). */
+export const passwordAndHashText = "Cannot set both password and password_hash at the same time."
+
+/** The 400 text of a `password_hash` that is not a bcrypt hash (backend `users/crud.tsx` `getPasswordHashFromData` at 2f719903). */
+export const invalidPasswordHashText = "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format."
 
 /** A bcrypt hash in Modular-Crypt form (`$2a$`/`$2b$`/`$2y$`, two-digit cost, 53 characters of salt and hash). */
 const bcryptHash = /^\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}$/
@@ -64,12 +67,16 @@ export const applyUpdate = (
     const problems: Array<string> = []
     if (update.selectedTeamId != null && !isUuid(update.selectedTeamId)) problems.push("body.selected_team_id must be a valid UUID")
     if (update.totpSecretBase64 != null && !isBase64(update.totpSecretBase64)) {
-      problems.push("body.totp_secret_base64 must be valid base64")
+      problems.push("body.totp_secret_base64 is not valid base64")
     }
     if (update.primaryEmail != null && !isEmail(update.primaryEmail)) problems.push("body.primary_email must be a valid email")
-    if (update.passwordHash !== undefined && !bcryptHash.test(update.passwordHash)) problems.push("body.password_hash must be a valid bcrypt hash")
     if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
-    if (update.password != null && update.passwordHash !== undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: passwordAndHashText }))
+    if (update.password !== undefined && update.passwordHash !== undefined) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: passwordAndHashText }))
+    }
+    if (update.passwordHash !== undefined && !bcryptHash.test(update.passwordHash)) {
+      return yield* Effect.fail(new TextFailure({ status: 400, text: invalidPasswordHashText }))
+    }
     const emailAfter = update.primaryEmail !== undefined ? update.primaryEmail : user.primaryEmail
     // as the service's checkAuthData, before the verified check; removing the e-mail (null) turns e-mail auth off instead
     if (update.primaryEmailAuthEnabled === true && emailAfter === null && update.primaryEmail !== null) {

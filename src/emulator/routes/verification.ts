@@ -15,7 +15,7 @@ import { route } from "../Router.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import * as VerificationCodes from "../VerificationCodes.js"
 import { verifyChannelCode } from "../ContactChannels.js"
-import { isEmail, isUrl } from "../Validation.js"
+import { isEmail, urlProblems } from "../Validation.js"
 import { sendVerificationEmail } from "../VerificationEmail.js"
 
 /** The service's 400 text when the verified e-mail is no longer the user's. */
@@ -29,7 +29,7 @@ export const routes = [
       const user = yield* requireUser(context)
       const problems = [
         ...(isEmail(payload.email) ? [] : ["body.email must be a valid email"]),
-        ...(isUrl(payload.callbackUrl) ? [] : ["body.callback_url must be a valid URL"])
+        ...urlProblems("body.callback_url", payload.callbackUrl)
       ]
       if (problems.length > 0) return yield* Effect.fail(schemaError(context, problems))
       if (user.primaryEmail !== payload.email) {
