@@ -11,20 +11,7 @@ import { StackClient } from "../core/StackClient.js"
 import { metricsEndpoint, svixTokenEndpoint } from "./internal/admin.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/admin.ts`). */
-export {
-  ActivitySplit,
-  AnalyticsOverview,
-  AuthOverview,
-  DailyActivity,
-  DailyEmailStatus,
-  DailyRevenue,
-  EmailOverview,
-  LoginMethodCount,
-  Metrics,
-  PaymentsOverview,
-  RecentEmail,
-  SvixToken
-} from "./internal/admin.js"
+export { DailyActivity, LoginMethodCount, Metrics, SvixToken } from "./internal/admin.js"
 
 /**
  * The dashboard metrics of the project (users, daily series, countries, recent users, login
