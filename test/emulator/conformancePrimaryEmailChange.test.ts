@@ -187,3 +187,42 @@ describe("changing the primary e-mail (users/crud.tsx onUpdate at 2f719903)", ()
       ])
     }))
 })
+
+/**
+ * `primary_email_auth_enabled` when not sent: `onCreate` stores `usedForAuth:
+ * primary_email_auth_enabled ? TRUE : null`, `onUpdate` takes `primary_email_auth_enabled ??
+ * !!<old primary channel>?.usedForAuth` (users/crud.tsx at 2f719903); the service's own test
+ * "should trigger user webhook when a user is created" (`apps/e2e/tests/backend/endpoints/api/v1/users.test.ts`
+ * at 2f719903) records `POST /users {primary_email}` as `primary_email_auth_enabled: false`.
+ */
+describe("primary_email_auth_enabled when not sent (users/crud.tsx onCreate / onUpdate at 2f719903)", () => {
+  const createUser = (emulator: Emulator.Emulator, body: Readonly<Record<string, unknown>>) =>
+    send(emulator, { method: "POST", path: "/api/v1/users", headers: server(emulator), body })
+
+  it.effect("POST /users with a primary e-mail alone: not used for auth, so the same e-mail may be created again", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const first = yield* createUser(emulator, { primary_email: "plain@example.com" })
+      expect(first.status, first.text).toBe(201)
+      expect(first.json).toMatchObject({ primary_email: "plain@example.com", primary_email_auth_enabled: false, auth_with_email: false })
+      // checkAuthData returns early when the new e-mail is not used for auth
+      const second = yield* createUser(emulator, { primary_email: "plain@example.com" })
+      expect(second.status, second.text).toBe(201)
+      const withAuth = yield* createUser(emulator, { primary_email: "plain@example.com", primary_email_auth_enabled: true })
+      expect(withAuth.status, withAuth.text).toBe(201)
+      const taken = yield* createUser(emulator, { primary_email: "plain@example.com", primary_email_auth_enabled: true })
+      expect(taken.status).toBe(409)
+      expect(taken.headers.get("x-stack-known-error")).toBe("USER_EMAIL_ALREADY_EXISTS")
+    }))
+
+  it.effect("a user without a primary e-mail given one by an update does not sign in with it unless asked", () =>
+    Effect.gen(function* () {
+      const emulator = yield* makeEmulator()
+      const created = yield* createUser(emulator, {})
+      const updated = yield* patchUser(emulator, created.json.id, { primary_email: "later@example.com" })
+      expect(updated.status, updated.text).toBe(200)
+      expect(updated.json.primary_email_auth_enabled).toBe(false)
+      const asked = yield* patchUser(emulator, created.json.id, { primary_email: "later-auth@example.com", primary_email_auth_enabled: true })
+      expect(asked.json.primary_email_auth_enabled).toBe(true)
+    }))
+})

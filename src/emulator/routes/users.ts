@@ -85,8 +85,10 @@ export const applyUpdate = (
     if (update.password != null) yield* checkPassword(update.password)
     const newEmail = update.primaryEmail
     const emailChanges = newEmail != null && (user.primaryEmail === null || !sameEmail(newEmail, user.primaryEmail))
-    const authEnabledAfter = update.primaryEmailAuthEnabled ??
-      (emailChanges ? (user.primaryEmail !== null ? user.primaryEmailAuthEnabled : true) : user.primaryEmailAuthEnabled)
+    // `primary_email_auth_enabled ?? !!<the old primary channel>?.usedForAuth` (users/crud.tsx
+    // onUpdate at 2f719903; onCreate: `primary_email_auth_enabled ? TRUE : null`): a user without a
+    // primary e-mail does not sign in with a new one unless asked
+    const authEnabledAfter = update.primaryEmailAuthEnabled ?? (user.primaryEmail !== null && user.primaryEmailAuthEnabled)
     // the service refuses a duplicate only when both users would sign in with the e-mail
     if (emailAfter !== null && authEnabledAfter && (emailChanges || (update.primaryEmailAuthEnabled === true && !user.primaryEmailAuthEnabled))) {
       const owner = findAuthChannel(project, emailAfter)
