@@ -74,6 +74,15 @@ export interface ExternalAccount {
 
 const failure = (kind: ExternalOAuthFailure["kind"], message: string) => new ExternalOAuthFailure({ kind, message })
 
+const isHttpUrl = (text: string): boolean => {
+  try {
+    const { protocol } = new URL(text)
+    return protocol === "http:" || protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
 /** The discovery document's URL (`openid-client`'s `Issuer.discover`). */
 export const wellKnownUrl = (url: string): string => {
   const parsed = new URL(url)
@@ -130,6 +139,13 @@ export const discover = (url: string): Effect.Effect<Discovery, ExternalOAuthFai
     if (issuer === undefined || authorizationEndpoint === undefined || tokenEndpoint === undefined) {
       return yield* Effect.fail(
         failure("invalid_answer", `The OAuth server's discovery document (${target}) lacks issuer, authorization_endpoint or token_endpoint.`)
+      )
+    }
+    const endpoints = [authorizationEndpoint, tokenEndpoint, stringMember(answer.json, "userinfo_endpoint"), stringMember(answer.json, "jwks_uri")]
+    const notUrl = endpoints.find((endpoint) => endpoint !== undefined && !isHttpUrl(endpoint))
+    if (notUrl !== undefined) {
+      return yield* Effect.fail(
+        failure("invalid_answer", `The OAuth server's discovery document (${target}) names an endpoint that is not an http(s) URL: ${notUrl}`)
       )
     }
     const issParameter = (answer.json as Record<string, unknown>)["authorization_response_iss_parameter_supported"]

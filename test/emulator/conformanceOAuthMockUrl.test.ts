@@ -43,6 +43,7 @@ beforeEach(() => {
   oidc.tokenAnswer = undefined
   oidc.userinfoAnswer = undefined
   oidc.idTokenKey = undefined
+  oidc.discoveryAnswer = undefined
   oidc.nextProfile = {}
 })
 
@@ -191,5 +192,32 @@ describe("oauthMockUrl: every provider's calls go to the external OpenID Connect
     const { callback } = await flow({ sub: "ignored@example.com" })
     expect(callback.status).toBe(500)
     expect(await callback.text()).toContain("is not an e-mail address")
+  })
+
+  it("a discovery document that cannot be used fails the authorize request with a 500 text (Issuer.discover throws on the service)", async () => {
+    const demo = emulator.emulator.demo
+    const query = new URLSearchParams({
+      client_id: demo.projectId,
+      client_secret: demo.publishableClientKey,
+      redirect_uri: appRedirectUri,
+      scope: "legacy",
+      state: "s",
+      grant_type: "authorization_code",
+      code_challenge: createHash("sha256").update("verifier").digest("base64url"),
+      code_challenge_method: "S256",
+      response_type: "code",
+      stack_response_mode: "json"
+    })
+    for (
+      const answer of [
+        { status: 404, json: { error: "not_found" } },
+        { status: 200, json: { issuer: oidc.url, authorization_endpoint: "not a url", token_endpoint: `${oidc.url}/token` } }
+      ]
+    ) {
+      oidc.discoveryAnswer = answer
+      const authorize = await fetch(`${emulator.baseUrl}/api/v1/auth/oauth/authorize/github?${query}`)
+      expect(authorize.status).toBe(500)
+      expect(await authorize.text()).toContain("discovery document")
+    }
   })
 })

@@ -4,8 +4,8 @@
  * `MOCK-SERVER-SECRET`): discovery, an authorization endpoint that approves at once (303 to
  * `redirect_uri?code&state&iss`, the account's `sub` being {@link OidcServer.nextSub}), a token
  * endpoint (client_secret_basic, one-use codes, `redirect_uri` and PKCE S256 checked, an RS256
- * `id_token`), a userinfo endpoint and the JWKS. Every request is recorded; `tokenAnswer`,
- * `userinfoAnswer` and `idTokenKey` replace an answer for failure tests.
+ * `id_token`), a userinfo endpoint and the JWKS. Every request is recorded; `discoveryAnswer`,
+ * `tokenAnswer`, `userinfoAnswer` and `idTokenKey` replace an answer for failure tests.
  */
 import { createHash, randomBytes } from "node:crypto"
 import * as http from "node:http"
@@ -41,6 +41,8 @@ export interface OidcServer {
   tokenAnswer: { readonly status: number; readonly json: unknown } | undefined
   /** Replaces the userinfo endpoint's answers. */
   userinfoAnswer: { readonly status: number; readonly json: unknown } | undefined
+  /** Replaces the discovery document. */
+  discoveryAnswer: { readonly status: number; readonly json: unknown } | undefined
   /** Signs id tokens with this key instead of the published one. */
   idTokenKey: jose.CryptoKey | undefined
   readonly close: () => Promise<void>
@@ -76,6 +78,7 @@ export const startOidcServer = async (): Promise<OidcServer> => {
     nextProfile: {},
     tokenAnswer: undefined,
     userinfoAnswer: undefined,
+    discoveryAnswer: undefined,
     idTokenKey: undefined,
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
@@ -88,6 +91,7 @@ export const startOidcServer = async (): Promise<OidcServer> => {
       const issuer = state.url
       switch (`${request.method} ${url.pathname}`) {
         case "GET /.well-known/openid-configuration":
+          if (state.discoveryAnswer !== undefined) return json(response, state.discoveryAnswer.status, state.discoveryAnswer.json)
           return json(response, 200, {
             issuer,
             authorization_endpoint: `${issuer}/auth`,
