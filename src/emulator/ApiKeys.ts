@@ -1,7 +1,8 @@
 /**
  * User and team API keys in the emulator (PROTOCOL.md §3.0 "User / team API keys"): the key
- * format — `{sk|pk}_` + 45-char secret + 32-hex id (uuid without dashes) + `user`/`team` + a flag
- * character + `574ck4u7h` + the 8-hex CRC32 of everything before it —, issuing keys (only a
+ * format — `{sk|pk}_` + 45-char secret + 32-hex id (uuid without dashes) + `user`/`team` + the
+ * scanner flag character (`1` secret, `3` public: {@link scannerFlag}) + `574ck4u7h` + the 8-hex
+ * CRC32 of everything before it —, issuing keys (only a
  * SHA-256 hash and the last four characters are kept), and checking a presented value in the
  * service's order: not found, wrong type, revoked, expired.
  *
@@ -15,8 +16,16 @@ import type { ApiKeyRecord, ProjectRecord } from "./State.js"
 /** The marker between the flag character and the checksum. */
 export const keyMarker = "574ck4u7h"
 
-/** The flag character the service writes after the type. */
-const flag = "1"
+/**
+ * The scanner flag character the service writes after the type: the Crockford base-32 digit of
+ * `(isCloudVersion ? 0 : 1) + (isPublic ? 2 : 0)`, lower-cased (`createApiKeyParts`,
+ * `packages/stack-shared/src/utils/api-keys.tsx` at stack-auth/stack-auth 2f719903). Only keys
+ * made on `api.stack-auth.com` are cloud keys, so the emulator writes `1` (secret) or `3` (public).
+ */
+export const scannerFlag = (isPublic: boolean): string => (isPublic ? "3" : "1")
+
+/** Whether a scanner flag character marks a public key (bit 2 of its base-32 value, as the service parses it). */
+const flagIsPublic = (character: string): boolean => (parseInt(character, 32) & 2) !== 0
 
 const crcTable: ReadonlyArray<number> = Array.from({ length: 256 }, (_, n) => {
   let c = n
@@ -39,7 +48,7 @@ export interface ParsedKey {
   readonly type: "user" | "team"
 }
 
-const keyPattern = new RegExp(`^(sk|pk)_[0-9a-z]{45}([0-9a-f]{32})(user|team)[0-9a-z]${keyMarker}([0-9a-f]{8})$`)
+const keyPattern = new RegExp(`^(sk|pk)_[0-9a-z]{45}([0-9a-f]{32})(user|team)([0-9a-z])${keyMarker}([0-9a-f]{8})$`)
 
 const dashed = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 
@@ -47,13 +56,13 @@ const dashed = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.sl
 export const parseKey = (value: string): ParsedKey | undefined => {
   const match = keyPattern.exec(value)
   if (match === null) return undefined
-  if (crc32Hex(value.slice(0, -8)) !== match[4]) return undefined
-  return { isPublic: match[1] === "pk", id: dashed(match[2]!), type: match[3] as "user" | "team" }
+  if (crc32Hex(value.slice(0, -8)) !== match[5]) return undefined
+  return { isPublic: flagIsPublic(match[4]!), id: dashed(match[2]!), type: match[3] as "user" | "team" }
 }
 
 /** A new key value for a key id. */
 export const formatKey = (input: { readonly id: string; readonly type: "user" | "team"; readonly isPublic: boolean }): string => {
-  const body = `${input.isPublic ? "pk" : "sk"}_${randomToken45()}${input.id.replace(/-/g, "")}${input.type}${flag}${keyMarker}`
+  const body = `${input.isPublic ? "pk" : "sk"}_${randomToken45()}${input.id.replace(/-/g, "")}${input.type}${scannerFlag(input.isPublic)}${keyMarker}`
   return body + crc32Hex(body)
 }
 

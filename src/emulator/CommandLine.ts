@@ -18,7 +18,13 @@ export const usage = `Usage: stack-auth-emulator [--port 8102] [--host 127.0.0.1
   [--allowed-host <name>] (repeatable: another host name requests may be addressed to, besides
   the base URL's, localhost, *.localhost and IP addresses)
   [--email-render-timeout <ms>] [--email-render-memory <MB>] (bounds of one e-mail template
-  rendering, default 10000 ms and 512 MB; past either: EMAIL_RENDERING_ERROR) [demo flags]
+  rendering, default 10000 ms and 512 MB; past either: EMAIL_RENDERING_ERROR)
+  [--oauth-mock-url <url>] every OAuth provider's authorize, token and userinfo calls go to the
+    OpenID Connect server at <url> (as the service's STACK_OAUTH_MOCK_URL, which is read too);
+    default: the emulator's own mock provider
+  [--hardcoded-passkey-challenge] every passkey challenge is "MOCK" (as the service's
+    STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING, which is read too: any non-empty value)
+  [demo flags]
 ${demoFlagsUsage}`
 
 /** The flags of the command line besides the demo flags, as `parseArgs` options. */
@@ -36,8 +42,18 @@ const serverFlagOptions = {
   "chaos-rate-limit": { type: "string" },
   "chaos-seed": { type: "string" },
   "email-render-timeout": { type: "string" },
-  "email-render-memory": { type: "string" }
+  "email-render-memory": { type: "string" },
+  "oauth-mock-url": { type: "string" },
+  "hardcoded-passkey-challenge": { type: "boolean" }
 } as const satisfies Record<string, FlagOption>
+
+/** The environment variables of the service the command line reads (flags win). */
+export interface CommandLineEnvironment {
+  /** An external OpenID Connect server for every OAuth provider (`--oauth-mock-url`). */
+  readonly STACK_OAUTH_MOCK_URL?: string | undefined
+  /** Any non-empty value: the hard-coded passkey challenge (`--hardcoded-passkey-challenge`). */
+  readonly STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING?: string | undefined
+}
 
 /** What the command line asks for: the usage, a server, or nothing because a flag is wrong. */
 export type Command =
@@ -66,9 +82,14 @@ const readFlags = (argv: ReadonlyArray<string>) => {
     })
     return {
       tokens,
-      values: values as { readonly [K in Exclude<keyof typeof serverFlagOptions, "help" | "allowed-host">]?: string } & {
-        readonly "allowed-host"?: ReadonlyArray<string>
-      }
+      values: values as
+        & {
+          readonly [K in Exclude<keyof typeof serverFlagOptions, "help" | "allowed-host" | "hardcoded-passkey-challenge">]?: string
+        }
+        & {
+          readonly "allowed-host"?: ReadonlyArray<string>
+          readonly "hardcoded-passkey-challenge"?: boolean
+        }
     }
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
@@ -78,9 +99,12 @@ const readFlags = (argv: ReadonlyArray<string>) => {
 /**
  * Reads the command line (`--name value` or `--name=value`; a value that starts with `-` is
  * written `--name=-value`). `--help` / `-h` anywhere asks for the usage; an unknown flag, an
- * argument that is not a flag, a missing or invalid value is `Invalid` with the reason.
+ * argument that is not a flag, a missing or invalid value is `Invalid` with the reason. `env`
+ * holds the service's environment variables the emulator reads too (`cli.ts` passes
+ * `process.env`): `STACK_OAUTH_MOCK_URL` and `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING`,
+ * the defaults of `--oauth-mock-url` and `--hardcoded-passkey-challenge`.
  */
-export const parseCommandLine = (argv: ReadonlyArray<string>): Command => {
+export const parseCommandLine = (argv: ReadonlyArray<string>, env: CommandLineEnvironment = {}): Command => {
   if (argv.includes("--help") || argv.includes("-h")) return { _tag: "Help" }
   const parsed = readFlags(argv)
   if (typeof parsed === "string") return invalid(parsed)
@@ -104,6 +128,13 @@ export const parseCommandLine = (argv: ReadonlyArray<string>): Command => {
   if ([renderTimeout, renderMemory].some((value) => value !== undefined && !(Number.isSafeInteger(value) && value > 0))) {
     return invalid("Invalid --email-render-timeout or --email-render-memory (a positive integer).")
   }
+  const oauthMockUrl = values["oauth-mock-url"] ?? (env.STACK_OAUTH_MOCK_URL || undefined)
+  if (oauthMockUrl !== undefined && !/^https?:\/\/[^/]/.test(oauthMockUrl)) {
+    return invalid("Invalid --oauth-mock-url (or STACK_OAUTH_MOCK_URL): an http(s) URL.")
+  }
+  // the service's getEnvVariable(name, "") is on for any non-empty value
+  const hardcodedPasskeyChallenge = values["hardcoded-passkey-challenge"] === true ||
+    (env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? "") !== ""
   const demo: DemoProjectOptions = {
     ...demoFlags.demo,
     ...(values["project-id"] !== undefined ? { id: values["project-id"] } : {}),
@@ -128,7 +159,9 @@ export const parseCommandLine = (argv: ReadonlyArray<string>): Command => {
             ...(renderMemory !== undefined ? { maxMemoryMb: renderMemory } : {})
           }
         }
-        : {})
+        : {}),
+      ...(oauthMockUrl !== undefined ? { oauthMockUrl } : {}),
+      ...(hardcodedPasskeyChallenge ? { hardcodedPasskeyChallenge } : {})
     }
   }
 }

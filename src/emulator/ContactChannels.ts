@@ -60,6 +60,39 @@ export const findChannel = (user: UserRecord, id: string): Found | undefined => 
 }
 
 /**
+ * Moves the primary e-mail (if any) into the other channels, keeping its id, verified state and
+ * `used_for_auth` (the service's `demoteAllContactChannelsToNonPrimary` only clears `isPrimary`:
+ * `apps/backend/src/lib/contact-channel.tsx` at stack-auth/stack-auth 2f719903); the user has no
+ * primary e-mail after.
+ */
+export const demotePrimary = (user: UserRecord): void => {
+  const primaryId = primaryIdOf(user)
+  if (primaryId !== undefined && user.primaryEmail !== null) {
+    user.contactChannels.push({
+      id: primaryId,
+      value: user.primaryEmail,
+      isVerified: user.primaryEmailVerified,
+      usedForAuth: user.primaryEmailAuthEnabled
+    })
+  }
+  user.primaryEmail = null
+  user.primaryEmailVerified = false
+  user.primaryEmailAuthEnabled = false
+  delete user.primaryChannelId
+}
+
+/** Makes another channel of the user the primary one (the old primary becomes another channel). */
+export const promote = (user: UserRecord, record: ContactChannelRecord): void => {
+  const others = user.contactChannels
+  others.splice(others.indexOf(record), 1)
+  demotePrimary(user)
+  user.primaryEmail = record.value
+  user.primaryEmailVerified = record.isVerified
+  user.primaryEmailAuthEnabled = record.usedForAuth
+  user.primaryChannelId = record.id
+}
+
+/**
  * Verifies the channel a used code was sent for (`POST /contact-channels/verify`); fails with
  * `false` when the channel was deleted or its value changed since (the route answers 400 text).
  */

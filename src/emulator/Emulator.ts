@@ -160,6 +160,23 @@ export interface EmulatorOptions {
   /** The largest request body read, in bytes (default 1 MiB, `defaults.maxRequestBodyBytes`); longer → 413. */
   readonly maxRequestBodyBytes?: number
   /**
+   * The URL of an external OAuth 2.0 / OpenID Connect server that every OAuth provider's
+   * authorize, token and userinfo calls go to, as the service does with `STACK_OAUTH_MOCK_URL`
+   * (CLI `--oauth-mock-url`, or that environment variable): discovery at
+   * `{url}/.well-known/openid-configuration`, client id the provider's kind (`github`…), client
+   * secret `MOCK-SERVER-SECRET`, scope `openid offline_access`, PKCE S256, a real code exchange
+   * over HTTP (the id token checked with the server's JWKS), the account read from its userinfo
+   * (`sub` is the account id and the e-mail). Default: the emulator's in-process mock provider.
+   */
+  readonly oauthMockUrl?: string
+  /**
+   * Every passkey ceremony's challenge is the UTF-8 bytes of `MOCK` (base64url `TU9DSw`), as the
+   * service does with `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING` (CLI
+   * `--hardcoded-passkey-challenge`, or that environment variable), so recorded authenticator
+   * answers replay. Default false: a random 32-byte challenge.
+   */
+  readonly hardcodedPasskeyChallenge?: boolean
+  /**
    * Lifetime of access tokens in seconds, for every project without its own
    * ({@link ProjectOptions.accessTokenLifetimeSeconds}); default 600 s, the production service's
    * default. The development service issues 60 s tokens.
@@ -367,6 +384,9 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
     if (lifetime !== undefined && !(Number.isSafeInteger(lifetime) && lifetime > 0)) {
       return yield* Effect.fail(new EmulatorError({ message: `accessTokenLifetimeSeconds must be a positive integer, got ${lifetime}.` }))
     }
+    if (options.oauthMockUrl !== undefined && !isHttpUrl(options.oauthMockUrl)) {
+      return yield* Effect.fail(new EmulatorError({ message: `oauthMockUrl must be an http(s) URL, got "${options.oauthMockUrl}".` }))
+    }
     const chaos = options.chaosRateLimit
     if (chaos !== undefined && !(chaos.rate >= 0 && chaos.rate <= 1)) {
       return yield* Effect.fail(new EmulatorError({ message: `chaosRateLimit.rate must be between 0 and 1, got ${chaos.rate}.` }))
@@ -394,7 +414,9 @@ export const make = (options: EmulatorOptions = {}): Effect.Effect<Emulator, Emu
       emailCodeLifetimeMillis: defaults.emailCodeLifetimeMillis,
       mfaAttemptLifetimeMillis: defaults.mfaAttemptLifetimeMillis,
       smtpProbe: options.smtpProbe,
-      emailRenderLimits: renderLimits
+      emailRenderLimits: renderLimits,
+      oauthMockUrl: options.oauthMockUrl,
+      hardcodedPasskeyChallenge: options.hardcodedPasskeyChallenge === true
     }
     const env: EmulatorEnv = { state, settings }
     const router = Router.make(allRoutes)

@@ -27,6 +27,7 @@ import {
   OauthProviderAccessDenied,
   OauthProviderAccountIdAlreadyUsedForSignIn,
   OauthProviderNotFoundOrNotEnabled,
+  OauthProviderTemporarilyUnavailable,
   OuterOauthTimeout,
   PublishableClientKeyRequiredForProject,
   RedirectUrlNotWhitelisted,
@@ -257,7 +258,8 @@ export const oauthCallback = Endpoint.make({
     OauthProviderAccessDenied,
     OauthConnectionAlreadyConnectedToAnotherUser,
     ContactChannelAlreadyUsedForAuthBySomeoneElse,
-    SignUpNotEnabled
+    SignUpNotEnabled,
+    OauthProviderTemporarilyUnavailable
   ]
 })
 

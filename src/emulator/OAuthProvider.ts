@@ -114,6 +114,10 @@ export interface ProviderAccount {
   readonly accountId: string
   readonly email: string
   readonly scopes: ReadonlyArray<string>
+  /** The provider's name for the account (an external OAuth server's userinfo `name`), for a new user. */
+  readonly displayName?: string | null
+  /** The provider's picture of the account (userinfo `picture`), for a new user. */
+  readonly profileImageUrl?: string | null
 }
 
 /** Why a provider code was refused. */

@@ -5,7 +5,8 @@
  *
  * - Options: `generateRegistrationOptions` / `generateAuthenticationOptions` with the service's
  *   settings (placeholder rp id, resident key required, user verification preferred, 60 s; an
- *   empty `hints` array removed) and a random 32-byte challenge.
+ *   empty `hints` array removed) and a random 32-byte challenge, or the service's hard-coded
+ *   test challenge ({@link hardcodedChallenge}) when the emulator is started with it.
  * - Origin: the origin in `clientDataJSON` decides. `localhost` is allowed when the project allows
  *   localhost; any other origin must be one of the project's trusted domains (same scheme, host
  *   and port). The expected rp id is that origin's host name — not the placeholder of the options.
@@ -81,8 +82,16 @@ const refuse = (message: string): Refusal => ({ message })
 /** Drops members whose value is `undefined` (they do not go over the wire). */
 const defined = (value: object): Record<string, unknown> => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined))
 
-/** The registration options for a user of a project (random challenge). */
-export const registrationOptions = (project: ProjectRecord, user: UserRecord): Effect.Effect<CreationOptions> =>
+/**
+ * The challenge of every ceremony when the service's `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING`
+ * is set: `isoUint8Array.fromUTF8String("MOCK")`, the UTF-8 bytes of `MOCK` (base64url `TU9DSw`)
+ * (`apps/backend/src/app/api/latest/auth/passkey/initiate-passkey-registration/route.tsx` and
+ * `initiate-passkey-authentication/route.tsx` at stack-auth/stack-auth 2f719903).
+ */
+export const hardcodedChallenge = (): Uint8Array<ArrayBuffer> => new TextEncoder().encode("MOCK")
+
+/** The registration options for a user of a project (`challenge`, else a random one). */
+export const registrationOptions = (project: ProjectRecord, user: UserRecord, challenge?: Uint8Array<ArrayBuffer>): Effect.Effect<CreationOptions> =>
   Effect.flatMap(webAuthnServer, ({ generateRegistrationOptions }) =>
     Effect.promise(() => {
       const name = user.displayName || user.primaryEmail || genericUserName
@@ -93,7 +102,8 @@ export const registrationOptions = (project: ProjectRecord, user: UserRecord): E
         userName: name,
         userDisplayName: name,
         authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
-        timeout: ceremonyTimeoutMillis
+        timeout: ceremonyTimeoutMillis,
+        ...(challenge === undefined ? {} : { challenge })
       })
     })).pipe(
       Effect.map((raw) => {
@@ -104,19 +114,21 @@ export const registrationOptions = (project: ProjectRecord, user: UserRecord): E
       Effect.orDie
     )
 
-/** The authentication options (random challenge, no credentials listed: discoverable passkeys). */
-export const authenticationOptions: Effect.Effect<RequestOptions> = Effect.flatMap(
-  webAuthnServer,
-  ({ generateAuthenticationOptions }) =>
-    Effect.promise(() =>
-      generateAuthenticationOptions({
-        rpID: sentinelRpId,
-        userVerification: "preferred",
-        allowCredentials: [],
-        timeout: ceremonyTimeoutMillis
-      })
-    )
-).pipe(Effect.map(defined), Effect.flatMap(Schema.decodeUnknownEffect(RequestOptions)), Effect.orDie)
+/** The authentication options (`challenge`, else a random one; no credentials listed: discoverable passkeys). */
+export const authenticationOptions = (challenge?: Uint8Array<ArrayBuffer>): Effect.Effect<RequestOptions> =>
+  Effect.flatMap(
+    webAuthnServer,
+    ({ generateAuthenticationOptions }) =>
+      Effect.promise(() =>
+        generateAuthenticationOptions({
+          rpID: sentinelRpId,
+          userVerification: "preferred",
+          allowCredentials: [],
+          timeout: ceremonyTimeoutMillis,
+          ...(challenge === undefined ? {} : { challenge })
+        })
+      )
+  ).pipe(Effect.map(defined), Effect.flatMap(Schema.decodeUnknownEffect(RequestOptions)), Effect.orDie)
 
 /** The origin in a `clientDataJSON` (base64url of JSON), if it holds one. */
 const originOf = (clientDataJSON: string): string | undefined => {

@@ -31,6 +31,14 @@ export interface Settings {
   readonly smtpProbe: SmtpProbe | undefined
   /** The time and memory bounds of one e-mail rendering (`EmulatorOptions.emailRendering`). */
   readonly emailRenderLimits: RenderLimits
+  /**
+   * The service's `STACK_OAUTH_MOCK_URL`: an external OpenID Connect server every OAuth provider's
+   * authorize, token and userinfo calls go to (see `ExternalOAuthProvider.ts`); undefined: the
+   * in-process mock provider.
+   */
+  readonly oauthMockUrl?: string | undefined
+  /** The service's `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING`: every passkey challenge is the bytes of `MOCK`. */
+  readonly hardcodedPasskeyChallenge?: boolean | undefined
 }
 
 /** The state and settings routes work on. */

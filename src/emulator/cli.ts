@@ -23,6 +23,11 @@
  * development service issues 60 s tokens), `--chaos-rate-limit <rate>` (0–1: that share of API
  * requests is answered 429 without a known error, half with `Retry-After`, as the development
  * service does; default off) and `--chaos-seed <integer>` (a fixed sequence of those 429s).
+ * The service's own test switches, under the environment variable names the service reads (the
+ * flags win): `--oauth-mock-url <url>` / `STACK_OAUTH_MOCK_URL` (every OAuth provider's calls go
+ * to that OpenID Connect server, `ExternalOAuthProvider.ts`) and `--hardcoded-passkey-challenge` /
+ * `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING` (any non-empty value: every passkey
+ * challenge is `MOCK`).
  *
  * @module
  */
@@ -32,7 +37,7 @@ import { describeDemoSeed } from "./DemoFlags.js"
 import { serve } from "./server.js"
 
 const main = (argv: ReadonlyArray<string>) => {
-  const command = parseCommandLine(argv)
+  const command = parseCommandLine(argv, process.env)
   if (command._tag === "Help") {
     process.stdout.write(`${usage}\n`)
     return
@@ -65,7 +70,14 @@ const main = (argv: ReadonlyArray<string>) => {
         }\n`
       )
       process.stderr.write(
-        [`Stack Auth emulator on ${server.baseUrl}  (project ${server.emulator.demo.projectId}; --help lists the flags)`, ...describeDemoSeed(seed)]
+        [
+          `Stack Auth emulator on ${server.baseUrl}  (project ${server.emulator.demo.projectId}; --help lists the flags)`,
+          ...describeDemoSeed(seed),
+          ...(server.emulator.settings.oauthMockUrl !== undefined
+            ? [`OAuth providers: the OpenID Connect server at ${server.emulator.settings.oauthMockUrl} (STACK_OAUTH_MOCK_URL)`]
+            : []),
+          ...(server.emulator.settings.hardcodedPasskeyChallenge === true ? ["Passkey challenges: always MOCK (hard-coded for tests)"] : [])
+        ]
           .map((line) => `  ${line}`)
           .join("\n") + "\n"
       )

@@ -5,7 +5,7 @@ import * as TestClock from "effect/testing/TestClock"
 import * as ApiKey from "../../src/api-keys/ApiKey.js"
 import * as UserApiKeys from "../../src/api-keys/UserApiKeys.js"
 import * as ServerUserApiKeys from "../../src/api-keys/ServerUserApiKeys.js"
-import { crc32Hex, issueKey, parseKey } from "../../src/emulator/ApiKeys.js"
+import { crc32Hex, formatKey, issueKey, parseKey } from "../../src/emulator/ApiKeys.js"
 import * as Emulator from "../../src/emulator/index.js"
 import { Password, Stack } from "../../src/index.js"
 import { load } from "../emulator/conformanceSupport.js"
@@ -159,5 +159,18 @@ describe("the emulator's key format", () => {
     expect(parseKey(recorded.value)).toEqual({ isPublic: false, id: recorded.id, type: "user" })
     expect(parseKey(recorded.value.replace(/.$/, (c) => (c === "0" ? "1" : "0")))).toBeUndefined()
     expect(parseKey(recorded.value.replace("user1", "team1"))).toBeUndefined()
+  })
+
+  it("the scanner flag marks public keys (3) and secret keys (1); parsing reads it as the service does", () => {
+    const id = "0f8c4a52-3d1e-4b6f-9a7c-2e5d8b1f4c30"
+    const publicKey = formatKey({ id, type: "team", isPublic: true })
+    const secretKey = formatKey({ id, type: "user", isPublic: false })
+    expect(publicKey).toMatch(/^pk_[0-9a-z]{45}0f8c4a523d1e4b6f9a7c2e5d8b1f4c30team3574ck4u7h[0-9a-f]{8}$/)
+    expect(secretKey).toMatch(/^sk_[0-9a-z]{45}0f8c4a523d1e4b6f9a7c2e5d8b1f4c30user1574ck4u7h[0-9a-f]{8}$/)
+    expect(parseKey(publicKey)).toEqual({ isPublic: true, id, type: "team" })
+    expect(parseKey(secretKey)).toEqual({ isPublic: false, id, type: "user" })
+    // a cloud public key (flag 2) is public too (parseApiKeyParts: bit 2 of the flag)
+    const cloud = publicKey.slice(0, -8).replace("team3574ck4u7h", "team2574ck4u7h")
+    expect(parseKey(cloud + crc32Hex(cloud))).toEqual({ isPublic: true, id, type: "team" })
   })
 })

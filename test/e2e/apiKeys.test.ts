@@ -43,4 +43,25 @@ describe("user API keys over HTTP against the emulator", () => {
     expect(outcome.none).toEqual(Option.none())
     expect(fetch.count("POST /user-api-keys/check")).toBe(3)
   })
+
+  it("a public key carries the service's public marker (pk_, scanner flag 3) and reads back isPublic", async () => {
+    const { demo, options } = countedConnection(main)
+    const { created, checked } = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const client = yield* Layer.build(Stack.layerClient(options))
+          const server = yield* Layer.build(Stack.layerServer({ ...options, secretServerKey: demo.secretServerKey }))
+          yield* Password.signUpWithPassword({ email: `e2e-pubkeys-${Date.now()}@example.com`, password: "correct horse", noVerificationCallback: true }).pipe(
+            Effect.provide(client)
+          )
+          const created = yield* UserApiKeys.create({ description: "public", expiresAt: null, isPublic: true }).pipe(Effect.provide(client))
+          const checked = yield* ServerUserApiKeys.check(created.value).pipe(Effect.provide(server))
+          return { created, checked }
+        })
+      )
+    )
+    // packages/stack-shared/src/utils/api-keys.tsx at stack-auth/stack-auth 2f719903
+    expect(Redacted.value(created.value)).toMatch(/^pk_[0-9a-z]{45}[0-9a-f]{32}user3574ck4u7h[0-9a-f]{8}$/)
+    expect([created.isPublic, checked.isPublic]).toEqual([true, true])
+  })
 })

@@ -93,6 +93,12 @@ describe("e-mails over HTTP", () => {
       }).pipe(Effect.provide(adminLayer()))
     )
     expect(result.metrics.totalUsers).toBe(main.server.emulator.state.projects.get(main.server.emulator.demo.projectId)!.users.size)
+    // the service's overviews, typed (internal/metrics/route.tsx at stack-auth/stack-auth 2f719903)
+    const sent = main.server.emulator.outbox({ projectId: main.server.emulator.demo.projectId }).length
+    expect(result.metrics.emailOverview?.totalEmails).toBe(sent)
+    expect(result.metrics.paymentsOverview?.revenueCents).toBe(0)
+    expect(result.metrics.analyticsOverview?.dailyPageViews).toHaveLength(31)
+    expect(result.metrics.authOverview?.totalUsersFiltered).toBe(result.metrics.totalUsers)
     expect(result.token.token).toMatch(/^emulator_svix_/)
     expect(result.text).toBe("e2e-feature is not yet supported. Please reach out to Stack support for more information.")
   })

@@ -78,7 +78,7 @@ describe("schema-typed metadata over HTTP", () => {
     const browser = countingFetch()
     const clientLayer = Stack.layerClient({ ...credentials(), httpClient: browser.layer })
     const created = await run(
-      ServerUsers.create({ primaryEmail: email, password: "correct horse battery", clientReadOnlyMetadata: { plan: "gold" } }),
+      ServerUsers.create({ primaryEmail: email, primaryEmailAuthEnabled: true, password: "correct horse battery", clientReadOnlyMetadata: { plan: "gold" } }),
       serverLayer
     )
 

@@ -50,7 +50,14 @@ describe("server users over HTTP", () => {
     const email = uniqueEmail("create")
     const { layer, count } = serverLayer()
     const created = await run(
-      ServerUsers.create({ primaryEmail: email, password: "correct horse battery", displayName: "Created", serverMetadata: { plan: "free" } }),
+      ServerUsers.create({
+        primaryEmail: email,
+        // without it the service does not sign the user in with the e-mail (users/crud.tsx onCreate at stack-auth/stack-auth 2f719903)
+        primaryEmailAuthEnabled: true,
+        password: "correct horse battery",
+        displayName: "Created",
+        serverMetadata: { plan: "free" }
+      }),
       layer
     )
     expect(count("POST /users")).toBe(1)
@@ -74,7 +81,7 @@ describe("server users over HTTP", () => {
     )
     expect([updated.displayName, updated.primaryEmailVerified, updated.serverMetadata]).toEqual(["Renamed", true, { plan: "pro" }])
 
-    const taken = await run(ServerUsers.create({ primaryEmail: email }).pipe(Effect.flip), layer)
+    const taken = await run(ServerUsers.create({ primaryEmail: email, primaryEmailAuthEnabled: true }).pipe(Effect.flip), layer)
     expect(taken._tag).toBe("UserEmailAlreadyExists")
 
     await run(ServerUsers.delete(created.id), layer)

@@ -20,21 +20,21 @@ describe("Admin", () => {
       expect(metrics.totalUsers).toBe(before + 1)
       const withAnonymous = yield* Admin.getMetrics({ includeAnonymous: true }).pipe(Effect.provide(admin))
       expect(withAnonymous.totalUsers).toBe(before + 2)
-      expect(metrics.dailyUsers).toHaveLength(30)
+      expect(metrics.dailyUsers).toHaveLength(31)
       expect(metrics.dailyUsers!.at(-1)).toEqual({ date: "2026-11-20", activity: signedUpOn(emulator, "2026-11-20") })
       expect(signedUpOn(emulator, "2026-11-20")).toBeGreaterThanOrEqual(1)
       expect(metrics.recentlyRegistered![0]).toMatchObject({ primary_email: "m1@example.com" })
       expect(metrics.loginMethods!.find((entry) => entry.method === "password")!.count).toBeGreaterThanOrEqual(1)
       // the service's eight auth_overview keys (issue 16 item 9; values: test/emulator/fidelityMetrics.test.ts)
       expect(Object.keys(metrics.authOverview!).sort()).toEqual([
-        "anonymous_users",
-        "daily_active_teams_split",
-        "daily_active_users_split",
+        "anonymousUsers",
+        "dailyActiveTeamsSplit",
+        "dailyActiveUsersSplit",
         "mau",
-        "total_teams",
-        "total_users_filtered",
-        "unverified_users",
-        "verified_users"
+        "totalTeams",
+        "totalUsersFiltered",
+        "unverifiedUsers",
+        "verifiedUsers"
       ])
     }))
 

@@ -91,11 +91,40 @@ describe("the command line", () => {
         "--demo-user",
         "--no-demo-user",
         "--blank",
-        "--trusted-domain"
+        "--trusted-domain",
+        "--oauth-mock-url",
+        "STACK_OAUTH_MOCK_URL",
+        "--hardcoded-passkey-challenge",
+        "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING"
       ]
     ) {
       expect(usage).toContain(flag)
     }
+  })
+
+  // issue 27 item 11: the service's own test switches, under the names of the environment variables
+  // the service reads (apps/backend/src/oauth/providers/mock.tsx: STACK_OAUTH_MOCK_URL;
+  // auth/passkey/initiate-passkey-*/route.tsx: STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING,
+  // on for any non-empty value as getEnvVariable(name, "") is; at stack-auth/stack-auth 2f719903)
+  it("--oauth-mock-url and --hardcoded-passkey-challenge reach the emulator's options", () => {
+    const command = parseCommandLine(["--oauth-mock-url", "http://127.0.0.1:8114", "--hardcoded-passkey-challenge"])
+    expect(command._tag === "Serve" && command.emulatorOptions).toEqual({
+      demo: {},
+      oauthMockUrl: "http://127.0.0.1:8114",
+      hardcodedPasskeyChallenge: true
+    })
+  })
+
+  it("STACK_OAUTH_MOCK_URL and STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING are read as the service reads them; the flags win", () => {
+    const fromEnv = parseCommandLine([], { STACK_OAUTH_MOCK_URL: "http://localhost:8114", STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: "yes" })
+    expect(fromEnv._tag === "Serve" && fromEnv.emulatorOptions).toEqual({ demo: {}, oauthMockUrl: "http://localhost:8114", hardcodedPasskeyChallenge: true })
+    const flagWins = parseCommandLine(["--oauth-mock-url=http://127.0.0.1:9000"], { STACK_OAUTH_MOCK_URL: "http://localhost:8114" })
+    expect(flagWins._tag === "Serve" && flagWins.emulatorOptions.oauthMockUrl).toBe("http://127.0.0.1:9000")
+    // empty values are unset (getEnvVariable's default "")
+    const empty = parseCommandLine([], { STACK_OAUTH_MOCK_URL: "", STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: "" })
+    expect(empty._tag === "Serve" && empty.emulatorOptions).toEqual({ demo: {} })
+    const bad = parseCommandLine([], { STACK_OAUTH_MOCK_URL: "localhost:8114" })
+    expect(bad._tag === "Invalid" && bad.message).toBe("Invalid --oauth-mock-url (or STACK_OAUTH_MOCK_URL): an http(s) URL.")
   })
 
   it("an unknown flag, an argument that is not a flag, a missing or invalid value is refused with the reason", () => {
@@ -111,7 +140,9 @@ describe("the command line", () => {
       [["--chaos-seed", "1.5"], "Invalid --chaos-rate-limit (0 to 1) or --chaos-seed (an integer)."],
       [["--blank=yes"], "Option '--blank' does not take an argument"],
       [["--demo-user", "nobody"], "--demo-user needs \"email:password\""],
-      [["--trusted-domain", "app.example.com"], "--trusted-domain needs an http(s) base URL"]
+      [["--trusted-domain", "app.example.com"], "--trusted-domain needs an http(s) base URL"],
+      [["--oauth-mock-url", "ftp://example.com"], "Invalid --oauth-mock-url (or STACK_OAUTH_MOCK_URL): an http(s) URL."],
+      [["--hardcoded-passkey-challenge=yes"], "Option '--hardcoded-passkey-challenge' does not take an argument"]
     ]
     for (const [argv, reason] of cases) {
       const command = parseCommandLine(argv)
@@ -139,6 +170,22 @@ describe("the CLI process", () => {
         expect(run.stdout).toBe("")
         expect(run.stderr).toContain(`port ${port} is in use on 127.0.0.1: start with --port <another> (or --port 0 for any free port)`)
       }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.live(
+    "`stack-auth-emulator --help` prints the usage, the service's test switches included, and exits 0",
+    () =>
+      Effect.gen(function* () {
+        const run = yield* runCli(["--help"])
+        expect(run.code).toBe(0)
+        expect(run.stdout).toBe(`${usage}\n`)
+        for (
+          const name of ["--oauth-mock-url", "STACK_OAUTH_MOCK_URL", "--hardcoded-passkey-challenge", "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING"]
+        ) {
+          expect(run.stdout).toContain(name)
+        }
+      }),
     60_000
   )
 

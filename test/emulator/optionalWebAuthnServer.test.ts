@@ -30,7 +30,7 @@ describe("the emulator without @simplewebauthn/server installed", () => {
   })
 
   it("a passkey ceremony without @simplewebauthn/server dies with MissingOptionalDependency naming the package", async () => {
-    const exit = await Effect.runPromiseExit(Passkeys.authenticationOptions)
+    const exit = await Effect.runPromiseExit(Passkeys.authenticationOptions())
     expect(Exit.isFailure(exit)).toBe(true)
     const defect = Exit.isFailure(exit) ? Result.getOrUndefined(Cause.findDefect(exit.cause)) : undefined
     expect(defect).toBeInstanceOf(Passkeys.MissingOptionalDependency)

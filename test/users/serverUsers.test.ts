@@ -196,6 +196,8 @@ describe("ServerUsers.create / update / delete", () => {
       const created = yield* ServerUsers.create({
         primaryEmail: "ada@example.com",
         primaryEmailVerified: true,
+        // without it the service does not sign the user in with the e-mail (users/crud.tsx onCreate at stack-auth/stack-auth 2f719903)
+        primaryEmailAuthEnabled: true,
         password: "correct horse battery",
         displayName: "Ada",
         serverMetadata: { plan: "free" },
@@ -209,7 +211,7 @@ describe("ServerUsers.create / update / delete", () => {
       expect(project.users.get(created.id)?.passwordHash).not.toContain("correct horse")
       // the password works for sign-in
       yield* Password.signInWithPassword({ email: "ada@example.com", password: "correct horse battery" }).pipe(Effect.provide(client()))
-      const taken = yield* ServerUsers.create({ primaryEmail: "ada@example.com" }).pipe(Effect.flip, Effect.provide(server))
+      const taken = yield* ServerUsers.create({ primaryEmail: "ada@example.com", primaryEmailAuthEnabled: true }).pipe(Effect.flip, Effect.provide(server))
       expect(taken._tag).toBe("UserEmailAlreadyExists")
       const short = yield* ServerUsers.create({ password: "short" }).pipe(Effect.flip, Effect.provide(server))
       expect(short._tag).toBe("PasswordTooShort")

@@ -1,22 +1,28 @@
 /**
  * Admin odds and ends (PROTOCOL.md §3.6, §3.7; wire samples metrics/*, check-feature-support/*):
  *
- * - `GET /internal/metrics`: computed from the emulator's state — `total_users`, `daily_users`
- *   (sign-ups per day) and `daily_active_users` (users last active that day) over the 30 days up
- *   to today (UTC), `users_by_country` (by `country_code`), `recently_registered` /
- *   `recently_active` (the 5 newest / most recently active users: id, display name, primary
- *   e-mail, times), `login_methods` (users per method: password, otp, passkey, each OAuth
- *   provider). Anonymous users count only with `include_anonymous=true`. `auth_overview` has the
- *   service's eight keys (its schema in `@stackframe/stack-shared`'s `admin-metrics`):
- *   `verified_users` / `unverified_users` / `anonymous_users` (by the primary e-mail's
- *   verification; anonymous users counted whatever `include_anonymous` says), `total_teams`,
- *   `mau` (users active in the 30 days up to now), `daily_active_users_split` and
- *   `daily_active_teams_split` (30 days of `total` / `new` / `retained` / `reactivated`: the
- *   emulator keeps only each user's last activity, so an active user who signed up that day is
- *   `new`, any other `retained`, and `reactivated` stays 0), `total_users_filtered` (the users
- *   counted with the `include_anonymous` filter). The other overview blocks
- *   (`payments_overview`, `email_overview`, `analytics_overview`) are empty objects: the
- *   emulator has no payments, e-mail delivery or analytics statistics.
+ * - `GET /internal/metrics`: the keys of the service's route
+ *   (`apps/backend/src/app/api/latest/internal/metrics/route.tsx` at stack-auth/stack-auth
+ *   2f719903, its schema `packages/stack-shared/src/interface/admin-metrics.ts`), filled from the
+ *   emulator's state; the daily series cover the service's window, the 30 days before today (UTC)
+ *   and today (31 points). `total_users`, `daily_users` (sign-ups per day), `daily_active_users`
+ *   (users last active that day), `users_by_country` (by `country_code`), `recently_registered`
+ *   (up to 100 newest users, restricted ones only with `include_anonymous`) and `recently_active`
+ *   (the 5 most recently active) as server user objects, `login_methods` (auth methods of every
+ *   user: password, otp, passkey, each OAuth account by provider config id). Anonymous users count
+ *   only with `include_anonymous=true`. `auth_overview`: `verified_users` / `unverified_users` /
+ *   `anonymous_users` (by the primary e-mail's verification; anonymous users counted whatever
+ *   `include_anonymous` says), `total_teams`, `mau` (users active in the window),
+ *   `daily_active_users_split` and `daily_active_teams_split` (`total` / `new` / `retained` /
+ *   `reactivated`: the emulator keeps only each user's last activity, so an active user who
+ *   signed up that day is `new`, any other `retained`, and `reactivated` stays 0),
+ *   `total_users_filtered`. `payments_overview`: the emulator has no payments (zeros, empty
+ *   records, a series of zeros). `email_overview`: from the outbox, every e-mail counted as the
+ *   service counts one sent through SMTP (status `SENT`, simple status `ok`, no delivery, bounce or
+ *   click information, so the rates are 0). `analytics_overview`: no page views, clicks, replays
+ *   or revenue (series of zeros), `online_live` (users active in the last 5 minutes) and
+ *   `top_region` (the most common `country_code` among the users active in the window, no
+ *   region) from the users' last activity.
  * - `POST /webhooks/svix-token`: 201 with a random token (the emulator has no Svix portal, so no `url`).
  * - `POST /check-feature-support`: 200 text, authentication optional.
  *
@@ -25,6 +31,7 @@
 import { Effect, Schema } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
 import { Metrics } from "../../projects/Admin.js"
+import { ServerUser } from "../../users/User.js"
 import { metricsEndpoint, svixTokenEndpoint } from "../../projects/internal/admin.js"
 import * as Endpoints from "../Endpoints.js"
 import { randomToken45 } from "../Random.js"
@@ -32,22 +39,28 @@ import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
 import { jsonResponse } from "../Responses.js"
 import { route } from "../Router.js"
+import * as Outbox from "../Outbox.js"
 import type { UserRecord } from "../State.js"
+import { restrictionOf } from "../State.js"
+import { serverUserView } from "../Teams.js"
 
 const dayMillis = 86_400_000
 
+/** The service's `METRICS_WINDOW_DAYS`: the series run from 30 days before today (UTC) to today, 31 points. */
+const windowDays = 30
+
 const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 
-const summary = (user: UserRecord) => ({
-  id: user.id,
-  display_name: user.displayName,
-  primary_email: user.primaryEmail,
-  signed_up_at_millis: user.signedUpAtMillis,
-  last_active_at_millis: user.lastActiveAtMillis,
-  is_anonymous: user.isAnonymous
-})
+/** The service's `RECENT_LIST_PAGE_SIZE` (recently registered users, recent e-mails). */
+const recentPageSize = 100
 
-/** Users per login method (password, otp, passkey, each OAuth provider), largest first. */
+const encodeServerUser = Schema.encodeSync(ServerUser)
+
+/**
+ * Auth methods per login method, as the service's `loadLoginMethods` counts its `AuthMethod` rows
+ * (every user of the project): an OAuth method per account used for sign-in (named by its provider
+ * config id, lower-cased), `password`, `passkey`, `otp`; largest first.
+ */
 const loginMethods = (users: ReadonlyArray<UserRecord>) => {
   const counts = new Map<string, number>()
   const add = (method: string) => counts.set(method, (counts.get(method) ?? 0) + 1)
@@ -55,7 +68,7 @@ const loginMethods = (users: ReadonlyArray<UserRecord>) => {
     if (user.passwordHash !== null) add("password")
     if (user.otpAuthEnabled) add("otp")
     if (user.passkeyAuthEnabled) add("passkey")
-    for (const provider of new Set(user.oauthAccounts.map((account) => account.provider))) add(provider)
+    for (const account of user.oauthAccounts) if (account.allowSignIn) add(account.providerConfigId.toLowerCase())
   }
   return [...counts].map(([method, count]) => ({ method, count })).sort((a, b) => b.count - a.count || a.method.localeCompare(b.method))
 }
@@ -83,13 +96,18 @@ export const computeMetrics = (
   context: RequestContext,
   includeAnonymous: boolean
 ): Metrics & { readonly usersByCountryTable: ReadonlyMap<string, number> } => {
-  const users = [...projectOf(context).users.values()].filter((user) => includeAnonymous || !user.isAnonymous)
-  const today = Math.floor(context.nowMillis / dayMillis) * dayMillis
-  const days = Array.from({ length: 30 }, (_, index) => dayOf(today - (29 - index) * dayMillis))
-  const series = (at: (user: UserRecord) => number) => days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
   const project = projectOf(context)
   const allUsers = [...project.users.values()]
+  const users = allUsers.filter((user) => includeAnonymous || !user.isAnonymous)
+  // getMetricsWindowBounds: todayUtc, since = todayUtc - 30 days, untilExclusive = todayUtc + 1 day
+  const today = Math.floor(context.nowMillis / dayMillis) * dayMillis
+  const since = today - windowDays * dayMillis
+  const untilExclusive = today + dayMillis
+  const days = Array.from({ length: windowDays + 1 }, (_, index) => dayOf(since + index * dayMillis))
+  const zeros = () => days.map((date) => ({ date, activity: 0 }))
+  const series = (at: (user: UserRecord) => number) => days.map((date) => ({ date, activity: users.filter((user) => dayOf(at(user)) === date).length }))
   const activeOn = (date: string) => users.filter((user) => dayOf(user.lastActiveAtMillis) === date)
+  const inWindow = (millis: number) => millis >= since && millis < untilExclusive
   const split = (total: (date: string) => number, fresh: (date: string) => number) => ({
     total: days.map((date) => ({ date, activity: total(date) })),
     new: days.map((date) => ({ date, activity: fresh(date) })),
@@ -102,24 +120,83 @@ export const computeMetrics = (
     return teams.filter((team) => [...team.memberUserIds].some((userId) => active.has(userId)))
   }
   const authOverview = {
-    verified_users: allUsers.filter((user) => !user.isAnonymous && user.primaryEmailVerified).length,
-    unverified_users: allUsers.filter((user) => !user.isAnonymous && !user.primaryEmailVerified).length,
-    anonymous_users: allUsers.filter((user) => user.isAnonymous).length,
-    total_teams: teams.length,
-    mau: users.filter((user) => user.lastActiveAtMillis > context.nowMillis - 30 * dayMillis).length,
-    daily_active_users_split: split(
+    verifiedUsers: allUsers.filter((user) => !user.isAnonymous && user.primaryEmailVerified).length,
+    unverifiedUsers: allUsers.filter((user) => !user.isAnonymous && !user.primaryEmailVerified).length,
+    anonymousUsers: allUsers.filter((user) => user.isAnonymous).length,
+    totalTeams: teams.length,
+    mau: users.filter((user) => inWindow(user.lastActiveAtMillis)).length,
+    dailyActiveUsersSplit: split(
       (date) => activeOn(date).length,
       (date) => activeOn(date).filter((user) => dayOf(user.signedUpAtMillis) === date).length
     ),
-    daily_active_teams_split: split(
+    dailyActiveTeamsSplit: split(
       (date) => activeTeamsOn(date).length,
       (date) => activeTeamsOn(date).filter((team) => dayOf(team.createdAtMillis) === date).length
     ),
-    total_users_filtered: users.length
+    totalUsersFiltered: users.length
   }
   const usersByCountry = new Map<string, number>()
   for (const user of users) {
     if (user.countryCode !== null) usersByCountry.set(user.countryCode, (usersByCountry.get(user.countryCode) ?? 0) + 1)
+  }
+  // the service's `usersCrudHandlers.adminList` (signed_up_at desc, include_anonymous as asked,
+  // restricted users only with it) and `loadRecentlyActiveUsers` (5 by last activity): user objects
+  const listed = users.filter((user) => includeAnonymous || restrictionOf(user, project.config) === null)
+  const byNewest = (a: UserRecord, b: UserRecord) => b.signedUpAtMillis - a.signedUpAtMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+  const userObject = (user: UserRecord) => encodeServerUser(serverUserView(project, user)) as unknown as Readonly<Record<string, unknown>>
+  // the emulator has no payments: the service's loadPaymentsOverview / loadDailyRevenue over no rows
+  const paymentsOverview = {
+    subscriptionsByStatus: {},
+    activeSubscriptionCount: 0,
+    totalOneTimePurchases: 0,
+    dailySubscriptions: zeros(),
+    revenueCents: 0,
+    mrrCents: 0,
+    totalOrders: 0,
+    checkoutConversionRate: 0
+  }
+  // every outbox e-mail is one the service would hold as SENT (simple status OK) through SMTP:
+  // finished sending, no delivery, bounce or click information
+  const emails = Outbox.list(context.env.state, { projectId: project.id })
+  const emailsOn = (date: string) => emails.filter((email) => dayOf(email.sentAtMillis) === date).length
+  const emailOverview = {
+    emailsByStatus: emails.length > 0 ? { ok: emails.length } : {},
+    totalEmails: emails.length,
+    dailyEmails: days.map((date) => ({ date, activity: emailsOn(date) })),
+    dailyEmailsByStatus: days.map((date) => ({ date, ok: emailsOn(date), error: 0, inProgress: 0 })),
+    emailsSent: emails.length,
+    recentEmails: [...emails].reverse().slice(0, recentPageSize).map((email) => ({
+      id: email.id,
+      status: "SENT",
+      subject: email.subject,
+      createdAtMillis: email.sentAtMillis
+    })),
+    deliverabilityStatus: { delivered: 0, bounced: 0, error: 0, inProgress: 0 },
+    deliverabilityRate: 0,
+    bounceRate: 0,
+    clickRate: 0
+  }
+  // no page views, clicks or session replays; the top region and the users online are the
+  // service's token-refresh aggregates, read from each user's last activity (no region known)
+  const regions = new Map<string | null, number>()
+  for (const user of users) {
+    if (inWindow(user.lastActiveAtMillis)) regions.set(user.countryCode, (regions.get(user.countryCode) ?? 0) + 1)
+  }
+  const topRegion = [...regions].sort((a, b) => b[1] - a[1])[0]
+  const analyticsOverview = {
+    dailyPageViews: zeros(),
+    dailyClicks: zeros(),
+    dailyVisitors: zeros(),
+    dailyRevenue: days.map((date) => ({ date, newCents: 0, refundCents: 0 })),
+    totalRevenueCents: 0,
+    totalReplays: 0,
+    recentReplays: 0,
+    visitors: 0,
+    avgSessionSeconds: 0,
+    onlineLive: users.filter((user) => user.lastActiveAtMillis >= context.nowMillis - 5 * 60_000 && user.lastActiveAtMillis < untilExclusive).length,
+    revenuePerVisitor: 0,
+    topReferrers: [],
+    topRegion: topRegion === undefined ? null : { countryCode: topRegion[0], regionCode: null, count: topRegion[1] }
   }
   return {
     totalUsers: users.length,
@@ -127,13 +204,13 @@ export const computeMetrics = (
     dailyActiveUsers: series((user) => user.lastActiveAtMillis),
     usersByCountry: Object.fromEntries(usersByCountry),
     usersByCountryTable: usersByCountry,
-    recentlyRegistered: [...users].sort((a, b) => b.signedUpAtMillis - a.signedUpAtMillis).slice(0, 5).map(summary),
-    recentlyActive: [...users].sort((a, b) => b.lastActiveAtMillis - a.lastActiveAtMillis).slice(0, 5).map(summary),
-    loginMethods: loginMethods(users),
+    recentlyRegistered: [...listed].sort(byNewest).slice(0, recentPageSize).map(userObject),
+    recentlyActive: [...users].sort((a, b) => b.lastActiveAtMillis - a.lastActiveAtMillis).slice(0, 5).map(userObject),
+    loginMethods: loginMethods(allUsers),
     authOverview,
-    paymentsOverview: {},
-    emailOverview: {},
-    analyticsOverview: {}
+    paymentsOverview,
+    emailOverview,
+    analyticsOverview
   }
 }
 

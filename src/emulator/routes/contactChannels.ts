@@ -31,7 +31,7 @@ import {
   UserIdDoesNotExist
 } from "../../core/KnownErrors.js"
 import { SuccessTrue, Uuid } from "../../core/Wire.js"
-import { channelsOf, findChannel, primaryIdOf } from "../ContactChannels.js"
+import { channelsOf, demotePrimary, findChannel, promote } from "../ContactChannels.js"
 import { emailFromTemplate, escapeHtml } from "../EmailTemplates.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
@@ -177,34 +177,6 @@ export const listWithoutUserText = "Client can only list contact channels for th
 // ---------------------------------------------------------------------------------------------
 
 const viewOf = (user: UserRecord, id: string): ContactChannel => channelsOf(user).find((channel) => channel.id === id)!
-
-/** Moves the primary e-mail (if any) into the other channels; the user has no primary e-mail after. */
-const demotePrimary = (user: UserRecord): void => {
-  const primaryId = primaryIdOf(user)
-  if (primaryId !== undefined && user.primaryEmail !== null) {
-    user.contactChannels.push({
-      id: primaryId,
-      value: user.primaryEmail,
-      isVerified: user.primaryEmailVerified,
-      usedForAuth: user.primaryEmailAuthEnabled
-    })
-  }
-  user.primaryEmail = null
-  user.primaryEmailVerified = false
-  user.primaryEmailAuthEnabled = false
-  delete user.primaryChannelId
-}
-
-/** Makes another channel the primary one (the old primary becomes another channel). */
-const promote = (user: UserRecord, record: ContactChannelRecord): void => {
-  const others = user.contactChannels
-  others.splice(others.indexOf(record), 1)
-  demotePrimary(user)
-  user.primaryEmail = record.value
-  user.primaryEmailVerified = record.isVerified
-  user.primaryEmailAuthEnabled = record.usedForAuth
-  user.primaryChannelId = record.id
-}
 
 /** CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when another user signs in with `value`. */
 const checkAuthValue = (project: ProjectRecord, user: UserRecord, value: string) => {

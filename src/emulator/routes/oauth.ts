@@ -48,6 +48,7 @@ import {
   OauthExtraScopeNotAvailableWithSharedOauthKeys,
   OauthProviderAccessDenied,
   OauthProviderNotFoundOrNotEnabled,
+  OauthProviderTemporarilyUnavailable,
   OuterOauthTimeout,
   PublishableClientKeyRequiredForProject,
   RedirectUrlNotWhitelisted,
@@ -56,6 +57,7 @@ import {
 } from "../../core/KnownErrors.js"
 import { verifyAccessToken } from "../AccessTokens.js"
 import * as Endpoints from "../Endpoints.js"
+import * as ExternalOAuth from "../ExternalOAuthProvider.js"
 import * as MockProvider from "../OAuthProvider.js"
 import { accessTokenExpired } from "../ProjectAuth.js"
 import { randomBase64Url, randomUuid } from "../Random.js"
@@ -66,6 +68,7 @@ import type { OAuthFlowRecord, ProjectRecord, ProviderRequest, UserRecord } from
 import { grantUserDefaults } from "../Permissions.js"
 import { createPersonalTeamIfEnabled } from "../Teams.js"
 import { findAuthChannel, isKeySetValid, makeUser } from "../State.js"
+import { serialized } from "../Store.js"
 import { isTrustedUrl } from "../TrustedUrls.js"
 import { authorizationCodeLifetimeMillis } from "../OAuthCodeGrant.js"
 
@@ -84,6 +87,16 @@ export const innerCookieName = (innerState: string): string => `stack-oauth-inne
 /** The 400 text of a redirect-mode callback without its inner cookie (wire sample oauth/15). */
 export const missingInnerCookieText =
   "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again"
+
+/** The 400 text of a callback whose `state` names no live flow. */
+export const invalidStateText = "Invalid OAuth state. Please try signing in again."
+
+/** The service's 400 text when the provider refuses the code (`invalid_grant`; `apps/backend/src/oauth/providers/base.tsx` at 2f719903). */
+export const innerInvalidGrantText = "Inner OAuth callback failed due to invalid grant. Please try again."
+
+/** The service's 400 text when the provider refuses the client (`invalid_client`; `providers/base.tsx` at 2f719903). */
+export const innerInvalidClientText =
+  "Invalid client credentials for this OAuth provider. Please ensure the configuration in the Stack Auth dashboard is correct."
 
 /** The 400 text of the mock provider asked to redirect anywhere but the emulator's own OAuth callback. */
 export const foreignRedirectUriText =
@@ -106,7 +119,8 @@ const callbackPath = (providerId: string): string => `/api/v1/auth/oauth/callbac
 
 const authorize = (
   input: { readonly params: { readonly provider_id: string }; readonly query: typeof Endpoints.AuthorizeQueryOfService.Type },
-  context: RequestContext
+  context: RequestContext,
+  external: ExternalOAuth.Discovery | undefined
 ) =>
   Effect.gen(function* () {
     const { query } = input
@@ -171,11 +185,12 @@ const authorize = (
     const innerState = randomBase64Url(32)
     const innerVerifier = randomBase64Url(32)
     const providerRequest: ProviderRequest = {
-      clientId: provider.id,
+      // the external server's client is the provider's kind (the service's MockProvider.create(providerType))
+      clientId: external === undefined ? provider.id : provider.provider,
       redirectUri: `${context.apiBase}${callbackPath(provider.id)}`,
       state: innerState,
       codeChallenge: yield* MockProvider.challengeOf(innerVerifier),
-      scopes: [...new Set([...MockProvider.baseScopes(provider.provider), ...extraScopes])]
+      scopes: external === undefined ? [...new Set([...MockProvider.baseScopes(provider.provider), ...extraScopes])] : ExternalOAuth.scopesOf(extraScopes)
     }
     const responseMode = query.stackResponseMode ?? "redirect"
     state.oauthFlows.set(innerState, {
@@ -195,7 +210,9 @@ const authorize = (
       responseMode,
       expiresAtMillis: context.nowMillis + outerFlowLifetimeMillis
     })
-    const location = MockProvider.authorizationUrl(context.apiBase, provider.id, providerRequest)
+    const location = external === undefined
+      ? MockProvider.authorizationUrl(context.apiBase, provider.id, providerRequest)
+      : ExternalOAuth.authorizationUrl(external, providerRequest)
     if (responseMode === "json") return jsonResponse(200, { location })
     const expires = new Date(context.nowMillis + innerCookieMaxAgeSeconds * 1000).toUTCString()
     return redirect(307, location, {
@@ -296,6 +313,9 @@ const resolveUser = (
     user.primaryEmail = account.email
     user.primaryEmailVerified = true
     user.primaryEmailAuthEnabled = false
+    // createOAuthUserAndAccount's displayName / profileImageUrl (the external server's userinfo)
+    if (account.displayName != null) user.displayName = account.displayName
+    if (account.profileImageUrl != null) user.profileImageUrl = account.profileImageUrl
     attach(user)
     project.users.set(user.id, user)
     grantUserDefaults(project, user.id)
@@ -327,20 +347,36 @@ const errorRedirect = <E extends KnownErrorInstance>(project: ProjectRecord, flo
   return Effect.succeed(redirect(303, target.href))
 }
 
-const callback = (
-  input: {
-    readonly params: { readonly provider_id: string }
-    readonly query: { readonly code?: string | undefined; readonly state?: string | undefined; readonly error?: string | undefined }
-  },
-  context: RequestContext
-) =>
+type CallbackInput = {
+  readonly params: { readonly provider_id: string }
+  readonly query: {
+    readonly code?: string | undefined
+    readonly state?: string | undefined
+    readonly iss?: string | undefined
+    readonly error?: string | undefined
+  }
+}
+
+/** A callback checked up to the provider's code: answered already, or the flow and code to exchange. */
+type PreparedCallback =
+  | { readonly _tag: "Answer"; readonly response: Response }
+  | {
+    readonly _tag: "Exchange"
+    readonly innerState: string
+    readonly flow: OAuthFlowRecord
+    readonly project: ProjectRecord
+    readonly code: string
+  }
+
+/** The callback's checks before the provider's code is exchanged. */
+const prepareCallback = (input: CallbackInput, context: RequestContext) =>
   Effect.gen(function* () {
     const { query } = input
-    const { oauthFlows, oauthCodes } = context.env.state
+    const { oauthFlows } = context.env.state
     const innerState = query.state ?? ""
     const flow = oauthFlows.get(innerState)
     if (flow === undefined || flow.provider.id !== input.params.provider_id) {
-      return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid OAuth state. Please try signing in again." }))
+      return yield* Effect.fail(new TextFailure({ status: 400, text: invalidStateText }))
     }
     if (flow.expiresAtMillis <= context.nowMillis) {
       oauthFlows.delete(innerState)
@@ -359,25 +395,24 @@ const callback = (
     }
     if (query.error !== undefined) {
       oauthFlows.delete(innerState)
-      return yield* errorRedirect(project, flow, OauthProviderAccessDenied.make({}))
+      const response = yield* errorRedirect(project, flow, OauthProviderAccessDenied.make({}))
+      return { _tag: "Answer", response } as const satisfies PreparedCallback
     }
     if (query.code === undefined) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "The OAuth provider's callback has no code." }))
     }
-    const account = yield* MockProvider.exchangeCode({
-      state: context.env.state,
-      providerId: flow.provider.id,
-      clientId: flow.providerRequest.clientId,
-      code: query.code,
-      redirectUri: flow.providerRequest.redirectUri,
-      codeVerifier: flow.innerVerifier,
-      nowMillis: context.nowMillis
-    }).pipe(
-      Effect.mapError(
-        () => new TextFailure({ status: 400, text: "The OAuth provider rejected the authorization code. Please try signing in again." })
-      )
-    )
-    oauthFlows.delete(innerState)
+    return { _tag: "Exchange", innerState, flow, project, code: query.code } as const satisfies PreparedCallback
+  })
+
+/** The callback after the provider's code was exchanged for `account`: the user, then the outer code. */
+const finishCallback = (
+  context: RequestContext,
+  prepared: Extract<PreparedCallback, { readonly _tag: "Exchange" }>,
+  account: MockProvider.ProviderAccount
+) =>
+  Effect.gen(function* () {
+    const { flow, project } = prepared
+    context.env.state.oauthFlows.delete(prepared.innerState)
     // The service checks `redirect_uri` here, when its OAuth server validates the outer request
     // (OAuthModel.validateRedirectUri, apps/backend/src/oauth/model.tsx at
     // 2f719903b181c20940159e9f3aaaa99bc3ec3b0f), before any user is found or created.
@@ -386,7 +421,7 @@ const callback = (
     if (resolved._tag === "Failure") return yield* errorRedirect(project, flow, resolved.failure)
 
     const code = randomHex(32)
-    oauthCodes.set(code, {
+    context.env.state.oauthCodes.set(code, {
       projectId: project.id,
       userId: resolved.success.user.id,
       isNewUser: resolved.success.isNewUser,
@@ -402,6 +437,81 @@ const callback = (
     target.searchParams.set("state", flow.state)
     return redirect(303, target.href)
   })
+
+/** The callback against the in-process mock provider (the state's write permit held throughout). */
+const callback = (input: CallbackInput, context: RequestContext) =>
+  Effect.gen(function* () {
+    const prepared = yield* prepareCallback(input, context)
+    if (prepared._tag === "Answer") return prepared.response
+    const account = yield* MockProvider.exchangeCode({
+      state: context.env.state,
+      providerId: prepared.flow.provider.id,
+      clientId: prepared.flow.providerRequest.clientId,
+      code: prepared.code,
+      redirectUri: prepared.flow.providerRequest.redirectUri,
+      codeVerifier: prepared.flow.innerVerifier,
+      nowMillis: context.nowMillis
+    }).pipe(
+      Effect.mapError(
+        () => new TextFailure({ status: 400, text: "The OAuth provider rejected the authorization code. Please try signing in again." })
+      )
+    )
+    return yield* finishCallback(context, prepared, account)
+  })
+
+/**
+ * The callback against an external OAuth server (`EmulatorOptions.oauthMockUrl`): the checks and
+ * the user's part hold the state's write permit, the calls to the server in between do not (a
+ * slow server holds no other request back). A flow used by another callback meanwhile is an
+ * invalid state. Failures are answered as the service's `getCallback` answers them.
+ */
+const externalCallback = (url: string) => (input: CallbackInput, context: RequestContext) =>
+  Effect.gen(function* () {
+    const { state } = context.env
+    const prepared = yield* serialized(state, prepareCallback(input, context))
+    if (prepared._tag === "Answer") return prepared.response
+    const outcome = yield* Effect.result(
+      Effect.flatMap(ExternalOAuth.discover(url), (discovery) =>
+        ExternalOAuth.exchangeCode({
+          discovery,
+          request: prepared.flow.providerRequest,
+          code: prepared.code,
+          iss: input.query.iss,
+          codeVerifier: prepared.flow.innerVerifier,
+          nowMillis: context.nowMillis
+        }))
+    )
+    return yield* serialized(
+      state,
+      Effect.gen(function* () {
+        if (state.oauthFlows.get(prepared.innerState) !== prepared.flow) {
+          return yield* Effect.fail(new TextFailure({ status: 400, text: invalidStateText }))
+        }
+        if (outcome._tag === "Success") return yield* finishCallback(context, prepared, { ...outcome.success, scopes: prepared.flow.providerRequest.scopes })
+        const failure = outcome.failure
+        switch (failure.kind) {
+          case "access_denied":
+            return yield* errorRedirect(prepared.project, prepared.flow, OauthProviderAccessDenied.make({}))
+          case "unavailable":
+            return yield* errorRedirect(prepared.project, prepared.flow, OauthProviderTemporarilyUnavailable.make({}))
+          case "invalid_grant":
+            return yield* Effect.fail(new TextFailure({ status: 400, text: innerInvalidGrantText }))
+          case "invalid_client":
+            return yield* Effect.fail(new TextFailure({ status: 400, text: innerInvalidClientText }))
+          case "invalid_answer":
+            return yield* Effect.fail(new TextFailure({ status: 500, text: failure.message }))
+        }
+      })
+    )
+  })
+
+/** The external OAuth server's discovery for authorize (none with the in-process mock provider); a failure is a 500 text, as the service's. */
+const externalDiscovery = (context: RequestContext): Effect.Effect<ExternalOAuth.Discovery | undefined, TextFailure> => {
+  const url = context.env.settings.oauthMockUrl
+  return url === undefined
+    ? Effect.succeed(undefined)
+    : ExternalOAuth.discover(url).pipe(Effect.mapError((failure) => new TextFailure({ status: 500, text: failure.message })))
+}
 
 // ---------------------------------------------------------------------------------------------
 // Mock provider pages
@@ -458,8 +568,21 @@ const providerPage = (
 
 /** The OAuth routes (the code grant is served by `tokens.ts` through `OAuthCodeGrant.ts`). */
 export const routes = [
-  route(Endpoints.oauthAuthorize, authorize, { rejectUnknownKeys: false, overrideErrorStatus: false }),
-  route(Endpoints.oauthCallback, callback, { rejectUnknownKeys: false, overrideErrorStatus: false }),
+  // without the router's write permit: with an external OAuth server, the calls to it are made
+  // outside the permit, everything else inside (Store.serialized)
+  route(
+    Endpoints.oauthAuthorize,
+    (input, context) => Effect.flatMap(externalDiscovery(context), (external) => serialized(context.env.state, authorize(input, context, external))),
+    { rejectUnknownKeys: false, overrideErrorStatus: false, withoutWritePermit: true }
+  ),
+  route(
+    Endpoints.oauthCallback,
+    (input, context) => {
+      const url = context.env.settings.oauthMockUrl
+      return url === undefined ? serialized(context.env.state, callback(input, context)) : externalCallback(url)(input, context)
+    },
+    { rejectUnknownKeys: false, overrideErrorStatus: false, withoutWritePermit: true }
+  ),
   route(
     Endpoints.mockProviderAuthorize,
     ({ params, query }, context) => Effect.sync(() => providerPage(context, params.provider_id, query, query["auto"] === "1" ? "approve" : "show")),

@@ -3,7 +3,9 @@
  * definitions with real WebAuthn verification (`../Passkeys.ts`).
  *
  * - `initiate-passkey-registration` (signed-in user) / `initiate-passkey-authentication`: answer
- *   `{options_json, code}`; the code (45 characters, one use, 65 s) remembers the challenge.
+ *   `{options_json, code}`; the code (45 characters, one use, 65 s) remembers the challenge
+ *   (random, or `MOCK` with `EmulatorOptions.hardcodedPasskeyChallenge`, as the service's
+ *   `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING`).
  *   Passkeys switched off → PASSKEY_AUTHENTICATION_NOT_ENABLED.
  * - `register {code, credential}`: the code is used first (as every `{code}` endpoint: not found,
  *   expired, used, too many attempts), then the project switch, the origin and the attestation are
@@ -30,6 +32,10 @@ import { requireSecondFactor } from "../SecondFactor.js"
 
 const requireEnabled = (project: ProjectRecord) => project.config.passkeyEnabled ? Effect.void : Effect.fail(PasskeyAuthenticationNotEnabled.make({}))
 
+/** The hard-coded test challenge when the emulator is started with it (the service's `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING`), else none: a random one. */
+const challengeOf = (context: RequestContext): Uint8Array<ArrayBuffer> | undefined =>
+  context.env.settings.hardcodedPasskeyChallenge === true ? Passkeys.hardcodedChallenge() : undefined
+
 /** Stores a one-shot code (65 s) remembering the challenge of the options it comes with. */
 const issueCode = (
   context: RequestContext,
@@ -55,7 +61,7 @@ export const routes = [
       const project = projectOf(context)
       const user = yield* requireUser(context)
       yield* requireEnabled(project)
-      const optionsJson = yield* Passkeys.registrationOptions(project, user)
+      const optionsJson = yield* Passkeys.registrationOptions(project, user, challengeOf(context))
       const code = issueCode(context, project, "passkey_registration", user.id, optionsJson.challenge)
       return { optionsJson, code }
     })),
@@ -80,7 +86,7 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       yield* requireEnabled(project)
-      const optionsJson = yield* Passkeys.authenticationOptions
+      const optionsJson = yield* Passkeys.authenticationOptions(challengeOf(context))
       const code = issueCode(context, project, "passkey_authentication", null, optionsJson.challenge)
       return { optionsJson, code }
     })),

@@ -11,6 +11,7 @@ import { deleteEndpoint, getByIdEndpoint, getCurrentServerEndpoint, listEndpoint
 import * as Endpoints from "../Endpoints.js"
 import type { ServerUserUpdateOfService } from "../Endpoints.js"
 import { deleteCurrentEndpoint, getCurrentEndpoint, updateCurrentEndpoint } from "../../users/internal/users.js"
+import { demotePrimary, promote } from "../ContactChannels.js"
 import { hashPassword } from "../Passwords.js"
 import { base64ToBytes, isUuid, randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -19,7 +20,7 @@ import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import type { ProjectRecord, UserRecord } from "../State.js"
 import { grantUserDefaults } from "../Permissions.js"
-import { findUserByAuthChannel, makeUser, restrictionOf } from "../State.js"
+import { findAuthChannel, makeUser, restrictionOf, sameEmail } from "../State.js"
 import { deleteUser } from "../Store.js"
 import { createPersonalTeamIfEnabled, currentUserView, isMember, renamePersonalTeams, serverUserView } from "../Teams.js"
 import { checkPassword, isBase64Image, isEmail } from "../Validation.js"
@@ -90,13 +91,17 @@ export const applyUpdate = (
     }
     if (update.password != null) yield* checkPassword(update.password)
     const newEmail = update.primaryEmail
-    const emailChanges = newEmail != null && newEmail !== user.primaryEmail
-    const authEnabledAfter = update.primaryEmailAuthEnabled ??
-      (emailChanges ? (user.primaryEmail !== null ? user.primaryEmailAuthEnabled : true) : user.primaryEmailAuthEnabled)
+    const emailChanges = newEmail != null && (user.primaryEmail === null || !sameEmail(newEmail, user.primaryEmail))
+    // `primary_email_auth_enabled ?? !!<the old primary channel>?.usedForAuth` (users/crud.tsx
+    // onUpdate at 2f719903; onCreate: `primary_email_auth_enabled ? TRUE : null`): a user without a
+    // primary e-mail does not sign in with a new one unless asked
+    const authEnabledAfter = update.primaryEmailAuthEnabled ?? (user.primaryEmail !== null && user.primaryEmailAuthEnabled)
     // the service refuses a duplicate only when both users would sign in with the e-mail
     if (emailAfter !== null && authEnabledAfter && (emailChanges || (update.primaryEmailAuthEnabled === true && !user.primaryEmailAuthEnabled))) {
-      const owner = findUserByAuthChannel(project, emailAfter)
-      if (owner !== undefined && owner.id !== user.id) {
+      const owner = findAuthChannel(project, emailAfter)
+      // checkAuthData (users/crud.tsx at 2f719903) looks for any channel used for auth with the new
+      // value, the user's own non-primary ones included (an old primary e-mail kept for sign-in)
+      if (owner !== undefined && (owner.user.id !== user.id || (emailChanges && !owner.isPrimary))) {
         return yield* Effect.fail(UserEmailAlreadyExists.make({ email: emailAfter, would_work_if_email_was_verified: false }))
       }
     }
@@ -114,14 +119,29 @@ export const applyUpdate = (
     if (update.clientMetadata !== undefined) user.clientMetadata = update.clientMetadata
     if (update.clientReadOnlyMetadata !== undefined) user.clientReadOnlyMetadata = update.clientReadOnlyMetadata
     if (update.serverMetadata !== undefined) user.serverMetadata = update.serverMetadata
-    if (newEmail !== undefined && newEmail !== user.primaryEmail) {
-      const hadEmail = user.primaryEmail !== null
+    // as the service's onUpdate (users/crud.tsx and lib/contact-channel.tsx at 2f719903): the old
+    // primary e-mail stays as a non-primary channel with its verified state and `used_for_auth`; a
+    // new value the user already has as a channel is promoted (keeping its verified state), any
+    // other gets a new unverified channel; `null` demotes the primary channel without deleting it
+    if (newEmail === null) {
+      demotePrimary(user)
+    } else if (newEmail !== undefined && emailChanges) {
+      const existing = user.contactChannels.find((channel) => sameEmail(channel.value, newEmail))
+      if (existing !== undefined) {
+        promote(user, existing)
+      } else {
+        demotePrimary(user)
+        user.primaryEmail = newEmail
+        user.primaryEmailVerified = false
+      }
+      user.primaryEmailAuthEnabled = authEnabledAfter
+    } else if (newEmail !== undefined) {
       user.primaryEmail = newEmail
-      user.primaryEmailVerified = false
-      user.primaryEmailAuthEnabled = newEmail !== null && (hadEmail ? user.primaryEmailAuthEnabled : true)
     }
-    if (update.primaryEmailVerified !== undefined) user.primaryEmailVerified = update.primaryEmailVerified
-    if (update.primaryEmailAuthEnabled !== undefined) user.primaryEmailAuthEnabled = update.primaryEmailAuthEnabled
+    if (user.primaryEmail !== null) {
+      if (update.primaryEmailVerified !== undefined) user.primaryEmailVerified = update.primaryEmailVerified
+      if (update.primaryEmailAuthEnabled !== undefined) user.primaryEmailAuthEnabled = update.primaryEmailAuthEnabled
+    }
     if (update.otpAuthEnabled !== undefined) user.otpAuthEnabled = update.otpAuthEnabled
     if (update.passkeyAuthEnabled !== undefined) user.passkeyAuthEnabled = update.passkeyAuthEnabled
     if (update.totpSecretBase64 !== undefined) user.totpSecretBase64 = update.totpSecretBase64
