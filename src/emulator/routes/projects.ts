@@ -30,6 +30,7 @@ import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import { legacyOverride, overrideLevel } from "../ConfigOverrides.js"
 import { deleteProject, makeProject } from "../Store.js"
 import type { EmailConfig, OAuthProviderConfig, ProjectConfig, ProjectRecord } from "../State.js"
 import { defaultEmailTheme, defaultProjectConfig, isProjectOwner, teamsOf } from "../State.js"
@@ -115,17 +116,17 @@ export const adminView = (project: ProjectRecord): AdminProject => {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * A config with an update applied (arrays replace the whole list). Fails with SCHEMA_ERROR for a
+ * The config fields an update changes (arrays replace the whole list), to be written as the
+ * environment override the service writes (`ConfigOverrides.legacyOverride`). Fails with SCHEMA_ERROR for a
  * domain that is not `http(s)://…` or a handler path without a leading `/`, shared keys for a
  * provider that has none, a duplicate provider; with the service's text for an unknown e-mail theme.
  */
-const applyConfig = (
+const configChanges = (
   context: RequestContext,
-  config: ProjectConfig,
   update: AdminProjectConfigUpdateOfService | undefined
-): Effect.Effect<ProjectConfig, ReturnType<typeof schemaError> | TextFailure> =>
+): Effect.Effect<Partial<ProjectConfig>, ReturnType<typeof schemaError> | TextFailure> =>
   Effect.gen(function* () {
-    if (update === undefined) return config
+    if (update === undefined) return {}
     const problems: Array<string> = []
     update.domains?.forEach((domain, index) => {
       if (!/^https?:\/\//.test(domain.domain)) problems.push(`body.config.domains[${index}].domain must start with http:// or https://`)
@@ -144,7 +145,7 @@ const applyConfig = (
     if (update.emailTheme !== undefined && !uuidPattern.test(update.emailTheme)) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid email theme" }))
     }
-    const next: { -readonly [K in keyof ProjectConfig]: ProjectConfig[K] } = { ...config }
+    const next: { -readonly [K in keyof ProjectConfig]?: ProjectConfig[K] } = {}
     if (update.signUpEnabled !== undefined) next.signUpEnabled = update.signUpEnabled
     if (update.credentialEnabled !== undefined) next.credentialEnabled = update.credentialEnabled
     if (update.magicLinkEnabled !== undefined) next.magicLinkEnabled = update.magicLinkEnabled
@@ -201,8 +202,9 @@ export const routes = [
   route(Endpoints.updateCurrentProject, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
-      const config = yield* applyConfig(context, project.config, payload.config)
-      project.config = config
+      const changes = yield* configChanges(context, payload.config)
+      // as the service's `createOrUpdateProjectWithLegacyConfig`: the given fields become environment override keys
+      overrideLevel(project, "environment", legacyOverride(changes, false))
       if (payload.displayName !== undefined) project.displayName = payload.displayName
       if (payload.description !== undefined) project.description = payload.description
       if (payload.isProductionMode !== undefined) project.isProductionMode = payload.isProductionMode
@@ -236,7 +238,7 @@ export const routes = [
       if (team === undefined || !team.memberUserIds.has(user.id)) {
         return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: payload.ownerTeamId, user_id: user.id }))
       }
-      const config = yield* applyConfig(context, { ...defaultProjectConfig, domains: [], oauthProviders: [] }, payload.config)
+      const config = { ...defaultProjectConfig, domains: [], oauthProviders: [], ...(yield* configChanges(context, payload.config)) }
       const signingKeys = yield* generateSigningKeys
       const id = randomUuid()
       const project = makeProject({
