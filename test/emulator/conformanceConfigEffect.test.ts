@@ -29,7 +29,7 @@ const adminHeaders = (credentials: Emulator.ProjectCredentials) => ({
 
 const overridePath = (level: string) => `/api/v1/internal/config/override/${level}`
 
-const patch = (emulator: Emulator.Emulator, level: string, override: unknown, headers = adminHeaders(emulator.demo)) =>
+const patch = (emulator: Emulator.Emulator, level: string, override: unknown, headers: Readonly<Record<string, string>> = adminHeaders(emulator.demo)) =>
   send(emulator, { method: "PATCH", path: overridePath(level), headers, body: { config_override_string: JSON.stringify(override) } })
 
 describe("config override: keys and levels the service refuses", () => {

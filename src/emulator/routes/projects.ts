@@ -3,7 +3,8 @@
  * (`GET /projects/current`), the admin view with config updates and deletion
  * (`/internal/projects/current`, admin key or an owner's admin access token), and the projects
  * owned by a user of the `internal` project (`GET|POST /internal/projects`, client access with the
- * user's token; any other project answers EXPECTED_INTERNAL_PROJECT).
+ * user's token; any other project answers EXPECTED_INTERNAL_PROJECT), and the transfer of an owned project to
+ * another team (`POST /internal/projects/transfer`).
  *
  * A project created here is a working project without API keys (as on the service: its owners
  * create them with `POST /internal/api-keys`, or use their admin access tokens); its owners are the
@@ -13,7 +14,7 @@
  * @module
  */
 import { Effect, Redacted } from "effect"
-import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../../core/KnownErrors.js"
+import { ExpectedInternalProject, ProjectNotFound, TeamMembershipNotFound, TeamPermissionRequired, UserAuthenticationRequired } from "../../core/KnownErrors.js"
 import type {
   AdminProject,
   ClientProject,
@@ -21,6 +22,7 @@ import type {
   OAuthProviderConfig as WireOAuthProviderConfig,
   OAuthProviderId
 } from "../../projects/Projects.js"
+import { noOwnerTeamText, transferEndpoint } from "../../projects/internal/config.js"
 import { createOwnedEndpoint, deleteCurrentEndpoint, getCurrentAdminEndpoint, getCurrentEndpoint, listOwnedEndpoint } from "../../projects/internal/projects.js"
 import type { AdminProjectConfigUpdateOfService } from "../Endpoints.js"
 import * as Endpoints from "../Endpoints.js"
@@ -31,6 +33,7 @@ import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
 import { legacyOverride, overrideLevel } from "../ConfigOverrides.js"
+import { hasTeamPermission } from "../Permissions.js"
 import { deleteProject, makeProject } from "../Store.js"
 import type { EmailConfig, OAuthProviderConfig, ProjectConfig, ProjectRecord } from "../State.js"
 import { defaultEmailTheme, defaultProjectConfig, isProjectOwner, teamsOf } from "../State.js"
@@ -195,6 +198,37 @@ const internalUser = (context: RequestContext) =>
     return user
   })
 
+/**
+ * `POST /internal/projects/transfer` as the service (`apps/backend/src/app/api/latest/internal/projects/transfer/route.tsx`
+ * at stack-auth 2f719903): the request's project must be `internal` and carry a user (its auth schema: a
+ * SCHEMA_ERROR otherwise); the project must exist (PROJECT_NOT_FOUND) and have an owner team (400 text); the user
+ * must be a member of the owner team holding `team_admin`, recursively (TEAM_MEMBERSHIP_NOT_FOUND, then
+ * TEAM_PERMISSION_REQUIRED) and a member of the new team (TEAM_MEMBERSHIP_NOT_FOUND). Answers `{ success: "true" }`.
+ */
+const transfer = (payload: { readonly projectId: string; readonly newTeamId: string }, context: RequestContext) =>
+  Effect.gen(function* () {
+    const internal = projectOf(context)
+    const user = context.auth?.user
+    const problems = [
+      ...(internal.id === "internal" ? [] : ["auth.project.id must be one of the following values: internal"]),
+      ...(user === undefined ? ["auth.user must be defined"] : [])
+    ]
+    if (problems.length > 0 || user === undefined) return yield* Effect.fail(schemaError(context, problems))
+    const state = context.env.state
+    const project = state.projects.get(payload.projectId)
+    if (project === undefined) return yield* Effect.fail(ProjectNotFound.make({ project_id: payload.projectId }))
+    const ownerTeamId = project.ownerTeamId ?? null
+    if (ownerTeamId === null) return yield* Effect.fail(new TextFailure({ status: 400, text: noOwnerTeamText }))
+    const isMember = (teamId: string) => teamsOf(internal).get(teamId)?.memberUserIds.has(user.id) ?? false
+    if (!isMember(ownerTeamId)) return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: ownerTeamId, user_id: user.id }))
+    if (!hasTeamPermission(internal, ownerTeamId, user.id, "team_admin")) {
+      return yield* Effect.fail(TeamPermissionRequired.make({ team_id: ownerTeamId, user_id: user.id, permission_id: "team_admin" }))
+    }
+    if (!isMember(payload.newTeamId)) return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: payload.newTeamId, user_id: user.id }))
+    project.ownerTeamId = payload.newTeamId
+    return { success: "true" as const }
+  })
+
 /** The project routes. */
 export const routes = [
   route(getCurrentEndpoint, (_input, context) => Effect.succeed(clientView(projectOf(context)))),
@@ -220,6 +254,7 @@ export const routes = [
       deleteProject(context.env.state, projectOf(context).id)
       return { success: true as const }
     })),
+  route(transferEndpoint, ({ payload }, context) => transfer(payload, context)),
   route(listOwnedEndpoint, (_input, context) =>
     Effect.gen(function* () {
       const user = yield* internalUser(context)
