@@ -26,6 +26,7 @@
 import { Effect } from "effect"
 import {
   getConfigEndpoint,
+  type PushedConfigSource,
   getOverrideEndpoint,
   getSourceEndpoint,
   replaceOverrideEndpoint,
@@ -40,6 +41,7 @@ import { override, parseOverrideString, removeKeys, renderConfig, writeLevel } f
 import type { RequestContext } from "../RequestContext.js"
 import { projectOf } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
+import { servedAt } from "../Endpoints.js"
 import { route } from "../Router.js"
 import type { BranchConfigSource } from "../State.js"
 
@@ -57,43 +59,55 @@ const parseOverride = (level: OverrideLevel, text: string) => {
 
 const overrideOf = (context: RequestContext, level: OverrideLevel) => projectOf(context).configOverrides.get(level) ?? {}
 
-/** The config routes. */
+const getOverride = (level: OverrideLevel, context: RequestContext) =>
+  Effect.gen(function* () {
+    yield* checkAccess(context, level)
+    return { config: overrideOf(context, level) }
+  })
+
+const updateOverride = (level: OverrideLevel, text: string, context: RequestContext) =>
+  Effect.gen(function* () {
+    yield* checkAccess(context, level)
+    const patch = yield* parseOverride(level, text)
+    writeLevel(projectOf(context), level, override(overrideOf(context, level), patch))
+    return { success: true as const }
+  })
+
+const replaceOverride = (
+  { params, payload }: { readonly params: { readonly level: OverrideLevel }; readonly payload: { readonly configString: string; readonly source?: PushedConfigSource | undefined } },
+  context: RequestContext
+) =>
+  Effect.gen(function* () {
+    yield* checkAccess(context, params.level)
+    const next = yield* parseOverride(params.level, payload.configString)
+    if (params.level === "branch" && payload.source === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: sourceRequiredText }))
+    const project = projectOf(context)
+    writeLevel(project, params.level, next)
+    if (params.level === "branch" && payload.source !== undefined) {
+      const source = payload.source
+      project.configSource = source.type === "pushed-from-github"
+        ? {
+          type: source.type,
+          owner: source.owner,
+          repo: source.repo,
+          branch: source.branch,
+          commit_hash: source.commitHash,
+          config_file_path: source.configFilePath
+        }
+        : { type: source.type } satisfies BranchConfigSource
+    }
+    return { success: true as const }
+  })
+
+/** The config routes (the override routes twice: admin, and server access for the branch level). */
 export const routes = [
-  route(getConfigEndpoint, (_input, context) => Effect.sync(() => ({ configString: JSON.stringify(renderConfig(projectOf(context))) }))),
-  route(getOverrideEndpoint, ({ params }, context) =>
-    Effect.gen(function* () {
-      yield* checkAccess(context, params.level)
-      return { configString: JSON.stringify(overrideOf(context, params.level)) }
-    })),
-  route(updateOverrideEndpoint, ({ params, payload }, context) =>
-    Effect.gen(function* () {
-      yield* checkAccess(context, params.level)
-      const patch = yield* parseOverride(params.level, payload.configOverrideString)
-      writeLevel(projectOf(context), params.level, override(overrideOf(context, params.level), patch))
-      return { success: true as const }
-    })),
-  route(replaceOverrideEndpoint, ({ params, payload }, context) =>
-    Effect.gen(function* () {
-      yield* checkAccess(context, params.level)
-      const next = yield* parseOverride(params.level, payload.configString)
-      if (params.level === "branch" && payload.source === undefined) return yield* Effect.fail(new TextFailure({ status: 400, text: sourceRequiredText }))
-      const project = projectOf(context)
-      writeLevel(project, params.level, next)
-      if (params.level === "branch" && payload.source !== undefined) {
-        const source = payload.source
-        project.configSource = source.type === "pushed-from-github"
-          ? {
-            type: source.type,
-            owner: source.owner,
-            repo: source.repo,
-            branch: source.branch,
-            commit_hash: source.commitHash,
-            config_file_path: source.configFilePath
-          }
-          : { type: source.type } satisfies BranchConfigSource
-      }
-      return { success: true as const }
-    })),
+  route(getConfigEndpoint, (_input, context) => Effect.sync(() => ({ config: renderConfig(projectOf(context)) }))),
+  route(getOverrideEndpoint, ({ params }, context) => getOverride(params.level, context)),
+  route(servedAt(getOverrideEndpoint, "server", []), ({ params }, context) => getOverride(params.level, context)),
+  route(updateOverrideEndpoint, ({ params, payload }, context) => updateOverride(params.level, payload.configOverrideString, context)),
+  route(servedAt(updateOverrideEndpoint, "server", []), ({ params, payload }, context) => updateOverride(params.level, payload.configOverrideString, context)),
+  route(replaceOverrideEndpoint, replaceOverride),
+  route(servedAt(replaceOverrideEndpoint, "server", []), replaceOverride),
   route(resetOverrideKeysEndpoint, ({ params, payload }, context) =>
     Effect.sync(() => {
       writeLevel(projectOf(context), params.level, removeKeys(overrideOf(context, params.level), payload.keys))

@@ -17,8 +17,10 @@ import { ProjectNotFound, TeamMembershipNotFound, TeamPermissionRequired, UserAu
 import { field, optionalField, SuccessTrue, wireStruct } from "../../core/Wire.js"
 import { configLevels } from "./configSchema.js"
 
-/** `{ config_string }`: a config or override as a JSON string. */
-export const ConfigString = wireStruct({ configString: field("config_string", Schema.String) })
+/** `{ config_string }`: a config or override as a JSON string holding an object, read as `config`. */
+export const ConfigString = wireStruct({
+  config: field("config_string", Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown)))
+})
 
 /** The level of an override route (`levelSchema`: `project`, `branch`, `environment`). */
 export const LevelParams = Schema.Struct({ level: Schema.Literals(configLevels) })
@@ -60,12 +62,15 @@ export const getConfigEndpoint = Endpoint.make({
   errors: []
 })
 
-/** `GET /internal/config/override/{level}` (server access: branch only; admin: every level). */
+/**
+ * `GET /internal/config/override/{level}` (admin; the service also lets server access manage the
+ * branch level, which the emulator serves with its own descriptor).
+ */
 export const getOverrideEndpoint = Endpoint.make({
   name: "ProjectConfig.getOverride",
   method: "GET",
   path: "/internal/config/override/:level",
-  access: "server",
+  access: "admin",
   session: "none",
   params: LevelParams,
   success: ConfigString,
@@ -77,7 +82,7 @@ export const updateOverrideEndpoint = Endpoint.make({
   name: "ProjectConfig.updateOverride",
   method: "PATCH",
   path: "/internal/config/override/:level",
-  access: "server",
+  access: "admin",
   session: "none",
   params: LevelParams,
   payload: wireStruct({ configOverrideString: field("config_override_string", Schema.String) }),
@@ -90,7 +95,7 @@ export const replaceOverrideEndpoint = Endpoint.make({
   name: "ProjectConfig.replaceOverride",
   method: "PUT",
   path: "/internal/config/override/:level",
-  access: "server",
+  access: "admin",
   session: "none",
   params: LevelParams,
   payload: wireStruct({
