@@ -114,5 +114,6 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
   const admin = makeAdminHooks(hooks as unknown as QueryHooks<AdminServices>)
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...admin } as unknown as StackHooks<R, ER>
+  const all = { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...admin }
+  return all as unknown as StackHooks<R, ER>
 }

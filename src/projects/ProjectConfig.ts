@@ -36,7 +36,7 @@ import {
 
 /** The domain's schemas and key lists, defined with its wire definitions (`internal/config.ts`, `internal/configSchema.ts`). */
 export { PushedConfigSource } from "./internal/config.js"
-export { appIds, configLevels, oauthProviderTypes } from "./internal/configSchema.js"
+export { configLevels } from "./internal/configSchema.js"
 export type { ConfigLevel } from "./internal/configSchema.js"
 
 /** An override of the project level (`sourceOfTruth`, `project.requirePublishableClientKey`). */
@@ -85,8 +85,9 @@ const checked = (level: ConfigLevel, override: unknown) =>
 
 /** The service's plain-text refusals of an override (400) as {@link ConfigOverrideRefused}. */
 const refusals = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.mapError(effect, (error): E | ConfigOverrideRefused =>
-    error instanceof HttpError && error.status === 400 ? new ConfigOverrideRefused({ message: error.body.trim() }) : error
+  Effect.mapError(
+    effect,
+    (error): E | ConfigOverrideRefused => error instanceof HttpError && error.status === 400 ? new ConfigOverrideRefused({ message: error.body.trim() }) : error
   )
 
 /**

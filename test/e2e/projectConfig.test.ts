@@ -20,7 +20,12 @@ const adminLayer = () => {
   const demo = main.server.emulator.demo
   const fetch = countingFetch()
   return {
-    layer: Stack.layerAdmin({ projectId: demo.projectId, baseUrl: main.server.baseUrl, httpClient: fetch.layer, superSecretAdminKey: demo.superSecretAdminKey }),
+    layer: Stack.layerAdmin({
+      projectId: demo.projectId,
+      baseUrl: main.server.baseUrl,
+      httpClient: fetch.layer,
+      superSecretAdminKey: demo.superSecretAdminKey
+    }),
     count: fetch.count
   }
 }
@@ -32,7 +37,11 @@ describe("project config over HTTP", () => {
     const admin = adminLayer()
     const demo = main.server.emulator.demo
     const signUp = (email: string, verificationCallbackUrl: string) =>
-      Password.signUpWithPassword({ email, password: "correct horse battery", verificationCallbackUrl }).pipe(Effect.provide(clientLayer(demo.projectId)), Effect.flip, Effect.map((error) => error._tag))
+      Password.signUpWithPassword({ email, password: "correct horse battery", verificationCallbackUrl }).pipe(
+        Effect.provide(clientLayer(demo.projectId)),
+        Effect.flip,
+        Effect.map((error) => error._tag)
+      )
 
     await Effect.runPromise(ProjectConfig.update({ "auth.allowSignUp": false }).pipe(Effect.provide(admin.layer)))
     expect(await Effect.runPromise(signUp("closed@example.com", "http://localhost:3000/handler/email-verification"))).toBe("SignUpNotEnabled")

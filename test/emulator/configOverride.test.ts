@@ -33,7 +33,10 @@ describe("item 11: config override API", () => {
       const headers = adminHeaders(emulator.demo)
       const path = "/api/v1/internal/config/override/environment"
       expect(yield* overrideOf(emulator, "branch")).toEqual({})
-      expect(yield* overrideOf(emulator, "environment")).toMatchObject({ "auth.allowSignUp": true, "rbac.defaultPermissions.teamCreator": { team_admin: true } })
+      expect(yield* overrideOf(emulator, "environment")).toMatchObject({
+        "auth.allowSignUp": true,
+        "rbac.defaultPermissions.teamCreator": { team_admin: true }
+      })
 
       const patched = yield* send(emulator, {
         method: "PATCH",

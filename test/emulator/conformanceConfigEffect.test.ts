@@ -38,16 +38,36 @@ describe("config override: keys and levels the service refuses", () => {
       const emulator = yield* makeEmulator()
       const cases: ReadonlyArray<readonly [string, unknown, string]> = [
         ["environment", { "foo.bar": 1 }, "The key \"foo.bar\" is not valid (nested object not found in schema: \"foo\")."],
-        ["environment", { "auth.allowSignUpp": true }, "The key \"auth.allowSignUpp\" is not valid (nested object not found in schema: \"auth.allowSignUpp\")."],
+        [
+          "environment",
+          { "auth.allowSignUpp": true },
+          "The key \"auth.allowSignUpp\" is not valid (nested object not found in schema: \"auth.allowSignUpp\")."
+        ],
         ["environment", { auth: { allowSignUpp: true } }, "auth contains unknown properties: allowSignUpp"],
-        ["environment", { "auth.oauth.providers": { github: { type: "github", clientSecrett: "x" } } }, "auth.oauth.providers.github contains unknown properties: clientSecrett"],
+        [
+          "environment",
+          { "auth.oauth.providers": { github: { type: "github", clientSecrett: "x" } } },
+          "auth.oauth.providers.github contains unknown properties: clientSecrett"
+        ],
         // the environment's secrets and domains are not branch keys; the project level holds only `sourceOfTruth` and `project`
-        ["branch", { "domains.allowLocalhost": false }, "The key \"domains.allowLocalhost\" is not valid (nested object not found in schema: \"domains.allowLocalhost\")."],
+        [
+          "branch",
+          { "domains.allowLocalhost": false },
+          "The key \"domains.allowLocalhost\" is not valid (nested object not found in schema: \"domains.allowLocalhost\")."
+        ],
         ["branch", { "emails.server": { isShared: true } }, "The key \"emails.server\" is not valid (nested object not found in schema: \"emails.server\")."],
         ["project", { "auth.allowSignUp": false }, "The key \"auth.allowSignUp\" is not valid (nested object not found in schema: \"auth\")."],
-        ["environment", { "project.requirePublishableClientKey": true }, "The key \"project.requirePublishableClientKey\" is not valid (nested object not found in schema: \"project\")."],
+        [
+          "environment",
+          { "project.requirePublishableClientKey": true },
+          "The key \"project.requirePublishableClientKey\" is not valid (nested object not found in schema: \"project\")."
+        ],
         ["environment", { "emails.server.port": "587" }, "emails.server.port must be a `number` type, but the final value was: `\"587\"`."],
-        ["environment", { "auth.oauth.providers.x": { type: "myspace" } }, "auth.oauth.providers.x.type must be one of the following values: google, github, microsoft, spotify, facebook, discord, gitlab, bitbucket, linkedin, apple, x, twitch"]
+        [
+          "environment",
+          { "auth.oauth.providers.x": { type: "myspace" } },
+          "auth.oauth.providers.x.type must be one of the following values: google, github, microsoft, spotify, facebook, discord, gitlab, bitbucket, linkedin, apple, x, twitch"
+        ]
       ]
       for (const [level, override, text] of cases) {
         const before = yield* send(emulator, { path: overridePath(level), headers: adminHeaders(emulator.demo) })
@@ -98,7 +118,12 @@ describe("config override: the values take effect wherever the config is read", 
       const emulator = yield* makeEmulator()
       const project = emulator.demo
       const signUpAnswer = (email: string) =>
-        send(emulator, { method: "POST", path: "/api/v1/auth/password/sign-up", headers: clientHeaders(project), body: { email, password: "correct horse battery" } })
+        send(emulator, {
+          method: "POST",
+          path: "/api/v1/auth/password/sign-up",
+          headers: clientHeaders(project),
+          body: { email, password: "correct horse battery" }
+        })
 
       expect((yield* patch(emulator, "environment", { "auth.allowSignUp": false })).status).toBe(200)
       expect((yield* signUpAnswer("closed@example.com")).json.code).toBe("SIGN_UP_NOT_ENABLED")
@@ -137,7 +162,12 @@ describe("config override: the values take effect wherever the config is read", 
         send(emulator, { path: "/api/v1/internal/projects/current", headers }),
         (answer) => answer.json.config.sign_up_enabled as boolean
       )
-      yield* send(emulator, { method: "PUT", path: overridePath("branch"), headers, body: { config_string: JSON.stringify({ "auth.allowSignUp": false }), source: { type: "pushed-from-unknown" } } })
+      yield* send(emulator, {
+        method: "PUT",
+        path: overridePath("branch"),
+        headers,
+        body: { config_string: JSON.stringify({ "auth.allowSignUp": false }), source: { type: "pushed-from-unknown" } }
+      })
       // the environment level (written at the project's creation) takes precedence over the branch
       expect(yield* signUpEnabled).toBe(true)
       yield* send(emulator, { method: "POST", path: `${overridePath("environment")}/reset-keys`, headers, body: { keys: ["auth.allowSignUp"] } })
@@ -176,27 +206,51 @@ describe("config override: the values take effect wherever the config is read", 
       const project = emulator.demo
       const authorize = () =>
         send(emulator, {
-          path: `/api/v1/auth/oauth/authorize/discord?${new URLSearchParams({
-            client_id: project.projectId,
-            client_secret: project.publishableClientKey,
-            redirect_uri: "http://localhost:3000/handler/oauth-callback",
-            scope: "legacy",
-            state: "s",
-            grant_type: "authorization_code",
-            code_challenge: "challenge",
-            code_challenge_method: "S256",
-            response_type: "code"
-          }).toString()}`
+          path: `/api/v1/auth/oauth/authorize/discord?${
+            new URLSearchParams({
+              client_id: project.projectId,
+              client_secret: project.publishableClientKey,
+              redirect_uri: "http://localhost:3000/handler/oauth-callback",
+              scope: "legacy",
+              state: "s",
+              grant_type: "authorization_code",
+              code_challenge: "challenge",
+              code_challenge_method: "S256",
+              response_type: "code"
+            }).toString()
+          }`
         })
       expect((yield* authorize()).json.code).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
       yield* patch(emulator, "environment", {
-        "auth.oauth.providers.discord": { type: "discord", isShared: false, clientId: "discord-id", clientSecret: "discord-secret", allowSignIn: true, allowConnectedAccounts: true },
-        "emails.server": { isShared: false, provider: "smtp", host: "smtp.example.com", port: 587, username: "mailer", password: "secret", senderName: "App", senderEmail: "noreply@example.com" }
+        "auth.oauth.providers.discord": {
+          type: "discord",
+          isShared: false,
+          clientId: "discord-id",
+          clientSecret: "discord-secret",
+          allowSignIn: true,
+          allowConnectedAccounts: true
+        },
+        "emails.server": {
+          isShared: false,
+          provider: "smtp",
+          host: "smtp.example.com",
+          port: 587,
+          username: "mailer",
+          password: "secret",
+          senderName: "App",
+          senderEmail: "noreply@example.com"
+        }
       })
       expect((yield* authorize()).status).toBe(307)
       const admin = yield* send(emulator, { path: "/api/v1/internal/projects/current", headers: adminHeaders(project) })
       const discord = (admin.json.config.oauth_providers as ReadonlyArray<{ readonly id: string }>).find((provider) => provider.id === "discord")
-      expect(discord).toMatchObject({ provider_config_id: "discord", id: "discord", type: "standard", client_id: "discord-id", client_secret: "discord-secret" })
+      expect(discord).toMatchObject({
+        provider_config_id: "discord",
+        id: "discord",
+        type: "standard",
+        client_id: "discord-id",
+        client_secret: "discord-secret"
+      })
       expect(admin.json.config.email_config).toMatchObject({ type: "standard", host: "smtp.example.com", port: 587, sender_email: "noreply@example.com" })
       const client = yield* send(emulator, { path: "/api/v1/projects/current", headers: clientHeaders(project) })
       expect(client.json.config.enabled_oauth_providers).toContainEqual({ id: "discord" })
@@ -213,7 +267,12 @@ describe("config override: the values take effect wherever the config is read", 
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const headers = adminHeaders(emulator.demo)
-      yield* send(emulator, { method: "PATCH", path: "/api/v1/internal/projects/current", headers, body: { config: { magic_link_enabled: true, allow_team_api_keys: true } } })
+      yield* send(emulator, {
+        method: "PATCH",
+        path: "/api/v1/internal/projects/current",
+        headers,
+        body: { config: { magic_link_enabled: true, allow_team_api_keys: true } }
+      })
       const override = yield* send(emulator, { path: overridePath("environment"), headers })
       expect(JSON.parse(override.json.config_string)).toMatchObject({ "auth.otp.allowSignIn": true, "apiKeys.enabled.team": true })
       const rendered = yield* send(emulator, { path: "/api/v1/internal/config", headers })
@@ -235,7 +294,12 @@ describe("branch config source", () => {
       const unlinked = yield* send(emulator, { method: "DELETE", path: "/api/v1/internal/config/source", headers })
       expect([unlinked.status, unlinked.json]).toEqual([200, { success: true }])
       expect((yield* source()).json).toEqual({ source: { type: "unlinked" } })
-      const badSource = yield* send(emulator, { method: "PUT", path: overridePath("branch"), headers, body: { config_string: "{}", source: { type: "pushed-from-gitlab" } } })
+      const badSource = yield* send(emulator, {
+        method: "PUT",
+        path: overridePath("branch"),
+        headers,
+        body: { config_string: "{}", source: { type: "pushed-from-gitlab" } }
+      })
       expect(badSource.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR")
       const server = yield* send(emulator, { path: "/api/v1/internal/config/source", headers: serverHeaders(emulator.demo) })
       expect(server.headers.get("x-stack-known-error")).toBe("INSUFFICIENT_ACCESS_TYPE")

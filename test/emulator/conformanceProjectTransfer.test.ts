@@ -32,7 +32,12 @@ const transfer = (emulator: Emulator.Emulator, token: string | undefined, body: 
 
 const newTeam = (emulator: Emulator.Emulator, creatorUserId: string, name: string) =>
   Effect.map(
-    send(emulator, { method: "POST", path: "/api/v1/teams", headers: serverHeaders(emulator.internal), body: { display_name: name, creator_user_id: creatorUserId } }),
+    send(emulator, {
+      method: "POST",
+      path: "/api/v1/teams",
+      headers: serverHeaders(emulator.internal),
+      body: { display_name: name, creator_user_id: creatorUserId }
+    }),
     (answer) => answer.json.id as string
   )
 

@@ -68,9 +68,10 @@ describe("ProjectConfig", () => {
         ProjectConfig.push({ "domains.allowLocalhost": false } as unknown as ProjectConfig.BranchConfigOverride, { source: { type: "pushed-from-unknown" } })
       ).pipe(Effect.provide(admin))
       expect(environmentKeyOnBranch._tag).toBe("InvalidConfigOverride")
-      const wrongType = yield* Effect.flip(ProjectConfig.updateOverride("project", { "project.requirePublishableClientKey": "yes" as unknown as boolean })).pipe(
-        Effect.provide(admin)
-      )
+      const wrongType = yield* Effect.flip(ProjectConfig.updateOverride("project", { "project.requirePublishableClientKey": "yes" as unknown as boolean }))
+        .pipe(
+          Effect.provide(admin)
+        )
       expect(wrongType.message).toBe("project.requirePublishableClientKey must be a `boolean` type, but the final value was: `\"yes\"`.")
       expect(count()).toBe(sent)
     }))
@@ -148,7 +149,9 @@ describe("Projects.transfer", () => {
           const internal = yield* ownerOnInternal(httpClient)
           yield* Projects.transfer(emulator.demo.projectId, target.id).pipe(Effect.provide(internal))
           const unknown = yield* Effect.flip(Projects.transfer("0b6c3f58-7f1d-4a57-9a55-3f0a8c1d2e4b", target.id)).pipe(Effect.provide(internal))
-          const notMember = yield* Effect.flip(Projects.transfer(emulator.demo.projectId, "3c2b1a09-8f7e-4d6c-9b5a-1f2e3d4c5b6a")).pipe(Effect.provide(internal))
+          const notMember = yield* Effect.flip(Projects.transfer(emulator.demo.projectId, "3c2b1a09-8f7e-4d6c-9b5a-1f2e3d4c5b6a")).pipe(
+            Effect.provide(internal)
+          )
           return { unknown, notMember }
         })
       )

@@ -26,9 +26,9 @@
 import { Effect } from "effect"
 import {
   getConfigEndpoint,
-  type PushedConfigSource,
   getOverrideEndpoint,
   getSourceEndpoint,
+  type PushedConfigSource,
   replaceOverrideEndpoint,
   resetOverrideKeysEndpoint,
   serverBranchOnlyText,
@@ -74,7 +74,10 @@ const updateOverride = (level: OverrideLevel, text: string, context: RequestCont
   })
 
 const replaceOverride = (
-  { params, payload }: { readonly params: { readonly level: OverrideLevel }; readonly payload: { readonly configString: string; readonly source?: PushedConfigSource | undefined } },
+  { params, payload }: {
+    readonly params: { readonly level: OverrideLevel }
+    readonly payload: { readonly configString: string; readonly source?: PushedConfigSource | undefined }
+  },
   context: RequestContext
 ) =>
   Effect.gen(function* () {

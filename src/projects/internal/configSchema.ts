@@ -197,8 +197,7 @@ export const levelSchemas = {
 } as const
 
 /** The value a node describes, every key optional and `null` allowed (an override resets a key with `null`). */
-export type ConfigValueOf<N> = N extends { readonly kind: "object"; readonly fields: infer F }
-  ? { readonly [K in keyof F]?: ConfigValueOf<F[K]> | null }
+export type ConfigValueOf<N> = N extends { readonly kind: "object"; readonly fields: infer F } ? { readonly [K in keyof F]?: ConfigValueOf<F[K]> | null }
   : N extends { readonly kind: "record"; readonly value: infer V } ? { readonly [key: string]: ConfigValueOf<V> | null }
   : N extends { readonly kind: "boolean" } ? boolean
   : N extends { readonly kind: "string"; readonly oneOf: ReadonlyArray<infer L> } ? L
