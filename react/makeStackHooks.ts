@@ -15,6 +15,8 @@ import type * as Effect from "effect/Effect"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import type { DependencyList } from "react"
 import type { ClientServices } from "../src/cache/ClientServices.js"
+import { makeAdminHooks } from "./admin.js"
+import type { AdminHooks, AdminServices } from "./admin.js"
 import { makeCliHooks } from "./cli.js"
 import type { CliHooks } from "./cli.js"
 import { makeDomainHooks } from "./domain.js"
@@ -56,13 +58,15 @@ export interface StackRuntimeHooks<R, ER> {
  * What {@link makeStackHooks} returns: the generic hooks typed by the runtime's services `R`; the
  * domain, token, CLI and MFA hooks (`useUser`, `useTeams`, `useAccessToken`, `useMfaSignIn`, …) when `R` includes the
  * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
- * `layerServer` or `layerAdmin`); and the server hooks (`useServerUser(id)`, `useServerUsers`, …)
- * when it also provides `ServerAccess`.
+ * `layerServer` or `layerAdmin`); the server hooks (`useServerUser(id)`, `useServerUsers`, …)
+ * when it also provides `ServerAccess`; and the admin hooks (`useAdminProject`, `useConfig`,
+ * `useProductionModeErrors`, …) when it provides `AdminAccess`.
  */
 export type StackHooks<R, ER> =
   & StackRuntimeHooks<R, ER>
   & ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {})
   & ([ServerServices] extends [R] ? ServerHooks : {})
+  & ([AdminServices] extends [R] ? AdminHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -109,5 +113,7 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
       useSuspenseQueryWith("useSuspenseUser", bound, effect as Effect.Effect<never, never, unknown>, deps, initial as { readonly data: never } | undefined)
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server } as unknown as StackHooks<R, ER>
+  const admin = makeAdminHooks(hooks as unknown as QueryHooks<AdminServices>)
+  const all = { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...admin }
+  return all as unknown as StackHooks<R, ER>
 }

@@ -59,6 +59,7 @@ import { untrustedUrlHint } from "./TrustedUrls.js"
 import { allRoutes } from "./routes/index.js"
 import type { EmulatorState, ProjectConfig, ProjectRecord } from "./State.js"
 import { defaultProjectConfig, makeUser } from "./State.js"
+import { grantTeamDefaults } from "./Permissions.js"
 import { makeProject, makeState, serialized } from "./Store.js"
 import { hashPassword } from "./Passwords.js"
 import { defaultRenderLimits } from "./rendering/Limits.js"
@@ -326,6 +327,8 @@ const seedInternalOwner = (state: EmulatorState, iterations: number, demoProject
       createdAtMillis: nowMillis,
       memberUserIds: new Set([user.id])
     })
+    // the team's creator, as on the service: its default creator permissions (`team_admin`, needed to transfer the demo project)
+    grantTeamDefaults(internal, owner.teamId, user.id, "creator")
     const demo = state.projects.get(demoProjectId)
     if (demo !== undefined && (demo.ownerTeamId ?? null) === null) demo.ownerTeamId = owner.teamId
   })

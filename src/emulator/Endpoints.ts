@@ -41,7 +41,7 @@ import type { KnownErrorClass } from "../core/KnownError.js"
 import * as ConnectedAccounts from "../connected-accounts/internal/connectedAccounts.js"
 import * as UserApiKeys from "../api-keys/internal/userApiKeys.js"
 import { AuthorizeQuery } from "../auth/internal/oauth.js"
-import { field, optionalField, QueryBoolean as WireQueryBoolean, SuccessTrue, Uuid as WireUuid, wireStruct } from "../core/Wire.js"
+import { field, optionalField, QueryBoolean as WireQueryBoolean, Uuid as WireUuid, wireStruct } from "../core/Wire.js"
 import * as Projects from "../projects/internal/projects.js"
 import * as Teams from "../teams/internal/teams.js"
 import * as ServerUsers from "../users/internal/serverUsers.js"
@@ -526,76 +526,6 @@ export const serverConnectedAccounts = {
   accountAccessToken: servedAt(ConnectedAccounts.accountAccessTokenEndpoint, "server", [UserNotFound]),
   listOAuthProviders: servedAt(ConnectedAccounts.listOAuthProvidersEndpoint, "server", [UserNotFound])
 }
-
-// ---------------------------------------------------------------------------------------------
-// Config in the service's current schema (the official SDK's getConfig / updateConfig)
-// ---------------------------------------------------------------------------------------------
-
-const ConfigString = Schema.Struct({ config_string: Schema.String })
-const LevelParams = Schema.Struct({ level: Schema.Literals(["project", "branch", "environment"]) })
-
-/** `GET /internal/config` (admin): the rendered config, `{ config_string }`. */
-export const getConfig = Endpoint.make({
-  name: "Emulator.getConfig",
-  method: "GET",
-  path: "/internal/config",
-  access: "admin",
-  session: "none",
-  success: ConfigString,
-  errors: []
-})
-
-/** `GET /internal/config/override/{level}` (admin): the override written at a level, `{ config_string }`. */
-export const getConfigOverride = Endpoint.make({
-  name: "Emulator.getConfigOverride",
-  method: "GET",
-  path: "/internal/config/override/:level",
-  access: "admin",
-  session: "none",
-  params: LevelParams,
-  success: ConfigString,
-  errors: []
-})
-
-/** `PATCH /internal/config/override/{level}` (admin) `{ config_override_string }`: merges keys into the level's override. */
-export const updateConfigOverride = Endpoint.make({
-  name: "Emulator.updateConfigOverride",
-  method: "PATCH",
-  path: "/internal/config/override/:level",
-  access: "admin",
-  session: "none",
-  params: LevelParams,
-  payload: Schema.Struct({ config_override_string: Schema.String }),
-  success: SuccessTrue,
-  errors: []
-})
-
-/** `PUT /internal/config/override/{level}` (admin) `{ config_string, source? }`: replaces the level's override. */
-export const setConfigOverride = Endpoint.make({
-  name: "Emulator.setConfigOverride",
-  method: "PUT",
-  path: "/internal/config/override/:level",
-  access: "admin",
-  session: "none",
-  params: LevelParams,
-  payload: Schema.Struct({ config_string: Schema.String, source: Schema.optional(Schema.Unknown) }),
-  success: SuccessTrue,
-  errors: []
-})
-
-/** `POST /internal/config/override/{level}/reset-keys` (admin) `{ keys }`: removes keys from the level's override. */
-export const resetConfigOverrideKeys = Endpoint.make({
-  name: "Emulator.resetConfigOverrideKeys",
-  method: "POST",
-  path: "/internal/config/override/:level/reset-keys",
-  access: "admin",
-  session: "none",
-  // the service resets keys of the branch and environment levels only
-  params: Schema.Struct({ level: Schema.Literals(["branch", "environment"]) }),
-  payload: Schema.Struct({ keys: Schema.Array(Schema.String) }),
-  success: SuccessTrue,
-  errors: []
-})
 
 // ---------------------------------------------------------------------------------------------
 // A user's OAuth provider connections (`/oauth-providers/{user_id}/{id}`, `POST /oauth-providers`)

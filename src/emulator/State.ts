@@ -340,9 +340,28 @@ export interface ProjectRecord {
   readonly apiKeys: Map<string, ApiKeyRecord>
   /** Permission definitions and grants; a new project holds the system team permissions. */
   readonly permissions: PermissionState
-  /** Config overrides in the service's schema, by level (`branch`, `environment`…): dotted key → value. */
-  readonly configOverrides: Map<"project" | "branch" | "environment", Map<string, unknown>>
+  /**
+   * Config overrides in the service's schema, by level (`project`, `branch`, `environment`): each
+   * the object its writer gave (top-level keys may be dotted), replaced on every write. `config`
+   * and `requiresPublishableClientKey` are read from them (`ConfigOverrides.attachDerivedConfig`).
+   */
+  readonly configOverrides: Map<"project" | "branch" | "environment", Readonly<Record<string, unknown>>>
+  /** Where the branch config was pushed from (`/internal/config/source`); `unlinked` at first. */
+  configSource: BranchConfigSource
 }
+
+/** Where a branch config was pushed from, as the service stores it (`branchConfigSourceSchema`). */
+export type BranchConfigSource =
+  | {
+    readonly type: "pushed-from-github"
+    readonly owner: string
+    readonly repo: string
+    readonly branch: string
+    readonly commit_hash: string
+    readonly config_file_path: string
+  }
+  | { readonly type: "pushed-from-unknown" }
+  | { readonly type: "unlinked" }
 
 /** The key of a member's profile in {@link ProjectRecord.teamMemberProfiles}. */
 export const memberProfileKey = (teamId: string, userId: string): string => `${teamId} ${userId}`

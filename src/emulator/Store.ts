@@ -19,7 +19,7 @@
  */
 import type { Effect } from "effect"
 import { Semaphore } from "effect"
-import { overrideLevels } from "./ConfigOverrides.js"
+import { attachDerivedConfig, emptyOverrides } from "./ConfigOverrides.js"
 import { defaultTemplates } from "./EmailTemplates.js"
 import { forgetMember, forgetTeam, forgetUser, seedPermissionState } from "./Permissions.js"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
@@ -58,30 +58,36 @@ export interface NewProject {
  * A project with every table: no users, sessions, codes, teams, profiles or API keys; the
  * service's default e-mail templates; the system team permissions. Not added to the state.
  */
-export const makeProject = (input: NewProject): ProjectRecord => ({
-  id: input.id,
-  displayName: input.displayName,
-  description: input.description,
-  createdAtMillis: input.createdAtMillis,
-  requiresPublishableClientKey: input.requiresPublishableClientKey,
-  config: input.config,
-  keys: [...input.keys],
-  signingKeys: input.signingKeys,
-  ownerUserIds: new Set(input.ownerUserIds ?? []),
-  ownerTeamId: input.ownerTeamId ?? null,
-  ...(input.accessTokenLifetimeSeconds !== undefined ? { accessTokenLifetimeSeconds: input.accessTokenLifetimeSeconds } : {}),
-  ...(input.isProductionMode !== undefined ? { isProductionMode: input.isProductionMode } : {}),
-  ...(input.onboardingStatus !== undefined ? { onboardingStatus: input.onboardingStatus } : {}),
-  users: new Map(),
-  sessions: new Map(),
-  codes: new Map(),
-  teams: new Map(),
-  teamMemberProfiles: new Map(),
-  emailTemplates: new Map(defaultTemplates.map((template) => [template.id, { ...template }])),
-  apiKeys: new Map(),
-  permissions: seedPermissionState(),
-  configOverrides: new Map(overrideLevels.map((level) => [level, new Map<string, unknown>()]))
-})
+export const makeProject = (input: NewProject): ProjectRecord => {
+  const project: ProjectRecord = {
+    id: input.id,
+    displayName: input.displayName,
+    description: input.description,
+    createdAtMillis: input.createdAtMillis,
+    requiresPublishableClientKey: input.requiresPublishableClientKey,
+    config: input.config,
+    keys: [...input.keys],
+    signingKeys: input.signingKeys,
+    ownerUserIds: new Set(input.ownerUserIds ?? []),
+    ownerTeamId: input.ownerTeamId ?? null,
+    ...(input.accessTokenLifetimeSeconds !== undefined ? { accessTokenLifetimeSeconds: input.accessTokenLifetimeSeconds } : {}),
+    ...(input.isProductionMode !== undefined ? { isProductionMode: input.isProductionMode } : {}),
+    ...(input.onboardingStatus !== undefined ? { onboardingStatus: input.onboardingStatus } : {}),
+    users: new Map(),
+    sessions: new Map(),
+    codes: new Map(),
+    teams: new Map(),
+    teamMemberProfiles: new Map(),
+    emailTemplates: new Map(defaultTemplates.map((template) => [template.id, { ...template }])),
+    apiKeys: new Map(),
+    permissions: seedPermissionState(),
+    configOverrides: emptyOverrides(),
+    configSource: { type: "unlinked" }
+  }
+  // the config lives in the overrides: the starting config is written there, as the service writes a new project's
+  attachDerivedConfig(project, input.config, input.requiresPublishableClientKey)
+  return project
+}
 
 /** Runs `effect` holding the state's write permit: one handler at a time checks and writes. */
 export const serialized = <A, Err, R>(state: EmulatorState, effect: Effect.Effect<A, Err, R>): Effect.Effect<A, Err, R> => state.writeLock.withPermit(effect)

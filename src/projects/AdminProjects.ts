@@ -9,14 +9,28 @@ import * as Effect from "effect/Effect"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import type { AdminProjectUpdate } from "./internal/projects.js"
+import * as ProductionMode from "./ProductionMode.js"
 import { deleteCurrentEndpoint, getCurrentAdminEndpoint, updateCurrentEndpoint } from "./internal/projects.js"
 
+/** The cache key of the current project's admin view (under `["project"]`: every project or config write refreshes it). */
+export const cacheKey: QueryCache.Key = ["project", "admin"]
+
 /**
- * The current project, admin view (full config). `GET /internal/projects/current`; needs
- * `AdminAccess` (admin key, or the admin access token of an owner).
+ * The current project, admin view (full config). `GET /internal/projects/current`, through the
+ * query cache (key {@link cacheKey}); needs `AdminAccess` (admin key, or the admin access token of
+ * an owner).
  */
 export const getCurrent = Effect.fn("AdminProjects.getCurrent")(function* () {
-  return yield* Endpoint.call(getCurrentAdminEndpoint, {})
+  return yield* QueryCache.cached(cacheKey, Endpoint.call(getCurrentAdminEndpoint, {}))
+})
+
+/**
+ * What keeps the current project from being safe in production (`ProductionMode.check` of its
+ * admin view), read through the same cache as {@link getCurrent}. Official:
+ * `project.getProductionModeErrors()`.
+ */
+export const getProductionModeErrors = Effect.fn("AdminProjects.getProductionModeErrors")(function* () {
+  return ProductionMode.check(yield* getCurrent())
 })
 
 /**

@@ -11,6 +11,7 @@ import * as Endpoint from "../core/Endpoint.js"
 import { ConfigurationError } from "../core/Errors.js"
 import { ExpectedInternalProject } from "../core/KnownErrors.js"
 import { StackClient } from "../core/StackClient.js"
+import { transferEndpoint } from "./internal/config.js"
 import { createOwnedEndpoint, getCurrentEndpoint, listOwnedEndpoint, OwnedProjectCreate } from "./internal/projects.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/projects.ts`). */
@@ -75,4 +76,17 @@ export const listOwned = Effect.fn("Projects.listOwned")(function* () {
 export const createOwned = Effect.fn("Projects.createOwned")(function* (create: OwnedProjectCreate) {
   yield* requireInternalProject
   return yield* Endpoint.call(createOwnedEndpoint, { payload: create })
+})
+
+/**
+ * Moves a project the signed-in user's team owns to another team of theirs. `POST
+ * /internal/projects/transfer`; only on the `internal` project (`ConfigurationError` with reason
+ * `ExpectedInternalProject` before sending otherwise). The user must hold `team_admin` in the
+ * owner team (`TeamPermissionRequired`; `TeamMembershipNotFound` when not a member) and belong to
+ * `newTeamId` (`TeamMembershipNotFound`); an unknown project is `ProjectNotFound`, a project
+ * without owner team the service's 400 text (`HttpError`). Official: `user.transferProject(projectId, newTeamId)`.
+ */
+export const transfer = Effect.fn("Projects.transfer")(function* (projectId: string, newTeamId: string) {
+  yield* requireInternalProject
+  yield* Endpoint.call(transferEndpoint, { payload: { projectId, newTeamId } }).pipe(QueryCache.invalidating(["project"]))
 })

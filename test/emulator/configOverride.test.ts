@@ -24,12 +24,19 @@ const overrideOf = (emulator: Emulator.Emulator, level: string) =>
   })
 
 describe("item 11: config override API", () => {
-  it.effect("PATCH merges keys (nested objects as dotted keys), PUT replaces, reset-keys removes; the known keys change the project's switches", () =>
+  it.effect("PATCH merges keys as given (dotted or nested), PUT replaces, reset-keys removes keys and their descendants; the keys change the project's switches", () =>
     Effect.gen(function* () {
+      // stack-auth 2f719903: `override` and `removeKeysFromConfig` of packages/stack-shared/src/config/format.ts keep the
+      // keys a writer gave (a nested object stays one key); apps/backend/src/lib/projects.tsx writes a new project's
+      // config as environment override keys, so the environment level of a new project is not empty
       const emulator = yield* makeEmulator()
       const headers = adminHeaders(emulator.demo)
       const path = "/api/v1/internal/config/override/environment"
-      expect(yield* overrideOf(emulator, "environment")).toEqual({})
+      expect(yield* overrideOf(emulator, "branch")).toEqual({})
+      expect(yield* overrideOf(emulator, "environment")).toMatchObject({
+        "auth.allowSignUp": true,
+        "rbac.defaultPermissions.teamCreator": { team_admin: true }
+      })
 
       const patched = yield* send(emulator, {
         method: "PATCH",
@@ -39,18 +46,20 @@ describe("item 11: config override API", () => {
       })
       expect(patched.status).toBe(200)
       yield* send(emulator, { method: "PATCH", path, headers, body: { config_override_string: JSON.stringify({ "users.allowClientUserDeletion": false }) } })
-      expect(yield* overrideOf(emulator, "environment")).toEqual({
-        "auth.allowSignUp": false,
-        "teams.allowClientTeamCreation": false,
-        "users.allowClientUserDeletion": false
-      })
+      const written = yield* overrideOf(emulator, "environment")
+      expect(written).toMatchObject({ "auth.allowSignUp": false, teams: { allowClientTeamCreation: false }, "users.allowClientUserDeletion": false })
+      // `teams` replaced the keys below it
+      expect(written).not.toHaveProperty("teams.createPersonalTeamOnSignUp")
       const current = yield* send(emulator, { path: "/api/v1/internal/projects/current", headers })
       expect(current.json.config).toMatchObject({ sign_up_enabled: false, client_team_creation_enabled: false, client_user_deletion_enabled: false })
       const rendered = yield* send(emulator, { path: "/api/v1/internal/config", headers })
       expect(JSON.parse(rendered.json.config_string)).toMatchObject({ auth: { allowSignUp: false }, teams: { allowClientTeamCreation: false } })
 
-      yield* send(emulator, { method: "POST", path: `${path}/reset-keys`, headers, body: { keys: ["teams"] } })
-      expect(yield* overrideOf(emulator, "environment")).toEqual({ "auth.allowSignUp": false, "users.allowClientUserDeletion": false })
+      yield* send(emulator, { method: "POST", path: `${path}/reset-keys`, headers, body: { keys: ["teams", "auth.allowSignUp"] } })
+      const reset = yield* overrideOf(emulator, "environment")
+      expect(reset).not.toHaveProperty(["teams"])
+      expect(reset).not.toHaveProperty(["auth.allowSignUp"])
+      expect(reset).toMatchObject({ "users.allowClientUserDeletion": false })
 
       const replaced = yield* send(emulator, { method: "PUT", path, headers, body: { config_string: JSON.stringify({ "auth.allowSignUp": true }) } })
       expect(replaced.status).toBe(200)

@@ -93,12 +93,14 @@ describe("Projects", () => {
         expect(config.emailConfig.senderEmail).toBe("noreply@example.com")
         expect(Redacted.value(config.emailConfig.password)).toBe("smtp-secret")
       }
-      expect(config.teamCreatorDefaultPermissions).toEqual([{ id: "team_admin" }, { id: "billing" }])
+      // the service reads both views from the rendered config, sorted by id and by provider type
+      // (`renderedOrganizationConfigToProjectCrud`, apps/backend/src/lib/config.tsx at stack-auth 2f719903)
+      expect(config.teamCreatorDefaultPermissions).toEqual([{ id: "billing" }, { id: "team_admin" }])
       expect(config.teamMemberDefaultPermissions).toEqual([])
       expect(config.userDefaultPermissions).toEqual([{ id: "reader" }])
       const client = yield* Projects.getCurrent().pipe(Effect.provide(demoClient))
       expect(client.displayName).toBe("Renamed")
-      expect(client.config.oauthProviders.map((p) => p.id)).toEqual(["google", "microsoft", "facebook"])
+      expect(client.config.oauthProviders.map((p) => p.id)).toEqual(["facebook", "google", "microsoft"])
       expect(client.config.magicLinkEnabled).toBe(true)
     }))
 

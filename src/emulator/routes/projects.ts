@@ -3,7 +3,8 @@
  * (`GET /projects/current`), the admin view with config updates and deletion
  * (`/internal/projects/current`, admin key or an owner's admin access token), and the projects
  * owned by a user of the `internal` project (`GET|POST /internal/projects`, client access with the
- * user's token; any other project answers EXPECTED_INTERNAL_PROJECT).
+ * user's token; any other project answers EXPECTED_INTERNAL_PROJECT), and the transfer of an owned project to
+ * another team (`POST /internal/projects/transfer`).
  *
  * A project created here is a working project without API keys (as on the service: its owners
  * create them with `POST /internal/api-keys`, or use their admin access tokens); its owners are the
@@ -13,7 +14,7 @@
  * @module
  */
 import { Effect, Redacted } from "effect"
-import { ExpectedInternalProject, TeamMembershipNotFound, UserAuthenticationRequired } from "../../core/KnownErrors.js"
+import { ExpectedInternalProject, ProjectNotFound, TeamMembershipNotFound, TeamPermissionRequired, UserAuthenticationRequired } from "../../core/KnownErrors.js"
 import type {
   AdminProject,
   ClientProject,
@@ -21,6 +22,7 @@ import type {
   OAuthProviderConfig as WireOAuthProviderConfig,
   OAuthProviderId
 } from "../../projects/Projects.js"
+import { noOwnerTeamText, transferEndpoint } from "../../projects/internal/config.js"
 import { createOwnedEndpoint, deleteCurrentEndpoint, getCurrentAdminEndpoint, getCurrentEndpoint, listOwnedEndpoint } from "../../projects/internal/projects.js"
 import type { AdminProjectConfigUpdateOfService } from "../Endpoints.js"
 import * as Endpoints from "../Endpoints.js"
@@ -30,6 +32,8 @@ import type { RequestContext } from "../RequestContext.js"
 import { projectOf, schemaError } from "../RequestContext.js"
 import { TextFailure } from "../Responses.js"
 import { route } from "../Router.js"
+import { legacyOverride, overrideLevel } from "../ConfigOverrides.js"
+import { hasTeamPermission } from "../Permissions.js"
 import { deleteProject, makeProject } from "../Store.js"
 import type { EmailConfig, OAuthProviderConfig, ProjectConfig, ProjectRecord } from "../State.js"
 import { defaultEmailTheme, defaultProjectConfig, isProjectOwner, teamsOf } from "../State.js"
@@ -115,17 +119,17 @@ export const adminView = (project: ProjectRecord): AdminProject => {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * A config with an update applied (arrays replace the whole list). Fails with SCHEMA_ERROR for a
+ * The config fields an update changes (arrays replace the whole list), to be written as the
+ * environment override the service writes (`ConfigOverrides.legacyOverride`). Fails with SCHEMA_ERROR for a
  * domain that is not `http(s)://…` or a handler path without a leading `/`, shared keys for a
  * provider that has none, a duplicate provider; with the service's text for an unknown e-mail theme.
  */
-const applyConfig = (
+const configChanges = (
   context: RequestContext,
-  config: ProjectConfig,
   update: AdminProjectConfigUpdateOfService | undefined
-): Effect.Effect<ProjectConfig, ReturnType<typeof schemaError> | TextFailure> =>
+): Effect.Effect<Partial<ProjectConfig>, ReturnType<typeof schemaError> | TextFailure> =>
   Effect.gen(function* () {
-    if (update === undefined) return config
+    if (update === undefined) return {}
     const problems: Array<string> = []
     update.domains?.forEach((domain, index) => {
       if (!/^https?:\/\//.test(domain.domain)) problems.push(`body.config.domains[${index}].domain must start with http:// or https://`)
@@ -144,7 +148,7 @@ const applyConfig = (
     if (update.emailTheme !== undefined && !uuidPattern.test(update.emailTheme)) {
       return yield* Effect.fail(new TextFailure({ status: 400, text: "Invalid email theme" }))
     }
-    const next: { -readonly [K in keyof ProjectConfig]: ProjectConfig[K] } = { ...config }
+    const next: { -readonly [K in keyof ProjectConfig]?: ProjectConfig[K] } = {}
     if (update.signUpEnabled !== undefined) next.signUpEnabled = update.signUpEnabled
     if (update.credentialEnabled !== undefined) next.credentialEnabled = update.credentialEnabled
     if (update.magicLinkEnabled !== undefined) next.magicLinkEnabled = update.magicLinkEnabled
@@ -194,6 +198,37 @@ const internalUser = (context: RequestContext) =>
     return user
   })
 
+/**
+ * `POST /internal/projects/transfer` as the service (`apps/backend/src/app/api/latest/internal/projects/transfer/route.tsx`
+ * at stack-auth 2f719903): the request's project must be `internal` and carry a user (its auth schema: a
+ * SCHEMA_ERROR otherwise); the project must exist (PROJECT_NOT_FOUND) and have an owner team (400 text); the user
+ * must be a member of the owner team holding `team_admin`, recursively (TEAM_MEMBERSHIP_NOT_FOUND, then
+ * TEAM_PERMISSION_REQUIRED) and a member of the new team (TEAM_MEMBERSHIP_NOT_FOUND). Answers `{ success: "true" }`.
+ */
+const transfer = (payload: { readonly projectId: string; readonly newTeamId: string }, context: RequestContext) =>
+  Effect.gen(function* () {
+    const internal = projectOf(context)
+    const user = context.auth?.user
+    const problems = [
+      ...(internal.id === "internal" ? [] : ["auth.project.id must be one of the following values: internal"]),
+      ...(user === undefined ? ["auth.user must be defined"] : [])
+    ]
+    if (problems.length > 0 || user === undefined) return yield* Effect.fail(schemaError(context, problems))
+    const state = context.env.state
+    const project = state.projects.get(payload.projectId)
+    if (project === undefined) return yield* Effect.fail(ProjectNotFound.make({ project_id: payload.projectId }))
+    const ownerTeamId = project.ownerTeamId ?? null
+    if (ownerTeamId === null) return yield* Effect.fail(new TextFailure({ status: 400, text: noOwnerTeamText }))
+    const isMember = (teamId: string) => teamsOf(internal).get(teamId)?.memberUserIds.has(user.id) ?? false
+    if (!isMember(ownerTeamId)) return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: ownerTeamId, user_id: user.id }))
+    if (!hasTeamPermission(internal, ownerTeamId, user.id, "team_admin")) {
+      return yield* Effect.fail(TeamPermissionRequired.make({ team_id: ownerTeamId, user_id: user.id, permission_id: "team_admin" }))
+    }
+    if (!isMember(payload.newTeamId)) return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: payload.newTeamId, user_id: user.id }))
+    project.ownerTeamId = payload.newTeamId
+    return { success: "true" as const }
+  })
+
 /** The project routes. */
 export const routes = [
   route(getCurrentEndpoint, (_input, context) => Effect.succeed(clientView(projectOf(context)))),
@@ -201,8 +236,9 @@ export const routes = [
   route(Endpoints.updateCurrentProject, ({ payload }, context) =>
     Effect.gen(function* () {
       const project = projectOf(context)
-      const config = yield* applyConfig(context, project.config, payload.config)
-      project.config = config
+      const changes = yield* configChanges(context, payload.config)
+      // as the service's `createOrUpdateProjectWithLegacyConfig`: the given fields become environment override keys
+      overrideLevel(project, "environment", legacyOverride(changes, false))
       if (payload.displayName !== undefined) project.displayName = payload.displayName
       if (payload.description !== undefined) project.description = payload.description
       if (payload.isProductionMode !== undefined) project.isProductionMode = payload.isProductionMode
@@ -218,6 +254,7 @@ export const routes = [
       deleteProject(context.env.state, projectOf(context).id)
       return { success: true as const }
     })),
+  route(transferEndpoint, ({ payload }, context) => transfer(payload, context)),
   route(listOwnedEndpoint, (_input, context) =>
     Effect.gen(function* () {
       const user = yield* internalUser(context)
@@ -236,7 +273,7 @@ export const routes = [
       if (team === undefined || !team.memberUserIds.has(user.id)) {
         return yield* Effect.fail(TeamMembershipNotFound.make({ team_id: payload.ownerTeamId, user_id: user.id }))
       }
-      const config = yield* applyConfig(context, { ...defaultProjectConfig, domains: [], oauthProviders: [] }, payload.config)
+      const config = { ...defaultProjectConfig, domains: [], oauthProviders: [], ...(yield* configChanges(context, payload.config)) }
       const signingKeys = yield* generateSigningKeys
       const id = randomUuid()
       const project = makeProject({
