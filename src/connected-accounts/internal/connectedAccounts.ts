@@ -12,9 +12,10 @@ import {
   OauthAccessTokenNotAvailableWithSharedOauthKeys,
   OauthConnectionDoesNotHaveRequiredScope,
   OauthConnectionNotConnectedToUser,
+  OauthProviderAccountIdAlreadyUsedForSignIn,
   OauthProviderNotFoundOrNotEnabled
 } from "../../core/KnownErrors.js"
-import { field, optionalField, RedactedToken, Uuid, wireStruct } from "../../core/Wire.js"
+import { field, optionalField, RedactedToken, SuccessTrue, Uuid, wireStruct } from "../../core/Wire.js"
 
 /** `user_id` of these routes: `me` or a user id (the SDK sends `me`). */
 export const UserIdOrMe = Schema.Union([Schema.Literal("me"), Uuid])
@@ -123,3 +124,59 @@ export const listOAuthProvidersEndpoint = Endpoint.make({
     OauthAccessTokenNotAvailableWithSharedOauthKeys
   ]
 })
+
+// ---------------------------------------------------------------------------------------------
+// One connection: `PATCH|DELETE /oauth-providers/{user_id}/{id}` (backend
+// `apps/backend/src/app/api/latest/oauth-providers/crud.tsx` at 2f719903)
+// ---------------------------------------------------------------------------------------------
+
+/** Path parameters of one connection of the signed-in user (the id is a uuid, as the service checks it). */
+export const OwnConnectionParams = wireStruct({ providerId: field("provider_id", Uuid) })
+
+/** What a client may change on its own connection (the service's client update schema). */
+export const OAuthProviderClientUpdate = wireStruct({
+  allowSignIn: optionalField("allow_sign_in", Schema.Boolean),
+  allowConnectedAccounts: optionalField("allow_connected_accounts", Schema.Boolean)
+})
+
+/** Changes to one of the signed-in user's connections; absent fields stay as they are. */
+export type OAuthProviderClientUpdate = typeof OAuthProviderClientUpdate.Type
+
+/** `PATCH /oauth-providers/me/{id}` → the connection as changed. */
+export const updateOAuthProviderEndpoint = Endpoint.make({
+  name: "ConnectedAccounts.updateOAuthProvider",
+  method: "PATCH",
+  path: "/oauth-providers/me/:provider_id",
+  access: "client",
+  session: "required",
+  params: OwnConnectionParams,
+  payload: OAuthProviderClientUpdate,
+  success: OAuthProviderConnection,
+  errors: [CannotGetOwnUserWithoutUser, OauthProviderAccountIdAlreadyUsedForSignIn]
+})
+
+/** `DELETE /oauth-providers/me/{id}` → `{ success: true }`. */
+export const deleteOAuthProviderEndpoint = Endpoint.make({
+  name: "ConnectedAccounts.deleteOAuthProvider",
+  method: "DELETE",
+  path: "/oauth-providers/me/:provider_id",
+  access: "client",
+  session: "required",
+  params: OwnConnectionParams,
+  success: SuccessTrue,
+  errors: [CannotGetOwnUserWithoutUser]
+})
+
+// The service's plain-text refusals of `/oauth-providers` (crud.tsx at 2f719903), shared with the emulator.
+
+/** The 404 text of a connection id the user does not have (`ensureProviderExists`). */
+export const connectionNotFoundText = (providerId: string, userId: string): string => `OAuth provider ${providerId} for user ${userId} not found`
+
+/** The 404 text of a provider the project does not configure (`getProviderConfig`, `POST /oauth-providers`). */
+export const providerNotConfiguredText = (providerConfigId: string): string => `OAuth provider ${providerConfigId} not found or not configured`
+
+/** The 400 text of a second sign-in connection of one provider for a user (`checkInputValidity`). */
+export const sameProviderSignInText = "The same provider type with sign-in enabled already exists for this user."
+
+/** The 400 text of a second connection of one provider and account id for a user (`checkInputValidity`). */
+export const sameProviderAccountText = "The same provider type with the same account ID already exists for this user."

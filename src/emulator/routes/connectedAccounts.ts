@@ -34,8 +34,12 @@ import * as Endpoint from "../../core/Endpoint.js"
 import {
   accessTokenEndpoint,
   accountAccessTokenEndpoint,
+  connectionNotFoundText,
   listEndpoint,
-  listOAuthProvidersEndpoint
+  listOAuthProvidersEndpoint,
+  providerNotConfiguredText,
+  sameProviderAccountText,
+  sameProviderSignInText
 } from "../../connected-accounts/internal/connectedAccounts.js"
 import {
   CannotGetOwnUserWithoutUser,
@@ -95,10 +99,15 @@ const accessToken = <E>(
   input: { readonly userId: string; readonly providerId: string; readonly providerAccountId?: string; readonly scope: string | undefined }
 ) =>
   Effect.gen(function* () {
-    const user = yield* userOf(context, input.userId)
+    // the service refuses a client's other user first, then checks the provider and its keys, then
+    // reads the user (USER_NOT_FOUND): connected-accounts/[user_id]/[provider_id]/…/access-token/crud.tsx at 2f719903
+    const clientUser = context.auth?.type === "client" ? yield* userOf(context, input.userId) : undefined
     const provider = projectOf(context).config.oauthProviders.find((candidate) => candidate.id === input.providerId)
     if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
+    // shared keys give no token unless the deployment sets STACK_ALLOW_SHARED_OAUTH_ACCESS_TOKENS
+    // (`isSharedAccessTokenBlocked`, access-token-helpers.tsx at 2f719903; the emulator never does)
     if (provider.type === "shared") return yield* Effect.fail(OauthAccessTokenNotAvailableWithSharedOauthKeys.make({}))
+    const user = clientUser ?? (yield* userOf(context, input.userId))
     const accounts = user.oauthAccounts.filter(
       (account) =>
         account.providerConfigId === provider.id &&
@@ -158,17 +167,8 @@ const connectionView = (context: RequestContext, user: UserRecord, account: OAut
   ...(context.auth?.type === "client" ? {} : { accountId: account.accountId })
 })
 
-/** The service's 404 text of a connection id the user does not have. */
-export const connectionNotFoundText = (providerId: string, userId: string): string => `OAuth provider ${providerId} for user ${userId} not found`
-
-/** The service's 404 text of a provider the project does not configure (`POST /oauth-providers`). */
-export const providerNotConfiguredText = (providerConfigId: string): string => `OAuth provider ${providerConfigId} not found or not configured`
-
-/** The service's 400 text of a second sign-in connection of one provider for a user. */
-export const sameProviderSignInText = "The same provider type with sign-in enabled already exists for this user."
-
-/** The service's 400 text of a second connection of one provider and account id for a user. */
-export const sameProviderAccountText = "The same provider type with the same account ID already exists for this user."
+/** The service's plain-text refusals of `/oauth-providers`, defined with the SDK's wire definitions (which types them). */
+export { connectionNotFoundText, providerNotConfiguredText, sameProviderAccountText, sameProviderSignInText }
 
 /**
  * The service's checks before a connection is created or changed (its `checkInputValidity`),
