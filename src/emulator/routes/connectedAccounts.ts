@@ -13,7 +13,7 @@
  * - `GET /oauth-providers?user_id=` → the user's connections (`account_id` with server access).
  * - `GET|PATCH|DELETE /oauth-providers/{user_id|me}/{id}` and `POST /oauth-providers` (server), as
  *   the service answers them (backend `apps/backend/src/app/api/latest/oauth-providers/crud.tsx`
- *   @1694a094): a client without a user is `CANNOT_GET_OWN_USER_WITHOUT_USER`, a client for
+ *   @1694a094; its answers unchanged at 2f719903): a client without a user is `CANNOT_GET_OWN_USER_WITHOUT_USER`, a client for
  *   another user a 403 text per operation ("Client can only read|update|delete|list OAuth
  *   providers for their own user."); an unknown user `USER_NOT_FOUND`; a connection the user does
  *   not have the 404 text "OAuth provider {id} for user {user_id} not found"; `POST` with a
@@ -78,13 +78,20 @@ const clientUserOf =
     return userId === "me" || userId === user.id ? Effect.succeed(user) : Effect.fail(new TextFailure({ status: 403, text: otherUserText(operation) }))
   }
 
-/** The user a client's connected-accounts request addresses by `user_id`: `me` or its own id (403 text for another). */
-const clientUserOfConnectedAccounts = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
-  userId === "me"
-    ? requireMe(context)
-    : context.auth?.user !== undefined && context.auth.user.id === userId
-    ? Effect.succeed(context.auth.user)
-    : Effect.fail(new TextFailure({ status: 403, text: "Client can only access its own user's OAuth connections." }))
+/** The service's 403 text of a client listing another user's connected accounts (`connected-accounts/[user_id]/crud.tsx` at 2f719903). */
+export const otherUserListText = "Client can only list connected accounts for their own user."
+
+/** The service's 403 text of a client asking another user's access token (`…/access-token/crud.tsx` at 2f719903). */
+export const otherUserTokenText = "Client can only access its own connected accounts"
+
+/** The user a client's connected-accounts request addresses by `user_id`: `me` or its own id (403 `text` for another). */
+const clientUserOfConnectedAccounts =
+  (text: string) => (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
+    userId === "me"
+      ? requireMe(context)
+      : context.auth?.user !== undefined && context.auth.user.id === userId
+      ? Effect.succeed(context.auth.user)
+      : Effect.fail(new TextFailure({ status: 403, text }))
 
 /** The user a server request addresses by `user_id`: `me` or any existing user (USER_NOT_FOUND). */
 const serverUserOf = (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | UserNotFound> => {
@@ -318,13 +325,14 @@ const listAllConnections = (_input: unknown, context: RequestContext) =>
 const clientConnections = connectionHandlers(clientUserOf)
 const serverConnections = connectionHandlers(() => serverUserOf)
 
-const client = handlers(clientUserOfConnectedAccounts)
+const clientList = handlers(clientUserOfConnectedAccounts(otherUserListText))
+const client = handlers(clientUserOfConnectedAccounts(otherUserTokenText))
 const server = handlers(serverUserOf)
 const served = Endpoints.serverConnectedAccounts
 
 /** The connected-account routes (client access: the signed-in user's; server access: any user's). */
 export const routes = [
-  route(listEndpoint, client.list),
+  route(listEndpoint, clientList.list),
   route(accessTokenEndpoint, client.accessToken, { emptyBody: {} }),
   route(accountAccessTokenEndpoint, client.accountAccessToken, { emptyBody: {} }),
   route(listOAuthProvidersEndpoint, handlers(clientUserOf("list")).listOAuthProviders),
