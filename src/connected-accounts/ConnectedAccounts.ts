@@ -16,13 +16,11 @@
  *
  * @module
  */
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as OAuth from "../auth/OAuth.js"
 import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
-import { HttpError } from "../core/Errors.js"
 import { OauthAccessTokenNotAvailable } from "../core/KnownErrors.js"
 import {
   accessTokenEndpoint,
@@ -30,66 +28,29 @@ import {
   deleteOAuthProviderEndpoint,
   listEndpoint,
   listOAuthProvidersEndpoint,
-  sameProviderAccountText,
-  sameProviderSignInText,
+  mapTextErrors,
+  tokenNotAvailableDetails,
   updateOAuthProviderEndpoint
 } from "./internal/connectedAccounts.js"
 import type { ConnectedAccount, OAuthProviderClientUpdate } from "./internal/connectedAccounts.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/connectedAccounts.ts`). */
-export { ConnectedAccount, OAuthProviderClientUpdate, OAuthProviderConnection, ProviderAccessToken } from "./internal/connectedAccounts.js"
-
-// ---------------------------------------------------------------------------------------------
-// Plain-text errors of `/oauth-providers`
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The user has no connection with this id: the service's 404 text "OAuth provider {id} for user
- * {user_id} not found" (`apps/backend/src/app/api/latest/oauth-providers/crud.tsx`).
- */
-export class OAuthProviderNotFound extends Data.TaggedError("OAuthProviderNotFound")<{
-  readonly message: string
-}> {}
-
-/**
- * A change the service refuses with a 400 text because the user already has such a connection:
- * `"sign-in"` — another connection of the same provider already signs in ("The same provider type
- * with sign-in enabled already exists for this user."); `"account"` — another connection of the
- * same provider has this account id ("The same provider type with the same account ID already
- * exists for this user.").
- */
-export class OAuthProviderConflict extends Data.TaggedError("OAuthProviderConflict")<{
-  readonly message: string
-  readonly reason: "sign-in" | "account"
-}> {}
-
-/** The typed error for a plain-text `HttpError` of `/oauth-providers/{user_id}/{id}`, if it is one. */
-const fromText = (error: HttpError): OAuthProviderNotFound | OAuthProviderConflict | undefined => {
-  const text = error.body.trim()
-  if (error.status === 404 && text.startsWith("OAuth provider ") && text.endsWith(" not found")) return new OAuthProviderNotFound({ message: text })
-  if (error.status === 400 && text === sameProviderSignInText) return new OAuthProviderConflict({ message: text, reason: "sign-in" })
-  if (error.status === 400 && text === sameProviderAccountText) return new OAuthProviderConflict({ message: text, reason: "account" })
-  return undefined
-}
-
-/**
- * Turns the service's plain-text answers about a connection into {@link OAuthProviderNotFound}
- * and {@link OAuthProviderConflict}; any other `HttpError` stays as it is.
- */
-export const mapTextErrors = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E | OAuthProviderNotFound | OAuthProviderConflict, R> =>
-  Effect.mapError(effect, (error): E | OAuthProviderNotFound | OAuthProviderConflict => error instanceof HttpError ? (fromText(error) ?? error) : error)
+export {
+  ConnectedAccount,
+  OAuthProviderClientUpdate,
+  OAuthProviderConflict,
+  OAuthProviderConnection,
+  OAuthProviderNotFound,
+  ProviderAccessToken
+} from "./internal/connectedAccounts.js"
 
 // ---------------------------------------------------------------------------------------------
 // Connected accounts and their access tokens
 // ---------------------------------------------------------------------------------------------
 
-/** The cache key of the signed-in user's connected accounts (see `QueryCache`). */
-export const cacheKey: QueryCache.Key = ["connected-accounts", "me"]
-
-/** The cache key of the signed-in user's OAuth provider connections (see `QueryCache`). */
-export const oauthProvidersCacheKey: QueryCache.Key = ["oauth-providers", "me"]
+// the query cache's keys of the signed-in user's two lists
+const cacheKey: QueryCache.Key = ["connected-accounts", "me"]
+const oauthProvidersCacheKey: QueryCache.Key = ["oauth-providers", "me"]
 
 /** Options of a connection's access-token read. */
 export interface ConnectionAccessTokenOptions {
@@ -112,12 +73,6 @@ export interface OAuthConnection extends ConnectedAccount {
 }
 
 const scopeText = (scopes: ReadonlyArray<string> | undefined): string => (scopes ?? []).filter((scope) => scope.length > 0).join(" ")
-
-/** The official SDK's details of an unavailable connection token, naming this SDK's calls. */
-export const tokenNotAvailableDetails = (scope: string): string =>
-  `${
-    scope === "" ? "The OAuth refresh token has likely been revoked or expired." : `The requested scopes [${scope}] are not available on the existing token.`
-  } The user needs to re-authorize by calling \`OAuth.linkAccount\` or using \`ConnectedAccounts.getOrLink\`.`
 
 /**
  * A provider access token of one of the signed-in user's connected accounts (the official
@@ -337,7 +292,7 @@ const invalidatesConnections = QueryCache.invalidating(["oauth-providers"], ["co
 
 /**
  * The signed-in user's OAuth provider connections (sign-in and connected-account switches).
- * `GET /oauth-providers?user_id=me`, through the query cache (key {@link oauthProvidersCacheKey}).
+ * `GET /oauth-providers?user_id=me`, through the query cache (key `["oauth-providers", "me"]`).
  * Fails with `UserNotSignedIn` when nobody is signed in.
  */
 export const listOAuthProviders = Effect.fn("ConnectedAccounts.listOAuthProviders")(function* () {

@@ -21,9 +21,8 @@ import * as Endpoint from "../core/Endpoint.js"
 import { HttpError } from "../core/Errors.js"
 import { OauthAccessTokenNotAvailable } from "../core/KnownErrors.js"
 import type { AccessTokenOptions, AccountRef, ConnectionAccessTokenOptions } from "./ConnectedAccounts.js"
-import { mapTextErrors, tokenNotAvailableDetails } from "./ConnectedAccounts.js"
 import type { ConnectedAccount } from "./internal/connectedAccounts.js"
-import { providerNotConfiguredText } from "./internal/connectedAccounts.js"
+import { mapTextErrors, providerNotConfiguredText, tokenNotAvailableDetails } from "./internal/connectedAccounts.js"
 import {
   accessTokenEndpoint,
   accountAccessTokenEndpoint,

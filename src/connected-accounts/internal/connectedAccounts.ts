@@ -5,8 +5,11 @@
  *
  * @module
  */
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
+import { HttpError } from "../../core/Errors.js"
 import {
   CannotGetOwnUserWithoutUser,
   OauthAccessTokenNotAvailableWithSharedOauthKeys,
@@ -180,3 +183,52 @@ export const sameProviderSignInText = "The same provider type with sign-in enabl
 
 /** The 400 text of a second connection of one provider and account id for a user (`checkInputValidity`). */
 export const sameProviderAccountText = "The same provider type with the same account ID already exists for this user."
+
+// ---------------------------------------------------------------------------------------------
+// Plain-text errors of `/oauth-providers` (public through `ConnectedAccounts`)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The user has no connection with this id: the service's 404 text "OAuth provider {id} for user
+ * {user_id} not found" (`apps/backend/src/app/api/latest/oauth-providers/crud.tsx`).
+ */
+export class OAuthProviderNotFound extends Data.TaggedError("OAuthProviderNotFound")<{
+  readonly message: string
+}> {}
+
+/**
+ * A change the service refuses with a 400 text because the user already has such a connection:
+ * `"sign-in"` — another connection of the same provider already signs in ("The same provider type
+ * with sign-in enabled already exists for this user."); `"account"` — another connection of the
+ * same provider has this account id ("The same provider type with the same account ID already
+ * exists for this user.").
+ */
+export class OAuthProviderConflict extends Data.TaggedError("OAuthProviderConflict")<{
+  readonly message: string
+  readonly reason: "sign-in" | "account"
+}> {}
+
+/** The typed error for a plain-text `HttpError` of `/oauth-providers/{user_id}/{id}`, if it is one. */
+const fromText = (error: HttpError): OAuthProviderNotFound | OAuthProviderConflict | undefined => {
+  const text = error.body.trim()
+  if (error.status === 404 && text.startsWith("OAuth provider ") && text.endsWith(" not found")) return new OAuthProviderNotFound({ message: text })
+  if (error.status === 400 && text === sameProviderSignInText) return new OAuthProviderConflict({ message: text, reason: "sign-in" })
+  if (error.status === 400 && text === sameProviderAccountText) return new OAuthProviderConflict({ message: text, reason: "account" })
+  return undefined
+}
+
+/**
+ * Turns the service's plain-text answers about a connection into {@link OAuthProviderNotFound}
+ * and {@link OAuthProviderConflict}; any other `HttpError` stays as it is.
+ */
+export const mapTextErrors = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | OAuthProviderNotFound | OAuthProviderConflict, R> =>
+  Effect.mapError(effect, (error): E | OAuthProviderNotFound | OAuthProviderConflict => error instanceof HttpError ? (fromText(error) ?? error) : error)
+
+/** The official SDK's details of an unavailable connection token, naming this SDK's calls. */
+export const tokenNotAvailableDetails = (scope: string): string =>
+  `${
+    scope === "" ? "The OAuth refresh token has likely been revoked or expired." : `The requested scopes [${scope}] are not available on the existing token.`
+  } The user needs to re-authorize by calling \`OAuth.linkAccount\` or using \`ConnectedAccounts.getOrLink\`.`
+
