@@ -307,28 +307,34 @@ const useSuspenseOAuthProviderWith = ({ useStackSuspenseQuery: suspenseQuery }: 
  * page is the runtime's `OAuthBrowser` when it provides one, else the browser's own
  * (`OAuthBrowserUnavailable` outside a browser).
  */
-const useOrLinkConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-(provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions = {}) =>
-  query(orLink(provider, options), [provider, scopesKey(options.scopes), JSON.stringify(options.link ?? {})])
+const useOrLinkConnectedAccountWith =
+  ({ useStackQuery: query }: QueryHooks<ClientServices>) => (provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions = {}) =>
+    query(orLink(provider, options), [provider, scopesKey(options.scopes), JSON.stringify(options.link ?? {})])
 
 /** {@link useOrLinkConnectedAccount} for Suspense: suspends while the page goes to the provider. */
-const useSuspenseOrLinkConnectedAccountWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-(provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions = {}) =>
-  suspenseQuery(orLink(provider, options), [provider, scopesKey(options.scopes), JSON.stringify(options.link ?? {})])
+const useSuspenseOrLinkConnectedAccountWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions = {}) =>
+    suspenseQuery(orLink(provider, options), [provider, scopesKey(options.scopes), JSON.stringify(options.link ?? {})])
 
 /**
  * A provider access token of one connected account (the official `connection.useAccessToken({ scopes })`;
  * `ConnectedAccounts.getConnectionAccessToken`): `{ accessToken }`, or the error
  * `OauthAccessTokenNotAvailable` when the account's token lacks a scope or cannot be had.
  */
-const useConnectionAccessTokenWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
-(connection: ConnectedAccounts.AccountRef, options: ConnectedAccounts.ConnectionAccessTokenOptions = {}) =>
-  query(ConnectedAccounts.getConnectionAccessToken(connection, options), [connection.provider, connection.providerAccountId, scopesKey(options.scopes)])
+const useConnectionAccessTokenWith =
+  ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (connection: ConnectedAccounts.AccountRef, options: ConnectedAccounts.ConnectionAccessTokenOptions = {}) =>
+    query(ConnectedAccounts.getConnectionAccessToken(connection, options), [connection.provider, connection.providerAccountId, scopesKey(options.scopes)])
 
 /** {@link useConnectionAccessToken} for Suspense. */
-const useSuspenseConnectionAccessTokenWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
-(connection: ConnectedAccounts.AccountRef, options: ConnectedAccounts.ConnectionAccessTokenOptions = {}) =>
-  suspenseQuery(ConnectedAccounts.getConnectionAccessToken(connection, options), [connection.provider, connection.providerAccountId, scopesKey(options.scopes)])
+const useSuspenseConnectionAccessTokenWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (connection: ConnectedAccounts.AccountRef, options: ConnectedAccounts.ConnectionAccessTokenOptions = {}) =>
+    suspenseQuery(ConnectedAccounts.getConnectionAccessToken(connection, options), [
+      connection.provider,
+      connection.providerAccountId,
+      scopesKey(options.scopes)
+    ])
 
 /**
  * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a

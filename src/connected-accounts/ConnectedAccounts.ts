@@ -92,8 +92,10 @@ export const getConnectionAccessToken = Effect.fn("ConnectedAccounts.getConnecti
     payload: scope === "" ? {} : { scope }
   }).pipe(
     Effect.catchTags({
-      OauthConnectionDoesNotHaveRequiredScope: () => Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) })),
-      OauthConnectionNotConnectedToUser: () => Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) }))
+      OauthConnectionDoesNotHaveRequiredScope: () =>
+        Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) })),
+      OauthConnectionNotConnectedToUser: () =>
+        Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) }))
     })
   )
 })
@@ -235,7 +237,9 @@ const getByProvider = Effect.fn("ConnectedAccounts.get")(function* (provider: st
 
 const getByAccount = Effect.fn("ConnectedAccounts.get")(function* (account: AccountRef) {
   const accounts = yield* list()
-  return Option.fromNullishOr(accounts.find((candidate) => candidate.provider === account.provider && candidate.providerAccountId === account.providerAccountId))
+  return Option.fromNullishOr(
+    accounts.find((candidate) => candidate.provider === account.provider && candidate.providerAccountId === account.providerAccountId)
+  )
 })
 
 /**

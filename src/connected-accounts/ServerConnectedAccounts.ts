@@ -66,8 +66,10 @@ export const getConnectionAccessToken = Effect.fn("ServerConnectedAccounts.getCo
     payload: scope === "" ? {} : { scope }
   }).pipe(
     Effect.catchTags({
-      OauthConnectionDoesNotHaveRequiredScope: () => Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) })),
-      OauthConnectionNotConnectedToUser: () => Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) }))
+      OauthConnectionDoesNotHaveRequiredScope: () =>
+        Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) })),
+      OauthConnectionNotConnectedToUser: () =>
+        Effect.fail(OauthAccessTokenNotAvailable.make({ provider: account.provider, details: tokenNotAvailableDetails(scope) }))
     })
   )
 })
@@ -165,7 +167,9 @@ const getByProvider = Effect.fn("ServerConnectedAccounts.get")(function* (userId
 
 const getByAccount = Effect.fn("ServerConnectedAccounts.get")(function* (userId: string, account: AccountRef) {
   const accounts = yield* list(userId)
-  return Option.fromNullishOr(accounts.find((candidate) => candidate.provider === account.provider && candidate.providerAccountId === account.providerAccountId))
+  return Option.fromNullishOr(
+    accounts.find((candidate) => candidate.provider === account.provider && candidate.providerAccountId === account.providerAccountId)
+  )
 })
 
 type BaseError = Effect.Error<ReturnType<typeof list>> | Exclude<Effect.Error<ReturnType<typeof getConnectionAccessToken>>, OauthAccessTokenNotAvailable>

@@ -125,12 +125,14 @@ describe("OAuthConnection values", () => {
         const signInNavigation = yield* Deferred.await(navigated)
         const linkNavigated = yield* Deferred.make<string>()
         // a second page that reports its navigation: the link flow of `get(…, { or: "redirect" })`
-        const fiber = yield* Effect.forkChild(ConnectedAccounts.get("google", { or: "redirect", scopes: ["calendar"] }).pipe(
-          Effect.provideService(OAuthBrowser.OAuthBrowser, {
-            ...(yield* OAuthBrowser.OAuthBrowser),
-            navigate: (url) => Effect.andThen(Deferred.succeed(linkNavigated, url), Effect.void)
-          })
-        ))
+        const fiber = yield* Effect.forkChild(
+          ConnectedAccounts.get("google", { or: "redirect", scopes: ["calendar"] }).pipe(
+            Effect.provideService(OAuthBrowser.OAuthBrowser, {
+              ...(yield* OAuthBrowser.OAuthBrowser),
+              navigate: (url) => Effect.andThen(Deferred.succeed(linkNavigated, url), Effect.void)
+            })
+          )
+        )
         const linkUrl = yield* Deferred.await(linkNavigated)
         yield* Fiber.interrupt(fiber)
         const exit = yield* Fiber.await(fiber)

@@ -71,7 +71,10 @@ describe("baseUrl: { browser, server }", () => {
       stubBrowser()
       const inBrowser = yield* read
       const common = yield* StackConfig.fromConfig().pipe(
-        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: { STACK_PROJECT_ID: projectId, STACK_API_URL: "https://common.example.com" } }))
+        Effect.provideService(
+          ConfigProvider.ConfigProvider,
+          ConfigProvider.fromEnv({ env: { STACK_PROJECT_ID: projectId, STACK_API_URL: "https://common.example.com" } })
+        )
       )
       expect(onServer.baseUrl).toBe("http://server.internal:8102")
       expect(inBrowser.baseUrl).toBe("https://browser.example.com")

@@ -27,7 +27,12 @@ describe("connected-account access tokens: the service's order of checks", () =>
         headers: server,
         body: {}
       })
-      const userOnly = yield* send(emulator, { method: "POST", path: `/api/v1/connected-accounts/${unknownUser}/github/access-token`, headers: server, body: {} })
+      const userOnly = yield* send(emulator, {
+        method: "POST",
+        path: `/api/v1/connected-accounts/${unknownUser}/github/access-token`,
+        headers: server,
+        body: {}
+      })
       expect(both.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
       expect(byAccount.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
       expect(userOnly.headers.get("x-stack-known-error")).toBe("USER_NOT_FOUND")

@@ -60,7 +60,9 @@ describe("ConnectedAccounts: OAuthConnection and get", () => {
   it("updateOAuthProvider / deleteOAuthProvider: the typed plain-text refusals", () => {
     type Update = ErrorOf<ReturnType<typeof ConnectedAccounts.updateOAuthProvider>>
     expectTypeOf<Extract<Update, { readonly _tag: "OAuthProviderNotFound" | "OAuthProviderConflict" | "OauthProviderAccountIdAlreadyUsedForSignIn" }>>()
-      .toEqualTypeOf<ConnectedAccounts.OAuthProviderNotFound | ConnectedAccounts.OAuthProviderConflict | KnownErrors.OauthProviderAccountIdAlreadyUsedForSignIn>()
+      .toEqualTypeOf<
+        ConnectedAccounts.OAuthProviderNotFound | ConnectedAccounts.OAuthProviderConflict | KnownErrors.OauthProviderAccountIdAlreadyUsedForSignIn
+      >()
     expectTypeOf<ConnectedAccounts.OAuthProviderConflict["reason"]>().toEqualTypeOf<"sign-in" | "account">()
     expectTypeOf<Extract<ErrorOf<ReturnType<typeof ConnectedAccounts.deleteOAuthProvider>>, ConnectedAccounts.OAuthProviderNotFound>>()
       .toEqualTypeOf<ConnectedAccounts.OAuthProviderNotFound>()

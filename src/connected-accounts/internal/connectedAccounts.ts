@@ -231,4 +231,3 @@ export const tokenNotAvailableDetails = (scope: string): string =>
   `${
     scope === "" ? "The OAuth refresh token has likely been revoked or expired." : `The requested scopes [${scope}] are not available on the existing token.`
   } The user needs to re-authorize by calling \`OAuth.linkAccount\` or using \`ConnectedAccounts.getOrLink\`.`
-
