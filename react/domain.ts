@@ -272,15 +272,17 @@ const useSuspenseConnectedAccountsWith = ({ useStackSuspenseQuery: suspenseQuery
   suspenseQuery(ConnectedAccounts.list(), [])
 
 /**
- * The signed-in user's connected account of one provider (`providerId`, e.g. `"github"`), or
- * `null` when none is connected (the official `useConnectedAccount(providerId)` without `or`).
+ * The signed-in user's connected account of one provider (a provider id, e.g. `"github"`: its
+ * first), or the one named by `{ provider, providerAccountId }` (the official
+ * `useConnectedAccount({ provider, providerAccountId })`); `null` when there is none.
  */
-const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (providerId: string) =>
-  query(connectedAccount(providerId), [providerId])
+const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (target: string | ConnectedAccounts.AccountRef) =>
+  query(connectedAccount(target), accountDeps(target))
 
 /** {@link useConnectedAccount} for Suspense. */
-const useSuspenseConnectedAccountWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (providerId: string) =>
-  suspenseQuery(connectedAccount(providerId), [providerId])
+const useSuspenseConnectedAccountWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (target: string | ConnectedAccounts.AccountRef) =>
+    suspenseQuery(connectedAccount(target), accountDeps(target))
 
 /** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
 const useOAuthProvidersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(ConnectedAccounts.listOAuthProviders(), [])
@@ -402,11 +404,19 @@ const orLink = (provider: string, options: ConnectedAccounts.GetOrLinkConnection
       : Effect.flatMap(OAuthBrowser.makeBrowser, (browser) => Effect.provideService(effect, OAuthBrowser.OAuthBrowser, browser)))
 }
 
-const connectedAccount = (providerId: string) =>
+/** The first connected account of a provider, or the one named by `{ provider, providerAccountId }`; `null` when none. */
+const connectedAccount = (target: string | ConnectedAccounts.AccountRef) =>
   Effect.map(
     ConnectedAccounts.list(),
-    (accounts) => accounts.find((account) => account.provider === providerId) ?? null
+    (accounts) =>
+      accounts.find((account) =>
+        typeof target === "string"
+          ? account.provider === target
+          : account.provider === target.provider && account.providerAccountId === target.providerAccountId
+      ) ?? null
   )
+
+const accountDeps = (target: string | ConnectedAccounts.AccountRef) => typeof target === "string" ? [target] : [target.provider, target.providerAccountId]
 
 /** The hooks {@link makeDomainHooks} makes. */
 export type DomainHooks = ReturnType<typeof makeDomainHooks>
@@ -538,7 +548,10 @@ export const useConnectedAccounts = useConnectedAccountsWith(generic)
 /** {@link useConnectedAccounts} for Suspense. */
 export const useSuspenseConnectedAccounts = useSuspenseConnectedAccountsWith(generic)
 
-/** The signed-in user's connected account of one provider, or `null` when none is connected. */
+/**
+ * The signed-in user's connected account of one provider (its first), or the one named by
+ * `{ provider, providerAccountId }`; `null` when there is none.
+ */
 export const useConnectedAccount = useConnectedAccountWith(generic)
 
 /** {@link useConnectedAccount} for Suspense. */

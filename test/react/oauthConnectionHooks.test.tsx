@@ -22,6 +22,7 @@ import type { ConnectedAccount } from "../../src/connected-accounts/internal/con
 import {
   makeStackHooks,
   StackProvider,
+  useConnectedAccount,
   useConnectionAccessToken,
   useOAuthProvider,
   useOrLinkConnectedAccount,
@@ -177,6 +178,25 @@ describe(`React ${reactVersion}: useOrLinkConnectedAccount and the connection's 
     } finally {
       await runtime.dispose()
     }
+  })
+})
+
+describe(`React ${reactVersion}: useConnectedAccount({ provider, providerAccountId })`, () => {
+  it("finds the account by provider and account id, null for another account id", async () => {
+    const email = "hook-account-ref@example.com"
+    await userWithGithub(email)
+    const Account = () => {
+      const found = useConnectedAccount({ provider: "github", providerAccountId: `gh-${email}` })
+      const other = useConnectedAccount({ provider: "github", providerAccountId: "someone-else" })
+      if (found.status !== "success" || other.status !== "success") return <span data-testid="account">loading</span>
+      return <span data-testid="account">{found.data?.providerAccountId ?? "none"}|{other.data === null ? "null" : "found"}</span>
+    }
+    render(
+      <StackProvider runtime={app.runtime}>
+        <Account />
+      </StackProvider>
+    )
+    await waitFor(() => expect(text("account")).toBe(`gh-${email}|null`))
   })
 })
 
