@@ -135,6 +135,9 @@ describe("the new hooks, typed by the runtime", () => {
         ErrorOf<ReturnType<typeof ConnectedAccounts.getConnectionAccessToken>> | undefined
       >()
       expectTypeOf(client.useSuspenseOAuthProvider("id")).toEqualTypeOf<ConnectedAccounts.OAuthProviderConnection | null>()
+      expectTypeOf(client.useConnectedAccount({ provider: "github", providerAccountId: "octo" }).data).toEqualTypeOf<
+        ConnectedAccounts.OAuthConnection | null | undefined
+      >()
       // @ts-expect-error the server hooks need a runtime with ServerAccess
       client.useServerOAuthProvider("user", "id")
     })
