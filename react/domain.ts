@@ -17,6 +17,7 @@ import * as TeamApiKeys from "../src/api-keys/TeamApiKeys.js"
 import * as UserApiKeys from "../src/api-keys/UserApiKeys.js"
 import * as GetUser from "../src/auth/GetUser.js"
 import * as Sessions from "../src/auth/Sessions.js"
+import * as OAuthBrowser from "../src/auth/OAuthBrowser.js"
 import * as ConnectedAccounts from "../src/connected-accounts/ConnectedAccounts.js"
 import * as ContactChannels from "../src/contact-channels/ContactChannels.js"
 import * as NotificationCategories from "../src/emails/NotificationCategories.js"
@@ -271,15 +272,17 @@ const useSuspenseConnectedAccountsWith = ({ useStackSuspenseQuery: suspenseQuery
   suspenseQuery(ConnectedAccounts.list(), [])
 
 /**
- * The signed-in user's connected account of one provider (`providerId`, e.g. `"github"`), or
- * `null` when none is connected (the official `useConnectedAccount(providerId)` without `or`).
+ * The signed-in user's connected account of one provider (a provider id, e.g. `"github"`: its
+ * first), or the one named by `{ provider, providerAccountId }` (the official
+ * `useConnectedAccount({ provider, providerAccountId })`); `null` when there is none.
  */
-const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (providerId: string) =>
-  query(connectedAccount(providerId), [providerId])
+const useConnectedAccountWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (target: string | ConnectedAccounts.AccountRef) =>
+  query(connectedAccount(target), accountDeps(target))
 
 /** {@link useConnectedAccount} for Suspense. */
-const useSuspenseConnectedAccountWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (providerId: string) =>
-  suspenseQuery(connectedAccount(providerId), [providerId])
+const useSuspenseConnectedAccountWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (target: string | ConnectedAccounts.AccountRef) =>
+    suspenseQuery(connectedAccount(target), accountDeps(target))
 
 /** The signed-in user's OAuth provider connections (`ConnectedAccounts.listOAuthProviders`). */
 const useOAuthProvidersWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => () => query(ConnectedAccounts.listOAuthProviders(), [])
@@ -287,6 +290,53 @@ const useOAuthProvidersWith = ({ useStackQuery: query }: QueryHooks<ClientServic
 /** {@link useOAuthProviders} for Suspense. */
 const useSuspenseOAuthProvidersWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => () =>
   suspenseQuery(ConnectedAccounts.listOAuthProviders(), [])
+
+/**
+ * One of the signed-in user's OAuth provider connections by its id, or `null` when the user has
+ * none with this id (the official `user.useOAuthProvider(id)`; `ConnectedAccounts.getOAuthProvider`
+ * over the cached list, refreshed by `updateOAuthProvider` / `deleteOAuthProvider`).
+ */
+const useOAuthProviderWith = ({ useStackQuery: query }: QueryHooks<ClientServices>) => (id: string) => query(oauthProvider(id), [id])
+
+/** {@link useOAuthProvider} for Suspense. */
+const useSuspenseOAuthProviderWith = ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (id: string) =>
+  suspenseQuery(oauthProvider(id), [id])
+
+/**
+ * A connected account of `provider` whose access token carries `scopes`, or the link flow when
+ * there is none (the official `user.useOrLinkConnectedAccount(provider, { scopes })`;
+ * `ConnectedAccounts.getOrLink`): the page goes to the provider and the hook stays loading. The
+ * page is the runtime's `OAuthBrowser` when it provides one, else the browser's own
+ * (`OAuthBrowserUnavailable` outside a browser).
+ */
+const useOrLinkConnectedAccountWith =
+  ({ useStackQuery: query }: QueryHooks<ClientServices>) => (provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions = {}) =>
+    query(orLink(provider, options), [provider, scopesKey(options.scopes), JSON.stringify(options.link ?? {})])
+
+/** {@link useOrLinkConnectedAccount} for Suspense: suspends while the page goes to the provider. */
+const useSuspenseOrLinkConnectedAccountWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) => (provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions = {}) =>
+    suspenseQuery(orLink(provider, options), [provider, scopesKey(options.scopes), JSON.stringify(options.link ?? {})])
+
+/**
+ * A provider access token of one connected account (the official `connection.useAccessToken({ scopes })`;
+ * `ConnectedAccounts.getConnectionAccessToken`): `{ accessToken }`, or the error
+ * `OauthAccessTokenNotAvailable` when the account's token lacks a scope or cannot be had.
+ */
+const useConnectionAccessTokenWith =
+  ({ useStackQuery: query }: QueryHooks<ClientServices>) =>
+  (connection: ConnectedAccounts.AccountRef, options: ConnectedAccounts.ConnectionAccessTokenOptions = {}) =>
+    query(ConnectedAccounts.getConnectionAccessToken(connection, options), [connection.provider, connection.providerAccountId, scopesKey(options.scopes)])
+
+/** {@link useConnectionAccessToken} for Suspense. */
+const useSuspenseConnectionAccessTokenWith =
+  ({ useStackSuspenseQuery: suspenseQuery }: QueryHooks<ClientServices>) =>
+  (connection: ConnectedAccounts.AccountRef, options: ConnectedAccounts.ConnectionAccessTokenOptions = {}) =>
+    suspenseQuery(ConnectedAccounts.getConnectionAccessToken(connection, options), [
+      connection.provider,
+      connection.providerAccountId,
+      scopesKey(options.scopes)
+    ])
 
 /**
  * The hooks for the reads the SDK caches, made of `hooks` (each needs only the services of a
@@ -331,14 +381,42 @@ export const makeDomainHooks = (hooks: QueryHooks<ClientServices>) => ({
   useConnectedAccount: useConnectedAccountWith(hooks),
   useSuspenseConnectedAccount: useSuspenseConnectedAccountWith(hooks),
   useOAuthProviders: useOAuthProvidersWith(hooks),
-  useSuspenseOAuthProviders: useSuspenseOAuthProvidersWith(hooks)
+  useSuspenseOAuthProviders: useSuspenseOAuthProvidersWith(hooks),
+  useOAuthProvider: useOAuthProviderWith(hooks),
+  useSuspenseOAuthProvider: useSuspenseOAuthProviderWith(hooks),
+  useOrLinkConnectedAccount: useOrLinkConnectedAccountWith(hooks),
+  useSuspenseOrLinkConnectedAccount: useSuspenseOrLinkConnectedAccountWith(hooks),
+  useConnectionAccessToken: useConnectionAccessTokenWith(hooks),
+  useSuspenseConnectionAccessToken: useSuspenseConnectionAccessTokenWith(hooks)
 })
 
-const connectedAccount = (providerId: string) =>
+const oauthProvider = (id: string) => Effect.map(ConnectedAccounts.getOAuthProvider(id), Option.getOrNull)
+
+/** A stable dependency for a list of scopes. */
+const scopesKey = (scopes: ReadonlyArray<string> | undefined): string => (scopes ?? []).join(" ")
+
+/** `ConnectedAccounts.getOrLink` on the runtime's `OAuthBrowser`, else on the browser's own page. */
+const orLink = (provider: string, options: ConnectedAccounts.GetOrLinkConnectionOptions) => {
+  const effect = ConnectedAccounts.getOrLink(provider, options)
+  return Effect.flatMap(Effect.serviceOption(OAuthBrowser.OAuthBrowser), (page) =>
+    Option.isSome(page)
+      ? Effect.provideService(effect, OAuthBrowser.OAuthBrowser, page.value)
+      : Effect.flatMap(OAuthBrowser.makeBrowser, (browser) => Effect.provideService(effect, OAuthBrowser.OAuthBrowser, browser)))
+}
+
+/** The first connected account of a provider, or the one named by `{ provider, providerAccountId }`; `null` when none. */
+const connectedAccount = (target: string | ConnectedAccounts.AccountRef) =>
   Effect.map(
     ConnectedAccounts.list(),
-    (accounts) => accounts.find((account) => account.provider === providerId) ?? null
+    (accounts) =>
+      accounts.find((account) =>
+        typeof target === "string"
+          ? account.provider === target
+          : account.provider === target.provider && account.providerAccountId === target.providerAccountId
+      ) ?? null
   )
+
+const accountDeps = (target: string | ConnectedAccounts.AccountRef) => typeof target === "string" ? [target] : [target.provider, target.providerAccountId]
 
 /** The hooks {@link makeDomainHooks} makes. */
 export type DomainHooks = ReturnType<typeof makeDomainHooks>
@@ -470,7 +548,10 @@ export const useConnectedAccounts = useConnectedAccountsWith(generic)
 /** {@link useConnectedAccounts} for Suspense. */
 export const useSuspenseConnectedAccounts = useSuspenseConnectedAccountsWith(generic)
 
-/** The signed-in user's connected account of one provider, or `null` when none is connected. */
+/**
+ * The signed-in user's connected account of one provider (its first), or the one named by
+ * `{ provider, providerAccountId }`; `null` when there is none.
+ */
 export const useConnectedAccount = useConnectedAccountWith(generic)
 
 /** {@link useConnectedAccount} for Suspense. */
@@ -481,3 +562,48 @@ export const useOAuthProviders = useOAuthProvidersWith(generic)
 
 /** {@link useOAuthProviders} for Suspense. */
 export const useSuspenseOAuthProviders = useSuspenseOAuthProvidersWith(generic)
+
+/**
+ * One of the signed-in user's OAuth provider connections by its id, or `null` (the official
+ * `user.useOAuthProvider(id)`), refreshed by `ConnectedAccounts.updateOAuthProvider` / `deleteOAuthProvider`.
+ */
+export const useOAuthProvider = useOAuthProviderWith(generic)
+
+/** {@link useOAuthProvider} for Suspense. */
+export const useSuspenseOAuthProvider = useSuspenseOAuthProviderWith(generic)
+
+/**
+ * A connected account of a provider whose token carries the scopes, or the link flow (the
+ * official `user.useOrLinkConnectedAccount(provider, { scopes })`): the page goes to the provider
+ * and the hook stays loading.
+ *
+ * @example
+ * ```tsx
+ * import { Redacted } from "effect"
+ * import type { ConnectedAccounts } from "stack-auth-effect"
+ * import { useConnectionAccessToken, useOrLinkConnectedAccount } from "stack-auth-effect/react"
+ *
+ * const Repos = ({ connection }: { readonly connection: ConnectedAccounts.OAuthConnection }) => {
+ *   const token = useConnectionAccessToken(connection, { scopes: ["repo"] })
+ *   return token.status === "success" ? <span>{Redacted.value(token.data.accessToken).length}</span> : null
+ * }
+ *
+ * const GitHub = () => {
+ *   const github = useOrLinkConnectedAccount("github", { scopes: ["repo"] })
+ *   return github.status === "success" ? <Repos connection={github.data} /> : <p>Connecting GitHub…</p>
+ * }
+ * ```
+ */
+export const useOrLinkConnectedAccount = useOrLinkConnectedAccountWith(generic)
+
+/** {@link useOrLinkConnectedAccount} for Suspense: suspends while the page goes to the provider. */
+export const useSuspenseOrLinkConnectedAccount = useSuspenseOrLinkConnectedAccountWith(generic)
+
+/**
+ * A provider access token of one connected account (the official `connection.useAccessToken({ scopes })`):
+ * `{ accessToken }`, or `OauthAccessTokenNotAvailable` when the token lacks a scope or cannot be had.
+ */
+export const useConnectionAccessToken = useConnectionAccessTokenWith(generic)
+
+/** {@link useConnectionAccessToken} for Suspense. */
+export const useSuspenseConnectionAccessToken = useSuspenseConnectionAccessTokenWith(generic)

@@ -54,6 +54,14 @@ export {
   useSuspenseProjectPermissions,
   useSuspenseReceivedInvitations
 } from "./domain.js"
+export {
+  useConnectionAccessToken,
+  useOAuthProvider,
+  useOrLinkConnectedAccount,
+  useSuspenseConnectionAccessToken,
+  useSuspenseOAuthProvider,
+  useSuspenseOrLinkConnectedAccount
+} from "./domain.js"
 export { useAccessToken, useAuthHeaders, useAuthJson, useAuthorizationHeader, useRefreshToken } from "./tokens.js"
 export type { AuthJson, TokenHooks } from "./tokens.js"
 export { useCliAuthConfirmation } from "./cli.js"

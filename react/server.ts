@@ -13,11 +13,13 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { ServerAccess } from "../src/core/Access.js"
 import type { ClientServices } from "../src/cache/ClientServices.js"
 import * as Permissions from "../src/permissions/Permissions.js"
 import * as ServerPermissions from "../src/permissions/ServerPermissions.js"
 import * as ServerUserApiKeys from "../src/api-keys/ServerUserApiKeys.js"
+import type { ConnectionAccessTokenOptions } from "../src/connected-accounts/ConnectedAccounts.js"
 import * as ServerConnectedAccounts from "../src/connected-accounts/ServerConnectedAccounts.js"
 import * as ServerTeamInvitations from "../src/teams/ServerTeamInvitations.js"
 import * as ServerTeams from "../src/teams/ServerTeams.js"
@@ -29,6 +31,8 @@ import type { QueryHooks } from "./domain.js"
 export type ServerServices = ClientServices | ServerAccess
 
 const userOrNull = (userId: string) => ServerUsers.getById(userId).pipe(Effect.catchTag("UserNotFound", () => Effect.succeed<ServerUser | null>(null)))
+
+const serverOAuthProvider = (userId: string, id: string) => Effect.map(ServerConnectedAccounts.getOAuthProvider(userId, id), Option.getOrNull)
 
 const teamOrNull = (teamId: string) => ServerTeams.get(teamId).pipe(Effect.catchTag("TeamNotFound", () => Effect.succeed<ServerTeam | null>(null)))
 
@@ -52,9 +56,9 @@ export const makeServerHooks = (hooks: QueryHooks<ServerServices>) => {
     /** {@link useServerTeam} for Suspense. */
     useSuspenseServerTeam: (teamId: string) => suspenseQuery(teamOrNull(teamId), [teamId]),
     /** Every team of the project, or one user's (`ServerTeams.list({ userId })`: `GET /teams`). */
-    useServerTeams: (options: { readonly userId?: string } = {}) => query(ServerTeams.list(options), [options.userId ?? null]),
+    useServerTeams: (options: ServerTeams.ListOptions = {}) => query(ServerTeams.list(options), [options.userId ?? null]),
     /** {@link useServerTeams} for Suspense. */
-    useSuspenseServerTeams: (options: { readonly userId?: string } = {}) => suspenseQuery(ServerTeams.list(options), [options.userId ?? null]),
+    useSuspenseServerTeams: (options: ServerTeams.ListOptions = {}) => suspenseQuery(ServerTeams.list(options), [options.userId ?? null]),
     /**
      * A member's permissions in a team, contained ones included unless `recursive: false` (the
      * official `listTeamMemberPermissions`; `GET /team-permissions?team_id=&user_id=`, cached).
@@ -69,6 +73,39 @@ export const makeServerHooks = (hooks: QueryHooks<ServerServices>) => {
     useServerReceivedInvitations: (userId: string) => query(ServerTeamInvitations.listMine(userId), [userId]),
     /** A user's connected provider accounts (`ServerConnectedAccounts.list`: `GET /connected-accounts/{id}`). */
     useServerConnectedAccounts: (userId: string) => query(ServerConnectedAccounts.list(userId), [userId]),
+    /** A user's OAuth provider connections (the official server `user.useOAuthProviders()`; `GET /oauth-providers?user_id=`). */
+    useServerOAuthProviders: (userId: string) => query(ServerConnectedAccounts.listOAuthProviders(userId), [userId]),
+    /** {@link useServerOAuthProviders} for Suspense. */
+    useSuspenseServerOAuthProviders: (userId: string) => suspenseQuery(ServerConnectedAccounts.listOAuthProviders(userId), [userId]),
+    /** One of a user's OAuth provider connections by id, or `null` (the official server `user.useOAuthProvider(id)`). */
+    useServerOAuthProvider: (userId: string, id: string) => query(serverOAuthProvider(userId, id), [userId, id]),
+    /** {@link useServerOAuthProvider} for Suspense. */
+    useSuspenseServerOAuthProvider: (userId: string, id: string) => suspenseQuery(serverOAuthProvider(userId, id), [userId, id]),
+    /**
+     * A provider access token of one of a user's connected accounts (the official server
+     * `connection.useAccessToken({ scopes })`): `{ accessToken }`, or `OauthAccessTokenNotAvailable`.
+     */
+    useServerConnectionAccessToken: (
+      connection: Parameters<typeof ServerConnectedAccounts.getConnectionAccessToken>[0],
+      options: ConnectionAccessTokenOptions = {}
+    ) =>
+      query(ServerConnectedAccounts.getConnectionAccessToken(connection, options), [
+        connection.userId,
+        connection.provider,
+        connection.providerAccountId,
+        (options.scopes ?? []).join(" ")
+      ]),
+    /** {@link useServerConnectionAccessToken} for Suspense. */
+    useSuspenseServerConnectionAccessToken: (
+      connection: Parameters<typeof ServerConnectedAccounts.getConnectionAccessToken>[0],
+      options: ConnectionAccessTokenOptions = {}
+    ) =>
+      suspenseQuery(ServerConnectedAccounts.getConnectionAccessToken(connection, options), [
+        connection.userId,
+        connection.provider,
+        connection.providerAccountId,
+        (options.scopes ?? []).join(" ")
+      ]),
     /** {@link useTeamMemberPermissions} for Suspense. */
     useSuspenseTeamMemberPermissions: (teamId: string, userId: string, options: Permissions.ListOptions = {}) =>
       suspenseQuery(ServerPermissions.listTeamPermissions(teamId, userId, options), [teamId, userId, options.recursive ?? true])

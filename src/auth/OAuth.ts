@@ -209,7 +209,10 @@ export interface OAuthStartOptions {
   readonly errorRedirectUrl?: string | undefined
   /** Echoed back by the code exchange as the destination; must be trusted by the project. */
   readonly afterCallbackRedirectUrl?: string | undefined
-  /** Extra provider scopes (`provider_scope`). */
+  /**
+   * Extra provider scopes (`provider_scope`), with the provider's `oauthScopesOnSignIn` of
+   * `StackConfig` added (each scope once).
+   */
   readonly scopes?: ReadonlyArray<string> | undefined
 }
 
@@ -271,6 +274,18 @@ const linkToken = Effect.gen(function* () {
   return refreshed.value
 })
 
+/**
+ * The provider scopes a flow asks for (the official `mergeScopeStrings`): the call's `scopes`,
+ * then the configured `oauthScopesOnSignIn` of the provider, split on white space, each once.
+ */
+export const providerScopes = (
+  options: Pick<OAuthStartOptions, "provider" | "scopes">,
+  onSignIn: Readonly<Record<string, ReadonlyArray<string>>> | undefined
+): ReadonlyArray<string> => {
+  const configured = onSignIn?.[options.provider] ?? onSignIn?.[options.provider.toLowerCase()] ?? []
+  return [...new Set([...(options.scopes ?? []), ...configured].flatMap((scope) => scope.split(/\s+/)).filter((scope) => scope.length > 0))]
+}
+
 const start = <E, R>(
   type: "authenticate" | "link",
   options: OAuthStartOptions,
@@ -294,7 +309,7 @@ const start = <E, R>(
     const verifier = yield* makeCodeVerifier
     const codeChallenge = yield* codeChallengeOf(verifier)
     const state = yield* makeState
-    const scopes = (options.scopes ?? []).filter((scope) => scope.length > 0)
+    const scopes = providerScopes(options, client.config.oauthScopesOnSignIn)
 
     const query: AuthorizeQuery = {
       clientId: oauthClientId(client.config),

@@ -32,7 +32,33 @@ export interface StackConfigShape {
    * absent, the service uses its default branch `main` (the official client never sends one).
    */
   readonly branchId?: string | undefined
+  /**
+   * Extra provider scopes every OAuth sign-in and link of a provider asks for, by provider config
+   * id (the official `oauthScopesOnSignIn`), e.g. `{ github: ["repo"] }`.
+   */
+  readonly oauthScopesOnSignIn?: Readonly<Record<string, ReadonlyArray<string>>> | undefined
 }
+
+/** The API origins of an app that reaches the service by another URL from the browser than from its server. */
+export interface BaseUrls {
+  /** Used where a browser runs the SDK (`window` and `document` exist). */
+  readonly browser: string
+  /** Used everywhere else (a server, a worker, a test). */
+  readonly server: string
+}
+
+/** Whether this runs in a browser, as the official `isBrowserLike`: `window`, `document` and `document.createElement` exist. */
+const isBrowserLike = (): boolean => {
+  const scope = globalThis as { readonly window?: unknown; readonly document?: { readonly createElement?: unknown } }
+  return typeof scope.window !== "undefined" && typeof scope.document !== "undefined" && typeof scope.document?.createElement !== "undefined"
+}
+
+/**
+ * The API origin for where this runs (the official `getBaseUrl`): a string as it is; of
+ * `{ browser, server }` the browser's in a browser (`inBrowser`, detected by default), else the server's.
+ */
+export const selectBaseUrl = (baseUrl: string | BaseUrls | undefined, inBrowser: boolean = isBrowserLike()): string | undefined =>
+  baseUrl === undefined || typeof baseUrl === "string" ? baseUrl : inBrowser ? baseUrl.browser : baseUrl.server
 
 /** Options accepted by {@link make} and {@link layer}. */
 export interface StackConfigOptions {
@@ -40,9 +66,10 @@ export interface StackConfigOptions {
   /**
    * The API origin (`http(s)://…`), defaults to {@link defaultBaseUrl}. Trailing slashes and a
    * trailing `/api/v1` are dropped (`https://api.example.com/api/v1/` → `https://api.example.com`),
-   * since every request path gets `/api/v1` added.
+   * since every request path gets `/api/v1` added. `{ browser, server }` (the official option) picks
+   * the browser's URL in a browser and the server's elsewhere ({@link selectBaseUrl}).
    */
-  readonly baseUrl?: string | undefined
+  readonly baseUrl?: string | BaseUrls | undefined
   readonly publishableClientKey?: string | Redacted.Redacted<string> | undefined
   readonly clientVersion?: string | undefined
   readonly extraHeaders?: Readonly<Record<string, string>> | undefined
@@ -52,6 +79,8 @@ export interface StackConfigOptions {
    * the service's `BRANCH_DOES_NOT_EXIST` (400). Default: none sent (the service's `main`).
    */
   readonly branchId?: string | undefined
+  /** See {@link StackConfigShape.oauthScopesOnSignIn}; a value that is not lists of texts fails with `StackConfigError`. */
+  readonly oauthScopesOnSignIn?: Readonly<Record<string, ReadonlyArray<string>>> | undefined
 }
 
 /**
@@ -115,7 +144,11 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
     if (!isProjectId(options.projectId)) {
       return yield* fail("projectId", `Project id "${options.projectId}" is neither "internal" nor a uuid.`)
     }
-    const rawBase = options.baseUrl ?? defaultBaseUrl
+    const selected: unknown = selectBaseUrl(options.baseUrl)
+    if (options.baseUrl !== undefined && typeof selected !== "string") {
+      return yield* fail("baseUrl", "baseUrl must be a URL or { browser, server } URLs.")
+    }
+    const rawBase = (selected as string | undefined) ?? defaultBaseUrl
     let parsed: URL
     try {
       parsed = new URL(rawBase)
@@ -137,13 +170,22 @@ export const make = (options: StackConfigOptions): Effect.Effect<StackConfigShap
     if (options.branchId !== undefined && (options.branchId.length === 0 || options.branchId.length > 255)) {
       return yield* fail("branchId", `Branch id "${options.branchId}" must have 1 to 255 characters.`)
     }
+    const scopes: unknown = options.oauthScopesOnSignIn
+    if (
+      scopes !== undefined &&
+      (typeof scopes !== "object" || scopes === null || Array.isArray(scopes) ||
+        !Object.values(scopes).every((list) => Array.isArray(list) && list.every((scope) => typeof scope === "string")))
+    ) {
+      return yield* fail("oauthScopesOnSignIn", "oauthScopesOnSignIn must map provider ids to lists of scopes.")
+    }
     return {
       projectId: options.projectId,
       baseUrl,
       publishableClientKey,
       clientVersion: options.clientVersion ?? defaultClientVersion,
       extraHeaders: options.extraHeaders ?? {},
-      ...(options.branchId === undefined ? {} : { branchId: options.branchId })
+      ...(options.branchId === undefined ? {} : { branchId: options.branchId }),
+      ...(options.oauthScopesOnSignIn === undefined ? {} : { oauthScopesOnSignIn: options.oauthScopesOnSignIn })
     }
   })
 
@@ -161,6 +203,10 @@ export const environmentVariables = {
   projectId: ["NEXT_PUBLIC_STACK_PROJECT_ID", "STACK_PROJECT_ID"],
   publishableClientKey: ["NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY", "STACK_PUBLISHABLE_CLIENT_KEY"],
   baseUrl: ["NEXT_PUBLIC_STACK_API_URL", "STACK_API_URL", "NEXT_PUBLIC_STACK_URL"],
+  /** Read before `baseUrl`'s in a browser (the official client's names). */
+  baseUrlBrowser: ["NEXT_PUBLIC_BROWSER_STACK_API_URL", "NEXT_PUBLIC_STACK_API_URL_BROWSER", "STACK_API_URL_BROWSER"],
+  /** Read before `baseUrl`'s elsewhere (the official client's names). */
+  baseUrlServer: ["NEXT_PUBLIC_SERVER_STACK_API_URL", "NEXT_PUBLIC_STACK_API_URL_SERVER", "STACK_API_URL_SERVER"],
   extraHeaders: ["NEXT_PUBLIC_STACK_EXTRA_REQUEST_HEADERS", "STACK_EXTRA_REQUEST_HEADERS"]
 } as const
 
@@ -203,7 +249,8 @@ const readSetting = <A>(
 
 /**
  * Reads the settings from `Config`: each setting given in `options`, else its default environment
- * variables — `STACK_PROJECT_ID`, `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL`,
+ * variables — `STACK_PROJECT_ID`, `STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_API_URL` (preceded by
+ * `STACK_API_URL_BROWSER` in a browser and `STACK_API_URL_SERVER` elsewhere, as the official client),
  * `STACK_EXTRA_REQUEST_HEADERS` (a JSON object of strings) and their `NEXT_PUBLIC_` variants. A
  * missing or malformed setting fails with a {@link StackConfigError} naming the option (a given
  * `Config`) or the variable (a default).
@@ -217,7 +264,15 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
         "No project id provided. Please copy it from the Stack Auth dashboard and put it in the STACK_PROJECT_ID environment variable."
       )
     }
-    const baseUrl = yield* readSetting(options.baseUrl, "baseUrl", environmentVariables.baseUrl)
+    const baseUrl = yield* readSetting(options.baseUrl, "baseUrl", [
+      ...(isBrowserLike() ? environmentVariables.baseUrlBrowser : environmentVariables.baseUrlServer),
+      ...environmentVariables.baseUrl
+    ])
+    const oauthScopesOnSignIn = options.oauthScopesOnSignIn === undefined
+      ? undefined
+      : yield* options.oauthScopesOnSignIn.pipe(
+        Effect.mapError((error: Config.ConfigError) => new StackConfigError({ setting: "oauthScopesOnSignIn", message: String(error) }))
+      )
     const key = yield* readSetting(options.publishableClientKey, "publishableClientKey", environmentVariables.publishableClientKey)
     const clientVersion = options.clientVersion === undefined ? Option.none<string>() : yield* readSetting(options.clientVersion, "clientVersion", [])
     const branchId = options.branchId === undefined ? Option.none<string>() : yield* readSetting(options.branchId, "branchId", [])
@@ -247,7 +302,8 @@ export const fromConfig = (options: ConfigOptions = {}): Effect.Effect<StackConf
       publishableClientKey: Option.getOrUndefined(key),
       clientVersion: Option.getOrUndefined(clientVersion),
       extraHeaders,
-      branchId: Option.getOrUndefined(branchId)
+      branchId: Option.getOrUndefined(branchId),
+      oauthScopesOnSignIn
     }).pipe(
       Effect.mapError((error) =>
         new StackConfigError({

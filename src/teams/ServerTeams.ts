@@ -37,10 +37,25 @@ export { ServerTeam } from "../users/User.js"
 export type { ServerTeamMemberProfile } from "./TeamMemberProfiles.js"
 
 /**
+ * Options of {@link list}: what the service's team list reads. Its query schema
+ * (`apps/backend/src/app/api/latest/teams/crud.tsx` at 2f719903) has `user_id` and
+ * `add_current_user`, the latter for creation only (deprecated there, ignored by the list); the
+ * list has no paging or order options: every team, oldest first.
+ */
+export interface ListOptions {
+  /**
+   * Only the teams this user is a member of: a user id (a uuid; anything else is `InvalidArgument`,
+   * nothing sent), or `"me"`, the request's user (`CannotGetOwnUserWithoutUser` without one, as
+   * with server access alone).
+   */
+  readonly userId?: string | undefined
+}
+
+/**
  * Every team of the project, or the teams of one user (`userId`), oldest first.
  * `GET /teams[?user_id=]`; needs `ServerAccess`.
  */
-export const list = Effect.fn("ServerTeams.list")(function* (options: { readonly userId?: string } = {}) {
+export const list = Effect.fn("ServerTeams.list")(function* (options: ListOptions = {}) {
   const answer = yield* Endpoint.call(listEndpoint, { query: options.userId === undefined ? {} : { userId: options.userId } })
   return answer.items
 })

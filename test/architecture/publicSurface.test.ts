@@ -30,7 +30,7 @@ const members: ReadonlyArray<readonly [string, unknown]> = Object.entries(Root a
 )
 
 describe("the public surface of the root entry", () => {
-  it("has at most 953 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
+  it("has at most 985 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
     const surface = measure()
     // after the move: 854 names (707 runtime, 147 type-only), 73 root names (65 before; + six
     // Server/Admin namespaces of the naming rule, + ConfigurationError and SessionError, issue 13 item 3)
@@ -40,7 +40,8 @@ describe("the public surface of the root entry", () => {
     // 897 names, 77 root names. A new public function raises these ceilings on purpose.
     // + the ProjectConfig namespace (the official config override family, its override types and
     // errors), Projects.transfer, AdminProjects.getProductionModeErrors and cacheKey (issue 29): 953.
-    expect(surface.names.length).toBeLessThanOrEqual(953)
+    // issue 29 items 3, 7, 8 (OAuth connections, client options, team list options): +32 names
+    expect(surface.names.length).toBeLessThanOrEqual(985)
     expect(surface.runtime + surface.typeOnly).toBe(surface.names.length)
     expect(surface.root).toBeLessThanOrEqual(80)
   }, 60_000)

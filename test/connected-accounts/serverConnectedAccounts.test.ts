@@ -57,7 +57,7 @@ describe("ServerConnectedAccounts", () => {
       const emulator = yield* makeEmulator()
       const { userId } = yield* signInWithGithub(emulator, "octo@example.com")
       const accounts = yield* ServerConnectedAccounts.list(userId).pipe(Effect.provide(serverLayer(emulator)))
-      expect(accounts).toEqual([{ userId, provider: "github", providerAccountId: "octo@example.com" }])
+      expect(accounts).toMatchObject([{ userId, provider: "github", providerAccountId: "octo@example.com" }])
       const connections = yield* ServerConnectedAccounts.listOAuthProviders(userId).pipe(Effect.provide(serverLayer(emulator)))
       expect(connections).toHaveLength(1)
       expect(connections[0]).toMatchObject({ userId, providerConfigId: "github", accountId: "octo@example.com", allowConnectedAccounts: true })

@@ -57,7 +57,7 @@ describe("server connected accounts over HTTP", () => {
         return { accounts, connections, token, none, unknown }
       }).pipe(Effect.provide(server))
     )
-    expect(outcome.accounts).toEqual([{ userId, provider: "github", providerAccountId: email }])
+    expect(outcome.accounts).toMatchObject([{ userId, provider: "github", providerAccountId: email }])
     expect(outcome.connections.map((connection) => [connection.providerConfigId, connection.accountId])).toEqual([["github", email]])
     expect(Redacted.value(Option.getOrThrow(outcome.token))).toHaveLength(43)
     expect(outcome.none).toEqual(Option.none())

@@ -13,7 +13,7 @@
  * - `GET /oauth-providers?user_id=` → the user's connections (`account_id` with server access).
  * - `GET|PATCH|DELETE /oauth-providers/{user_id|me}/{id}` and `POST /oauth-providers` (server), as
  *   the service answers them (backend `apps/backend/src/app/api/latest/oauth-providers/crud.tsx`
- *   @1694a094): a client without a user is `CANNOT_GET_OWN_USER_WITHOUT_USER`, a client for
+ *   @1694a094; its answers unchanged at 2f719903): a client without a user is `CANNOT_GET_OWN_USER_WITHOUT_USER`, a client for
  *   another user a 403 text per operation ("Client can only read|update|delete|list OAuth
  *   providers for their own user."); an unknown user `USER_NOT_FOUND`; a connection the user does
  *   not have the 404 text "OAuth provider {id} for user {user_id} not found"; `POST` with a
@@ -34,8 +34,12 @@ import * as Endpoint from "../../core/Endpoint.js"
 import {
   accessTokenEndpoint,
   accountAccessTokenEndpoint,
+  connectionNotFoundText,
   listEndpoint,
-  listOAuthProvidersEndpoint
+  listOAuthProvidersEndpoint,
+  providerNotConfiguredText,
+  sameProviderAccountText,
+  sameProviderSignInText
 } from "../../connected-accounts/internal/connectedAccounts.js"
 import {
   CannotGetOwnUserWithoutUser,
@@ -74,16 +78,13 @@ const clientUserOf =
     return userId === "me" || userId === user.id ? Effect.succeed(user) : Effect.fail(new TextFailure({ status: 403, text: otherUserText(operation) }))
   }
 
-/**
- * The 403 texts of a client addressing another user's connected accounts: listing them
- * (`connected-accounts/[user_id]/crud.tsx`) and asking for an access token (`…/access-token/crud.tsx`, at 2f719903).
- */
-export const foreignConnectedAccountsText = {
-  list: "Client can only list connected accounts for their own user.",
-  accessToken: "Client can only access its own connected accounts"
-} as const
+/** The service's 403 text of a client listing another user's connected accounts (`connected-accounts/[user_id]/crud.tsx` at 2f719903). */
+export const otherUserListText = "Client can only list connected accounts for their own user."
 
-/** The user a client's connected-accounts request addresses by `user_id`: `me` or its own id (403 text for another). */
+/** The service's 403 text of a client asking another user's access token (`…/access-token/crud.tsx` at 2f719903). */
+export const otherUserTokenText = "Client can only access its own connected accounts"
+
+/** The user a client's connected-accounts request addresses by `user_id`: `me` or its own id (403 `text` for another). */
 const clientUserOfConnectedAccounts =
   (text: string) => (context: RequestContext, userId: string): Effect.Effect<UserRecord, CannotGetOwnUserWithoutUser | TextFailure> =>
     userId === "me"
@@ -105,10 +106,15 @@ const accessToken = <E>(
   input: { readonly userId: string; readonly providerId: string; readonly providerAccountId?: string; readonly scope: string | undefined }
 ) =>
   Effect.gen(function* () {
-    const user = yield* userOf(context, input.userId)
+    // the service refuses a client's other user first, then checks the provider and its keys, then
+    // reads the user (USER_NOT_FOUND): connected-accounts/[user_id]/[provider_id]/…/access-token/crud.tsx at 2f719903
+    const clientUser = context.auth?.type === "client" ? yield* userOf(context, input.userId) : undefined
     const provider = projectOf(context).config.oauthProviders.find((candidate) => candidate.id === input.providerId)
     if (provider === undefined) return yield* Effect.fail(OauthProviderNotFoundOrNotEnabled.make({}))
+    // shared keys give no token unless the deployment sets STACK_ALLOW_SHARED_OAUTH_ACCESS_TOKENS
+    // (`isSharedAccessTokenBlocked`, access-token-helpers.tsx at 2f719903; the emulator never does)
     if (provider.type === "shared") return yield* Effect.fail(OauthAccessTokenNotAvailableWithSharedOauthKeys.make({}))
+    const user = clientUser ?? (yield* userOf(context, input.userId))
     const accounts = user.oauthAccounts.filter(
       (account) =>
         account.providerConfigId === provider.id &&
@@ -168,17 +174,8 @@ const connectionView = (context: RequestContext, user: UserRecord, account: OAut
   ...(context.auth?.type === "client" ? {} : { accountId: account.accountId })
 })
 
-/** The service's 404 text of a connection id the user does not have. */
-export const connectionNotFoundText = (providerId: string, userId: string): string => `OAuth provider ${providerId} for user ${userId} not found`
-
-/** The service's 404 text of a provider the project does not configure (`POST /oauth-providers`). */
-export const providerNotConfiguredText = (providerConfigId: string): string => `OAuth provider ${providerConfigId} not found or not configured`
-
-/** The service's 400 text of a second sign-in connection of one provider for a user. */
-export const sameProviderSignInText = "The same provider type with sign-in enabled already exists for this user."
-
-/** The service's 400 text of a second connection of one provider and account id for a user. */
-export const sameProviderAccountText = "The same provider type with the same account ID already exists for this user."
+/** The service's plain-text refusals of `/oauth-providers`, defined with the SDK's wire definitions (which types them). */
+export { connectionNotFoundText, providerNotConfiguredText, sameProviderAccountText, sameProviderSignInText }
 
 /**
  * The service's checks before a connection is created or changed (its `checkInputValidity`),
@@ -328,16 +325,16 @@ const listAllConnections = (_input: unknown, context: RequestContext) =>
 const clientConnections = connectionHandlers(clientUserOf)
 const serverConnections = connectionHandlers(() => serverUserOf)
 
-const client = handlers(clientUserOfConnectedAccounts(foreignConnectedAccountsText.list))
-const clientTokens = handlers(clientUserOfConnectedAccounts(foreignConnectedAccountsText.accessToken))
+const clientList = handlers(clientUserOfConnectedAccounts(otherUserListText))
+const client = handlers(clientUserOfConnectedAccounts(otherUserTokenText))
 const server = handlers(serverUserOf)
 const served = Endpoints.serverConnectedAccounts
 
 /** The connected-account routes (client access: the signed-in user's; server access: any user's). */
 export const routes = [
-  route(listEndpoint, client.list),
-  route(accessTokenEndpoint, clientTokens.accessToken, { emptyBody: {} }),
-  route(accountAccessTokenEndpoint, clientTokens.accountAccessToken, { emptyBody: {} }),
+  route(listEndpoint, clientList.list),
+  route(accessTokenEndpoint, client.accessToken, { emptyBody: {} }),
+  route(accountAccessTokenEndpoint, client.accountAccessToken, { emptyBody: {} }),
   route(listOAuthProvidersEndpoint, handlers(clientUserOf("list")).listOAuthProviders),
   route(listAllConnectionsEndpoint, listAllConnections),
   route(served.list, server.list),
