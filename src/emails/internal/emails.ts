@@ -7,6 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
+import { RedirectUrlNotWhitelisted } from "../../core/KnownErrors.js"
 import { DateFromMillis, field, optionalField, wireStruct } from "../../core/Wire.js"
 
 /** An SMTP server configuration to test (all fields required; the password is `Redacted`). */
@@ -67,4 +68,40 @@ export const listSentEndpoint = Endpoint.make({
   session: "none",
   success: wireStruct({ items: Schema.Array(SentEmail), isPaginated: optionalField("is_paginated", Schema.Boolean) }),
   errors: []
+})
+
+/** The outcome of a test webhook: `success`, or `success: false` with the service's message. */
+export const TestWebhookResult = wireStruct({
+  success: Schema.Boolean,
+  errorMessage: optionalField("error_message", Schema.String)
+})
+
+/** The outcome of a test webhook. */
+export type TestWebhookResult = typeof TestWebhookResult.Type
+
+/** `POST /internal/send-test-webhook` (admin access; backend `internal/send-test-webhook/route.tsx`). */
+export const sendTestWebhookEndpoint = Endpoint.make({
+  name: "Emails.sendTestWebhook",
+  method: "POST",
+  path: "/internal/send-test-webhook",
+  access: "admin",
+  session: "none",
+  payload: wireStruct({ endpointId: field("endpoint_id", Schema.String) }),
+  success: TestWebhookResult,
+  errors: []
+})
+
+/** The service's `error_message` when the webhook endpoint does not exist (its Svix application has no such endpoint). */
+export const webhookEndpointNotFoundText = "Endpoint not found. Make sure it still exists."
+
+/** `POST /internal/send-sign-in-invitation` (admin access; backend `internal/send-sign-in-invitation/route.tsx`). */
+export const sendSignInInvitationEndpoint = Endpoint.make({
+  name: "Emails.sendSignInInvitationEmail",
+  method: "POST",
+  path: "/internal/send-sign-in-invitation",
+  access: "admin",
+  session: "none",
+  payload: wireStruct({ email: Schema.String, callbackUrl: field("callback_url", Schema.String) }),
+  success: Schema.Struct({ success: Schema.Literal(true) }),
+  errors: [RedirectUrlNotWhitelisted]
 })
