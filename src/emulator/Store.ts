@@ -3,7 +3,7 @@
  * consistent.
  *
  * - {@link makeState} and {@link makeProject} create every table up front: a project holds its
- *   users, sessions, codes, teams, member profiles, e-mail templates, API keys, permissions and
+ *   users, sessions, codes, teams, member profiles, e-mail templates, themes, drafts and queue, API keys, permissions and
  *   config overrides (one per level)
  *   from the start, and the state holds the tables that span projects (CLI attempts, OAuth flows
  *   and codes, the mock provider's codes, the outbox). Nothing is created on first use and
@@ -21,6 +21,7 @@ import type { Effect } from "effect"
 import { Semaphore } from "effect"
 import { overrideLevels } from "./ConfigOverrides.js"
 import { defaultTemplates } from "./EmailTemplates.js"
+import { defaultThemes } from "./rendering/Themes.js"
 import { forgetMember, forgetTeam, forgetUser, seedPermissionState } from "./Permissions.js"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
 import type { EmulatorState, ProjectConfig, ProjectKeySet, ProjectRecord, TeamRecord } from "./State.js"
@@ -80,7 +81,10 @@ export const makeProject = (input: NewProject): ProjectRecord => ({
   emailTemplates: new Map(defaultTemplates.map((template) => [template.id, { ...template }])),
   apiKeys: new Map(),
   permissions: seedPermissionState(),
-  configOverrides: new Map(overrideLevels.map((level) => [level, new Map<string, unknown>()]))
+  configOverrides: new Map(overrideLevels.map((level) => [level, new Map<string, unknown>()])),
+  emailThemes: new Map([...defaultThemes].map(([id, theme]) => [id, { id, displayName: theme.displayName, tsxSource: theme.tsxSource }])),
+  emailDrafts: new Map(),
+  emailQueue: new Map()
 })
 
 /** Runs `effect` holding the state's write permit: one handler at a time checks and writes. */
