@@ -23,6 +23,8 @@ import type { StackMutationOptions, StackMutationResult, StackQueryOptions, Stac
 import { useBoundContext, useCallbackWith, useMutationWith, useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
 import { makeMfaHooks } from "./mfa.js"
 import type { MfaHooks } from "./mfa.js"
+import { makeEmailAdminHooks, makeEmailServerHooks } from "./emails.js"
+import type { EmailAdminHooks, EmailAdminServices, EmailServerHooks, EmailServerServices } from "./emails.js"
 import { makeServerHooks } from "./server.js"
 import type { ServerHooks, ServerServices } from "./server.js"
 import type { StackRuntime } from "./StackProvider.js"
@@ -56,13 +58,16 @@ export interface StackRuntimeHooks<R, ER> {
  * What {@link makeStackHooks} returns: the generic hooks typed by the runtime's services `R`; the
  * domain, token, CLI and MFA hooks (`useUser`, `useTeams`, `useAccessToken`, `useMfaSignIn`, …) when `R` includes the
  * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
- * `layerServer` or `layerAdmin`); and the server hooks (`useServerUser(id)`, `useServerUsers`, …)
- * when it also provides `ServerAccess`.
+ * `layerServer` or `layerAdmin`); the server hooks (`useServerUser(id)`, `useServerUsers`, …)
+ * and `useEmailDeliveryStats` when it also provides `ServerAccess`; the admin e-mail hooks
+ * (`useEmailThemes`, `useEmailTemplates`, `useEmailDrafts`, …) when it provides `AdminAccess`.
  */
 export type StackHooks<R, ER> =
   & StackRuntimeHooks<R, ER>
   & ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {})
   & ([ServerServices] extends [R] ? ServerHooks : {})
+  & ([EmailServerServices] extends [R] ? EmailServerHooks : {})
+  & ([EmailAdminServices] extends [R] ? EmailAdminHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -109,5 +114,6 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
       useSuspenseQueryWith("useSuspenseUser", bound, effect as Effect.Effect<never, never, unknown>, deps, initial as { readonly data: never } | undefined)
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server } as unknown as StackHooks<R, ER>
+  const emails = { ...makeEmailServerHooks(hooks as unknown as QueryHooks<EmailServerServices>), ...makeEmailAdminHooks(hooks as unknown as QueryHooks<EmailAdminServices>) }
+  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...emails } as unknown as StackHooks<R, ER>
 }
