@@ -1,7 +1,7 @@
 /**
  * Sending e-mail to the project's users and reading how delivery goes (the official
- * `StackServerApp`'s `sendEmail`, `getEmailDeliveryStats` and `useEmailDeliveryStats`). Server
- * access.
+ * `StackServerApp`'s `sendEmail`, `getEmailDeliveryStats`, `useEmailDeliveryStats` and
+ * `activateEmailCapacityBoost`). Server access.
  *
  * `sendEmail` queues one e-mail per user (`POST /emails/send-email`; backend
  * `apps/backend/src/app/api/latest/emails/send-email/route.tsx` at 2f719903): to the users given
@@ -20,6 +20,7 @@ import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { HttpError } from "../core/Errors.js"
 import {
+  capacityBoostEndpoint,
   categoryNotFoundByNameText,
   deliveryInfoEndpoint,
   draftNotFoundText,
@@ -123,4 +124,14 @@ export const sendEmail = Effect.fn("ServerEmails.sendEmail")(function* (options:
  */
 export const getDeliveryStats = Effect.fn("ServerEmails.getDeliveryStats")(function* () {
   return yield* QueryCache.cached(deliveryStatsCacheKey, Endpoint.call(deliveryInfoEndpoint, {}))
+})
+
+/**
+ * Raises the project's sending capacity fourfold for 4 hours and answers when the boost ends.
+ * `POST /emails/capacity-boost`; needs `ServerAccess`. Fails with `EmailCapacityBoostAlreadyActive`
+ * while a boost runs. Refreshes the delivery statistics.
+ */
+export const activateCapacityBoost = Effect.fn("ServerEmails.activateCapacityBoost")(function* () {
+  const answer = yield* Endpoint.call(capacityBoostEndpoint, { payload: {} }).pipe(QueryCache.invalidating(deliveryStatsCacheKey))
+  return new Date(answer.expiresAt)
 })

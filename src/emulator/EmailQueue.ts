@@ -381,13 +381,24 @@ export const sentWithin = (state: EmulatorState, projectId: string, nowMillis: n
 /** The service's default hourly capacity (`STACK_DEFAULT_EMAIL_CAPACITY_PER_HOUR`, 200). */
 export const defaultCapacityPerHour = 200
 
+/** How long a capacity boost lasts (backend `emails/capacity-boost/route.tsx`: 4 hours). */
+export const boostDurationMillis = 4 * hour
+
 /**
  * The capacity for the statistics (backend `lib/email-delivery-stats.tsx` `calculateCapacityRate`;
- * no bounce nor spam here, so the penalty factor is 1, and no boost).
+ * no bounce nor spam here, so the penalty factor is 1; a running boost multiplies the rate by 4).
  */
-export const capacityOf = (monthSent: number) => {
+export const capacityOf = (monthSent: number, boostExpiresAtMillis: number | undefined, nowMillis: number) => {
   const penaltyFactor = 1
   const hourlyBaseline = defaultCapacityPerHour + (4 * monthSent) / 30 / 24
   const ratePerHour = Math.max(hourlyBaseline * penaltyFactor, defaultCapacityPerHour / 4)
-  return { ratePerSecond: ratePerHour / 60 / 60, boostMultiplier: 1, penaltyFactor, isBoostActive: false, boostExpiresAt: null }
+  const isBoostActive = boostExpiresAtMillis !== undefined && boostExpiresAtMillis > nowMillis
+  const boostMultiplier = isBoostActive ? 4 : 1
+  return {
+    ratePerSecond: (ratePerHour / 60 / 60) * boostMultiplier,
+    boostMultiplier,
+    penaltyFactor,
+    isBoostActive,
+    boostExpiresAt: boostExpiresAtMillis === undefined ? null : new Date(boostExpiresAtMillis).toISOString()
+  }
 }

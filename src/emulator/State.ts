@@ -356,6 +356,8 @@ export interface ProjectRecord {
   readonly emailDrafts: Map<string, EmailDraftRecord>
   /** The e-mail outbox of `POST /emails/send-email` (`/emails/outbox`), by id, in creation order. */
   readonly emailQueue: Map<string, QueuedEmailRecord>
+  /** When the e-mail capacity boost (`POST /emails/capacity-boost`) ends; absent when none was activated. */
+  emailCapacityBoostExpiresAtMillis?: number
 }
 
 /** An e-mail theme of a project (`/internal/email-themes`). */

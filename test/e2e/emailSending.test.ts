@@ -130,6 +130,19 @@ describe("sending e-mail over HTTP", () => {
     expect(entry.html).toContain("<p>Dear Dee</p>")
   })
 
+  it("a capacity boost shows in the delivery statistics; a second one is refused", async () => {
+    const result = await run(
+      Effect.gen(function* () {
+        const expiresAt = yield* ServerEmails.activateCapacityBoost()
+        const stats = yield* ServerEmails.getDeliveryStats()
+        const again = yield* Effect.flip(ServerEmails.activateCapacityBoost())
+        return { expiresAt, stats, again }
+      })
+    )
+    expect(result.stats.capacity).toMatchObject({ isBoostActive: true, boostMultiplier: 4, boostExpiresAt: result.expiresAt.toISOString() })
+    expect(result.again._tag).toBe("EmailCapacityBoostAlreadyActive")
+  })
+
   it("the test webhook's not-found outcome; a sign-in invitation into the outbox", async () => {
     const result = await run(
       Effect.gen(function* () {

@@ -201,4 +201,26 @@ describe("ServerEmails.sendEmail", () => {
       const row = rows.find((item) => item.to.type === "user-primary-email" && item.to.userId === ada.id)!
       expect(row).toMatchObject({ emailDraftId: draftId, themeId: null, status: "sent" })
     }))
+
+  it.effect("activateCapacityBoost: four times the rate for 4 hours (emails/capacity-boost/route.tsx); a second one while it runs is refused", () =>
+    Effect.gen(function* () {
+      const { app } = yield* setup()
+      yield* TestClock.setTime(Date.UTC(2026, 10, 20, 12))
+      const base = (yield* ServerEmails.getDeliveryStats().pipe(Effect.provide(app))).capacity
+      const expiresAt = yield* ServerEmails.activateCapacityBoost().pipe(Effect.provide(app))
+      expect(expiresAt).toEqual(new Date(Date.UTC(2026, 10, 20, 16)))
+      const boosted = (yield* ServerEmails.getDeliveryStats().pipe(Effect.provide(app))).capacity
+      expect(boosted).toEqual({
+        ratePerSecond: base.ratePerSecond * 4,
+        boostMultiplier: 4,
+        penaltyFactor: 1,
+        isBoostActive: true,
+        boostExpiresAt: "2026-11-20T16:00:00.000Z"
+      })
+      const again = yield* Effect.flip(ServerEmails.activateCapacityBoost().pipe(Effect.provide(app)))
+      expect(again._tag).toBe("EmailCapacityBoostAlreadyActive")
+      yield* TestClock.setTime(Date.UTC(2026, 10, 20, 16, 1))
+      expect((yield* ServerEmails.getDeliveryStats().pipe(Effect.provide(app))).capacity.isBoostActive).toBe(false)
+      expect(yield* ServerEmails.activateCapacityBoost().pipe(Effect.provide(app))).toEqual(new Date(Date.UTC(2026, 10, 20, 20, 1)))
+    }))
 })

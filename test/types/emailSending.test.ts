@@ -54,6 +54,13 @@ describe("ServerEmails", () => {
     expectTypeOf<ErrorOf<ReturnType<typeof ServerEmails.getDeliveryStats>>>().toEqualTypeOf<ServerCommon | Transport>()
     expectTypeOf<keyof SuccessOf<ReturnType<typeof ServerEmails.getDeliveryStats>>["stats"]>().toEqualTypeOf<"hour" | "day" | "week" | "month">()
   })
+
+  it("activateCapacityBoost: server access; refused while a boost runs; answers when it ends", () => {
+    expectTypeOf<ErrorOf<ReturnType<typeof ServerEmails.activateCapacityBoost>>>().toEqualTypeOf<
+      ServerCommon | Transport | InvalidArgument | KnownErrors.EmailCapacityBoostAlreadyActive
+    >()
+    expectTypeOf<SuccessOf<ReturnType<typeof ServerEmails.activateCapacityBoost>>>().toEqualTypeOf<Date>()
+  })
 })
 
 describe("EmailOutbox", () => {

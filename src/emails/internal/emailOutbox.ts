@@ -10,7 +10,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../../core/Endpoint.js"
-import { EmailNotEditable, RequiresCustomEmailServer, UserIdDoesNotExist } from "../../core/KnownErrors.js"
+import { EmailCapacityBoostAlreadyActive, EmailNotEditable, RequiresCustomEmailServer, UserIdDoesNotExist } from "../../core/KnownErrors.js"
 import { DateFromMillis, field, Json, optionalField, Uuid, wireStruct } from "../../core/Wire.js"
 import { ThemeId } from "./emailTemplates.js"
 
@@ -109,6 +109,18 @@ export const deliveryInfoEndpoint = Endpoint.make({
   session: "none",
   success: EmailDeliveryInfo,
   errors: []
+})
+
+/** `POST /emails/capacity-boost` (server access; backend `emails/capacity-boost/route.tsx`): four times the capacity for 4 hours. */
+export const capacityBoostEndpoint = Endpoint.make({
+  name: "ServerEmails.activateCapacityBoost",
+  method: "POST",
+  path: "/emails/capacity-boost",
+  access: "server",
+  session: "none",
+  payload: Schema.Struct({}),
+  success: wireStruct({ expiresAt: field("expires_at", Schema.String) }),
+  errors: [EmailCapacityBoostAlreadyActive]
 })
 
 // ---------------------------------------------------------------------------------------------

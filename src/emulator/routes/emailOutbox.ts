@@ -10,7 +10,8 @@
  *   `STACK_FREESTYLE_API_KEY` is not set; the emulator renders by itself.)
  * - `GET /emails/delivery-info` (`delivery-info/route.tsx`): e-mails sent in the last hour, day,
  *   week and month (30 days) from the emulator's outbox, none bounced nor marked as spam; the
- *   capacity as the service computes it.
+ *   capacity as the service computes it. `POST /emails/capacity-boost` (`capacity-boost/route.tsx`):
+ *   4 hours at four times the rate; `EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE` while one runs.
  * - `GET /emails/outbox`, `GET|PATCH /emails/outbox/{id}` (`outbox/crud.tsx`): newest first,
  *   `limit` 1–100 and `cursor` (the first e-mail of the page), `status` / `simple_status` filters;
  *   changes only in the editable states (else `EMAIL_NOT_EDITABLE`), `cancel` makes the e-mail
@@ -25,6 +26,7 @@
 import { Effect, Schema } from "effect"
 import * as Endpoint from "../../core/Endpoint.js"
 import {
+  EmailCapacityBoostAlreadyActive,
   EmailNotEditable,
   RedirectUrlNotWhitelisted,
   RequiresCustomEmailServer,
@@ -34,6 +36,7 @@ import {
   VerificationCodeNotFound
 } from "../../core/KnownErrors.js"
 import {
+  capacityBoostEndpoint,
   categoryNotFoundByNameText,
   deliveryInfoEndpoint,
   draftNotFoundText,
@@ -188,7 +191,17 @@ export const routes = [
         week: window(EmailQueue.deliveryWindows.week),
         month: window(EmailQueue.deliveryWindows.month)
       }
-      return { stats, capacity: EmailQueue.capacityOf(stats.month.sent) }
+      return { stats, capacity: EmailQueue.capacityOf(stats.month.sent, project.emailCapacityBoostExpiresAtMillis, context.nowMillis) }
+    })),
+  route(capacityBoostEndpoint, (_input, context) =>
+    Effect.gen(function* () {
+      const project = projectOf(context)
+      const current = project.emailCapacityBoostExpiresAtMillis
+      if (current !== undefined && current > context.nowMillis) {
+        return yield* Effect.fail(EmailCapacityBoostAlreadyActive.make({ expires_at: new Date(current).toISOString() }))
+      }
+      project.emailCapacityBoostExpiresAtMillis = context.nowMillis + EmailQueue.boostDurationMillis
+      return { expiresAt: new Date(project.emailCapacityBoostExpiresAtMillis).toISOString() }
     })),
   route(withServerAccess(outboxListEndpoint), ({ query }, context) =>
     Effect.gen(function* () {
