@@ -50,6 +50,15 @@ export const projectLogos = (project: ProjectRecord) => ({
   logoFullDarkModeUrl: project.logoFullDarkModeUrl ?? undefined
 })
 
+/**
+ * Whether the project sends through the service's shared e-mail server: its e-mail config says so
+ * and no environment-level override (an applied managed provider writes one) says otherwise.
+ */
+export const usesSharedEmailServer = (project: ProjectRecord): boolean =>
+  project.configOverrides.get("environment")?.get("emails.server.isShared") === false
+    ? false
+    : project.config.emailConfig === undefined || project.config.emailConfig.type === "shared"
+
 /** The id of the project's selected theme (`email_theme`; the service's default when absent). */
 export const selectedThemeId = (project: ProjectRecord): string => project.config.emailTheme ?? defaultThemeId
 

@@ -358,6 +358,20 @@ export interface ProjectRecord {
   readonly emailQueue: Map<string, QueuedEmailRecord>
   /** When the e-mail capacity boost (`POST /emails/capacity-boost`) ends; absent when none was activated. */
   emailCapacityBoostExpiresAtMillis?: number
+  /** Managed e-mail domains (`/internal/emails/managed-onboarding/*`), by subdomain. */
+  readonly managedEmailDomains: Map<string, ManagedEmailDomainRecord>
+}
+
+/** A managed e-mail domain of a project (the service's `ManagedEmailDomain` row, in its mock mode). */
+export interface ManagedEmailDomainRecord {
+  readonly domainId: string
+  readonly subdomain: string
+  readonly senderLocalPart: string
+  readonly nameServerRecords: ReadonlyArray<string>
+  /** When the domain counts as verified (the service's mock: 1 s after set-up). */
+  readonly verifiedAtMillis: number
+  appliedAtMillis: number | null
+  updatedAtMillis: number
 }
 
 /** An e-mail theme of a project (`/internal/email-themes`). */

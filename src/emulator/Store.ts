@@ -84,7 +84,8 @@ export const makeProject = (input: NewProject): ProjectRecord => ({
   configOverrides: new Map(overrideLevels.map((level) => [level, new Map<string, unknown>()])),
   emailThemes: new Map([...defaultThemes].map(([id, theme]) => [id, { id, displayName: theme.displayName, tsxSource: theme.tsxSource }])),
   emailDrafts: new Map(),
-  emailQueue: new Map()
+  emailQueue: new Map(),
+  managedEmailDomains: new Map()
 })
 
 /** Runs `effect` holding the state's write permit: one handler at a time checks and writes. */

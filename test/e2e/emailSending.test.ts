@@ -143,6 +143,29 @@ describe("sending e-mail over HTTP", () => {
     expect(result.again._tag).toBe("EmailCapacityBoostAlreadyActive")
   })
 
+  it("the managed provider: set up, checked until verified (the service's mock: 1 s), listed, applied", async () => {
+    const result = await run(
+      Effect.gen(function* () {
+        const domain = yield* Emails.setupManagedEmailProvider({ subdomain: "e2e.example.com", senderLocalPart: "team" })
+        const check = { domainId: domain.domainId, subdomain: domain.subdomain, senderLocalPart: "team" }
+        const first = yield* Emails.checkManagedEmailStatus(check)
+        // the server runs on the real clock: poll until the mock verifies the domain
+        let status = first
+        for (let attempt = 0; attempt < 50 && status !== "verified"; attempt++) {
+          yield* Effect.sleep("100 millis")
+          status = yield* Emails.checkManagedEmailStatus(check)
+        }
+        yield* Emails.applyManagedEmailProvider({ domainId: domain.domainId })
+        const listed = yield* Emails.listManagedEmailDomains()
+        return { domain, first, status, listed }
+      })
+    )
+    expect(result.domain).toMatchObject({ subdomain: "e2e.example.com", nameServerRecords: ["ns1.dnsimple.com", "ns2.dnsimple.com"] })
+    expect(result.first).toBe("pending_verification")
+    expect(result.status).toBe("verified")
+    expect(result.listed.find((item) => item.domainId === result.domain.domainId)!.status).toBe("applied")
+  })
+
   it("the test webhook's not-found outcome; a sign-in invitation into the outbox", async () => {
     const result = await run(
       Effect.gen(function* () {

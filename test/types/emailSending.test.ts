@@ -9,6 +9,7 @@ import type { InvalidArgument, UserNotSignedIn } from "../../src/core/Errors.js"
 import type * as KnownErrors from "../../src/core/KnownErrors.js"
 import type { StackClient } from "../../src/core/StackClient.js"
 import type * as EmailDrafts from "../../src/emails/EmailDrafts.js"
+import type * as Emails from "../../src/emails/Emails.js"
 import type * as EmailOutbox from "../../src/emails/EmailOutbox.js"
 import type * as EmailThemes from "../../src/emails/EmailThemes.js"
 import type * as ServerEmails from "../../src/emails/ServerEmails.js"
@@ -103,6 +104,16 @@ describe("EmailOutbox", () => {
       AdminErrors | InvalidArgument | KnownErrors.EmailNotEditable | EmailOutbox.OutboxEmailNotFound
     >()
     expectTypeOf<SuccessOf<ReturnType<typeof EmailOutbox.cancel>>>().toEqualTypeOf<EmailOutbox.OutboxEmail>()
+  })
+})
+
+describe("Emails: the managed provider", () => {
+  it("admin access; the states of a managed domain", () => {
+    expectTypeOf<RequirementsOf<ReturnType<typeof Emails.setupManagedEmailProvider>>>().toEqualTypeOf<StackClient | AdminAccess>()
+    expectTypeOf<SuccessOf<ReturnType<typeof Emails.checkManagedEmailStatus>>>().toEqualTypeOf<
+      "pending_dns" | "pending_verification" | "verified" | "applied" | "failed"
+    >()
+    expectTypeOf<ErrorOf<ReturnType<typeof Emails.applyManagedEmailProvider>>>().toEqualTypeOf<AdminErrors | InvalidArgument>()
   })
 })
 

@@ -105,3 +105,72 @@ export const sendSignInInvitationEndpoint = Endpoint.make({
   success: Schema.Struct({ success: Schema.Literal(true) }),
   errors: [RedirectUrlNotWhitelisted]
 })
+
+/** The state of a managed e-mail domain (the service's onboarding states). */
+export const ManagedEmailDomainStatus = Schema.Literals(["pending_dns", "pending_verification", "verified", "applied", "failed"])
+
+/** The state of a managed e-mail domain. */
+export type ManagedEmailDomainStatus = typeof ManagedEmailDomainStatus.Type
+
+/** A managed e-mail domain: its provider id, subdomain, sender, name servers to delegate to, state. */
+export const ManagedEmailDomain = wireStruct({
+  domainId: field("domain_id", Schema.String),
+  subdomain: Schema.String,
+  senderLocalPart: field("sender_local_part", Schema.String),
+  nameServerRecords: field("name_server_records", Schema.Array(Schema.String)),
+  status: ManagedEmailDomainStatus
+})
+
+/** A managed e-mail domain. */
+export type ManagedEmailDomain = typeof ManagedEmailDomain.Type
+
+/** `POST /internal/emails/managed-onboarding/setup` (admin access; backend `internal/emails/managed-onboarding/setup/route.tsx`). */
+export const managedSetupEndpoint = Endpoint.make({
+  name: "Emails.setupManagedEmailProvider",
+  method: "POST",
+  path: "/internal/emails/managed-onboarding/setup",
+  access: "admin",
+  session: "none",
+  payload: wireStruct({ subdomain: Schema.String, senderLocalPart: field("sender_local_part", Schema.String) }),
+  success: ManagedEmailDomain,
+  errors: []
+})
+
+/** `POST /internal/emails/managed-onboarding/check` (admin access). */
+export const managedCheckEndpoint = Endpoint.make({
+  name: "Emails.checkManagedEmailStatus",
+  method: "POST",
+  path: "/internal/emails/managed-onboarding/check",
+  access: "admin",
+  session: "none",
+  payload: wireStruct({
+    domainId: field("domain_id", Schema.String),
+    subdomain: Schema.String,
+    senderLocalPart: field("sender_local_part", Schema.String)
+  }),
+  success: Schema.Struct({ status: ManagedEmailDomainStatus }),
+  errors: []
+})
+
+/** `GET /internal/emails/managed-onboarding/list` (admin access). */
+export const managedListEndpoint = Endpoint.make({
+  name: "Emails.listManagedEmailDomains",
+  method: "GET",
+  path: "/internal/emails/managed-onboarding/list",
+  access: "admin",
+  session: "none",
+  success: Schema.Struct({ items: Schema.Array(ManagedEmailDomain) }),
+  errors: []
+})
+
+/** `POST /internal/emails/managed-onboarding/apply` (admin access). */
+export const managedApplyEndpoint = Endpoint.make({
+  name: "Emails.applyManagedEmailProvider",
+  method: "POST",
+  path: "/internal/emails/managed-onboarding/apply",
+  access: "admin",
+  session: "none",
+  payload: wireStruct({ domainId: field("domain_id", Schema.String) }),
+  success: Schema.Struct({ status: Schema.Literal("applied") }),
+  errors: []
+})

@@ -103,8 +103,7 @@ const contentProblem = (payload: SendEmailPayload): string | undefined => {
 
 const badRequest = (text: string) => new TextFailure({ status: 400, text })
 
-const requireCustomServer = (project: ProjectRecord) =>
-  project.config.emailConfig === undefined || project.config.emailConfig.type === "shared" ? Effect.fail(RequiresCustomEmailServer.make({})) : Effect.void
+const requireCustomServer = (project: ProjectRecord) => EmailQueue.usesSharedEmailServer(project) ? Effect.fail(RequiresCustomEmailServer.make({})) : Effect.void
 
 /** The content, theme and origin of a send-email request. */
 const resolveContent = (project: ProjectRecord, payload: SendEmailPayload) =>

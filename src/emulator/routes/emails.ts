@@ -28,6 +28,7 @@ import { createEndpoint, deleteEndpoint, listEndpoint, updateEndpoint } from "..
 import type { EmailTemplate } from "../../emails/EmailTemplates.js"
 import { listSentEndpoint, sendTestEmailEndpoint, sendTestWebhookEndpoint, webhookEndpointNotFoundText } from "../../emails/internal/emails.js"
 import { escapeHtml, newTemplateSource, renderTemplate } from "../EmailTemplates.js"
+import { usesSharedEmailServer } from "../EmailQueue.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -37,10 +38,7 @@ import { route } from "../Router.js"
 import { isEmail } from "../Validation.js"
 import type { EmailTemplateRecord, ProjectRecord } from "../State.js"
 
-const requireCustomServer = (project: ProjectRecord) =>
-  project.config.emailConfig === undefined || project.config.emailConfig.type === "shared"
-    ? Effect.fail(RequiresCustomEmailServer.make({}))
-    : Effect.void
+const requireCustomServer = (project: ProjectRecord) => usesSharedEmailServer(project) ? Effect.fail(RequiresCustomEmailServer.make({})) : Effect.void
 
 const findTemplate = (project: ProjectRecord, id: string) => {
   const template = project.emailTemplates.get(id)

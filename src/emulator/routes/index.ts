@@ -12,6 +12,7 @@ import { routes as emails } from "./emails.js"
 import { routes as emailOutbox } from "./emailOutbox.js"
 import { routes as emailThemes } from "./emailThemes.js"
 import { routes as emailDrafts } from "./emailDrafts.js"
+import { routes as managedEmail } from "./managedEmail.js"
 import { routes as health } from "./health.js"
 import { routes as jwks } from "./jwks.js"
 import { routes as mfa } from "./mfa.js"
@@ -62,6 +63,7 @@ export const allRoutes: ReadonlyArray<Route> = [
   ...emailOutbox,
   ...emailThemes,
   ...emailDrafts,
+  ...managedEmail,
   ...admin,
   ...permissions,
   ...permissionDefinitions,
