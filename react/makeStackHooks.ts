@@ -114,6 +114,12 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
       useSuspenseQueryWith("useSuspenseUser", bound, effect as Effect.Effect<never, never, unknown>, deps, initial as { readonly data: never } | undefined)
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
-  const emails = { ...makeEmailServerHooks(hooks as unknown as QueryHooks<EmailServerServices>), ...makeEmailAdminHooks(hooks as unknown as QueryHooks<EmailAdminServices>) }
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...emails } as unknown as StackHooks<R, ER>
+  const emails = {
+    ...makeEmailServerHooks(hooks as unknown as QueryHooks<EmailServerServices>),
+    ...makeEmailAdminHooks(hooks as unknown as QueryHooks<EmailAdminServices>)
+  }
+  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...emails } as unknown as StackHooks<
+    R,
+    ER
+  >
 }

@@ -74,7 +74,9 @@ export const themeSource = (project: ProjectRecord, themeId: string | false | nu
 
 /** A template made of HTML (backend `lib/email-rendering.tsx` `createTemplateComponentFromHtml`). */
 export const templateFromHtml = (html: string): string =>
-  `export const variablesSchema = v => v;\nexport function EmailTemplate() {\n  return <>\n    <div dangerouslySetInnerHTML={{ __html: ${JSON.stringify(html)}}} />\n  </>\n};`
+  `export const variablesSchema = v => v;\nexport function EmailTemplate() {\n  return <>\n    <div dangerouslySetInnerHTML={{ __html: ${
+    JSON.stringify(html)
+  }}} />\n  </>\n};`
 
 /** The service's external message of a render error (backend `lib/email-queue-step.tsx` `markRenderError`). */
 export const renderErrorText = "An error occurred while rendering the email. Make sure the template/draft is valid and the theme is set correctly."

@@ -30,7 +30,7 @@ const members: ReadonlyArray<readonly [string, unknown]> = Object.entries(Root a
 )
 
 describe("the public surface of the root entry", () => {
-  it("has at most 990 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
+  it("has at most 995 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
     const surface = measure()
     // after the move: 854 names (707 runtime, 147 type-only), 73 root names (65 before; + six
     // Server/Admin namespaces of the naming rule, + ConfigurationError and SessionError, issue 13 item 3)
@@ -38,8 +38,8 @@ describe("the public surface of the root entry", () => {
     // ServerUserApiKeys, ServerTeamInvitations, getPermission, getAccessTokenOrLink,
     // Tokens.getAccessToken, the branch option) and the Metadata namespace (schema-typed metadata):
     // 897 names, 77 root names. A new public function raises these ceilings on purpose.
-    // Issue 29 item 4 (ServerEmails, EmailOutbox, EmailThemes, EmailDrafts): 985 names, 83 root names.
-    expect(surface.names.length).toBeLessThanOrEqual(990)
+    // Issue 29 item 4 (ServerEmails, EmailOutbox, EmailThemes, EmailDrafts, the managed provider): 992 names, 83 root names.
+    expect(surface.names.length).toBeLessThanOrEqual(995)
     expect(surface.runtime + surface.typeOnly).toBe(surface.names.length)
     expect(surface.root).toBeLessThanOrEqual(83)
   }, 60_000)

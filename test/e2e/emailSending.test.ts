@@ -92,7 +92,8 @@ describe("sending e-mail over HTTP", () => {
         yield* EmailThemes.update(id, "export function EmailTheme({ children }) { return <section className=\"e2e\">{children}</section> }")
         const theme = yield* EmailThemes.get(id)
         const preview = yield* EmailThemes.preview({
-          templateTsxSource: "import { Subject } from \"@stackframe/emails\"\nexport function EmailTemplate({ user }) { return <><Subject value=\"Hi\" /><p>{user.displayName}</p></> }",
+          templateTsxSource:
+            "import { Subject } from \"@stackframe/emails\"\nexport function EmailTemplate({ user }) { return <><Subject value=\"Hi\" /><p>{user.displayName}</p></> }",
           themeId: id
         })
         const broken = yield* Effect.flip(EmailThemes.update(id, "export function EmailTheme( {"))
@@ -112,7 +113,8 @@ describe("sending e-mail over HTTP", () => {
         const user = yield* ServerUsers.create({ primaryEmail: "e2e-draft@example.com", displayName: "Dee" })
         const id = yield* EmailDrafts.create({ displayName: "E2E draft" })
         yield* EmailDrafts.update(id, {
-          tsxSource: "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate({ user }) { return <><Subject value=\"Draft\" /><NotificationCategory value=\"Transactional\" /><p>Dear {user.displayName}</p></> }"
+          tsxSource:
+            "import { Subject, NotificationCategory } from \"@stackframe/emails\"\nexport function EmailTemplate({ user }) { return <><Subject value=\"Draft\" /><NotificationCategory value=\"Transactional\" /><p>Dear {user.displayName}</p></> }"
         })
         yield* ServerEmails.sendEmail({ userIds: [user.id], draftId: id })
         const sent = yield* EmailDrafts.get(id)

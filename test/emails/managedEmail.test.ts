@@ -57,7 +57,9 @@ describe("Emails: the managed e-mail provider", () => {
       const { app } = yield* setup
       const notDomain = yield* Effect.flip(Emails.setupManagedEmailProvider({ subdomain: "localhost", senderLocalPart: "a" }).pipe(Effect.provide(app)))
       expect(notDomain).toMatchObject({ status: 400, body: "subdomain must be a fully-qualified domain name like mail.example.com" })
-      const badSender = yield* Effect.flip(Emails.setupManagedEmailProvider({ subdomain: "mail.example.com", senderLocalPart: "a b" }).pipe(Effect.provide(app)))
+      const badSender = yield* Effect.flip(
+        Emails.setupManagedEmailProvider({ subdomain: "mail.example.com", senderLocalPart: "a b" }).pipe(Effect.provide(app))
+      )
       expect(badSender).toMatchObject({ status: 400, body: "sender_local_part is invalid" })
       const first = yield* Emails.setupManagedEmailProvider({ subdomain: "mail.example.com", senderLocalPart: "a" }).pipe(Effect.provide(app))
       expect(yield* Emails.setupManagedEmailProvider({ subdomain: "mail.example.com", senderLocalPart: "a" }).pipe(Effect.provide(app))).toEqual(first)

@@ -159,7 +159,10 @@ describe("ServerEmails.sendEmail", () => {
       const ada = yield* user("ada@example.com")
       yield* ServerEmails.sendEmail({ userIds: [ada.id], html: "<p>x</p>", scheduledAt: new Date(Date.UTC(2026, 10, 21)) }).pipe(Effect.provide(app))
       const [email] = (yield* EmailOutbox.list().pipe(Effect.provide(app))).items.filter((item) => item.status === "scheduled")
-      expect((yield* EmailOutbox.update(email!.id, { tsxSource: "export function EmailTemplate() { return <p>{undefinedThing.x}</p> }" }).pipe(Effect.provide(app))).status).toBe(
+      expect(
+        (yield* EmailOutbox.update(email!.id, { tsxSource: "export function EmailTemplate() { return <p>{undefinedThing.x}</p> }" }).pipe(Effect.provide(app)))
+          .status
+      ).toBe(
         "preparing"
       )
       const failed = yield* EmailOutbox.get(email!.id).pipe(Effect.provide(app))

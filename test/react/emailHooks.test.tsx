@@ -63,7 +63,9 @@ describe("e-mail hooks", () => {
             {[
               `themes:${themes.data.map((theme) => theme.displayName).join("+")}`,
               `templates:${templates.data.length}`,
-              `drafts:${drafts.data.map((draft) => `${draft.displayName}@${draft.sentAt === null || draft.sentAt === undefined ? "unsent" : "sent"}`).join("+")}`,
+              `drafts:${
+                drafts.data.map((draft) => `${draft.displayName}@${draft.sentAt === null || draft.sentAt === undefined ? "unsent" : "sent"}`).join("+")
+              }`,
               `sent:${stats.data.stats.day.sent}`
             ].join("|")}
           </span>

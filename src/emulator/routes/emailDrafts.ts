@@ -46,8 +46,11 @@ const findDraft = (project: ProjectRecord, id: string) => {
 
 /** The draft routes. */
 export const routes = [
-  route(listEndpoint, (_input, context) =>
-    Effect.sync(() => ({ drafts: [...projectOf(context).emailDrafts.values()].sort((a, b) => b.updatedAtMillis - a.updatedAtMillis).map(view) }))),
+  route(
+    listEndpoint,
+    (_input, context) =>
+      Effect.sync(() => ({ drafts: [...projectOf(context).emailDrafts.values()].sort((a, b) => b.updatedAtMillis - a.updatedAtMillis).map(view) }))
+  ),
   route(createEndpoint, ({ payload }, context) =>
     Effect.sync(() => {
       const draft: EmailDraftRecord = {

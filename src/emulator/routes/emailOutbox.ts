@@ -91,11 +91,16 @@ const contentProblem = (payload: SendEmailPayload): string | undefined => {
     draft_id: payload.draftId !== undefined,
     variables: payload.variables !== undefined
   }
-  const fits = contentKeys.some((key) => given[key] && contentKeys.every((other) => other === key || !given[other]) && (!given.variables || key === "template_id"))
+  const fits = contentKeys.some((key) =>
+    given[key] && contentKeys.every((other) => other === key || !given[other]) && (!given.variables || key === "template_id")
+  )
   if (fits) return undefined
   const schemaErrors = contentKeys.map((key, index) => {
     const unknown = [...contentKeys.filter((other) => other !== key && given[other]), ...(given.variables && key !== "template_id" ? ["variables"] : [])]
-    const errors = [...(given[key] ? [] : [`body.${key} must be defined`]), ...(unknown.length > 0 ? [`body contains unknown properties: ${unknown.join(", ")}`] : [])]
+    const errors = [
+      ...(given[key] ? [] : [`body.${key} must be defined`]),
+      ...(unknown.length > 0 ? [`body contains unknown properties: ${unknown.join(", ")}`] : [])
+    ]
     return `  Schema ${index}:\n    ${errors.join("\n    ")}`
   })
   return `body is not matched by any of the provided schemas:\n${schemaErrors.join("\n")}`
@@ -103,7 +108,8 @@ const contentProblem = (payload: SendEmailPayload): string | undefined => {
 
 const badRequest = (text: string) => new TextFailure({ status: 400, text })
 
-const requireCustomServer = (project: ProjectRecord) => EmailQueue.usesSharedEmailServer(project) ? Effect.fail(RequiresCustomEmailServer.make({})) : Effect.void
+const requireCustomServer = (project: ProjectRecord) =>
+  EmailQueue.usesSharedEmailServer(project) ? Effect.fail(RequiresCustomEmailServer.make({})) : Effect.void
 
 /** The content, theme and origin of a send-email request. */
 const resolveContent = (project: ProjectRecord, payload: SendEmailPayload) =>
@@ -183,7 +189,11 @@ export const routes = [
     Effect.gen(function* () {
       const project = projectOf(context)
       yield* EmailQueue.runQueueStep(context, project)
-      const window = (millis: number) => ({ sent: EmailQueue.sentWithin(context.env.state, project.id, context.nowMillis, millis), bounced: 0, markedAsSpam: 0 })
+      const window = (millis: number) => ({
+        sent: EmailQueue.sentWithin(context.env.state, project.id, context.nowMillis, millis),
+        bounced: 0,
+        markedAsSpam: 0
+      })
       const stats = {
         hour: window(EmailQueue.deliveryWindows.hour),
         day: window(EmailQueue.deliveryWindows.day),
@@ -246,10 +256,22 @@ export const routes = [
         }
       } else {
         let rerender = false
-        if (payload.tsxSource !== undefined) (record.tsxSource = payload.tsxSource), (rerender = true)
-        if (payload.themeId !== undefined) (record.themeId = payload.themeId), (rerender = true)
-        if (payload.to !== undefined) (record.to = payload.to), (rerender = true)
-        if (payload.variables !== undefined) (record.variables = payload.variables), (rerender = true)
+        if (payload.tsxSource !== undefined) {
+          record.tsxSource = payload.tsxSource
+          rerender = true
+        }
+        if (payload.themeId !== undefined) {
+          record.themeId = payload.themeId
+          rerender = true
+        }
+        if (payload.to !== undefined) {
+          record.to = payload.to
+          rerender = true
+        }
+        if (payload.variables !== undefined) {
+          record.variables = payload.variables
+          rerender = true
+        }
         if (payload.skipDeliverabilityCheck !== undefined) record.skipDeliverabilityCheck = payload.skipDeliverabilityCheck
         if (payload.scheduledAt !== undefined) record.scheduledAtMillis = payload.scheduledAt.getTime()
         if (payload.isPaused !== undefined) record.isPaused = payload.isPaused
@@ -264,7 +286,9 @@ export const routes = [
       Effect.gen(function* () {
         const html = (text: string) => new Response(text, { status: 200, headers: { "content-type": "text/html" } })
         const code = query.code
-        if (code === undefined || code.length !== 45) return new Response("Invalid code", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } })
+        if (code === undefined || code.length !== 45) {
+          return new Response("Invalid code", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } })
+        }
         const lower = code.toLowerCase()
         const found = [...context.env.state.projects.values()]
           .map((project) => ({ project, record: project.codes.get(lower) }))

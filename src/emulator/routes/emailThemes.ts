@@ -102,7 +102,10 @@ const previewProblem = (context: RequestContext, payload: PreviewPayload) => {
   const schemaErrors = shapes.map(([templateKey, themeKey], index) => {
     const missing = [templateKey, ...(themeKey === "theme_tsx_source" ? [themeKey] : [])].filter((key) => !given[key])
     const unknown = Object.keys(given).filter((key) => given[key] && key !== templateKey && key !== themeKey)
-    const errors = [...missing.map((key) => `body.${key} must be defined`), ...(unknown.length > 0 ? [`body contains unknown properties: ${unknown.join(", ")}`] : [])]
+    const errors = [
+      ...missing.map((key) => `body.${key} must be defined`),
+      ...(unknown.length > 0 ? [`body contains unknown properties: ${unknown.join(", ")}`] : [])
+    ]
     return `  Schema ${index}:\n    ${errors.join("\n    ")}`
   })
   return schemaError(context, [`body is not matched by any of the provided schemas:\n${schemaErrors.join("\n")}`])
@@ -110,17 +113,27 @@ const previewProblem = (context: RequestContext, payload: PreviewPayload) => {
 
 /** The theme and preview routes. */
 export const routes = [
-  route(listEndpoint, (_input, context) =>
-    Effect.sync(() => ({ themes: [...projectOf(context).emailThemes.values()].map((theme) => ({ id: theme.id, displayName: theme.displayName })) }))),
+  route(
+    listEndpoint,
+    (_input, context) =>
+      Effect.sync(() => ({ themes: [...projectOf(context).emailThemes.values()].map((theme) => ({ id: theme.id, displayName: theme.displayName })) }))
+  ),
   route(createEndpoint, ({ payload }, context) =>
     Effect.sync(() => {
       const project = projectOf(context)
       const id = randomUuid()
-      project.emailThemes.set(id, { id, displayName: payload.displayName, tsxSource: project.emailThemes.get(defaultThemeId)?.tsxSource ?? EmailQueue.themeSource(project, undefined) })
+      project.emailThemes.set(id, {
+        id,
+        displayName: payload.displayName,
+        tsxSource: project.emailThemes.get(defaultThemeId)?.tsxSource ?? EmailQueue.themeSource(project, undefined)
+      })
       return { id }
     })),
-  route(getEndpoint, ({ params }, context) =>
-    Effect.map(findTheme(projectOf(context), params.id), (theme) => ({ id: theme.id, displayName: theme.displayName, tsxSource: theme.tsxSource }))),
+  route(
+    getEndpoint,
+    ({ params }, context) =>
+      Effect.map(findTheme(projectOf(context), params.id), (theme) => ({ id: theme.id, displayName: theme.displayName, tsxSource: theme.tsxSource }))
+  ),
   route(updateEndpoint, ({ params, payload }, context) =>
     Effect.gen(function* () {
       const theme = yield* findTheme(projectOf(context), params.id)

@@ -75,7 +75,9 @@ export const routes = [
       yield* validate(subdomain, payload.senderLocalPart)
       const existing = project.managedEmailDomains.get(subdomain)
       if (existing !== undefined) {
-        if (existing.senderLocalPart !== payload.senderLocalPart) return yield* fail(409, "This subdomain is already tracked with a different sender local part")
+        if (existing.senderLocalPart !== payload.senderLocalPart) {
+          return yield* fail(409, "This subdomain is already tracked with a different sender local part")
+        }
         return view(existing, context.nowMillis)
       }
       const record: ManagedEmailDomainRecord = {
@@ -116,7 +118,10 @@ export const routes = [
       if (status !== "verified") return yield* fail(409, "Managed domain is not verified yet")
       applyConfig(project, record)
       for (const other of project.managedEmailDomains.values()) {
-        if (other !== record && other.appliedAtMillis !== null) (other.appliedAtMillis = null), (other.updatedAtMillis = context.nowMillis)
+        if (other !== record && other.appliedAtMillis !== null) {
+          other.appliedAtMillis = null
+          other.updatedAtMillis = context.nowMillis
+        }
       }
       record.appliedAtMillis = context.nowMillis
       record.updatedAtMillis = context.nowMillis
