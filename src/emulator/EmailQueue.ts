@@ -376,7 +376,10 @@ export const viewSent = (project: ProjectRecord, entry: OutboxEntry): OutboxEmai
 /** Every e-mail of a project's outbox, newest first (ties: by id, as the service orders them). */
 export const outboxOf = (state: EmulatorState, project: ProjectRecord, nowMillis: number): ReadonlyArray<OutboxEmail> => {
   const queued = [...project.emailQueue.values()].map((record) => view(record, nowMillis))
-  const others = Outbox.list(state, { projectId: project.id }).filter((entry) => entry.kind !== "sent_email").map((entry) => viewSent(project, entry))
+  // test e-mails go straight to the SMTP server in the service (internal/send-test-email/route.tsx), not through its outbox
+  const others = Outbox.list(state, { projectId: project.id })
+    .filter((entry) => entry.kind !== "sent_email" && entry.kind !== "test_email")
+    .map((entry) => viewSent(project, entry))
   return [...queued, ...others].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
@@ -385,9 +388,13 @@ const hour = 60 * 60 * 1000
 /** The windows of the delivery statistics; a month is 30 days here (the service's SQL uses `INTERVAL '1 month'`). */
 export const deliveryWindows = { hour, day: 24 * hour, week: 7 * 24 * hour, month: 30 * 24 * hour } as const
 
-/** E-mails the emulator sent for a project in the window before `nowMillis` (it never bounces nor is marked as spam). */
+/**
+ * E-mails the emulator sent for a project through the outbox in the window before `nowMillis`
+ * (test e-mails are not counted: the service sends them outside its outbox; none bounces nor is
+ * marked as spam).
+ */
 export const sentWithin = (state: EmulatorState, projectId: string, nowMillis: number, windowMillis: number): number =>
-  Outbox.list(state, { projectId }).filter((entry) => entry.sentAtMillis >= nowMillis - windowMillis).length
+  Outbox.list(state, { projectId }).filter((entry) => entry.kind !== "test_email" && entry.sentAtMillis >= nowMillis - windowMillis).length
 
 /** The service's default hourly capacity (`STACK_DEFAULT_EMAIL_CAPACITY_PER_HOUR`, 200). */
 export const defaultCapacityPerHour = 200

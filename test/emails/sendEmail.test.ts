@@ -6,10 +6,10 @@
  * (rendering, recipients, skip reasons) and lib/notification-categories.ts (unsubscribe links).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as TestClock from "effect/testing/TestClock"
 import * as Emulator from "../../src/emulator/index.js"
-import { EmailDrafts, EmailOutbox, EmailTemplates, ServerEmails, ServerNotificationCategories, ServerUsers, Stack } from "../../src/index.js"
+import { EmailDrafts, EmailOutbox, Emails, EmailTemplates, ServerEmails, ServerNotificationCategories, ServerUsers, Stack } from "../../src/index.js"
 import { makeEmulator } from "../emulator/helpers.js"
 import { customServer } from "./support.js"
 
@@ -50,6 +50,23 @@ describe("ServerEmails.sendEmail", () => {
       expect(yield* EmailOutbox.get(email.id).pipe(Effect.provide(app))).toEqual(email)
       const stats = yield* ServerEmails.getDeliveryStats().pipe(Effect.provide(app))
       expect(stats.stats.hour.sent).toBe(before + 1)
+      // a test e-mail goes straight to the SMTP server (internal/send-test-email/route.tsx): neither in the outbox nor counted
+      yield* Emails.sendTestEmail({
+        recipientEmail: "admin@example.com",
+        emailConfig: {
+          host: "smtp.example.com",
+          port: 587,
+          username: "mailer",
+          password: Redacted.make("smtp-password"),
+          senderName: "Example",
+          senderEmail: "noreply@example.com"
+        }
+      }).pipe(Effect.provide(app))
+      expect((yield* EmailOutbox.list().pipe(Effect.provide(app))).items.some((item) =>
+        item.to.type === "custom-emails" && item.to.emails.includes("admin@example.com")
+      ))
+        .toBe(false)
+      expect((yield* ServerEmails.getDeliveryStats().pipe(Effect.provide(app))).stats.hour.sent).toBe(before + 1)
       expect(stats.capacity).toMatchObject({ boostMultiplier: 1, penaltyFactor: 1, isBoostActive: false, boostExpiresAt: null })
     }))
 
