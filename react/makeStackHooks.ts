@@ -25,6 +25,8 @@ import type { StackMutationOptions, StackMutationResult, StackQueryOptions, Stac
 import { useBoundContext, useCallbackWith, useMutationWith, useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
 import { makeMfaHooks } from "./mfa.js"
 import type { MfaHooks } from "./mfa.js"
+import { makeEmailAdminHooks, makeEmailServerHooks } from "./emails.js"
+import type { EmailAdminHooks, EmailAdminServices, EmailServerHooks, EmailServerServices } from "./emails.js"
 import { makeServerHooks } from "./server.js"
 import type { ServerHooks, ServerServices } from "./server.js"
 import type { StackRuntime } from "./StackProvider.js"
@@ -59,14 +61,17 @@ export interface StackRuntimeHooks<R, ER> {
  * domain, token, CLI and MFA hooks (`useUser`, `useTeams`, `useAccessToken`, `useMfaSignIn`, …) when `R` includes the
  * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
  * `layerServer` or `layerAdmin`); the server hooks (`useServerUser(id)`, `useServerUsers`, …)
- * when it also provides `ServerAccess`; and the admin hooks (`useAdminProject`, `useConfig`,
- * `useProductionModeErrors`, …) when it provides `AdminAccess`.
+ * when it also provides `ServerAccess`, with `useEmailDeliveryStats`; and the admin hooks
+ * (`useAdminProject`, `useConfig`, `useProductionModeErrors`, `useEmailThemes`, `useEmailTemplates`,
+ * `useEmailDrafts`, …) when it provides `AdminAccess`.
  */
 export type StackHooks<R, ER> =
   & StackRuntimeHooks<R, ER>
   & ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {})
   & ([ServerServices] extends [R] ? ServerHooks : {})
   & ([AdminServices] extends [R] ? AdminHooks : {})
+  & ([EmailServerServices] extends [R] ? EmailServerHooks : {})
+  & ([EmailAdminServices] extends [R] ? EmailAdminHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -114,6 +119,10 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
   const admin = makeAdminHooks(hooks as unknown as QueryHooks<AdminServices>)
-  const all = { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...admin }
+  const emails = {
+    ...makeEmailServerHooks(hooks as unknown as QueryHooks<EmailServerServices>),
+    ...makeEmailAdminHooks(hooks as unknown as QueryHooks<EmailAdminServices>)
+  }
+  const all = { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...admin, ...emails }
   return all as unknown as StackHooks<R, ER>
 }

@@ -16,18 +16,25 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import * as QueryCache from "../cache/QueryCache.js"
 import * as Endpoint from "../core/Endpoint.js"
 import { createEndpoint, deleteEndpoint, EmailTemplateUpdate, listEndpoint, updateEndpoint } from "./internal/emailTemplates.js"
 
 /** The domain's schemas, defined with its wire definitions (`internal/emailTemplates.ts`). */
 export { EmailTemplate, EmailTemplateUpdate, ThemeId } from "./internal/emailTemplates.js"
 
+/** The cache key of the template list (see `QueryCache`). */
+export const cacheKey: QueryCache.Key = ["emails", "templates"]
+
+const invalidatesTemplates = QueryCache.invalidating(cacheKey, ["emails", "preview"])
+
 /**
- * The project's e-mail templates (the service's defaults included). `GET /internal/email-templates`;
- * needs `AdminAccess`. Replaces the earlier `listEmailTemplates` (legacy `GET /email-templates`).
+ * The project's e-mail templates (the service's defaults included). `GET /internal/email-templates`,
+ * through the query cache (key {@link cacheKey}); needs `AdminAccess`. Replaces the earlier
+ * `listEmailTemplates` (legacy `GET /email-templates`).
  */
 export const list = Effect.fn("EmailTemplates.list")(function* () {
-  const answer = yield* Endpoint.call(listEndpoint, {})
+  const answer = yield* QueryCache.cached(cacheKey, Endpoint.call(listEndpoint, {}))
   return answer.templates
 })
 
@@ -37,7 +44,7 @@ export const list = Effect.fn("EmailTemplates.list")(function* () {
  * e-mail server.
  */
 export const create = Effect.fn("EmailTemplates.create")(function* (input: { readonly displayName: string }) {
-  const answer = yield* Endpoint.call(createEndpoint, { payload: { displayName: input.displayName } })
+  const answer = yield* Endpoint.call(createEndpoint, { payload: { displayName: input.displayName } }).pipe(invalidatesTemplates)
   return answer.id
 })
 
@@ -48,7 +55,7 @@ export const create = Effect.fn("EmailTemplates.create")(function* (input: { rea
  * `EmailRenderingError` (the source does not render), or `HttpError` 404 (no such template).
  */
 export const update = Effect.fn("EmailTemplates.update")(function* (templateId: string, input: EmailTemplateUpdate) {
-  const answer = yield* Endpoint.call(updateEndpoint, { params: { templateId }, payload: input })
+  const answer = yield* Endpoint.call(updateEndpoint, { params: { templateId }, payload: input }).pipe(invalidatesTemplates)
   return answer.renderedHtml
 })
 
@@ -58,7 +65,7 @@ export const update = Effect.fn("EmailTemplates.update")(function* (templateId: 
  * instead. Fails with `RequiresCustomEmailServer` or `HttpError` 404 (no such template).
  */
 const deleteTemplate = Effect.fn("EmailTemplates.delete")(function* (templateId: string) {
-  yield* Endpoint.call(deleteEndpoint, { params: { templateId } })
+  yield* Endpoint.call(deleteEndpoint, { params: { templateId } }).pipe(invalidatesTemplates)
 })
 
 export {

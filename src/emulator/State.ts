@@ -256,6 +256,12 @@ export type CodePurpose =
   | "test_email"
   /** A team invitation (`POST /team-invitations/send-code`): `teamId` and `invitationId` are set. */
   | "team_invitation"
+  /** An unsubscribe link of an e-mail (`GET /emails/unsubscribe-link?code=`): `notificationCategoryId` is set. */
+  | "unsubscribe_link"
+  /** Outbox only: a sign-in invitation (`POST /internal/send-sign-in-invitation`). */
+  | "sign_in_invitation"
+  /** Outbox only: an e-mail of `POST /emails/send-email` (its queue row is in `ProjectRecord.emailQueue`). */
+  | "sent_email"
 
 /**
  * A one-time code (45 Crockford base32 characters), one store for every code family; see
@@ -279,6 +285,8 @@ export interface CodeRecord {
   teamId?: string
   /** Team invitation codes: the invitation's id (uuid, the `id` of `/team-invitations` items). */
   invitationId?: string
+  /** Unsubscribe link codes: the notification category the link turns off. */
+  notificationCategoryId?: string
 }
 
 /** An e-mail the emulator "sent". */
@@ -348,6 +356,92 @@ export interface ProjectRecord {
   readonly configOverrides: Map<"project" | "branch" | "environment", Readonly<Record<string, unknown>>>
   /** Where the branch config was pushed from (`/internal/config/source`); `unlinked` at first. */
   configSource: BranchConfigSource
+  /** E-mail themes (`/internal/email-themes`), by id; a new project holds the service's three defaults. */
+  readonly emailThemes: Map<string, EmailThemeRecord>
+  /** E-mail drafts (`/internal/email-drafts`), by id. */
+  readonly emailDrafts: Map<string, EmailDraftRecord>
+  /** The e-mail outbox of `POST /emails/send-email` (`/emails/outbox`), by id, in creation order. */
+  readonly emailQueue: Map<string, QueuedEmailRecord>
+  /** When the e-mail capacity boost (`POST /emails/capacity-boost`) ends; absent when none was activated. */
+  emailCapacityBoostExpiresAtMillis?: number
+  /** Managed e-mail domains (`/internal/emails/managed-onboarding/*`), by subdomain. */
+  readonly managedEmailDomains: Map<string, ManagedEmailDomainRecord>
+}
+
+/** A managed e-mail domain of a project (the service's `ManagedEmailDomain` row, in its mock mode). */
+export interface ManagedEmailDomainRecord {
+  readonly domainId: string
+  readonly subdomain: string
+  readonly senderLocalPart: string
+  readonly nameServerRecords: ReadonlyArray<string>
+  /** When the domain counts as verified (the service's mock: 1 s after set-up). */
+  readonly verifiedAtMillis: number
+  appliedAtMillis: number | null
+  updatedAtMillis: number
+}
+
+/** An e-mail theme of a project (`/internal/email-themes`). */
+export interface EmailThemeRecord {
+  readonly id: string
+  readonly displayName: string
+  tsxSource: string
+}
+
+/** An e-mail draft of a project (`/internal/email-drafts`). */
+export interface EmailDraftRecord {
+  readonly id: string
+  displayName: string
+  tsxSource: string
+  /** `"project"`: the project's theme; `false`: none; else a theme id (the service's theme modes). */
+  themeId: string | false | "project"
+  updatedAtMillis: number
+  sentAtMillis: number | null
+}
+
+/** Who an e-mail of the queue goes to (the service's outbox recipients). */
+export type QueuedEmailRecipient =
+  | { readonly type: "user-primary-email"; readonly userId: string }
+  | { readonly type: "user-custom-emails"; readonly userId: string; readonly emails: ReadonlyArray<string> }
+  | { readonly type: "custom-emails"; readonly emails: ReadonlyArray<string> }
+
+/** An e-mail as rendered for the queue. */
+export interface QueuedEmailRendering {
+  readonly subject: string
+  readonly html: string
+  readonly text: string
+  readonly notificationCategoryId: string | null
+  readonly isTransactional: boolean
+  readonly startedAtMillis: number
+  readonly renderedAtMillis: number
+}
+
+/**
+ * An e-mail of `POST /emails/send-email`, one per recipient (the service's `EmailOutbox` row):
+ * what to render, when to send, and how far it went (`progress`).
+ */
+export interface QueuedEmailRecord {
+  readonly id: string
+  readonly createdAtMillis: number
+  updatedAtMillis: number
+  tsxSource: string
+  /** The theme: an id, or null for none (the project's theme is resolved when the e-mail is queued). */
+  themeId: string | null
+  to: QueuedEmailRecipient
+  variables: Readonly<Record<string, unknown>>
+  skipDeliverabilityCheck: boolean
+  scheduledAtMillis: number
+  readonly createdWith: "draft" | "programmatic-call"
+  readonly emailDraftId: string | null
+  readonly templateId: string | null
+  readonly isHighPriority: boolean
+  readonly overrideSubject: string | undefined
+  readonly overrideNotificationCategoryId: string | undefined
+  isPaused: boolean
+  progress:
+    | { readonly kind: "pending"; readonly rendering: QueuedEmailRendering | undefined }
+    | { readonly kind: "render-error"; readonly error: string; readonly startedAtMillis: number; readonly renderedAtMillis: number }
+    | { readonly kind: "sent"; readonly rendering: QueuedEmailRendering; readonly sentAtMillis: number; readonly outboxEntryId: string }
+    | { readonly kind: "skipped"; readonly reason: string; readonly atMillis: number; readonly rendering: QueuedEmailRendering | undefined }
 }
 
 /** Where a branch config was pushed from, as the service stores it (`branchConfigSourceSchema`). */

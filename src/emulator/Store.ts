@@ -3,7 +3,7 @@
  * consistent.
  *
  * - {@link makeState} and {@link makeProject} create every table up front: a project holds its
- *   users, sessions, codes, teams, member profiles, e-mail templates, API keys, permissions and
+ *   users, sessions, codes, teams, member profiles, e-mail templates, themes, drafts and queue, API keys, permissions and
  *   config overrides (one per level)
  *   from the start, and the state holds the tables that span projects (CLI attempts, OAuth flows
  *   and codes, the mock provider's codes, the outbox). Nothing is created on first use and
@@ -21,6 +21,7 @@ import type { Effect } from "effect"
 import { Semaphore } from "effect"
 import { attachDerivedConfig, emptyOverrides } from "./ConfigOverrides.js"
 import { defaultTemplates } from "./EmailTemplates.js"
+import { defaultThemes } from "./rendering/Themes.js"
 import { forgetMember, forgetTeam, forgetUser, seedPermissionState } from "./Permissions.js"
 import type { ProjectSigningKeys } from "./SigningKeys.js"
 import type { EmulatorState, ProjectConfig, ProjectKeySet, ProjectRecord, TeamRecord } from "./State.js"
@@ -82,7 +83,11 @@ export const makeProject = (input: NewProject): ProjectRecord => {
     apiKeys: new Map(),
     permissions: seedPermissionState(),
     configOverrides: emptyOverrides(),
-    configSource: { type: "unlinked" }
+    configSource: { type: "unlinked" },
+    emailThemes: new Map([...defaultThemes].map(([id, theme]) => [id, { id, displayName: theme.displayName, tsxSource: theme.tsxSource }])),
+    emailDrafts: new Map(),
+    emailQueue: new Map(),
+    managedEmailDomains: new Map()
   }
   // the config lives in the overrides: the starting config is written there, as the service writes a new project's
   attachDerivedConfig(project, input.config, input.requiresPublishableClientKey)

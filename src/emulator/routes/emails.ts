@@ -16,6 +16,9 @@
  *   is `{ success: true }`.
  * - `GET /internal/emails`: the project's real outbox (verification, reset, OTP/magic link,
  *   test e-mails…), newest first, the newest 100.
+ * - `POST /internal/send-test-webhook` (backend `internal/send-test-webhook/route.tsx`): the
+ *   service looks the endpoint up in the project's Svix application; the emulator has no webhook
+ *   endpoints, so it answers the service's "Endpoint not found" outcome.
  *
  * @module
  */
@@ -23,8 +26,9 @@ import { Effect, Redacted } from "effect"
 import { RequiresCustomEmailServer } from "../../core/KnownErrors.js"
 import { createEndpoint, deleteEndpoint, listEndpoint, updateEndpoint } from "../../emails/internal/emailTemplates.js"
 import type { EmailTemplate } from "../../emails/EmailTemplates.js"
-import { listSentEndpoint, sendTestEmailEndpoint } from "../../emails/internal/emails.js"
+import { listSentEndpoint, sendTestEmailEndpoint, sendTestWebhookEndpoint, webhookEndpointNotFoundText } from "../../emails/internal/emails.js"
 import { escapeHtml, newTemplateSource, renderTemplate } from "../EmailTemplates.js"
+import { usesSharedEmailServer } from "../EmailQueue.js"
 import * as Outbox from "../Outbox.js"
 import { randomUuid } from "../Random.js"
 import type { RequestContext } from "../RequestContext.js"
@@ -35,10 +39,7 @@ import { serialized } from "../Store.js"
 import { isEmail } from "../Validation.js"
 import type { EmailTemplateRecord, ProjectRecord } from "../State.js"
 
-const requireCustomServer = (project: ProjectRecord) =>
-  project.config.emailConfig === undefined || project.config.emailConfig.type === "shared"
-    ? Effect.fail(RequiresCustomEmailServer.make({}))
-    : Effect.void
+const requireCustomServer = (project: ProjectRecord) => usesSharedEmailServer(project) ? Effect.fail(RequiresCustomEmailServer.make({})) : Effect.void
 
 const findTemplate = (project: ProjectRecord, id: string) => {
   const template = project.emailTemplates.get(id)
@@ -164,5 +165,6 @@ export const routes = [
     // waits on the SMTP server (up to 10 s) and only appends to the outbox: other requests go on meanwhile
     { withoutWritePermit: true }
   ),
-  route(listSentEndpoint, (_input, context) => Effect.sync(() => ({ items: sentEmails(context), isPaginated: false })))
+  route(listSentEndpoint, (_input, context) => Effect.sync(() => ({ items: sentEmails(context), isPaginated: false }))),
+  route(sendTestWebhookEndpoint, () => Effect.succeed({ success: false, errorMessage: webhookEndpointNotFoundText }))
 ]

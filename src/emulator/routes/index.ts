@@ -9,6 +9,10 @@ import { routes as cli } from "./cli.js"
 import { routes as connectedAccounts } from "./connectedAccounts.js"
 import { routes as contactChannels } from "./contactChannels.js"
 import { routes as emails } from "./emails.js"
+import { routes as emailOutbox } from "./emailOutbox.js"
+import { routes as emailThemes } from "./emailThemes.js"
+import { routes as emailDrafts } from "./emailDrafts.js"
+import { routes as managedEmail } from "./managedEmail.js"
 import { routes as health } from "./health.js"
 import { routes as jwks } from "./jwks.js"
 import { routes as mfa } from "./mfa.js"
@@ -56,6 +60,10 @@ export const allRoutes: ReadonlyArray<Route> = [
   ...internalApiKeys,
   ...userApiKeys,
   ...emails,
+  ...emailOutbox,
+  ...emailThemes,
+  ...emailDrafts,
+  ...managedEmail,
   ...admin,
   ...permissions,
   ...permissionDefinitions,
