@@ -26,7 +26,7 @@ import type { BenchServer, Tokens } from "./harness.js"
 import { createSessions, createUser, serverHeaders } from "./harness.js"
 import { benchDir, rootDir } from "./bundle.js"
 import type { Spread } from "./processes.js"
-import { load, runJsonChild, spread, startServerChild } from "./processes.js"
+import { controlJson, load, runJsonChild, spread, startServerChild } from "./processes.js"
 
 /** The contenders. */
 export type Side = "raw" | "floor" | "ours" | "official"
@@ -142,7 +142,7 @@ export const recordFixture = async (bench: BenchServer, count: number) => {
   return { userId, tokens, body }
 }
 
-const staticCount = async (port: number): Promise<number> => ((await (await fetch(`http://127.0.0.1:${port}/__bench/count`)).json()) as { count: number }).count
+const staticCount = async (port: number): Promise<number> => (await controlJson<{ count: number }>(`http://127.0.0.1:${port}/__bench/count`)).count
 
 const control = (args: ReadonlyArray<string>) => {
   // under callgrind the child runs ~50x slower and answers control requests only between its
