@@ -86,8 +86,8 @@ const sessionCookies = (projectId: string, accessToken: string, refreshToken: st
     return { name: decodeURIComponent(pair.slice(0, at)), value: pair.slice(at + 1), domain: "127.0.0.1", path: "/" }
   })
 
-/** Runs the comparison: `runs` measured page loads per side (≥ 1), alternating. */
-export const runRender = async (options: { readonly runs: number }): Promise<RenderResult> => {
+/** Runs the comparison: `runs` measured page loads per side (≥ 1), alternating, after one unmeasured load each unless `warmup: false`. */
+export const runRender = async (options: { readonly runs: number; readonly warmup?: boolean }): Promise<RenderResult> => {
   const loadStart = load()
   const work = makeWorkDir("render")
   const emulator = await startEmulatorChild(0)
@@ -128,7 +128,8 @@ export const runRender = async (options: { readonly runs: number }): Promise<Ren
     }
 
     const sides: ReadonlyArray<RenderSide> = ["ours", "official"]
-    for (const side of sides) await once(side) // unmeasured: the file server's and the emulator's first answers
+    // unmeasured: the file server's and the emulator's first answers
+    if (options.warmup !== false) for (const side of sides) await once(side)
     const times: Record<RenderSide, Array<number>> = { ours: [], official: [] }
     const requests: Record<RenderSide, Array<number>> = { ours: [], official: [] }
     const preflights: Record<RenderSide, Array<number>> = { ours: [], official: [] }
