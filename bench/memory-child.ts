@@ -152,7 +152,10 @@ const floor = { count: clients, bytesPerLayer: floorLayer.bytesPerLiveClient, by
 
 /** The official `StackClientApp`, where `bench/node_modules` holds it. */
 const official = await import("@stackframe/js").catch(() => null)
-const officialTokens = { accessToken: Redacted.value(Option.getOrThrow(tokens.accessToken)), refreshToken: Redacted.value(Option.getOrThrow(tokens.refreshToken)) }
+const officialTokens = {
+  accessToken: Redacted.value(Option.getOrThrow(tokens.accessToken)),
+  refreshToken: Redacted.value(Option.getOrThrow(tokens.refreshToken))
+}
 const measureOfficialClients = (count: number) =>
   measureContexts(count, async () => {
     const app = new official!.StackClientApp({
@@ -164,7 +167,9 @@ const measureOfficialClients = (count: number) =>
       devTool: false
     })
     // the official app's own sign-in entry point for tokens obtained elsewhere (as bench/lib/official.ts)
-    await (app as unknown as Record<symbol, { signInWithTokens(tokens: unknown): Promise<void> }>)[official!.stackAppInternalsSymbol]!.signInWithTokens(officialTokens)
+    await (app as unknown as Record<symbol, { signInWithTokens(tokens: unknown): Promise<void> }>)[official!.stackAppInternalsSymbol]!.signInWithTokens(
+      officialTokens
+    )
     return { value: app, close: async () => undefined }
   })
 let officialResult: Awaited<ReturnType<typeof measureOfficialClients>> | null = null

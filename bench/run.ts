@@ -32,7 +32,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import { join } from "node:path"
 import type { BundleFailure, BundleSize } from "./lib/bundle.js"
-import { benchDir, bundleCases, entriesDir, tryMeasureBundle } from "./lib/bundle.js"
+import { benchDir, bundleCases, entriesDir, rootDir, tryMeasureBundle } from "./lib/bundle.js"
 import { loadOfficial } from "./lib/clients.js"
 import { runColdStart } from "./lib/coldstart.js"
 import type { EconomyResult } from "./lib/economy.js"
@@ -172,7 +172,11 @@ try {
     callgrind: withCallgrind ? { calls: scaled(1000, 5), warmup: scaled(6000, 20), runs: scaled(3, 1) } : null
   })
   if (measured("inflight")) {
-    log(`memory per call in flight (${scaled(1000, 50)} concurrent calls × ${scaled(3, 2)} runs per side, read at once and after 5 s and 10 s, --expose-gc children)`)
+    log(
+      `memory per call in flight (${scaled(1000, 50)} concurrent calls × ${
+        scaled(3, 2)
+      } runs per side, read at once and after 5 s and 10 s, --expose-gc children)`
+    )
     inflight = await runInflight(bench, { concurrent: scaled(1000, 50), warmup: scaled(200, 20), runs: scaled(3, 2), official: true, settleMs: 5_000 })
   }
 } finally {
@@ -298,7 +302,15 @@ for (const b of bundles) {
   ])
   const vite = viteOf(b)
   if (vite !== null) {
-    rows.push([`  same, Vite production build, first load, gz`, kb(vite.ours.firstLoadGzipBytes), kb(vite.official.firstLoadGzipBytes), "—", x(vite.ratio), "—", ld(bundleLoad)])
+    rows.push([
+      `  same, Vite production build, first load, gz`,
+      kb(vite.ours.firstLoadGzipBytes),
+      kb(vite.official.firstLoadGzipBytes),
+      "—",
+      x(vite.ratio),
+      "—",
+      ld(bundleLoad)
+    ])
   }
 }
 const eco = (scenario: EconomyResult["scenario"], contender: "ours" | "official") => economy.find((r) => r.scenario === scenario && r.contender === contender)!
@@ -361,7 +373,9 @@ const collecting = (figures: { readonly instructionsPerCall: number | null; read
     ? "—"
     : `${((100 * figures.gcInstructionsPerCall) / figures.instructionsPerCall).toFixed(0)}%`
 rows.push([
-  `per call, instructions (callgrind, ${overhead.callgrindCalls?.calls ?? "—"} calls after ${overhead.callgrindCalls?.warmup ?? "—"} warm-up calls); ratio ÷ raw: ours / official`,
+  `per call, instructions (callgrind, ${overhead.callgrindCalls?.calls ?? "—"} calls after ${
+    overhead.callgrindCalls?.warmup ?? "—"
+  } warm-up calls); ratio ÷ raw: ours / official`,
   minstr(side.ours!.instructionsPerCall),
   minstr(side.official?.instructionsPerCall),
   minstr(side.raw!.instructionsPerCall),
@@ -559,7 +573,9 @@ rows.push([
   cs.ours!.filesOpened === null || cs.official?.filesOpened == null ? "—" : x(cs.ours!.filesOpened / cs.official.filesOpened),
   cs.ours!.filesOpenedSpread == null
     ? "—"
-    : `ours ${range(cs.ours!.filesOpenedSpread, String)}${cs.official?.filesOpenedSpread == null ? "" : `; official ${range(cs.official.filesOpenedSpread, String)}`}`,
+    : `ours ${range(cs.ours!.filesOpenedSpread, String)}${
+      cs.official?.filesOpenedSpread == null ? "" : `; official ${range(cs.official.filesOpenedSpread, String)}`
+    }`,
   ld(cold.loadAverage.start)
 ])
 if (render !== null) {
@@ -620,7 +636,9 @@ for (const b of bundles) {
     figure: `bundle ${b.label}, first load from dist/, gz ÷ official (esbuild)`,
     ours: isSize(b.ours) ? kb(b.ours.firstLoadGzipBytes) : "failed",
     official: isSize(b.official) ? kb(b.official.firstLoadGzipBytes) : "failed",
-    floorOrRaw: floor === null ? "—" : `${kb(floor.firstLoadGzipBytes)} (${ok ? x(floor.firstLoadGzipBytes / (b.official as BundleSize).firstLoadGzipBytes) : "—"})`,
+    floorOrRaw: floor === null
+      ? "—"
+      : `${kb(floor.firstLoadGzipBytes)} (${ok ? x(floor.firstLoadGzipBytes / (b.official as BundleSize).firstLoadGzipBytes) : "—"})`,
     ratio,
     ratioText: x(ratio),
     target: `≤ ${b.target.toFixed(2)}`,
@@ -651,9 +669,9 @@ targets.push({
   ratioText: x(overhead.instructionRatio.ours),
   target: "≤ 1.50",
   met: atMost(overhead.instructionRatio.ours, 1.5),
-  spread: `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compilers ${compiling(side.ours)}, GC ${
-    collecting(side.ours)
-  } of ours`
+  spread: `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compilers ${
+    compiling(side.ours)
+  }, GC ${collecting(side.ours)} of ours`
 })
 if (inflight !== null) {
   const is = inflight.sides
@@ -675,7 +693,9 @@ targets.push({
   figure: "files opened by a cold import ÷ official (strace -ff); floor = the effect modules our entry imports",
   ours: String(cs.ours!.filesOpened ?? "—"),
   official: String(cs.official?.filesOpened ?? "—"),
-  floorOrRaw: `${String(cs.effect?.filesOpened ?? "—")}${cs.effect?.filesOpened == null || cs.official?.filesOpened == null ? "" : ` (${x(cs.effect.filesOpened / cs.official.filesOpened)})`}`,
+  floorOrRaw: `${String(cs.effect?.filesOpened ?? "—")}${
+    cs.effect?.filesOpened == null || cs.official?.filesOpened == null ? "" : ` (${x(cs.effect.filesOpened / cs.official.filesOpened)})`
+  }`,
   ratio: filesRatio,
   ratioText: x(filesRatio),
   target: "≤ 1.20",
@@ -811,23 +831,36 @@ mkdirSync(join(benchDir, "results"), { recursive: true })
 writeFileSync(latestFile, `${JSON.stringify(results, null, 2)}\n`)
 // the same rows as a Markdown table, for the README's benchmark section (copied from here, not retyped)
 const cell = (text: string) => text.trim().replaceAll("|", "\\|")
-writeFileSync(
-  join(benchDir, "results", "latest.md"),
-  [
-    `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${
-      machine.loadAverageAtStart[0]!.toFixed(1)
-    } at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${
-      typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")
-    }.`,
-    "",
-    "| target (issue 28) | ours | official | floor / raw | ratio | target | met | spread |",
-    "|---|---|---|---|---|---|---|---|",
-    ...targetCells.map((row) => `| ${row.map(cell).join(" | ")} |`),
-    "",
-    "| figure | ours | official | raw / floor | ratio | spread | load |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
-    ""
-  ].join("\n")
-)
-log(`wrote ${join(benchDir, "results", "latest.json")}`)
+const latestMarkdown = [
+  `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${
+    machine.loadAverageAtStart[0]!.toFixed(1)
+  } at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${
+    typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")
+  }.`,
+  "",
+  "| target (issue 28) | ours | official | floor / raw | ratio | target | met | spread |",
+  "|---|---|---|---|---|---|---|---|",
+  ...targetCells.map((row) => `| ${row.map(cell).join(" | ")} |`),
+  "",
+  "| figure | ours | official | raw / floor | ratio | spread | load |",
+  "|---|---|---|---|---|---|---|",
+  ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
+  ""
+].join("\n")
+writeFileSync(join(benchDir, "results", "latest.md"), latestMarkdown)
+log(`wrote ${join(benchDir, "results", "latest.json")} and latest.md`)
+// a full run copies its tables into docs/BENCHMARKS.md (between the markers), so the page is the
+// run's copy by construction (test/docs/benchmarkTable.test.ts checks it row for row); a partial
+// run (BENCH_ONLY) mixes new and old figures and leaves the page alone
+if (only.size === 0) {
+  const page = join(rootDir, "docs", "BENCHMARKS.md")
+  const text = readFileSync(page, "utf8")
+  const begin = "<!-- bench:latest:begin -->"
+  const end = "<!-- bench:latest:end -->"
+  const from = text.indexOf(begin)
+  const to = text.indexOf(end)
+  if (from >= 0 && to > from) {
+    writeFileSync(page, `${text.slice(0, from + begin.length)}\n\n${latestMarkdown}\n${text.slice(to)}`)
+    log(`copied the tables into ${page}`)
+  } else log(`${page} has no ${begin} … ${end} markers: tables not copied`)
+}

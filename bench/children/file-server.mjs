@@ -19,7 +19,11 @@ const server = createServer(async (request, response) => {
   }
   try {
     const body = await readFile(file)
-    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "content-length": body.byteLength, "cache-control": "no-store" })
+    response.writeHead(200, {
+      "content-type": types[extname(file)] ?? "application/octet-stream",
+      "content-length": body.byteLength,
+      "cache-control": "no-store"
+    })
     response.end(body)
   } catch {
     response.writeHead(404, { "content-type": "text/plain" }).end("not found")

@@ -30,20 +30,25 @@ let built: Promise<string> | undefined
  * Builds the package once per process; returns the folder that holds `node_modules/stack-auth-effect`
  * (resolve the package's specifiers from there).
  */
-export const builtPackage = (): Promise<string> =>
-  (built ??= (async () => {
-    const packageDir = join(installRoot, "node_modules", packageName)
-    mkdirSync(packageDir, { recursive: true })
-    // the app's own package.json: the nearest one above the resolving folder, so the repository's
-    // (named stack-auth-effect too) is not taken for a self-reference to its unbuilt `dist/`
-    writeFileSync(join(installRoot, "package.json"), `${JSON.stringify({ name: "stack-auth-effect-bench-app", private: true, type: "module" })}\n`)
-    const manifest = JSON.parse(readFileSync(join(rootDir, "package.json"), "utf8")) as Record<string, unknown>
-    // what resolution and tree-shaking read: name, type, exports, sideEffects (the rest is the publisher's)
-    const installed = { name: manifest["name"], version: manifest["version"], type: manifest["type"], sideEffects: manifest["sideEffects"], exports: manifest["exports"] }
-    writeFileSync(join(packageDir, "package.json"), `${JSON.stringify(installed, null, 2)}\n`)
-    await bundlePackage(join(packageDir, "dist"))
-    return installRoot
-  })())
+export const builtPackage = (): Promise<string> => (built ??= (async () => {
+  const packageDir = join(installRoot, "node_modules", packageName)
+  mkdirSync(packageDir, { recursive: true })
+  // the app's own package.json: the nearest one above the resolving folder, so the repository's
+  // (named stack-auth-effect too) is not taken for a self-reference to its unbuilt `dist/`
+  writeFileSync(join(installRoot, "package.json"), `${JSON.stringify({ name: "stack-auth-effect-bench-app", private: true, type: "module" })}\n`)
+  const manifest = JSON.parse(readFileSync(join(rootDir, "package.json"), "utf8")) as Record<string, unknown>
+  // what resolution and tree-shaking read: name, type, exports, sideEffects (the rest is the publisher's)
+  const installed = {
+    name: manifest["name"],
+    version: manifest["version"],
+    type: manifest["type"],
+    sideEffects: manifest["sideEffects"],
+    exports: manifest["exports"]
+  }
+  writeFileSync(join(packageDir, "package.json"), `${JSON.stringify(installed, null, 2)}\n`)
+  await bundlePackage(join(packageDir, "dist"))
+  return installRoot
+})())
 
 /** The built package's main entry as a file URL path (what `import "stack-auth-effect"` loads in Node). */
 export const builtMainEntry = async (): Promise<string> => join(await builtPackage(), "node_modules", packageName, "dist", "src", "index.js")

@@ -68,7 +68,7 @@ export const startEmulatorChild = (seedUsers = 0) =>
  * control requests with `connection: close`, so no idle pooled socket is reused.
  */
 export const controlJson = async <A>(url: string, init: RequestInit = {}, attempts = 5): Promise<A> => {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       const response = await fetch(url, init)
       if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}`)

@@ -66,7 +66,8 @@ export interface RenderResult {
 const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 /** The script added to every page before its own: the time the e-mail first appears in the DOM. */
-const watchFor = (email: string) => `(() => {
+const watchFor = (email: string) =>
+  `(() => {
   const email = ${JSON.stringify(email)}
   const check = () => {
     if (globalThis.__signedInAt === undefined && document.body !== null && document.body.textContent.includes(email)) {
@@ -129,7 +130,7 @@ export const runRender = async (options: { readonly runs: number; readonly warmu
 
     const sides: ReadonlyArray<RenderSide> = ["ours", "official"]
     // unmeasured: the file server's and the emulator's first answers
-    if (options.warmup !== false) for (const side of sides) await once(side)
+    if (options.warmup !== false) { for (const side of sides) await once(side) }
     const times: Record<RenderSide, Array<number>> = { ours: [], official: [] }
     const requests: Record<RenderSide, Array<number>> = { ours: [], official: [] }
     const preflights: Record<RenderSide, Array<number>> = { ours: [], official: [] }

@@ -135,7 +135,6 @@ describe("bench in miniature", () => {
     await expect(bundle(`export * from "stack-auth-effect/src/teams/Teams.js"`)).rejects.toThrow(/not exported|Could not resolve/)
   }, 60_000)
 
-
   it("the code-split build splits first-load chunks from lazy ones, and the one-file build has them all", async () => {
     const size = sizeOfA ?? (await measureBundle("ours-a.ts"))
     expect(size.chunks.filter((chunk) => chunk.firstLoad).reduce((sum, chunk) => sum + chunk.gzipBytes, 0)).toBe(size.firstLoadGzipBytes)
