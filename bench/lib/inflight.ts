@@ -6,10 +6,10 @@
  * Effect floor (`FetchHttpClient` + the same schema), this SDK (`ServerUsers.fromRequest`) and
  * the official `getUser`; `runs` children per side in alternating order, min / median / max.
  *
- * Read when? (issue 28 item 4) The official client holds ≈ 6 KB per call for a few seconds after
- * sending and releases it while the answer is still awaited: read at once, its figure depends on
- * how long the 1,000 sends took (38.8–39.6 KB on a loaded machine, 36.3 KB read 3 s later, the
- * 35.5 KB of two scripts written outside the bench), and it settles at ≈ 33 KB after 5 s. With
+ * Read when? (issue 28 item 4) The official client holds ≈ 5–6 KB per call for a few seconds
+ * after sending and releases it while the answer is still awaited: read at once, its figure
+ * depends on how long the 1,000 sends took (37.1–39.6 KB; 36.3 KB read 3 s later, near the 35.5 KB
+ * of two scripts written outside the bench), and it settles at 33.0–34.4 KB after 5 s. With
  * `settleMs`, each child reads the heap at once and twice more `settleMs` apart; the headline is
  * the last reading (`bytesPerCall`, what a call that stays in flight holds), the first is kept
  * (`bytesPerCallAtOnce`), and `settled` says whether the two later readings agree within 2%.

@@ -8,7 +8,7 @@
  * resolving the specifier from a file next to that `node_modules` folder. Built once per process.
  */
 import type * as esbuild from "esbuild"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { bundlePackage } from "../../scripts/build.js"
@@ -31,6 +31,8 @@ let built: Promise<string> | undefined
  * (resolve the package's specifiers from there).
  */
 export const builtPackage = (): Promise<string> => (built ??= (async () => {
+  // the folder is this process's own: removed when it exits
+  process.once("exit", () => rmSync(installRoot, { recursive: true, force: true }))
   const packageDir = join(installRoot, "node_modules", packageName)
   mkdirSync(packageDir, { recursive: true })
   // the app's own package.json: the nearest one above the resolving folder, so the repository's
