@@ -35,6 +35,7 @@ import type { BundleFailure, BundleSize } from "./lib/bundle.js"
 import { benchDir, bundleCases, entriesDir, rootDir, tryMeasureBundle } from "./lib/bundle.js"
 import { loadOfficial } from "./lib/clients.js"
 import { runColdStart } from "./lib/coldstart.js"
+import { beginMarker, endMarker, withLatestTables } from "./lib/docs.js"
 import type { EconomyResult } from "./lib/economy.js"
 import { runEconomy } from "./lib/economy.js"
 import { startBenchServer } from "./lib/harness.js"
@@ -854,13 +855,10 @@ log(`wrote ${join(benchDir, "results", "latest.json")} and latest.md`)
 // run (BENCH_ONLY) mixes new and old figures and leaves the page alone
 if (only.size === 0) {
   const page = join(rootDir, "docs", "BENCHMARKS.md")
-  const text = readFileSync(page, "utf8")
-  const begin = "<!-- bench:latest:begin -->"
-  const end = "<!-- bench:latest:end -->"
-  const from = text.indexOf(begin)
-  const to = text.indexOf(end)
-  if (from >= 0 && to > from) {
-    writeFileSync(page, `${text.slice(0, from + begin.length)}\n\n${latestMarkdown}\n${text.slice(to)}`)
+  const copied = withLatestTables(readFileSync(page, "utf8"), latestMarkdown)
+  if (copied === null) log(`${page} has no ${beginMarker} … ${endMarker} markers: tables not copied`)
+  else {
+    writeFileSync(page, copied)
     log(`copied the tables into ${page}`)
-  } else log(`${page} has no ${begin} … ${end} markers: tables not copied`)
+  }
 }

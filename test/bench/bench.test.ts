@@ -19,6 +19,7 @@ import type { BenchServer } from "../../bench/lib/harness.js"
 import { seedUsers, startBenchServer } from "../../bench/lib/harness.js"
 import { runMemory } from "../../bench/lib/memory.js"
 import { filesOpened } from "../../bench/lib/coldstart.js"
+import { withLatestTables } from "../../bench/lib/docs.js"
 import { compilerInstructions, instructionShares, makeWorkDir, runOverhead } from "../../bench/lib/overhead.js"
 import { builtPackage, resolveBuiltPackage } from "../../bench/lib/package.js"
 import { chromiumAvailable, runRender } from "../../bench/lib/render.js"
@@ -252,6 +253,31 @@ describe("bench in miniature", () => {
     } finally {
       rmSync(work, { recursive: true, force: true })
     }
+  })
+
+  it("a full run's tables replace the page's copy between its markers, row for row (docs/BENCHMARKS.md)", () => {
+    const page = readFileSync(join(benchDir, "..", "docs", "BENCHMARKS.md"), "utf8")
+    const latest = [
+      "Measured 2030-01-01T00:00:00.000Z on a test machine.",
+      "",
+      "| target (issue 28) | ours | official | floor / raw | ratio | target | met | spread |",
+      "|---|---|---|---|---|---|---|---|",
+      "| a | 1 | 2 | 3 | 0.50× | ≤ 0.55 | yes | — |",
+      "",
+      "| figure | ours | official | raw / floor | ratio | spread | load |",
+      "|---|---|---|---|---|---|---|",
+      "| b | 1 | 2 | 3 | 0.50× | — | 0.1 |",
+      ""
+    ].join("\n")
+    const copied = withLatestTables(page, latest)
+    expect(copied).not.toBeNull()
+    const rows = (text: string) => text.split("\n").filter((line) => line.startsWith("| "))
+    expect(rows(copied!).slice(0, rows(latest).length)).toEqual(rows(latest))
+    expect(copied).toContain(latest.split("\n")[0])
+    // the rest of the page stays, and copying again changes nothing more
+    expect(copied).toContain("## Effect 3 → Effect 4")
+    expect(withLatestTables(copied!, latest)).toBe(copied)
+    expect(withLatestTables("no markers", latest)).toBeNull()
   })
 
   it("spread: min, median and max of repeated runs", () => {
