@@ -6,9 +6,12 @@
  * emulator in a process of its own (the official SDK talks to it through its `baseUrl`).
  *
  * Each run: a new session of the same user (`POST /auth/sessions`), a fresh browser context whose
- * cookies hold it as the official SDK writes them (`stack-refresh-{project}--default` and
- * `stack-access`, written by this SDK's `Cookies.writeTokens`, the format both read: the same
- * cookies for both sides), the emulator's request counts reset, then the page is opened. The
+ * cookies hold it as the official SDK writes them (`stack-refresh-{project}--default` holding
+ * `{"refresh_token","updated_at_millis"}` and `stack-access` holding `["<refresh>","<access>"]`:
+ * `packages/template/src/lib/stack-app/apps/implementations/client-app-impl.ts` at stack-auth
+ * 2f719903, `_getRefreshTokenDefaultCookieNameForSecure`, `_formatRefreshCookieValue`,
+ * `_formatAccessCookieValue`), written by this SDK's `Cookies.writeTokens`, the format both read:
+ * the same cookies for both sides; the emulator's request counts reset, then the page is opened. The
  * figure is the page's own clock (`performance.now()`, from the navigation's start) when the
  * e-mail first appears in the DOM (a `MutationObserver` added before any page script); the
  * requests are those the emulator received from the page until the network is idle. Runs
