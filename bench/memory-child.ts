@@ -6,8 +6,12 @@
  * after every reference is dropped (a leak check: ~0). The same for full client contexts, and for
  * the floor of a client context: `FetchHttpClient.layer` alone, built the same way and as a
  * `ManagedRuntime` (what any Effect app over `fetch` holds at least). Prints one JSON line. `runs` (argv[4]) repeats the session measurement for a min / median.
+ * The official side of a client (issue 28: heap per live client ÷ official): a `StackClientApp`
+ * of `@stackframe/js` per context, memory token store signed in with the same token texts
+ * (`signInWithTokens`), no automatic prefetch and no dev tool (no request is sent), where the
+ * bench's dependencies are installed (`official: null` otherwise).
  */
-import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as RetryPolicy from "../src/core/RetryPolicy.js"
 import * as StackClient from "../src/core/StackClient.js"
@@ -145,4 +149,34 @@ const floorLayer = await measureFloorLayer(clients)
 await measureFloorRuntime(Math.min(100, clients))
 const floorRuntime = await measureFloorRuntime(clients)
 const floor = { count: clients, bytesPerLayer: floorLayer.bytesPerLiveClient, bytesPerRuntime: floorRuntime.bytesPerLiveClient }
-process.stdout.write(`${JSON.stringify({ sessions: sessionResult, clients: clientResult, floor })}\n`)
+
+/** The official `StackClientApp`, where `bench/node_modules` holds it. */
+const official = await import("@stackframe/js").catch(() => null)
+const officialTokens = {
+  accessToken: Redacted.value(Option.getOrThrow(tokens.accessToken)),
+  refreshToken: Redacted.value(Option.getOrThrow(tokens.refreshToken))
+}
+const measureOfficialClients = (count: number) =>
+  measureContexts(count, async () => {
+    const app = new official!.StackClientApp({
+      projectId,
+      publishableClientKey: "pck_bench",
+      baseUrl,
+      tokenStore: "memory",
+      noAutomaticPrefetch: true,
+      devTool: false
+    })
+    // the official app's own sign-in entry point for tokens obtained elsewhere (as bench/lib/official.ts)
+    await (app as unknown as Record<symbol, { signInWithTokens(tokens: unknown): Promise<void> }>)[official!.stackAppInternalsSymbol]!.signInWithTokens(
+      officialTokens
+    )
+    return { value: app, close: async () => undefined }
+  })
+let officialResult: Awaited<ReturnType<typeof measureOfficialClients>> | null = null
+if (official !== null) {
+  await measureOfficialClients(Math.min(100, clients))
+  officialResult = await measureOfficialClients(clients)
+}
+process.stdout.write(`${JSON.stringify({ sessions: sessionResult, clients: clientResult, floor, officialClients: officialResult })}\n`)
+// the official apps keep timers of their own running: end here rather than wait for them
+process.exit(0)

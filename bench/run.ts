@@ -6,33 +6,41 @@
  * same figures and the machine's facts.
  *
  * Where each figure comes from:
- * - bundles: esbuild, code-split (first-load chunks: the headline) and one file (lazy chunks inlined);
+ * - bundles: the built package (what `npm run build` writes to `dist/`, imported through its
+ *   `exports`), esbuild, code-split (first-load chunks: the headline) and one file (lazy chunks
+ *   inlined), React bundled; the React entry also built by Vite as a production app;
  * - request economy: the emulator in this process (requests are counted, not timed);
  * - per call: a trivial static HTTP server in its own process; each contender in fresh child
  *   processes (CPU time), and under callgrind where valgrind is installed (instructions);
  * - memory: a `--expose-gc` child, sessions kept reachable;
  * - token check and listing: the emulator in its own process;
- * - cold start: `import` in fresh Node processes.
+ * - cold start: `import` in fresh Node processes; files opened under `strace -ff`;
+ * - signed-in first render: Chromium (`playwright-core`), Vite builds of equivalent pages, the
+ *   emulator and a file server in their own processes.
+ *
+ * The first table printed holds the rows of issue 28's targets (ours, official, floor / raw,
+ * ratio, target, spread); the detailed table follows.
  *
  * The official SDK is a dependency of the bench's own package (`bench/package.json`): the npm
  * script installs it (`npm --prefix bench install`), then runs
  * `node --expose-gc --import tsx bench/run.ts`. `BENCH_SCALE=0.1` runs a tenth of the counts (the
  * JSON records the scale); `BENCH_CALLGRIND=0` skips the instruction counts; `BENCH_ONLY=overhead,listing`
- * measures only the named parts (bundle, economy, overhead, inflight, memory, verify, listing, stream, coldstart) and
- * takes the others' figures from the last `latest.json` (the JSON lists the parts measured).
+ * measures only the named parts (bundle, economy, overhead, inflight, memory, verify, listing, stream, coldstart, render) and
+ * takes the others' figures from the last `latest.json` (the JSON lists the parts measured); render needs Chromium at `/usr/bin/chromium`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import { join } from "node:path"
 import type { BundleFailure, BundleSize } from "./lib/bundle.js"
-import { benchDir, bundleCases, tryMeasureBundle } from "./lib/bundle.js"
+import { benchDir, bundleCases, entriesDir, rootDir, tryMeasureBundle } from "./lib/bundle.js"
 import { loadOfficial } from "./lib/clients.js"
 import { runColdStart } from "./lib/coldstart.js"
+import { beginMarker, endMarker, withLatestTables } from "./lib/docs.js"
 import type { EconomyResult } from "./lib/economy.js"
 import { runEconomy } from "./lib/economy.js"
 import { startBenchServer } from "./lib/harness.js"
 import { runMemory } from "./lib/memory.js"
-import { runOverhead, valgrindAvailable } from "./lib/overhead.js"
+import { makeWorkDir, runOverhead, valgrindAvailable } from "./lib/overhead.js"
 import type { Spread } from "./lib/processes.js"
 import { emulatorCounts, load, startEmulatorChild } from "./lib/processes.js"
 import type { StreamCpuResult } from "./lib/stream.js"
@@ -40,6 +48,10 @@ import { runStream, runStreamCpu } from "./lib/stream.js"
 import type { InflightResult } from "./lib/inflight.js"
 import { runInflight } from "./lib/inflight.js"
 import { runVerify } from "./lib/verify.js"
+import type { RenderResult } from "./lib/render.js"
+import { chromiumAvailable, runRender } from "./lib/render.js"
+import type { ViteBuild } from "./lib/vite.js"
+import { viteBuildPage } from "./lib/vite.js"
 
 const scale = Math.min(1, Math.max(0.01, Number(process.env["BENCH_SCALE"] ?? "1") || 1))
 const scaled = (n: number, least = 1) => Math.max(least, Math.round(n * scale))
@@ -68,6 +80,12 @@ const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
 }
 
 const isSize = (value: BundleSize | BundleFailure): value is BundleSize => "gzipBytes" in value
+const isVite = (value: ViteBuild | BundleFailure | undefined): value is ViteBuild => value !== undefined && "firstLoadGzipBytes" in value
+/** A bundle's Vite figures when both sides built. */
+const viteOf = (b: { readonly vite?: { readonly ours: ViteBuild | BundleFailure; readonly official: ViteBuild | BundleFailure } | null }) =>
+  b.vite != null && isVite(b.vite.ours) && isVite(b.vite.official)
+    ? { ours: b.vite.ours, official: b.vite.official, ratio: b.vite.ours.firstLoadGzipBytes / b.vite.official.firstLoadGzipBytes }
+    : null
 
 const machine = {
   date: new Date().toISOString(),
@@ -99,7 +117,20 @@ const bundles: Array<{
   readonly official: BundleSize | BundleFailure
   /** The smallest Effect program doing the same job (`bench/entries/floor-*`), where one is measured. */
   readonly floor?: BundleSize | BundleFailure | null
+  /** The React entry built by Vite as a production app (first-load gzip), both sides. */
+  readonly vite?: { readonly ours: ViteBuild | BundleFailure; readonly official: ViteBuild | BundleFailure } | null
 }> = []
+/** A Vite build of a bench entry, or why it failed. */
+const tryVite = async (entry: string): Promise<ViteBuild | BundleFailure> => {
+  const work = makeWorkDir("vite")
+  try {
+    return await viteBuildPage(join(entriesDir, entry), join(work, "out"))
+  } catch (error) {
+    return { entry, error: String(error).split("\n").slice(0, 4).join(" ").slice(0, 400) }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
 if (!measured("bundle")) bundles.push(...previous.bundles)
 else {for (const bundleCase of bundleCases) {
     const ours = bundleCase.ours()
@@ -110,7 +141,8 @@ else {for (const bundleCase of bundleCases) {
       note: ours.note,
       ours: await tryMeasureBundle(ours.entry),
       official: await tryMeasureBundle(bundleCase.official),
-      floor: bundleCase.floor === null ? null : await tryMeasureBundle(bundleCase.floor)
+      floor: bundleCase.floor === null ? null : await tryMeasureBundle(bundleCase.floor),
+      vite: bundleCase.id === "c" ? { ours: await tryVite(ours.entry), official: await tryVite(bundleCase.official) } : null
     })
   }}
 
@@ -137,11 +169,16 @@ try {
   overhead = !measured("overhead") ? previous.overhead : await runOverhead(bench, {
     ...perCall,
     official: true,
-    callgrind: withCallgrind ? { calls: scaled(200, 5), warmup: scaled(6000, 20), runs: scaled(3, 1) } : null
+    // ≥ 1,000 measured calls (issue 28 item 7: 200 could hold a whole full collection)
+    callgrind: withCallgrind ? { calls: scaled(1000, 5), warmup: scaled(6000, 20), runs: scaled(3, 1) } : null
   })
   if (measured("inflight")) {
-    log(`memory per call in flight (${scaled(1000, 50)} concurrent calls × ${scaled(3, 2)} runs per side, --expose-gc children)`)
-    inflight = await runInflight(bench, { concurrent: scaled(1000, 50), warmup: scaled(200, 20), runs: scaled(3, 2), official: true })
+    log(
+      `memory per call in flight (${scaled(1000, 50)} concurrent calls × ${
+        scaled(3, 2)
+      } runs per side, read at once and after 5 s and 10 s, --expose-gc children)`
+    )
+    inflight = await runInflight(bench, { concurrent: scaled(1000, 50), warmup: scaled(200, 20), runs: scaled(3, 2), official: true, settleMs: 5_000 })
   }
 } finally {
   await bench.stop()
@@ -199,6 +236,18 @@ if (measured("stream")) {
 log(`cold start (${scaled(7, 3)} runs per side)`)
 const cold: Awaited<ReturnType<typeof runColdStart>> = measured("coldstart") ? await runColdStart(scaled(7, 3)) : previous.coldStart
 
+// 8. time to a signed-in first render, Chromium --------------------------------------------------------
+let render: RenderResult | null = previous.render ?? null
+if (measured("render")) {
+  if (chromiumAvailable()) {
+    log(`signed-in first render in Chromium (${scaled(11, 9)} runs per side, alternating; emulator and file server in their own processes)`)
+    render = await runRender({ runs: scaled(11, 9) })
+  } else {
+    log("signed-in first render: skipped, /usr/bin/chromium is missing")
+    render = null
+  }
+}
+
 const elapsedSeconds = (performance.now() - started) / 1000
 
 // ---------------------------------------------------------------------------------------------------
@@ -252,6 +301,18 @@ for (const b of bundles) {
     "—",
     ld(bundleLoad)
   ])
+  const vite = viteOf(b)
+  if (vite !== null) {
+    rows.push([
+      `  same, Vite production build, first load, gz`,
+      kb(vite.ours.firstLoadGzipBytes),
+      kb(vite.official.firstLoadGzipBytes),
+      "—",
+      x(vite.ratio),
+      "—",
+      ld(bundleLoad)
+    ])
+  }
 }
 const eco = (scenario: EconomyResult["scenario"], contender: "ours" | "official") => economy.find((r) => r.scenario === scenario && r.contender === contender)!
 rows.push([
@@ -307,15 +368,24 @@ const compiling = (figures: { readonly instructionsPerCall: number | null; reado
   figures?.instructionsPerCall == null || figures.compilerInstructionsPerCall == null
     ? "—"
     : `${((100 * figures.compilerInstructionsPerCall) / figures.instructionsPerCall).toFixed(0)}%`
+/** The share of V8's garbage collector in a side's counted instructions. */
+const collecting = (figures: { readonly instructionsPerCall: number | null; readonly gcInstructionsPerCall?: number | null } | undefined) =>
+  figures?.instructionsPerCall == null || figures.gcInstructionsPerCall == null
+    ? "—"
+    : `${((100 * figures.gcInstructionsPerCall) / figures.instructionsPerCall).toFixed(0)}%`
 rows.push([
-  `per call, instructions (callgrind, after ${overhead.callgrindCalls?.warmup ?? "—"} warm-up calls); ratio ÷ raw: ours / official`,
+  `per call, instructions (callgrind, ${overhead.callgrindCalls?.calls ?? "—"} calls after ${
+    overhead.callgrindCalls?.warmup ?? "—"
+  } warm-up calls); ratio ÷ raw: ours / official`,
   minstr(side.ours!.instructionsPerCall),
   minstr(side.official?.instructionsPerCall),
   minstr(side.raw!.instructionsPerCall),
   overhead.instructionRatio.ours === null ? "— (no valgrind)" : `${x(overhead.instructionRatio.ours)} / ${x(overhead.instructionRatio.official)}`,
   `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compiling: ours ${
     compiling(side.ours)
-  }, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}`,
+  }, official ${compiling(side.official)}, raw ${compiling(side.raw)}, floor ${compiling(side.floor)}; GC: ours ${collecting(side.ours)}, official ${
+    collecting(side.official)
+  }, raw ${collecting(side.raw)}, floor ${collecting(side.floor)}`,
   ld(overhead.loadAverage.start)
 ])
 rows.push([
@@ -339,15 +409,31 @@ rows.push([
 const bytes = (n: number) => `${(n / 1024).toFixed(1)} KB`
 if (inflight !== null) {
   const is = inflight.sides
+  const settled = (inflight.settleMs ?? 0) > 0
   rows.push([
-    `heap per call in flight (${inflight.concurrent} concurrent, answers held), median; ratio ÷ raw: ours / official`,
+    `heap per call in flight (${inflight.concurrent} concurrent, answers held${
+      settled ? `, read ${(2 * inflight.settleMs!) / 1000} s after sending` : ""
+    }), median; ratio ÷ raw: ours / official`,
     bytes(is.ours!.bytesPerCall.median),
     is.official === undefined ? "—" : bytes(is.official.bytesPerCall.median),
     bytes(is.raw!.bytesPerCall.median),
     `${x(inflight.ratio.ours)} / ${x(inflight.ratio.official)}`,
-    `ours ${range(is.ours!.bytesPerCall, bytes)}`,
+    `ours ${range(is.ours!.bytesPerCall, bytes)}${is.official === undefined ? "" : `; official ${range(is.official.bytesPerCall, bytes)}`}${
+      settled ? `; settled (±2%): ${(["ours", "official", "raw", "floor"] as const).filter((k) => is[k]?.settled === true).join(", ") || "none"}` : ""
+    }`,
     ld(inflight.loadAverage.start)
   ])
+  if (settled && is.ours?.bytesPerCallAtOnce !== undefined) {
+    rows.push([
+      "  same, read at once (as soon as the server holds them all)",
+      bytes(is.ours.bytesPerCallAtOnce.median),
+      is.official?.bytesPerCallAtOnce === undefined ? "—" : bytes(is.official.bytesPerCallAtOnce.median),
+      bytes(is.raw!.bytesPerCallAtOnce!.median),
+      "—",
+      is.official?.bytesPerCallAtOnce === undefined ? "—" : `official ${range(is.official.bytesPerCallAtOnce, bytes)}`,
+      ld(inflight.loadAverage.start)
+    ])
+  }
   rows.push([
     "  same, Effect floor (FetchHttpClient GET + the same schema); ratio ÷ raw",
     "—",
@@ -385,12 +471,13 @@ rows.push([
   "—",
   ld(memory.loadAverage.start)
 ])
+const officialClient = memory.officialClients ?? null
 rows.push([
-  `heap per live Stack.layerClient context (${memory.clients.count}); floor = FetchHttpClient.layer alone / as a ManagedRuntime`,
+  `heap per live client (${memory.clients.count}): Stack.layerClient context / official StackClientApp; floor = FetchHttpClient.layer alone / as a ManagedRuntime`,
   bytes(memory.clients.bytesPerLiveClient),
-  "—",
+  officialClient === null ? "—" : bytes(officialClient.bytesPerLiveClient),
   memory.floor === undefined ? "—" : `${bytes(memory.floor.bytesPerLayer)} / ${bytes(memory.floor.bytesPerRuntime)}`,
-  "—",
+  officialClient === null ? "—" : x(memory.clients.bytesPerLiveClient / officialClient.bytesPerLiveClient),
   "—",
   ld(memory.loadAverage.start)
 ])
@@ -480,14 +567,41 @@ rows.push([
   ld(cold.loadAverage.start)
 ])
 rows.push([
-  "  cold start: files opened (strace)",
+  "  cold start: files opened (strace -ff, median of 3 traced runs)",
   String(cs.ours!.filesOpened ?? "—"),
   String(cs.official?.filesOpened ?? "—"),
   String(cs.floor!.filesOpened ?? "—"),
   cs.ours!.filesOpened === null || cs.official?.filesOpened == null ? "—" : x(cs.ours!.filesOpened / cs.official.filesOpened),
-  "—",
+  cs.ours!.filesOpenedSpread == null
+    ? "—"
+    : `ours ${range(cs.ours!.filesOpenedSpread, String)}${
+      cs.official?.filesOpenedSpread == null ? "" : `; official ${range(cs.official.filesOpenedSpread, String)}`
+    }`,
   ld(cold.loadAverage.start)
 ])
+if (render !== null) {
+  const rs = render.sides
+  rows.push([
+    "time to a signed-in first render (Chromium, Vite builds; navigation start to the e-mail in the DOM), median",
+    ms(rs.ours.ms.median),
+    ms(rs.official.ms.median),
+    "—",
+    x(render.ratio),
+    `ours÷official ${range(render.ratioSpread, (n) => n.toFixed(2))}; ours ${range(rs.ours.ms, (n) => n.toFixed(0))}; official ${
+      range(rs.official.ms, (n) => n.toFixed(0))
+    }`,
+    ld(render.loadAverage.start)
+  ])
+  rows.push([
+    "  requests the page sent to the service until idle (CORS preflights apart)",
+    `${rs.ours.requests} (+${rs.ours.preflights})`,
+    `${rs.official.requests} (+${rs.official.preflights})`,
+    "—",
+    "—",
+    "—",
+    ld(render.loadAverage.start)
+  ])
+}
 if (cs.effect !== undefined) {
   rows.push([
     `  Effect floor: import of the ${cold.effectModules?.length ?? "?"} effect modules our entry imports; wall, files; ratio over the empty node`,
@@ -499,8 +613,155 @@ if (cs.effect !== undefined) {
     ld(cold.loadAverage.start)
   ])
 }
+/** One row of issue 28's targets: the figure, its sides, the ratio the target is about, and whether it is met. */
+interface TargetRow {
+  readonly figure: string
+  readonly ours: string
+  readonly official: string
+  readonly floorOrRaw: string
+  readonly ratio: number | null
+  readonly ratioText: string
+  readonly target: string
+  /** `null` where the figure was not measured. */
+  readonly met: boolean | null
+  readonly spread: string
+}
+const targets: Array<TargetRow> = []
+const atMost = (value: number | null, limit: number) => (value === null || !Number.isFinite(value) ? null : value <= limit)
+for (const b of bundles) {
+  if (b.target === null) continue
+  const floor = b.floor != null && isSize(b.floor) ? b.floor : null
+  const ok = isSize(b.ours) && isSize(b.official)
+  const ratio = ok ? (b.ours as BundleSize).firstLoadGzipBytes / (b.official as BundleSize).firstLoadGzipBytes : null
+  targets.push({
+    figure: `bundle ${b.label}, first load from dist/, gz ÷ official (esbuild)`,
+    ours: isSize(b.ours) ? kb(b.ours.firstLoadGzipBytes) : "failed",
+    official: isSize(b.official) ? kb(b.official.firstLoadGzipBytes) : "failed",
+    floorOrRaw: floor === null
+      ? "—"
+      : `${kb(floor.firstLoadGzipBytes)} (${ok ? x(floor.firstLoadGzipBytes / (b.official as BundleSize).firstLoadGzipBytes) : "—"})`,
+    ratio,
+    ratioText: x(ratio),
+    target: `≤ ${b.target.toFixed(2)}`,
+    met: atMost(ratio, b.target),
+    spread: "—"
+  })
+  const vite = viteOf(b)
+  if (vite !== null) {
+    targets.push({
+      figure: `bundle ${b.label}, Vite production build, first load, gz ÷ official`,
+      ours: kb(vite.ours.firstLoadGzipBytes),
+      official: kb(vite.official.firstLoadGzipBytes),
+      floorOrRaw: "—",
+      ratio: vite.ratio,
+      ratioText: x(vite.ratio),
+      target: `≤ ${b.target.toFixed(2)}`,
+      met: atMost(vite.ratio, b.target),
+      spread: "—"
+    })
+  }
+}
+targets.push({
+  figure: `instructions per uncached server call ÷ raw fetch (callgrind, ${overhead.callgrindCalls?.calls ?? "—"} calls); floor = Effect floor`,
+  ours: minstr(side.ours!.instructionsPerCall),
+  official: minstr(side.official?.instructionsPerCall),
+  floorOrRaw: `raw ${minstr(side.raw!.instructionsPerCall)}; floor ${minstr(side.floor?.instructionsPerCall)} (${x(overhead.instructionRatio.floor ?? null)})`,
+  ratio: overhead.instructionRatio.ours,
+  ratioText: x(overhead.instructionRatio.ours),
+  target: "≤ 1.50",
+  met: atMost(overhead.instructionRatio.ours, 1.5),
+  spread: `${side.ours?.instructionsSpread == null ? "—" : `ours ${range(side.ours.instructionsSpread, (n) => minstr(n))}`}; V8 compilers ${
+    compiling(side.ours)
+  }, GC ${collecting(side.ours)} of ours`
+})
+if (inflight !== null) {
+  const is = inflight.sides
+  const oursBytes = is.ours!.bytesPerCall.median
+  targets.push({
+    figure: `heap per call in flight (${inflight.concurrent} held)${(inflight.settleMs ?? 0) > 0 ? ", settled" : ""}; floor = Effect floor; ratio ÷ official`,
+    ours: bytes(oursBytes),
+    official: is.official === undefined ? "—" : bytes(is.official.bytesPerCall.median),
+    floorOrRaw: `floor ${bytes(is.floor!.bytesPerCall.median)}; raw ${bytes(is.raw!.bytesPerCall.median)}`,
+    ratio: is.official === undefined ? null : oursBytes / is.official.bytesPerCall.median,
+    ratioText: is.official === undefined ? "—" : x(oursBytes / is.official.bytesPerCall.median),
+    target: "≤ 30 KB",
+    met: oursBytes <= 30 * 1024,
+    spread: `ours ${range(is.ours!.bytesPerCall, bytes)}`
+  })
+}
+const filesRatio = cs.ours!.filesOpened === null || cs.official?.filesOpened == null ? null : cs.ours!.filesOpened / cs.official.filesOpened
+targets.push({
+  figure: "files opened by a cold import ÷ official (strace -ff); floor = the effect modules our entry imports",
+  ours: String(cs.ours!.filesOpened ?? "—"),
+  official: String(cs.official?.filesOpened ?? "—"),
+  floorOrRaw: `${String(cs.effect?.filesOpened ?? "—")}${
+    cs.effect?.filesOpened == null || cs.official?.filesOpened == null ? "" : ` (${x(cs.effect.filesOpened / cs.official.filesOpened)})`
+  }`,
+  ratio: filesRatio,
+  ratioText: x(filesRatio),
+  target: "≤ 1.20",
+  met: atMost(filesRatio, 1.2),
+  spread: cs.ours!.filesOpenedSpread == null ? "—" : `ours ${range(cs.ours!.filesOpenedSpread, String)}`
+})
+targets.push({
+  figure: "cold import wall time over an empty node ÷ official",
+  ours: ms(cs.ours!.wallMs.median),
+  official: cs.official === undefined ? "—" : ms(cs.official.wallMs.median),
+  floorOrRaw: `empty node ${ms(cs.floor!.wallMs.median)}`,
+  ratio: cold.importTimeRatio,
+  ratioText: x(cold.importTimeRatio),
+  target: "≤ 1.30",
+  met: atMost(cold.importTimeRatio, 1.3),
+  spread: `ours ${range(cs.ours!.wallMs, (n) => n.toFixed(0))}`
+})
+const clientRatio = officialClient === null ? null : memory.clients.bytesPerLiveClient / officialClient.bytesPerLiveClient
+targets.push({
+  figure: "heap per live client ÷ official StackClientApp; floor = FetchHttpClient.layer",
+  ours: bytes(memory.clients.bytesPerLiveClient),
+  official: officialClient === null ? "—" : bytes(officialClient.bytesPerLiveClient),
+  floorOrRaw: memory.floor === undefined ? "—" : bytes(memory.floor.bytesPerLayer),
+  ratio: clientRatio,
+  ratioText: x(clientRatio),
+  target: "≤ 0.30",
+  met: atMost(clientRatio, 0.3),
+  spread: "—"
+})
+targets.push({
+  figure: "time to a signed-in first render ÷ official (Chromium, Vite builds)",
+  ours: render === null ? "—" : ms(render.sides.ours.ms.median),
+  official: render === null ? "—" : ms(render.sides.official.ms.median),
+  floorOrRaw: "—",
+  ratio: render?.ratio ?? null,
+  ratioText: x(render?.ratio ?? null),
+  target: "≤ 0.70",
+  met: atMost(render?.ratio ?? null, 0.7),
+  spread: render === null ? "— (not measured)" : `ours÷official ${range(render.ratioSpread, (n) => n.toFixed(2))}`
+})
+targets.push({
+  figure: `stream ${streamCpu?.users ?? "—"} users, client CPU ÷ raw fetch + JSON.parse + mapping; floor = Effect floor`,
+  ours: streamCpu === null ? "—" : ms(streamCpu.sides.ours!.cpuMs.median),
+  official: streamCpu?.sides.official === undefined ? "—" : ms(streamCpu.sides.official.cpuMs.median),
+  floorOrRaw: streamCpu === null ? "—" : `raw ${ms(streamCpu.sides.raw!.cpuMs.median)}; floor ${ms(streamCpu.sides.floor!.cpuMs.median)}`,
+  ratio: streamCpu?.ratio.ours ?? null,
+  ratioText: x(streamCpu?.ratio.ours ?? null),
+  target: "≤ 2.00",
+  met: atMost(streamCpu?.ratio.ours ?? null, 2),
+  spread: streamCpu === null ? "—" : `ours÷raw ${range(streamCpu.oursVsRawSpread, (n) => n.toFixed(2))}`
+})
+const metText = (met: boolean | null) => (met === null ? "—" : met ? "yes" : "no")
+const targetCells = targets.map((t) => [t.figure, t.ours, t.official, t.floorOrRaw, t.ratioText, t.target, metText(t.met), t.spread] as const)
+const targetHeader = ["target (issue 28)", "ours", "official", "floor/raw", "ratio", "target", "met", "spread"]
+out.push(table(targetHeader, targetCells))
+out.push("")
 out.push(table(["figure", "ours", "official", "raw/floor", "ratio", "spread", "load"], rows))
 out.push("")
+if (render !== null) {
+  out.push(
+    `render: ${render.runs} runs per side after one unmeasured each, Chromium ${render.chromium}; requests of the last run: ours ${
+      Object.entries(render.sides.ours.requestsByPath).map(([path, n]) => `${path} ×${n}`).join(", ")
+    }; official ${Object.entries(render.sides.official.requestsByPath).map(([path, n]) => `${path} ×${n}`).join(", ")}`
+  )
+}
 for (const b of bundles) {
   if (b.note !== null) out.push(`note (${b.id}): ${b.note}`)
   for (const s of [b.ours, b.official]) if (!isSize(s)) out.push(`failed (${b.id}) ${s.entry}: ${s.error}`)
@@ -563,25 +824,41 @@ const results = {
   streamCpu,
   inflight,
   coldStart: cold,
+  render,
+  targets,
   table: printed
 }
 mkdirSync(join(benchDir, "results"), { recursive: true })
 writeFileSync(latestFile, `${JSON.stringify(results, null, 2)}\n`)
 // the same rows as a Markdown table, for the README's benchmark section (copied from here, not retyped)
 const cell = (text: string) => text.trim().replaceAll("|", "\\|")
-writeFileSync(
-  join(benchDir, "results", "latest.md"),
-  [
-    `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${
-      machine.loadAverageAtStart[0]!.toFixed(1)
-    } at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${
-      typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")
-    }.`,
-    "",
-    "| figure | ours | official | raw / floor | ratio | spread | load |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
-    ""
-  ].join("\n")
-)
-log(`wrote ${join(benchDir, "results", "latest.json")}`)
+const latestMarkdown = [
+  `Measured ${machine.date} on ${machine.cpuModel}, ${machine.nproc} cores, Node ${machine.node.replace(/^v/, "")}; 1-minute load ${
+    machine.loadAverageAtStart[0]!.toFixed(1)
+  } at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; ${elapsedSeconds.toFixed(0)} s; parts measured: ${
+    typeof machine.parts === "string" ? machine.parts : machine.parts.join(", ")
+  }.`,
+  "",
+  "| target (issue 28) | ours | official | floor / raw | ratio | target | met | spread |",
+  "|---|---|---|---|---|---|---|---|",
+  ...targetCells.map((row) => `| ${row.map(cell).join(" | ")} |`),
+  "",
+  "| figure | ours | official | raw / floor | ratio | spread | load |",
+  "|---|---|---|---|---|---|---|",
+  ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
+  ""
+].join("\n")
+writeFileSync(join(benchDir, "results", "latest.md"), latestMarkdown)
+log(`wrote ${join(benchDir, "results", "latest.json")} and latest.md`)
+// a full run copies its tables into docs/BENCHMARKS.md (between the markers), so the page is the
+// run's copy by construction (test/docs/benchmarkTable.test.ts checks it row for row); a partial
+// run (BENCH_ONLY) mixes new and old figures and leaves the page alone
+if (only.size === 0) {
+  const page = join(rootDir, "docs", "BENCHMARKS.md")
+  const copied = withLatestTables(readFileSync(page, "utf8"), latestMarkdown)
+  if (copied === null) log(`${page} has no ${beginMarker} … ${endMarker} markers: tables not copied`)
+  else {
+    writeFileSync(page, copied)
+    log(`copied the tables into ${page}`)
+  }
+}

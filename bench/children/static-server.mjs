@@ -7,6 +7,12 @@
  * answers are held until `POST /__bench/release`, which answers every held request (later
  * requests are answered at once).
  * Listens on 127.0.0.1 (free port) and prints `{"port":…}` once listening.
+ *
+ * Keep-alive (issue 28 item 5): control answers carry `connection: close`, so the bench process,
+ * which sends them minutes apart, never reuses an idle socket the server may have closed; the
+ * measured clients keep their connections (as a server app's pool to the service does) and the
+ * server never closes an idle one (`keepAliveTimeout = 0`: no idle timeout), so a child that
+ * waits long between its warm-up and its measured calls (callgrind) finds its sockets open.
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -22,23 +28,25 @@ const bodyOf = (url) => {
 let count = 0
 let holding = process.argv[3] === "hold"
 const held = []
+/** A control answer: JSON, and the connection closed after it. */
+const controlAnswer = (response, value) => {
+  response.writeHead(200, { "content-type": "application/json", connection: "close" })
+  response.end(JSON.stringify(value))
+}
 const server = createServer((request, response) => {
   if (request.url === "/__bench/count") {
-    response.writeHead(200, { "content-type": "application/json" })
-    response.end(JSON.stringify({ count }))
+    controlAnswer(response, { count })
     return
   }
   if (request.url === "/__bench/hold") {
     holding = true
-    response.writeHead(200, { "content-type": "application/json" })
-    response.end(JSON.stringify({ count }))
+    controlAnswer(response, { count })
     return
   }
   if (request.url === "/__bench/release") {
     holding = false
     for (const answer of held.splice(0)) answer()
-    response.writeHead(200, { "content-type": "application/json" })
-    response.end(JSON.stringify({ count }))
+    controlAnswer(response, { count })
     return
   }
   count += 1
@@ -53,7 +61,7 @@ const server = createServer((request, response) => {
     else answer()
   })
 })
-server.keepAliveTimeout = 60_000
+server.keepAliveTimeout = 0
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`)
 })

@@ -1,6 +1,6 @@
 /**
  * Floor of bundle entry (c): the floor of (a) plus a React provider (`createContext`) and a
- * `useUser` hook over `useSyncExternalStore` (react external, as the other React entries).
+ * `useUser` hook over `useSyncExternalStore` (React bundled, as the other React entries).
  */
 import { createContext, useContext, useSyncExternalStore } from "react"
 import type { ReactNode } from "react"

@@ -1,4 +1,4 @@
-/** Bundle entry (c), official SDK: a React app with the provider and `useUser` (react external). */
+/** Bundle entry (c), official SDK: a React app with the provider and `useUser` (React bundled, as an app ships it). */
 import { StackClientApp, StackProvider, useUser } from "@stackframe/react"
 import { createRoot } from "react-dom/client"
 

@@ -4,10 +4,10 @@
  * code here imports nothing else from `effect`, as the official entry imports nothing else; an
  * `Effect.asVoid` through `import { Effect } from "effect"` alone made esbuild keep the whole
  * `Effect` namespace (12.5 KB gz, measured 2026-11-24), a cost of the app's own use of Effect.
+ * Imports only what the package exports (`Teams` from the main entry, as an app must).
  */
 import { ManagedRuntime } from "effect"
-import { Password, Stack, Users } from "../../src/index.js"
-import * as Teams from "../../src/teams/Teams.js"
+import { Password, Stack, Teams, Users } from "stack-auth-effect"
 
 const runtime = ManagedRuntime.make(
   Stack.layerClient({ projectId: "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f", publishableClientKey: "pck_bench" })

@@ -1,8 +1,8 @@
-/** Bundle entry (c), this SDK: a React app with the provider and `useUser` (react external). */
+/** Bundle entry (c), this SDK: a React app with the provider and `useUser` (React bundled, as an app ships it). */
 import { ManagedRuntime } from "effect"
 import { createRoot } from "react-dom/client"
-import { Stack } from "../../src/index.js"
-import { StackProvider, useUser } from "../../react/index.js"
+import { Stack } from "stack-auth-effect"
+import { StackProvider, useUser } from "stack-auth-effect/react"
 
 const runtime = ManagedRuntime.make(
   Stack.layerClient({ projectId: "7c4a9d3e-0f1b-4c2d-9e8f-1a2b3c4d5e6f", publishableClientKey: "pck_bench" })

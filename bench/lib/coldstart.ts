@@ -7,16 +7,16 @@
  * external; without types) into the bench's build folder; the official SDK is imported from
  * `bench/node_modules` as published. Wall time of
  * the whole process (spawn to exit), `runs` runs per side in alternating order, min / median / max;
- * files opened (successful `openat`, distinct paths, `/proc`, `/sys`, `/dev` left out) from one run
- * under `strace -f` where strace is installed.
+ * files opened (successful `open`/`openat`, distinct paths, `/proc`, `/sys`, `/dev` left out) from
+ * three runs per side under `strace -ff` (one trace file per thread) where strace is installed.
  */
 import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
-import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { bundlePackage } from "../../scripts/build.js"
 import { rootDir } from "./bundle.js"
+import { builtMainEntry } from "./package.js"
 import { makeWorkDir, officialModuleUrl } from "./overhead.js"
 import type { Spread } from "./processes.js"
 import { load, spread } from "./processes.js"
@@ -27,8 +27,10 @@ export type ColdSide = "floor" | "effect" | "ours" | "official"
 /** One side's figures. */
 export interface ColdFigures {
   readonly wallMs: Spread
-  /** Files opened by the process (`null` without strace). */
+  /** Files opened by the process, the median of the traced runs (`null` without strace). */
   readonly filesOpened: number | null
+  /** The traced runs' counts (min / median / max): equal when the count is stable. */
+  readonly filesOpenedSpread?: Spread | null
 }
 
 /** The cold-start figures. */
@@ -44,12 +46,8 @@ export interface ColdStartResult {
   readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
-/** Builds the package as `npm run build` does (its JavaScript) into the build folder; returns the URL of the main entry. */
-export const buildOursForImport = async (work: string): Promise<string> => {
-  const outdir = join(work, "ours")
-  await bundlePackage(outdir)
-  return pathToFileURL(join(outdir, "src", "index.js")).href
-}
+/** The package built as `npm run build` does (its JavaScript, `./package.ts`, shared with the bundles); returns the URL of the main entry. */
+export const buildOursForImport = async (): Promise<string> => pathToFileURL(await builtMainEntry()).href
 
 /**
  * The `effect` modules (bare specifiers, `effect/http/*` included) reached from this SDK's main
@@ -85,17 +83,33 @@ const launcher = (work: string, side: ColdSide, urls: ReadonlyArray<string>): st
 
 const strace = (): boolean => spawnSync("strace", ["-V"], { encoding: "utf8" }).status === 0
 
-const filesOpened = (work: string, file: string): number => {
-  const trace = join(work, "cold.strace")
-  const run = spawnSync("strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", trace, process.execPath, file], { cwd: rootDir, encoding: "utf8" })
-  if (run.status !== 0) throw new Error(`strace ${file} failed: ${run.stderr.slice(-500)}`)
-  const paths = new Set<string>()
-  for (const line of readFileSync(trace, "utf8").split("\n")) {
-    const match = /open(?:at)?\((?:[^,]+, )?"([^"]+)".*\)\s+=\s+(\d+)/.exec(line)
-    if (match !== null && !/^\/(proc|sys|dev)\//.test(match[1]!)) paths.add(match[1]!)
+/**
+ * The distinct files a process opens (successful `open`/`openat`/`openat2`, `/proc`, `/sys`,
+ * `/dev` left out), traced with `strace -ff`: one output file per thread, so no call is split
+ * into "unfinished … resumed" lines that a pattern would miss (issue 28 item 6: `strace -f`
+ * interleaved the threads and read 307–526 for one import).
+ */
+export const filesOpened = (work: string, file: string): number => {
+  const dir = join(work, `strace-${Date.now()}`)
+  mkdirSync(dir, { recursive: true })
+  try {
+    const run = spawnSync("strace", ["-ff", "-qq", "-e", "trace=open,openat,openat2", "-o", join(dir, "trace"), process.execPath, file], {
+      cwd: rootDir,
+      encoding: "utf8"
+    })
+    if (run.status !== 0) throw new Error(`strace ${file} failed: ${run.stderr.slice(-500)}`)
+    const paths = new Set<string>()
+    for (const traced of readdirSync(dir)) {
+      for (const line of readFileSync(join(dir, traced), "utf8").split("\n")) {
+        if (line.includes("<unfinished") || line.includes("resumed>")) throw new Error(`strace -ff wrote a split call: ${line}`)
+        const match = /^open(?:at2?)?\((?:[^,]+, )?"([^"]+)".*\)\s+=\s+(\d+)/.exec(line)
+        if (match !== null && !/^\/(proc|sys|dev)\//.test(match[1]!)) paths.add(match[1]!)
+      }
+    }
+    return paths.size
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
-  rmSync(trace, { force: true })
-  return paths.size
 }
 
 /** Runs the cold-start comparison. */
@@ -109,7 +123,7 @@ export const runColdStart = async (runs = 7, options: { readonly official?: bool
     const files: Array<readonly [ColdSide, string]> = [
       ["floor", launcher(work, "floor", [])],
       ["effect", launcher(work, "effect", effectModules)],
-      ["ours", launcher(work, "ours", [await buildOursForImport(work)])],
+      ["ours", launcher(work, "ours", [await buildOursForImport()])],
       ...(official === null ? [] : [["official", launcher(work, "official", [official])] as const])
     ]
     const times = new Map<ColdSide, Array<number>>(files.map(([side]) => [side, []]))
@@ -126,8 +140,12 @@ export const runColdStart = async (runs = 7, options: { readonly official?: bool
       }
     }
     const traced = strace()
+    const traceCounts = (file: string) => (traced ? spread([0, 1, 2].map(() => filesOpened(work, file))) : null)
     const sides = Object.fromEntries(
-      files.map(([side, file]) => [side, { wallMs: spread(times.get(side)!), filesOpened: traced ? filesOpened(work, file) : null }])
+      files.map(([side, file]) => {
+        const counts = traceCounts(file)
+        return [side, { wallMs: spread(times.get(side)!), filesOpened: counts?.median ?? null, filesOpenedSpread: counts }]
+      })
     ) as Partial<Record<ColdSide, ColdFigures>>
     const floor = sides.floor!.wallMs.median
     const overFloor = (side: ColdFigures | undefined) =>

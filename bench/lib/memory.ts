@@ -32,6 +32,11 @@ export interface MemoryResult {
    * (`bytesPerLayer`) and as a `ManagedRuntime` (`bytesPerRuntime`), per live context.
    */
   readonly floor: { readonly count: number; readonly bytesPerLayer: number; readonly bytesPerRuntime: number }
+  /**
+   * The official `StackClientApp` per live app (memory token store, signed in with the same
+   * tokens, no prefetch): the "official" side of heap per live client; `null` without the bench's dependencies.
+   */
+  readonly officialClients?: MemoryResult["clients"] | null
   readonly loadAverage: { readonly start: number; readonly end: number }
 }
 
@@ -49,6 +54,7 @@ export const runMemory = (sessions = 10_000, clients = 1_000, runs = 3): MemoryR
     sessions: Omit<MemoryResult["sessions"], "bytesPerLiveSessionSpread"> & { runs: Array<number> }
     clients: MemoryResult["clients"]
     floor: MemoryResult["floor"]
+    officialClients: MemoryResult["clients"] | null
   }
   const { runs: perRun, ...sessionFigures } = parsed.sessions
   const live = spread(perRun)
@@ -56,6 +62,7 @@ export const runMemory = (sessions = 10_000, clients = 1_000, runs = 3): MemoryR
     sessions: { ...sessionFigures, bytesPerLiveSession: live.median, bytesPerLiveSessionSpread: live },
     clients: parsed.clients,
     floor: parsed.floor,
+    officialClients: parsed.officialClients,
     loadAverage: { start: loadStart, end: load() }
   }
 }

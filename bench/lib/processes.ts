@@ -61,11 +61,28 @@ export interface EmulatorChildInfo {
 export const startEmulatorChild = (seedUsers = 0) =>
   startServerChild<EmulatorChildInfo>(["--import", "tsx"], join(benchDir, "children", "emulator-server.ts"), [String(seedUsers)])
 
-/** Requests the emulator child received (by "METHOD /path"); `reset` clears the counts first. */
-export const emulatorCounts = async (info: EmulatorChildInfo, reset = false): Promise<Record<string, number>> => {
-  const response = await fetch(`http://127.0.0.1:${info.controlPort}/${reset ? "reset" : "count"}`, { method: reset ? "POST" : "GET" })
-  return (await response.json()) as Record<string, number>
+/**
+ * A control request to a server child (counts, hold, release), answered as JSON, tried up to
+ * `attempts` times: a socket the server closed between two requests (a long child run in
+ * between: "other side closed") must not lose the whole run (issue 28 item 5). The servers answer
+ * control requests with `connection: close`, so no idle pooled socket is reused.
+ */
+export const controlJson = async <A>(url: string, init: RequestInit = {}, attempts = 5): Promise<A> => {
+  for (let attempt = 1;; attempt++) {
+    try {
+      const response = await fetch(url, init)
+      if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}`)
+      return (await response.json()) as A
+    } catch (error) {
+      if (attempt >= attempts) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
+    }
+  }
 }
+
+/** Requests the emulator child received (by "METHOD /path"); `reset` clears the counts first. */
+export const emulatorCounts = (info: EmulatorChildInfo, reset = false): Promise<Record<string, number>> =>
+  controlJson<Record<string, number>>(`http://127.0.0.1:${info.controlPort}/${reset ? "reset" : "count"}`, { method: reset ? "POST" : "GET" })
 
 /** Runs `command args` to completion; returns stdout's last line parsed as JSON. */
 export const runJsonChild = <A>(command: string, args: ReadonlyArray<string>, timeoutMs = 300_000): A => {

@@ -16,7 +16,7 @@ import type { Target } from "./harness.js"
 import { serverHeaders } from "./harness.js"
 import { loadOfficial } from "./clients.js"
 import type { Spread } from "./processes.js"
-import { load, runJsonChild, spread, startServerChild } from "./processes.js"
+import { controlJson, load, runJsonChild, spread, startServerChild } from "./processes.js"
 import { benchDir } from "./bundle.js"
 import { buildChild, makeWorkDir, officialModuleUrl } from "./overhead.js"
 
@@ -248,7 +248,7 @@ export const runStreamCpu = async (
     writeFileSync(answerFile, JSON.stringify({ pages }))
     const outfile = await buildChild("stream-child", work)
     const server = await startServerChild<{ port: number }>([], join(benchDir, "children", "static-server.mjs"), [answerFile])
-    const count = async () => ((await (await fetch(`http://127.0.0.1:${server.info.port}/__bench/count`)).json()) as { count: number }).count
+    const count = async () => (await controlJson<{ count: number }>(`http://127.0.0.1:${server.info.port}/__bench/count`)).count
     const configFile = join(work, "stream-config.json")
     writeFileSync(
       configFile,

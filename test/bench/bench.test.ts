@@ -5,6 +5,7 @@
  * bench` and by CI): without it, the official client's parts are skipped (reported as skipped)
  * and this SDK's and raw fetch's parts still run.
  */
+import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -17,7 +18,11 @@ import { runScenario } from "../../bench/lib/economy.js"
 import type { BenchServer } from "../../bench/lib/harness.js"
 import { seedUsers, startBenchServer } from "../../bench/lib/harness.js"
 import { runMemory } from "../../bench/lib/memory.js"
-import { compilerInstructions, runOverhead } from "../../bench/lib/overhead.js"
+import { filesOpened } from "../../bench/lib/coldstart.js"
+import { withLatestTables } from "../../bench/lib/docs.js"
+import { compilerInstructions, instructionShares, makeWorkDir, runOverhead } from "../../bench/lib/overhead.js"
+import { builtPackage, resolveBuiltPackage } from "../../bench/lib/package.js"
+import { chromiumAvailable, runRender } from "../../bench/lib/render.js"
 import { emulatorCounts, spread, startEmulatorChild } from "../../bench/lib/processes.js"
 import { runStream, runStreamCpu } from "../../bench/lib/stream.js"
 import { runInflight } from "../../bench/lib/inflight.js"
@@ -28,6 +33,9 @@ let bench: BenchServer
 /** Whether valgrind's `callgrind_annotate` can be run (the bench's instruction counts need it). */
 const annotateAvailable = spawnSync("callgrind_annotate", ["--version"], { encoding: "utf8" }).error === undefined
 
+/** Whether strace can be run (the bench's files-opened counts need it). */
+const straceAvailable = spawnSync("strace", ["-V"], { encoding: "utf8" }).status === 0
+
 /** Whether `bench/node_modules` holds the official SDK. */
 const official = await officialInstalled()
 
@@ -37,6 +45,7 @@ interface Budget {
   readonly perCall: { readonly fibers: number; readonly requests: number }
   readonly perStreamedPage: { readonly fibersPerPage: number; readonly fibersPerWalk: number; readonly requests: number }
   readonly heap: { readonly layerClientBytes: number }
+  readonly render: { readonly requests: number }
 }
 const budget = JSON.parse(readFileSync(join(benchDir, "budget.json"), "utf8")) as Budget
 
@@ -79,6 +88,20 @@ describe("bench budgets (bench/budget.json)", () => {
     expect(result.clients.bytesPerLiveClient).toBeLessThanOrEqual(budget.heap.layerClientBytes * (1 + budget.tolerance))
   }, 60_000)
 
+  it.skipIf(!chromiumAvailable() || !official)(
+    "the signed-in page of this SDK sends no more requests than its budget, and the official page reaches its signed-in render too (Chromium)",
+    async () => {
+      const result = await runRender({ runs: 1, warmup: false })
+      expect(result.sides.ours.ms.runs).toBe(1)
+      expect(result.sides.official.ms.runs).toBe(1)
+      expect(result.sides.ours.requests).toBeLessThanOrEqual(budget.render.requests)
+      expect(result.sides.ours.requestsByPath["GET /users/me"]).toBe(1)
+      expect(result.sides.official.requestsByPath["GET /users/me"]).toBeGreaterThanOrEqual(1)
+      expect(result.sides.ours.firstLoadGzipBytes).toBeGreaterThan(1_000)
+    },
+    180_000
+  )
+
   it("a server-side ServerUsers.fromRequest call sends one request and starts no more fibers than its budget", async () => {
     const counts = await countPerCall(bench, 3)
     expect(counts.requestsPerCall).toBe(budget.perCall.requests)
@@ -96,6 +119,23 @@ describe("bench budgets, streaming (bench/budget.json)", () => {
 })
 
 describe("bench in miniature", () => {
+  it("entries reach the built package only through its exports (issue 28: entry (b) imported src/teams/Teams.js)", async () => {
+    const installed = await builtPackage()
+    const bundle = (contents: string) =>
+      esbuild.build({
+        stdin: { contents, resolveDir: benchDir, loader: "ts" },
+        bundle: true,
+        write: false,
+        format: "esm",
+        platform: "browser",
+        logLevel: "silent",
+        plugins: [resolveBuiltPackage(installed)]
+      })
+    const exported = await bundle(`export { Teams } from "stack-auth-effect"`)
+    expect(exported.outputFiles[0]!.contents.byteLength).toBeGreaterThan(1_000)
+    await expect(bundle(`export * from "stack-auth-effect/src/teams/Teams.js"`)).rejects.toThrow(/not exported|Could not resolve/)
+  }, 60_000)
+
   it("the code-split build splits first-load chunks from lazy ones, and the one-file build has them all", async () => {
     const size = sizeOfA ?? (await measureBundle("ours-a.ts"))
     expect(size.chunks.filter((chunk) => chunk.firstLoad).reduce((sum, chunk) => sum + chunk.gzipBytes, 0)).toBe(size.firstLoadGzipBytes)
@@ -146,9 +186,12 @@ describe("bench in miniature", () => {
   }, 60_000)
 
   it("memory in flight: every side's 20 concurrent calls are all held by the server while the heap is read, then all answered", async () => {
-    const result = await runInflight(bench, { concurrent: 20, warmup: 2, runs: 1, official: false, sessions: 5 })
+    const result = await runInflight(bench, { concurrent: 20, warmup: 2, runs: 1, official: false, sessions: 5, settleMs: 20 })
     expect(result.concurrent).toBe(20)
-    for (const side of ["raw", "floor", "ours"] as const) expect(result.sides[side]?.bytesPerCall.runs).toBe(1)
+    for (const side of ["raw", "floor", "ours"] as const) {
+      expect(result.sides[side]?.bytesPerCall.runs).toBe(1)
+      expect(result.sides[side]?.bytesPerCallAtOnce?.runs).toBe(1)
+    }
     expect(result.sides.official).toBeUndefined()
   }, 120_000)
 
@@ -166,6 +209,8 @@ describe("bench in miniature", () => {
     expect(result.sessions.reachableWhileMeasured).toBe(50)
     expect(result.clients.reachableWhileMeasured).toBe(50)
     expect(result.floor.count).toBe(50)
+    if (official) expect(result.officialClients?.reachableWhileMeasured).toBe(50)
+    else expect(result.officialClients).toBeNull()
   }, 60_000)
 
   it("listing: 249 seeded users and the demo user at page size 100 are 3 pages per walk against the emulator in its own process", async () => {
@@ -195,6 +240,44 @@ describe("bench in miniature", () => {
     const before = bench.requests.total()
     seedUsers(bench.emulator, 5)
     expect(bench.requests.total()).toBe(before)
+  })
+
+  it.skipIf(!straceAvailable)("files opened: strace -ff counts one import's files the same in repeated runs", () => {
+    const work = makeWorkDir("files-opened")
+    try {
+      const script = join(work, "open.mjs")
+      writeFileSync(script, `import { readFileSync } from "node:fs"\nreadFileSync(${JSON.stringify(join(benchDir, "budget.json"))})\n`)
+      const counts = [filesOpened(work, script), filesOpened(work, script)]
+      expect(counts[0]).toBeGreaterThan(1)
+      expect(counts[1]).toBe(counts[0])
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+  })
+
+  it("a full run's tables replace the page's copy between its markers, row for row (docs/BENCHMARKS.md)", () => {
+    const page = readFileSync(join(benchDir, "..", "docs", "BENCHMARKS.md"), "utf8")
+    const latest = [
+      "Measured 2030-01-01T00:00:00.000Z on a test machine.",
+      "",
+      "| target (issue 28) | ours | official | floor / raw | ratio | target | met | spread |",
+      "|---|---|---|---|---|---|---|---|",
+      "| a | 1 | 2 | 3 | 0.50× | ≤ 0.55 | yes | — |",
+      "",
+      "| figure | ours | official | raw / floor | ratio | spread | load |",
+      "|---|---|---|---|---|---|---|",
+      "| b | 1 | 2 | 3 | 0.50× | — | 0.1 |",
+      ""
+    ].join("\n")
+    const copied = withLatestTables(page, latest)
+    expect(copied).not.toBeNull()
+    const rows = (text: string) => text.split("\n").filter((line) => line.startsWith("| "))
+    expect(rows(copied!).slice(0, rows(latest).length)).toEqual(rows(latest))
+    expect(copied).toContain(latest.split("\n")[0])
+    // the rest of the page stays, and copying again changes nothing more
+    expect(copied).toContain("## Effect 3 → Effect 4")
+    expect(withLatestTables(copied!, latest)).toBe(copied)
+    expect(withLatestTables("no markers", latest)).toBeNull()
   })
 
   it("spread: min, median and max of repeated runs", () => {
@@ -231,6 +314,7 @@ describe("bench in miniature", () => {
         ].join("\n")
       )
       expect(compilerInstructions(file)).toBe(1_501_040)
+      expect(instructionShares(file)).toEqual({ compiler: 1_501_040, gc: 7 })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
