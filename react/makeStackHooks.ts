@@ -15,6 +15,8 @@ import type * as Effect from "effect/Effect"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import type { DependencyList } from "react"
 import type { ClientServices } from "../src/cache/ClientServices.js"
+import { makeAdminHooks } from "./admin.js"
+import type { AdminHooks } from "./admin.js"
 import { makeCliHooks } from "./cli.js"
 import type { CliHooks } from "./cli.js"
 import { makeDomainHooks } from "./domain.js"
@@ -23,6 +25,9 @@ import type { StackMutationOptions, StackMutationResult, StackQueryOptions, Stac
 import { useBoundContext, useCallbackWith, useMutationWith, useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
 import { makeMfaHooks } from "./mfa.js"
 import type { MfaHooks } from "./mfa.js"
+import { makeProfileHooks } from "./profiles.js"
+import type { ProfileHooks } from "./profiles.js"
+import type { AdminServices } from "./register.js"
 import { makeServerHooks } from "./server.js"
 import type { ServerHooks, ServerServices } from "./server.js"
 import type { StackRuntime } from "./StackProvider.js"
@@ -57,12 +62,15 @@ export interface StackRuntimeHooks<R, ER> {
  * domain, token, CLI and MFA hooks (`useUser`, `useTeams`, `useAccessToken`, `useMfaSignIn`, …) when `R` includes the
  * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
  * `layerServer` or `layerAdmin`); and the server hooks (`useServerUser(id)`, `useServerUsers`, …)
- * when it also provides `ServerAccess`.
+ * when it also provides `ServerAccess`; the admin hooks (`useMetrics`, `useInternalApiKeys`, …) when
+ * it provides `AdminAccess`.
  */
 export type StackHooks<R, ER> =
   & StackRuntimeHooks<R, ER>
   & ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {})
   & ([ServerServices] extends [R] ? ServerHooks : {})
+  & ([ClientServices] extends [R] ? ProfileHooks : {})
+  & ([AdminServices] extends [R] ? AdminHooks : {})
 
 /**
  * Hooks bound to the app's runtime and typed by its services: `useStackQuery(effect)` compiles
@@ -109,5 +117,7 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
       useSuspenseQueryWith("useSuspenseUser", bound, effect as Effect.Effect<never, never, unknown>, deps, initial as { readonly data: never } | undefined)
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server } as unknown as StackHooks<R, ER>
+  const profiles = makeProfileHooks(hooks as unknown as QueryHooks<ClientServices>)
+  const admin = makeAdminHooks(hooks as unknown as QueryHooks<AdminServices>)
+  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...profiles, ...admin } as unknown as StackHooks<R, ER>
 }
