@@ -6,9 +6,11 @@
  * returns them when the runtime provides `AdminAccess`; the plain exports are callable when the
  * runtime the app declared (`Register`) provides it, and otherwise do not compile.
  *
- * The permission definitions are read through the query cache under the prefix their changes
- * invalidate (`["team-permissions"]`, `["project-permissions"]`): a `PermissionDefinitions.create…`,
- * `update…` or `delete…` refreshes them. The other reads are not cached: `refetch()` reads again.
+ * Every read goes through the query cache (many components, one request; a Suspense form resolves
+ * from it). The permission definitions are kept under the prefix their changes invalidate
+ * (`["team-permissions"]`, `["project-permissions"]`): a `PermissionDefinitions.create…`,
+ * `update…` or `delete…` refreshes them. The other entries no SDK call invalidates (creating an
+ * internal API key does not): `refetch()` reads them again.
  *
  * @module
  */
@@ -33,7 +35,22 @@ export const teamDefinitionsKey: QueryCache.Key = ["team-permissions", "definiti
 /** The cache key of the project permission definitions (under the prefix their changes invalidate). */
 export const projectDefinitionsKey: QueryCache.Key = ["project-permissions", "definitions"]
 
-const metrics = (options: UseMetricsOptions) => Admin.getMetrics(options.includeAnonymous === undefined ? {} : { includeAnonymous: options.includeAnonymous })
+/** The cache key of the metrics (`includeAnonymous` as given, `null` when not). */
+export const metricsKey = (includeAnonymous: boolean | undefined): QueryCache.Key => ["admin", "metrics", includeAnonymous ?? null]
+
+/** The cache key of the Svix token. */
+export const svixTokenKey: QueryCache.Key = ["admin", "svix-token"]
+
+/** The cache key of the internal API keys. */
+export const internalApiKeysKey: QueryCache.Key = ["admin", "internal-api-keys"]
+
+const metrics = (options: UseMetricsOptions) =>
+  QueryCache.cached(
+    metricsKey(options.includeAnonymous),
+    Admin.getMetrics(options.includeAnonymous === undefined ? {} : { includeAnonymous: options.includeAnonymous })
+  )
+const svixToken = () => QueryCache.cached(svixTokenKey, Admin.createSvixToken())
+const internalApiKeys = () => QueryCache.cached(internalApiKeysKey, InternalApiKeys.list())
 const teamDefinitions = () => QueryCache.cached(teamDefinitionsKey, PermissionDefinitions.listTeamDefinitions())
 const projectDefinitions = () => QueryCache.cached(projectDefinitionsKey, PermissionDefinitions.listProjectDefinitions())
 
@@ -41,18 +58,18 @@ const projectDefinitions = () => QueryCache.cached(projectDefinitionsKey, Permis
 export const makeAdminHooks = (hooks: QueryHooks<AdminServices>) => {
   const { useStackQuery: query, useStackSuspenseQuery: suspenseQuery } = hooks
   return {
-    /** The project's dashboard metrics (`Admin.getMetrics`: `GET /internal/metrics`). */
+    /** The project's dashboard metrics (`Admin.getMetrics`: `GET /internal/metrics`, cached). */
     useMetrics: (options: UseMetricsOptions = {}) => query(metrics(options), [options.includeAnonymous ?? null]),
     /** {@link useMetrics} for Suspense. */
     useSuspenseMetrics: (options: UseMetricsOptions = {}) => suspenseQuery(metrics(options), [options.includeAnonymous ?? null]),
-    /** A token for the Svix webhook portal (`Admin.createSvixToken`: `POST /webhooks/svix-token`, once per mount or `refetch()`). */
-    useSvixToken: () => query(Admin.createSvixToken(), []),
+    /** A token for the Svix webhook portal (`Admin.createSvixToken`: `POST /webhooks/svix-token`, cached; `refetch()` makes a new one). */
+    useSvixToken: () => query(svixToken(), []),
     /** {@link useSvixToken} for Suspense. */
-    useSuspenseSvixToken: () => suspenseQuery(Admin.createSvixToken(), []),
-    /** The project's internal API keys, newest first, values obfuscated (`InternalApiKeys.list`: `GET /internal/api-keys`). */
-    useInternalApiKeys: () => query(InternalApiKeys.list(), []),
+    useSuspenseSvixToken: () => suspenseQuery(svixToken(), []),
+    /** The project's internal API keys, newest first, values obfuscated (`InternalApiKeys.list`: `GET /internal/api-keys`, cached). */
+    useInternalApiKeys: () => query(internalApiKeys(), []),
     /** {@link useInternalApiKeys} for Suspense. */
-    useSuspenseInternalApiKeys: () => suspenseQuery(InternalApiKeys.list(), []),
+    useSuspenseInternalApiKeys: () => suspenseQuery(internalApiKeys(), []),
     /** The team permission definitions, system ones included (`PermissionDefinitions.listTeamDefinitions`, cached). */
     useTeamPermissionDefinitions: () => query(teamDefinitions(), []),
     /** {@link useTeamPermissionDefinitions} for Suspense. */

@@ -7,11 +7,17 @@
  *
  * @module
  */
+import * as QueryCache from "../src/cache/QueryCache.js"
 import * as Projects from "../src/projects/Projects.js"
 import * as TeamMemberProfiles from "../src/teams/TeamMemberProfiles.js"
 import type { ClientServices } from "../src/cache/ClientServices.js"
 import type { QueryHooks } from "./domain.js"
 import { useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
+
+/** The cache key of the signed-in user's owned projects (no SDK call invalidates it: `refetch()` reads again). */
+export const ownedProjectsKey: QueryCache.Key = ["owned-projects"]
+
+const ownedProjects = () => QueryCache.cached(ownedProjectsKey, Projects.listOwned())
 
 /** The profile hooks, made of `hooks` (each needs only the services of a Stack layer). */
 export const makeProfileHooks = (hooks: QueryHooks<ClientServices>) => {
@@ -26,11 +32,12 @@ export const makeProfileHooks = (hooks: QueryHooks<ClientServices>) => {
     useSuspenseTeamProfile: (teamId: string, userId: string = "me") => suspenseQuery(TeamMemberProfiles.get(teamId, userId), [teamId, userId]),
     /**
      * The projects the signed-in user owns, admin view (`Projects.listOwned`: `GET /internal/projects`;
-     * only on the `internal` project, else `ConfigurationError` before sending). Not cached: `refetch()` reads again.
+     * only on the `internal` project, else `ConfigurationError` before sending). Cached under
+     * {@link ownedProjectsKey}, which `Projects.createOwned` does not invalidate: `refetch()` reads again.
      */
-    useOwnedProjects: () => query(Projects.listOwned(), []),
+    useOwnedProjects: () => query(ownedProjects(), []),
     /** {@link useOwnedProjects} for Suspense. */
-    useSuspenseOwnedProjects: () => suspenseQuery(Projects.listOwned(), [])
+    useSuspenseOwnedProjects: () => suspenseQuery(ownedProjects(), [])
   }
 }
 
