@@ -119,5 +119,14 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
   const profiles = makeProfileHooks(hooks as unknown as QueryHooks<ClientServices>)
   const admin = makeAdminHooks(hooks as unknown as QueryHooks<AdminServices>)
-  return { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...profiles, ...admin } as unknown as StackHooks<R, ER>
+  return {
+    ...hooks,
+    ...domain,
+    ...makeTokenHooks(bound),
+    ...makeCliHooks(bound),
+    ...makeMfaHooks<R>(bound),
+    ...server,
+    ...profiles,
+    ...admin
+  } as unknown as StackHooks<R, ER>
 }

@@ -26,7 +26,6 @@ import type { ClientServices } from "../src/cache/ClientServices.js"
  * by its runtime: `interface Register { runtime: typeof runtime }`. Empty here: then the hooks
  * accept client access only.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an app fills it by declaration merging
 export interface Register {}
 
 /** The runtime the app declared in {@link Register}, if any. */

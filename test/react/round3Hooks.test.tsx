@@ -232,7 +232,15 @@ describe(`React ${reactVersion}: admin hooks from makeStackHooks over admin acce
   it("useMetrics, useSvixToken, useInternalApiKeys and the permission definitions show the project's, with Suspense twins", async () => {
     const admin = adminRuntime()
     try {
-      const key = await admin.runPromise(InternalApiKeys.create({ description: "hooks", expiresAt: new Date(Date.now() + 86_400_000), hasPublishableClientKey: true, hasSecretServerKey: false, hasSuperSecretAdminKey: false }))
+      const key = await admin.runPromise(
+        InternalApiKeys.create({
+          description: "hooks",
+          expiresAt: new Date(Date.now() + 86_400_000),
+          hasPublishableClientKey: true,
+          hasSecretServerKey: false,
+          hasSuperSecretAdminKey: false
+        })
+      )
       const hooks = makeStackHooks(admin)
       const Admin = () => {
         const metrics = hooks.useMetrics()
@@ -240,7 +248,9 @@ describe(`React ${reactVersion}: admin hooks from makeStackHooks over admin acce
         const keys = hooks.useInternalApiKeys()
         const team = hooks.useTeamPermissionDefinitions()
         const project = hooks.useProjectPermissionDefinitions()
-        if (metrics.status !== "success" || svix.status !== "success" || keys.status !== "success" || team.status !== "success" || project.status !== "success") {
+        if (
+          metrics.status !== "success" || svix.status !== "success" || keys.status !== "success" || team.status !== "success" || project.status !== "success"
+        ) {
           return <span data-testid="admin">loading</span>
         }
         return (

@@ -59,7 +59,11 @@ describe(`React ${reactVersion} over HTTP: the issue 29 hooks`, () => {
     try {
       const View = () => {
         const user = usePartialUser()
-        return <span data-testid="partial">{user.status === "success" ? (user.data === null ? "nobody" : `${user.data.primaryEmail} ${user.data.isAnonymous}`) : user.status}</span>
+        return (
+          <span data-testid="partial">
+            {user.status === "success" ? (user.data === null ? "nobody" : `${user.data.primaryEmail} ${user.data.isAnonymous}`) : user.status}
+          </span>
+        )
       }
       render(
         <StackProvider runtime={runtime}>
@@ -156,12 +160,16 @@ describe(`React ${reactVersion} over HTTP: the issue 29 hooks`, () => {
         const keys = hooks.useInternalApiKeys()
         const team = hooks.useTeamPermissionDefinitions()
         const project = hooks.useProjectPermissionDefinitions()
-        if (metrics.status !== "success" || svix.status !== "success" || keys.status !== "success" || team.status !== "success" || project.status !== "success") {
+        if (
+          metrics.status !== "success" || svix.status !== "success" || keys.status !== "success" || team.status !== "success" || project.status !== "success"
+        ) {
           return <span data-testid="admin">loading</span>
         }
         return (
           <span data-testid="admin">
-            {`${typeof metrics.data.totalUsers} ${svix.data.token.length > 0} ${keys.data.some((k) => k.id === key.id)} ${team.data.map((d) => d.id).join(",")} | ${project.data.map((d) => d.id).join(",")}`}
+            {`${typeof metrics.data.totalUsers} ${svix.data.token.length > 0} ${keys.data.some((k) => k.id === key.id)} ${
+              team.data.map((d) => d.id).join(",")
+            } | ${project.data.map((d) => d.id).join(",")}`}
           </span>
         )
       }

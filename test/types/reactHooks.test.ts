@@ -20,10 +20,15 @@ import type { CurrentUser } from "../../src/users/User.js"
 import {
   makeStackHooks,
   useMetrics,
+  useMfaSignIn,
   usePartialUser,
+  useStackCallback,
+  useStackMutation,
+  useStackQuery,
+  useStackSuspenseQuery,
   useSuspenseInternalApiKeys,
-  useSuspenseTeamProfile,
-  useMfaSignIn, useStackCallback, useStackMutation, useStackQuery, useStackSuspenseQuery } from "../../react/index.js"
+  useSuspenseTeamProfile
+} from "../../react/index.js"
 import type { PartialUser, RegisteredServices, StackMutationResult, StackQueryResult, UseUserError } from "../../react/index.js"
 import type { ErrorOf, SuccessOf } from "./support.js"
 
