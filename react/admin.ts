@@ -35,8 +35,12 @@ export const teamDefinitionsKey: QueryCache.Key = ["team-permissions", "definiti
 /** The cache key of the project permission definitions (under the prefix their changes invalidate). */
 export const projectDefinitionsKey: QueryCache.Key = ["project-permissions", "definitions"]
 
-/** The cache key of the metrics (`includeAnonymous` as given, `null` when not). */
-export const metricsKey = (includeAnonymous: boolean | undefined): QueryCache.Key => ["admin", "metrics", includeAnonymous ?? null]
+/** The cache key of the metrics (`includeAnonymous` as given, `"default"` when not). */
+export const metricsKey = (includeAnonymous: boolean | undefined): QueryCache.Key => [
+  "admin",
+  "metrics",
+  includeAnonymous === undefined ? "default" : String(includeAnonymous)
+]
 
 /** The cache key of the Svix token. */
 export const svixTokenKey: QueryCache.Key = ["admin", "svix-token"]

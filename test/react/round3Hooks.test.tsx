@@ -205,7 +205,7 @@ describe(`React ${reactVersion}: useTeamProfile and useOwnedProjects`, () => {
     const before = app.count("GET /internal/projects")
     const Owned = () => {
       const projects = useOwnedProjects()
-      return <span data-testid="owned">{projects.status === "error" ? projects.error._tag : projects.status}</span>
+      return <span data-testid="owned">{projects.status === "error" ? projects.error?._tag : projects.status}</span>
     }
     render(
       <Provider>
@@ -316,7 +316,7 @@ describe(`React ${reactVersion}: admin hooks from makeStackHooks over admin acce
       const hooks = makeStackHooks(wrong)
       const Keys = () => {
         const keys = hooks.useInternalApiKeys()
-        return <span data-testid="keys">{keys.status === "error" ? keys.error._tag : keys.status}</span>
+        return <span data-testid="keys">{keys.status === "error" ? keys.error?._tag : keys.status}</span>
       }
       render(
         <StackProvider runtime={wrong} onError={() => {}}>
