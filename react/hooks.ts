@@ -16,16 +16,9 @@
  * - {@link useStackCallback}: fire-and-forget; every failure reaches the provider's `onError`.
  *
  * They run the effect on the provider's runtime and accept the effects the app's runtime can run,
- * as the app declared it once for the module (`Register`, as TanStack Router's):
- *
- * ```ts
- * declare module "stack-auth-effect/react" {
- *   interface Register {
- *     runtime: typeof runtime // e.g. ManagedRuntime.make(Stack.layerServer({ ... }))
- *   }
- * }
- * ```
- *
+ * as the app declared it once for the module (`Register`, as TanStack Router's), in any file of
+ * the app: `declare module "stack-auth-effect/react" { interface Register { runtime: typeof runtime } }`
+ * (e.g. a runtime of `Stack.layerServer`; see the React guide).
  * With nothing declared they accept client access only (effects needing at most
  * `Stack.ClientServices`): `useStackQuery(ServerUsers.list(), [])` does not compile in a client
  * app. `makeStackHooks(runtime)` gives the same hooks typed by a runtime passed as a value.

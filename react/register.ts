@@ -6,14 +6,8 @@
  * With nothing declared they accept client access only: effects needing at most
  * `Stack.ClientServices` (what `Stack.layerClient` provides).
  *
- * ```ts
- * // in any file of the app, e.g. next to the runtime
- * declare module "stack-auth-effect/react" {
- *   interface Register {
- *     runtime: typeof runtime
- *   }
- * }
- * ```
+ * The declaration, in any file of the app (e.g. next to the runtime):
+ * `declare module "stack-auth-effect/react" { interface Register { runtime: typeof runtime } }`.
  *
  * @module
  */
