@@ -1,6 +1,6 @@
 "use client"
 /**
- * Hooks for the reads the SDK caches, each in a plain form ({@link useStackQuery} state) and a
+ * Hooks for the reads the SDK caches, each in a plain form (`useStackQuery` state) and a
  * Suspense form (the value; loading suspends, failures go to the error boundary). They share the
  * SDK's query cache: many components, one request; a mutation through the SDK refreshes them; a
  * sign-in or sign-out re-reads them for the new user.
@@ -29,7 +29,6 @@ import * as Teams from "../src/teams/Teams.js"
 import type { ClientServices } from "../src/cache/ClientServices.js"
 import type { CurrentUser } from "../src/users/User.js"
 import type { DependencyList } from "react"
-import { useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 import { useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
 import { useStackContext } from "./StackProvider.js"
 import type { HydrationContext } from "./StackProvider.js"
@@ -421,9 +420,11 @@ const accountDeps = (target: string | ConnectedAccounts.AccountRef) => typeof ta
 /** The hooks {@link makeDomainHooks} makes. */
 export type DomainHooks = ReturnType<typeof makeDomainHooks>
 
+// the plain domain hooks run on the provider's runtime; each needs only client access, whatever
+// runtime the app declared (`Register`), so they are made over the untyped implementation
 const generic: QueryHooks<ClientServices> = {
-  useStackQuery,
-  useStackSuspenseQuery,
+  useStackQuery: (effect, deps, options = {}) => useQueryWith("useStackQuery", undefined, effect, deps, options),
+  useStackSuspenseQuery: (effect, deps) => useSuspenseQueryWith("useStackSuspenseQuery", undefined, effect, deps),
   useStackQueryInitial: (effect, deps, initial) => useQueryWith("useUser", undefined, effect, deps, {}, initial),
   useStackSuspenseQueryInitial: (effect, deps, initial) => useSuspenseQueryWith("useSuspenseUser", undefined, effect, deps, initial)
 }

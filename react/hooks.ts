@@ -15,14 +15,19 @@
  *   the provider's `onError`.
  * - {@link useStackCallback}: fire-and-forget; every failure reaches the provider's `onError`.
  *
- * These accept any effect and run it on the provider's runtime, whatever it provides: a missing
- * service is a defect at run time. {@link makeStackHooks} gives the same hooks typed by the app's
- * runtime, so that an effect it cannot run does not compile.
+ * They run the effect on the provider's runtime and accept the effects the app's runtime can run,
+ * as the app declared it once for the module (`Register`, as TanStack Router's), in any file of
+ * the app: `declare module "stack-auth-effect/react" { interface Register { runtime: typeof runtime } }`
+ * (e.g. a runtime of `Stack.layerServer`; see the React guide).
+ * With nothing declared they accept client access only (effects needing at most
+ * `Stack.ClientServices`): `useStackQuery(ServerUsers.list(), [])` does not compile in a client
+ * app. `makeStackHooks(runtime)` gives the same hooks typed by a runtime passed as a value.
  *
  * @module
  */
 import type * as Effect from "effect/Effect"
 import type { DependencyList } from "react"
+import type { RegisteredServices } from "./register.js"
 import { useCallbackWith, useMutationWith, useQueryWith, useSuspenseQueryWith } from "./internal/hooks.js"
 import type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./internal/types.js"
 
@@ -46,8 +51,8 @@ export type { StackMutationOptions, StackMutationResult, StackQueryOptions, Stac
  * }
  * ```
  */
-export const useStackQuery = <A, E, R>(
-  effect: Effect.Effect<A, E, R>,
+export const useStackQuery = <A, E>(
+  effect: Effect.Effect<A, E, RegisteredServices>,
   deps: DependencyList,
   options: StackQueryOptions = {}
 ): StackQueryResult<A, E> => useQueryWith("useStackQuery", undefined, effect as Effect.Effect<A, E, unknown>, deps, options)
@@ -60,7 +65,7 @@ export const useStackQuery = <A, E, R>(
  * new token (`Redacted`), `Map` or object is a new query even when it prints like the old one
  * (keep them stable, e.g. with `useMemo`, or every render starts a new query).
  */
-export const useStackSuspenseQuery = <A, E, R>(effect: Effect.Effect<A, E, R>, deps: DependencyList): A =>
+export const useStackSuspenseQuery = <A, E>(effect: Effect.Effect<A, E, RegisteredServices>, deps: DependencyList): A =>
   useSuspenseQueryWith("useStackSuspenseQuery", undefined, effect as Effect.Effect<A, E, unknown>, deps)
 
 /**
@@ -87,8 +92,8 @@ export const useStackSuspenseQuery = <A, E, R>(effect: Effect.Effect<A, E, R>, d
  * }
  * ```
  */
-export const useStackMutation = <Args extends ReadonlyArray<unknown>, A, E, R>(
-  fn: (...args: Args) => Effect.Effect<A, E, R>,
+export const useStackMutation = <Args extends ReadonlyArray<unknown>, A, E>(
+  fn: (...args: Args) => Effect.Effect<A, E, RegisteredServices>,
   options: StackMutationOptions<A, E> = {}
 ): StackMutationResult<Args, A, E> => useMutationWith("useStackMutation", undefined, fn as (...args: Args) => Effect.Effect<A, E, unknown>, options)
 
@@ -107,6 +112,6 @@ export const useStackMutation = <Args extends ReadonlyArray<unknown>, A, E, R>(
  * }
  * ```
  */
-export const useStackCallback = <Args extends ReadonlyArray<unknown>, A, E, R>(
-  fn: (...args: Args) => Effect.Effect<A, E, R>
+export const useStackCallback = <Args extends ReadonlyArray<unknown>, A, E>(
+  fn: (...args: Args) => Effect.Effect<A, E, RegisteredServices>
 ): (...args: Args) => void => useCallbackWith("useStackCallback", undefined, fn as (...args: Args) => Effect.Effect<A, E, unknown>)

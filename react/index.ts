@@ -9,6 +9,7 @@ export { defaultErrorHandler, errorMessage, StackProvider, useStackContext, useS
 export type { HydrationContext, StackContextValue, StackErrorHandler, StackProviderProps, StackRuntime } from "./StackProvider.js"
 export { useStackCallback, useStackMutation, useStackQuery, useStackSuspenseQuery } from "./hooks.js"
 export type { StackMutationOptions, StackMutationResult, StackQueryOptions, StackQueryResult } from "./hooks.js"
+export type { HookNeeding, NeedsRegisteredRuntimeWith, Register, RegisteredRuntime, RegisteredServices } from "./register.js"
 export { makeStackHooks } from "./makeStackHooks.js"
 export type { StackHooks, StackRuntimeHooks } from "./makeStackHooks.js"
 export {
@@ -64,10 +65,35 @@ export {
 } from "./domain.js"
 export { useAccessToken, useAuthHeaders, useAuthJson, useAuthorizationHeader, useRefreshToken } from "./tokens.js"
 export type { AuthJson, TokenHooks } from "./tokens.js"
+export { usePartialUser, useSuspensePartialUser } from "./tokens.js"
+export type { PartialUser, PartialUserOptions } from "./tokens.js"
+export { useOwnedProjects, useSuspenseOwnedProjects, useSuspenseTeamProfile, useTeamProfile } from "./profiles.js"
+export type { ProfileHooks } from "./profiles.js"
+export {
+  useAdminProject,
+  useConfig,
+  useConfigOverride,
+  useInternalApiKeys,
+  useMetrics,
+  useProductionModeErrors,
+  useProjectPermissionDefinitions,
+  useSuspenseAdminProject,
+  useSuspenseConfig,
+  useSuspenseConfigOverride,
+  useSuspenseInternalApiKeys,
+  useSuspenseMetrics,
+  useSuspenseProductionModeErrors,
+  useSuspenseProjectPermissionDefinitions,
+  useSuspenseSvixToken,
+  useSuspenseTeamPermissionDefinitions,
+  useSvixToken,
+  useTeamPermissionDefinitions
+} from "./admin.js"
+export type { AdminHooks, UseMetricsOptions } from "./admin.js"
+export type { AdminServices } from "./register.js"
 export { useCliAuthConfirmation } from "./cli.js"
 export type { CliAuthConfirmation, CliHooks } from "./cli.js"
 export type { ServerHooks, ServerServices } from "./server.js"
-export type { AdminHooks, AdminServices } from "./admin.js"
 export type { EmailAdminHooks, EmailAdminServices, EmailServerHooks, EmailServerServices } from "./emails.js"
 export { useMfaSignIn } from "./mfa.js"
 export type { MfaHooks, MfaSignIn, MfaSignInState } from "./mfa.js"

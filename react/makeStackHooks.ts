@@ -16,7 +16,7 @@ import type * as ManagedRuntime from "effect/ManagedRuntime"
 import type { DependencyList } from "react"
 import type { ClientServices } from "../src/cache/ClientServices.js"
 import { makeAdminHooks } from "./admin.js"
-import type { AdminHooks, AdminServices } from "./admin.js"
+import type { AdminHooks } from "./admin.js"
 import { makeCliHooks } from "./cli.js"
 import type { CliHooks } from "./cli.js"
 import { makeDomainHooks } from "./domain.js"
@@ -27,6 +27,9 @@ import { makeMfaHooks } from "./mfa.js"
 import type { MfaHooks } from "./mfa.js"
 import { makeEmailAdminHooks, makeEmailServerHooks } from "./emails.js"
 import type { EmailAdminHooks, EmailAdminServices, EmailServerHooks, EmailServerServices } from "./emails.js"
+import { makeProfileHooks } from "./profiles.js"
+import type { ProfileHooks } from "./profiles.js"
+import type { AdminServices } from "./register.js"
 import { makeServerHooks } from "./server.js"
 import type { ServerHooks, ServerServices } from "./server.js"
 import type { StackRuntime } from "./StackProvider.js"
@@ -62,13 +65,14 @@ export interface StackRuntimeHooks<R, ER> {
  * services of a Stack layer (`Stack.ClientServices`: every runtime built from `Stack.layerClient`,
  * `layerServer` or `layerAdmin`); the server hooks (`useServerUser(id)`, `useServerUsers`, …)
  * when it also provides `ServerAccess`, with `useEmailDeliveryStats`; and the admin hooks
- * (`useAdminProject`, `useConfig`, `useProductionModeErrors`, `useEmailThemes`, `useEmailTemplates`,
- * `useEmailDrafts`, …) when it provides `AdminAccess`.
+ * (`useAdminProject`, `useConfig`, `useProductionModeErrors`, `useMetrics`, `useInternalApiKeys`,
+ * `useEmailThemes`, `useEmailTemplates`, `useEmailDrafts`, …) when it provides `AdminAccess`.
  */
 export type StackHooks<R, ER> =
   & StackRuntimeHooks<R, ER>
   & ([ClientServices] extends [R] ? DomainHooks & TokenHooks & CliHooks & MfaHooks<R> : {})
   & ([ServerServices] extends [R] ? ServerHooks : {})
+  & ([ClientServices] extends [R] ? ProfileHooks : {})
   & ([AdminServices] extends [R] ? AdminHooks : {})
   & ([EmailServerServices] extends [R] ? EmailServerHooks : {})
   & ([EmailAdminServices] extends [R] ? EmailAdminHooks : {})
@@ -118,11 +122,22 @@ export const makeStackHooks = <R, ER>(runtime: ManagedRuntime.ManagedRuntime<R, 
       useSuspenseQueryWith("useSuspenseUser", bound, effect as Effect.Effect<never, never, unknown>, deps, initial as { readonly data: never } | undefined)
   })
   const server = makeServerHooks(hooks as unknown as QueryHooks<ServerServices>)
+  const profiles = makeProfileHooks(hooks as unknown as QueryHooks<ClientServices>)
   const admin = makeAdminHooks(hooks as unknown as QueryHooks<AdminServices>)
   const emails = {
     ...makeEmailServerHooks(hooks as unknown as QueryHooks<EmailServerServices>),
     ...makeEmailAdminHooks(hooks as unknown as QueryHooks<EmailAdminServices>)
   }
-  const all = { ...hooks, ...domain, ...makeTokenHooks(bound), ...makeCliHooks(bound), ...makeMfaHooks<R>(bound), ...server, ...admin, ...emails }
+  const all = {
+    ...hooks,
+    ...domain,
+    ...makeTokenHooks(bound),
+    ...makeCliHooks(bound),
+    ...makeMfaHooks<R>(bound),
+    ...server,
+    ...profiles,
+    ...admin,
+    ...emails
+  }
   return all as unknown as StackHooks<R, ER>
 }

@@ -17,6 +17,7 @@ import * as Mfa from "../src/auth/Mfa.js"
 import type { MultiFactorAuthenticationRequired } from "../src/core/KnownErrors.js"
 import { report, useBoundContext } from "./internal/hooks.js"
 import type { Bound } from "./internal/hooks.js"
+import type { RegisteredServices } from "./register.js"
 
 /**
  * Where the sign-in stands:
@@ -151,7 +152,8 @@ export const makeMfaHooks = <R = unknown>(bound: Bound): MfaHooks<R> => ({
 
 /**
  * A sign-in whose second factor is a step of the form (see the module). Typed failures are the
- * form's to show (`state.error`); defects reach the provider's `onError`.
+ * form's to show (`state.error`); defects reach the provider's `onError`. Accepts the sign-ins the
+ * runtime the app declared (`Register`) can run; with none declared, client access only.
  *
  * @example
  * ```tsx
@@ -173,4 +175,4 @@ export const makeMfaHooks = <R = unknown>(bound: Bound): MfaHooks<R> => ({
  * }
  * ```
  */
-export const useMfaSignIn: MfaHooks["useMfaSignIn"] = makeMfaHooks(undefined).useMfaSignIn
+export const useMfaSignIn: MfaHooks<RegisteredServices>["useMfaSignIn"] = makeMfaHooks<RegisteredServices>(undefined).useMfaSignIn

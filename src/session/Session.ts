@@ -52,6 +52,13 @@ export { Session } from "../core/Session.js"
  */
 export { accessTokenExpiry } from "./internal/session.js"
 
+/**
+ * The claims of a JWT read without checking its signature (the SDK's one claims reader): an
+ * object, or `undefined` when the token is not a compact JWS with a JSON object as payload. For
+ * showing what a token says (the React binding's `usePartialUser`), never for trusting it.
+ */
+export { unverifiedClaims } from "./jwtClaims.js"
+
 /** Minimum remaining validity for reusing an access token. */
 export const minimumRemainingMillis: number = minimumRemaining
 

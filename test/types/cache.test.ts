@@ -43,8 +43,8 @@ describe("QueryCache types", () => {
 describe("React hook types", () => {
   it("useStackQuery / useStackSuspenseQuery / useStackMutation carry the effect's types", () => {
     const effect = Effect.fail(new Boom()) as Effect.Effect<number, Boom>
-    expectTypeOf<ReturnType<typeof useStackQuery<number, Boom, never>>>().toEqualTypeOf<StackQueryResult<number, Boom>>()
-    expectTypeOf<ReturnType<typeof useStackSuspenseQuery<number, Boom, never>>>().toEqualTypeOf<number>()
+    expectTypeOf<ReturnType<typeof useStackQuery<number, Boom>>>().toEqualTypeOf<StackQueryResult<number, Boom>>()
+    expectTypeOf<ReturnType<typeof useStackSuspenseQuery<number, Boom>>>().toEqualTypeOf<number>()
     type Mutation = StackMutationResult<[string], number, Boom>
     expectTypeOf<Mutation["run"]>().toEqualTypeOf<(...args: [string]) => Promise<Exit.Exit<number, Boom>>>()
     expectTypeOf(effect).toEqualTypeOf<Effect.Effect<number, Boom>>()
