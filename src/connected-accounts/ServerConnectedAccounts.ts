@@ -208,7 +208,7 @@ const invalidatesConnections = QueryCache.invalidating(["oauth-providers"], ["co
  * of a provider the project configures, with its sign-in and connected-account switches.
  * `POST /oauth-providers` → 201, the connection (with its `accountId`); needs server access.
  *
- * Checked as the service checks (`apps/backend/src/app/api/latest/oauth-providers/crud.tsx`):
+ * Checked as the service checks:
  * the provider first ({@link OAuthProviderNotConfigured}), then the user (`UserNotFound`); then
  * `OAuthProviderConflict` (`"sign-in"`: with `allowSignIn`, the user already signs in with another
  * connection of the provider; `"account"`: the user already has a connection of the provider with

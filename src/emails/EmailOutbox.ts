@@ -3,8 +3,7 @@
  * `getOutboxEmail`, `updateOutboxEmail`, `pauseOutboxEmail`, `unpauseOutboxEmail`,
  * `cancelOutboxEmail`): every e-mail the service sends, with its state. Admin access.
  *
- * `GET /emails/outbox`, `GET|PATCH /emails/outbox/{id}` (backend
- * `apps/backend/src/app/api/latest/emails/outbox/crud.tsx` at 2f719903): newest first, 100 at
+ * `GET /emails/outbox`, `GET|PATCH /emails/outbox/{id}`: newest first, 100 at
  * most per page; an e-mail can be changed (content, recipient, time, paused) or cancelled only
  * while it has not been sent (`paused`, `preparing`, `rendering`, `render-error`, `scheduled`,
  * `queued`, `server-error`), else `EmailNotEditable`. Cancelling makes it `skipped` with reason

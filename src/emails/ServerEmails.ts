@@ -3,8 +3,7 @@
  * `StackServerApp`'s `sendEmail`, `getEmailDeliveryStats`, `useEmailDeliveryStats` and
  * `activateEmailCapacityBoost`). Server access.
  *
- * `sendEmail` queues one e-mail per user (`POST /emails/send-email`; backend
- * `apps/backend/src/app/api/latest/emails/send-email/route.tsx` at 2f719903): to the users given
+ * `sendEmail` queues one e-mail per user (`POST /emails/send-email`): to the users given
  * by id, or to every user, from HTML, a template of the project (with variables) or a draft. The
  * service goes to each user's primary e-mail address; it does not send to bare addresses (the
  * route takes `user_ids` or `all_users` only). A category the user turned off (`Marketing`, or a

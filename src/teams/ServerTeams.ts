@@ -37,8 +37,7 @@ export { ServerTeam } from "../users/User.js"
 export type { ServerTeamMemberProfile } from "./TeamMemberProfiles.js"
 
 /**
- * Options of {@link list}: what the service's team list reads. Its query schema
- * (`apps/backend/src/app/api/latest/teams/crud.tsx` at 2f719903) has `user_id` and
+ * Options of {@link list}: what the service's team list reads. Its query has `user_id` and
  * `add_current_user`, the latter for creation only (deprecated there, ignored by the list); the
  * list has no paging or order options: every team, oldest first.
  */

@@ -190,7 +190,7 @@ export const sameProviderAccountText = "The same provider type with the same acc
 
 /**
  * The user has no connection with this id: the service's 404 text "OAuth provider {id} for user
- * {user_id} not found" (`apps/backend/src/app/api/latest/oauth-providers/crud.tsx`).
+ * {user_id} not found".
  */
 export class OAuthProviderNotFound extends Data.TaggedError("OAuthProviderNotFound")<{
   readonly message: string
