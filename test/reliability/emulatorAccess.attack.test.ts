@@ -1,7 +1,10 @@
 /**
- * Attacker's review of the emulator's new routes: it refuses what the service refuses. The config
- * override API, the test e-mail and the metrics are admin-only (PROTOCOL.md: `/internal/…`), so
- * client and server keys get `INSUFFICIENT_ACCESS_TYPE` and change nothing; `POST
+ * Attacker's review of the emulator's new routes: it refuses what the service refuses. The
+ * rendered config, the test e-mail and the metrics are admin-only, so client and server keys get
+ * `INSUFFICIENT_ACCESS_TYPE` and change nothing; the config override API takes server access for
+ * the branch level only (backend `internal/config/override/[level]/route.tsx` at 2f719903,
+ * `assertServerAccessAllowed`; `reset-keys` is admin-only): a server key on the environment or
+ * project level gets the service's 403 text, a client key `INSUFFICIENT_ACCESS_TYPE`; `POST
  * /oauth-providers` needs server access; a client reads and edits only its own connections.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -9,7 +12,7 @@ import { Effect } from "effect"
 import { clientHeaders, makeEmulator, send, serverHeaders, signUp } from "../emulator/helpers.js"
 
 describe("emulator admin-only routes refuse client and server keys", () => {
-  it.effect("config override, send-test-email and metrics answer INSUFFICIENT_ACCESS_TYPE to client and server access, and the config is unchanged", () =>
+  it.effect("config, send-test-email and metrics refuse client and server access; server access cannot touch the environment or project override; the config is unchanged", () =>
     Effect.gen(function* () {
       const emulator = yield* makeEmulator()
       const demo = emulator.demo
@@ -39,15 +42,24 @@ describe("emulator admin-only routes refuse client and server keys", () => {
         { method: "GET", path: "/api/v1/internal/metrics" }
       ]
       for (
-        const headers of [
-          clientHeaders(demo, { "x-stack-access-token": user.access_token }),
-          serverHeaders(demo),
-          serverHeaders(demo, { "x-stack-access-token": user.access_token })
-        ]
+        const [access, headers] of [
+          ["client", clientHeaders(demo, { "x-stack-access-token": user.access_token })],
+          ["server", serverHeaders(demo)],
+          ["server", serverHeaders(demo, { "x-stack-access-token": user.access_token })]
+        ] as const
       ) {
         for (const request of requests) {
           const answer = yield* send(emulator, { ...request, headers })
-          expect([request.path, answer.headers.get("x-stack-known-error")]).toEqual([request.path, "INSUFFICIENT_ACCESS_TYPE"])
+          if (access === "server" && request.path.includes("/config/override/") && !request.path.endsWith("/reset-keys")) {
+            expect([request.path, answer.status, answer.headers.get("x-stack-known-error"), answer.text]).toEqual([
+              request.path,
+              403,
+              null,
+              "Server access can only manage branch config overrides."
+            ])
+          } else {
+            expect([request.path, answer.headers.get("x-stack-known-error")]).toEqual([request.path, "INSUFFICIENT_ACCESS_TYPE"])
+          }
         }
       }
       const after = yield* send(emulator, {
