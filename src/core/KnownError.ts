@@ -127,6 +127,13 @@ export interface FamilyGuard<Family> {
   <E>(error: E): error is E & Family
 }
 
+/**
+ * The tag of a wire code as a type: `TagOfCode<"SOME_CODE">` is `"SomeCode"` (each `_`-separated
+ * part lower-cased, then its first letter upper-cased), as {@link tagOfCode} computes it.
+ */
+export type TagOfCode<Code extends string> = Code extends `${infer Head}_${infer Rest}` ? `${Capitalize<Lowercase<Head>>}${TagOfCode<Rest>}`
+  : Capitalize<Lowercase<Code>>
+
 /** Turns `SOME_CODE` into `SomeCode`. */
 export const tagOfCode = (code: string): string =>
   code

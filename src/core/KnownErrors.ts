@@ -16,8 +16,8 @@ import { NodeInspectSymbol } from "effect/Inspectable"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import { KnownError, NoDetails } from "./KnownError.js"
-import type { FamilyGuard, KnownErrorClass } from "./KnownError.js"
+import { KnownError, NoDetails, tagOfCode } from "./KnownError.js"
+import type { FamilyGuard, KnownErrorClass, TagOfCode } from "./KnownError.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -50,6 +50,18 @@ const FreeFormDetails = Schema.UndefinedOr(Schema.NullOr(Schema.Record(Schema.St
     })
   )
 )
+
+/**
+ * The class of one catalogued code: `KnownError` with the tag derived from the code
+ * (`USER_NOT_FOUND` → `UserNotFound`, the rule every class of the catalogue follows), so each
+ * class names its code once (the tags are not shipped as a second copy of the codes).
+ */
+const known = <const Code extends string, Details>(
+  code: Code,
+  status: number,
+  detailsSchema: Schema.Codec<Details, unknown>,
+  message: (details: Details) => string
+) => KnownError(tagOfCode(code) as TagOfCode<Code>, code, status, detailsSchema, message)
 
 // ---------------------------------------------------------------------------------------------
 // Lists and families
@@ -86,29 +98,18 @@ const guardOf = <const Classes extends ReadonlyArray<KnownErrorClass>>(
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the body could not be parsed (bad JSON, unknown content type). */
-export class BodyParsingError extends KnownError("BodyParsingError", "BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
+export class BodyParsingError extends known("BODY_PARSING_ERROR", 400, NoDetails, () => "Invalid JSON in request body") {}
 
 /** 400 — the request failed the endpoint's schema (unknown keys, wrong types). */
-export class SchemaError extends KnownError(
-  "SchemaError",
-  "SCHEMA_ERROR",
-  400,
-  Schema.Struct({ message: Schema.String }),
-  (d) => d.message
-) {}
+export class SchemaError extends known("SCHEMA_ERROR", 400, Schema.Struct({ message: Schema.String }), (d) => d.message) {}
 
 /** 400 — every overload of the endpoint rejected the request. */
-export class AllOverloadsFailed extends KnownError(
-  "AllOverloadsFailed",
-  "ALL_OVERLOADS_FAILED",
-  400,
-  Schema.Struct({ overload_errors: Schema.Array(Schema.Unknown) }),
-  (d) =>
-    [
-      "This endpoint has multiple overloads, but they all failed to process the request.",
-      ...d.overload_errors.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
-    ].join("\n\n")
-) {}
+export class AllOverloadsFailed extends known("ALL_OVERLOADS_FAILED", 400, Schema.Struct({ overload_errors: Schema.Array(Schema.Unknown) }), (d) =>
+  [
+    "This endpoint has multiple overloads, but they all failed to process the request.",
+    ...d.overload_errors.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
+  ].join("\n\n"))
+{}
 
 /** The request-and-schema section. */
 const requestClasses = [BodyParsingError, SchemaError, AllOverloadsFailed] as const
@@ -118,8 +119,7 @@ const requestClasses = [BodyParsingError, SchemaError, AllOverloadsFailed] as co
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — a key or admin token was sent without `x-stack-access-type`. */
-export class ProjectKeyWithoutAccessType extends KnownError(
-  "ProjectKeyWithoutAccessType",
+export class ProjectKeyWithoutAccessType extends known(
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
   400,
   NoDetails,
@@ -128,17 +128,12 @@ export class ProjectKeyWithoutAccessType extends KnownError(
 ) {}
 
 /** 400 — `x-stack-access-type` is not `client`, `server` or `admin` (the value is not in details). */
-export class InvalidAccessType extends KnownError(
-  "InvalidAccessType",
-  "INVALID_ACCESS_TYPE",
-  400,
-  NoDetails,
-  () => "The x-stack-access-type header must be 'client', 'server', or 'admin'."
-) {}
+export class InvalidAccessType
+  extends known("INVALID_ACCESS_TYPE", 400, NoDetails, () => "The x-stack-access-type header must be 'client', 'server', or 'admin'.")
+{}
 
 /** 400 — `x-stack-access-type` was sent without `x-stack-project-id`. */
-export class AccessTypeWithoutProjectId extends KnownError(
-  "AccessTypeWithoutProjectId",
+export class AccessTypeWithoutProjectId extends known(
   "ACCESS_TYPE_WITHOUT_PROJECT_ID",
   400,
   Schema.Struct({ request_type: Schema.String }),
@@ -146,8 +141,7 @@ export class AccessTypeWithoutProjectId extends KnownError(
 ) {}
 
 /** 400 — no access type (and usually no keys) was sent. */
-export class AccessTypeRequired extends KnownError(
-  "AccessTypeRequired",
+export class AccessTypeRequired extends known(
   "ACCESS_TYPE_REQUIRED",
   400,
   NoDetails,
@@ -156,8 +150,7 @@ export class AccessTypeRequired extends KnownError(
 ) {}
 
 /** 401 — the endpoint needs a higher access type than the one sent. */
-export class InsufficientAccessType extends KnownError(
-  "InsufficientAccessType",
+export class InsufficientAccessType extends known(
   "INSUFFICIENT_ACCESS_TYPE",
   401,
   Schema.Struct({ actual_access_type: Schema.String, allowed_access_types: Schema.Array(Schema.String) }),
@@ -165,8 +158,7 @@ export class InsufficientAccessType extends KnownError(
 ) {}
 
 /** 401 — the publishable client key is wrong for the project. */
-export class InvalidPublishableClientKey extends KnownError(
-  "InvalidPublishableClientKey",
+export class InvalidPublishableClientKey extends known(
   "INVALID_PUBLISHABLE_CLIENT_KEY",
   401,
   Schema.Struct({ project_id: Schema.String }),
@@ -174,8 +166,7 @@ export class InvalidPublishableClientKey extends KnownError(
 ) {}
 
 /** 401 — the secret server key is wrong for the project. */
-export class InvalidSecretServerKey extends KnownError(
-  "InvalidSecretServerKey",
+export class InvalidSecretServerKey extends known(
   "INVALID_SECRET_SERVER_KEY",
   401,
   Schema.Struct({ project_id: Schema.String }),
@@ -183,8 +174,7 @@ export class InvalidSecretServerKey extends KnownError(
 ) {}
 
 /** 401 — the super secret admin key is wrong for the project. */
-export class InvalidSuperSecretAdminKey extends KnownError(
-  "InvalidSuperSecretAdminKey",
+export class InvalidSuperSecretAdminKey extends known(
   "INVALID_SUPER_SECRET_ADMIN_KEY",
   401,
   Schema.Struct({ project_id: Schema.String }),
@@ -192,17 +182,10 @@ export class InvalidSuperSecretAdminKey extends KnownError(
 ) {}
 
 /** 401 — the admin access token could not be parsed or verified. */
-export class UnparsableAdminAccessToken extends KnownError(
-  "UnparsableAdminAccessToken",
-  "UNPARSABLE_ADMIN_ACCESS_TOKEN",
-  401,
-  NoDetails,
-  () => "Admin access token is not parsable."
-) {}
+export class UnparsableAdminAccessToken extends known("UNPARSABLE_ADMIN_ACCESS_TOKEN", 401, NoDetails, () => "Admin access token is not parsable.") {}
 
 /** 401 — the admin access token has expired. */
-export class AdminAccessTokenExpired extends KnownError(
-  "AdminAccessTokenExpired",
+export class AdminAccessTokenExpired extends known(
   "ADMIN_ACCESS_TOKEN_EXPIRED",
   401,
   Schema.Struct({ expired_at_millis: Schema.optional(Schema.NullOr(Schema.Number)) }),
@@ -213,35 +196,22 @@ export class AdminAccessTokenExpired extends KnownError(
 ) {}
 
 /** 401 — admin access tokens must come from the internal project (not raised today). */
-export class InvalidProjectForAdminAccessToken extends KnownError(
-  "InvalidProjectForAdminAccessToken",
-  "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
-  401,
-  NoDetails,
-  () => "Admin access tokens must be created on the internal project."
-) {}
+export class InvalidProjectForAdminAccessToken
+  extends known("INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN", 401, NoDetails, () => "Admin access tokens must be created on the internal project.")
+{}
 
 /** 401 — the admin access token's user does not own this project. */
-export class AdminAccessTokenIsNotAdmin extends KnownError(
-  "AdminAccessTokenIsNotAdmin",
-  "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
-  401,
-  NoDetails,
-  () => "Admin access token does not have the required permissions to access this project."
-) {}
+export class AdminAccessTokenIsNotAdmin
+  extends known("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", 401, NoDetails, () => "Admin access token does not have the required permissions to access this project.")
+{}
 
 /** 401 — the publishable client key is missing (deprecated, not raised today). */
-export class ClientAuthenticationRequired extends KnownError(
-  "ClientAuthenticationRequired",
-  "CLIENT_AUTHENTICATION_REQUIRED",
-  401,
-  NoDetails,
-  () => "The publishable client key must be provided."
-) {}
+export class ClientAuthenticationRequired
+  extends known("CLIENT_AUTHENTICATION_REQUIRED", 401, NoDetails, () => "The publishable client key must be provided.")
+{}
 
 /** 401 — neither a publishable client key nor a secret server key was sent (deprecated, not raised today). */
-export class ClientOrServerAuthenticationRequired extends KnownError(
-  "ClientOrServerAuthenticationRequired",
+export class ClientOrServerAuthenticationRequired extends known(
   "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",
   401,
   NoDetails,
@@ -249,8 +219,7 @@ export class ClientOrServerAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — neither a publishable client key nor a super secret admin key was sent (deprecated, not raised today). */
-export class ClientOrAdminAuthenticationRequired extends KnownError(
-  "ClientOrAdminAuthenticationRequired",
+export class ClientOrAdminAuthenticationRequired extends known(
   "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",
   401,
   NoDetails,
@@ -258,8 +227,7 @@ export class ClientOrAdminAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — no project key at all was sent (deprecated, not raised today). */
-export class ClientOrServerOrAdminAuthenticationRequired extends KnownError(
-  "ClientOrServerOrAdminAuthenticationRequired",
+export class ClientOrServerOrAdminAuthenticationRequired extends known(
   "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",
   401,
   NoDetails,
@@ -267,8 +235,7 @@ export class ClientOrServerOrAdminAuthenticationRequired extends KnownError(
 ) {}
 
 /** 401 — the project requires a publishable client key and none was sent. */
-export class PublishableClientKeyRequiredForProject extends KnownError(
-  "PublishableClientKeyRequiredForProject",
+export class PublishableClientKeyRequiredForProject extends known(
   "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
   401,
   Schema.Struct({ project_id: Schema.optional(Schema.NullOr(Schema.String)) }),
@@ -276,31 +243,13 @@ export class PublishableClientKeyRequiredForProject extends KnownError(
 ) {}
 
 /** 401 — the secret server key is missing. */
-export class ServerAuthenticationRequired extends KnownError(
-  "ServerAuthenticationRequired",
-  "SERVER_AUTHENTICATION_REQUIRED",
-  401,
-  NoDetails,
-  () => "The secret server key must be provided."
-) {}
+export class ServerAuthenticationRequired extends known("SERVER_AUTHENTICATION_REQUIRED", 401, NoDetails, () => "The secret server key must be provided.") {}
 
 /** 401 — the super secret admin key is missing. */
-export class AdminAuthenticationRequired extends KnownError(
-  "AdminAuthenticationRequired",
-  "ADMIN_AUTHENTICATION_REQUIRED",
-  401,
-  NoDetails,
-  () => "The super secret admin key must be provided."
-) {}
+export class AdminAuthenticationRequired extends known("ADMIN_AUTHENTICATION_REQUIRED", 401, NoDetails, () => "The super secret admin key must be provided.") {}
 
 /** 401 — the endpoint only works on the internal project. */
-export class ExpectedInternalProject extends KnownError(
-  "ExpectedInternalProject",
-  "EXPECTED_INTERNAL_PROJECT",
-  401,
-  NoDetails,
-  () => "The project ID is expected to be internal."
-) {}
+export class ExpectedInternalProject extends known("EXPECTED_INTERNAL_PROJECT", 401, NoDetails, () => "The project ID is expected to be internal.") {}
 
 /** Classes of the `INVALID_ADMIN_ACCESS_TOKEN` family. */
 export const invalidAdminAccessTokenClasses = [
@@ -384,13 +333,10 @@ export const isProjectAuthenticationError: FamilyGuard<ProjectAuthenticationErro
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the access token could not be parsed or verified. */
-export class UnparsableAccessToken
-  extends KnownError("UnparsableAccessToken", "UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.")
-{}
+export class UnparsableAccessToken extends known("UNPARSABLE_ACCESS_TOKEN", 401, NoDetails, () => "Access token is not parsable.") {}
 
 /** 401 — the access token has expired. */
-export class AccessTokenExpired extends KnownError(
-  "AccessTokenExpired",
+export class AccessTokenExpired extends known(
   "ACCESS_TOKEN_EXPIRED",
   401,
   Schema.Struct({
@@ -403,8 +349,7 @@ export class AccessTokenExpired extends KnownError(
 ) {}
 
 /** 401 — the access token belongs to another project. */
-export class InvalidProjectForAccessToken extends KnownError(
-  "InvalidProjectForAccessToken",
+export class InvalidProjectForAccessToken extends known(
   "INVALID_PROJECT_FOR_ACCESS_TOKEN",
   401,
   Schema.Struct({ expected_project_id: Schema.String, actual_project_id: Schema.String }),
@@ -412,8 +357,7 @@ export class InvalidProjectForAccessToken extends KnownError(
 ) {}
 
 /** 401 — the refresh token is unknown, expired or revoked. */
-export class RefreshTokenNotFoundOrExpired extends KnownError(
-  "RefreshTokenNotFoundOrExpired",
+export class RefreshTokenNotFoundOrExpired extends known(
   "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
   401,
   NoDetails,
@@ -421,17 +365,10 @@ export class RefreshTokenNotFoundOrExpired extends KnownError(
 ) {}
 
 /** 400 — a session cannot delete itself by id (sign out instead). */
-export class CannotDeleteCurrentSession extends KnownError(
-  "CannotDeleteCurrentSession",
-  "CANNOT_DELETE_CURRENT_SESSION",
-  400,
-  NoDetails,
-  () => "Cannot delete the current session."
-) {}
+export class CannotDeleteCurrentSession extends known("CANNOT_DELETE_CURRENT_SESSION", 400, NoDetails, () => "Cannot delete the current session.") {}
 
 /** 401 — the OAuth provider refused to refresh its token (legacy, not raised today). */
-export class ProviderRejected extends KnownError(
-  "ProviderRejected",
+export class ProviderRejected extends known(
   "PROVIDER_REJECTED",
   401,
   NoDetails,
@@ -495,8 +432,7 @@ const sessionClasses = classesOf(sessionAuthenticationErrorClasses, refreshToken
 // ---------------------------------------------------------------------------------------------
 
 /** 409 — another user already signs in with this e-mail. */
-export class UserEmailAlreadyExists extends KnownError(
-  "UserEmailAlreadyExists",
+export class UserEmailAlreadyExists extends known(
   "USER_EMAIL_ALREADY_EXISTS",
   409,
   Schema.Struct({ email: Schema.String, would_work_if_email_was_verified: WouldWorkIfEmailWasVerified }),
@@ -504,32 +440,23 @@ export class UserEmailAlreadyExists extends KnownError(
 ) {}
 
 /** 400 — the e-mail is not verified (not raised today). */
-export class EmailNotVerified extends KnownError("EmailNotVerified", "EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
+export class EmailNotVerified extends known("EMAIL_NOT_VERIFIED", 400, NoDetails, () => "The email is not verified.") {}
 
 /** 400 — `me` was used without a signed-in user. */
-export class CannotGetOwnUserWithoutUser extends KnownError(
-  "CannotGetOwnUserWithoutUser",
-  "CANNOT_GET_OWN_USER_WITHOUT_USER",
-  400,
-  NoDetails,
-  () => "You have specified 'me' as a userId, but did not provide authentication for a user."
-) {}
+export class CannotGetOwnUserWithoutUser
+  extends known("CANNOT_GET_OWN_USER_WITHOUT_USER", 400, NoDetails, () => "You have specified 'me' as a userId, but did not provide authentication for a user.")
+{}
 
 /** 400 — a user id given in the request does not exist. */
-export class UserIdDoesNotExist extends KnownError(
-  "UserIdDoesNotExist",
-  "USER_ID_DOES_NOT_EXIST",
-  400,
-  Schema.Struct({ user_id: Schema.String }),
-  (d) => `The given user with the ID ${d.user_id} does not exist.`
-) {}
+export class UserIdDoesNotExist
+  extends known("USER_ID_DOES_NOT_EXIST", 400, Schema.Struct({ user_id: Schema.String }), (d) => `The given user with the ID ${d.user_id} does not exist.`)
+{}
 
 /** 404 — no such user. */
-export class UserNotFound extends KnownError("UserNotFound", "USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
+export class UserNotFound extends known("USER_NOT_FOUND", 404, NoDetails, () => "User not found.") {}
 
 /** 403 — the signed-in user is restricted and the request did not allow restricted users. */
-export class RestrictedUserNotAllowed extends KnownError(
-  "RestrictedUserNotAllowed",
+export class RestrictedUserNotAllowed extends known(
   "RESTRICTED_USER_NOT_ALLOWED",
   403,
   Schema.Struct({ restricted_reason: RestrictedReason }),
@@ -538,8 +465,7 @@ export class RestrictedUserNotAllowed extends KnownError(
 ) {}
 
 /** 404 — the project does not exist or the current user cannot see it. */
-export class ProjectNotFound extends KnownError(
-  "ProjectNotFound",
+export class ProjectNotFound extends known(
   "PROJECT_NOT_FOUND",
   404,
   Schema.Struct({ project_id: Schema.String }),
@@ -547,8 +473,7 @@ export class ProjectNotFound extends KnownError(
 ) {}
 
 /** 400 — the project named by `x-stack-project-id` does not exist. */
-export class CurrentProjectNotFound extends KnownError(
-  "CurrentProjectNotFound",
+export class CurrentProjectNotFound extends known(
   "CURRENT_PROJECT_NOT_FOUND",
   400,
   Schema.Struct({ project_id: Schema.String }),
@@ -556,13 +481,9 @@ export class CurrentProjectNotFound extends KnownError(
 ) {}
 
 /** 400 — the branch does not exist. */
-export class BranchDoesNotExist extends KnownError(
-  "BranchDoesNotExist",
-  "BRANCH_DOES_NOT_EXIST",
-  400,
-  Schema.Struct({ branch_id: Schema.String }),
-  (d) => `The branch with ID ${d.branch_id} does not exist.`
-) {}
+export class BranchDoesNotExist
+  extends known("BRANCH_DOES_NOT_EXIST", 400, Schema.Struct({ branch_id: Schema.String }), (d) => `The branch with ID ${d.branch_id} does not exist.`)
+{}
 
 /** The users-and-projects section. */
 const userClasses = [
@@ -582,8 +503,7 @@ const userClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the project does not allow new accounts. */
-export class SignUpNotEnabled extends KnownError(
-  "SignUpNotEnabled",
+export class SignUpNotEnabled extends known(
   "SIGN_UP_NOT_ENABLED",
   400,
   NoDetails,
@@ -591,8 +511,7 @@ export class SignUpNotEnabled extends KnownError(
 ) {}
 
 /** 403 — a sign-up rule of the project rejected the sign-up. */
-export class SignUpRejected extends KnownError(
-  "SignUpRejected",
+export class SignUpRejected extends known(
   "SIGN_UP_REJECTED",
   403,
   Schema.Struct({ message: Schema.optional(Schema.String) }),
@@ -600,53 +519,30 @@ export class SignUpRejected extends KnownError(
 ) {}
 
 /** 409 — the sign-up needs an additional (visible) bot challenge. */
-export class BotChallengeRequired extends KnownError(
-  "BotChallengeRequired",
-  "BOT_CHALLENGE_REQUIRED",
-  409,
-  NoDetails,
-  () => "An additional bot challenge is required before sign-up can continue."
-) {}
+export class BotChallengeRequired
+  extends known("BOT_CHALLENGE_REQUIRED", 409, NoDetails, () => "An additional bot challenge is required before sign-up can continue.")
+{}
 
 /** 400 — the bot challenge token was rejected. */
-export class BotChallengeFailed extends KnownError(
-  "BotChallengeFailed",
-  "BOT_CHALLENGE_FAILED",
-  400,
-  Schema.Struct({ message: Schema.String }),
-  (d) => d.message
-) {}
+export class BotChallengeFailed extends known("BOT_CHALLENGE_FAILED", 400, Schema.Struct({ message: Schema.String }), (d) => d.message) {}
 
 /** 400 — password sign-in/sign-up is switched off for the project. */
-export class PasswordAuthenticationNotEnabled extends KnownError(
-  "PasswordAuthenticationNotEnabled",
-  "PASSWORD_AUTHENTICATION_NOT_ENABLED",
-  400,
-  NoDetails,
-  () => "Password authentication is not enabled for this project."
-) {}
+export class PasswordAuthenticationNotEnabled
+  extends known("PASSWORD_AUTHENTICATION_NOT_ENABLED", 400, NoDetails, () => "Password authentication is not enabled for this project.")
+{}
 
 /** 400 — passkeys are switched off for the project. */
-export class PasskeyAuthenticationNotEnabled extends KnownError(
-  "PasskeyAuthenticationNotEnabled",
-  "PASSKEY_AUTHENTICATION_NOT_ENABLED",
-  400,
-  NoDetails,
-  () => "Passkey authentication is not enabled for this project."
-) {}
+export class PasskeyAuthenticationNotEnabled
+  extends known("PASSKEY_AUTHENTICATION_NOT_ENABLED", 400, NoDetails, () => "Passkey authentication is not enabled for this project.")
+{}
 
 /** 400 — anonymous accounts are switched off for the project (not raised today). */
-export class AnonymousAccountsNotEnabled extends KnownError(
-  "AnonymousAccountsNotEnabled",
-  "ANONYMOUS_ACCOUNTS_NOT_ENABLED",
-  400,
-  NoDetails,
-  () => "Anonymous accounts are not enabled for this project."
-) {}
+export class AnonymousAccountsNotEnabled
+  extends known("ANONYMOUS_ACCOUNTS_NOT_ENABLED", 400, NoDetails, () => "Anonymous accounts are not enabled for this project.")
+{}
 
 /** 401 — an anonymous user's token was sent without `X-Stack-Allow-Anonymous-User: true`. */
-export class AnonymousAuthenticationNotAllowed extends KnownError(
-  "AnonymousAuthenticationNotAllowed",
+export class AnonymousAuthenticationNotAllowed extends known(
   "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
   401,
   NoDetails,
@@ -671,11 +567,10 @@ const signUpClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — wrong e-mail or password. */
-export class EmailPasswordMismatch extends KnownError("EmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
+export class EmailPasswordMismatch extends known("EMAIL_PASSWORD_MISMATCH", 400, NoDetails, () => "Wrong e-mail or password.") {}
 
 /** 400 — a callback or redirect URL is not on the project's trusted domains. */
-export class RedirectUrlNotWhitelisted extends KnownError(
-  "RedirectUrlNotWhitelisted",
+export class RedirectUrlNotWhitelisted extends known(
   "REDIRECT_URL_NOT_WHITELISTED",
   400,
   NoDetails,
@@ -683,40 +578,22 @@ export class RedirectUrlNotWhitelisted extends KnownError(
 ) {}
 
 /** 400 — the password is shorter than the minimum. */
-export class PasswordTooShort extends KnownError(
-  "PasswordTooShort",
-  "PASSWORD_TOO_SHORT",
-  400,
-  Schema.Struct({ min_length: Schema.Number }),
-  (d) => `Password too short. Minimum length is ${d.min_length}.`
-) {}
+export class PasswordTooShort
+  extends known("PASSWORD_TOO_SHORT", 400, Schema.Struct({ min_length: Schema.Number }), (d) => `Password too short. Minimum length is ${d.min_length}.`)
+{}
 
 /** 400 — the password is longer than the maximum. */
-export class PasswordTooLong extends KnownError(
-  "PasswordTooLong",
-  "PASSWORD_TOO_LONG",
-  400,
-  Schema.Struct({ maxLength: Schema.Number }),
-  (d) => `Password too long. Maximum length is ${d.maxLength}.`
-) {}
+export class PasswordTooLong
+  extends known("PASSWORD_TOO_LONG", 400, Schema.Struct({ maxLength: Schema.Number }), (d) => `Password too long. Maximum length is ${d.maxLength}.`)
+{}
 
 /** 400 — the user has no password to check or change. */
-export class UserDoesNotHavePassword extends KnownError(
-  "UserDoesNotHavePassword",
-  "USER_DOES_NOT_HAVE_PASSWORD",
-  400,
-  NoDetails,
-  () => "This user does not have password authentication enabled."
-) {}
+export class UserDoesNotHavePassword
+  extends known("USER_DOES_NOT_HAVE_PASSWORD", 400, NoDetails, () => "This user does not have password authentication enabled.")
+{}
 
 /** 400 — the old password given to a password update is wrong. */
-export class PasswordConfirmationMismatch extends KnownError(
-  "PasswordConfirmationMismatch",
-  "PASSWORD_CONFIRMATION_MISMATCH",
-  400,
-  NoDetails,
-  () => "Passwords do not match."
-) {}
+export class PasswordConfirmationMismatch extends known("PASSWORD_CONFIRMATION_MISMATCH", 400, NoDetails, () => "Passwords do not match.") {}
 
 /** Classes of the `PASSWORD_REQUIREMENTS_NOT_MET` family. */
 export const passwordRequirementsNotMetClasses = [PasswordTooShort, PasswordTooLong] as const
@@ -742,35 +619,20 @@ const loginClasses = classesOf(
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — the verification code does not exist. */
-export class VerificationCodeNotFound extends KnownError(
-  "VerificationCodeNotFound",
-  "VERIFICATION_CODE_NOT_FOUND",
-  404,
-  NoDetails,
-  () => "The verification code does not exist for this project."
-) {}
+export class VerificationCodeNotFound
+  extends known("VERIFICATION_CODE_NOT_FOUND", 404, NoDetails, () => "The verification code does not exist for this project.")
+{}
 
 /** 400 — the verification code has expired. */
-export class VerificationCodeExpired extends KnownError(
-  "VerificationCodeExpired",
-  "VERIFICATION_CODE_EXPIRED",
-  400,
-  NoDetails,
-  () => "The verification code has expired."
-) {}
+export class VerificationCodeExpired extends known("VERIFICATION_CODE_EXPIRED", 400, NoDetails, () => "The verification code has expired.") {}
 
 /** 409 — the verification code was already used. */
-export class VerificationCodeAlreadyUsed extends KnownError(
-  "VerificationCodeAlreadyUsed",
-  "VERIFICATION_CODE_ALREADY_USED",
-  409,
-  NoDetails,
-  () => "The verification link has already been used."
-) {}
+export class VerificationCodeAlreadyUsed
+  extends known("VERIFICATION_CODE_ALREADY_USED", 409, NoDetails, () => "The verification link has already been used.")
+{}
 
 /** 400 — too many wrong attempts: the code is void. */
-export class VerificationCodeMaxAttemptsReached extends KnownError(
-  "VerificationCodeMaxAttemptsReached",
+export class VerificationCodeMaxAttemptsReached extends known(
   "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",
   400,
   NoDetails,
@@ -778,26 +640,15 @@ export class VerificationCodeMaxAttemptsReached extends KnownError(
 ) {}
 
 /** 409 — the e-mail is already verified. */
-export class EmailAlreadyVerified extends KnownError(
-  "EmailAlreadyVerified",
-  "EMAIL_ALREADY_VERIFIED",
-  409,
-  NoDetails,
-  () => "The e-mail is already verified."
-) {}
+export class EmailAlreadyVerified extends known("EMAIL_ALREADY_VERIFIED", 409, NoDetails, () => "The e-mail is already verified.") {}
 
 /** 400 — no user can log in with this e-mail (not raised today). */
-export class EmailNotAssociatedWithUser extends KnownError(
-  "EmailNotAssociatedWithUser",
-  "EMAIL_NOT_ASSOCIATED_WITH_USER",
-  400,
-  NoDetails,
-  () => "The e-mail is not associated with a user that could log in with that e-mail."
-) {}
+export class EmailNotAssociatedWithUser
+  extends known("EMAIL_NOT_ASSOCIATED_WITH_USER", 400, NoDetails, () => "The e-mail is not associated with a user that could log in with that e-mail.")
+{}
 
 /** 400 — the e-mail must be the user's primary e-mail. */
-export class EmailIsNotPrimaryEmail extends KnownError(
-  "EmailIsNotPrimaryEmail",
+export class EmailIsNotPrimaryEmail extends known(
   "EMAIL_IS_NOT_PRIMARY_EMAIL",
   400,
   Schema.Struct({ email: Schema.String, primary_email: Schema.NullOr(Schema.String) }),
@@ -833,31 +684,17 @@ const verificationClasses = classesOf(verificationErrorClasses, [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — passkey registration failed (the service's reason is only in the message). */
-export class PasskeyRegistrationFailed extends KnownError(
-  "PasskeyRegistrationFailed",
-  "PASSKEY_REGISTRATION_FAILED",
-  400,
-  NoDetails,
-  () => "Failed to start passkey registration due to unknown error"
-) {}
+export class PasskeyRegistrationFailed
+  extends known("PASSKEY_REGISTRATION_FAILED", 400, NoDetails, () => "Failed to start passkey registration due to unknown error")
+{}
 
 /** 400 — client-side only: a browser WebAuthn ceremony error; `code` is its name (e.g. `ERROR_CEREMONY_ABORTED`). */
-export class PasskeyWebauthnError extends KnownError(
-  "PasskeyWebauthnError",
-  "PASSKEY_WEBAUTHN_ERROR",
-  400,
-  Schema.Struct({ message: Schema.String, code: Schema.String }),
-  (d) => d.message
-) {}
+export class PasskeyWebauthnError
+  extends known("PASSKEY_WEBAUTHN_ERROR", 400, Schema.Struct({ message: Schema.String, code: Schema.String }), (d) => d.message)
+{}
 
 /** 400 — passkey sign-in failed (the service's reason is only in the message). */
-export class PasskeyAuthenticationFailed extends KnownError(
-  "PasskeyAuthenticationFailed",
-  "PASSKEY_AUTHENTICATION_FAILED",
-  400,
-  NoDetails,
-  () => "Failed to sign in with passkey"
-) {}
+export class PasskeyAuthenticationFailed extends known("PASSKEY_AUTHENTICATION_FAILED", 400, NoDetails, () => "Failed to sign in with passkey") {}
 
 /** The passkeys section. */
 const passkeyClasses = [PasskeyRegistrationFailed, PasskeyWebauthnError, PasskeyAuthenticationFailed] as const
@@ -867,8 +704,7 @@ const passkeyClasses = [PasskeyRegistrationFailed, PasskeyWebauthnError, Passkey
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — no permission definition with this id. */
-export class PermissionNotFound extends KnownError(
-  "PermissionNotFound",
+export class PermissionNotFound extends known(
   "PERMISSION_NOT_FOUND",
   404,
   Schema.Struct({ permission_id: Schema.String }),
@@ -876,8 +712,7 @@ export class PermissionNotFound extends KnownError(
 ) {}
 
 /** 404 — the permission exists, but for the other scope (team vs project). */
-export class WrongPermissionScope extends KnownError(
-  "WrongPermissionScope",
+export class WrongPermissionScope extends known(
   "WRONG_PERMISSION_SCOPE",
   404,
   Schema.Struct({ permission_id: Schema.String, expected_scope: Schema.String, actual_scope: Schema.NullOr(Schema.String) }),
@@ -888,8 +723,7 @@ export class WrongPermissionScope extends KnownError(
 ) {}
 
 /** 400 — a contained permission id does not exist. */
-export class ContainedPermissionNotFound extends KnownError(
-  "ContainedPermissionNotFound",
+export class ContainedPermissionNotFound extends known(
   "CONTAINED_PERMISSION_NOT_FOUND",
   400,
   Schema.Struct({ permission_id: Schema.String }),
@@ -897,8 +731,7 @@ export class ContainedPermissionNotFound extends KnownError(
 ) {}
 
 /** 400 — a permission definition with this id already exists. */
-export class PermissionIdAlreadyExists extends KnownError(
-  "PermissionIdAlreadyExists",
+export class PermissionIdAlreadyExists extends known(
   "PERMISSION_ID_ALREADY_EXISTS",
   400,
   Schema.Struct({ permission_id: Schema.String }),
@@ -906,8 +739,7 @@ export class PermissionIdAlreadyExists extends KnownError(
 ) {}
 
 /** 401 — the user lacks a project permission. */
-export class ProjectPermissionRequired extends KnownError(
-  "ProjectPermissionRequired",
+export class ProjectPermissionRequired extends known(
   "PROJECT_PERMISSION_REQUIRED",
   401,
   Schema.Struct({ user_id: Schema.String, permission_id: Schema.String }),
@@ -915,8 +747,7 @@ export class ProjectPermissionRequired extends KnownError(
 ) {}
 
 /** 401 — the user lacks a team permission. */
-export class TeamPermissionRequired extends KnownError(
-  "TeamPermissionRequired",
+export class TeamPermissionRequired extends known(
   "TEAM_PERMISSION_REQUIRED",
   401,
   Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
@@ -924,8 +755,7 @@ export class TeamPermissionRequired extends KnownError(
 ) {}
 
 /** 401 — the team permission to revoke is not granted to the user. */
-export class TeamPermissionNotFound extends KnownError(
-  "TeamPermissionNotFound",
+export class TeamPermissionNotFound extends known(
   "TEAM_PERMISSION_NOT_FOUND",
   401,
   Schema.Struct({ team_id: Schema.String, user_id: Schema.String, permission_id: Schema.String }),
@@ -948,26 +778,15 @@ const permissionClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 404 — no such team. */
-export class TeamNotFound extends KnownError(
-  "TeamNotFound",
-  "TEAM_NOT_FOUND",
-  404,
-  Schema.Struct({ team_id: Schema.String }),
-  (d) => `Team ${d.team_id} not found.`
-) {}
+export class TeamNotFound extends known("TEAM_NOT_FOUND", 404, Schema.Struct({ team_id: Schema.String }), (d) => `Team ${d.team_id} not found.`) {}
 
 /** 409 — the team already exists (not in the service's published list of known errors). */
-export class TeamAlreadyExists extends KnownError(
-  "TeamAlreadyExists",
-  "TEAM_ALREADY_EXISTS",
-  409,
-  Schema.Struct({ team_id: Schema.String }),
-  (d) => `Team ${d.team_id} already exists.`
-) {}
+export class TeamAlreadyExists
+  extends known("TEAM_ALREADY_EXISTS", 409, Schema.Struct({ team_id: Schema.String }), (d) => `Team ${d.team_id} already exists.`)
+{}
 
 /** 404 — the user is not a member of the team. */
-export class TeamMembershipNotFound extends KnownError(
-  "TeamMembershipNotFound",
+export class TeamMembershipNotFound extends known(
   "TEAM_MEMBERSHIP_NOT_FOUND",
   404,
   Schema.Struct({ team_id: Schema.String, user_id: Schema.String }),
@@ -975,17 +794,10 @@ export class TeamMembershipNotFound extends KnownError(
 ) {}
 
 /** 409 — the user is already a member of the team. */
-export class TeamMembershipAlreadyExists extends KnownError(
-  "TeamMembershipAlreadyExists",
-  "TEAM_MEMBERSHIP_ALREADY_EXISTS",
-  409,
-  NoDetails,
-  () => "Team membership already exists."
-) {}
+export class TeamMembershipAlreadyExists extends known("TEAM_MEMBERSHIP_ALREADY_EXISTS", 409, NoDetails, () => "Team membership already exists.") {}
 
 /** 403 — a restricted user tried to accept a team invitation. */
-export class TeamInvitationRestrictedUserNotAllowed extends KnownError(
-  "TeamInvitationRestrictedUserNotAllowed",
+export class TeamInvitationRestrictedUserNotAllowed extends known(
   "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
   403,
   Schema.Struct({ restricted_reason: RestrictedReason }),
@@ -1007,35 +819,22 @@ const teamClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the OAuth connection is not connected to any user. */
-export class OauthConnectionNotConnectedToUser extends KnownError(
-  "OauthConnectionNotConnectedToUser",
-  "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
-  400,
-  NoDetails,
-  () => "The OAuth connection is not connected to any user."
-) {}
+export class OauthConnectionNotConnectedToUser
+  extends known("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", 400, NoDetails, () => "The OAuth connection is not connected to any user.")
+{}
 
 /** 409 — the OAuth account is already connected to another user. */
-export class OauthConnectionAlreadyConnectedToAnotherUser extends KnownError(
-  "OauthConnectionAlreadyConnectedToAnotherUser",
-  "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
-  409,
-  NoDetails,
-  () => "The OAuth connection is already connected to another user."
-) {}
+export class OauthConnectionAlreadyConnectedToAnotherUser
+  extends known("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER", 409, NoDetails, () => "The OAuth connection is already connected to another user.")
+{}
 
 /** 400 — the OAuth connection lacks a requested scope. */
-export class OauthConnectionDoesNotHaveRequiredScope extends KnownError(
-  "OauthConnectionDoesNotHaveRequiredScope",
-  "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
-  400,
-  NoDetails,
-  () => "The OAuth connection does not have the required scope."
-) {}
+export class OauthConnectionDoesNotHaveRequiredScope
+  extends known("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400, NoDetails, () => "The OAuth connection does not have the required scope.")
+{}
 
 /** 400 — client-side only: no provider access token could be obtained for the connected account. */
-export class OauthAccessTokenNotAvailable extends KnownError(
-  "OauthAccessTokenNotAvailable",
+export class OauthAccessTokenNotAvailable extends known(
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
   400,
   Schema.Struct({ provider: Schema.String, details: Schema.String }),
@@ -1043,8 +842,7 @@ export class OauthAccessTokenNotAvailable extends KnownError(
 ) {}
 
 /** 400 — extra scopes need the project's own OAuth keys. */
-export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
-  "OauthExtraScopeNotAvailableWithSharedOauthKeys",
+export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends known(
   "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
   NoDetails,
@@ -1052,8 +850,7 @@ export class OauthExtraScopeNotAvailableWithSharedOauthKeys extends KnownError(
 ) {}
 
 /** 400 — provider access tokens need the project's own OAuth keys. */
-export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
-  "OauthAccessTokenNotAvailableWithSharedOauthKeys",
+export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends known(
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
   NoDetails,
@@ -1061,8 +858,7 @@ export class OauthAccessTokenNotAvailableWithSharedOauthKeys extends KnownError(
 ) {}
 
 /** 400 — the OAuth client id/secret of the token endpoint are wrong. */
-export class InvalidOauthClientIdOrSecret extends KnownError(
-  "InvalidOauthClientIdOrSecret",
+export class InvalidOauthClientIdOrSecret extends known(
   "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
   400,
   Schema.Struct({ client_id: Schema.optional(Schema.NullOr(Schema.String)) }),
@@ -1071,17 +867,10 @@ export class InvalidOauthClientIdOrSecret extends KnownError(
 ) {}
 
 /** 400 — a requested OAuth scope is not valid (the scope is not in details). */
-export class InvalidScope extends KnownError(
-  "InvalidScope",
-  "INVALID_SCOPE",
-  400,
-  NoDetails,
-  () => "The requested scope is not a valid OAuth scope for Stack."
-) {}
+export class InvalidScope extends known("INVALID_SCOPE", 400, NoDetails, () => "The requested scope is not a valid OAuth scope for Stack.") {}
 
 /** 409 — the user is already connected to another OAuth account (not raised by the API today). */
-export class UserAlreadyConnectedToAnotherOauthConnection extends KnownError(
-  "UserAlreadyConnectedToAnotherOauthConnection",
+export class UserAlreadyConnectedToAnotherOauthConnection extends known(
   "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
   409,
   NoDetails,
@@ -1089,26 +878,15 @@ export class UserAlreadyConnectedToAnotherOauthConnection extends KnownError(
 ) {}
 
 /** 408 — the outer OAuth flow timed out. */
-export class OuterOauthTimeout extends KnownError(
-  "OuterOauthTimeout",
-  "OUTER_OAUTH_TIMEOUT",
-  408,
-  NoDetails,
-  () => "The OAuth flow has timed out. Please sign in again."
-) {}
+export class OuterOauthTimeout extends known("OUTER_OAUTH_TIMEOUT", 408, NoDetails, () => "The OAuth flow has timed out. Please sign in again.") {}
 
 /** 400 — the OAuth provider is unknown or disabled for the project. */
-export class OauthProviderNotFoundOrNotEnabled extends KnownError(
-  "OauthProviderNotFoundOrNotEnabled",
-  "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
-  400,
-  NoDetails,
-  () => "The OAuth provider is not found or not enabled."
-) {}
+export class OauthProviderNotFoundOrNotEnabled
+  extends known("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400, NoDetails, () => "The OAuth provider is not found or not enabled.")
+{}
 
 /** 400 — Apple Sign In is on but no bundle ids are configured. */
-export class AppleBundleIdNotConfigured extends KnownError(
-  "AppleBundleIdNotConfigured",
+export class AppleBundleIdNotConfigured extends known(
   "APPLE_BUNDLE_ID_NOT_CONFIGURED",
   400,
   NoDetails,
@@ -1117,8 +895,7 @@ export class AppleBundleIdNotConfigured extends KnownError(
 ) {}
 
 /** 400 — another user already signs in with this provider account. */
-export class OauthProviderAccountIdAlreadyUsedForSignIn extends KnownError(
-  "OauthProviderAccountIdAlreadyUsedForSignIn",
+export class OauthProviderAccountIdAlreadyUsedForSignIn extends known(
   "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
   400,
   NoDetails,
@@ -1126,8 +903,7 @@ export class OauthProviderAccountIdAlreadyUsedForSignIn extends KnownError(
 ) {}
 
 /** 400 — the shared OAuth provider id is not valid (not raised today). */
-export class InvalidSharedOauthProviderId extends KnownError(
-  "InvalidSharedOauthProviderId",
+export class InvalidSharedOauthProviderId extends known(
   "INVALID_SHARED_OAUTH_PROVIDER_ID",
   400,
   Schema.Struct({ provider_id: Schema.String }),
@@ -1135,8 +911,7 @@ export class InvalidSharedOauthProviderId extends KnownError(
 ) {}
 
 /** 400 — the standard OAuth provider id is not valid. */
-export class InvalidStandardOauthProviderId extends KnownError(
-  "InvalidStandardOauthProviderId",
+export class InvalidStandardOauthProviderId extends known(
   "INVALID_STANDARD_OAUTH_PROVIDER_ID",
   400,
   Schema.Struct({ provider_id: Schema.String }),
@@ -1144,44 +919,23 @@ export class InvalidStandardOauthProviderId extends KnownError(
 ) {}
 
 /** 400 — the authorization code (or its PKCE verifier) is invalid. */
-export class InvalidAuthorizationCode extends KnownError(
-  "InvalidAuthorizationCode",
-  "INVALID_AUTHORIZATION_CODE",
-  400,
-  NoDetails,
-  () => "The given authorization code is invalid."
-) {}
+export class InvalidAuthorizationCode extends known("INVALID_AUTHORIZATION_CODE", 400, NoDetails, () => "The given authorization code is invalid.") {}
 
 /** 400 — the Apple Sign In credentials could not be verified. */
-export class InvalidAppleCredentials extends KnownError(
-  "InvalidAppleCredentials",
-  "INVALID_APPLE_CREDENTIALS",
-  400,
-  NoDetails,
-  () => "The Apple Sign In credentials could not be verified. Please try signing in again."
-) {}
+export class InvalidAppleCredentials
+  extends known("INVALID_APPLE_CREDENTIALS", 400, NoDetails, () => "The Apple Sign In credentials could not be verified. Please try signing in again.")
+{}
 
 /** 400 — the OAuth provider denied access. */
-export class OauthProviderAccessDenied extends KnownError(
-  "OauthProviderAccessDenied",
-  "OAUTH_PROVIDER_ACCESS_DENIED",
-  400,
-  NoDetails,
-  () => "The OAuth provider denied access to the user."
-) {}
+export class OauthProviderAccessDenied extends known("OAUTH_PROVIDER_ACCESS_DENIED", 400, NoDetails, () => "The OAuth provider denied access to the user.") {}
 
 /** 503 — the OAuth provider is temporarily unavailable. */
-export class OauthProviderTemporarilyUnavailable extends KnownError(
-  "OauthProviderTemporarilyUnavailable",
-  "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
-  503,
-  NoDetails,
-  () => "The OAuth provider is temporarily unavailable. Please try signing in again."
-) {}
+export class OauthProviderTemporarilyUnavailable
+  extends known("OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE", 503, NoDetails, () => "The OAuth provider is temporarily unavailable. Please try signing in again.")
+{}
 
 /** 409 — the contact channel is already used for authentication by another account. */
-export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError(
-  "ContactChannelAlreadyUsedForAuthBySomeoneElse",
+export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends known(
   "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
   409,
   Schema.Struct({
@@ -1228,8 +982,7 @@ const oauthClasses = [
  * (`details.attempt_code`, or `Mfa.continuable`). The attempt code is a credential: JSON and
  * Node's inspect (so log lines) show it as `<redacted>`.
  */
-export class MultiFactorAuthenticationRequired extends KnownError(
-  "MultiFactorAuthenticationRequired",
+export class MultiFactorAuthenticationRequired extends known(
   "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
   400,
   Schema.Struct({ attempt_code: Schema.String }),
@@ -1247,22 +1000,12 @@ export class MultiFactorAuthenticationRequired extends KnownError(
 }
 
 /** 400 — the TOTP code is wrong (the attempt code stays usable). */
-export class InvalidTotpCode extends KnownError(
-  "InvalidTotpCode",
-  "INVALID_TOTP_CODE",
-  400,
-  NoDetails,
-  () => "The TOTP code is invalid. Please try again."
-) {}
+export class InvalidTotpCode extends known("INVALID_TOTP_CODE", 400, NoDetails, () => "The TOTP code is invalid. Please try again.") {}
 
 /** 401 — the endpoint needs a signed-in user. */
-export class UserAuthenticationRequired extends KnownError(
-  "UserAuthenticationRequired",
-  "USER_AUTHENTICATION_REQUIRED",
-  401,
-  NoDetails,
-  () => "User authentication required for this endpoint."
-) {}
+export class UserAuthenticationRequired
+  extends known("USER_AUTHENTICATION_REQUIRED", 401, NoDetails, () => "User authentication required for this endpoint.")
+{}
 
 /** The multi-factor section. */
 const mfaClasses = [MultiFactorAuthenticationRequired, InvalidTotpCode, UserAuthenticationRequired] as const
@@ -1272,34 +1015,16 @@ const mfaClasses = [MultiFactorAuthenticationRequired, InvalidTotpCode, UserAuth
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the CLI polling code is invalid or unknown (details are free-form and optional). */
-export class InvalidPollingCode extends KnownError(
-  "InvalidPollingCode",
-  "INVALID_POLLING_CODE",
-  400,
-  FreeFormDetails,
-  () => "The polling code is invalid or does not exist."
-) {}
+export class InvalidPollingCode extends known("INVALID_POLLING_CODE", 400, FreeFormDetails, () => "The polling code is invalid or does not exist.") {}
 
 /** 400 — client-side only: the CLI authentication failed. */
-export class CliAuthError extends KnownError("CliAuthError", "CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
+export class CliAuthError extends known("CLI_AUTH_ERROR", 400, NoDetails, () => "CLI authentication failed.") {}
 
 /** 400 — client-side only: the CLI authentication request expired. */
-export class CliAuthExpiredError extends KnownError(
-  "CliAuthExpiredError",
-  "CLI_AUTH_EXPIRED_ERROR",
-  400,
-  NoDetails,
-  () => "CLI authentication request expired. Please try again."
-) {}
+export class CliAuthExpiredError extends known("CLI_AUTH_EXPIRED_ERROR", 400, NoDetails, () => "CLI authentication request expired. Please try again.") {}
 
 /** 400 — client-side only: the CLI authentication token was already used. */
-export class CliAuthUsedError extends KnownError(
-  "CliAuthUsedError",
-  "CLI_AUTH_USED_ERROR",
-  400,
-  NoDetails,
-  () => "This authentication token has already been used."
-) {}
+export class CliAuthUsedError extends known("CLI_AUTH_USED_ERROR", 400, NoDetails, () => "This authentication token has already been used.") {}
 
 /** The CLI section. */
 const cliClasses = [InvalidPollingCode, CliAuthError, CliAuthExpiredError, CliAuthUsedError] as const
@@ -1309,14 +1034,13 @@ const cliClasses = [InvalidPollingCode, CliAuthError, CliAuthExpiredError, CliAu
 // ---------------------------------------------------------------------------------------------
 
 /** 401 — the API key has expired. */
-export class ApiKeyExpired extends KnownError("ApiKeyExpired", "API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
+export class ApiKeyExpired extends known("API_KEY_EXPIRED", 401, NoDetails, () => "API key has expired.") {}
 
 /** 401 — the API key was revoked. */
-export class ApiKeyRevoked extends KnownError("ApiKeyRevoked", "API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
+export class ApiKeyRevoked extends known("API_KEY_REVOKED", 401, NoDetails, () => "API key has been revoked.") {}
 
 /** 400 — a user key was given where a team key is expected, or the reverse. */
-export class WrongApiKeyType extends KnownError(
-  "WrongApiKeyType",
+export class WrongApiKeyType extends known(
   "WRONG_API_KEY_TYPE",
   400,
   Schema.Struct({ expected_type: Schema.String, actual_type: Schema.String }),
@@ -1324,16 +1048,12 @@ export class WrongApiKeyType extends KnownError(
 ) {}
 
 /** 404 — no such API key. */
-export class ApiKeyNotFound extends KnownError("ApiKeyNotFound", "API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
+export class ApiKeyNotFound extends known("API_KEY_NOT_FOUND", 404, NoDetails, () => "API key not found.") {}
 
 /** 400 — public API keys cannot be revoked by the secret-scanner endpoint. */
-export class PublicApiKeyCannotBeRevoked extends KnownError(
-  "PublicApiKeyCannotBeRevoked",
-  "PUBLIC_API_KEY_CANNOT_BE_REVOKED",
-  400,
-  NoDetails,
-  () => "Public API keys cannot be revoked by the secretscanner endpoint."
-) {}
+export class PublicApiKeyCannotBeRevoked
+  extends known("PUBLIC_API_KEY_CANNOT_BE_REVOKED", 400, NoDetails, () => "Public API keys cannot be revoked by the secretscanner endpoint.")
+{}
 
 /** Classes of the `API_KEY_NOT_VALID` family. */
 export const apiKeyNotValidClasses = [ApiKeyExpired, ApiKeyRevoked, WrongApiKeyType, ApiKeyNotFound, PublicApiKeyCannotBeRevoked] as const
@@ -1352,17 +1072,10 @@ export const isApiKeyNotValid: FamilyGuard<ApiKeyNotValid> = guardOf(apiKeyNotVa
 // ---------------------------------------------------------------------------------------------
 
 /** 409 — the e-mail template already exists (not raised today). */
-export class EmailTemplateAlreadyExists extends KnownError(
-  "EmailTemplateAlreadyExists",
-  "EMAIL_TEMPLATE_ALREADY_EXISTS",
-  409,
-  NoDetails,
-  () => "Email template already exists."
-) {}
+export class EmailTemplateAlreadyExists extends known("EMAIL_TEMPLATE_ALREADY_EXISTS", 409, NoDetails, () => "Email template already exists.") {}
 
 /** 400 — the action needs the project's own e-mail (SMTP) server. */
-export class RequiresCustomEmailServer extends KnownError(
-  "RequiresCustomEmailServer",
+export class RequiresCustomEmailServer extends known(
   "REQUIRES_CUSTOM_EMAIL_SERVER",
   400,
   NoDetails,
@@ -1370,26 +1083,17 @@ export class RequiresCustomEmailServer extends KnownError(
 ) {}
 
 /** 400 — the e-mail (template with theme) could not be rendered. */
-export class EmailRenderingError extends KnownError(
-  "EmailRenderingError",
-  "EMAIL_RENDERING_ERROR",
-  400,
-  Schema.Struct({ error: Schema.String }),
-  (d) => `Failed to render email with theme: ${d.error}`
-) {}
+export class EmailRenderingError
+  extends known("EMAIL_RENDERING_ERROR", 400, Schema.Struct({ error: Schema.String }), (d) => `Failed to render email with theme: ${d.error}`)
+{}
 
 /** 400 — the template source could not be rewritten. */
-export class TemplateSourceRewriteError extends KnownError(
-  "TemplateSourceRewriteError",
-  "TEMPLATE_SOURCE_REWRITE_ERROR",
-  400,
-  Schema.Struct({ error: Schema.String }),
-  (d) => `Failed to rewrite template source: ${d.error}`
-) {}
+export class TemplateSourceRewriteError
+  extends known("TEMPLATE_SOURCE_REWRITE_ERROR", 400, Schema.Struct({ error: Schema.String }), (d) => `Failed to rewrite template source: ${d.error}`)
+{}
 
 /** 409 — an e-mail capacity boost is already active. */
-export class EmailCapacityBoostAlreadyActive extends KnownError(
-  "EmailCapacityBoostAlreadyActive",
+export class EmailCapacityBoostAlreadyActive extends known(
   "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",
   409,
   Schema.Struct({ expires_at: Schema.Union([Schema.String, Schema.Number]) }),
@@ -1397,8 +1101,7 @@ export class EmailCapacityBoostAlreadyActive extends KnownError(
 ) {}
 
 /** 400 — the e-mail can no longer be edited in its current status. */
-export class EmailNotEditable extends KnownError(
-  "EmailNotEditable",
+export class EmailNotEditable extends known(
   "EMAIL_NOT_EDITABLE",
   400,
   Schema.Struct({ email_id: Schema.String, status: Schema.String }),
@@ -1421,8 +1124,7 @@ const emailClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the product does not exist (or is server-only, or is an item). */
-export class ProductDoesNotExist extends KnownError(
-  "ProductDoesNotExist",
+export class ProductDoesNotExist extends known(
   "PRODUCT_DOES_NOT_EXIST",
   400,
   Schema.Struct({ product_id: Schema.String, context: Schema.optional(Schema.NullOr(Schema.String)) }),
@@ -1437,17 +1139,10 @@ export class ProductDoesNotExist extends KnownError(
 ) {}
 
 /** 404 — no such item. */
-export class ItemNotFound extends KnownError(
-  "ItemNotFound",
-  "ITEM_NOT_FOUND",
-  404,
-  Schema.Struct({ item_id: Schema.String }),
-  (d) => `Item with ID "${d.item_id}" not found.`
-) {}
+export class ItemNotFound extends known("ITEM_NOT_FOUND", 404, Schema.Struct({ item_id: Schema.String }), (d) => `Item with ID "${d.item_id}" not found.`) {}
 
 /** 400 — the customer's type does not match the item's customer type. */
-export class ItemCustomerTypeDoesNotMatch extends KnownError(
-  "ItemCustomerTypeDoesNotMatch",
+export class ItemCustomerTypeDoesNotMatch extends known(
   "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
   400,
   Schema.Struct({
@@ -1465,17 +1160,12 @@ export class ItemCustomerTypeDoesNotMatch extends KnownError(
 ) {}
 
 /** 400 — no such customer. */
-export class CustomerDoesNotExist extends KnownError(
-  "CustomerDoesNotExist",
-  "CUSTOMER_DOES_NOT_EXIST",
-  400,
-  Schema.Struct({ customer_id: Schema.String }),
-  (d) => `Customer with ID "${d.customer_id}" does not exist.`
-) {}
+export class CustomerDoesNotExist
+  extends known("CUSTOMER_DOES_NOT_EXIST", 400, Schema.Struct({ customer_id: Schema.String }), (d) => `Customer with ID "${d.customer_id}" does not exist.`)
+{}
 
 /** 404 — no such subscription invoice. */
-export class SubscriptionInvoiceNotFound extends KnownError(
-  "SubscriptionInvoiceNotFound",
+export class SubscriptionInvoiceNotFound extends known(
   "SUBSCRIPTION_INVOICE_NOT_FOUND",
   404,
   Schema.Struct({ subscription_invoice_id: Schema.String }),
@@ -1483,8 +1173,7 @@ export class SubscriptionInvoiceNotFound extends KnownError(
 ) {}
 
 /** 404 — no such one-time purchase. */
-export class OneTimePurchaseNotFound extends KnownError(
-  "OneTimePurchaseNotFound",
+export class OneTimePurchaseNotFound extends known(
   "ONE_TIME_PURCHASE_NOT_FOUND",
   404,
   Schema.Struct({ one_time_purchase_id: Schema.String }),
@@ -1492,8 +1181,7 @@ export class OneTimePurchaseNotFound extends KnownError(
 ) {}
 
 /** 400 — the subscription was already refunded. */
-export class SubscriptionAlreadyRefunded extends KnownError(
-  "SubscriptionAlreadyRefunded",
+export class SubscriptionAlreadyRefunded extends known(
   "SUBSCRIPTION_ALREADY_REFUNDED",
   400,
   Schema.Struct({ subscription_id: Schema.String }),
@@ -1501,8 +1189,7 @@ export class SubscriptionAlreadyRefunded extends KnownError(
 ) {}
 
 /** 400 — the one-time purchase was already refunded. */
-export class OneTimePurchaseAlreadyRefunded extends KnownError(
-  "OneTimePurchaseAlreadyRefunded",
+export class OneTimePurchaseAlreadyRefunded extends known(
   "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
   400,
   Schema.Struct({ one_time_purchase_id: Schema.String }),
@@ -1510,17 +1197,12 @@ export class OneTimePurchaseAlreadyRefunded extends KnownError(
 ) {}
 
 /** 400 — test-mode purchases cannot be refunded. */
-export class TestModePurchaseNonRefundable extends KnownError(
-  "TestModePurchaseNonRefundable",
-  "TEST_MODE_PURCHASE_NON_REFUNDABLE",
-  400,
-  NoDetails,
-  () => "Test mode purchases are not refundable."
-) {}
+export class TestModePurchaseNonRefundable
+  extends known("TEST_MODE_PURCHASE_NON_REFUNDABLE", 400, NoDetails, () => "Test mode purchases are not refundable.")
+{}
 
 /** 400 — the customer's type does not match the (inline) product's customer type. */
-export class ProductCustomerTypeDoesNotMatch extends KnownError(
-  "ProductCustomerTypeDoesNotMatch",
+export class ProductCustomerTypeDoesNotMatch extends known(
   "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
   400,
   Schema.Struct({
@@ -1538,8 +1220,7 @@ export class ProductCustomerTypeDoesNotMatch extends KnownError(
 ) {}
 
 /** 400 — the customer already owns the product. */
-export class ProductAlreadyGranted extends KnownError(
-  "ProductAlreadyGranted",
+export class ProductAlreadyGranted extends known(
   "PRODUCT_ALREADY_GRANTED",
   400,
   Schema.Struct({ product_id: Schema.String, customer_id: Schema.String }),
@@ -1547,8 +1228,7 @@ export class ProductAlreadyGranted extends KnownError(
 ) {}
 
 /** 400 — the customer does not hold enough of the item. */
-export class ItemQuantityInsufficientAmount extends KnownError(
-  "ItemQuantityInsufficientAmount",
+export class ItemQuantityInsufficientAmount extends known(
   "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
   400,
   Schema.Struct({ item_id: Schema.String, customer_id: Schema.String, quantity: Schema.Number }),
@@ -1557,8 +1237,7 @@ export class ItemQuantityInsufficientAmount extends KnownError(
 ) {}
 
 /** 404 — the project has no Stripe account information yet. */
-export class StripeAccountInfoNotFound extends KnownError(
-  "StripeAccountInfoNotFound",
+export class StripeAccountInfoNotFound extends known(
   "STRIPE_ACCOUNT_INFO_NOT_FOUND",
   404,
   NoDetails,
@@ -1566,8 +1245,7 @@ export class StripeAccountInfoNotFound extends KnownError(
 ) {}
 
 /** 400 — the customer has no default payment method. */
-export class DefaultPaymentMethodRequired extends KnownError(
-  "DefaultPaymentMethodRequired",
+export class DefaultPaymentMethodRequired extends known(
   "DEFAULT_PAYMENT_METHOD_REQUIRED",
   400,
   Schema.Struct({ customer_type: Schema.String, customer_id: Schema.String }),
@@ -1575,8 +1253,7 @@ export class DefaultPaymentMethodRequired extends KnownError(
 ) {}
 
 /** 403 — new purchases are blocked for the project. */
-export class NewPurchasesBlocked extends KnownError(
-  "NewPurchasesBlocked",
+export class NewPurchasesBlocked extends known(
   "NEW_PURCHASES_BLOCKED",
   403,
   NoDetails,
@@ -1607,8 +1284,7 @@ const paymentClasses = [
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — the analytics query timed out. */
-export class AnalyticsQueryTimeout extends KnownError(
-  "AnalyticsQueryTimeout",
+export class AnalyticsQueryTimeout extends known(
   "ANALYTICS_QUERY_TIMEOUT",
   400,
   Schema.Struct({ timeout_ms: Schema.Number }),
@@ -1616,22 +1292,10 @@ export class AnalyticsQueryTimeout extends KnownError(
 ) {}
 
 /** 400 — the analytics query failed. */
-export class AnalyticsQueryError extends KnownError(
-  "AnalyticsQueryError",
-  "ANALYTICS_QUERY_ERROR",
-  400,
-  Schema.Struct({ error: Schema.String }),
-  (d) => d.error
-) {}
+export class AnalyticsQueryError extends known("ANALYTICS_QUERY_ERROR", 400, Schema.Struct({ error: Schema.String }), (d) => d.error) {}
 
 /** 400 — analytics are not enabled for the project. */
-export class AnalyticsNotEnabled extends KnownError(
-  "AnalyticsNotEnabled",
-  "ANALYTICS_NOT_ENABLED",
-  400,
-  NoDetails,
-  () => "Analytics is not enabled for this project."
-) {}
+export class AnalyticsNotEnabled extends known("ANALYTICS_NOT_ENABLED", 400, NoDetails, () => "Analytics is not enabled for this project.") {}
 
 /** The analytics section. */
 const analyticsClasses = [AnalyticsQueryTimeout, AnalyticsQueryError, AnalyticsNotEnabled] as const
@@ -1641,8 +1305,7 @@ const analyticsClasses = [AnalyticsQueryTimeout, AnalyticsQueryError, AnalyticsN
 // ---------------------------------------------------------------------------------------------
 
 /** 400 — no data-vault store with this id. */
-export class DataVaultStoreDoesNotExist extends KnownError(
-  "DataVaultStoreDoesNotExist",
+export class DataVaultStoreDoesNotExist extends known(
   "DATA_VAULT_STORE_DOES_NOT_EXIST",
   400,
   Schema.Struct({ store_id: Schema.String }),
@@ -1650,8 +1313,7 @@ export class DataVaultStoreDoesNotExist extends KnownError(
 ) {}
 
 /** 400 — the data-vault store holds no key with this hash. */
-export class DataVaultStoreHashedKeyDoesNotExist extends KnownError(
-  "DataVaultStoreHashedKeyDoesNotExist",
+export class DataVaultStoreHashedKeyDoesNotExist extends known(
   "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",
   400,
   Schema.Struct({ store_id: Schema.String, hashed_key: Schema.String }),

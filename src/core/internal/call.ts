@@ -325,12 +325,24 @@ const serialisable = (payload: unknown): Effect.Effect<void, InvalidArgument> =>
   }
 }
 
-/** Encodes the path parameters, query and payload (nothing to do for endpoints without them). */
-const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts, InvalidArgument> => {
-  if (endpoint.params === undefined && endpoint.query === undefined && endpoint.payload === undefined && !endpoint.path.includes(":")) {
-    return Effect.succeed({ path: endpoint.path, body: undefined, secretQueryParams: [] })
+// The parts of endpoints without parameters, query or payload: the same for every call, made once.
+const fixedPartsByEndpoint = new WeakMap<Any, RequestParts | null>()
+
+/** The request parts of an endpoint without path parameters, query or payload; `null` for the others. */
+const fixedParts = (endpoint: Any): RequestParts | null => {
+  let parts = fixedPartsByEndpoint.get(endpoint)
+  if (parts === undefined) {
+    parts = endpoint.params === undefined && endpoint.query === undefined && endpoint.payload === undefined && !endpoint.path.includes(":")
+      ? { path: endpoint.path, body: undefined, secretQueryParams: [] }
+      : null
+    fixedPartsByEndpoint.set(endpoint, parts)
   }
-  return Effect.gen(function* () {
+  return parts
+}
+
+/** Encodes the path parameters, query and payload (of an endpoint that has some, see {@link fixedParts}). */
+const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts, InvalidArgument> =>
+  Effect.gen(function* () {
     const params = yield* encodeInput(endpoint.params, raw.params, "path parameters")
     const filled = fillPathChecked(endpoint.path, params ?? {})
     if (Result.isFailure(filled)) {
@@ -351,32 +363,27 @@ const requestParts = (endpoint: Any, raw: RawInput): Effect.Effect<RequestParts,
       : { _tag: "Json" as const, value: payload }
     return { path: filled.success + queryString(query), body, secretQueryParams: secretQueryNames(raw.query, query) }
   })
-}
 
-const noKeys: Effect.Effect<RequestCredentials> = Effect.sync(() => ({}))
+const noKeys: Effect.Effect<RequestCredentials> = Effect.succeed({})
 
-/** The access level's own credentials (server key, admin key or admin access token). */
-const accessKeys = (access: EndpointAccess): Effect.Effect<RequestCredentials, unknown, any> => {
-  if (access === "server") return Effect.map(ServerAccess, (server) => ({ secretServerKey: server.secretServerKey }))
-  if (access === "admin") {
-    return Effect.map(
-      Effect.flatMap(AdminAccess, (admin) => admin.credential),
-      (credential): RequestCredentials =>
-        credential._tag === "AdminKey"
-          ? { superSecretAdminKey: credential.superSecretAdminKey }
-          : { adminAccessToken: credential.accessToken }
-    )
-  }
-  return noKeys
-}
+const serverKeys: Effect.Effect<RequestCredentials, never, ServerAccess> = Effect.map(ServerAccess, (server) => ({ secretServerKey: server.secretServerKey }))
 
-const sendParts = (endpoint: Any, parts: RequestParts): StackRequest => ({
-  method: endpoint.method,
-  path: parts.path,
-  access: endpoint.access,
-  body: parts.body,
-  ...(parts.secretQueryParams.length > 0 ? { secretQueryParams: parts.secretQueryParams } : {})
-})
+const adminKeys: Effect.Effect<RequestCredentials, unknown, AdminAccess> = Effect.map(
+  Effect.flatMap(AdminAccess, (admin) => admin.credential),
+  (credential): RequestCredentials =>
+    credential._tag === "AdminKey"
+      ? { superSecretAdminKey: credential.superSecretAdminKey }
+      : { adminAccessToken: credential.accessToken }
+)
+
+/** The access level's own credentials (server key, admin key or admin access token); the effects are made once. */
+const accessKeys = (access: EndpointAccess): Effect.Effect<RequestCredentials, unknown, any> =>
+  access === "server" ? serverKeys : access === "admin" ? adminKeys : noKeys
+
+const sendParts = (endpoint: Any, parts: RequestParts, credentials: RequestCredentials): StackRequest =>
+  parts.secretQueryParams.length > 0
+    ? { method: endpoint.method, path: parts.path, access: endpoint.access, body: parts.body, credentials, secretQueryParams: parts.secretQueryParams }
+    : { method: endpoint.method, path: parts.path, access: endpoint.access, body: parts.body, credentials }
 
 /**
  * One attempt: tokens from the session (when the endpoint uses it: `given`, else the context's),
@@ -393,7 +400,7 @@ const attempt = (
 ): Effect.Effect<unknown, unknown, Session> => {
   if (endpoint.session === "none") {
     return Effect.flatMap(
-      client.send({ ...sendParts(endpoint, parts), credentials: { ...keys } }),
+      client.send(sendParts(endpoint, parts, { ...keys })),
       (response) => decodeResponse(endpoint.name, response, endpoint.success, declared)
     )
   }
@@ -407,7 +414,7 @@ const attempt = (
       }
       const sent = tokens.accessToken
       return Effect.flatMap(
-        client.send({ ...sendParts(endpoint, parts), credentials }),
+        client.send(sendParts(endpoint, parts, credentials)),
         (response) => {
           const decoded = decodeResponse(endpoint.name, response, endpoint.success, declared)
           if (retried || Option.isNone(sent)) return decoded
@@ -426,14 +433,18 @@ type RawInput = { readonly params?: unknown; readonly query?: unknown; readonly 
 const callKnown = (endpoint: Any, input: unknown, given?: SessionShape): Effect.Effect<unknown, unknown, any> => {
   const declared = declaredOf(endpoint)
   const raw = input as RawInput
+  const keys = accessKeys(endpoint.access)
+  const fixed = fixedParts(endpoint)
   // No span per call here: the public functions (`Effect.fn`) carry the spans.
   return Effect.flatMap(
     StackClient,
     (client) =>
-      Effect.flatMap(
-        requestParts(endpoint, raw),
-        (parts) => Effect.flatMap(accessKeys(endpoint.access), (keys) => attempt(client, endpoint, parts, keys, declared, false, given))
-      )
+      fixed !== null
+        ? Effect.flatMap(keys, (keys) => attempt(client, endpoint, fixed, keys, declared, false, given))
+        : Effect.flatMap(
+          requestParts(endpoint, raw),
+          (parts) => Effect.flatMap(keys, (keys) => attempt(client, endpoint, parts, keys, declared, false, given))
+        )
   )
 }
 

@@ -7,6 +7,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -275,11 +276,37 @@ type FinalFailure = ConnectivityError | HttpError | InvalidResponse | RateLimite
 /** The query parameters every request treats as secret (built once, not per request). */
 const defaultSecretNames: ReadonlySet<string> = new Set(secretQueryParamNames)
 
-/** The redacted header names with the SDK's secret ones added (the app's own names kept, none twice). */
-const withSecretHeaderNames = (names: ReadonlyArray<string | RegExp>): ReadonlyArray<string | RegExp> => [
-  ...names,
-  ...secretHeaderNames.filter((name) => !names.includes(name))
-]
+/** The redacted header names with the SDK's secret ones added, by the app's names (made once per array, not per request). */
+const withSecretNames = new WeakMap<ReadonlyArray<string | RegExp>, ReadonlyArray<string | RegExp>>()
+
+/**
+ * The redacted header names with the SDK's secret ones added (the app's own names kept, none
+ * twice): the same array when it names them all already (e.g. under `Stack.layerServer`).
+ */
+const withSecretHeaderNames = (names: ReadonlyArray<string | RegExp>): ReadonlyArray<string | RegExp> => {
+  let merged = withSecretNames.get(names)
+  if (merged === undefined) {
+    const missing = secretHeaderNames.filter((name) => !names.includes(name))
+    merged = missing.length === 0 ? names : [...names, ...missing]
+    withSecretNames.set(names, merged)
+  }
+  return merged
+}
+
+/**
+ * The caller's context as the SDK's exchanges run in it (see {@link asSdkRequest}); the same
+ * context when it needs no change.
+ */
+const sdkContext = <R>(context: Context.Context<R>): Context.Context<R> => {
+  let next = context
+  const names = Context.getUnsafe(context, Headers.CurrentRedactedNames)
+  const redacted = withSecretHeaderNames(names)
+  if (redacted !== names) next = Context.add(next, Headers.CurrentRedactedNames, redacted)
+  if (Context.getUnsafe(context, HttpClient.TracerPropagationEnabled)) next = Context.add(next, HttpClient.TracerPropagationEnabled, false)
+  const init = Context.getOrUndefined(context, FetchHttpClient.RequestInit)
+  if (init !== undefined && init.redirect !== "manual") next = Context.add(next, FetchHttpClient.RequestInit, { ...init, redirect: "manual" })
+  return next
+}
 
 /**
  * Runs one exchange as the SDK's requests need it: the SDK's secret headers added to the HTTP
@@ -290,17 +317,11 @@ const withSecretHeaderNames = (names: ReadonlyArray<string | RegExp>): ReadonlyA
  * A `fetch` client given the app's `RequestInit` in the call's context follows redirects unless
  * told not to: `redirect: "manual"` is forced on it. (`StackClient.layerFetch` sets it already; a
  * client built elsewhere must not follow redirects itself.)
+ *
+ * One context update for all three (each `Effect.provideService` copies the context and keeps a
+ * finalizer while the request is in flight).
  */
-const asSdkRequest = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) => {
-    const sdk = effect.pipe(
-      Effect.updateService(Headers.CurrentRedactedNames, withSecretHeaderNames),
-      Effect.provideService(HttpClient.TracerPropagationEnabled, false)
-    )
-    return Option.isSome(init) && init.value.redirect !== "manual"
-      ? Effect.provideService(sdk, FetchHttpClient.RequestInit, { ...init.value, redirect: "manual" })
-      : sdk
-  })
+const asSdkRequest = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.updateContext(effect, sdkContext<R>)
 
 /**
  * Builds the transport (see `StackClient.make`): each logical request is one attempt effect —
@@ -503,8 +524,22 @@ export const makeTransport: Effect.Effect<StackClientShape, never, StackConfig |
       return Effect.matchEffect(bounded(httpRequest), { onFailure: networkFailure, onSuccess: outcomeOf })
     })
 
+    // The first attempt runs on its own; the retry (its schedule's state, the metadata it
+    // provides to each attempt) is set up only once an attempt asked for one. The schedule sees
+    // the same signals in the same order: the first one is handed to it as the first failure.
+    const retried = (signal: RetrySignal): Effect.Effect<Result.Result<StackResponse, FinalFailure>, RetrySignal> => {
+      let first: RetrySignal | undefined = signal
+      const again = Effect.suspend(() => {
+        if (first === undefined) return attempt
+        const failure = first
+        first = undefined
+        return Effect.fail(failure)
+      })
+      return Effect.retry(again, policy.schedule)
+    }
+
     return attempt.pipe(
-      Effect.retry(policy.schedule),
+      Effect.catch(retried),
       Effect.catch((signal) => Effect.fail(gaveUp(signal))),
       Effect.flatMap(Effect.fromResult)
     )
