@@ -7,13 +7,13 @@
  * or every retry starts a new run and throws a new promise that never lets the component mount.
  */
 import { act, screen, waitFor } from "@testing-library/react"
-import { Effect } from "effect"
-import { StrictMode, Suspense, version as reactVersion } from "react"
+import { Data, Effect } from "effect"
+import { Component, StrictMode, Suspense, version as reactVersion } from "react"
 import type { ReactNode } from "react"
 import { createRoot } from "react-dom/client"
 import type { Root } from "react-dom/client"
-import { afterEach, describe, expect, it } from "vitest"
-import { StackProvider, useStackContext, useStackSuspenseQuery } from "../../react/index.js"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { StackProvider, useStackContext, useStackSuspenseQuery, useSuspenseContactChannels, useSuspenseSessions, useSuspenseTeams, useSuspenseUser } from "../../react/index.js"
 import { useFreshApp } from "./freshApp.js"
 import type { App } from "./support.js"
 
@@ -170,5 +170,122 @@ describe(`React ${reactVersion}: useStackSuspenseQuery with a slow, uncached eff
       )
     )
     expect(probe.size).toBe(0)
+  })
+  it("a query whose render was abandoned before it mounted is dropped after it settles (no leak)", async () => {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let runs = 0
+    const Gated = () => (
+      <span data-testid="gated">
+        {useStackSuspenseQuery(Effect.promise(() => gate.then(() => ++runs)), [])}
+      </span>
+    )
+    let probe = -1
+    const Probe = () => {
+      probe = useStackContext().suspenseQueries.size
+      return null
+    }
+    const root = mount(
+      <StackProvider runtime={app.runtime}>
+        <Suspense fallback={<span data-testid="fallback">loading</span>}>
+          <Gated />
+        </Suspense>
+        <Probe />
+      </StackProvider>
+    )
+    expect(text("fallback")).toBe("loading")
+    expect(probe).toBe(1)
+    // the component goes away while its query is still pending: nothing will ever mount it
+    // a new element each time, so that the probe renders again
+    const without = () => (
+      <StackProvider runtime={app.runtime}>
+        <Probe />
+      </StackProvider>
+    )
+    act(() => root.render(without()))
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] })
+    try {
+      await act(async () => {
+        release()
+        // turns of the event loop (not faked) for the run to settle; the drop timer starts then
+        for (let turn = 0; turn < 20; turn++) await new Promise<void>((resolve) => setImmediate(resolve))
+      })
+      expect(runs).toBe(1)
+      act(() => root.render(without()))
+      expect(probe).toBe(1)
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(10_000)
+      })
+    } finally {
+      vi.useRealTimers()
+    }
+    act(() => root.render(without()))
+    expect(runs).toBe(1)
+    expect(probe).toBe(0)
+  })
+  it("the SDK's Suspense twins (each the same generic call, with []) rendered side by side each show their own list", async () => {
+    await app.signUp("ada@example.com")
+    const Channels = () => <span data-testid="channels">{useSuspenseContactChannels().map((channel) => channel.value).join(",")}</span>
+    const Teams = () => <span data-testid="teams">{`${useSuspenseTeams().length} teams`}</span>
+    const Sessions = () => <span data-testid="sessions">{`${useSuspenseSessions().length > 0}`}</span>
+    mount(
+      <Provider>
+        <Channels />
+        <Teams />
+        <Sessions />
+      </Provider>
+    )
+    await waitFor(() => expect([text("channels"), text("teams"), text("sessions")]).toEqual(["ada@example.com", "0 teams", "true"]))
+  })
+  it("a slow typed failure reaches the error boundary as the typed error", async () => {
+    class Boom extends Data.TaggedError("Boom")<{ readonly message: string }> {}
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {})
+    class Boundary extends Component<{ readonly children: ReactNode }, { readonly error: unknown }> {
+      override state: { readonly error: unknown } = { error: undefined }
+      static getDerivedStateFromError(error: unknown) {
+        return { error }
+      }
+      override render() {
+        const error = this.state.error as { readonly _tag?: string; readonly message?: string } | undefined
+        return error === undefined ? this.props.children : <span data-testid="boundary">{`${error._tag}: ${error.message}`}</span>
+      }
+    }
+    const Failing = () => {
+      const value = useStackSuspenseQuery(Effect.andThen(Effect.sleep("50 millis"), Effect.fail(new Boom({ message: "slowly broke" }))), [])
+      return <span>{String(value)}</span>
+    }
+    try {
+      mount(
+        <StackProvider runtime={app.runtime}>
+          <Boundary>
+            <Suspense fallback={<span data-testid="fallback">loading</span>}>
+              <Failing />
+            </Suspense>
+          </Boundary>
+        </StackProvider>
+      )
+      await waitFor(() => expect(text("boundary")).toBe("Boom: slowly broke"))
+    } finally {
+      errors.mockRestore()
+    }
+  })
+
+  it("after sign-out and sign-in the user shows the current session; a slow uncached query beside it keeps its value", async () => {
+    await app.signUp("ada@example.com")
+    const runs = new Map<number, number>()
+    const Name = () => <span data-testid="user">{useSuspenseUser()?.primaryEmail ?? "nobody"}</span>
+    const Answer = () => <span data-testid="answer">{useStackSuspenseQuery(slow(42, runs), [])}</span>
+    mount(
+      <Provider>
+        <Name />
+        <Answer />
+      </Provider>
+    )
+    await waitFor(() => expect([text("user"), text("answer")]).toEqual(["ada@example.com", "42"]))
+    await act(() => app.signOut())
+    await waitFor(() => expect(text("user")).toBe("nobody"))
+    await act(() => app.signIn("ada@example.com"))
+    await waitFor(() => expect(text("user")).toBe("ada@example.com"))
+    await waitFor(() => expect(text("answer")).toBe("42"))
   })
 })
