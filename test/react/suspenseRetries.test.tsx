@@ -13,7 +13,15 @@ import type { ReactNode } from "react"
 import { createRoot } from "react-dom/client"
 import type { Root } from "react-dom/client"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { StackProvider, useStackContext, useStackSuspenseQuery, useSuspenseContactChannels, useSuspenseSessions, useSuspenseTeams, useSuspenseUser } from "../../react/index.js"
+import {
+  StackProvider,
+  useStackContext,
+  useStackSuspenseQuery,
+  useSuspenseContactChannels,
+  useSuspenseSessions,
+  useSuspenseTeams,
+  useSuspenseUser
+} from "../../react/index.js"
 import { useFreshApp } from "./freshApp.js"
 import type { App } from "./support.js"
 
