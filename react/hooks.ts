@@ -64,6 +64,16 @@ export const useStackQuery = <A, E>(
  * suspends again. `deps` identify the effect as for `useEffect`: compared with `Object.is`, so a
  * new token (`Redacted`), `Map` or object is a new query even when it prints like the old one
  * (keep them stable, e.g. with `useMemo`, or every render starts a new query).
+ *
+ * A suspended render keeps no state, so the query waits in the provider and is found again on the
+ * retry by **this call's place in the code and `deps`**: the effect runs once per mount, not once
+ * per retry, even when it is slow and reads no cache entry (in a `createRoot` app React gives a
+ * component that never mounted a new `useId` on each retry, so it cannot be the key). The rule:
+ * two calls in different places (two components, two custom hooks) are always different queries,
+ * even with equal `deps`; components rendering the same call with equal `deps` share one query
+ * and its value, as `deps` must name everything the effect depends on (the `useEffect` rule), so
+ * an effect reading a prop or state must list it in `deps`. A query nobody mounted (its render was
+ * abandoned) is dropped shortly after it settles; one no component shows any more, at once.
  */
 export const useStackSuspenseQuery = <A, E>(effect: Effect.Effect<A, E, RegisteredServices>, deps: DependencyList): A =>
   useSuspenseQueryWith("useStackSuspenseQuery", undefined, effect as Effect.Effect<A, E, unknown>, deps)

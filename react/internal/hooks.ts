@@ -18,6 +18,7 @@ import { useStackContext } from "../StackProvider.js"
 import type { StackContextValue, StackErrorHandler, StackRuntime } from "../StackProvider.js"
 import { QueryObserver } from "./QueryObserver.js"
 import type { QueryState } from "./QueryObserver.js"
+import { callSite } from "./SuspenseRegistry.js"
 
 /** The runtime a set of hooks is bound to; `undefined` for the provider's. */
 export type Bound = StackRuntime<unknown> | undefined
@@ -79,7 +80,15 @@ export const useSuspenseQueryWith = <A, E>(
   initial?: { readonly data: A } | undefined
 ): A => {
   const context = useBoundContext(hook, bound)
-  const id = useId()
+  const reactId = useId()
+  // the query's identity, stable across the retries of a suspended render (see SuspenseRegistry);
+  // found once per mounted component (a ref survives only renders that committed)
+  const identity = useRef<string | undefined>(undefined)
+  if (identity.current === undefined) {
+    const site = callSite()
+    identity.current = site === undefined ? `${hook} id ${reactId}` : `${hook} at\n${site}`
+  }
+  const id = identity.current
   const registry = context.suspenseQueries
   let observer = registry.get<A, E>(id, deps)
   if (observer === undefined) {
