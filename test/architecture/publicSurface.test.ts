@@ -30,7 +30,7 @@ const members: ReadonlyArray<readonly [string, unknown]> = Object.entries(Root a
 )
 
 describe("the public surface of the root entry", () => {
-  it("has at most 1049 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
+  it("has at most 1050 names, namespaces expanded (1013 before descriptors and wire schemas moved to internal/)", () => {
     const surface = measure()
     // after the move: 854 names (707 runtime, 147 type-only), 73 root names (65 before; + six
     // Server/Admin namespaces of the naming rule, + ConfigurationError and SessionError, issue 13 item 3)
@@ -41,8 +41,8 @@ describe("the public surface of the root entry", () => {
     // + the ProjectConfig namespace (the official config override family, its override types and
     // errors), Projects.transfer, AdminProjects.getProductionModeErrors and cacheKey (issue 29): 953.
     // issue 29 items 3, 7, 8 (OAuth connections, client options, team list options): +32 names
-    // Issue 29 item 4 (ServerEmails, EmailOutbox, EmailThemes, EmailDrafts, the managed provider): 1049 names, 84 root names after merging the round (config, OAuth, e-mails).
-    expect(surface.names.length).toBeLessThanOrEqual(1049)
+    // Issue 29 item 4 (ServerEmails, EmailOutbox, EmailThemes, EmailDrafts, the managed provider): 1050 names, 84 root names after merging the round (config, OAuth, e-mails; KnownError.TagOfCode).
+    expect(surface.names.length).toBeLessThanOrEqual(1050)
     expect(surface.runtime + surface.typeOnly).toBe(surface.names.length)
     expect(surface.root).toBeLessThanOrEqual(84)
   }, 60_000)
