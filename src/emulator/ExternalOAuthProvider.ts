@@ -34,6 +34,7 @@
 import { Data, Duration, Effect } from "effect"
 import * as jose from "jose"
 import { parseJson } from "./Json.js"
+import { authorizationParameters } from "./OAuthProvider.js"
 import type { ProviderRequest } from "./State.js"
 
 /** The client secret the service's `MockProvider` uses for every provider. */
@@ -165,18 +166,7 @@ export const scopesOf = (extraScopes: ReadonlyArray<string>): ReadonlyArray<stri
 /** The authorization URL of a request (`openid-client`'s `authorizationUrl`, parameters in its order). */
 export const authorizationUrl = (discovery: Discovery, request: ProviderRequest): string => {
   const target = new URL(discovery.authorizationEndpoint)
-  const parameters = {
-    client_id: request.clientId,
-    scope: request.scopes.join(" "),
-    response_type: "code",
-    redirect_uri: request.redirectUri,
-    code_challenge_method: "S256",
-    code_challenge: request.codeChallenge,
-    state: request.state,
-    access_type: "offline",
-    prompt: "consent"
-  }
-  for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value)
+  for (const [name, value] of Object.entries(authorizationParameters(request))) target.searchParams.set(name, value)
   return target.href
 }
 

@@ -53,19 +53,25 @@ export const issuerOf = (apiBase: string, providerId: string): string => `${apiB
 /** An authorization request to the mock provider (the service's side of the inner flow). */
 export type ProviderRequest = StateProviderRequest
 
+/**
+ * The query parameters of an authorization request, in the order the service's OAuth library
+ * (`openid-client`'s `authorizationUrl`) writes them: the mock provider's and an external one's.
+ */
+export const authorizationParameters = (request: ProviderRequest): Record<string, string> => ({
+  client_id: request.clientId,
+  scope: request.scopes.join(" "),
+  response_type: "code",
+  redirect_uri: request.redirectUri,
+  code_challenge_method: "S256",
+  code_challenge: request.codeChallenge,
+  state: request.state,
+  access_type: "offline",
+  prompt: "consent"
+})
+
 /** The mock provider's authorization URL for a request (the shape of the recorded `location`). */
 export const authorizationUrl = (apiBase: string, providerId: string, request: ProviderRequest): string => {
-  const query = new URLSearchParams({
-    client_id: request.clientId,
-    scope: request.scopes.join(" "),
-    response_type: "code",
-    redirect_uri: request.redirectUri,
-    code_challenge_method: "S256",
-    code_challenge: request.codeChallenge,
-    state: request.state,
-    access_type: "offline",
-    prompt: "consent"
-  })
+  const query = new URLSearchParams(authorizationParameters(request))
   return `${apiBase}${authorizePath(providerId)}?${query.toString().replace(/\+/g, "%20")}`
 }
 

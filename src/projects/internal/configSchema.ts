@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { OAuthProviderId } from "./projects.js"
 
 /** What a config key holds. */
 export type ConfigNode =
@@ -33,20 +34,7 @@ const number = { kind: "number" } as const
 const mixed = { kind: "mixed" } as const
 
 /** The OAuth provider types the service knows (`allProviders` of stack-shared's `utils/oauth`). */
-export const oauthProviderTypes = [
-  "google",
-  "github",
-  "microsoft",
-  "spotify",
-  "facebook",
-  "discord",
-  "gitlab",
-  "bitbucket",
-  "linkedin",
-  "apple",
-  "x",
-  "twitch"
-] as const
+export const oauthProviderTypes = OAuthProviderId.literals
 
 /** The apps a project can install (`ALL_APPS` of stack-shared's `apps/apps-config`). */
 export const appIds = [
