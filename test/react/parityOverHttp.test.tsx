@@ -8,47 +8,25 @@
 import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { version as reactVersion } from "react"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Cli from "../../src/auth/Cli.js"
 import * as Mfa from "../../src/auth/Mfa.js"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import * as Totp from "../../src/auth/Totp.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as Stack from "../../src/Stack.js"
 import * as TeamInvitations from "../../src/teams/TeamInvitations.js"
 import * as Teams from "../../src/teams/Teams.js"
 import * as Users from "../../src/users/Users.js"
 import { makeStackHooks, StackProvider } from "../../react/index.js"
-import { countingFetch, startServer } from "../e2e/support.js"
+import { countingFetch } from "../e2e/support.js"
+import { emulatorServerForFile, text, unique } from "./overHttp.js"
 import { password } from "./support.js"
 
 // a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
 configure({ asyncUtilTimeout: 10_000 })
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ passwordHashIterations: 1000 })
-})
-afterAll(async () => {
-  cleanup()
-  await main?.stop()
-})
-
-const clientRuntime = (fetch = countingFetch()) =>
-  ManagedRuntime.make(
-    Stack.layerClient({
-      projectId: main.server.emulator.demo.projectId,
-      publishableClientKey: main.server.emulator.demo.publishableClientKey,
-      baseUrl: main.server.baseUrl,
-      httpClient: fetch.layer,
-      tokenStore: "memory"
-    })
-  )
-
-const text = (id: string) => screen.getByTestId(id).textContent
-const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+const { server: running, clientRuntime } = emulatorServerForFile()
 
 describe(`React ${reactVersion} over HTTP: the issue 15 hooks`, () => {
   it("token hooks show the session's tokens and follow sign-in and sign-out", async () => {
@@ -187,10 +165,10 @@ describe(`React ${reactVersion} over HTTP: the issue 15 hooks`, () => {
     const fetch = countingFetch()
     const server = ManagedRuntime.make(
       Stack.layerServer({
-        projectId: main.server.emulator.demo.projectId,
-        publishableClientKey: main.server.emulator.demo.publishableClientKey,
-        secretServerKey: main.server.emulator.demo.secretServerKey,
-        baseUrl: main.server.baseUrl,
+        projectId: running().emulator.demo.projectId,
+        publishableClientKey: running().emulator.demo.publishableClientKey,
+        secretServerKey: running().emulator.demo.secretServerKey,
+        baseUrl: running().baseUrl,
         httpClient: fetch.layer,
         tokenStore: "memory"
       })

@@ -6,49 +6,27 @@
  * admin access `useMetrics`, `useSvixToken`, `useInternalApiKeys`, `useTeamPermissionDefinitions`
  * and `useProjectPermissionDefinitions`.
  */
-import { cleanup, configure, render, screen, waitFor } from "@testing-library/react"
+import { cleanup, configure, render, waitFor } from "@testing-library/react"
 import { ManagedRuntime } from "effect"
 import { Suspense, version as reactVersion } from "react"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Password from "../../src/auth/Password.js"
 import * as Sessions from "../../src/auth/Sessions.js"
 import { defaults } from "../../src/emulator/Defaults.js"
-import type { RunningServer } from "../../src/emulator/server.js"
 import * as PermissionDefinitions from "../../src/permissions/PermissionDefinitions.js"
 import * as InternalApiKeys from "../../src/projects/InternalApiKeys.js"
 import * as Stack from "../../src/Stack.js"
 import * as TeamMemberProfiles from "../../src/teams/TeamMemberProfiles.js"
 import * as Teams from "../../src/teams/Teams.js"
 import { makeStackHooks, StackProvider } from "../../react/index.js"
-import { countingFetch, startServer } from "../e2e/support.js"
+import { countingFetch } from "../e2e/support.js"
+import { emulatorServerForFile, text, unique } from "./overHttp.js"
 import { password } from "./support.js"
 
 // a loaded machine (2 shared cores) can take more than the default 1 s to settle a query
 configure({ asyncUtilTimeout: 10_000 })
 
-let main: { server: RunningServer; stop: () => Promise<void> }
-
-beforeAll(async () => {
-  main = await startServer({ passwordHashIterations: 1000 })
-})
-afterAll(async () => {
-  cleanup()
-  await main?.stop()
-})
-
-const clientRuntime = (fetch = countingFetch(), projectId = main.server.emulator.demo.projectId) =>
-  ManagedRuntime.make(
-    Stack.layerClient({
-      projectId,
-      ...(projectId === "internal" ? {} : { publishableClientKey: main.server.emulator.demo.publishableClientKey }),
-      baseUrl: main.server.baseUrl,
-      httpClient: fetch.layer,
-      tokenStore: "memory"
-    })
-  )
-
-const text = (id: string) => screen.getByTestId(id).textContent
-const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+const { server: running, clientRuntime } = emulatorServerForFile()
 
 describe(`React ${reactVersion} over HTTP: the issue 29 hooks`, () => {
   it("usePartialUser shows the token's user after sign-up and nobody after sign-out, reading no user", async () => {
@@ -122,7 +100,7 @@ describe(`React ${reactVersion} over HTTP: the issue 29 hooks`, () => {
           </Suspense>
         </StackProvider>
       )
-      await waitFor(() => expect(text("owned")).toContain(main.server.emulator.demo.projectId))
+      await waitFor(() => expect(text("owned")).toContain(running().emulator.demo.projectId))
       expect(fetch.count("GET /internal/projects")).toBe(1)
     } finally {
       cleanup()
@@ -132,13 +110,13 @@ describe(`React ${reactVersion} over HTTP: the issue 29 hooks`, () => {
 
   it("the admin hooks over a runtime with the super secret admin key", async () => {
     const fetch = countingFetch()
-    const demo = main.server.emulator.demo
+    const demo = running().emulator.demo
     const runtime = ManagedRuntime.make(
       Stack.layerAdmin({
         projectId: demo.projectId,
         publishableClientKey: demo.publishableClientKey,
         superSecretAdminKey: demo.superSecretAdminKey,
-        baseUrl: main.server.baseUrl,
+        baseUrl: running().baseUrl,
         httpClient: fetch.layer,
         tokenStore: "memory"
       })
